@@ -1,0 +1,20 @@
+# Thin wrapper: everything real lives in CMake and scripts/.
+.PHONY: all setup build demo test clean
+JOBS ?= $(shell nproc)
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	@cmake --build build -j $(JOBS)
+
+demo: build
+	@scripts/demo.sh
+
+test: build
+	@scripts/test.sh
+
+clean:
+	rm -rf build
