@@ -1,0 +1,56 @@
+//===- ModuleIdentity.cpp - Module ids and the database directory ---------===//
+
+#include "ModuleIdentity.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include <unistd.h>
+
+using namespace llvm;
+
+static cl::opt<std::string>
+    ModuleIdOverride("warpscope-module-id",
+                     cl::desc("Use this module id (16 hex digits) instead "
+                              "of hashing cwd and source file"),
+                     cl::init(""));
+
+static cl::opt<std::string>
+    DatabaseDir("warpscope-db-dir",
+                cl::desc("Directory for program databases handed from the "
+                         "device compile to the host compile"),
+                cl::init(""));
+
+uint64_t warpscope::fnv1a64(StringRef Data, uint64_t Seed) {
+  uint64_t H = Seed;
+  for (unsigned char C : Data) {
+    H ^= C;
+    H *= 0x100000001b3ULL;
+  }
+  return H;
+}
+
+std::string warpscope::moduleId(const Module &M) {
+  if (!ModuleIdOverride.empty())
+    return ModuleIdOverride;
+  SmallString<256> Cwd;
+  if (sys::fs::current_path(Cwd))
+    Cwd.clear();
+  uint64_t H = fnv1a64(Cwd);
+  H = fnv1a64(StringRef("\0", 1), H);
+  H = fnv1a64(M.getSourceFileName(), H);
+  return formatv("{0:x-16}", H).str();
+}
+
+std::string warpscope::databaseDirectory() {
+  if (!DatabaseDir.empty())
+    return DatabaseDir;
+  if (auto Env = sys::Process::GetEnv("WARPSCOPE_DB_DIR"))
+    return *Env;
+  SmallString<128> Dir;
+  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Dir);
+  sys::path::append(Dir, formatv("warpscope-{0}", getuid()).str(), "db");
+  return std::string(Dir);
+}

@@ -1,0 +1,34 @@
+//===- ModuleIdentity.h - Name a translation unit the same on both sides --===//
+//
+// The device and host cc1 of one CUDA translation unit must agree on a module
+// id without talking to each other. Both see the same working directory and
+// source_filename, so the id hashes those (or takes -warpscope-module-id).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_PASSES_MODULEIDENTITY_H
+#define WARPSCOPE_PASSES_MODULEIDENTITY_H
+
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <string>
+
+namespace llvm {
+class Module;
+}
+
+namespace warpscope {
+
+/// 64-bit FNV-1a; stable across hosts and releases (ids land in profiles).
+uint64_t fnv1a64(llvm::StringRef Data, uint64_t Seed = 0xcbf29ce484222325ULL);
+
+/// The module id as 16 lowercase hex digits.
+std::string moduleId(const llvm::Module &M);
+
+/// Directory holding databases that the device compile leaves for the host
+/// compile: -warpscope-db-dir, else $WARPSCOPE_DB_DIR, else
+/// <system temp>/warpscope-<uid>/db.
+std::string databaseDirectory();
+
+} // namespace warpscope
+
+#endif // WARPSCOPE_PASSES_MODULEIDENTITY_H

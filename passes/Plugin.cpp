@@ -1,0 +1,31 @@
+//===- Plugin.cpp - Registers WarpScope's passes with the new pass manager ===//
+//
+// clang -fpass-plugin=libWarpScope.so runs the device pass at the end of the
+// optimization pipeline (at every -O level), so it sees the code that runs.
+// opt -load-pass-plugin=libWarpScope.so -passes=warpscope-device for tests.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceInstrumentation.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h"
+
+using namespace llvm;
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "WarpScope", "0.1.0", [](PassBuilder &PB) {
+            PB.registerOptimizerLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel,
+                   ThinOrFullLTOPhase) {
+                  MPM.addPass(warpscope::DeviceInstrumentationPass());
+                });
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, ModulePassManager &MPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name != "warpscope-device")
+                    return false;
+                  MPM.addPass(warpscope::DeviceInstrumentationPass());
+                  return true;
+                });
+          }};
+}

@@ -1,0 +1,199 @@
+//===- ProgramDatabase.cpp - JSON form of the static program database -----===//
+
+#include "ProgramDatabase.h"
+#include "warpscope/Abi.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace warpscope;
+
+static json::Object locationJson(const SourceLocation &L) {
+  return json::Object{{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
+}
+
+static const char *kindName(BranchKind K) {
+  return K == BranchKind::Switch ? "switch" : "br";
+}
+
+json::Value ProgramDatabase::toJson() const {
+  json::Array Fns;
+  for (const FunctionRecord &F : Functions) {
+    json::Array Blocks, Branches;
+    for (const BlockRecord &B : F.Blocks) {
+      json::Object O = locationJson(B.Loc);
+      O["id"] = B.Id;
+      O["name"] = B.Name;
+      O["loop_depth"] = B.LoopDepth;
+      O["loop_header"] = B.LoopHeader;
+      O["counter"] = B.Counter;
+      Blocks.push_back(std::move(O));
+    }
+    for (const BranchRecord &Br : F.Branches) {
+      json::Object O = locationJson(Br.Loc);
+      O["id"] = Br.Id;
+      O["block"] = Br.Block;
+      O["kind"] = kindName(Br.Kind);
+      json::Array Succ;
+      for (unsigned S : Br.Successors)
+        Succ.push_back(S);
+      O["successors"] = std::move(Succ);
+      O["uniform"] = Br.Uniform;
+      O["probed"] = Br.Probed;
+      O["counter"] = Br.Counter;
+      Branches.push_back(std::move(O));
+    }
+    json::Object O = locationJson(F.Loc);
+    O["name"] = F.Name;
+    O["demangled"] = F.Demangled;
+    O["kind"] = F.Kernel ? "kernel" : "device";
+    O["cfg_checksum"] = formatv("{0:x-16}", F.CfgChecksum).str();
+    O["blocks"] = std::move(Blocks);
+    O["branches"] = std::move(Branches);
+    Fns.push_back(std::move(O));
+  }
+  return json::Object{{"schema", DatabaseSchema},
+                      {"abi_version", AbiVersion},
+                      {"module_id", ModuleId},
+                      {"source_file", SourceFile},
+                      {"target", Target},
+                      {"counters_symbol", CountersSymbol},
+                      {"num_counters", NumCounters},
+                      {"functions", std::move(Fns)}};
+}
+
+namespace {
+/// Reads fields with one error message naming the first missing/bad one.
+class Reader {
+public:
+  explicit Reader(StringRef Where) : Where(Where.str()) {}
+  std::string Error;
+
+  const json::Object *object(const json::Value &V, StringRef What) {
+    if (const json::Object *O = V.getAsObject())
+      return O;
+    fail(What, "an object");
+    return nullptr;
+  }
+  std::string str(const json::Object &O, StringRef Key) {
+    if (auto S = O.getString(Key))
+      return S->str();
+    fail(Key, "a string");
+    return {};
+  }
+  int64_t num(const json::Object &O, StringRef Key) {
+    if (auto N = O.getInteger(Key))
+      return *N;
+    fail(Key, "an integer");
+    return 0;
+  }
+  bool flag(const json::Object &O, StringRef Key) {
+    if (auto B = O.getBoolean(Key))
+      return *B;
+    fail(Key, "a boolean");
+    return false;
+  }
+  const json::Array *array(const json::Object &O, StringRef Key) {
+    if (const json::Array *A = O.getArray(Key))
+      return A;
+    fail(Key, "an array");
+    return nullptr;
+  }
+  SourceLocation location(const json::Object &O) {
+    return {str(O, "file"), unsigned(num(O, "line")), unsigned(num(O, "column"))};
+  }
+
+private:
+  std::string Where;
+  void fail(StringRef Key, StringRef Expected) {
+    if (Error.empty())
+      Error = (Where + ": field '" + Key + "' is missing or not " + Expected).str();
+  }
+};
+} // namespace
+
+Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
+  Reader R("program database");
+  ProgramDatabase DB;
+  const json::Object *Top = R.object(V, "document");
+  if (!Top)
+    return createStringError(R.Error);
+  std::string Schema = R.str(*Top, "schema");
+  if (R.Error.empty() && Schema != DatabaseSchema)
+    return createStringError("program database has schema '" + Schema +
+                             "', expected '" + DatabaseSchema + "'");
+  DB.ModuleId = R.str(*Top, "module_id");
+  DB.SourceFile = R.str(*Top, "source_file");
+  DB.Target = R.str(*Top, "target");
+  DB.CountersSymbol = R.str(*Top, "counters_symbol");
+  DB.NumCounters = R.num(*Top, "num_counters");
+  if (const json::Array *Fns = R.array(*Top, "functions"))
+    for (const json::Value &FV : *Fns) {
+      const json::Object *FO = R.object(FV, "function");
+      if (!FO)
+        break;
+      FunctionRecord F;
+      F.Name = R.str(*FO, "name");
+      F.Demangled = R.str(*FO, "demangled");
+      F.Kernel = R.str(*FO, "kind") == "kernel";
+      F.Loc = R.location(*FO);
+      StringRef(R.str(*FO, "cfg_checksum")).getAsInteger(16, F.CfgChecksum);
+      if (const json::Array *Bs = R.array(*FO, "blocks"))
+        for (const json::Value &BV : *Bs)
+          if (const json::Object *BO = R.object(BV, "block")) {
+            BlockRecord B;
+            B.Id = R.num(*BO, "id");
+            B.Name = R.str(*BO, "name");
+            B.Loc = R.location(*BO);
+            B.LoopDepth = R.num(*BO, "loop_depth");
+            B.LoopHeader = R.flag(*BO, "loop_header");
+            B.Counter = R.num(*BO, "counter");
+            F.Blocks.push_back(std::move(B));
+          }
+      if (const json::Array *Brs = R.array(*FO, "branches"))
+        for (const json::Value &BV : *Brs)
+          if (const json::Object *BO = R.object(BV, "branch")) {
+            BranchRecord Br;
+            Br.Id = R.num(*BO, "id");
+            Br.Block = R.num(*BO, "block");
+            Br.Kind = R.str(*BO, "kind") == "switch" ? BranchKind::Switch
+                                                      : BranchKind::Conditional;
+            Br.Loc = R.location(*BO);
+            if (const json::Array *S = R.array(*BO, "successors"))
+              for (const json::Value &SV : *S)
+                Br.Successors.push_back(SV.getAsInteger().value_or(0));
+            Br.Uniform = R.flag(*BO, "uniform");
+            Br.Probed = R.flag(*BO, "probed");
+            Br.Counter = R.num(*BO, "counter");
+            F.Branches.push_back(std::move(Br));
+          }
+      DB.Functions.push_back(std::move(F));
+    }
+  if (!R.Error.empty())
+    return createStringError(R.Error);
+  return DB;
+}
+
+Error ProgramDatabase::writeFile(StringRef Path) const {
+  SmallString<128> Dir = sys::path::parent_path(Path);
+  if (!Dir.empty())
+    if (std::error_code EC = sys::fs::create_directories(Dir))
+      return createStringError(EC, "cannot create directory '" + Dir + "'");
+  std::string Temp = (Path + ".tmp." + Twine(sys::Process::getProcessId())).str();
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Temp, EC, sys::fs::OF_Text);
+    if (EC)
+      return createStringError(EC, "cannot write '" + Temp + "'");
+    OS << formatv("{0:2}", toJson()) << "\n";
+    OS.close();
+    if (OS.has_error())
+      return createStringError(OS.error(), "cannot write '" + Temp + "'");
+  }
+  if (std::error_code EC = sys::fs::rename(Temp, Path))
+    return createStringError(EC, "cannot rename '" + Temp + "' to '" + Path + "'");
+  return Error::success();
+}
