@@ -56,10 +56,14 @@ struct PlannedFunction {
   std::vector<PlannedBranch> Branches;
 };
 
+/// Reports point at the function's own source: code inlined from headers
+/// (threadIdx reads, libdevice) is attributed to its outermost call site.
 SourceLocation toSourceLocation(const DILocation *DL) {
   SourceLocation L;
   if (!DL || DL->getLine() == 0)
     return L;
+  while (const DILocation *Outer = DL->getInlinedAt())
+    DL = Outer;
   SmallString<256> Path = DL->getFilename();
   if (!sys::path::is_absolute(Path) && !DL->getDirectory().empty()) {
     Path = DL->getDirectory();

@@ -1,0 +1,24 @@
+//===- Commands.h - warpscope subcommands ----------------------------------===//
+//
+// Each subcommand lives in its own file, declares its options in its own
+// cl::SubCommand, and returns the process exit code (2 for bad input).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_DRIVER_COMMANDS_H
+#define WARPSCOPE_DRIVER_COMMANDS_H
+
+#include "llvm/Support/CommandLine.h"
+
+namespace warpscope {
+
+struct Command {
+  llvm::cl::SubCommand &Sub;
+  int (*Run)();
+};
+
+extern llvm::cl::SubCommand ConfigSub;
+int runConfig();
+
+} // namespace warpscope
+
+#endif // WARPSCOPE_DRIVER_COMMANDS_H

@@ -1,0 +1,24 @@
+#!/usr/bin/env python3
+"""Prints a program database one line per record, for FileCheck."""
+import json
+import os
+import sys
+
+db = json.load(open(sys.argv[1]))
+print("module id=%s counters=%d symbol=%s schema=%s" % (
+    db["module_id"], db["num_counters"], db["counters_symbol"], db["schema"]))
+for f in db["functions"]:
+    print("function %s kind=%s demangled=%s line=%d" % (
+        f["name"], f["kind"], f["demangled"], f["line"]))
+    for b in f["blocks"]:
+        print("  block id=%d counter=%d loc=%s:%d:%d depth=%d header=%s" % (
+            b["id"], b["counter"], os.path.basename(b["file"]), b["line"],
+            b["column"], b["loop_depth"], str(b["loop_header"]).lower()))
+    for br in f["branches"]:
+        print("  branch id=%d block=%d kind=%s succ=%s uniform=%s probed=%s "
+              "counter=%d loc=%s:%d:%d" % (
+                  br["id"], br["block"], br["kind"],
+                  ",".join(str(s) for s in br["successors"]),
+                  str(br["uniform"]).lower(), str(br["probed"]).lower(),
+                  br["counter"], os.path.basename(br["file"]), br["line"],
+                  br["column"]))

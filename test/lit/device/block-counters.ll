@@ -1,0 +1,39 @@
+; Every block gets one block probe at its first insertion point; records are
+; two words apart and the counter array covers them all.
+; RUN: %opt-ws -passes=warpscope-device -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+; CHECK: @[[CTR:__warpscope_counters_[0-9a-f]+]] = addrspace(1) externally_initialized global [6 x i64] zeroinitializer, align 8
+
+; CHECK-LABEL: define ptx_kernel void @blocks(
+; CHECK: entry:
+; CHECK-NEXT: call void asm sideeffect "// ws:block 0\0A\09{{.*}}activemask.b32 %wsm;{{.*}}bfind.u32 %wsn, %wsm;{{.*}}@%wsp red.global.add.u64 [$0], 1;{{.*}}popc.b32 %wsn, %wsm;{{.*}}@%wsp red.global.add.u64 [$0+8], %wsc;{{.*}}", "l"(i64 ptrtoint (ptr addrspace(1) @[[CTR]] to i64)) #[[ATTR:[0-9]+]]
+; CHECK: loop:
+; CHECK-NEXT: phi
+; CHECK-NEXT: call void asm sideeffect "// ws:block 2{{.*}}getelementptr inbounds (i64, ptr addrspace(1) @[[CTR]], i64 2)
+; CHECK: exit:
+; CHECK-NEXT: call void asm sideeffect "// ws:block 4{{.*}}i64 4)
+; CHECK-NOT: ws:branch
+; CHECK: attributes #[[ATTR]] = { convergent nounwind }
+define ptx_kernel void @blocks(ptr addrspace(1) %out, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %next = add i32 %i, 1
+  %done = icmp eq i32 %next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  store i32 %i, ptr addrspace(1) %out
+  ret void
+}
+
+; DB: module id=[[ID:[0-9a-f]+]] counters=6 symbol=__warpscope_counters_[[ID]] schema=warpscope-db/1
+; DB-NEXT: function blocks kind=kernel demangled=blocks line=0
+; DB-NEXT: block id=0 counter=0 loc=:0:0 depth=0 header=false
+; DB-NEXT: block id=1 counter=2 loc=:0:0 depth=1 header=true
+; DB-NEXT: block id=2 counter=4 loc=:0:0 depth=0 header=false
+; DB-NEXT: branch id=0 block=1 kind=br succ=2,1 uniform=true probed=false counter=-1 loc=:0:0

@@ -1,0 +1,58 @@
+; A thread-dependent switch is probed over its distinct successors (default
+; first): the successor index comes from a select chain, divergence from
+; match.any, and each successor but the last gets a thread counter.
+; RUN: %opt-ws -passes=warpscope-device -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
+
+target triple = "nvptx64-nvidia-cuda"
+
+; CHECK-LABEL: define ptx_kernel void @sw(
+; CHECK: %[[C1:[0-9]+]] = icmp eq i32 %lane, 0
+; CHECK-NEXT: %[[S1:ws.succ[0-9]*]] = select i1 %[[C1]], i32 1, i32 0
+; CHECK-NEXT: %[[C2:[0-9]+]] = icmp eq i32 %lane, 1
+; CHECK-NEXT: %[[S2:ws.succ[0-9]*]] = select i1 %[[C2]], i32 2, i32 %[[S1]]
+; CHECK-NEXT: %[[C3:[0-9]+]] = icmp eq i32 %lane, 2
+; CHECK-NEXT: %[[S3:ws.succ[0-9]*]] = select i1 %[[C3]], i32 1, i32 %[[S2]]
+; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A{{.*}}match.any.sync.b32 %wsb, $1, %wsm;{{.*}}setp.eq.u32 %wsq, $1, 0;{{.*}}[$0+24]{{.*}}setp.eq.u32 %wsq, $1, 1;{{.*}}[$0+32]{{.*}}[$0+16]
+; CHECK-NOT: setp.eq.u32 %wsq, $1, 2
+; CHECK-SAME: i32 %[[S3]])
+; CHECK-NEXT: switch i32 %lane
+define ptx_kernel void @sw(ptr addrspace(1) %out) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %lane = and i32 %tid, 3
+  switch i32 %lane, label %dflt [
+    i32 0, label %one
+    i32 1, label %two
+    i32 2, label %one
+  ]
+one:
+  store i32 1, ptr addrspace(1) %out
+  br label %dflt
+two:
+  store i32 2, ptr addrspace(1) %out
+  br label %dflt
+dflt:
+  ret void
+}
+
+; A switch whose cases all go to one block is no branch at all.
+; CHECK-LABEL: define ptx_kernel void @degenerate(
+; CHECK-NOT: ws:branch
+; CHECK: ret void
+define ptx_kernel void @degenerate(ptr addrspace(1) %out) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  switch i32 %tid, label %done [
+    i32 0, label %done
+  ]
+done:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+; DB-LABEL: function sw kind=kernel
+; DB: branch id=0 block=0 kind=switch succ=3,1,2 uniform=false probed=true counter=2
+; DB-LABEL: function degenerate kind=kernel
+; DB-NOT: branch

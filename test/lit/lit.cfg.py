@@ -1,0 +1,44 @@
+# WarpScope lit configuration. Plugin, tools and compilers are reached only
+# through substitutions, so tests never hard-code paths.
+import os
+import shutil
+import subprocess
+import lit.formats
+
+config.name = "WarpScope"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".ll", ".cu", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.warpscope_obj_root, "test", "lit")
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
+
+tools = config.llvm_tools_dir
+bindir = os.path.join(config.warpscope_obj_root, "bin")
+libdir = os.path.join(config.warpscope_obj_root, "lib")
+plugin = os.path.join(libdir, "libWarpScope.so")
+cuda_flags = ("-x cuda --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version "
+              "--cuda-path=%s" % config.cuda_home)
+
+config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", "")])
+# Databases go to the test's own directory, never to a shared temp dir.
+config.environment.pop("WARPSCOPE_DB_DIR", None)
+
+config.substitutions += [
+    ("%opt-ws", "%s/opt -load-pass-plugin=%s" % (tools, plugin)),
+    ("%plugin", plugin),
+    ("%clang-cuda", "%s %s" % (config.clang, cuda_flags)),
+    ("%warpscope", os.path.join(bindir, "warpscope")),
+    ("%ptxas", config.ptxas or "false"),
+    ("%cuda_home", config.cuda_home),
+    ("%python", "python3"),
+    ("%dbdump", "python3 " + os.path.join(config.test_source_root, "Inputs", "dbdump.py")),
+]
+
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+if os.path.exists(os.path.join(libdir, "emu", "libcudart.so.13")):
+    config.available_features.add("emulator")
+# A GPU is present only where nvidia-smi lists one; CI has none.
+smi = shutil.which("nvidia-smi")
+if smi and subprocess.run([smi, "-L"], capture_output=True).returncode == 0:
+    config.available_features.add("gpu")

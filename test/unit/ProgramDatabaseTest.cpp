@@ -1,0 +1,121 @@
+//===- ProgramDatabaseTest.cpp - Database writer and reader ----------------===//
+
+#include "ProgramDatabase.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "gtest/gtest.h"
+
+using namespace llvm;
+using namespace warpscope;
+
+namespace {
+
+ProgramDatabase sampleDatabase() {
+  ProgramDatabase DB;
+  DB.ModuleId = "0123456789abcdef";
+  DB.SourceFile = "k.cu";
+  DB.Target = "sm_90";
+  DB.CountersSymbol = "__warpscope_counters_0123456789abcdef";
+  DB.NumCounters = 9;
+  FunctionRecord F;
+  F.Name = "_Z1kPi";
+  F.Demangled = "k(int*)";
+  F.Kernel = true;
+  F.Loc = {"/src/k.cu", 3, 0};
+  F.CfgChecksum = 0xfeedfacecafebeefULL;
+  F.Blocks.push_back({0, "entry", {"/src/k.cu", 4, 7}, 0, false, 0});
+  F.Blocks.push_back({1, "", {"/src/k.cu", 5, 9}, 1, true, 5});
+  BranchRecord Br;
+  Br.Id = 0;
+  Br.Block = 0;
+  Br.Kind = BranchKind::Switch;
+  Br.Loc = {"/src/k.cu", 4, 11};
+  Br.Successors = {1, 0, 2};
+  Br.Uniform = false;
+  Br.Probed = true;
+  Br.Counter = 2;
+  F.Branches.push_back(Br);
+  DB.Functions.push_back(F);
+  return DB;
+}
+
+TEST(ProgramDatabase, RoundTripsThroughJson) {
+  ProgramDatabase In = sampleDatabase();
+  Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(In.toJson());
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_EQ(Out->ModuleId, In.ModuleId);
+  EXPECT_EQ(Out->NumCounters, 9u);
+  ASSERT_EQ(Out->Functions.size(), 1u);
+  const FunctionRecord &F = Out->Functions[0];
+  EXPECT_TRUE(F.Kernel);
+  EXPECT_EQ(F.Demangled, "k(int*)");
+  EXPECT_EQ(F.CfgChecksum, 0xfeedfacecafebeefULL);
+  ASSERT_EQ(F.Blocks.size(), 2u);
+  EXPECT_EQ(F.Blocks[1].LoopDepth, 1u);
+  EXPECT_TRUE(F.Blocks[1].LoopHeader);
+  EXPECT_EQ(F.Blocks[1].Counter, 5);
+  EXPECT_EQ(F.Blocks[1].Loc.Line, 5u);
+  ASSERT_EQ(F.Branches.size(), 1u);
+  EXPECT_EQ(F.Branches[0].Kind, BranchKind::Switch);
+  EXPECT_EQ(F.Branches[0].Successors, (std::vector<unsigned>{1, 0, 2}));
+  EXPECT_EQ(F.Branches[0].Loc.Column, 11u);
+  EXPECT_TRUE(F.Branches[0].Probed);
+}
+
+TEST(ProgramDatabase, SchemaAndVersionAreWritten) {
+  json::Value V = sampleDatabase().toJson();
+  EXPECT_EQ(V.getAsObject()->getString("schema"), "warpscope-db/1");
+  EXPECT_EQ(V.getAsObject()->getInteger("abi_version"), 1);
+  EXPECT_EQ(V.getAsObject()->getString("counters_symbol"),
+            "__warpscope_counters_0123456789abcdef");
+}
+
+TEST(ProgramDatabase, RejectsForeignSchema) {
+  json::Value V = sampleDatabase().toJson();
+  (*V.getAsObject())["schema"] = "warpscope-db/99";
+  Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(V);
+  ASSERT_FALSE(bool(Out));
+  EXPECT_NE(toString(Out.takeError()).find("warpscope-db/99"),
+            std::string::npos);
+}
+
+TEST(ProgramDatabase, NamesTheMissingField) {
+  json::Value V = sampleDatabase().toJson();
+  json::Object &Fn =
+      *(*V.getAsObject()->getArray("functions"))[0].getAsObject();
+  json::Object &Block = *(*Fn.getArray("blocks"))[1].getAsObject();
+  Block.erase("loop_depth");
+  Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(V);
+  ASSERT_FALSE(bool(Out));
+  EXPECT_NE(toString(Out.takeError()).find("'loop_depth'"), std::string::npos);
+}
+
+TEST(ProgramDatabase, RejectsNonObjects) {
+  Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(json::Value(42));
+  ASSERT_FALSE(bool(Out));
+  consumeError(Out.takeError());
+}
+
+TEST(ProgramDatabase, WritesAtomicallyAndReadsBack) {
+  SmallString<128> Dir;
+  ASSERT_FALSE(sys::fs::createUniqueDirectory("wsdb", Dir));
+  std::string Path = (Dir + "/sub/db.json").str();
+  ASSERT_FALSE(bool(sampleDatabase().writeFile(Path)));
+  auto Buf = MemoryBuffer::getFile(Path);
+  ASSERT_TRUE(bool(Buf));
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  ASSERT_TRUE(bool(V));
+  Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(*V);
+  ASSERT_TRUE(bool(Out));
+  EXPECT_EQ(Out->Functions[0].Blocks.size(), 2u);
+  // No temp file is left beside it.
+  std::error_code EC;
+  unsigned Entries = 0;
+  for (sys::fs::directory_iterator I(Dir + "/sub", EC), E; I != E && !EC;
+       I.increment(EC))
+    ++Entries;
+  EXPECT_EQ(Entries, 1u);
+  sys::fs::remove_directories(Dir);
+}
+
+} // namespace
