@@ -2,11 +2,13 @@
 //
 // clang -fpass-plugin=libWarpScope.so runs the device pass at the end of the
 // optimization pipeline (at every -O level), so it sees the code that runs.
-// opt -load-pass-plugin=libWarpScope.so -passes=warpscope-device for tests.
+// opt -load-pass-plugin=libWarpScope.so -passes=warpscope-device (or
+// warpscope-host) for tests.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DeviceInstrumentation.h"
+#include "HostInstrumentation.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 
@@ -17,15 +19,23 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel,
                    ThinOrFullLTOPhase) {
+                  // Each pass checks the module's triple and leaves the
+                  // other side alone.
                   MPM.addPass(warpscope::DeviceInstrumentationPass());
+                  MPM.addPass(warpscope::HostInstrumentationPass());
                 });
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
-                  if (Name != "warpscope-device")
-                    return false;
-                  MPM.addPass(warpscope::DeviceInstrumentationPass());
-                  return true;
+                  if (Name == "warpscope-device") {
+                    MPM.addPass(warpscope::DeviceInstrumentationPass());
+                    return true;
+                  }
+                  if (Name == "warpscope-host") {
+                    MPM.addPass(warpscope::HostInstrumentationPass());
+                    return true;
+                  }
+                  return false;
                 });
           }};
 }

@@ -53,6 +53,39 @@ constexpr uint32_t branchRecordWords(uint32_t NumSuccessors) {
 constexpr const char *BlockMarker = "ws:block";
 constexpr const char *BranchMarker = "ws:branch";
 
+/// Host side. The host pass emits one ModuleDescriptor per translation unit
+/// and, in the module's CUDA registration constructor, just before
+/// __cudaRegisterFatBinaryEnd, calls
+///   __warpscope_register_module(const ModuleDescriptor *, void **handle)
+/// which registers CountersShadow as the host key of the device counter
+/// array (__cudaRegisterVar) and records the kernels. Calls to
+/// cudaLaunchKernel / cudaLaunchKernel_ptsz / cudaDeviceReset in the module
+/// are retargeted to the functions below, which have the same C signatures.
+constexpr const char *RegisterModuleFunction = "__warpscope_register_module";
+constexpr const char *LaunchKernelWrapper = "__warpscope_cudaLaunchKernel";
+constexpr const char *LaunchKernelPtszWrapper =
+    "__warpscope_cudaLaunchKernel_ptsz";
+constexpr const char *DeviceResetWrapper = "__warpscope_cudaDeviceReset";
+
+struct KernelEntry {
+  const void *Stub;   ///< host stub, the key cudaLaunchKernel receives
+  const char *Name;   ///< mangled device name
+};
+
+/// Field order and types are ABI: the host pass builds this as an IR
+/// constant of type { i32, i32, ptr, ptr, i64, ptr, ptr, i64, ptr }.
+struct ModuleDescriptor {
+  uint32_t AbiVersion;
+  uint32_t NumKernels;
+  const char *ModuleId;       ///< 16 hex digits, NUL-terminated
+  const char *CountersSymbol; ///< device symbol name, NUL-terminated
+  uint64_t NumCounters;       ///< 0 when the device side was not instrumented
+  void *CountersShadow;       ///< host key of the counters, NumCounters words
+  const char *Database;       ///< program database JSON (not NUL-terminated)
+  uint64_t DatabaseSize;
+  const KernelEntry *Kernels;
+};
+
 } // namespace warpscope
 
 #endif // WARPSCOPE_ABI_H

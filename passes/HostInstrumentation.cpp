@@ -1,0 +1,196 @@
+//===- HostInstrumentation.cpp - Registration and launch hooks ------------===//
+
+#include "HostInstrumentation.h"
+#include "ModuleIdentity.h"
+#include "warpscope/Abi.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+using namespace warpscope;
+
+static cl::opt<std::string> DatabaseIn(
+    "warpscope-db-in",
+    cl::desc("Program database to embed in the host module (default: the "
+             "one the device compile left in -warpscope-db-dir)"),
+    cl::init(""));
+
+namespace {
+
+class HostInstrumenter {
+public:
+  explicit HostInstrumenter(Module &M) : M(M), Ctx(M.getContext()) {}
+  bool run();
+
+private:
+  Module &M;
+  LLVMContext &Ctx;
+
+  std::string databasePath(StringRef Id) const;
+  Constant *stringConstant(StringRef S, StringRef Name, bool NulTerminate);
+  Constant *kernelTable(ArrayRef<CallBase *> Registrations, unsigned &Count);
+  Function *weakRuntimeFunction(StringRef Name, FunctionType *Ty);
+  bool retargetCalls(StringRef From, StringRef To);
+};
+
+std::string HostInstrumenter::databasePath(StringRef Id) const {
+  if (!DatabaseIn.empty())
+    return DatabaseIn;
+  SmallString<256> P(databaseDirectory());
+  sys::path::append(P, Id + ".json");
+  return std::string(P);
+}
+
+Constant *HostInstrumenter::stringConstant(StringRef S, StringRef Name,
+                                           bool NulTerminate) {
+  Constant *Init = ConstantDataArray::getString(Ctx, S, NulTerminate);
+  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                                GlobalValue::PrivateLinkage, Init, Name);
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  return GV;
+}
+
+/// One {stub, name} pair per __cudaRegisterFunction call.
+Constant *HostInstrumenter::kernelTable(ArrayRef<CallBase *> Registrations,
+                                        unsigned &Count) {
+  auto *Ptr = PointerType::getUnqual(Ctx);
+  auto *EntryTy = StructType::get(Ptr, Ptr);
+  SmallVector<Constant *, 16> Entries;
+  for (CallBase *CB : Registrations) {
+    auto *Stub = dyn_cast<Constant>(CB->getArgOperand(1));
+    auto *Name = dyn_cast<Constant>(CB->getArgOperand(2));
+    if (Stub && Name)
+      Entries.push_back(ConstantStruct::get(EntryTy, {Stub, Name}));
+  }
+  Count = Entries.size();
+  auto *Ty = ArrayType::get(EntryTy, Entries.size());
+  auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/true,
+                                GlobalValue::PrivateLinkage,
+                                ConstantArray::get(Ty, Entries),
+                                "__warpscope_kernels");
+  return GV;
+}
+
+/// The runtime is referenced weakly, so an instrumented program also runs
+/// without it (then nothing is collected) and `warpscope run` can preload it.
+Function *HostInstrumenter::weakRuntimeFunction(StringRef Name,
+                                                FunctionType *Ty) {
+  Function *F = cast<Function>(M.getOrInsertFunction(Name, Ty).getCallee());
+  F->setLinkage(GlobalValue::ExternalWeakLinkage);
+  return F;
+}
+
+/// Makes every call of From go to To (same C signature) when the runtime
+/// is loaded, and to From otherwise.
+bool HostInstrumenter::retargetCalls(StringRef From, StringRef To) {
+  Function *F = M.getFunction(From);
+  if (!F)
+    return false;
+  Function *Wrapper = weakRuntimeFunction(To, F->getFunctionType());
+  bool Changed = false;
+  for (User *U : make_early_inc_range(F->users()))
+    if (auto *CB = dyn_cast<CallBase>(U))
+      if (CB->getCalledOperand() == F) {
+        IRBuilder<> B(CB);
+        Value *Loaded = B.CreateIsNotNull(Wrapper, "ws.rt");
+        CB->setCalledOperand(B.CreateSelect(Loaded, Wrapper, F, "ws.callee"));
+        Changed = true;
+      }
+  return Changed;
+}
+
+bool HostInstrumenter::run() {
+  Function *RegisterEnd = M.getFunction("__cudaRegisterFatBinaryEnd");
+  Function *RegisterFunction = M.getFunction("__cudaRegisterFunction");
+  CallBase *EndCall = nullptr;
+  if (RegisterEnd)
+    for (User *U : RegisterEnd->users())
+      if (auto *CB = dyn_cast<CallBase>(U))
+        EndCall = CB;
+  if (!EndCall)
+    return false; // no device code in this translation unit
+
+  SmallVector<CallBase *, 16> Registrations;
+  if (RegisterFunction)
+    for (User *U : RegisterFunction->users())
+      if (auto *CB = dyn_cast<CallBase>(U))
+        Registrations.push_back(CB);
+
+  std::string Id = moduleId(M);
+  std::string Path = databasePath(Id);
+  std::string Database, CountersSymbol = CountersSymbolPrefix + Id;
+  uint64_t NumCounters = 0;
+  if (auto Buf = MemoryBuffer::getFile(Path)) {
+    Database = (*Buf)->getBuffer().str();
+    Expected<json::Value> V = json::parse(Database);
+    const json::Object *O = V ? V->getAsObject() : nullptr;
+    if (!O || O->getString("module_id") != StringRef(Id)) {
+      if (!V)
+        consumeError(V.takeError());
+      Ctx.emitError("warpscope: program database '" + Path +
+                    "' is unreadable or belongs to another module; "
+                    "rebuild this file with the plugin");
+      return false;
+    }
+    NumCounters = O->getInteger("num_counters").value_or(0);
+  } else {
+    // The device side was built without the plugin: launches are still
+    // recorded, without counts.
+    Database.clear();
+  }
+
+  auto *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  auto *Ptr = PointerType::getUnqual(Ctx);
+  Constant *Shadow = ConstantPointerNull::get(Ptr);
+  if (NumCounters) {
+    // The host key under which the device array is registered; its bytes
+    // are never read (zero-initialized, so it lives in .bss).
+    auto *Ty = ArrayType::get(I64, NumCounters);
+    Shadow = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage,
+                                Constant::getNullValue(Ty), CountersSymbol);
+  }
+  unsigned NumKernels = 0;
+  Constant *Kernels = kernelTable(Registrations, NumKernels);
+  auto *DescTy = StructType::get(I32, I32, Ptr, Ptr, I64, Ptr, Ptr, I64, Ptr);
+  Constant *Desc = ConstantStruct::get(
+      DescTy,
+      {ConstantInt::get(I32, AbiVersion), ConstantInt::get(I32, NumKernels),
+       stringConstant(Id, "__warpscope_module_id", true),
+       stringConstant(CountersSymbol, "__warpscope_counters_name", true),
+       ConstantInt::get(I64, NumCounters), Shadow,
+       stringConstant(Database, "__warpscope_database", false),
+       ConstantInt::get(I64, Database.size()), Kernels});
+  auto *DescGV = new GlobalVariable(M, DescTy, /*isConstant=*/true,
+                                    GlobalValue::PrivateLinkage, Desc,
+                                    "__warpscope_module");
+
+  Function *Register = weakRuntimeFunction(
+      RegisterModuleFunction,
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false));
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      IRBuilder<>(EndCall).CreateIsNotNull(Register, "ws.rt"), EndCall,
+      /*Unreachable=*/false);
+  IRBuilder<>(Then).CreateCall(Register, {DescGV, EndCall->getArgOperand(0)});
+
+  retargetCalls("cudaLaunchKernel", LaunchKernelWrapper);
+  retargetCalls("cudaLaunchKernel_ptsz", LaunchKernelPtszWrapper);
+  retargetCalls("cudaDeviceReset", DeviceResetWrapper);
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses HostInstrumentationPass::run(Module &M,
+                                               ModuleAnalysisManager &) {
+  if (M.getTargetTriple().isNVPTX() || M.getTargetTriple().isAMDGPU())
+    return PreservedAnalyses::all();
+  return HostInstrumenter(M).run() ? PreservedAnalyses::none()
+                                   : PreservedAnalyses::all();
+}

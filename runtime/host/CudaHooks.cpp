@@ -1,0 +1,262 @@
+//===- CudaHooks.cpp - The runtime's C ABI and its CUDA side --------------===//
+//
+// Entry points the host pass calls (warpscope/Abi.h), counter read-back with
+// the CUDA runtime, and the flushes at exit, cudaDeviceReset and signals.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Environment.h"
+#include "Profile.h"
+#include "Registry.h"
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <mutex>
+#include <unistd.h>
+
+using namespace warpscope;
+using namespace warpscope::rt;
+
+#define WS_EXPORT extern "C" __attribute__((visibility("default")))
+
+extern "C" void __cudaRegisterVar(void **Handle, char *HostVar,
+                                  char *DeviceAddress, const char *DeviceName,
+                                  int Ext, size_t Size, int Constant,
+                                  int Global);
+
+namespace {
+
+using LaunchFn = cudaError_t (*)(const void *, dim3, dim3, void **, size_t,
+                                 cudaStream_t);
+
+/// Never destroyed: exit handlers and signal handlers may run after static
+/// destructors would have.
+struct Runtime {
+  Registry Reg;
+  Settings Config = readSettings(
+      [](const char *Name) -> const char * { return std::getenv(Name); });
+  std::mutex FlushLock, PerLaunchLock;
+  std::atomic<bool> ExitHandlerInstalled{false};
+  std::atomic<bool> FlushedAtExit{false};
+  cudaEvent_t Start = nullptr, Stop = nullptr;
+
+  Runtime() {
+    if (!Config.Warning.empty())
+      std::fprintf(stderr, "warpscope: warning: %s\n", Config.Warning.c_str());
+  }
+};
+
+Runtime &runtime() {
+  static Runtime *R = new Runtime;
+  return *R;
+}
+
+std::string cudaMessage(const char *What, cudaError_t E) {
+  return std::string(What) + " failed: " + cudaGetErrorString(E);
+}
+
+/// Reads a module's device counters into Out.
+std::string readCounters(const ModuleDescriptor &D, std::vector<uint64_t> &Out) {
+  Out.assign(D.NumCounters, 0);
+  if (!D.NumCounters)
+    return "";
+  cudaError_t E = cudaMemcpyFromSymbol(Out.data(), D.CountersShadow,
+                                       D.NumCounters * sizeof(uint64_t));
+  return E == cudaSuccess ? "" : cudaMessage("reading counters", E);
+}
+
+std::string zeroCounters(const ModuleDescriptor &D) {
+  if (!D.NumCounters)
+    return "";
+  void *Address = nullptr;
+  cudaError_t E = cudaGetSymbolAddress(&Address, D.CountersShadow);
+  if (E == cudaSuccess)
+    E = cudaMemset(Address, 0, D.NumCounters * sizeof(uint64_t));
+  return E == cudaSuccess ? "" : cudaMessage("resetting counters", E);
+}
+
+/// Adds every module's device counters to its totals and zeroes them, so a
+/// later read (or a device reset) never counts anything twice.
+void drainCounters(Runtime &R) {
+  if (!R.Reg.launchCount())
+    return;
+  std::vector<ModuleState> Modules = R.Reg.modules();
+  for (size_t M = 0; M < Modules.size(); ++M) {
+    std::vector<uint64_t> Counts;
+    std::string Error = readCounters(*Modules[M].Desc, Counts);
+    if (Error.empty())
+      Error = zeroCounters(*Modules[M].Desc);
+    if (Error.empty())
+      R.Reg.accumulate(int(M), Counts);
+    else
+      R.Reg.setModuleError(int(M), Error);
+  }
+}
+
+ProcessInfo processInfo(const Runtime &R) {
+  ProcessInfo P;
+  P.Pid = getpid();
+  P.Rank = R.Config.Rank;
+  P.CollectionMode = R.Config.CollectionMode;
+  char Exe[4096];
+  ssize_t N = readlink("/proc/self/exe", Exe, sizeof(Exe) - 1);
+  P.Program = N > 0 ? std::string(Exe, N) : "";
+  cudaDeviceProp Prop;
+  int Device = 0;
+  if (R.Reg.launchCount() && cudaGetDevice(&Device) == cudaSuccess &&
+      cudaGetDeviceProperties(&Prop, Device) == cudaSuccess)
+    P.Device = Prop.name;
+  return P;
+}
+
+void flush(const char *Why, bool ReadDevice) {
+  Runtime &R = runtime();
+  std::lock_guard<std::mutex> G(R.FlushLock);
+  if (ReadDevice)
+    drainCounters(R);
+  std::string Error;
+  std::string Path =
+      writeProfile(R.Reg, processInfo(R), R.Config.OutputDirectory, Error);
+  if (!Error.empty())
+    std::fprintf(stderr, "warpscope: error: profile not written (%s): %s\n",
+                 Why, Error.c_str());
+  else if (!R.Config.Quiet)
+    std::fprintf(stderr, "warpscope: profile written to %s\n", Path.c_str());
+}
+
+/// Runs before the CUDA runtime's own teardown (installed after the first
+/// launch, so after cudart initialized): counters are still readable.
+void flushAtExit() {
+  runtime().FlushedAtExit = true;
+  flush("exit", /*ReadDevice=*/true);
+}
+
+/// Installed at the first registration, so it runs last: a program that
+/// never launched a kernel still leaves a valid, empty profile.
+void flushIfNothingWritten() {
+  if (!runtime().FlushedAtExit)
+    flush("exit", /*ReadDevice=*/false);
+}
+
+void onFatalSignal(int Signal) {
+  // Best effort: not async-signal-safe, but the process is ending anyway.
+  flush("signal", /*ReadDevice=*/Signal != SIGSEGV);
+  std::signal(Signal, SIG_DFL);
+  std::raise(Signal);
+}
+
+void installSignalHandlers() {
+  for (int S : {SIGINT, SIGTERM, SIGABRT}) {
+    struct sigaction Old;
+    if (sigaction(S, nullptr, &Old) == 0 && Old.sa_handler == SIG_DFL)
+      std::signal(S, onFatalSignal);
+  }
+}
+
+LaunchConfig launchConfig(Runtime &R, dim3 Grid, dim3 Block, size_t Shared,
+                          cudaStream_t Stream) {
+  LaunchConfig C;
+  C.Grid = {Grid.x, Grid.y, Grid.z};
+  C.Block = {Block.x, Block.y, Block.z};
+  C.SharedBytes = Shared;
+  C.Stream = R.Reg.streamIndex(Stream);
+  return C;
+}
+
+cudaError_t launchPerLaunch(Runtime &R, LaunchFn Launch, const KernelRef &K,
+                            const LaunchConfig &C, const void *Func, dim3 Grid,
+                            dim3 Block, void **Args, size_t Shared,
+                            cudaStream_t Stream) {
+  std::lock_guard<std::mutex> G(R.PerLaunchLock);
+  if (!R.Start) {
+    cudaEventCreate(&R.Start);
+    cudaEventCreate(&R.Stop);
+  }
+  cudaEventRecord(R.Start, Stream);
+  cudaError_t Result = Launch(Func, Grid, Block, Args, Shared, Stream);
+  cudaEventRecord(R.Stop, Stream);
+  float Ms = -1;
+  std::string Error;
+  if (cudaError_t E = cudaEventSynchronize(R.Stop); E != cudaSuccess)
+    Error = cudaMessage("synchronizing after the launch", E);
+  else if (cudaEventElapsedTime(&Ms, R.Start, R.Stop) != cudaSuccess)
+    Ms = -1;
+  std::vector<uint64_t> Counts;
+  if (K.Module >= 0 && Error.empty()) {
+    const ModuleDescriptor &D = *R.Reg.modules()[K.Module].Desc;
+    Error = readCounters(D, Counts);
+    if (Error.empty())
+      Error = zeroCounters(D);
+  }
+  R.Reg.recordLaunch(K, C, Result == cudaSuccess ? Ms : -1, Counts, Error);
+  return Result;
+}
+
+cudaError_t launch(LaunchFn Launch, const void *Func, dim3 Grid, dim3 Block,
+                   void **Args, size_t Shared, cudaStream_t Stream) {
+  Runtime &R = runtime();
+  KernelRef K = R.Reg.findKernel(Func);
+  LaunchConfig C = launchConfig(R, Grid, Block, Shared, Stream);
+  cudaError_t Result;
+  if (R.Config.CollectionMode == Mode::PerLaunch) {
+    Result = launchPerLaunch(R, Launch, K, C, Func, Grid, Block, Args, Shared,
+                             Stream);
+  } else {
+    Result = Launch(Func, Grid, Block, Args, Shared, Stream);
+    if (Result == cudaSuccess) // a launch that failed ran nothing
+      R.Reg.recordLaunch(K, C);
+  }
+  if (!R.ExitHandlerInstalled.exchange(true))
+    std::atexit(flushAtExit);
+  return Result;
+}
+
+} // namespace
+
+WS_EXPORT void __warpscope_register_module(const ModuleDescriptor *D,
+                                           void **Handle) {
+  Runtime &R = runtime();
+  if (D->AbiVersion != AbiVersion) {
+    std::fprintf(stderr,
+                 "warpscope: error: module %s was built for ABI %u, this "
+                 "runtime speaks %u; rebuild with the matching plugin\n",
+                 D->ModuleId, D->AbiVersion, AbiVersion);
+    return;
+  }
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    std::atexit(flushIfNothingWritten);
+    installSignalHandlers();
+  });
+  if (D->NumCounters)
+    __cudaRegisterVar(Handle, static_cast<char *>(D->CountersShadow),
+                      const_cast<char *>(D->CountersSymbol), D->CountersSymbol,
+                      0, D->NumCounters * sizeof(uint64_t), 0, 0);
+  R.Reg.addModule(D);
+}
+
+WS_EXPORT cudaError_t __warpscope_cudaLaunchKernel(const void *Func, dim3 Grid,
+                                                   dim3 Block, void **Args,
+                                                   size_t Shared,
+                                                   cudaStream_t Stream) {
+  return launch(cudaLaunchKernel, Func, Grid, Block, Args, Shared, Stream);
+}
+
+WS_EXPORT cudaError_t __warpscope_cudaLaunchKernel_ptsz(
+    const void *Func, dim3 Grid, dim3 Block, void **Args, size_t Shared,
+    cudaStream_t Stream) {
+  // Looked up late: not every libcudart (the emulator's) has it.
+  static auto Real =
+      reinterpret_cast<LaunchFn>(dlsym(RTLD_DEFAULT, "cudaLaunchKernel_ptsz"));
+  return launch(Real ? Real : cudaLaunchKernel, Func, Grid, Block, Args, Shared,
+                Stream);
+}
+
+WS_EXPORT cudaError_t __warpscope_cudaDeviceReset() {
+  // Counters live in device memory that the reset frees.
+  flush("cudaDeviceReset", /*ReadDevice=*/true);
+  return cudaDeviceReset();
+}

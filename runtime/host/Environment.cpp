@@ -1,0 +1,40 @@
+//===- Environment.cpp - Runtime settings from the environment ------------===//
+
+#include "Environment.h"
+#include <cstdlib>
+#include <cstring>
+
+using namespace warpscope::rt;
+
+Settings warpscope::rt::readSettings(const char *(*Get)(const char *)) {
+  Settings S;
+  if (const char *M = Get("WARPSCOPE_MODE"); M && *M) {
+    if (!std::strcmp(M, "per-launch"))
+      S.CollectionMode = Mode::PerLaunch;
+    else if (std::strcmp(M, "aggregate"))
+      S.Warning = std::string("WARPSCOPE_MODE='") + M +
+                  "' is not 'aggregate' or 'per-launch'; using aggregate";
+  }
+  if (const char *O = Get("WARPSCOPE_OUT"); O && *O)
+    S.OutputDirectory = O;
+  if (const char *Q = Get("WARPSCOPE_QUIET"); Q && *Q && std::strcmp(Q, "0"))
+    S.Quiet = true;
+  for (const char *Var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                          "SLURM_PROCID"})
+    if (const char *R = Get(Var); R && *R) {
+      char *End = nullptr;
+      long V = std::strtol(R, &End, 10);
+      if (End && !*End && V >= 0) {
+        S.Rank = int(V);
+        break;
+      }
+    }
+  return S;
+}
+
+std::string warpscope::rt::profileFileName(long Pid, std::optional<int> Rank) {
+  std::string Name = "profile-" + std::to_string(Pid);
+  if (Rank)
+    Name += "-rank" + std::to_string(*Rank);
+  return Name + ".json";
+}

@@ -1,0 +1,30 @@
+//===- Environment.h - Runtime settings from the environment --------------===//
+#ifndef WARPSCOPE_RUNTIME_ENVIRONMENT_H
+#define WARPSCOPE_RUNTIME_ENVIRONMENT_H
+
+#include <optional>
+#include <string>
+
+namespace warpscope::rt {
+
+enum class Mode { Aggregate, PerLaunch };
+
+struct Settings {
+  Mode CollectionMode = Mode::Aggregate;
+  std::string OutputDirectory = "warpscope-out";
+  std::optional<int> Rank; ///< MPI/Slurm rank when launched by one
+  bool Quiet = false;
+  std::string Warning; ///< one line about a bad setting, empty if none
+};
+
+/// Reads WARPSCOPE_MODE, WARPSCOPE_OUT, WARPSCOPE_QUIET and the rank
+/// variables of Open MPI, MPICH/PMI, PMIx and Slurm. Get is the lookup
+/// (getenv in the runtime, a map in tests).
+Settings readSettings(const char *(*Get)(const char *));
+
+/// profile-<pid>[-rank<r>].json
+std::string profileFileName(long Pid, std::optional<int> Rank);
+
+} // namespace warpscope::rt
+
+#endif // WARPSCOPE_RUNTIME_ENVIRONMENT_H

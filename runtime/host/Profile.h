@@ -1,0 +1,36 @@
+//===- Profile.h - The profile on disk (schema warpscope-profile/1) -------===//
+#ifndef WARPSCOPE_RUNTIME_PROFILE_H
+#define WARPSCOPE_RUNTIME_PROFILE_H
+
+#include "Environment.h"
+#include "Registry.h"
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace warpscope::rt {
+
+struct ProcessInfo {
+  long Pid = 0;
+  std::optional<int> Rank;
+  std::string Program;
+  std::string Device;
+  Mode CollectionMode = Mode::Aggregate;
+};
+
+constexpr const char *ProfileSchema = "warpscope-profile/1";
+
+nlohmann::json profileJson(const Registry &R, const ProcessInfo &P);
+
+/// Writes Text to Dir/Name through a temp file and rename, creating Dir.
+/// Returns an empty string or a one-line error.
+std::string writeFileAtomically(const std::string &Dir, const std::string &Name,
+                                const std::string &Text);
+
+/// Writes the profile and the database of every module that ran. Returns
+/// the profile's path, or sets Error.
+std::string writeProfile(const Registry &R, const ProcessInfo &P,
+                         const std::string &Dir, std::string &Error);
+
+} // namespace warpscope::rt
+
+#endif // WARPSCOPE_RUNTIME_PROFILE_H

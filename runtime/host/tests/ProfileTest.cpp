@@ -1,0 +1,106 @@
+//===- ProfileTest.cpp - Profile JSON and atomic writes --------------------===//
+
+#include "Profile.h"
+#include "gtest/gtest.h"
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace warpscope;
+using namespace warpscope::rt;
+
+namespace {
+
+int Stub;
+uint64_t Shadow[3];
+const KernelEntry Kernels[] = {{&Stub, "_Z1kv"}};
+const char Db[] = "{\"schema\":\"warpscope-db/1\"}";
+const ModuleDescriptor Desc = {AbiVersion, 1, "0123456789abcdef",
+                               "__warpscope_counters_0123456789abcdef", 3,
+                               Shadow, Db, sizeof(Db) - 1, Kernels};
+
+std::string tempDir() {
+  char Tmpl[] = "/tmp/wsprofXXXXXX";
+  return mkdtemp(Tmpl);
+}
+
+std::string slurp(const std::string &Path) {
+  std::ifstream In(Path);
+  std::stringstream S;
+  S << In.rdbuf();
+  return S.str();
+}
+
+TEST(Profile, AggregateJsonHasModulesAndGroupedLaunches) {
+  Registry R;
+  R.addModule(&Desc);
+  LaunchConfig C;
+  C.Grid = {2, 1, 1};
+  C.Block = {64, 1, 1};
+  R.recordLaunch(R.findKernel(&Stub), C);
+  R.recordLaunch(R.findKernel(&Stub), C);
+  R.accumulate(0, {4, 128, 2});
+  ProcessInfo P;
+  P.Pid = 99;
+  nlohmann::json J = profileJson(R, P);
+  EXPECT_EQ(J["schema"], "warpscope-profile/1");
+  EXPECT_EQ(J["mode"], "aggregate");
+  EXPECT_EQ(J["modules"][0]["counters"], nlohmann::json::array({4, 128, 2}));
+  EXPECT_EQ(J["modules"][0]["database"], "db-0123456789abcdef.json");
+  EXPECT_TRUE(J["modules"][0]["complete"].get<bool>());
+  ASSERT_EQ(J["launches"].size(), 1u);
+  EXPECT_EQ(J["launches"][0]["count"], 2);
+  EXPECT_EQ(J["launches"][0]["kernel"], "_Z1kv");
+  EXPECT_EQ(J["launches"][0]["block"], nlohmann::json::array({64, 1, 1}));
+}
+
+TEST(Profile, PerLaunchJsonCarriesSparseCountersAndTime) {
+  Registry R;
+  R.addModule(&Desc);
+  R.recordLaunch(R.findKernel(&Stub), {}, 0.25, {0, 7, 0}, "");
+  ProcessInfo P;
+  P.CollectionMode = Mode::PerLaunch;
+  nlohmann::json J = profileJson(R, P);
+  EXPECT_EQ(J["mode"], "per-launch");
+  EXPECT_EQ(J["launches"][0]["time_ms"], 0.25);
+  EXPECT_EQ(J["launches"][0]["counters"],
+            nlohmann::json::array({nlohmann::json::array({1, 7})}));
+}
+
+TEST(Profile, IncompleteModulesSaySo) {
+  Registry R;
+  R.addModule(&Desc);
+  R.setModuleError(0, "reading counters failed: x");
+  nlohmann::json J = profileJson(R, ProcessInfo{});
+  EXPECT_FALSE(J["modules"][0]["complete"].get<bool>());
+  EXPECT_EQ(J["modules"][0]["error"], "reading counters failed: x");
+}
+
+TEST(Profile, WritesProfileAndDatabaseWithoutTempFiles) {
+  std::string Dir = tempDir() + "/nested/out";
+  Registry R;
+  R.addModule(&Desc);
+  ProcessInfo P;
+  P.Pid = 1234;
+  std::string Error;
+  std::string Path = writeProfile(R, P, Dir, Error);
+  ASSERT_EQ(Error, "");
+  EXPECT_EQ(Path, Dir + "/profile-1234.json");
+  EXPECT_EQ(slurp(Dir + "/db-0123456789abcdef.json"), Db);
+  nlohmann::json J = nlohmann::json::parse(slurp(Path));
+  EXPECT_EQ(J["pid"], 1234);
+  EXPECT_TRUE(J["launches"].empty()) << "no launches: a valid empty profile";
+  EXPECT_NE(access((Path + ".tmp." + std::to_string(getpid())).c_str(), F_OK),
+            0);
+}
+
+TEST(Profile, UnwritableDirectoryIsAnErrorNotACrash) {
+  Registry R;
+  std::string Error;
+  EXPECT_EQ(writeProfile(R, ProcessInfo{}, "/proc/no/such/dir", Error), "");
+  EXPECT_NE(Error.find("cannot create directory"), std::string::npos);
+}
+
+} // namespace

@@ -1,0 +1,117 @@
+//===- RegistryTest.cpp - Runtime bookkeeping without a GPU ----------------===//
+
+#include "Environment.h"
+#include "Registry.h"
+#include "gtest/gtest.h"
+#include <map>
+#include <string>
+
+using namespace warpscope;
+using namespace warpscope::rt;
+
+namespace {
+
+int StubA, StubB, StubC;
+uint64_t Shadow[4];
+const KernelEntry Kernels[] = {{&StubA, "_Z1av"}, {&StubB, "_Z1bv"}};
+const ModuleDescriptor Desc = {AbiVersion, 2, "00000000000000aa",
+                               "__warpscope_counters_00000000000000aa", 4,
+                               Shadow, "{}", 2, Kernels};
+
+TEST(Registry, FindsKernelsByStub) {
+  Registry R;
+  EXPECT_EQ(R.addModule(&Desc), 0);
+  EXPECT_EQ(R.addModule(&Desc), 0) << "registering twice keeps one module";
+  EXPECT_EQ(R.findKernel(&StubB).Name, "_Z1bv");
+  EXPECT_EQ(R.findKernel(&StubB).Module, 0);
+  EXPECT_EQ(R.findKernel(&StubC).Module, -1);
+}
+
+TEST(Registry, StreamsGetDenseIndicesDefaultIsZero) {
+  Registry R;
+  int S1, S2;
+  EXPECT_EQ(R.streamIndex(nullptr), 0u);
+  EXPECT_EQ(R.streamIndex(&S1), 1u);
+  EXPECT_EQ(R.streamIndex(&S2), 2u);
+  EXPECT_EQ(R.streamIndex(&S1), 1u);
+}
+
+TEST(Registry, AggregateGroupsLaunchesByConfiguration) {
+  Registry R;
+  R.addModule(&Desc);
+  LaunchConfig C1, C2;
+  C1.Grid = {4, 1, 1};
+  C2.Grid = {8, 1, 1};
+  KernelRef A = R.findKernel(&StubA);
+  R.recordLaunch(A, C1);
+  R.recordLaunch(A, C1);
+  R.recordLaunch(A, C2);
+  auto Groups = R.launchGroups();
+  ASSERT_EQ(Groups.size(), 2u);
+  EXPECT_EQ((Groups[{0, "_Z1av", C1}]), 2u);
+  EXPECT_EQ((Groups[{0, "_Z1av", C2}]), 1u);
+  EXPECT_EQ(R.launchCount(), 3u);
+  EXPECT_EQ(R.takeDirtyModules(), std::vector<int>{0});
+  EXPECT_TRUE(R.takeDirtyModules().empty());
+}
+
+TEST(Registry, PerLaunchRecordsSumToTotals) {
+  Registry R;
+  R.addModule(&Desc);
+  KernelRef A = R.findKernel(&StubA);
+  R.recordLaunch(A, {}, 1.5, {1, 0, 3, 0}, "");
+  R.recordLaunch(A, {}, 2.0, {2, 5, 0, 0}, "");
+  auto Records = R.launchRecords();
+  ASSERT_EQ(Records.size(), 2u);
+  EXPECT_EQ(Records[0].Sequence, 0u);
+  EXPECT_EQ(Records[1].Sequence, 1u);
+  // Sparse: only non-zero counters are kept.
+  ASSERT_EQ(Records[0].Counters.size(), 2u);
+  EXPECT_EQ(Records[0].Counters[1], (std::pair<uint32_t, uint64_t>{2, 3}));
+  std::vector<uint64_t> Sum(4, 0);
+  for (const LaunchRecord &L : Records)
+    for (auto [I, V] : L.Counters)
+      Sum[I] += V;
+  EXPECT_EQ(Sum, R.modules()[0].Totals);
+  EXPECT_EQ(R.modules()[0].Totals, (std::vector<uint64_t>{3, 5, 3, 0}));
+}
+
+TEST(Registry, ErrorsMarkModulesIncomplete) {
+  Registry R;
+  R.addModule(&Desc);
+  R.setModuleError(0, "reading counters failed: boom");
+  R.setModuleError(0, "second error is not kept");
+  EXPECT_EQ(R.modules()[0].Error, "reading counters failed: boom");
+}
+
+std::map<std::string, std::string> Env;
+const char *lookup(const char *Name) {
+  auto It = Env.find(Name);
+  return It == Env.end() ? nullptr : It->second.c_str();
+}
+
+TEST(Environment, DefaultsModesAndRanks) {
+  Env = {};
+  Settings S = readSettings(lookup);
+  EXPECT_EQ(S.CollectionMode, Mode::Aggregate);
+  EXPECT_EQ(S.OutputDirectory, "warpscope-out");
+  EXPECT_FALSE(S.Rank);
+  Env = {{"WARPSCOPE_MODE", "per-launch"}, {"WARPSCOPE_OUT", "/tmp/x"},
+         {"SLURM_PROCID", "7"}};
+  S = readSettings(lookup);
+  EXPECT_EQ(S.CollectionMode, Mode::PerLaunch);
+  EXPECT_EQ(S.OutputDirectory, "/tmp/x");
+  EXPECT_EQ(S.Rank, 7);
+  EXPECT_EQ(profileFileName(42, S.Rank), "profile-42-rank7.json");
+  EXPECT_EQ(profileFileName(42, std::nullopt), "profile-42.json");
+}
+
+TEST(Environment, BadModeWarnsAndFallsBack) {
+  Env = {{"WARPSCOPE_MODE", "sometimes"}, {"OMPI_COMM_WORLD_RANK", "x1"}};
+  Settings S = readSettings(lookup);
+  EXPECT_EQ(S.CollectionMode, Mode::Aggregate);
+  EXPECT_NE(S.Warning.find("'sometimes'"), std::string::npos);
+  EXPECT_FALSE(S.Rank) << "a malformed rank is ignored";
+}
+
+} // namespace
