@@ -16,8 +16,10 @@ struct Command {
   int (*Run)();
 };
 
-extern llvm::cl::SubCommand ConfigSub;
+extern llvm::cl::SubCommand ConfigSub, RunSub, ReportSub;
 int runConfig();
+int runRun();
+int runReport();
 
 } // namespace warpscope
 

@@ -21,7 +21,8 @@ static void printVersion(raw_ostream &OS) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::SetVersionPrinter(printVersion);
-  const Command Commands[] = {{ConfigSub, runConfig}};
+  const Command Commands[] = {
+      {ConfigSub, runConfig}, {RunSub, runRun}, {ReportSub, runReport}};
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "WarpScope: where and why CUDA kernels "
                                    "lose time\n",

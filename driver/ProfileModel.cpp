@@ -1,0 +1,346 @@
+//===- ProfileModel.cpp - Load and join profiles and databases ------------===//
+
+#include "ProfileModel.h"
+#include "warpscope/Abi.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+
+using namespace llvm;
+using namespace warpscope;
+
+uint64_t FunctionProfile::launches() const {
+  uint64_t N = 0;
+  for (const LaunchGroup &L : Launches)
+    N += L.Count;
+  return N;
+}
+
+namespace {
+
+constexpr const char *ProfileSchema = "warpscope-profile/1";
+const char *RerunHint = "rerun the program under `warpscope run`";
+
+Error fail(const Twine &File, const Twine &What, const Twine &Hint) {
+  return createStringError(inconvertibleErrorCode(),
+                           File + ": " + What + "; " + Hint);
+}
+
+Expected<json::Value> readJson(const std::string &Path, const char *Hint) {
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return fail(Path, "cannot read (" + Buf.getError().message() + ")", Hint);
+  if ((*Buf)->getBufferSize() == 0)
+    return fail(Path, "is empty", Hint);
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return fail(Path, "is not valid JSON (" + toString(V.takeError()) + ")",
+                "the file is corrupt or truncated; " + Twine(Hint));
+  if (!V->getAsObject())
+    return fail(Path, "is not a JSON object", Hint);
+  return V;
+}
+
+/// Strict field access: the first problem wins and names the field.
+struct Fields {
+  std::string File;
+  std::string Problem;
+  void bad(StringRef Key, StringRef Expected) {
+    if (Problem.empty())
+      Problem = ("field '" + Key + "' is missing or not " + Expected).str();
+  }
+  uint64_t u64(const json::Object &O, StringRef Key) {
+    if (const json::Value *V = O.get(Key))
+      if (auto N = V->getAsUINT64())
+        return *N;
+    bad(Key, "a non-negative integer");
+    return 0;
+  }
+  int64_t i64(const json::Object &O, StringRef Key) {
+    if (auto N = O.getInteger(Key))
+      return *N;
+    bad(Key, "an integer");
+    return 0;
+  }
+  std::string str(const json::Object &O, StringRef Key) {
+    if (auto S = O.getString(Key))
+      return S->str();
+    bad(Key, "a string");
+    return "";
+  }
+  bool flag(const json::Object &O, StringRef Key) {
+    if (auto B = O.getBoolean(Key))
+      return *B;
+    bad(Key, "a boolean");
+    return false;
+  }
+  const json::Array *arr(const json::Object &O, StringRef Key) {
+    if (const json::Array *A = O.getArray(Key))
+      return A;
+    bad(Key, "an array");
+    return nullptr;
+  }
+  const json::Object *obj(const json::Value &V, StringRef What) {
+    if (const json::Object *O = V.getAsObject())
+      return O;
+    bad(What, "an object");
+    return nullptr;
+  }
+  Location loc(const json::Object &O) {
+    return {str(O, "file"), unsigned(u64(O, "line")), unsigned(u64(O, "column"))};
+  }
+};
+
+struct Database {
+  std::vector<FunctionProfile> Functions; ///< counts still zero
+  uint64_t NumCounters = 0;
+};
+
+Expected<Database> loadDatabase(const std::string &Path,
+                                const std::string &ModuleId) {
+  const char *Hint = "the profile directory is damaged; rerun the program";
+  Expected<json::Value> V = readJson(Path, Hint);
+  if (!V)
+    return V.takeError();
+  Fields F{Path, ""};
+  const json::Object &Top = *V->getAsObject();
+  std::string Schema = F.str(Top, "schema");
+  if (F.Problem.empty() && Schema != DatabaseSchema)
+    return fail(Path, "has schema '" + Schema + "', this warpscope reads '" +
+                          DatabaseSchema + "'",
+                "rebuild the program with this warpscope's plugin");
+  if (F.str(Top, "module_id") != ModuleId && F.Problem.empty())
+    return fail(Path, "belongs to another module than " + ModuleId, Hint);
+  Database DB;
+  DB.NumCounters = F.u64(Top, "num_counters");
+  if (const json::Array *Fns = F.arr(Top, "functions"))
+    for (const json::Value &FV : *Fns) {
+      const json::Object *FO = F.obj(FV, "functions[]");
+      if (!FO)
+        break;
+      FunctionProfile Fn;
+      Fn.ModuleId = ModuleId;
+      Fn.Name = F.str(*FO, "name");
+      Fn.Demangled = F.str(*FO, "demangled");
+      Fn.Kernel = F.str(*FO, "kind") == "kernel";
+      Fn.Loc = F.loc(*FO);
+      if (const json::Array *Bs = F.arr(*FO, "blocks"))
+        for (const json::Value &BV : *Bs)
+          if (const json::Object *BO = F.obj(BV, "blocks[]")) {
+            BlockCounts B;
+            B.Id = F.u64(*BO, "id");
+            B.Loc = F.loc(*BO);
+            B.LoopDepth = F.u64(*BO, "loop_depth");
+            B.Counter = F.u64(*BO, "counter");
+            Fn.Blocks.push_back(B);
+          }
+      if (const json::Array *Brs = F.arr(*FO, "branches"))
+        for (const json::Value &BV : *Brs)
+          if (const json::Object *BO = F.obj(BV, "branches[]")) {
+            BranchCounts Br;
+            Br.Id = F.u64(*BO, "id");
+            Br.Block = F.u64(*BO, "block");
+            Br.Kind = F.str(*BO, "kind");
+            Br.Loc = F.loc(*BO);
+            Br.Uniform = F.flag(*BO, "uniform");
+            Br.Probed = F.flag(*BO, "probed");
+            if (const json::Array *S = F.arr(*BO, "successors"))
+              for (const json::Value &SV : *S)
+                Br.Successors.push_back(SV.getAsUINT64().value_or(0));
+            int64_t Counter = F.i64(*BO, "counter");
+            Br.Counter = Counter < 0 ? UINT64_MAX : uint64_t(Counter);
+            Fn.Branches.push_back(Br);
+          }
+      DB.Functions.push_back(std::move(Fn));
+    }
+  if (!F.Problem.empty())
+    return fail(Path, F.Problem, Hint);
+  // Every record must fit in the counter array.
+  for (const FunctionProfile &Fn : DB.Functions) {
+    for (const BlockCounts &B : Fn.Blocks)
+      if (B.Counter + BlockRecordWords > DB.NumCounters)
+        return fail(Path, "block counter of " + Fn.Name + " is out of range",
+                    Hint);
+    for (const BranchCounts &Br : Fn.Branches)
+      if (Br.Probed && (Br.Counter == UINT64_MAX ||
+                        Br.Counter + branchRecordWords(
+                                              Br.Successors.size()) >
+                            DB.NumCounters))
+        return fail(Path, "branch counter of " + Fn.Name + " is out of range",
+                    Hint);
+  }
+  return DB;
+}
+
+/// Fills a database's functions with one module's counters.
+void addCounts(std::vector<FunctionProfile> &Fns, const Database &DB,
+               const std::vector<uint64_t> &C) {
+  for (size_t I = 0; I < DB.Functions.size(); ++I) {
+    const FunctionProfile &Src = DB.Functions[I];
+    FunctionProfile &Dst = Fns[I];
+    for (size_t B = 0; B < Src.Blocks.size(); ++B) {
+      uint64_t Word = Src.Blocks[B].Counter;
+      Dst.Blocks[B].WarpExecutions += C[Word + BlockWarpExecutions];
+      Dst.Blocks[B].ThreadExecutions += C[Word + BlockThreadExecutions];
+    }
+    for (size_t B = 0; B < Src.Branches.size(); ++B) {
+      const BranchCounts &S = Src.Branches[B];
+      BranchCounts &D = Dst.Branches[B];
+      if (!S.Probed)
+        continue;
+      uint64_t W = S.Counter;
+      D.Visits += C[W + BranchVisits];
+      D.Divergent += C[W + BranchDivergent];
+      D.ActiveThreads += C[W + BranchActiveThreads];
+      D.SuccessorThreads.resize(S.Successors.size(), 0);
+      uint64_t Others = 0;
+      for (size_t K = 0; K + 1 < S.Successors.size(); ++K) {
+        D.SuccessorThreads[K] += C[W + BranchFirstSuccessor + K];
+        Others += C[W + BranchFirstSuccessor + K];
+      }
+      // The last successor's threads are the active ones left over.
+      D.SuccessorThreads.back() += C[W + BranchActiveThreads] - Others;
+    }
+  }
+}
+
+} // namespace
+
+Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
+  if (!sys::fs::is_directory(Dir))
+    return fail(Dir, "is not a profile directory", RerunHint);
+  ProfileSet Set;
+  Set.Directory = Dir;
+  std::error_code EC;
+  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+       I.increment(EC)) {
+    StringRef Name = sys::path::filename(I->path());
+    if (Name.starts_with("profile-") && Name.ends_with(".json"))
+      Set.ProfileFiles.push_back(I->path());
+  }
+  if (EC)
+    return fail(Dir, "cannot be listed (" + EC.message() + ")", RerunHint);
+  if (Set.ProfileFiles.empty())
+    return fail(Dir, "holds no profile-*.json", RerunHint);
+  std::sort(Set.ProfileFiles.begin(), Set.ProfileFiles.end());
+
+  std::map<std::string, Database> Databases;
+  std::map<std::string, std::vector<FunctionProfile>> ByModule;
+  std::vector<std::string> ModuleOrder;
+  for (const std::string &Path : Set.ProfileFiles) {
+    Expected<json::Value> V = readJson(Path, RerunHint);
+    if (!V)
+      return V.takeError();
+    const json::Object &Top = *V->getAsObject();
+    Fields F{Path, ""};
+    std::string Schema = F.str(Top, "schema");
+    if (F.Problem.empty() && Schema != ProfileSchema)
+      return fail(Path, "has schema '" + Schema + "', this warpscope reads '" +
+                            ProfileSchema + "'",
+                  "use the warpscope that wrote it, or rerun the program");
+    Set.Program = F.str(Top, "program");
+    Set.Device = F.str(Top, "device");
+    Set.Mode = F.str(Top, "mode");
+    if (const json::Array *Mods = F.arr(Top, "modules"))
+      for (const json::Value &MV : *Mods) {
+        const json::Object *MO = F.obj(MV, "modules[]");
+        if (!MO)
+          break;
+        std::string Id = F.str(*MO, "module_id");
+        uint64_t N = F.u64(*MO, "num_counters");
+        std::vector<uint64_t> Counters;
+        if (const json::Array *C = F.arr(*MO, "counters"))
+          for (const json::Value &CV : *C) {
+            auto X = CV.getAsUINT64();
+            if (!X) {
+              F.bad("counters", "an array of non-negative integers");
+              break;
+            }
+            Counters.push_back(*X);
+          }
+        if (!F.Problem.empty())
+          break;
+        if (Counters.size() != N)
+          return fail(Path, "module " + Id + " has " +
+                                Twine(Counters.size()) + " counters, expected " +
+                                Twine(N),
+                      "the profile is truncated; " + Twine(RerunHint));
+        if (!F.flag(*MO, "complete")) {
+          Set.Complete = false;
+          auto Err = MO->getString("error");
+          Set.Warnings.push_back("module " + Id + ": counts incomplete (" +
+                                 (Err ? Err->str() : "unknown reason") + ")");
+        }
+        const json::Value *DbName = MO->get("database");
+        if (!DbName || !DbName->getAsString())
+          continue; // device side not instrumented: launches only
+        if (!Databases.count(Id)) {
+          SmallString<256> DbPath(Dir);
+          sys::path::append(DbPath, *DbName->getAsString());
+          Expected<Database> DB = loadDatabase(std::string(DbPath), Id);
+          if (!DB)
+            return DB.takeError();
+          if (DB->NumCounters != N)
+            return fail(std::string(DbPath),
+                        "describes " + Twine(DB->NumCounters) +
+                            " counters but the profile has " + Twine(N),
+                        "the program was rebuilt after it ran; rerun it");
+          ByModule[Id] = DB->Functions;
+          ModuleOrder.push_back(Id);
+          Databases.emplace(Id, std::move(*DB));
+        }
+        addCounts(ByModule[Id], Databases[Id], Counters);
+      }
+    if (const json::Array *Ls = F.arr(Top, "launches"))
+      for (const json::Value &LV : *Ls) {
+        const json::Object *LO = F.obj(LV, "launches[]");
+        if (!LO)
+          break;
+        const json::Value *Mod = LO->get("module_id");
+        std::string Kernel = F.str(*LO, "kernel");
+        LaunchGroup G;
+        const json::Array *Grid = F.arr(*LO, "grid");
+        const json::Array *Block = F.arr(*LO, "block");
+        if (!Grid || !Block || Grid->size() != 3 || Block->size() != 3) {
+          F.bad("grid/block", "three integers");
+          break;
+        }
+        for (int K = 0; K < 3; ++K) {
+          G.Grid[K] = (*Grid)[K].getAsUINT64().value_or(0);
+          G.Block[K] = (*Block)[K].getAsUINT64().value_or(0);
+        }
+        G.SharedBytes = F.u64(*LO, "shared_bytes");
+        G.Count = F.u64(*LO, "count");
+        if (auto T = LO->getNumber("time_ms")) {
+          G.TimeMs = *T;
+          G.Timed = true;
+        }
+        if (!Mod || !Mod->getAsString() || !ByModule.count(Mod->getAsString()->str()))
+          continue; // kernel of an uninstrumented module
+        for (FunctionProfile &Fn : ByModule[Mod->getAsString()->str()])
+          if (Fn.Name == Kernel) {
+            auto Same = [&](const LaunchGroup &O) {
+              return std::equal(O.Grid, O.Grid + 3, G.Grid) &&
+                     std::equal(O.Block, O.Block + 3, G.Block) &&
+                     O.SharedBytes == G.SharedBytes;
+            };
+            auto It = std::find_if(Fn.Launches.begin(), Fn.Launches.end(), Same);
+            if (It == Fn.Launches.end())
+              Fn.Launches.push_back(G);
+            else {
+              It->Count += G.Count;
+              It->TimeMs += G.TimeMs;
+              It->Timed |= G.Timed;
+            }
+          }
+      }
+    if (!F.Problem.empty())
+      return fail(Path, F.Problem, RerunHint);
+  }
+  for (const std::string &Id : ModuleOrder)
+    for (FunctionProfile &Fn : ByModule[Id])
+      Set.Functions.push_back(std::move(Fn));
+  return Set;
+}

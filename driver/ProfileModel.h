@@ -1,0 +1,74 @@
+//===- ProfileModel.h - A profile directory, joined to its databases ------===//
+//
+// Loads every profile-*.json in a directory and the db-<module>.json each
+// names, checks them, and joins counters to functions, blocks and branches.
+// Every problem is one line naming the file and what to do.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_DRIVER_PROFILEMODEL_H
+#define WARPSCOPE_DRIVER_PROFILEMODEL_H
+
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warpscope {
+
+struct Location {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+};
+
+struct BlockCounts {
+  unsigned Id = 0;
+  Location Loc;
+  unsigned LoopDepth = 0;
+  uint64_t Counter = 0; ///< first word of its record in the module's array
+  uint64_t WarpExecutions = 0, ThreadExecutions = 0;
+};
+
+struct BranchCounts {
+  unsigned Id = 0, Block = 0;
+  std::string Kind; ///< br or switch
+  Location Loc;
+  bool Uniform = false, Probed = false;
+  std::vector<unsigned> Successors;
+  uint64_t Visits = 0, Divergent = 0, ActiveThreads = 0;
+  std::vector<uint64_t> SuccessorThreads; ///< one per successor
+  uint64_t Counter = 0; ///< first word of its record, if probed
+};
+
+struct LaunchGroup {
+  uint32_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
+  uint64_t SharedBytes = 0, Count = 0;
+  double TimeMs = 0; ///< summed where measured
+  bool Timed = false;
+};
+
+struct FunctionProfile {
+  std::string ModuleId, Name, Demangled;
+  bool Kernel = false;
+  Location Loc;
+  std::vector<BlockCounts> Blocks;
+  std::vector<BranchCounts> Branches;
+  std::vector<LaunchGroup> Launches;
+  uint64_t launches() const;
+};
+
+struct ProfileSet {
+  std::string Directory;
+  std::vector<std::string> ProfileFiles;
+  std::string Program, Device, Mode;
+  bool Complete = true;              ///< every module's counters were read
+  std::vector<std::string> Warnings; ///< e.g. incomplete modules
+  std::vector<FunctionProfile> Functions;
+};
+
+/// Loads Dir. Errors are one line: "<file>: <what>; <what to do>".
+llvm::Expected<ProfileSet> loadProfileDirectory(const std::string &Dir);
+
+} // namespace warpscope
+
+#endif // WARPSCOPE_DRIVER_PROFILEMODEL_H

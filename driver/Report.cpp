@@ -1,0 +1,257 @@
+//===- Report.cpp - Metrics, text and JSON renderings ---------------------===//
+
+#include "Report.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+using namespace warpscope;
+
+namespace {
+
+/// Source lines, read once per file; missing files give empty text.
+class SourceCache {
+public:
+  std::string line(const std::string &File, unsigned Line) {
+    auto It = Files.find(File);
+    if (It == Files.end()) {
+      std::vector<std::string> Lines;
+      if (auto Buf = MemoryBuffer::getFile(File)) {
+        SmallVector<StringRef, 0> Parts;
+        (*Buf)->getBuffer().split(Parts, '\n');
+        for (StringRef P : Parts)
+          Lines.push_back(P.rtrim("\r").str());
+      }
+      It = Files.emplace(File, std::move(Lines)).first;
+    }
+    if (Line == 0 || Line > It->second.size())
+      return "";
+    return StringRef(It->second[Line - 1]).trim().str();
+  }
+
+private:
+  std::map<std::string, std::vector<std::string>> Files;
+};
+
+std::string where(const Location &L) {
+  if (L.File.empty())
+    return "<no debug info>";
+  return formatv("{0}:{1}:{2}", sys::path::filename(L.File), L.Line, L.Column)
+      .str();
+}
+
+std::string percent(std::optional<double> V) {
+  return V ? formatv("{0:F1}%", *V * 100).str() : std::string("-");
+}
+
+} // namespace
+
+Expected<std::vector<FunctionSummary>>
+warpscope::summarize(const ProfileSet &Set, const std::string &Filter) {
+  std::optional<Regex> R;
+  if (!Filter.empty()) {
+    R.emplace(Filter);
+    std::string Why;
+    if (!R->isValid(Why))
+      return createStringError(inconvertibleErrorCode(),
+                               "--kernel '" + Filter + "' is not a valid "
+                               "regular expression: " + Why);
+  }
+  SourceCache Sources;
+  std::vector<FunctionSummary> Out;
+  for (const FunctionProfile &F : Set.Functions) {
+    if (R && !R->match(F.Name) && !R->match(F.Demangled))
+      continue;
+    FunctionSummary S;
+    S.Function = &F;
+    for (const BlockCounts &B : F.Blocks) {
+      S.WarpExecutions += B.WarpExecutions;
+      S.ThreadExecutions += B.ThreadExecutions;
+    }
+    if (!S.WarpExecutions && !F.launches())
+      continue;
+    if (S.WarpExecutions)
+      S.SimdEfficiency = double(S.ThreadExecutions) / (32.0 * S.WarpExecutions);
+    for (const LaunchGroup &L : F.Launches)
+      if (L.Timed)
+        S.TimeMs = S.TimeMs.value_or(0) + L.TimeMs;
+    for (const BranchCounts &B : F.Branches) {
+      S.Uniform += B.Uniform;
+      if (!B.Probed)
+        continue;
+      ++S.Probed;
+      S.DivergentBranches += B.Divergent > 0;
+      S.Visits += B.Visits;
+      S.Divergent += B.Divergent;
+      BranchRow Row{&B, Sources.line(B.Loc.File, B.Loc.Line)};
+      if (B.Visits)
+        Row.Rate = double(B.Divergent) / B.Visits;
+      if (B.ActiveThreads && !B.SuccessorThreads.empty())
+        Row.TakenFraction = double(B.SuccessorThreads[0]) / B.ActiveThreads;
+      S.Rows.push_back(std::move(Row));
+    }
+    if (S.Visits)
+      S.BranchEfficiency = 1.0 - double(S.Divergent) / S.Visits;
+    for (BranchRow &Row : S.Rows)
+      if (S.Divergent)
+        Row.Share = double(Row.Branch->Divergent) / S.Divergent;
+    std::stable_sort(S.Rows.begin(), S.Rows.end(),
+                     [](const BranchRow &A, const BranchRow &B) {
+                       if (A.Branch->Divergent != B.Branch->Divergent)
+                         return A.Branch->Divergent > B.Branch->Divergent;
+                       return A.Branch->Visits > B.Branch->Visits;
+                     });
+    uint64_t Covered = 0;
+    for (const BranchRow &Row : S.Rows) {
+      if (!S.Divergent || Covered * 10 >= S.Divergent * 9)
+        break;
+      Covered += Row.Branch->Divergent;
+      ++S.Concentration90;
+    }
+    Out.push_back(std::move(S));
+  }
+  std::stable_sort(Out.begin(), Out.end(),
+                   [](const FunctionSummary &A, const FunctionSummary &B) {
+                     return A.ThreadExecutions > B.ThreadExecutions;
+                   });
+  return Out;
+}
+
+void warpscope::renderText(const ProfileSet &Set,
+                           const std::vector<FunctionSummary> &Summaries,
+                           unsigned Top, raw_ostream &OS) {
+  OS << "WarpScope report for " << Set.Directory << "\n";
+  OS << "  program: " << (Set.Program.empty() ? "?" : Set.Program)
+     << "\n  device:  " << (Set.Device.empty() ? "?" : Set.Device)
+     << "\n  mode:    " << Set.Mode << ", " << Set.ProfileFiles.size()
+     << " process profile(s)\n";
+  for (const std::string &W : Set.Warnings)
+    OS << "  warning: " << W << "\n";
+  if (Summaries.empty())
+    OS << "\nNo instrumented kernel ran.\n";
+  for (const FunctionSummary &S : Summaries) {
+    const FunctionProfile &F = *S.Function;
+    OS << "\n" << (F.Kernel ? "Kernel " : "Device function ") << F.Demangled
+       << "  [" << where(F.Loc) << "]\n";
+    if (F.Kernel) {
+      OS << "  launches: " << F.launches();
+      for (const LaunchGroup &L : F.Launches)
+        OS << formatv("  ({0} x grid {1}x{2}x{3} block {4}x{5}x{6}{7})",
+                      L.Count, L.Grid[0], L.Grid[1], L.Grid[2], L.Block[0],
+                      L.Block[1], L.Block[2],
+                      L.SharedBytes ? formatv(" smem {0}", L.SharedBytes).str()
+                                    : std::string());
+      OS << "\n";
+    }
+    if (S.TimeMs)
+      OS << formatv("  time: {0:F3} ms\n", *S.TimeMs);
+    OS << formatv("  block executions: {0} warp, {1} thread; SIMD efficiency "
+                  "{2}\n",
+                  S.WarpExecutions, S.ThreadExecutions,
+                  percent(S.SimdEfficiency));
+    OS << formatv("  branches: {0} probed, {1} proven uniform, {2} divergent; "
+                  "branch efficiency {3}\n",
+                  S.Probed, S.Uniform, S.DivergentBranches,
+                  percent(S.BranchEfficiency));
+    if (S.Divergent)
+      OS << formatv("  divergence concentration: {0} branch(es) hold 90% of "
+                    "{1} divergent visits\n",
+                    S.Concentration90, S.Divergent);
+    if (S.Rows.empty())
+      continue;
+    OS << "  divergence map:\n";
+    OS << formatv("    {0,-28} {1,10} {2,10} {3,7} {4,7} {5,7}  {6}\n",
+                  "location", "visits", "divergent", "rate", "share", "taken",
+                  "source");
+    unsigned Shown = 0;
+    for (const BranchRow &Row : S.Rows) {
+      if (Top && Shown++ == Top) {
+        OS << "    ... " << (S.Rows.size() - Top)
+           << " more (use --top 0 for all)\n";
+        break;
+      }
+      const BranchCounts &B = *Row.Branch;
+      OS << formatv("    {0,-28} {1,10} {2,10} {3,7} {4,7} {5,7}  {6}\n",
+                    where(B.Loc), B.Visits, B.Divergent,
+                    percent(B.Visits ? std::optional<double>(Row.Rate)
+                                     : std::nullopt),
+                    percent(S.Divergent ? std::optional<double>(Row.Share)
+                                        : std::nullopt),
+                    percent(Row.TakenFraction), Row.SourceText);
+    }
+  }
+}
+
+static json::Value optionalNumber(std::optional<double> V) {
+  return V ? json::Value(*V) : json::Value(nullptr);
+}
+
+json::Value warpscope::renderJson(const ProfileSet &Set,
+                                  const std::vector<FunctionSummary> &Summaries) {
+  json::Array Kernels;
+  for (const FunctionSummary &S : Summaries) {
+    const FunctionProfile &F = *S.Function;
+    json::Array Branches, Blocks, Launches;
+    for (const BranchCounts &B : F.Branches) {
+      uint64_t Taken = B.SuccessorThreads.empty() ? 0 : B.SuccessorThreads[0];
+      json::Array Succ;
+      for (uint64_t T : B.SuccessorThreads)
+        Succ.push_back(T);
+      Branches.push_back(json::Object{
+          {"file", B.Loc.File}, {"line", B.Loc.Line}, {"column", B.Loc.Column},
+          {"kind", B.Kind}, {"uniform", B.Uniform}, {"probed", B.Probed},
+          {"visits", B.Visits}, {"divergent", B.Divergent},
+          {"active_threads", B.ActiveThreads}, {"taken_threads", Taken},
+          {"successor_threads", std::move(Succ)}});
+    }
+    for (const BlockCounts &B : F.Blocks)
+      Blocks.push_back(json::Object{{"id", B.Id},
+                                    {"file", B.Loc.File},
+                                    {"line", B.Loc.Line},
+                                    {"column", B.Loc.Column},
+                                    {"loop_depth", B.LoopDepth},
+                                    {"warp_executions", B.WarpExecutions},
+                                    {"thread_executions", B.ThreadExecutions}});
+    for (const LaunchGroup &L : F.Launches)
+      Launches.push_back(json::Object{
+          {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
+          {"block", json::Array{L.Block[0], L.Block[1], L.Block[2]}},
+          {"shared_bytes", L.SharedBytes},
+          {"count", L.Count},
+          {"time_ms", L.Timed ? json::Value(L.TimeMs) : json::Value(nullptr)}});
+    Kernels.push_back(json::Object{
+        {"name", F.Demangled},
+        {"mangled", F.Name},
+        {"module_id", F.ModuleId},
+        {"kind", F.Kernel ? "kernel" : "device"},
+        {"launches", F.launches()},
+        {"launch_configurations", std::move(Launches)},
+        {"time_ms", optionalNumber(S.TimeMs)},
+        {"warp_executions", S.WarpExecutions},
+        {"thread_executions", S.ThreadExecutions},
+        {"simd_efficiency", optionalNumber(S.SimdEfficiency)},
+        {"branch_efficiency", optionalNumber(S.BranchEfficiency)},
+        {"branches_probed", S.Probed},
+        {"branches_uniform", S.Uniform},
+        {"branches_divergent", S.DivergentBranches},
+        {"divergence_concentration_90", S.Concentration90},
+        {"branches", std::move(Branches)},
+        {"blocks", std::move(Blocks)}});
+  }
+  json::Array Warnings;
+  for (const std::string &W : Set.Warnings)
+    Warnings.push_back(W);
+  return json::Object{{"schema", "warpscope-report/1"},
+                      {"program", Set.Program},
+                      {"device", Set.Device},
+                      {"mode", Set.Mode},
+                      {"complete", Set.Complete},
+                      {"warnings", std::move(Warnings)},
+                      {"kernels", std::move(Kernels)}};
+}

@@ -1,0 +1,43 @@
+//===- Report.h - Per-kernel metrics and the divergence map ---------------===//
+#ifndef WARPSCOPE_DRIVER_REPORT_H
+#define WARPSCOPE_DRIVER_REPORT_H
+
+#include "ProfileModel.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include <optional>
+
+namespace warpscope {
+
+struct BranchRow {
+  const BranchCounts *Branch;
+  std::string SourceText;
+  double Rate = 0;  ///< divergent / visits
+  double Share = 0; ///< of the function's divergent visits
+  std::optional<double> TakenFraction; ///< successor-0 threads / active
+};
+
+struct FunctionSummary {
+  const FunctionProfile *Function;
+  uint64_t WarpExecutions = 0, ThreadExecutions = 0;
+  std::optional<double> SimdEfficiency, BranchEfficiency;
+  unsigned Probed = 0, Uniform = 0, DivergentBranches = 0;
+  unsigned Concentration90 = 0; ///< branches holding 90% of divergence
+  uint64_t Visits = 0, Divergent = 0;
+  std::optional<double> TimeMs;
+  std::vector<BranchRow> Rows; ///< probed branches, most divergent first
+};
+
+/// Summaries of functions that ran or were launched, heaviest first;
+/// Filter (a regex over mangled and demangled names) may be empty.
+llvm::Expected<std::vector<FunctionSummary>>
+summarize(const ProfileSet &Set, const std::string &Filter);
+
+void renderText(const ProfileSet &Set, const std::vector<FunctionSummary> &S,
+                unsigned Top, llvm::raw_ostream &OS);
+llvm::json::Value renderJson(const ProfileSet &Set,
+                             const std::vector<FunctionSummary> &S);
+
+} // namespace warpscope
+
+#endif // WARPSCOPE_DRIVER_REPORT_H

@@ -1,0 +1,69 @@
+//===- ReportCommand.cpp - warpscope report -------------------------------===//
+
+#include "Commands.h"
+#include "ProfileModel.h"
+#include "Report.h"
+#include "ReportFormats.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace warpscope;
+
+cl::SubCommand warpscope::ReportSub(
+    "report", "Report a profile directory: per-kernel metrics and the "
+              "divergence map");
+
+static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
+                                cl::Required, cl::sub(ReportSub));
+static cl::opt<std::string>
+    Format("format", cl::desc("text (default), json, csv, html or sarif"),
+           cl::init("text"), cl::sub(ReportSub));
+static cl::opt<std::string>
+    KernelFilter("kernel", cl::desc("Only functions whose mangled or "
+                                    "demangled name matches this regex"),
+                 cl::init(""), cl::sub(ReportSub));
+static cl::opt<unsigned>
+    Top("top", cl::desc("Branches shown per kernel in text (0 = all)"),
+        cl::init(10), cl::sub(ReportSub));
+static cl::opt<double> SarifThreshold(
+    "sarif-min-rate",
+    cl::desc("SARIF: report branches whose divergence rate is at least this "
+             "fraction"),
+    cl::init(0.1), cl::sub(ReportSub));
+static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
+                                    cl::value_desc("file"), cl::init("-"),
+                                    cl::sub(ReportSub));
+
+int warpscope::runReport() {
+  auto Error = [](const Twine &Msg) {
+    WithColor::error(errs(), "warpscope report") << Msg << "\n";
+    return 2;
+  };
+  if (Format != "text" && Format != "json" && Format != "csv" &&
+      Format != "html" && Format != "sarif")
+    return Error("--format '" + Format +
+                 "' is not one of text, json, csv, html, sarif");
+  Expected<ProfileSet> Set = loadProfileDirectory(Dir);
+  if (!Set)
+    return Error(toString(Set.takeError()));
+  Expected<std::vector<FunctionSummary>> S = summarize(*Set, KernelFilter);
+  if (!S)
+    return Error(toString(S.takeError()));
+  std::error_code EC;
+  raw_fd_ostream OS(OutFile, EC, sys::fs::OF_Text);
+  if (EC)
+    return Error("cannot write '" + OutFile + "': " + EC.message());
+  if (Format == "text")
+    renderText(*Set, *S, Top, OS);
+  else if (Format == "json")
+    OS << formatv("{0:2}", renderJson(*Set, *S)) << "\n";
+  else if (Format == "csv")
+    renderCsv(*S, OS);
+  else if (Format == "sarif")
+    OS << formatv("{0:2}", renderSarif(*S, SarifThreshold)) << "\n";
+  else
+    renderHtml(*Set, *S, OS);
+  return 0;
+}

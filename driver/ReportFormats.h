@@ -1,0 +1,21 @@
+//===- ReportFormats.h - CSV, SARIF and HTML renderings -------------------===//
+#ifndef WARPSCOPE_DRIVER_REPORTFORMATS_H
+#define WARPSCOPE_DRIVER_REPORTFORMATS_H
+
+#include "Report.h"
+
+namespace warpscope {
+
+/// One row per probed or proven-uniform branch.
+void renderCsv(const std::vector<FunctionSummary> &S, llvm::raw_ostream &OS);
+/// SARIF 2.1.0: one result per branch diverging at least MinRate of visits.
+llvm::json::Value renderSarif(const std::vector<FunctionSummary> &S,
+                              double MinRate);
+/// One self-contained page: summaries, sortable divergence maps, annotated
+/// source with per-line heat. No network access.
+void renderHtml(const ProfileSet &Set, const std::vector<FunctionSummary> &S,
+                llvm::raw_ostream &OS);
+
+} // namespace warpscope
+
+#endif // WARPSCOPE_DRIVER_REPORTFORMATS_H

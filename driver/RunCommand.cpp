@@ -1,0 +1,125 @@
+//===- RunCommand.cpp - warpscope run: run a program with the runtime -----===//
+//
+// Preloads libwarpscope-rt.so (harmless when the program links it), points
+// it at the output directory, and on request (or when no GPU is present)
+// puts the emulator's libcudart.so.13 first on the library path.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "Paths.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace llvm;
+
+cl::SubCommand warpscope::RunSub(
+    "run", "Run a program and collect its profile: warpscope run [options] "
+           "-- program [args...]");
+
+static cl::opt<bool> Emulate("emulate",
+                             cl::desc("Run on the CPU emulator (the default "
+                                      "when no GPU is present)"),
+                             cl::sub(warpscope::RunSub));
+static cl::opt<std::string>
+    Mode("mode", cl::desc("aggregate (default) or per-launch"),
+         cl::init("aggregate"), cl::sub(warpscope::RunSub));
+static cl::opt<std::string> OutDir("o", cl::desc("Profile directory"),
+                                   cl::value_desc("dir"),
+                                   cl::init("warpscope-out"),
+                                   cl::sub(warpscope::RunSub));
+static cl::list<std::string> ProgramAndArgs(cl::Positional,
+                                     cl::desc("-- program [args...]"),
+                                     cl::sub(warpscope::RunSub));
+
+static bool gpuPresent() { return sys::fs::exists("/dev/nvidiactl"); }
+
+static void prependPath(const char *Var, const std::string &Entry) {
+  const char *Old = std::getenv(Var);
+  std::string Value = Entry;
+  if (Old && *Old)
+    Value += (std::strcmp(Var, "LD_PRELOAD") ? ":" : " ") + std::string(Old);
+  setenv(Var, Value.c_str(), 1);
+}
+
+/// Removes what an earlier run left, so reports never mix two runs.
+static void clearOldProfile(const std::string &Dir) {
+  std::error_code EC;
+  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+       I.increment(EC)) {
+    StringRef Name = sys::path::filename(I->path());
+    if (Name.ends_with(".json") &&
+        (Name.starts_with("profile-") || Name.starts_with("db-") ||
+         Name.starts_with("emu-")))
+      sys::fs::remove(I->path());
+  }
+}
+
+int warpscope::runRun() {
+  auto Error = [](const Twine &Msg) {
+    WithColor::error(errs(), "warpscope run") << Msg << "\n";
+    return 2;
+  };
+  if (ProgramAndArgs.empty())
+    return Error("no program given; usage: warpscope run [options] -- "
+                 "program [args...]");
+  if (Mode != "aggregate" && Mode != "per-launch")
+    return Error("--mode '" + Mode + "' is not 'aggregate' or 'per-launch'");
+  std::string Runtime = libraryDirectory() + "/libwarpscope-rt.so";
+  if (!sys::fs::exists(Runtime))
+    return Error("runtime not found at '" + Runtime + "'; build it (make build)");
+  bool UseEmulator = Emulate;
+  if (!UseEmulator && !gpuPresent()) {
+    WithColor::note(errs(), "warpscope run")
+        << "no GPU found; running on the emulator\n";
+    UseEmulator = true;
+  }
+  if (UseEmulator) {
+    std::string Emu = emulatorDirectory();
+    if (!sys::fs::exists(Emu + "/libcudart.so.13"))
+      return Error("emulator not found at '" + Emu +
+                   "/libcudart.so.13'; build it (make build)");
+    prependPath("LD_LIBRARY_PATH", Emu);
+  }
+  SmallString<256> Out(OutDir);
+  sys::fs::make_absolute(Out);
+  if (std::error_code EC = sys::fs::create_directories(Out))
+    return Error("cannot create '" + Out + "': " + EC.message());
+  clearOldProfile(std::string(Out));
+  setenv("WARPSCOPE_OUT", Out.c_str(), 1);
+  setenv("WARPSCOPE_MODE", Mode.c_str(), 1);
+  prependPath("LD_PRELOAD", Runtime);
+
+  std::vector<char *> Argv;
+  for (std::string &A : ProgramAndArgs)
+    Argv.push_back(A.data());
+  Argv.push_back(nullptr);
+  pid_t Child = fork();
+  if (Child < 0)
+    return Error(Twine("cannot fork: ") + std::strerror(errno));
+  if (Child == 0) {
+    execvp(Argv[0], Argv.data());
+    errs() << "warpscope run: error: cannot run '" << Argv[0]
+           << "': " << std::strerror(errno) << "\n";
+    _exit(127);
+  }
+  int Status = 0;
+  while (waitpid(Child, &Status, 0) < 0 && errno == EINTR)
+    continue;
+  // Forward the exit code the way a shell would.
+  if (WIFEXITED(Status))
+    return WEXITSTATUS(Status);
+  if (WIFSIGNALED(Status)) {
+    errs() << "warpscope run: program terminated by signal "
+           << WTERMSIG(Status) << "\n";
+    return 128 + WTERMSIG(Status);
+  }
+  return 1;
+}
