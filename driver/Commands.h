@@ -16,10 +16,11 @@ struct Command {
   int (*Run)();
 };
 
-extern llvm::cl::SubCommand ConfigSub, RunSub, ReportSub;
+extern llvm::cl::SubCommand ConfigSub, RunSub, ReportSub, ValidateSub;
 int runConfig();
 int runRun();
 int runReport();
+int runValidate();
 
 } // namespace warpscope
 

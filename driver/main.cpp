@@ -22,7 +22,8 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::SetVersionPrinter(printVersion);
   const Command Commands[] = {
-      {ConfigSub, runConfig}, {RunSub, runRun}, {ReportSub, runReport}};
+      {ConfigSub, runConfig}, {RunSub, runRun}, {ReportSub, runReport},
+      {ValidateSub, runValidate}};
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "WarpScope: where and why CUDA kernels "
                                    "lose time\n",

@@ -10,7 +10,7 @@ config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".ll", ".cu", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.warpscope_obj_root, "test", "lit")
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "lit.local.cfg"]
 
 tools = config.llvm_tools_dir
 bindir = os.path.join(config.warpscope_obj_root, "bin")

@@ -1,0 +1,215 @@
+//===- ValidateCommand.cpp - warpscope validate: counts vs ground truth ---===//
+//
+// For a run on the emulator: every probe's first PTX instruction carries its
+// marker ("ws:block N" / "ws:branch N") in the emulator's ground truth, so
+//  - a block record must equal that instruction's warp and thread executions;
+//  - a conditional branch record's visits and divergent visits must equal
+//    those of the first conditional bra after the probe (before the next
+//    probe). Switches are lowered to several bra, so only their visits are
+//    checked, against the probe instruction itself.
+// Any difference is listed and the exit status is 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "ProfileModel.h"
+#include "warpscope/Abi.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+
+using namespace llvm;
+using namespace warpscope;
+
+cl::SubCommand warpscope::ValidateSub(
+    "validate", "Check every instrumentation count of an emulated run "
+                "against the emulator's ground truth");
+
+static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
+                                cl::Required, cl::sub(ValidateSub));
+static cl::opt<bool> Verbose("v", cl::desc("Also list what matched"),
+                             cl::sub(ValidateSub));
+
+namespace {
+
+struct TruthInstruction {
+  std::string Opcode, Marker;
+  uint64_t Warp = 0, Thread = 0, Visits = 0, Divergent = 0;
+  bool Conditional = false;
+};
+
+/// Ground truth per function name, summed over every emu-*.json.
+using Truth = std::map<std::string, std::vector<TruthInstruction>>;
+
+Error loadTruth(const std::string &Dir, Truth &Out, unsigned &Files) {
+  std::error_code EC;
+  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+       I.increment(EC)) {
+    StringRef Name = sys::path::filename(I->path());
+    if (!Name.starts_with("emu-") || !Name.ends_with(".json"))
+      continue;
+    ++Files;
+    auto Buf = MemoryBuffer::getFile(I->path());
+    if (!Buf)
+      return createStringError(I->path() + ": cannot read");
+    Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+    if (!V)
+      return createStringError(I->path() + ": not valid JSON (" +
+                               toString(V.takeError()) +
+                               "); rerun under `warpscope run --emulate`");
+    const json::Object *Top = V->getAsObject();
+    if (!Top || Top->getString("schema") != StringRef("warpscope-emu/1"))
+      return createStringError(I->path() +
+                               ": not ground truth of schema warpscope-emu/1");
+    const json::Array *Fns = Top->getArray("functions");
+    if (!Fns)
+      return createStringError(I->path() + ": no 'functions' array");
+    for (const json::Value &FV : *Fns) {
+      const json::Object *FO = FV.getAsObject();
+      const json::Array *Insts = FO ? FO->getArray("instructions") : nullptr;
+      auto FName = FO ? FO->getString("name") : std::nullopt;
+      if (!Insts || !FName)
+        return createStringError(I->path() + ": malformed function entry");
+      std::vector<TruthInstruction> &Dst = Out[FName->str()];
+      bool Fresh = Dst.empty();
+      if (!Fresh && Dst.size() != Insts->size())
+        return createStringError(I->path() + ": function " + *FName +
+                                 " differs between ground-truth files");
+      Dst.resize(Insts->size());
+      for (size_t K = 0; K < Insts->size(); ++K) {
+        const json::Object *IO = (*Insts)[K].getAsObject();
+        if (!IO)
+          return createStringError(I->path() + ": malformed instruction");
+        TruthInstruction &T = Dst[K];
+        T.Opcode = IO->getString("opcode").value_or("").str();
+        T.Marker = IO->getString("marker").value_or("").str();
+        T.Warp += IO->getInteger("warp_executions").value_or(0);
+        T.Thread += IO->getInteger("thread_executions").value_or(0);
+        if (auto Visits = IO->getInteger("visits")) {
+          T.Conditional = true;
+          T.Visits += *Visits;
+          T.Divergent += IO->getInteger("divergent").value_or(0);
+        }
+      }
+    }
+  }
+  if (EC)
+    return createStringError(Dir + ": cannot be listed");
+  return Error::success();
+}
+
+/// "ws:block 12" -> ("ws:block", 12)
+std::optional<std::pair<std::string, uint64_t>> parseMarker(StringRef M) {
+  auto [Kind, Num] = M.trim().split(' ');
+  uint64_t N;
+  if (Num.trim().getAsInteger(10, N))
+    return std::nullopt;
+  return std::make_pair(Kind.str(), N);
+}
+
+} // namespace
+
+int warpscope::runValidate() {
+  auto Fail = [](const Twine &Msg) {
+    WithColor::error(errs(), "warpscope validate") << Msg << "\n";
+    return 2;
+  };
+  Expected<ProfileSet> Set = loadProfileDirectory(Dir);
+  if (!Set)
+    return Fail(toString(Set.takeError()));
+  Truth T;
+  unsigned Files = 0;
+  if (Error E = loadTruth(Dir, T, Files))
+    return Fail(toString(std::move(E)));
+  if (!Files)
+    return Fail(Dir + ": holds no emu-*.json ground truth; validate needs a "
+                      "run on the emulator (warpscope run --emulate)");
+  if (!Set->Complete)
+    return Fail(Dir + ": the profile is incomplete (" + Set->Warnings.front() +
+                ")");
+
+  unsigned Checked = 0, Mismatches = 0;
+  auto Report = [&](bool Ok, const FunctionProfile &F, const Twine &What,
+                    uint64_t Ours, uint64_t Theirs) {
+    ++Checked;
+    if (Ok && !Verbose)
+      return;
+    if (!Ok)
+      ++Mismatches;
+    outs() << (Ok ? "ok       " : "MISMATCH ") << F.Demangled << ": " << What
+           << ": instrumentation " << Ours << ", emulator " << Theirs << "\n";
+  };
+  for (const FunctionProfile &F : Set->Functions) {
+    auto It = T.find(F.Name);
+    if (It == T.end())
+      continue; // never loaded by the emulator, so never ran
+    const std::vector<TruthInstruction> &Insts = It->second;
+    std::map<std::string, size_t> MarkerAt;
+    for (size_t K = 0; K < Insts.size(); ++K)
+      if (!Insts[K].Marker.empty())
+        MarkerAt[Insts[K].Marker] = K;
+    for (const BlockCounts &B : F.Blocks) {
+      std::string M = formatv("{0} {1}", BlockMarker, B.Counter).str();
+      auto At = MarkerAt.find(M);
+      std::string Where = formatv("block {0} (line {1})", B.Id, B.Loc.Line);
+      if (At == MarkerAt.end()) {
+        // A block the code generator removed never runs; any count is wrong.
+        Report(B.WarpExecutions == 0, F, Where + " has no probe in the PTX",
+               B.WarpExecutions, 0);
+        continue;
+      }
+      const TruthInstruction &I = Insts[At->second];
+      Report(B.WarpExecutions == I.Warp, F, Where + " warp executions",
+             B.WarpExecutions, I.Warp);
+      Report(B.ThreadExecutions == I.Thread, F, Where + " thread executions",
+             B.ThreadExecutions, I.Thread);
+    }
+    for (const BranchCounts &Br : F.Branches) {
+      if (!Br.Probed)
+        continue;
+      std::string M = formatv("{0} {1}", BranchMarker, Br.Counter).str();
+      auto At = MarkerAt.find(M);
+      std::string Where =
+          formatv("branch {0} (line {1})", Br.Id, Br.Loc.Line).str();
+      if (At == MarkerAt.end()) {
+        Report(Br.Visits == 0, F, Where + " has no probe in the PTX",
+               Br.Visits, 0);
+        continue;
+      }
+      const TruthInstruction &Probe = Insts[At->second];
+      if (Br.Kind == "switch") {
+        Report(Br.Visits == Probe.Warp, F, Where + " visits", Br.Visits,
+               Probe.Warp);
+        continue;
+      }
+      const TruthInstruction *Bra = nullptr;
+      for (size_t K = At->second + 1; K < Insts.size(); ++K) {
+        if (!Insts[K].Marker.empty() && parseMarker(Insts[K].Marker))
+          break;
+        if (Insts[K].Conditional) {
+          Bra = &Insts[K];
+          break;
+        }
+      }
+      if (!Bra) {
+        Report(false, F, Where + " has no conditional bra after its probe",
+               Br.Visits, 0);
+        continue;
+      }
+      Report(Br.Visits == Bra->Visits, F, Where + " visits", Br.Visits,
+             Bra->Visits);
+      Report(Br.Divergent == Bra->Divergent, F, Where + " divergent visits",
+             Br.Divergent, Bra->Divergent);
+    }
+  }
+  if (!Checked)
+    return Fail(Dir + ": no instrumented function ran on the emulator");
+  outs() << formatv("validate: {0} counts checked, {1} mismatches\n", Checked,
+                    Mismatches);
+  return Mismatches ? 1 : 0;
+}
