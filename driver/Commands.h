@@ -16,11 +16,12 @@ struct Command {
   int (*Run)();
 };
 
-extern llvm::cl::SubCommand ConfigSub, RunSub, ReportSub, ValidateSub;
+extern llvm::cl::SubCommand ConfigSub, RunSub, ReportSub, ValidateSub, DiffSub;
 int runConfig();
 int runRun();
 int runReport();
 int runValidate();
+int runDiff();
 
 } // namespace warpscope
 

@@ -23,7 +23,8 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter(printVersion);
   const Command Commands[] = {
       {ConfigSub, runConfig}, {RunSub, runRun}, {ReportSub, runReport},
-      {ValidateSub, runValidate}};
+      {ValidateSub, runValidate},
+      {DiffSub, runDiff}};
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "WarpScope: where and why CUDA kernels "
                                    "lose time\n",
