@@ -131,6 +131,9 @@ document.querySelectorAll('table.sortable th').forEach(function(th,i){
  c=y.cells[i].dataset.v||y.cells[i].textContent,na=parseFloat(a),nc=parseFloat(c);
  var r=(!isNaN(na)&&!isNaN(nc))?na-nc:a.localeCompare(c);return asc?r:-r;});
  rows.forEach(function(r){b.appendChild(r);});});});
+// #sort=<table id>:<column> sorts on load (descending), e.g. for links.
+var m=location.hash.match(/^#sort=([\w-]+):(\d+)$/);
+if(m){var th=document.querySelectorAll('#'+m[1]+' th')[+m[2]];if(th){th.click();th.click();}}
 </script>)";
 
 std::string pct(std::optional<double> V) {

@@ -38,6 +38,13 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
 if os.path.exists(os.path.join(libdir, "emu", "libcudart.so.13")):
     config.available_features.add("emulator")
+chromium = shutil.which("chromium")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(
+        ("%chromium", chromium + " --headless --no-sandbox --disable-gpu "
+         "--disable-quic --no-first-run --disable-background-networking "
+         "--disable-component-update --disable-sync --user-data-dir=%t.profile"))
 # A GPU is present only where nvidia-smi lists one; CI has none.
 smi = shutil.which("nvidia-smi")
 if smi and subprocess.run([smi, "-L"], capture_output=True).returncode == 0:
