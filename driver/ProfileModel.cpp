@@ -174,6 +174,33 @@ Expected<Database> loadDatabase(const std::string &Path,
   return DB;
 }
 
+/// Counters that no execution can produce mean a damaged profile; reject
+/// them rather than print a wrong number.
+std::string inconsistency(const Database &DB, const std::vector<uint64_t> &C) {
+  for (const FunctionProfile &F : DB.Functions) {
+    for (const BlockCounts &B : F.Blocks) {
+      uint64_t Warps = C[B.Counter + BlockWarpExecutions];
+      uint64_t Threads = C[B.Counter + BlockThreadExecutions];
+      if (Threads < Warps || Threads / 32 > Warps)
+        return "block " + std::to_string(B.Id) + " of " + F.Name +
+               " has impossible counts";
+    }
+    for (const BranchCounts &Br : F.Branches) {
+      if (!Br.Probed)
+        continue;
+      uint64_t W = Br.Counter, Active = C[W + BranchActiveThreads];
+      uint64_t Sum = 0;
+      for (size_t K = 0; K + 1 < Br.Successors.size(); ++K)
+        Sum += C[W + BranchFirstSuccessor + K];
+      if (C[W + BranchDivergent] > C[W + BranchVisits] || Sum > Active ||
+          Active < C[W + BranchVisits] || Active / 32 > C[W + BranchVisits])
+        return "branch " + std::to_string(Br.Id) + " of " + F.Name +
+               " has impossible counts";
+    }
+  }
+  return "";
+}
+
 /// Fills a database's functions with one module's counters.
 void addCounts(std::vector<FunctionProfile> &Fns, const Database &DB,
                const std::vector<uint64_t> &C) {
@@ -291,6 +318,10 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
           ModuleOrder.push_back(Id);
           Databases.emplace(Id, std::move(*DB));
         }
+        std::string Bad = inconsistency(Databases[Id], Counters);
+        if (!Bad.empty())
+          return fail(Path, "module " + Id + ": " + Bad,
+                      "the profile is damaged; " + Twine(RerunHint));
         addCounts(ByModule[Id], Databases[Id], Counters);
       }
     if (const json::Array *Ls = F.arr(Top, "launches"))
