@@ -5,6 +5,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
 
 using namespace llvm;
 using namespace warpscope;
@@ -12,9 +13,14 @@ using namespace warpscope;
 namespace {
 
 /// Scoped registers and the leader election every probe starts with. The
-/// marker comment must come first: tools find our instructions by it.
+/// marker must come first: tools find our instructions by it.
 std::string probePrologue(StringRef Marker, uint64_t CounterWord) {
+  // The comment is for people reading -S output; tools read the marker
+  // register, because PTX loses its comments on the way into a fatbin.
+  std::string Register = Marker.str();
+  std::replace(Register.begin(), Register.end(), ':', '_');
   return formatv("// {0} {1}\n\t{{\n"
+                 "\t.reg .b32 %{2}_{1};\n"
                  "\t.reg .pred %wsp, %wsq, %wsd;\n"
                  "\t.reg .b32 %wsm, %wsl, %wsn, %wsb;\n"
                  "\t.reg .b64 %wsc;\n"
@@ -22,7 +28,7 @@ std::string probePrologue(StringRef Marker, uint64_t CounterWord) {
                  "\tmov.u32 %wsl, %laneid;\n"
                  "\tbfind.u32 %wsn, %wsm;\n"
                  "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n",
-                 Marker, CounterWord)
+                 Marker, CounterWord, Register)
       .str();
 }
 

@@ -44,14 +44,17 @@ constexpr uint32_t branchRecordWords(uint32_t NumSuccessors) {
                             : BranchFirstSuccessor + NumSuccessors - 1;
 }
 
-/// Each probe's inline PTX begins with a comment line
-///   "// ws:block <counter index>"  or  "// ws:branch <counter index>"
-/// so tools that read the PTX (emulator ground truth, histograms) can tell
-/// our instructions from the program's and tie them to counters. The
-/// probe's instructions run from that comment to the closing brace of its
-/// inline-asm scope.
+/// Each probe's inline PTX opens a scope whose first declaration names it:
+///   ".reg .b32 %ws_block_<counter index>;"  or  ".reg .b32 %ws_branch_<N>;"
+/// (preceded by a "// ws:block N" comment for people reading -S output;
+/// comments do not survive into a fatbin, declarations do). Tools that read
+/// the PTX (emulator ground truth, histograms) attach the marker
+/// "ws:block N" / "ws:branch N" to the next instruction; our instructions run
+/// from there to the closing brace of the scope.
 constexpr const char *BlockMarker = "ws:block";
 constexpr const char *BranchMarker = "ws:branch";
+constexpr const char *BlockMarkerRegister = "%ws_block_";
+constexpr const char *BranchMarkerRegister = "%ws_branch_";
 
 /// Host side. The host pass emits one ModuleDescriptor per translation unit
 /// and, in the module's CUDA registration constructor, just before

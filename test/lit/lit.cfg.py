@@ -27,6 +27,7 @@ config.substitutions += [
     ("%opt-ws", "%s/opt -load-pass-plugin=%s" % (tools, plugin)),
     ("%plugin", plugin),
     ("%clang-cuda", "%s %s" % (config.clang, cuda_flags)),
+    ("%clangxx", config.clang),
     ("%warpscope", os.path.join(bindir, "warpscope")),
     ("%ptxas", config.ptxas or "false"),
     ("%cuda_home", config.cuda_home),

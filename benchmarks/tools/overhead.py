@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Instrumentation overhead without a GPU, and plugin compile time.
+
+For every benchmark (benchmarks/list.txt), runs the plain and the
+instrumented build at the small size on the emulator and sums the emulator's
+thread-level instruction executions (ground truth, emu-*.json): the ratio is
+the proxy for run-time overhead named in the foundation issue. Also times the
+device compile of each source with and without the plugin (median of N).
+Prints a markdown table; exits non-zero if a program fails.
+
+usage: overhead.py [--build DIR] [--repeat N] [--only NAME,...]
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def thread_instructions(out_dir):
+    total = 0
+    for path in glob.glob(os.path.join(out_dir, "emu-*.json")):
+        for f in json.load(open(path))["functions"]:
+            total += sum(i["thread_executions"] for i in f["instructions"])
+    return total
+
+
+def run(build, exe, env_extra):
+    out = tempfile.mkdtemp(prefix="wsovh")
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(build, "lib", "emu"),
+               WARPSCOPE_OUT=out, WARPSCOPE_QUIET="1", **env_extra)
+    r = subprocess.run([exe, "small"], env=env, capture_output=True, text=True)
+    if r.returncode != 0 or "PASS" not in r.stdout:
+        raise RuntimeError("%s failed: %s%s" % (exe, r.stdout[-300:], r.stderr[-300:]))
+    n = thread_instructions(out)
+    shutil.rmtree(out)
+    return n
+
+
+def compile_seconds(clang, src, extra, repeat):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        subprocess.run([clang, "-x", "cuda", "--cuda-gpu-arch=sm_90",
+                        "-Wno-unknown-cuda-version", "--cuda-device-only", "-O2",
+                        "-S", "-I", os.path.join(ROOT, "benchmarks", "src"),
+                        src, "-o", os.devnull] + extra, check=True,
+                       capture_output=True)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", default="")
+    a = ap.parse_args()
+    cache = open(os.path.join(a.build, "CMakeCache.txt")).read()
+    clang = [l.split("=", 1)[1] for l in cache.splitlines()
+             if l.startswith("WARPSCOPE_CLANG:")][0]
+    plugin = os.path.join(a.build, "lib", "libWarpScope.so")
+    names = [l.strip() for l in open(os.path.join(ROOT, "benchmarks", "list.txt"))
+             if l.strip() and not l.startswith("#")]
+    if a.only:
+        names = [n for n in names if n in a.only.split(",")]
+    rows, ratios, cratios = [], [], []
+    for name in names:
+        exe = os.path.join(a.build, "benchmarks", name)
+        plain = run(a.build, exe, {})
+        inst = run(a.build, exe + ".inst", {})
+        src = os.path.join(ROOT, "benchmarks", "src", name + ".cu")
+        db = tempfile.mktemp(suffix=".json")
+        t0 = compile_seconds(clang, src, [], a.repeat)
+        t1 = compile_seconds(clang, src, ["-fpass-plugin=" + plugin, "-mllvm",
+                                          "-warpscope-db-out=" + db], a.repeat)
+        ratios.append(inst / plain)
+        cratios.append(t1 / t0)
+        rows.append((name, plain, inst, inst / plain, t0, t1, t1 / t0))
+        print("%s done" % name, file=sys.stderr)
+    geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
+    print("| program | thread-instr. plain | instrumented | ratio | "
+          "device compile plain (s) | with plugin (s) | ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print("| %s | %d | %d | %.3f | %.2f | %.2f | %.3f |" % r)
+    print("| **geomean** | | | **%.3f** | | | **%.3f** |" % (geo(ratios), geo(cratios)))
+
+
+if __name__ == "__main__":
+    main()

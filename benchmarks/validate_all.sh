@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs every instrumented benchmark (small size) on the emulator under
+# `warpscope run` and checks with `warpscope validate` that every block and
+# branch count equals the emulator's ground truth, and that the plain and the
+# instrumented build print the same output (timings aside). Ends with the line
+# "N passed, M failed"; exit 77 when the emulator or the .inst builds are
+# missing.
+#   benchmarks/validate_all.sh [--build DIR]
+set -u
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+build="$(dirname "$here")/build"
+[ "${1:-}" = "--build" ] && build="$2"
+ws="$build/bin/warpscope"
+[ -e "$build/lib/emu/libcudart.so.13" ] || { echo "validate_all.sh: emulator not built"; exit 77; }
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0
+while read -r name; do
+  [[ "$name" =~ ^[A-Za-z0-9_]+$ ]] || continue
+  exe="$build/benchmarks/$name.inst"
+  [ -x "$exe" ] || { echo "validate_all.sh: $exe not built"; exit 77; }
+  if WARPSCOPE_QUIET=1 "$ws" run --emulate -o "$out/$name" -- "$exe" small > "$out/$name.log" 2>&1 &&
+     grep -q "^PASS" "$out/$name.log" &&
+     WARPSCOPE_OUT="$out/plain-$name" LD_LIBRARY_PATH="$build/lib/emu" \
+       "$build/benchmarks/$name" small > "$out/$name.plain" 2>&1 &&
+     diff <(grep -v '^time_ms' "$out/$name.plain") \
+          <(grep -v -e '^time_ms' -e '^warpscope:' "$out/$name.log") > "$out/$name.diff" &&
+     "$ws" validate "$out/$name" > "$out/$name.validate" 2>&1; then
+    printf '%-14s ok   %s\n' "$name" "$(tail -1 "$out/$name.validate")"
+    pass=$((pass + 1))
+  else
+    printf '%-14s FAIL\n' "$name"
+    tail -5 "$out/$name.log" "$out/$name.diff" "$out/$name.validate" 2>/dev/null | sed 's/^/    /'
+    fail=$((fail + 1))
+  fi
+done < "$here/list.txt"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
