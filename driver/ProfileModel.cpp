@@ -1,6 +1,7 @@
 //===- ProfileModel.cpp - Load and join profiles and databases ------------===//
 
 #include "ProfileModel.h"
+#include "ProgramDatabase.h"
 #include "warpscope/Abi.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -58,12 +59,6 @@ struct Fields {
     bad(Key, "a non-negative integer");
     return 0;
   }
-  int64_t i64(const json::Object &O, StringRef Key) {
-    if (auto N = O.getInteger(Key))
-      return *N;
-    bad(Key, "an integer");
-    return 0;
-  }
   std::string str(const json::Object &O, StringRef Key) {
     if (auto S = O.getString(Key))
       return S->str();
@@ -88,9 +83,6 @@ struct Fields {
     bad(What, "an object");
     return nullptr;
   }
-  Location loc(const json::Object &O) {
-    return {str(O, "file"), unsigned(u64(O, "line")), unsigned(u64(O, "column"))};
-  }
 };
 
 struct Database {
@@ -98,65 +90,58 @@ struct Database {
   uint64_t NumCounters = 0;
 };
 
+Location location(const SourceLocation &L) { return {L.File, L.Line, L.Column}; }
+
 Expected<Database> loadDatabase(const std::string &Path,
                                 const std::string &ModuleId) {
   const char *Hint = "the profile directory is damaged; rerun the program";
   Expected<json::Value> V = readJson(Path, Hint);
   if (!V)
     return V.takeError();
-  Fields F{Path, ""};
-  const json::Object &Top = *V->getAsObject();
-  std::string Schema = F.str(Top, "schema");
-  if (F.Problem.empty() && Schema != DatabaseSchema)
-    return fail(Path, "has schema '" + Schema + "', this warpscope reads '" +
-                          DatabaseSchema + "'",
-                "rebuild the program with this warpscope's plugin");
-  if (F.str(Top, "module_id") != ModuleId && F.Problem.empty())
+  Expected<ProgramDatabase> PD = ProgramDatabase::fromJson(*V);
+  if (!PD) {
+    std::string Why = toString(PD.takeError());
+    bool Foreign = StringRef(Why).contains("has schema");
+    return fail(Path, Why,
+                Foreign ? "rebuild the program with this warpscope's plugin"
+                        : Hint);
+  }
+  if (PD->ModuleId != ModuleId)
     return fail(Path, "belongs to another module than " + ModuleId, Hint);
   Database DB;
-  DB.NumCounters = F.u64(Top, "num_counters");
-  if (const json::Array *Fns = F.arr(Top, "functions"))
-    for (const json::Value &FV : *Fns) {
-      const json::Object *FO = F.obj(FV, "functions[]");
-      if (!FO)
-        break;
-      FunctionProfile Fn;
-      Fn.ModuleId = ModuleId;
-      Fn.Name = F.str(*FO, "name");
-      Fn.Demangled = F.str(*FO, "demangled");
-      Fn.Kernel = F.str(*FO, "kind") == "kernel";
-      Fn.Loc = F.loc(*FO);
-      if (const json::Array *Bs = F.arr(*FO, "blocks"))
-        for (const json::Value &BV : *Bs)
-          if (const json::Object *BO = F.obj(BV, "blocks[]")) {
-            BlockCounts B;
-            B.Id = F.u64(*BO, "id");
-            B.Loc = F.loc(*BO);
-            B.LoopDepth = F.u64(*BO, "loop_depth");
-            B.Counter = F.u64(*BO, "counter");
-            Fn.Blocks.push_back(B);
-          }
-      if (const json::Array *Brs = F.arr(*FO, "branches"))
-        for (const json::Value &BV : *Brs)
-          if (const json::Object *BO = F.obj(BV, "branches[]")) {
-            BranchCounts Br;
-            Br.Id = F.u64(*BO, "id");
-            Br.Block = F.u64(*BO, "block");
-            Br.Kind = F.str(*BO, "kind");
-            Br.Loc = F.loc(*BO);
-            Br.Uniform = F.flag(*BO, "uniform");
-            Br.Probed = F.flag(*BO, "probed");
-            if (const json::Array *S = F.arr(*BO, "successors"))
-              for (const json::Value &SV : *S)
-                Br.Successors.push_back(SV.getAsUINT64().value_or(0));
-            int64_t Counter = F.i64(*BO, "counter");
-            Br.Counter = Counter < 0 ? UINT64_MAX : uint64_t(Counter);
-            Fn.Branches.push_back(Br);
-          }
-      DB.Functions.push_back(std::move(Fn));
+  DB.NumCounters = PD->NumCounters;
+  for (const FunctionRecord &FR : PD->Functions) {
+    FunctionProfile Fn;
+    Fn.ModuleId = ModuleId;
+    Fn.Name = FR.Name;
+    Fn.Demangled = FR.Demangled;
+    Fn.Kernel = FR.Kernel;
+    Fn.Loc = location(FR.Loc);
+    for (const BlockRecord &BR : FR.Blocks) {
+      BlockCounts B;
+      B.Id = BR.Id;
+      B.Loc = location(BR.Loc);
+      B.LoopDepth = BR.LoopDepth;
+      if (BR.Counter < 0)
+        return fail(Path, "block " + Twine(BR.Id) + " of " + FR.Name +
+                              " has no counter", Hint);
+      B.Counter = BR.Counter;
+      Fn.Blocks.push_back(B);
     }
-  if (!F.Problem.empty())
-    return fail(Path, F.Problem, Hint);
+    for (const BranchRecord &R : FR.Branches) {
+      BranchCounts Br;
+      Br.Id = R.Id;
+      Br.Block = R.Block;
+      Br.Kind = R.Kind == BranchKind::Switch ? "switch" : "br";
+      Br.Loc = location(R.Loc);
+      Br.Uniform = R.Uniform;
+      Br.Probed = R.Probed;
+      Br.Successors = R.Successors;
+      Br.Counter = R.Counter < 0 ? UINT64_MAX : uint64_t(R.Counter);
+      Fn.Branches.push_back(Br);
+    }
+    DB.Functions.push_back(std::move(Fn));
+  }
   // Every record must fit in the counter array.
   for (const FunctionProfile &Fn : DB.Functions) {
     for (const BlockCounts &B : Fn.Blocks)
@@ -165,8 +150,7 @@ Expected<Database> loadDatabase(const std::string &Path,
                     Hint);
     for (const BranchCounts &Br : Fn.Branches)
       if (Br.Probed && (Br.Counter == UINT64_MAX ||
-                        Br.Counter + branchRecordWords(
-                                              Br.Successors.size()) >
+                        Br.Counter + branchRecordWords(Br.Successors.size()) >
                             DB.NumCounters))
         return fail(Path, "branch counter of " + Fn.Name + " is out of range",
                     Hint);
