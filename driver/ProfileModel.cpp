@@ -126,6 +126,8 @@ Expected<Database> loadDatabase(const std::string &Path,
         return fail(Path, "block " + Twine(BR.Id) + " of " + FR.Name +
                               " has no counter", Hint);
       B.Counter = BR.Counter;
+      B.DerivedBranch = BR.DerivedBranch;
+      B.DerivedSuccessor = BR.DerivedSuccessor;
       Fn.Blocks.push_back(B);
     }
     for (const BranchRecord &R : FR.Branches) {
@@ -136,6 +138,7 @@ Expected<Database> loadDatabase(const std::string &Path,
       Br.Loc = location(R.Loc);
       Br.Uniform = R.Uniform;
       Br.Probed = R.Probed;
+      Br.SharesBlockCounts = R.SharesBlockCounts;
       Br.Successors = R.Successors;
       Br.Counter = R.Counter < 0 ? UINT64_MAX : uint64_t(R.Counter);
       Fn.Branches.push_back(Br);
@@ -158,61 +161,90 @@ Expected<Database> loadDatabase(const std::string &Path,
   return DB;
 }
 
-/// Counters that no execution can produce mean a damaged profile; reject
-/// them rather than print a wrong number.
-std::string inconsistency(const Database &DB, const std::vector<uint64_t> &C) {
-  for (const FunctionProfile &F : DB.Functions) {
-    for (const BlockCounts &B : F.Blocks) {
-      uint64_t Warps = C[B.Counter + BlockWarpExecutions];
-      uint64_t Threads = C[B.Counter + BlockThreadExecutions];
-      if (Threads < Warps || Threads / 32 > Warps)
-        return "block " + std::to_string(B.Id) + " of " + F.Name +
-               " has impossible counts";
-    }
-    for (const BranchCounts &Br : F.Branches) {
+/// One module run's counts for a database's functions: block records
+/// first, then branches (which may take visits and active threads from their
+/// block), then blocks derived from a branch. Counts no execution can
+/// produce mean a damaged profile: the result is an error, not a number.
+std::string countsFor(const Database &DB, const std::vector<uint64_t> &C,
+                      std::vector<FunctionProfile> &Out) {
+  Out = DB.Functions;
+  for (FunctionProfile &F : Out) {
+    auto Bad = [&](const char *What, unsigned Id) {
+      return std::string(What) + " " + std::to_string(Id) + " of " + F.Name +
+             " has impossible counts";
+    };
+    for (BlockCounts &B : F.Blocks)
+      if (B.DerivedBranch < 0) {
+        B.WarpExecutions = C[B.Counter + BlockWarpExecutions];
+        B.ThreadExecutions = C[B.Counter + BlockThreadExecutions];
+      }
+    for (BranchCounts &Br : F.Branches) {
       if (!Br.Probed)
         continue;
-      uint64_t W = Br.Counter, Active = C[W + BranchActiveThreads];
-      uint64_t Sum = 0;
-      for (size_t K = 0; K + 1 < Br.Successors.size(); ++K)
-        Sum += C[W + BranchFirstSuccessor + K];
-      if (C[W + BranchDivergent] > C[W + BranchVisits] || Sum > Active ||
-          Active < C[W + BranchVisits] || Active / 32 > C[W + BranchVisits])
-        return "branch " + std::to_string(Br.Id) + " of " + F.Name +
-               " has impossible counts";
+      uint64_t W = Br.Counter;
+      if (Br.SharesBlockCounts) {
+        if (Br.Block >= F.Blocks.size())
+          return Bad("branch", Br.Id);
+        Br.Visits = F.Blocks[Br.Block].WarpExecutions;
+        Br.ActiveThreads = F.Blocks[Br.Block].ThreadExecutions;
+      } else {
+        Br.Visits = C[W + BranchVisits];
+        Br.ActiveThreads = C[W + BranchActiveThreads];
+      }
+      Br.Divergent = C[W + BranchDivergent];
+      Br.SuccessorThreads.assign(Br.Successors.size(), 0);
+      uint64_t Others = 0;
+      for (size_t K = 0; K + 1 < Br.Successors.size(); ++K) {
+        Br.SuccessorThreads[K] = C[W + BranchFirstSuccessor + K];
+        Others += Br.SuccessorThreads[K];
+      }
+      if (Br.Successors.size() == 2)
+        Br.Successor0Arrivals = C[W + BranchSuccessor0Arrivals];
+      if (Br.Divergent > Br.Visits || Others > Br.ActiveThreads ||
+          Br.ActiveThreads < Br.Visits || Br.ActiveThreads / 32 > Br.Visits ||
+          Br.Successor0Arrivals > Br.Visits)
+        return Bad("branch", Br.Id);
+      // The last successor's threads are the active ones left over.
+      Br.SuccessorThreads.back() = Br.ActiveThreads - Others;
     }
+    for (BlockCounts &B : F.Blocks) {
+      if (B.DerivedBranch < 0)
+        continue;
+      if (size_t(B.DerivedBranch) >= F.Branches.size())
+        return Bad("block", B.Id);
+      const BranchCounts &Br = F.Branches[B.DerivedBranch];
+      B.ThreadExecutions = Br.SuccessorThreads[B.DerivedSuccessor];
+      // Every visit sends lanes to successor 0, 1 or both (divergent).
+      B.WarpExecutions = B.DerivedSuccessor == 0
+                             ? Br.Successor0Arrivals
+                             : Br.Visits + Br.Divergent - Br.Successor0Arrivals;
+    }
+    for (const BlockCounts &B : F.Blocks)
+      if (B.ThreadExecutions < B.WarpExecutions ||
+          B.ThreadExecutions / 32 > B.WarpExecutions)
+        return Bad("block", B.Id);
   }
   return "";
 }
 
-/// Fills a database's functions with one module's counters.
-void addCounts(std::vector<FunctionProfile> &Fns, const Database &DB,
-               const std::vector<uint64_t> &C) {
-  for (size_t I = 0; I < DB.Functions.size(); ++I) {
-    const FunctionProfile &Src = DB.Functions[I];
-    FunctionProfile &Dst = Fns[I];
-    for (size_t B = 0; B < Src.Blocks.size(); ++B) {
-      uint64_t Word = Src.Blocks[B].Counter;
-      Dst.Blocks[B].WarpExecutions += C[Word + BlockWarpExecutions];
-      Dst.Blocks[B].ThreadExecutions += C[Word + BlockThreadExecutions];
+/// Adds one module run's counts to the functions' totals.
+void addCounts(std::vector<FunctionProfile> &Fns,
+               const std::vector<FunctionProfile> &Run) {
+  for (size_t I = 0; I < Run.size(); ++I) {
+    for (size_t B = 0; B < Run[I].Blocks.size(); ++B) {
+      Fns[I].Blocks[B].WarpExecutions += Run[I].Blocks[B].WarpExecutions;
+      Fns[I].Blocks[B].ThreadExecutions += Run[I].Blocks[B].ThreadExecutions;
     }
-    for (size_t B = 0; B < Src.Branches.size(); ++B) {
-      const BranchCounts &S = Src.Branches[B];
-      BranchCounts &D = Dst.Branches[B];
-      if (!S.Probed)
-        continue;
-      uint64_t W = S.Counter;
-      D.Visits += C[W + BranchVisits];
-      D.Divergent += C[W + BranchDivergent];
-      D.ActiveThreads += C[W + BranchActiveThreads];
-      D.SuccessorThreads.resize(S.Successors.size(), 0);
-      uint64_t Others = 0;
-      for (size_t K = 0; K + 1 < S.Successors.size(); ++K) {
-        D.SuccessorThreads[K] += C[W + BranchFirstSuccessor + K];
-        Others += C[W + BranchFirstSuccessor + K];
-      }
-      // The last successor's threads are the active ones left over.
-      D.SuccessorThreads.back() += C[W + BranchActiveThreads] - Others;
+    for (size_t B = 0; B < Run[I].Branches.size(); ++B) {
+      BranchCounts &D = Fns[I].Branches[B];
+      const BranchCounts &S = Run[I].Branches[B];
+      D.Visits += S.Visits;
+      D.Divergent += S.Divergent;
+      D.ActiveThreads += S.ActiveThreads;
+      D.Successor0Arrivals += S.Successor0Arrivals;
+      D.SuccessorThreads.resize(S.SuccessorThreads.size(), 0);
+      for (size_t K = 0; K < S.SuccessorThreads.size(); ++K)
+        D.SuccessorThreads[K] += S.SuccessorThreads[K];
     }
   }
 }
@@ -302,11 +334,12 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
           ModuleOrder.push_back(Id);
           Databases.emplace(Id, std::move(*DB));
         }
-        std::string Bad = inconsistency(Databases[Id], Counters);
+        std::vector<FunctionProfile> Run;
+        std::string Bad = countsFor(Databases[Id], Counters, Run);
         if (!Bad.empty())
           return fail(Path, "module " + Id + ": " + Bad,
                       "the profile is damaged; " + Twine(RerunHint));
-        addCounts(ByModule[Id], Databases[Id], Counters);
+        addCounts(ByModule[Id], Run);
       }
     if (const json::Array *Ls = F.arr(Top, "launches"))
       for (const json::Value &LV : *Ls) {

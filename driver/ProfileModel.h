@@ -26,6 +26,8 @@ struct BlockCounts {
   Location Loc;
   unsigned LoopDepth = 0;
   uint64_t Counter = 0; ///< first word of its record in the module's array
+  int DerivedBranch = -1; ///< counts come from this branch's successor...
+  unsigned DerivedSuccessor = 0; ///< ...this one
   uint64_t WarpExecutions = 0, ThreadExecutions = 0;
 };
 
@@ -34,9 +36,11 @@ struct BranchCounts {
   std::string Kind; ///< br or switch
   Location Loc;
   bool Uniform = false, Probed = false;
+  bool SharesBlockCounts = false; ///< visits, active threads = its block's
   std::vector<unsigned> Successors;
   uint64_t Visits = 0, Divergent = 0, ActiveThreads = 0;
   std::vector<uint64_t> SuccessorThreads; ///< one per successor
+  uint64_t Successor0Arrivals = 0; ///< two-way: visits sending a lane to 0
   uint64_t Counter = 0; ///< first word of its record, if probed
 };
 

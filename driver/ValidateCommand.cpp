@@ -103,15 +103,6 @@ Error loadTruth(const std::string &Dir, Truth &Out, unsigned &Files) {
   return Error::success();
 }
 
-/// "ws:block 12" -> ("ws:block", 12)
-std::optional<std::pair<std::string, uint64_t>> parseMarker(StringRef M) {
-  auto [Kind, Num] = M.trim().split(' ');
-  uint64_t N;
-  if (Num.trim().getAsInteger(10, N))
-    return std::nullopt;
-  return std::make_pair(Kind.str(), N);
-}
-
 } // namespace
 
 int warpscope::runValidate() {
@@ -149,10 +140,14 @@ int warpscope::runValidate() {
     if (It == T.end())
       continue; // never loaded by the emulator, so never ran
     const std::vector<TruthInstruction> &Insts = It->second;
+    // A merged probe's marker names two records: "ws:block N ws:branch M".
     std::map<std::string, size_t> MarkerAt;
-    for (size_t K = 0; K < Insts.size(); ++K)
-      if (!Insts[K].Marker.empty())
-        MarkerAt[Insts[K].Marker] = K;
+    for (size_t K = 0; K < Insts.size(); ++K) {
+      SmallVector<StringRef, 4> Words;
+      StringRef(Insts[K].Marker).split(Words, ' ', -1, /*KeepEmpty=*/false);
+      for (size_t W = 0; W + 1 < Words.size(); W += 2)
+        MarkerAt[(Words[W] + " " + Words[W + 1]).str()] = K;
+    }
     for (const BlockCounts &B : F.Blocks) {
       std::string M = formatv("{0} {1}", BlockMarker, B.Counter).str();
       auto At = MarkerAt.find(M);
@@ -189,7 +184,7 @@ int warpscope::runValidate() {
       }
       const TruthInstruction *Bra = nullptr;
       for (size_t K = At->second + 1; K < Insts.size(); ++K) {
-        if (!Insts[K].Marker.empty() && parseMarker(Insts[K].Marker))
+        if (StringRef(Insts[K].Marker).contains(BranchMarker))
           break;
         if (Insts[K].Conditional) {
           Bra = &Insts[K];

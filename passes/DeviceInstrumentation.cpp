@@ -9,11 +9,13 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/UniformityAnalysis.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Path.h"
@@ -35,6 +37,13 @@ static cl::opt<bool>
                cl::desc("Insert device counters and probes (default on)"),
                cl::init(true));
 
+static cl::opt<bool> CheaperCounting(
+    "warpscope-cheaper-counting",
+    cl::desc("Merge a block's probe into its branch probe and derive "
+             "single-predecessor successors from branch records (default on; "
+             "off probes every block on its own)"),
+    cl::init(true));
+
 static cl::opt<std::string> DatabaseOut(
     "warpscope-db-out",
     cl::desc("Write the program database to this file instead of "
@@ -48,16 +57,37 @@ struct PlannedBranch {
   Instruction *Terminator;
   SmallVector<BasicBlock *, 4> Successors; ///< distinct, probe order
   uint64_t Counter;
+  std::optional<uint64_t> MergedBlockWord; ///< its block, counted here too
+};
+
+/// How a block's counts are collected.
+enum class BlockCounting { OwnProbe, ByTerminatorProbe, Derived };
+
+struct PlannedBlock {
+  BasicBlock *BB;
+  uint64_t Word;
+  BlockCounting How;
 };
 
 struct PlannedFunction {
   Function *F;
-  std::vector<std::pair<BasicBlock *, uint64_t>> Blocks;
+  std::vector<PlannedBlock> Blocks;
   std::vector<PlannedBranch> Branches;
 };
 
-/// Reports point at the function's own source: code inlined from headers
-/// (threadIdx reads, libdevice) is attributed to its outermost call site.
+/// Calls may exit lanes or come back with another mask, so a block that
+/// makes one keeps its block probe at its start.
+bool hasCalls(const BasicBlock &BB) {
+  for (const Instruction &I : BB)
+    if (const auto *CB = dyn_cast<CallBase>(&I)) {
+      const auto *II = dyn_cast<IntrinsicInst>(CB);
+      if (!II || II->getIntrinsicID() == Intrinsic::trap ||
+          II->getIntrinsicID() == Intrinsic::ubsantrap)
+        return true;
+    }
+  return false;
+}
+
 SourceLocation toSourceLocation(const DILocation *DL) {
   SourceLocation L;
   if (!DL || DL->getLine() == 0)
@@ -108,6 +138,9 @@ private:
   uint64_t NextCounter = 0;
 
   void plan(Function &F);
+  void decideCounting(PlannedFunction &P, FunctionRecord &Rec,
+                      const DenseMap<const BasicBlock *, unsigned> &BlockIds,
+                      const DenseMap<const BasicBlock *, unsigned> &BranchIdOf);
   void instrument(const PlannedFunction &P, GlobalVariable *Counters);
   Value *successorIndex(const PlannedBranch &Br);
 };
@@ -132,7 +165,7 @@ void ModuleInstrumenter::plan(Function &F) {
     Rec.Loc.Line = SP->getLine();
   }
 
-  DenseMap<const BasicBlock *, unsigned> BlockIds;
+  DenseMap<const BasicBlock *, unsigned> BlockIds, BranchIdOf;
   for (BasicBlock &BB : F)
     BlockIds[&BB] = BlockIds.size();
 
@@ -147,7 +180,7 @@ void ModuleInstrumenter::plan(Function &F) {
     B.LoopDepth = LI.getLoopDepth(&BB);
     B.LoopHeader = LI.isLoopHeader(&BB);
     B.Counter = NextCounter;
-    P.Blocks.push_back({&BB, NextCounter});
+    P.Blocks.push_back({&BB, NextCounter, BlockCounting::OwnProbe});
     NextCounter += BlockRecordWords;
     Rec.Blocks.push_back(std::move(B));
 
@@ -195,12 +228,14 @@ void ModuleInstrumenter::plan(Function &F) {
     if (R.Probed) {
       ++Probed;
       R.Counter = NextCounter;
-      P.Branches.push_back({Term, Succ, NextCounter});
+      P.Branches.push_back({Term, Succ, NextCounter, std::nullopt});
+      BranchIdOf[&BB] = R.Id;
       NextCounter += branchRecordWords(Succ.size());
     }
     Rec.Branches.push_back(std::move(R));
   }
   Rec.CfgChecksum = Checksum;
+  decideCounting(P, Rec, BlockIds, BranchIdOf);
   unsigned NumBranches = Rec.Branches.size();
   ORE.emit([&] {
     return OptimizationRemarkAnalysis(DEBUG_TYPE, "Instrumented", &F)
@@ -211,6 +246,46 @@ void ModuleInstrumenter::plan(Function &F) {
   });
   DB.Functions.push_back(std::move(Rec));
   Plans.push_back(std::move(P));
+}
+
+/// Cheaper counting where it stays exact: a block whose only way in is one
+/// side of a probed two-way branch takes its counts from that branch's record
+/// (threads to that side, warp arrivals at it) -- unless it post-dominates
+/// the branch: then it is where the branch's lanes reconverge (a loop exit),
+/// lanes that took it on different visits run it together, and arrivals
+/// overcount. A block ending in a probed branch, with no call before it, is
+/// counted by the branch's probe.
+void ModuleInstrumenter::decideCounting(
+    PlannedFunction &P, FunctionRecord &Rec,
+    const DenseMap<const BasicBlock *, unsigned> &BlockIds,
+    const DenseMap<const BasicBlock *, unsigned> &BranchIdOf) {
+  if (!CheaperCounting)
+    return;
+  auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(*P.F);
+  for (PlannedBranch &Br : P.Branches) {
+    if (Br.Successors.size() != 2)
+      continue;
+    BasicBlock *From = Br.Terminator->getParent();
+    for (unsigned K = 0; K < 2; ++K) {
+      BasicBlock *S = Br.Successors[K];
+      if (S == From || S->getSinglePredecessor() != From ||
+          PDT.dominates(S, From))
+        continue;
+      unsigned Id = BlockIds.lookup(S);
+      P.Blocks[Id].How = BlockCounting::Derived;
+      Rec.Blocks[Id].DerivedBranch = BranchIdOf.lookup(From);
+      Rec.Blocks[Id].DerivedSuccessor = K;
+    }
+  }
+  for (PlannedBranch &Br : P.Branches) {
+    BasicBlock *BB = Br.Terminator->getParent();
+    PlannedBlock &Blk = P.Blocks[BlockIds.lookup(BB)];
+    if (Blk.How != BlockCounting::OwnProbe || hasCalls(*BB))
+      continue;
+    Blk.How = BlockCounting::ByTerminatorProbe;
+    Br.MergedBlockWord = Blk.Word;
+    Rec.Branches[BranchIdOf.lookup(BB)].SharesBlockCounts = true;
+  }
 }
 
 Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br) {
@@ -235,11 +310,24 @@ Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br) {
 
 void ModuleInstrumenter::instrument(const PlannedFunction &P,
                                     GlobalVariable *Counters) {
-  for (const PlannedBranch &Br : P.Branches)
-    emitBranchProbe(Br.Terminator, Counters, Br.Counter, successorIndex(Br),
-                    Br.Successors.size());
-  for (auto [BB, Word] : P.Blocks)
-    emitBlockProbe(&*BB->getFirstInsertionPt(), Counters, Word);
+  for (const PlannedBranch &Br : P.Branches) {
+    ProbeSpec Spec;
+    Spec.BlockWord = Br.MergedBlockWord;
+    Spec.BranchWord = Br.Counter;
+    Spec.SuccessorIndex = successorIndex(Br);
+    Spec.NumSuccessors = Br.Successors.size();
+    emitProbe(Br.Terminator, Counters, Spec);
+  }
+  for (const PlannedBlock &B : P.Blocks) {
+    Instruction *At = &*B.BB->getFirstInsertionPt();
+    if (B.How == BlockCounting::OwnProbe) {
+      ProbeSpec Spec;
+      Spec.BlockWord = B.Word;
+      emitProbe(At, Counters, Spec);
+    } else if (B.How == BlockCounting::Derived) {
+      emitBlockMarker(At, B.Word);
+    }
+  }
 }
 
 bool ModuleInstrumenter::run() {

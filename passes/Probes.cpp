@@ -5,39 +5,52 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/Support/FormatVariadic.h"
-#include <algorithm>
 
 using namespace llvm;
 using namespace warpscope;
 
 namespace {
 
-/// Scoped registers and the leader election every probe starts with. The
-/// marker must come first: tools find our instructions by it.
-std::string probePrologue(StringRef Marker, uint64_t CounterWord) {
-  // The comment is for people reading -S output; tools read the marker
-  // register, because PTX loses its comments on the way into a fatbin.
-  std::string Register = Marker.str();
-  std::replace(Register.begin(), Register.end(), ':', '_');
-  return formatv("// {0} {1}\n\t{{\n"
-                 "\t.reg .b32 %{2}_{1};\n"
-                 "\t.reg .pred %wsp, %wsq, %wsd;\n"
+/// "%ws_block_3_branch_7" and "ws:block 3 ws:branch 7" for a spec.
+std::pair<std::string, std::string> markerNames(const ProbeSpec &S) {
+  std::string Register = "%ws", Comment;
+  if (S.BlockWord) {
+    Register += formatv("_block_{0}", *S.BlockWord).str();
+    Comment += formatv("{0} {1}", BlockMarker, *S.BlockWord).str();
+  }
+  if (S.BranchWord) {
+    Register += formatv("_branch_{0}", *S.BranchWord).str();
+    Comment += formatv("{0}{1} {2}", Comment.empty() ? "" : " ", BranchMarker,
+                       *S.BranchWord)
+                   .str();
+  }
+  return {Register, Comment};
+}
+
+/// The marker first (tools find our instructions by it; the comment is for
+/// people reading -S output, since PTX loses comments in a fatbin), then the
+/// scoped registers and the leader election.
+std::string probePrologue(const ProbeSpec &S) {
+  auto [Register, Comment] = markerNames(S);
+  return formatv("// {0}\n\t{{\n"
+                 "\t.reg .b32 {1};\n"
+                 "\t.reg .pred %wsp, %wsq, %wsd, %wsa;\n"
                  "\t.reg .b32 %wsm, %wsl, %wsn, %wsb;\n"
                  "\t.reg .b64 %wsc;\n"
                  "\tactivemask.b32 %wsm;\n"
                  "\tmov.u32 %wsl, %laneid;\n"
                  "\tbfind.u32 %wsn, %wsm;\n"
                  "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n",
-                 Marker, CounterWord, Register)
+                 Comment, Register)
       .str();
 }
 
-/// Leader adds popc(Mask) at byte offset Offset of the record.
-std::string addPopcount(StringRef Mask, unsigned Offset) {
+/// Leader adds popc(Mask) at byte Offset of the record at operand Record.
+std::string addPopcount(StringRef Mask, StringRef Record, unsigned Offset) {
   return formatv("\tpopc.b32 %wsn, {0};\n"
                  "\tcvt.u64.u32 %wsc, %wsn;\n"
-                 "\t@%wsp red.global.add.u64 [$0+{1}], %wsc;\n",
-                 Mask, Offset)
+                 "\t@%wsp red.global.add.u64 [{1}+{2}], %wsc;\n",
+                 Mask, Record, Offset)
       .str();
 }
 
@@ -62,54 +75,91 @@ Value *wordAddress(IRBuilder<> &B, Value *Counters, uint64_t Word) {
   return B.CreatePtrToInt(P, B.getInt64Ty());
 }
 
-} // namespace
-
-void warpscope::emitBlockProbe(Instruction *InsertBefore, Value *Counters,
-                               uint64_t CounterWord) {
-  std::string Text = probePrologue(BlockMarker, CounterWord);
-  Text += "\t@%wsp red.global.add.u64 [$0], 1;\n";
-  Text += addPopcount("%wsm", 8 * BlockThreadExecutions);
-  Text += "\t}";
-  IRBuilder<> B(InsertBefore);
-  emitAsm(InsertBefore, Text, "l",
-          {wordAddress(B, Counters, CounterWord)});
-}
-
-void warpscope::emitBranchProbe(Instruction *InsertBefore, Value *Counters,
-                                uint64_t CounterWord, Value *SuccessorIndex,
-                                unsigned NumSuccessors) {
-  std::string Text = probePrologue(BranchMarker, CounterWord);
-  Text += formatv("\t@%wsp red.global.add.u64 [$0+{0}], 1;\n",
-                  8 * BranchVisits);
-  if (NumSuccessors == 2) {
-    // One ballot of "goes to successor 0" gives both the divergence verdict
-    // (neither empty nor the whole mask) and successor 0's threads.
-    Text += "\tsetp.eq.u32 %wsq, $1, 0;\n"
-            "\tvote.sync.ballot.b32 %wsb, %wsq, %wsm;\n"
-            "\tsetp.ne.u32 %wsd, %wsb, 0;\n"
-            "\tsetp.ne.and.u32 %wsd, %wsb, %wsm, %wsd;\n";
+/// The branch part; Record names the operand holding the record's address.
+/// Visits and active threads are left out when the block record has them.
+std::string branchBody(const ProbeSpec &S, StringRef Record,
+                       StringRef Index) {
+  std::string T;
+  bool Shared = S.BlockWord.has_value();
+  if (!Shared)
+    T += formatv("\t@%wsp red.global.add.u64 [{0}+{1}], 1;\n", Record,
+                 8 * BranchVisits);
+  if (S.NumSuccessors == 2) {
+    // One ballot of "goes to successor 0" gives the verdict (divergent iff
+    // neither empty nor the whole mask), successor 0's threads, and whether
+    // any lane arrives at successor 0.
+    T += formatv("\tsetp.eq.u32 %wsq, {0}, 0;\n"
+                 "\tvote.sync.ballot.b32 %wsb, %wsq, %wsm;\n"
+                 "\tsetp.ne.u32 %wsa, %wsb, 0;\n"
+                 "\tsetp.ne.and.u32 %wsd, %wsb, %wsm, %wsa;\n"
+                 "\tand.pred %wsa, %wsa, %wsp;\n"
+                 "\t@%wsa red.global.add.u64 [{1}+{2}], 1;\n",
+                 Index, Record, 8 * BranchSuccessor0Arrivals);
   } else {
     // Divergent iff the lanes sharing the leader's successor are not all
     // active lanes (match.any gives every lane its own group).
-    Text += "\tmatch.any.sync.b32 %wsb, $1, %wsm;\n"
-            "\tsetp.ne.u32 %wsd, %wsb, %wsm;\n";
+    T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n"
+                 "\tsetp.ne.u32 %wsd, %wsb, %wsm;\n",
+                 Index);
   }
-  Text += formatv("\tand.pred %wsd, %wsd, %wsp;\n"
-                  "\t@%wsd red.global.add.u64 [$0+{0}], 1;\n",
-                  8 * BranchDivergent);
-  if (NumSuccessors == 2) {
-    Text += addPopcount("%wsb", 8 * BranchFirstSuccessor);
+  T += formatv("\tand.pred %wsd, %wsd, %wsp;\n"
+               "\t@%wsd red.global.add.u64 [{0}+{1}], 1;\n",
+               Record, 8 * BranchDivergent);
+  if (S.NumSuccessors == 2) {
+    T += addPopcount("%wsb", Record, 8 * BranchFirstSuccessor);
   } else {
-    for (unsigned S = 0; S + 1 < NumSuccessors; ++S) {
-      Text += formatv("\tsetp.eq.u32 %wsq, $1, {0};\n"
-                      "\tvote.sync.ballot.b32 %wsb, %wsq, %wsm;\n",
-                      S);
-      Text += addPopcount("%wsb", 8 * (BranchFirstSuccessor + S));
+    for (unsigned K = 0; K + 1 < S.NumSuccessors; ++K) {
+      T += formatv("\tsetp.eq.u32 %wsq, {0}, {1};\n"
+                   "\tvote.sync.ballot.b32 %wsb, %wsq, %wsm;\n",
+                   Index, K);
+      T += addPopcount("%wsb", Record, 8 * (BranchFirstSuccessor + K));
     }
   }
-  Text += addPopcount("%wsm", 8 * BranchActiveThreads);
-  Text += "\t}";
+  if (!Shared)
+    T += addPopcount("%wsm", Record, 8 * BranchActiveThreads);
+  return T;
+}
+
+} // namespace
+
+void warpscope::emitProbe(Instruction *InsertBefore, Value *Counters,
+                          const ProbeSpec &S) {
   IRBuilder<> B(InsertBefore);
-  emitAsm(InsertBefore, Text, "l,r",
-          {wordAddress(B, Counters, CounterWord), SuccessorIndex});
+  std::string Text = probePrologue(S);
+  SmallVector<Value *, 3> Args;
+  std::string Constraints;
+  auto AddOperand = [&](Value *V, StringRef Kind) {
+    Constraints += (Constraints.empty() ? "" : ",") + Kind.str();
+    Args.push_back(V);
+    return "$" + std::to_string(Args.size() - 1);
+  };
+  if (S.BlockWord) {
+    std::string Block = AddOperand(wordAddress(B, Counters, *S.BlockWord), "l");
+    Text += formatv("\t@%wsp red.global.add.u64 [{0}], 1;\n", Block);
+    Text += addPopcount("%wsm", Block, 8 * BlockThreadExecutions);
+  }
+  if (S.BranchWord) {
+    std::string Record =
+        AddOperand(wordAddress(B, Counters, *S.BranchWord), "l");
+    std::string Index = AddOperand(S.SuccessorIndex, "r");
+    Text += branchBody(S, Record, Index);
+  }
+  Text += "\t}";
+  emitAsm(InsertBefore, Text, Constraints, Args);
+}
+
+void warpscope::emitBlockMarker(Instruction *InsertBefore, uint64_t BlockWord) {
+  ProbeSpec S;
+  S.BlockWord = BlockWord;
+  auto [Register, Comment] = markerNames(S);
+  // One dead, unguarded mov keeps the block's place in the PTX (an empty
+  // scope could end up before another block's first instruction, or before
+  // a guarded one) and gives the marker an instruction that all of the
+  // block's lanes execute. ptxas deletes it: no cost on a GPU.
+  emitAsm(InsertBefore,
+          formatv("// {0} (derived)\n\t{{\n\t.reg .b32 {1};\n"
+                  "\tmov.u32 {1}, 0;\n\t}",
+                  Comment, Register)
+              .str(),
+          "", {});
 }

@@ -10,6 +10,7 @@
 #define WARPSCOPE_PASSES_PROBES_H
 
 #include <cstdint>
+#include <optional>
 
 namespace llvm {
 class Instruction;
@@ -18,16 +19,25 @@ class Value;
 
 namespace warpscope {
 
-/// Counts a warp arrival and its active lanes at the record starting at
-/// CounterWord. Inserted before InsertBefore.
-void emitBlockProbe(llvm::Instruction *InsertBefore, llvm::Value *Counters,
-                    uint64_t CounterWord);
+/// What one probe counts. A block record alone (at the block's start), a
+/// branch record alone (before the terminator), or both at once (before the
+/// terminator of a block without calls: the branch's visits and active
+/// threads are then the block's counts and are not written twice).
+struct ProbeSpec {
+  std::optional<uint64_t> BlockWord;
+  std::optional<uint64_t> BranchWord;
+  /// i32 in [0, NumSuccessors): the successor this lane goes to.
+  llvm::Value *SuccessorIndex = nullptr;
+  unsigned NumSuccessors = 0;
+};
 
-/// Counts a branch visit: SuccessorIndex is an i32 in [0, NumSuccessors)
-/// naming the successor this lane goes to. Inserted before InsertBefore.
-void emitBranchProbe(llvm::Instruction *InsertBefore, llvm::Value *Counters,
-                     uint64_t CounterWord, llvm::Value *SuccessorIndex,
-                     unsigned NumSuccessors);
+void emitProbe(llvm::Instruction *InsertBefore, llvm::Value *Counters,
+               const ProbeSpec &Spec);
+
+/// A probe-less scope that only names a block whose counts are derived, so
+/// tools reading the PTX still find where it starts: one dead mov, which
+/// ptxas deletes.
+void emitBlockMarker(llvm::Instruction *InsertBefore, uint64_t BlockWord);
 
 } // namespace warpscope
 

@@ -30,6 +30,11 @@ json::Value ProgramDatabase::toJson() const {
       O["loop_depth"] = B.LoopDepth;
       O["loop_header"] = B.LoopHeader;
       O["counter"] = B.Counter;
+      O["derived_from"] =
+          B.DerivedBranch < 0
+              ? json::Value(nullptr)
+              : json::Value(json::Object{{"branch", B.DerivedBranch},
+                                         {"successor", B.DerivedSuccessor}});
       Blocks.push_back(std::move(O));
     }
     for (const BranchRecord &Br : F.Branches) {
@@ -43,6 +48,7 @@ json::Value ProgramDatabase::toJson() const {
       O["successors"] = std::move(Succ);
       O["uniform"] = Br.Uniform;
       O["probed"] = Br.Probed;
+      O["shares_block_counts"] = Br.SharesBlockCounts;
       O["counter"] = Br.Counter;
       Branches.push_back(std::move(O));
     }
@@ -151,6 +157,16 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
             B.LoopDepth = R.num(*BO, "loop_depth");
             B.LoopHeader = R.flag(*BO, "loop_header");
             B.Counter = R.num(*BO, "counter");
+            if (const json::Value *D = BO->get("derived_from");
+                D && D->getAsObject()) {
+              B.DerivedBranch = R.num(*D->getAsObject(), "branch");
+              B.DerivedSuccessor = R.num(*D->getAsObject(), "successor");
+            } else if (!D || !D->getAsNull()) {
+              R.Error = R.Error.empty() ? "program database: field "
+                                          "'derived_from' is missing or not "
+                                          "an object or null"
+                                        : R.Error;
+            }
             F.Blocks.push_back(std::move(B));
           }
       if (const json::Array *Brs = R.array(*FO, "branches"))
@@ -167,6 +183,7 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
                 Br.Successors.push_back(SV.getAsInteger().value_or(0));
             Br.Uniform = R.flag(*BO, "uniform");
             Br.Probed = R.flag(*BO, "probed");
+            Br.SharesBlockCounts = R.flag(*BO, "shares_block_counts");
             Br.Counter = R.num(*BO, "counter");
             F.Branches.push_back(std::move(Br));
           }
@@ -174,6 +191,18 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
     }
   if (!R.Error.empty())
     return createStringError(R.Error);
+  // Derivations must point at a probed two-way branch of the same function.
+  for (const FunctionRecord &F : DB.Functions)
+    for (const BlockRecord &B : F.Blocks)
+      if (B.DerivedBranch >= 0 &&
+          (size_t(B.DerivedBranch) >= F.Branches.size() ||
+           !F.Branches[B.DerivedBranch].Probed ||
+           F.Branches[B.DerivedBranch].Successors.size() != 2 ||
+           B.DerivedSuccessor > 1))
+        return createStringError("program database: block " +
+                                 std::to_string(B.Id) + " of " + F.Name +
+                                 " is derived from a branch that cannot "
+                                 "give its counts");
   return DB;
 }
 

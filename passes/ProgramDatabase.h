@@ -30,6 +30,10 @@ struct BlockRecord {
   unsigned LoopDepth = 0;
   bool LoopHeader = false;
   int64_t Counter = -1; ///< first word of the block record, -1 if none
+  /// Set when the block has no probe: its counts are those of successor
+  /// DerivedSuccessor of branch DerivedBranch (its only way in).
+  int DerivedBranch = -1;
+  unsigned DerivedSuccessor = 0;
 };
 
 enum class BranchKind { Conditional, Switch };
@@ -42,6 +46,9 @@ struct BranchRecord {
   std::vector<unsigned> Successors; ///< distinct targets, probe order
   bool Uniform = false;             ///< proven by UniformityAnalysis
   bool Probed = false;
+  /// Counted by its block's probe: visits and active threads are the
+  /// block's warp and thread executions, not stored in the branch record.
+  bool SharesBlockCounts = false;
   int64_t Counter = -1; ///< first word of the branch record, -1 if none
 };
 

@@ -3,8 +3,9 @@
 
 For every benchmark (benchmarks/list.txt), runs the plain and the
 instrumented build at the small size on the emulator and sums the emulator's
-thread-level instruction executions (ground truth, emu-*.json): the ratio is
-the proxy for run-time overhead named in the foundation issue. Also times the
+thread- and warp-level PTX instruction executions (ground truth, emu-*.json):
+the thread ratio is the proxy for run-time overhead named in the foundation
+issue; the warp ratio is closer to issue slots on a GPU. Also times the
 device compile of each source with and without the plugin (median of N).
 Prints a markdown table; exits non-zero if a program fails.
 
@@ -25,12 +26,14 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def thread_instructions(out_dir):
-    total = 0
+def instructions(out_dir):
+    """(warp-level, thread-level) PTX instruction executions."""
+    warp = thread = 0
     for path in glob.glob(os.path.join(out_dir, "emu-*.json")):
         for f in json.load(open(path))["functions"]:
-            total += sum(i["thread_executions"] for i in f["instructions"])
-    return total
+            warp += sum(i["warp_executions"] for i in f["instructions"])
+            thread += sum(i["thread_executions"] for i in f["instructions"])
+    return warp, thread
 
 
 def run(build, exe, env_extra):
@@ -40,7 +43,7 @@ def run(build, exe, env_extra):
     r = subprocess.run([exe, "small"], env=env, capture_output=True, text=True)
     if r.returncode != 0 or "PASS" not in r.stdout:
         raise RuntimeError("%s failed: %s%s" % (exe, r.stdout[-300:], r.stderr[-300:]))
-    n = thread_instructions(out)
+    n = instructions(out)
     shutil.rmtree(out)
     return n
 
@@ -63,6 +66,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default="")
+    ap.add_argument("--no-compile", action="store_true",
+                    help="skip the compile-time measurement")
     a = ap.parse_args()
     cache = open(os.path.join(a.build, "CMakeCache.txt")).read()
     clang = [l.split("=", 1)[1] for l in cache.splitlines()
@@ -72,27 +77,30 @@ def main():
              if l.strip() and not l.startswith("#")]
     if a.only:
         names = [n for n in names if n in a.only.split(",")]
-    rows, ratios, cratios = [], [], []
+    rows, tratios, wratios, cratios = [], [], [], []
     for name in names:
         exe = os.path.join(a.build, "benchmarks", name)
-        plain = run(a.build, exe, {})
-        inst = run(a.build, exe + ".inst", {})
-        src = os.path.join(ROOT, "benchmarks", "src", name + ".cu")
-        db = tempfile.mktemp(suffix=".json")
-        t0 = compile_seconds(clang, src, [], a.repeat)
-        t1 = compile_seconds(clang, src, ["-fpass-plugin=" + plugin, "-mllvm",
-                                          "-warpscope-db-out=" + db], a.repeat)
-        ratios.append(inst / plain)
-        cratios.append(t1 / t0)
-        rows.append((name, plain, inst, inst / plain, t0, t1, t1 / t0))
+        (pw, pt), (iw, it) = run(a.build, exe, {}), run(a.build, exe + ".inst", {})
+        t0 = t1 = float("nan")
+        if not a.no_compile:
+            src = os.path.join(ROOT, "benchmarks", "src", name + ".cu")
+            db = tempfile.mktemp(suffix=".json")
+            t0 = compile_seconds(clang, src, [], a.repeat)
+            t1 = compile_seconds(clang, src, ["-fpass-plugin=" + plugin, "-mllvm",
+                                              "-warpscope-db-out=" + db], a.repeat)
+            cratios.append(t1 / t0)
+        tratios.append(it / pt)
+        wratios.append(iw / pw)
+        rows.append((name, pt, it, it / pt, iw / pw, t0, t1, t1 / t0))
         print("%s done" % name, file=sys.stderr)
-    geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
-    print("| program | thread-instr. plain | instrumented | ratio | "
-          "device compile plain (s) | with plugin (s) | ratio |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+    print("| program | thread-instr. plain | instrumented | thread ratio | "
+          "warp ratio | device compile plain (s) | with plugin (s) | ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print("| %s | %d | %d | %.3f | %.2f | %.2f | %.3f |" % r)
-    print("| **geomean** | | | **%.3f** | | | **%.3f** |" % (geo(ratios), geo(cratios)))
+        print("| %s | %d | %d | %.3f | %.3f | %.2f | %.2f | %.3f |" % r)
+    print("| **geomean** | | | **%.3f** | **%.3f** | | | **%.3f** |" % (
+        geo(tratios), geo(wratios), geo(cratios)))
 
 
 if __name__ == "__main__":

@@ -31,26 +31,39 @@ enum BlockCounter : uint32_t {
 };
 
 /// Branch record: three counters, then one per successor except the last
-/// (its threads are ActiveThreads minus the others).
+/// (its threads are ActiveThreads minus the others); a two-way branch adds
+/// one more word, the warp arrivals at successor 0 (successor 1 gets
+/// Visits + Divergent - that), from which single-predecessor successors get
+/// their block counts without a probe of their own.
 enum BranchCounter : uint32_t {
-  BranchVisits = 0,        ///< warp visits
-  BranchDivergent = 1,     ///< visits where active lanes disagree
-  BranchActiveThreads = 2, ///< sum of active lanes over visits
-  BranchFirstSuccessor = 3 ///< threads taking successor 0, 1, ...
+  BranchVisits = 0,         ///< warp visits
+  BranchDivergent = 1,      ///< visits where active lanes disagree
+  BranchActiveThreads = 2,  ///< sum of active lanes over visits
+  BranchFirstSuccessor = 3, ///< threads taking successor 0, 1, ...
+  BranchSuccessor0Arrivals = 4 ///< two-way only: visits sending >= 1 lane to 0
 };
 
 constexpr uint32_t branchRecordWords(uint32_t NumSuccessors) {
-  return NumSuccessors == 0 ? BranchFirstSuccessor
-                            : BranchFirstSuccessor + NumSuccessors - 1;
+  return NumSuccessors == 0   ? BranchFirstSuccessor
+         : NumSuccessors == 2 ? BranchSuccessor0Arrivals + 1
+                              : BranchFirstSuccessor + NumSuccessors - 1;
 }
 
+/// A block that ends in its branch and calls nothing has one probe for both:
+/// the branch record's Visits and ActiveThreads words are then not written,
+/// they are the block's warp and thread executions (database:
+/// "shares_block_counts").
+
 /// Each probe's inline PTX opens a scope whose first declaration names it:
-///   ".reg .b32 %ws_block_<counter index>;"  or  ".reg .b32 %ws_branch_<N>;"
-/// (preceded by a "// ws:block N" comment for people reading -S output;
-/// comments do not survive into a fatbin, declarations do). Tools that read
-/// the PTX (emulator ground truth, histograms) attach the marker
-/// "ws:block N" / "ws:branch N" to the next instruction; our instructions run
-/// from there to the closing brace of the scope.
+///   ".reg .b32 %ws_block_<N>;", ".reg .b32 %ws_branch_<N>;" or, for a merged
+///   probe, ".reg .b32 %ws_block_<N>_branch_<M>;"   (N, M: counter indices)
+/// (preceded by a "// ws:..." comment for people reading -S output; comments
+/// do not survive into a fatbin, declarations do). A block whose counts are
+/// derived gets a scope with only that declaration and one dead
+/// "mov.u32 %ws_block_<N>, 0;" (ptxas deletes it). Tools
+/// that read the PTX (emulator ground truth, histograms) attach the marker
+/// "ws:block N", "ws:branch M" or "ws:block N ws:branch M" to the next
+/// instruction; a probe's instructions run from there to the closing brace.
 constexpr const char *BlockMarker = "ws:block";
 constexpr const char *BranchMarker = "ws:branch";
 constexpr const char *BlockMarkerRegister = "%ws_block_";

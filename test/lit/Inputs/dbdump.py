@@ -11,9 +11,11 @@ for f in db["functions"]:
     print("function %s kind=%s demangled=%s line=%d" % (
         f["name"], f["kind"], f["demangled"], f["line"]))
     for b in f["blocks"]:
-        print("  block id=%d counter=%d loc=%s:%d:%d depth=%d header=%s" % (
+        d = b.get("derived_from")
+        print("  block id=%d counter=%d loc=%s:%d:%d depth=%d header=%s%s" % (
             b["id"], b["counter"], os.path.basename(b["file"]), b["line"],
-            b["column"], b["loop_depth"], str(b["loop_header"]).lower()))
+            b["column"], b["loop_depth"], str(b["loop_header"]).lower(),
+            " derived=branch%d.succ%d" % (d["branch"], d["successor"]) if d else ""))
     for br in f["branches"]:
         print("  branch id=%d block=%d kind=%s succ=%s uniform=%s probed=%s "
               "counter=%d loc=%s:%d:%d" % (
@@ -21,4 +23,4 @@ for f in db["functions"]:
                   ",".join(str(s) for s in br["successors"]),
                   str(br["uniform"]).lower(), str(br["probed"]).lower(),
                   br["counter"], os.path.basename(br["file"]), br["line"],
-                  br["column"]))
+                  br["column"]) + (" shares-block-counts" if br.get("shares_block_counts") else ""))

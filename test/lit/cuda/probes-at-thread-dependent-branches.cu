@@ -10,7 +10,7 @@ __global__ void thread_dependent(int *a, int n) {
     a[threadIdx.x] = n;
 }
 // CHECK-LABEL: .entry _Z16thread_dependentPii(
-// CHECK: // ws:branch
+// CHECK: ws:branch
 // CHECK: vote.sync.ballot.b32
 // CHECK: bra
 
@@ -29,7 +29,7 @@ __global__ void data_loop(const int *trip, int *out) {
     out[threadIdx.x * i] += i;
 }
 // CHECK-LABEL: .entry _Z9data_loopPKiPi(
-// CHECK: // ws:branch
+// CHECK: ws:branch
 // CHECK: vote.sync.ballot.b32
 
 // DB-LABEL: function _Z16thread_dependentPii kind=kernel demangled=thread_dependent(int*, int) line=8

@@ -1,7 +1,7 @@
 ; A thread-dependent switch is probed over its distinct successors (default
 ; first): the successor index comes from a select chain, divergence from
 ; match.any, and each successor but the last gets a thread counter.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-cheaper-counting=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 
 target triple = "nvptx64-nvidia-cuda"
