@@ -290,9 +290,9 @@ void ModuleInstrumenter::decideCounting(
 
 Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br) {
   IRBuilder<> B(Br.Terminator);
+  // A two-way branch hands its condition to the probe as a predicate.
   if (auto *BI = dyn_cast<BranchInst>(Br.Terminator))
-    return B.CreateSelect(BI->getCondition(), B.getInt32(0), B.getInt32(1),
-                          "ws.succ");
+    return BI->getCondition();
   auto *SI = cast<SwitchInst>(Br.Terminator);
   auto IndexOf = [&](BasicBlock *BB) {
     return unsigned(find(Br.Successors, BB) - Br.Successors.begin());

@@ -88,8 +88,7 @@ std::string branchBody(const ProbeSpec &S, StringRef Record,
     // One ballot of "goes to successor 0" gives the verdict (divergent iff
     // neither empty nor the whole mask), successor 0's threads, and whether
     // any lane arrives at successor 0.
-    T += formatv("\tsetp.eq.u32 %wsq, {0}, 0;\n"
-                 "\tvote.sync.ballot.b32 %wsb, %wsq, %wsm;\n"
+    T += formatv("\tvote.sync.ballot.b32 %wsb, {0}, %wsm;\n"
                  "\tsetp.ne.u32 %wsa, %wsb, 0;\n"
                  "\tsetp.ne.and.u32 %wsd, %wsb, %wsm, %wsa;\n"
                  "\tand.pred %wsa, %wsa, %wsp;\n"
@@ -141,7 +140,8 @@ void warpscope::emitProbe(Instruction *InsertBefore, Value *Counters,
   if (S.BranchWord) {
     std::string Record =
         AddOperand(wordAddress(B, Counters, *S.BranchWord), "l");
-    std::string Index = AddOperand(S.SuccessorIndex, "r");
+    std::string Index =
+        AddOperand(S.SuccessorIndex, S.NumSuccessors == 2 ? "b" : "r");
     Text += branchBody(S, Record, Index);
   }
   Text += "\t}";

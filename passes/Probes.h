@@ -26,7 +26,9 @@ namespace warpscope {
 struct ProbeSpec {
   std::optional<uint64_t> BlockWord;
   std::optional<uint64_t> BranchWord;
-  /// i32 in [0, NumSuccessors): the successor this lane goes to.
+  /// Two successors: the branch condition (i1, true = successor 0), passed
+  /// as a PTX predicate. More: i32 in [0, NumSuccessors), this lane's
+  /// successor.
   llvm::Value *SuccessorIndex = nullptr;
   unsigned NumSuccessors = 0;
 };

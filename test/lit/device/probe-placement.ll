@@ -1,5 +1,6 @@
 ; A branch on threadIdx gets a branch probe right before its terminator: a
-; ballot of "goes to successor 0" with the successor index from a select.
+; ballot of "goes to successor 0", the branch condition passed as a PTX
+; predicate.
 ; (Probes on their own; merging and derivation: cheaper-counting.ll.)
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-cheaper-counting=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
@@ -10,8 +11,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: entry:
 ; CHECK-NEXT: call void asm sideeffect "// ws:block 0
 ; CHECK: %odd = icmp ne i32
-; CHECK-NEXT: %ws.succ = select i1 %odd, i32 0, i32 1
-; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A\09{\0A\09.reg .b32 %ws_branch_2;{{.*}}@%wsp red.global.add.u64 [$0+0], 1;{{.*}}setp.eq.u32 %wsq, $1, 0;{{.*}}vote.sync.ballot.b32 %wsb, %wsq, %wsm;{{.*}}@%wsa red.global.add.u64 [$0+32], 1;{{.*}}@%wsd red.global.add.u64 [$0+8], 1;{{.*}}popc.b32 %wsn, %wsb;{{.*}}[$0+24]{{.*}}popc.b32 %wsn, %wsm;{{.*}}[$0+16]{{.*}}", "l,r"({{.*}} i64 2) to i64), i32 %ws.succ)
+; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A\09{\0A\09.reg .b32 %ws_branch_2;{{.*}}@%wsp red.global.add.u64 [$0+0], 1;{{.*}}vote.sync.ballot.b32 %wsb, $1, %wsm;{{.*}}@%wsa red.global.add.u64 [$0+32], 1;{{.*}}@%wsd red.global.add.u64 [$0+8], 1;{{.*}}popc.b32 %wsn, %wsb;{{.*}}[$0+24]{{.*}}popc.b32 %wsn, %wsm;{{.*}}[$0+16]{{.*}}", "l,b"({{.*}} i64 2) to i64), i1 %odd)
 ; CHECK-NEXT: br i1 %odd, label %then, label %join
 ; CHECK-NOT: match.any
 define ptx_kernel void @tid_branch(ptr addrspace(1) %out) {
