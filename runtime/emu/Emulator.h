@@ -83,6 +83,15 @@ std::unique_ptr<Module> loadPtx(const std::string &PtxText,
 /// redirect it. Default: stdout.
 void setPrintfSink(void (*Sink)(const char *Text, size_t Len));
 
+/// Allocation table for checked global accesses: with the environment
+/// variable WARPSCOPE_EMU_CHECK=1, every global/generic access of a launch
+/// must fall inside a registered allocation (or a module variable, or the
+/// launch's own shared/local/param windows), else the launch fails with an
+/// error naming the access. The stand-in cudart registers cudaMalloc'd
+/// blocks here. Thread-safe.
+void registerAllocation(void *Ptr, size_t Size);
+void unregisterAllocation(void *Ptr);
+
 } // namespace warpscope::emu
 
 #endif // WARPSCOPE_EMU_EMULATOR_H

@@ -1,0 +1,41 @@
+//===- Exec.h - Module implementation --------------------------------------===//
+#ifndef WARPSCOPE_EMU_CORE_EXEC_H
+#define WARPSCOPE_EMU_CORE_EXEC_H
+
+#include "Emulator.h"
+#include "Ptx.h"
+
+#include <mutex>
+
+namespace warpscope::emu::core {
+
+struct LaunchRecord {
+  std::string Kernel;
+  Dim3 Grid, Block;
+  uint32_t Shared;
+};
+
+std::string srcLoc(const ParsedModule &PM, const Inst &I);
+
+class ModuleImpl : public Module {
+public:
+  explicit ModuleImpl(std::unique_ptr<ParsedModule> P);
+  const std::vector<KernelInfo> &kernels() const override { return Kernels; }
+  const std::vector<GlobalInfo> &globals() const override { return Globals; }
+  const KernelInfo *findKernel(const std::string &Name) const override;
+  const GlobalInfo *findGlobal(const std::string &Name) const override;
+  bool launch(const std::string &Kernel, const LaunchParams &P, std::string &Error) override;
+  std::string groundTruthJson() const override;
+
+  std::unique_ptr<ParsedModule> PM;
+  std::vector<KernelInfo> Kernels;
+  std::vector<GlobalInfo> Globals;
+  std::vector<LaunchRecord> Launches;
+  uint64_t LaunchCount = 0;
+  bool CheckGlobal = false;
+  mutable std::mutex Mu;
+};
+
+} // namespace warpscope::emu::core
+
+#endif

@@ -1,0 +1,186 @@
+//===- Ptx.h - decoded PTX: the emulator core's internal form -------------===//
+//
+// The parser turns PTX text into Functions holding flat arrays of Inst. All
+// operands are "slots": indices into a frame's register file, which holds
+// 32 lanes x 64 bits per slot. Declared registers, immediates, symbol
+// addresses and special registers all get slots, so execution never looks
+// up a name and every source operand is just a pointer to 32 lane values.
+//
+// Register value convention: a slot holds a value in its low bits; readers
+// always truncate to their operand width, so upper bits are don't-care.
+// Predicates hold exactly 0 or 1.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_EMU_CORE_PTX_H
+#define WARPSCOPE_EMU_CORE_PTX_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace warpscope::emu::core {
+
+enum class Ty : uint8_t {
+  None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64,
+  F16, F16x2, BF16, BF16x2, F32, F64, Pred
+};
+unsigned tySize(Ty T);
+bool tySigned(Ty T);
+bool tyFloat(Ty T);
+Ty parseTy(const std::string &S); // Ty::None when not a type name
+
+enum Space : uint8_t { SpGeneric, SpGlobal, SpShared, SpLocal, SpParam, SpConst };
+
+enum Op : uint16_t {
+  OpNop, OpMov, OpClock32, OpClock64, OpGlobalTimer, OpPack, OpUnpack,
+  OpAdd, OpSub, OpMul, OpMad, OpMul24, OpMad24, OpDiv, OpRem, OpAbs, OpNeg,
+  OpMin, OpMax, OpAnd, OpOr, OpXor, OpNot, OpCnot, OpShl, OpShr, OpPopc,
+  OpClz, OpBrev, OpBfind, OpBfe, OpBfi, OpPrmt, OpLop3, OpShf, OpSad,
+  OpFma, OpRcp, OpSqrt, OpRsqrt, OpEx2, OpLg2, OpSin, OpCos, OpTanh,
+  OpTestp, OpCopysign, OpSetp, OpSet, OpSelp, OpSlct, OpCvt, OpCvta,
+  OpCvtPack, OpLd, OpSt, OpAtom, OpRed, OpBra, OpBrx, OpCall, OpRet, OpExit,
+  OpTrap, OpBar, OpShfl, OpVote, OpActivemask, OpMatch, OpRedux,
+  OpIsspacep, OpDp4a, OpDp2a, OpUnsupported,
+};
+
+// Modifier flags (Inst::Flags).
+enum : uint32_t {
+  FFtz = 1u << 0, FSat = 1u << 1, FApprox = 1u << 2, FHi = 1u << 3,
+  FWide = 1u << 4, FCcOut = 1u << 5, FCcIn = 1u << 6, FToSpace = 1u << 7,
+  FNan = 1u << 8, FShiftAmt = 1u << 9, FWrap = 1u << 10, FLeft = 1u << 11,
+  FNegC = 1u << 12, FHasPredOut = 1u << 13, FFull = 1u << 14,
+  FRelu = 1u << 15, FUni = 1u << 16, FIndirect = 1u << 17,
+};
+
+enum Rnd : uint8_t { RndNone, RndRn, RndRz, RndRm, RndRp, RndRni, RndRzi, RndRmi, RndRpi, RndRna };
+
+enum Cmp : uint8_t {
+  CmpEq, CmpNe, CmpLt, CmpLe, CmpGt, CmpGe, CmpLo, CmpLs, CmpHi, CmpHs,
+  CmpEqu, CmpNeu, CmpLtu, CmpLeu, CmpGtu, CmpGeu, CmpNum, CmpNan
+};
+enum BoolOp : uint8_t { BoolNone, BoolAnd, BoolOr, BoolXor };
+enum AtomOp : uint8_t { AtAdd, AtMin, AtMax, AtInc, AtDec, AtAnd, AtOr, AtXor, AtExch, AtCas };
+enum ShflMode : uint8_t { ShUp, ShDown, ShBfly, ShIdx };
+enum VoteMode : uint8_t { VoAll, VoAny, VoUni, VoBallot };
+
+constexpr uint32_t SlotZero = 0, SlotSink = 1, SlotCC = 2, FirstRegSlot = 3;
+constexpr uint32_t NoTarget = 0xffffffffu;
+/// A function's "address" (mov of a function symbol, vtable initializers):
+/// FunctionAddressBase + function index. Indirect calls map it back.
+constexpr uint64_t FunctionAddressBase = 0x1000;
+
+struct Inst {
+  uint16_t Op = OpNop;
+  Ty T = Ty::None, T2 = Ty::None;
+  uint8_t Space = SpGeneric, Space2 = SpGeneric;
+  uint8_t Vec = 1;
+  uint8_t Rnd = RndNone;
+  uint8_t Sub = 0;   // Cmp / AtomOp / ShflMode / VoteMode / builtin / ...
+  uint8_t Bool = BoolNone;
+  uint8_t ND = 0, NS = 0;
+  uint32_t Flags = 0;
+  int32_t Guard = -1; // predicate slot or -1
+  bool GuardNeg = false;
+  uint32_t D[4] = {SlotSink, SlotSink, SlotSink, SlotSink};
+  uint32_t S[5] = {0, 0, 0, 0, 0};
+  uint32_t Addr = SlotZero; // address base slot for memory operands
+  int64_t Off = 0;          // address offset
+  uint32_t Target = NoTarget; // branch target / brx table / callee
+  uint32_t Ipdom = NoTarget;  // reconvergence point (instruction index)
+  uint32_t ArgBegin = 0, NArgs = 0; // call args in Function::CallArgs
+  uint32_t RetOff = 0, RetSize = 0; bool HasRet = false;
+  // Source information (not used on the hot path).
+  uint32_t PtxLine = 0, File = 0, Line = 0, Col = 0;
+  int32_t Marker = -1; // index into Module markers
+};
+
+struct ParamDecl {
+  std::string Name;
+  uint32_t Off = 0, Size = 0, Align = 1;
+};
+
+enum InitKind : uint8_t { InitValue, InitLocalSym, InitSpecial, InitSharedSym };
+struct SlotInit {
+  uint32_t Slot;
+  uint8_t Kind;
+  uint64_t Value; // value / local depot offset / special-register id /
+                  // shared variable index
+  int64_t Add = 0; // InitSharedSym: byte offset added to the address
+};
+
+/// Per-kernel placement of .shared variables (only those the kernel and its
+/// callees reference), dynamic shared memory after them.
+struct SharedLayout {
+  std::vector<uint32_t> Off; // by global variable index
+  uint32_t StaticBytes = 0;
+  uint32_t DynOff = 0;
+};
+
+enum Builtin : uint8_t { BiNone, BiVprintf, BiMalloc, BiFree, BiAssert };
+
+struct Function {
+  std::string Name;
+  bool IsKernel = false, HasBody = false, Declared = false;
+  Builtin Bi = BiNone;
+  std::vector<Inst> Code;
+  std::vector<std::string> Opcodes; // full opcode text per instruction
+  uint32_t NumSlots = FirstRegSlot;
+  uint32_t NumDeclaredRegs = 0; // .reg names declared (all scopes)
+  std::vector<SlotInit> Inits;
+  uint32_t LocalBytes = 0, LocalAlign = 8;
+  uint32_t ParamBytes = 0; // per lane
+  std::vector<ParamDecl> Params;
+  bool HasRet = false;
+  ParamDecl Ret;
+  std::vector<uint32_t> CallArgs; // pairs (caller param offset, size)
+  std::vector<std::vector<uint32_t>> BrxTables;
+  std::vector<std::string> UnsupportedWhy; // OpUnsupported: Target indexes this
+  uint32_t MaxNtid = 0, ReqNtid = 0;
+  SharedLayout Shared; // kernels only
+  uint32_t LocalStack = 0; // kernels only: per-thread local bytes incl. callees
+  // Ground truth counters, one per instruction.
+  std::vector<uint64_t> WarpExec, ThreadExec, Visits, Divergent;
+};
+
+enum SpecialReg : uint8_t {
+  SrTidX, SrTidY, SrTidZ, SrNtidX, SrNtidY, SrNtidZ, SrCtaidX, SrCtaidY,
+  SrCtaidZ, SrNctaidX, SrNctaidY, SrNctaidZ, SrLaneid, SrWarpid, SrNwarpid,
+  SrSmid, SrNsmid, SrGridid, SrLanemaskEq, SrLanemaskLt, SrLanemaskLe,
+  SrLanemaskGt, SrLanemaskGe, SrDynSmem, SrTotalSmem, SrEnvreg, SrClock,
+  SrClock64, SrGlobaltimer, SrClusterZero, SrClusterOne
+};
+
+struct GlobalVar {
+  std::string Name;
+  uint8_t Space = SpGlobal;
+  size_t Size = 0;
+  uint32_t Align = 1;
+  uint8_t *Data = nullptr; // host storage (global/const)
+  bool Dynamic = false;    // extern .shared name[]
+};
+
+struct ParsedModule {
+  std::string Name;
+  std::vector<std::unique_ptr<Function>> Functions;
+  std::unordered_map<std::string, uint32_t> FuncIndex;
+  std::vector<std::unique_ptr<GlobalVar>> Globals;
+  std::unordered_map<std::string, uint32_t> GlobalIndex;
+  std::vector<std::unique_ptr<uint8_t[]>> Storage;
+  std::map<uint32_t, std::string> Files;
+  std::vector<std::string> Markers;
+};
+
+/// Parses and decodes; returns null and sets Error on failure.
+std::unique_ptr<ParsedModule> parsePtx(const std::string &Text,
+                                       const std::string &Name,
+                                       std::string &Error);
+
+/// Post-dominator analysis: fills Inst::Ipdom for branches.
+void computeReconvergence(Function &F);
+
+} // namespace warpscope::emu::core
+
+#endif

@@ -1,0 +1,158 @@
+//===- Round.cpp - directed rounding and small float formats --------------===//
+//
+// Compiled with -frounding-math: operations under a non-default rounding
+// mode switch the host FPU mode around one volatile operation. Only the
+// slow path (explicit .rz/.rm/.rp) comes here.
+//
+//===----------------------------------------------------------------------===//
+#include "Round.h"
+
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+
+namespace warpscope::emu::core {
+
+static int hostMode(int Mode) {
+  switch (Mode) {
+  case RndRz: case RndRzi: return FE_TOWARDZERO;
+  case RndRm: case RndRmi: return FE_DOWNWARD;
+  case RndRp: case RndRpi: return FE_UPWARD;
+  default: return FE_TONEAREST;
+  }
+}
+
+namespace {
+struct ModeGuard {
+  int Old;
+  explicit ModeGuard(int Mode) : Old(std::fegetround()) { std::fesetround(hostMode(Mode)); }
+  ~ModeGuard() { std::fesetround(Old); }
+};
+} // namespace
+
+float roundedF32(int Op, float A, float B, float C, int Mode) {
+  ModeGuard G(Mode);
+  volatile float X = A, Y = B, Z = C;
+  volatile float R;
+  switch (Op) {
+  case ROpAdd: R = X + Y; break;
+  case ROpSub: R = X - Y; break;
+  case ROpMul: R = X * Y; break;
+  case ROpDiv: R = X / Y; break;
+  case ROpFma: R = std::fma((float)X, (float)Y, (float)Z); break;
+  case ROpSqrt: R = std::sqrt((float)X); break;
+  case ROpRcp: R = 1.0f / X; break;
+  default: R = X; break;
+  }
+  return R;
+}
+
+double roundedF64(int Op, double A, double B, double C, int Mode) {
+  ModeGuard G(Mode);
+  volatile double X = A, Y = B, Z = C;
+  volatile double R;
+  switch (Op) {
+  case ROpAdd: R = X + Y; break;
+  case ROpSub: R = X - Y; break;
+  case ROpMul: R = X * Y; break;
+  case ROpDiv: R = X / Y; break;
+  case ROpFma: R = std::fma((double)X, (double)Y, (double)Z); break;
+  case ROpSqrt: R = std::sqrt((double)X); break;
+  case ROpRcp: R = 1.0 / X; break;
+  default: R = X; break;
+  }
+  return R;
+}
+
+float intToF32(int64_t V, bool Signed, int Mode) {
+  ModeGuard G(Mode);
+  if (Signed) { volatile int64_t X = V; volatile float R = (float)X; return R; }
+  volatile uint64_t X = (uint64_t)V;
+  volatile float R = (float)X;
+  return R;
+}
+
+double intToF64(int64_t V, bool Signed, int Mode) {
+  ModeGuard G(Mode);
+  if (Signed) { volatile int64_t X = V; volatile double R = (double)X; return R; }
+  volatile uint64_t X = (uint64_t)V;
+  volatile double R = (double)X;
+  return R;
+}
+
+float f64ToF32(double V, int Mode) {
+  ModeGuard G(Mode);
+  volatile double X = V;
+  volatile float R = (float)X;
+  return R;
+}
+
+double roundToInt(double V, int Mode) {
+  switch (Mode) {
+  case RndRzi: case RndRz: return std::trunc(V);
+  case RndRmi: case RndRm: return std::floor(V);
+  case RndRpi: case RndRp: return std::ceil(V);
+  case RndRna: return std::round(V);
+  default: return std::nearbyint(V); // ties to even under the default mode
+  }
+}
+
+// Rounds a double to a binary format with ExpBits/MantBits (f16: 5/10,
+// bf16: 8/7), returns the bit pattern.
+static uint32_t toSmall(double X, int Mode, int ExpBits, int MantBits) {
+  const uint32_t ExpMax = (1u << ExpBits) - 1;
+  const uint32_t SignBit = 1u << (ExpBits + MantBits);
+  const uint32_t Inf = ExpMax << MantBits;
+  if (std::isnan(X)) return Inf | (1u << (MantBits - 1));
+  uint32_t Sign = std::signbit(X) ? SignBit : 0;
+  double A = std::fabs(X);
+  if (std::isinf(A)) return Sign | Inf;
+  if (A == 0) return Sign;
+  const int Bias = (int)(ExpMax >> 1);
+  const int MinExp = 1 - Bias;
+  int E;
+  std::frexp(A, &E); // A = m * 2^E, m in [0.5, 1)
+  int Ex = std::max(E - 1, MinExp);
+  double N = std::ldexp(A, MantBits - Ex);
+  double R;
+  bool Neg = Sign != 0;
+  switch (Mode) {
+  case RndRz: R = std::trunc(N); break;
+  case RndRm: R = Neg ? std::ceil(N) : std::floor(N); break;
+  case RndRp: R = Neg ? std::floor(N) : std::ceil(N); break;
+  case RndRna: R = std::round(N); break;
+  default: R = std::nearbyint(N); break;
+  }
+  uint64_t Bits = ((uint64_t)(Ex - MinExp) << MantBits) + (uint64_t)R;
+  if (Bits >= Inf) {
+    bool ToInf = Mode == RndRn || Mode == RndNone || Mode == RndRna ||
+                 (Mode == RndRp && !Neg) || (Mode == RndRm && Neg);
+    return Sign | (ToInf ? Inf : Inf - 1);
+  }
+  return Sign | (uint32_t)Bits;
+}
+
+static double fromSmall(uint32_t B, int ExpBits, int MantBits) {
+  const uint32_t ExpMax = (1u << ExpBits) - 1;
+  const int Bias = (int)(ExpMax >> 1);
+  bool Neg = (B >> (ExpBits + MantBits)) & 1;
+  uint32_t Ex = (B >> MantBits) & ExpMax;
+  uint32_t Ma = B & ((1u << MantBits) - 1);
+  double V;
+  if (Ex == ExpMax) V = Ma ? NAN : INFINITY;
+  else if (Ex == 0) V = std::ldexp((double)Ma, 1 - Bias - MantBits);
+  else V = std::ldexp((double)(Ma | (1u << MantBits)), (int)Ex - Bias - MantBits);
+  return Neg ? -V : V;
+}
+
+uint16_t toF16(double X, int Mode) { return (uint16_t)toSmall(X, Mode, 5, 10); }
+uint16_t toBF16(double X, int Mode) { return (uint16_t)toSmall(X, Mode, 8, 7); }
+float fromF16(uint16_t B) { return (float)fromSmall(B, 5, 10); }
+float fromBF16(uint16_t B) {
+  uint32_t W = (uint32_t)B << 16;
+  float F;
+  std::memcpy(&F, &W, 4);
+  return F;
+}
+
+} // namespace warpscope::emu::core

@@ -1,0 +1,92 @@
+#include "TestUtil.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace emutest {
+
+std::string readPtx(const std::string &Name) {
+  std::ifstream In(std::string(EMU_TEST_PTX_DIR) + "/" + Name);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+std::unique_ptr<Module> load(const std::string &Name) {
+  std::string Text = readPtx(Name);
+  EXPECT_FALSE(Text.empty()) << "missing " << Name;
+  std::string Err;
+  auto M = loadPtx(Text, Name, Err);
+  EXPECT_TRUE(M) << Err;
+  return M;
+}
+
+std::unique_ptr<Module> loadText(const std::string &Text, std::string *ErrOut) {
+  std::string Err;
+  auto M = loadPtx(Text, "inline.ptx", Err);
+  if (ErrOut) *ErrOut = Err;
+  return M;
+}
+
+bool launch(Module &M, const std::string &K, Dim3 G, Dim3 B, const Args &A, std::string *ErrOut,
+            uint32_t Dyn) {
+  std::vector<void *> Ptrs;
+  for (auto &Bl : A.Blobs) Ptrs.push_back((void *)Bl.data());
+  LaunchParams P;
+  P.Grid = G;
+  P.Block = B;
+  P.DynamicSharedBytes = Dyn;
+  P.Args = Ptrs.data();
+  std::string Err;
+  bool Ok = M.launch(K, P, Err);
+  if (ErrOut) *ErrOut = Err;
+  else EXPECT_TRUE(Ok) << Err;
+  return Ok;
+}
+
+std::string firstKernel(Module &M) { return M.kernels().empty() ? "" : M.kernels()[0].Name; }
+
+static std::string field(const std::string &Obj, const std::string &Key) {
+  std::string K = "\"" + Key + "\":";
+  size_t P = Obj.find(K);
+  if (P == std::string::npos) return "";
+  P += K.size();
+  if (Obj[P] == '"') {
+    size_t E = Obj.find('"', P + 1);
+    return Obj.substr(P + 1, E - P - 1);
+  }
+  size_t E = Obj.find_first_of(",}", P);
+  return Obj.substr(P, E - P);
+}
+
+std::vector<InstTruth> truthOf(const std::string &Json, const std::string &Func) {
+  std::vector<InstTruth> Out;
+  size_t P = Json.find("{\"name\":\"" + Func + "\"");
+  if (P == std::string::npos) return Out;
+  size_t End = Json.find("]}", P);
+  size_t Q = Json.find("\"instructions\":[", P);
+  Q = Json.find('{', Q);
+  while (Q != std::string::npos && Q < End) {
+    size_t E = Json.find('}', Q);
+    std::string Obj = Json.substr(Q, E - Q + 1);
+    InstTruth T;
+    T.Opcode = field(Obj, "opcode");
+    T.Marker = field(Obj, "marker");
+    T.Warp = std::stoull(field(Obj, "warp_executions"));
+    T.Thread = std::stoull(field(Obj, "thread_executions"));
+    T.PtxLine = (unsigned)std::stoul(field(Obj, "ptx_line"));
+    std::string L = field(Obj, "line");
+    if (!L.empty()) T.Line = (unsigned)std::stoul(L);
+    std::string V = field(Obj, "visits");
+    if (!V.empty()) {
+      T.HasVisits = true;
+      T.Visits = std::stoull(V);
+      T.Divergent = std::stoull(field(Obj, "divergent"));
+    }
+    Out.push_back(T);
+    Q = Json.find('{', E);
+  }
+  return Out;
+}
+
+} // namespace emutest

@@ -1,0 +1,37 @@
+#pragma once
+#include "Emulator.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace emutest {
+using namespace warpscope::emu;
+
+std::string readPtx(const std::string &Name); // from tests/ptx
+std::unique_ptr<Module> load(const std::string &Name);
+std::unique_ptr<Module> loadText(const std::string &Text, std::string *Err = nullptr);
+
+// Launches with arguments given as a list of (pointer to value, size) blobs.
+struct Args {
+  std::vector<std::vector<unsigned char>> Blobs;
+  template <class T> Args &add(const T &V) {
+    Blobs.emplace_back((const unsigned char *)&V, (const unsigned char *)&V + sizeof(T));
+    return *this;
+  }
+};
+bool launch(Module &M, const std::string &K, Dim3 G, Dim3 B, const Args &A,
+            std::string *Err = nullptr, uint32_t Dyn = 0);
+std::string firstKernel(Module &M);
+
+// Very small JSON helpers for ground-truth checks.
+struct InstTruth {
+  std::string Opcode, Marker;
+  uint64_t Warp = 0, Thread = 0, Visits = 0, Divergent = 0;
+  bool HasVisits = false;
+  unsigned PtxLine = 0, Line = 0;
+};
+std::vector<InstTruth> truthOf(const std::string &Json, const std::string &Func);
+} // namespace emutest
