@@ -272,6 +272,8 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
   std::map<std::string, Database> Databases;
   std::map<std::string, std::vector<FunctionProfile>> ByModule;
   std::vector<std::string> ModuleOrder;
+  /// (module id, mangled name) -> index in ByModule[module id]
+  std::map<std::pair<std::string, std::string>, size_t> FunctionIndex;
   for (const std::string &Path : Set.ProfileFiles) {
     Expected<json::Value> V = readJson(Path, RerunHint);
     if (!V)
@@ -331,6 +333,8 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
                             " counters but the profile has " + Twine(N),
                         "the program was rebuilt after it ran; rerun it");
           ByModule[Id] = DB->Functions;
+          for (size_t I = 0; I < DB->Functions.size(); ++I)
+            FunctionIndex[{Id, DB->Functions[I].Name}] = I;
           ModuleOrder.push_back(Id);
           Databases.emplace(Id, std::move(*DB));
         }
@@ -365,24 +369,26 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
           G.TimeMs = *T;
           G.Timed = true;
         }
-        if (!Mod || !Mod->getAsString() || !ByModule.count(Mod->getAsString()->str()))
+        if (!Mod || !Mod->getAsString())
+          continue; // a stub the runtime did not know
+        auto Fn = FunctionIndex.find({Mod->getAsString()->str(), Kernel});
+        if (Fn == FunctionIndex.end())
           continue; // kernel of an uninstrumented module
-        for (FunctionProfile &Fn : ByModule[Mod->getAsString()->str()])
-          if (Fn.Name == Kernel) {
-            auto Same = [&](const LaunchGroup &O) {
-              return std::equal(O.Grid, O.Grid + 3, G.Grid) &&
-                     std::equal(O.Block, O.Block + 3, G.Block) &&
-                     O.SharedBytes == G.SharedBytes;
-            };
-            auto It = std::find_if(Fn.Launches.begin(), Fn.Launches.end(), Same);
-            if (It == Fn.Launches.end())
-              Fn.Launches.push_back(G);
-            else {
-              It->Count += G.Count;
-              It->TimeMs += G.TimeMs;
-              It->Timed |= G.Timed;
-            }
-          }
+        std::vector<LaunchGroup> &Groups =
+            ByModule[Fn->first.first][Fn->second].Launches;
+        auto Same = [&](const LaunchGroup &O) {
+          return std::equal(O.Grid, O.Grid + 3, G.Grid) &&
+                 std::equal(O.Block, O.Block + 3, G.Block) &&
+                 O.SharedBytes == G.SharedBytes;
+        };
+        auto It = std::find_if(Groups.begin(), Groups.end(), Same);
+        if (It == Groups.end()) {
+          Groups.push_back(G);
+        } else {
+          It->Count += G.Count;
+          It->TimeMs += G.TimeMs;
+          It->Timed |= G.Timed;
+        }
       }
     if (!F.Problem.empty())
       return fail(Path, F.Problem, RerunHint);

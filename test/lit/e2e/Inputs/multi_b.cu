@@ -1,7 +1,7 @@
 // Translation unit B: its own kernel, two host threads on two streams, a
 // kernel launched through cudaLaunchKernel directly, and an end chosen by
 // argv[1]: "return", "exit" (from a helper) or "reset" (cudaDeviceReset,
-// then one more launch). "none" launches nothing at all.
+// then one more launch) or "abort" (SIGABRT). "none" launches nothing.
 #include "multi.h"
 #include <cstdio>
 #include <cstdlib>
@@ -49,6 +49,8 @@ int main(int argc, char **argv) {
     return 1;
   if (!std::strcmp(how, "exit"))
     finish(0);
+  if (!std::strcmp(how, "abort"))
+    std::abort();
   if (!std::strcmp(how, "reset")) {
     if (cudaDeviceReset() || work(100, nullptr))
       return 1;
