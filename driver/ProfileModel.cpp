@@ -8,6 +8,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <tuple>
 
 using namespace llvm;
 using namespace warpscope;
@@ -274,6 +275,11 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
   std::vector<std::string> ModuleOrder;
   /// (module id, mangled name) -> index in ByModule[module id]
   std::map<std::pair<std::string, std::string>, size_t> FunctionIndex;
+  /// (function's launch list, grid, block, shared bytes) -> its group
+  std::map<std::tuple<const void *, uint32_t, uint32_t, uint32_t, uint32_t,
+                      uint32_t, uint32_t, uint64_t>,
+           size_t>
+      GroupIndex;
   for (const std::string &Path : Set.ProfileFiles) {
     Expected<json::Value> V = readJson(Path, RerunHint);
     if (!V)
@@ -376,18 +382,18 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
           continue; // kernel of an uninstrumented module
         std::vector<LaunchGroup> &Groups =
             ByModule[Fn->first.first][Fn->second].Launches;
-        auto Same = [&](const LaunchGroup &O) {
-          return std::equal(O.Grid, O.Grid + 3, G.Grid) &&
-                 std::equal(O.Block, O.Block + 3, G.Block) &&
-                 O.SharedBytes == G.SharedBytes;
-        };
-        auto It = std::find_if(Groups.begin(), Groups.end(), Same);
-        if (It == Groups.end()) {
+        // Streams are not told apart here: same kernel, same shape.
+        auto Key = std::make_tuple(&Groups, G.Grid[0], G.Grid[1], G.Grid[2],
+                                   G.Block[0], G.Block[1], G.Block[2],
+                                   G.SharedBytes);
+        auto [Slot, Fresh] = GroupIndex.try_emplace(Key, Groups.size());
+        if (Fresh) {
           Groups.push_back(G);
         } else {
-          It->Count += G.Count;
-          It->TimeMs += G.TimeMs;
-          It->Timed |= G.Timed;
+          LaunchGroup &Same = Groups[Slot->second];
+          Same.Count += G.Count;
+          Same.TimeMs += G.TimeMs;
+          Same.Timed |= G.Timed;
         }
       }
     if (!F.Problem.empty())

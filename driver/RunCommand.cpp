@@ -55,9 +55,10 @@ static void clearOldProfile(const std::string &Dir) {
   for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
        I.increment(EC)) {
     StringRef Name = sys::path::filename(I->path());
-    if (Name.ends_with(".json") &&
-        (Name.starts_with("profile-") || Name.starts_with("db-") ||
-         Name.starts_with("emu-")))
+    if ((Name.ends_with(".json") &&
+         (Name.starts_with("profile-") || Name.starts_with("db-") ||
+          Name.starts_with("emu-"))) ||
+        (Name.starts_with("launches-") && Name.ends_with(".jsonl")))
       sys::fs::remove(I->path());
   }
 }

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Times `warpscope report` on a synthetic profile: a per-launch profile with
---launches launch records (each with a few sparse counters) over a module
-whose database has --branches probed two-way branches. Prints the median
+"""Times `warpscope report` on a synthetic profile: a per-launch run of
+--launches launches, each with its own launch configuration (so the profile
+holds --launches launch groups, the worst case), over a module whose database
+has --branches probed two-way branches. Prints the median
 wall time of --repeat runs for the text and JSON formats.
 
-usage: report_speed.py [--build DIR] [--launches N] [--branches N] [--repeat N]
+usage: report_speed.py [--build DIR] [--launches N] [--branches N]
+                       [--configs N] [--repeat N]
 """
 import argparse
 import json
@@ -17,7 +19,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def synthesize(d, launches, branches, per_function=100):
+def synthesize(d, launches, branches, configs, per_function=100):
     functions, counters = [], []
     word = 0
     for f in range(branches // per_function):
@@ -43,18 +45,31 @@ def synthesize(d, launches, branches, per_function=100):
           "source_file": "k.cu", "target": "sm_90",
           "counters_symbol": "__warpscope_counters_" + mid,
           "num_counters": word, "functions": functions}
-    launch_records = [{"sequence": i, "module_id": mid,
-                       "kernel": "_Z1k%dv" % (i % len(functions)),
-                       "grid": [64, 1, 1], "block": [128, 1, 1],
-                       "shared_bytes": 0, "stream": 0, "count": 1,
-                       "time_ms": 0.01, "counters": [[0, 1], [1, 32]]}
-                      for i in range(launches)]
+    # As the runtime writes a per-launch run: launch groups in the profile
+    # (the runtime merges launches of one kernel and shape; --configs
+    # shapes), one line per launch in launches-<pid>.jsonl.
+    records = [{"module_id": mid, "kernel": "_Z1k%dv" % (i % len(functions)),
+               "grid": [1 + i % configs, 1, 1], "block": [128, 1, 1], "shared_bytes": 0,
+               "stream": 0, "count": 1, "time_ms": 0.01}
+              for i in range(launches)]
+    with open(os.path.join(d, "launches-1.jsonl"), "w") as f:
+        for i, g in enumerate(records):
+            f.write(json.dumps(dict(g, sequence=i, counters=[[0, 1], [1, 32]])) + "\n")
+    merged = {}
+    for g in records:
+        key = (g["kernel"], g["grid"][0])
+        if key in merged:
+            merged[key]["count"] += 1
+            merged[key]["time_ms"] += g["time_ms"]
+        else:
+            merged[key] = dict(g)
+    groups = list(merged.values())
     prof = {"schema": "warpscope-profile/1", "pid": 1, "rank": None,
             "program": "synthetic", "device": "none", "mode": "per-launch",
             "modules": [{"module_id": mid, "database": "db-%s.json" % mid,
                          "num_counters": word, "counters": counters,
                          "complete": True}],
-            "launches": launch_records}
+            "launches": groups, "launch_records": "launches-1.jsonl"}
     json.dump(db, open(os.path.join(d, "db-%s.json" % mid), "w"))
     json.dump(prof, open(os.path.join(d, "profile-1.json"), "w"))
 
@@ -65,13 +80,15 @@ def main():
     ap.add_argument("--launches", type=int, default=100000)
     ap.add_argument("--branches", type=int, default=10000)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--configs", type=int, default=100,
+                    help="distinct grid shapes (launches, for the worst case)")
     a = ap.parse_args()
     ws = os.path.join(a.build, "bin", "warpscope")
     d = tempfile.mkdtemp(prefix="wsspeed")
-    synthesize(d, a.launches, a.branches)
+    synthesize(d, a.launches, a.branches, a.configs)
     size = sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
-    print("profile: %d launches, %d branches, %.1f MB on disk" % (
-        a.launches, a.branches, size / 1e6))
+    print("profile: %d launches in %d shapes, %d branches, %.1f MB on disk" % (
+        a.launches, a.configs, a.branches, size / 1e6))
     for fmt in ("text", "json"):
         times = []
         for _ in range(a.repeat):

@@ -32,9 +32,18 @@ Settings warpscope::rt::readSettings(const char *(*Get)(const char *)) {
   return S;
 }
 
-std::string warpscope::rt::profileFileName(long Pid, std::optional<int> Rank) {
-  std::string Name = "profile-" + std::to_string(Pid);
+static std::string fileName(const char *Prefix, long Pid,
+                            std::optional<int> Rank, const char *Suffix) {
+  std::string Name = Prefix + std::to_string(Pid);
   if (Rank)
     Name += "-rank" + std::to_string(*Rank);
-  return Name + ".json";
+  return Name + Suffix;
+}
+
+std::string warpscope::rt::profileFileName(long Pid, std::optional<int> Rank) {
+  return fileName("profile-", Pid, Rank, ".json");
+}
+
+std::string warpscope::rt::launchesFileName(long Pid, std::optional<int> Rank) {
+  return fileName("launches-", Pid, Rank, ".jsonl");
 }

@@ -24,6 +24,8 @@ Settings readSettings(const char *(*Get)(const char *));
 
 /// profile-<pid>[-rank<r>].json
 std::string profileFileName(long Pid, std::optional<int> Rank);
+/// launches-<pid>[-rank<r>].jsonl
+std::string launchesFileName(long Pid, std::optional<int> Rank);
 
 } // namespace warpscope::rt
 

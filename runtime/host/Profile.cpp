@@ -46,33 +46,56 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
       O["error"] = M.Error;
     J["modules"].push_back(std::move(O));
   }
-  J["launches"] = json::array();
-  if (P.CollectionMode == Mode::Aggregate) {
-    for (const auto &[Key, Count] : R.launchGroups()) {
-      json L = configJson(Key.Config);
-      L["module_id"] = ModuleId(Key.Module);
-      L["kernel"] = Key.Kernel;
-      L["count"] = Count;
-      J["launches"].push_back(std::move(L));
-    }
-  } else {
-    for (const LaunchRecord &Rec : R.launchRecords()) {
-      json L = configJson(Rec.Config);
-      L["sequence"] = Rec.Sequence;
-      L["module_id"] = ModuleId(Rec.Kernel.Module);
-      L["kernel"] = Rec.Kernel.Name;
-      L["count"] = 1;
-      L["time_ms"] = Rec.TimeMs >= 0 ? json(Rec.TimeMs) : json(nullptr);
-      json C = json::array();
-      for (const auto &[Index, Value] : Rec.Counters)
-        C.push_back(json::array({Index, Value}));
-      L["counters"] = std::move(C);
-      if (!Rec.Error.empty())
-        L["error"] = Rec.Error;
-      J["launches"].push_back(std::move(L));
-    }
+  // Launches grouped by kernel and configuration in both modes; per-launch
+  // mode sums their times here and lists each launch in launchesJsonLines.
+  std::map<LaunchGroupKey, std::pair<uint64_t, double>> Groups;
+  for (const auto &[Key, Count] : R.launchGroups())
+    Groups[Key].first += Count;
+  std::map<LaunchGroupKey, bool> Untimed;
+  for (const LaunchRecord &Rec : R.launchRecords()) {
+    LaunchGroupKey Key{Rec.Kernel.Module, Rec.Kernel.Name, Rec.Config};
+    Groups[Key].first += 1;
+    if (Rec.TimeMs >= 0)
+      Groups[Key].second += Rec.TimeMs;
+    else
+      Untimed[Key] = true;
   }
+  J["launches"] = json::array();
+  for (const auto &[Key, CountAndTime] : Groups) {
+    json L = configJson(Key.Config);
+    L["module_id"] = ModuleId(Key.Module);
+    L["kernel"] = Key.Kernel;
+    L["count"] = CountAndTime.first;
+    if (P.CollectionMode == Mode::PerLaunch)
+      L["time_ms"] = Untimed.count(Key) ? json(nullptr)
+                                        : json(CountAndTime.second);
+    J["launches"].push_back(std::move(L));
+  }
+  if (P.CollectionMode == Mode::PerLaunch)
+    J["launch_records"] = launchesFileName(P.Pid, P.Rank);
   return J;
+}
+
+std::string warpscope::rt::launchesJsonLines(const Registry &R) {
+  std::vector<ModuleState> Modules = R.modules();
+  std::string Out;
+  for (const LaunchRecord &Rec : R.launchRecords()) {
+    json L = configJson(Rec.Config);
+    L["sequence"] = Rec.Sequence;
+    L["module_id"] = Rec.Kernel.Module >= 0
+                         ? json(Modules[Rec.Kernel.Module].Desc->ModuleId)
+                         : json(nullptr);
+    L["kernel"] = Rec.Kernel.Name;
+    L["time_ms"] = Rec.TimeMs >= 0 ? json(Rec.TimeMs) : json(nullptr);
+    json C = json::array();
+    for (const auto &[Index, Value] : Rec.Counters)
+      C.push_back(json::array({Index, Value}));
+    L["counters"] = std::move(C);
+    if (!Rec.Error.empty())
+      L["error"] = Rec.Error;
+    Out += L.dump() + "\n";
+  }
+  return Out;
 }
 
 std::string warpscope::rt::writeFileAtomically(const std::string &Dir,
@@ -110,6 +133,12 @@ std::string warpscope::rt::writeProfile(const Registry &R, const ProcessInfo &P,
     Error = writeFileAtomically(
         Dir, std::string("db-") + M.Desc->ModuleId + ".json",
         std::string(M.Desc->Database, M.Desc->DatabaseSize));
+    if (!Error.empty())
+      return "";
+  }
+  if (P.CollectionMode == Mode::PerLaunch) {
+    Error = writeFileAtomically(Dir, launchesFileName(P.Pid, P.Rank),
+                                launchesJsonLines(R));
     if (!Error.empty())
       return "";
   }

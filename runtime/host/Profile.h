@@ -21,6 +21,10 @@ constexpr const char *ProfileSchema = "warpscope-profile/1";
 
 nlohmann::json profileJson(const Registry &R, const ProcessInfo &P);
 
+/// Per-launch mode: one JSON object per line and launch, with its sparse
+/// counters; the profile itself keeps only launch groups.
+std::string launchesJsonLines(const Registry &R);
+
 /// Writes Text to Dir/Name through a temp file and rename, creating Dir.
 /// Returns an empty string or a one-line error.
 std::string writeFileAtomically(const std::string &Dir, const std::string &Name,

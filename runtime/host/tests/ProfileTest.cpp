@@ -2,6 +2,7 @@
 
 #include "Profile.h"
 #include "gtest/gtest.h"
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -56,16 +57,25 @@ TEST(Profile, AggregateJsonHasModulesAndGroupedLaunches) {
   EXPECT_EQ(J["launches"][0]["block"], nlohmann::json::array({64, 1, 1}));
 }
 
-TEST(Profile, PerLaunchJsonCarriesSparseCountersAndTime) {
+TEST(Profile, PerLaunchGroupsInProfileRecordsInJsonLines) {
   Registry R;
   R.addModule(&Desc);
   R.recordLaunch(R.findKernel(&Stub), {}, 0.25, {0, 7, 0}, "");
+  R.recordLaunch(R.findKernel(&Stub), {}, 0.5, {1, 0, 0}, "");
   ProcessInfo P;
+  P.Pid = 7;
   P.CollectionMode = Mode::PerLaunch;
   nlohmann::json J = profileJson(R, P);
   EXPECT_EQ(J["mode"], "per-launch");
-  EXPECT_EQ(J["launches"][0]["time_ms"], 0.25);
-  EXPECT_EQ(J["launches"][0]["counters"],
+  ASSERT_EQ(J["launches"].size(), 1u);
+  EXPECT_EQ(J["launches"][0]["count"], 2);
+  EXPECT_EQ(J["launches"][0]["time_ms"], 0.75);
+  EXPECT_EQ(J["launch_records"], "launches-7.jsonl");
+  std::string Lines = launchesJsonLines(R);
+  ASSERT_EQ(std::count(Lines.begin(), Lines.end(), '\n'), 2);
+  nlohmann::json First = nlohmann::json::parse(Lines.substr(0, Lines.find('\n')));
+  EXPECT_EQ(First["time_ms"], 0.25);
+  EXPECT_EQ(First["counters"],
             nlohmann::json::array({nlohmann::json::array({1, 7})}));
 }
 
