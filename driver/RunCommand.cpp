@@ -88,6 +88,8 @@ int warpscope::runRun() {
       return Error("emulator not found at '" + Emu +
                    "/libcudart.so.13'; build it (make build)");
     prependPath("LD_LIBRARY_PATH", Emu);
+    // Long emulated launches report their progress on stderr.
+    setenv("WARPSCOPE_EMU_PROGRESS", "2", 0);
   }
   SmallString<256> Out(OutDir);
   sys::fs::make_absolute(Out);

@@ -1983,6 +1983,40 @@ bool Launcher::runWarp(Warp &W) {
   }
 }
 
+/// With WARPSCOPE_EMU_PROGRESS=<seconds> (`warpscope run` sets 2), a launch
+/// running longer than that reports its blocks done on stderr that often.
+class LaunchProgress {
+public:
+  LaunchProgress(const std::string &Kernel, uint64_t Blocks)
+      : Kernel(Kernel), Blocks(Blocks), Start(std::chrono::steady_clock::now()),
+        Last(Start) {
+    const char *E = std::getenv("WARPSCOPE_EMU_PROGRESS");
+    double Seconds = E ? std::atof(E) : 0;
+    Enabled = Seconds > 0;
+    Interval = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(Seconds));
+  }
+  void tick(uint64_t Done) {
+    if (!Enabled || (Done & 15))
+      return;
+    auto Now = std::chrono::steady_clock::now();
+    if (Now - Last < Interval)
+      return;
+    Last = Now;
+    double Secs = std::chrono::duration<double>(Now - Start).count();
+    std::fprintf(stderr, "warpscope-emu: %s: %llu/%llu blocks, %.0f s\n",
+                 Kernel.c_str(), (unsigned long long)Done,
+                 (unsigned long long)Blocks, Secs);
+  }
+
+private:
+  std::string Kernel;
+  uint64_t Blocks;
+  std::chrono::steady_clock::time_point Start, Last;
+  std::chrono::steady_clock::duration Interval{};
+  bool Enabled = false;
+};
+
 void Launcher::run() {
   const Dim3 &G = P.Grid, &Bk = P.Block;
   NThreads = Bk.X * Bk.Y * Bk.Z;
@@ -2000,9 +2034,11 @@ void Launcher::run() {
   LocalStack = K.LocalStack;
   LocalBuf.assign((size_t)LocalStack * NWarps * 32 + LocalGuard, 0);
   Warps.resize(NWarps);
+  LaunchProgress Progress(K.Name, (uint64_t)G.X * G.Y * G.Z);
   for (uint32_t Z = 0; Z < G.Z; ++Z)
     for (uint32_t Y = 0; Y < G.Y; ++Y)
       for (uint32_t X = 0; X < G.X; ++X) {
+        Progress.tick(((uint64_t)Z * G.Y + Y) * G.X + X);
         Ctaid[0] = X; Ctaid[1] = Y; Ctaid[2] = Z;
         if (X || Y || Z) std::memset(Shared, 0, SharedSize);
         for (uint32_t Wi = 0; Wi < NWarps; ++Wi) {
