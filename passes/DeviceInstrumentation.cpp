@@ -58,6 +58,7 @@ struct PlannedBranch {
   SmallVector<BasicBlock *, 4> Successors; ///< distinct, probe order
   uint64_t Counter;
   std::optional<uint64_t> MergedBlockWord; ///< its block, counted here too
+  bool FeedsDerivedBlock = false; ///< a successor takes its counts from here
 };
 
 /// How a block's counts are collected.
@@ -273,6 +274,7 @@ void ModuleInstrumenter::decideCounting(
         continue;
       unsigned Id = BlockIds.lookup(S);
       P.Blocks[Id].How = BlockCounting::Derived;
+      Br.FeedsDerivedBlock = true;
       Rec.Blocks[Id].DerivedBranch = BranchIdOf.lookup(From);
       Rec.Blocks[Id].DerivedSuccessor = K;
     }
@@ -316,6 +318,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     Spec.BranchWord = Br.Counter;
     Spec.SuccessorIndex = successorIndex(Br);
     Spec.NumSuccessors = Br.Successors.size();
+    Spec.CountArrivals = Br.FeedsDerivedBlock;
     emitProbe(Br.Terminator, Counters, Spec);
   }
   for (const PlannedBlock &B : P.Blocks) {

@@ -90,10 +90,12 @@ std::string branchBody(const ProbeSpec &S, StringRef Record,
     // any lane arrives at successor 0.
     T += formatv("\tvote.sync.ballot.b32 %wsb, {0}, %wsm;\n"
                  "\tsetp.ne.u32 %wsa, %wsb, 0;\n"
-                 "\tsetp.ne.and.u32 %wsd, %wsb, %wsm, %wsa;\n"
-                 "\tand.pred %wsa, %wsa, %wsp;\n"
-                 "\t@%wsa red.global.add.u64 [{1}+{2}], 1;\n",
-                 Index, Record, 8 * BranchSuccessor0Arrivals);
+                 "\tsetp.ne.and.u32 %wsd, %wsb, %wsm, %wsa;\n",
+                 Index);
+    if (S.CountArrivals)
+      T += formatv("\tand.pred %wsa, %wsa, %wsp;\n"
+                   "\t@%wsa red.global.add.u64 [{0}+{1}], 1;\n",
+                   Record, 8 * BranchSuccessor0Arrivals);
   } else {
     // Divergent iff the lanes sharing the leader's successor are not all
     // active lanes (match.any gives every lane its own group).

@@ -31,6 +31,9 @@ struct ProbeSpec {
   /// successor.
   llvm::Value *SuccessorIndex = nullptr;
   unsigned NumSuccessors = 0;
+  /// Two successors: also count warp arrivals at successor 0 (needed only
+  /// when a successor block takes its counts from this record).
+  bool CountArrivals = false;
 };
 
 void emitProbe(llvm::Instruction *InsertBefore, llvm::Value *Counters,

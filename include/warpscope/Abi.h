@@ -34,7 +34,8 @@ enum BlockCounter : uint32_t {
 /// (its threads are ActiveThreads minus the others); a two-way branch adds
 /// one more word, the warp arrivals at successor 0 (successor 1 gets
 /// Visits + Divergent - that), from which single-predecessor successors get
-/// their block counts without a probe of their own.
+/// their block counts without a probe of their own (written only when a
+/// successor does; zero otherwise).
 enum BranchCounter : uint32_t {
   BranchVisits = 0,         ///< warp visits
   BranchDivergent = 1,      ///< visits where active lanes disagree

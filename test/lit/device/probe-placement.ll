@@ -11,8 +11,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: entry:
 ; CHECK-NEXT: call void asm sideeffect "// ws:block 0
 ; CHECK: %odd = icmp ne i32
-; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A\09{\0A\09.reg .b32 %ws_branch_2;{{.*}}@%wsp red.global.add.u64 [$0+0], 1;{{.*}}vote.sync.ballot.b32 %wsb, $1, %wsm;{{.*}}@%wsa red.global.add.u64 [$0+32], 1;{{.*}}@%wsd red.global.add.u64 [$0+8], 1;{{.*}}popc.b32 %wsn, %wsb;{{.*}}[$0+24]{{.*}}popc.b32 %wsn, %wsm;{{.*}}[$0+16]{{.*}}", "l,b"({{.*}} i64 2) to i64), i1 %odd)
-; CHECK-NEXT: br i1 %odd, label %then, label %join
+; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A\09{\0A\09.reg .b32 %ws_branch_2;{{.*}}@%wsp red.global.add.u64 [$0+0], 1;{{.*}}vote.sync.ballot.b32 %wsb, $1, %wsm;{{.*}}@%wsd red.global.add.u64 [$0+8], 1;{{.*}}popc.b32 %wsn, %wsb;{{.*}}[$0+24]{{.*}}popc.b32 %wsn, %wsm;{{.*}}[$0+16]{{.*}}", "l,b"({{.*}} i64 2) to i64), i1 %odd)
+; CHECK-NOT: [$0+32]
+; CHECK: br i1 %odd, label %then, label %join
 ; CHECK-NOT: match.any
 define ptx_kernel void @tid_branch(ptr addrspace(1) %out) {
 entry:
