@@ -312,8 +312,10 @@ Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br) {
 
 void ModuleInstrumenter::instrument(const PlannedFunction &P,
                                     GlobalVariable *Counters) {
+  bool UseElect = targetHasElect(*P.F);
   for (const PlannedBranch &Br : P.Branches) {
     ProbeSpec Spec;
+    Spec.UseElect = UseElect;
     Spec.BlockWord = Br.MergedBlockWord;
     Spec.BranchWord = Br.Counter;
     Spec.SuccessorIndex = successorIndex(Br);
@@ -325,6 +327,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     Instruction *At = &*B.BB->getFirstInsertionPt();
     if (B.How == BlockCounting::OwnProbe) {
       ProbeSpec Spec;
+      Spec.UseElect = UseElect;
       Spec.BlockWord = B.Word;
       emitProbe(At, Counters, Spec);
     } else if (B.How == BlockCounting::Derived) {

@@ -2,6 +2,7 @@
 
 #include "Probes.h"
 #include "warpscope/Abi.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -32,17 +33,20 @@ std::pair<std::string, std::string> markerNames(const ProbeSpec &S) {
 /// scoped registers and the leader election.
 std::string probePrologue(const ProbeSpec &S) {
   auto [Register, Comment] = markerNames(S);
-  return formatv("// {0}\n\t{{\n"
-                 "\t.reg .b32 {1};\n"
-                 "\t.reg .pred %wsp, %wsq, %wsd, %wsa;\n"
-                 "\t.reg .b32 %wsm, %wsl, %wsn, %wsb;\n"
-                 "\t.reg .b64 %wsc;\n"
-                 "\tactivemask.b32 %wsm;\n"
-                 "\tmov.u32 %wsl, %laneid;\n"
-                 "\tbfind.u32 %wsn, %wsm;\n"
-                 "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n",
-                 Comment, Register)
-      .str();
+  std::string Text = formatv("// {0}\n\t{{\n"
+                             "\t.reg .b32 {1};\n"
+                             "\t.reg .pred %wsp, %wsq, %wsd, %wsa;\n"
+                             "\t.reg .b32 %wsm, %wsl, %wsn, %wsb;\n"
+                             "\t.reg .b64 %wsc;\n"
+                             "\tactivemask.b32 %wsm;\n",
+                             Comment, Register)
+                         .str();
+  if (S.UseElect)
+    return Text + "\telect.sync _|%wsp, %wsm;\n";
+  // Without elect.sync: the highest active lane leads.
+  return Text + "\tmov.u32 %wsl, %laneid;\n"
+                "\tbfind.u32 %wsn, %wsm;\n"
+                "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n";
 }
 
 /// Leader adds popc(Mask) at byte Offset of the record at operand Record.
@@ -148,6 +152,19 @@ void warpscope::emitProbe(Instruction *InsertBefore, Value *Counters,
   }
   Text += "\t}";
   emitAsm(InsertBefore, Text, Constraints, Args);
+}
+
+bool warpscope::targetHasElect(const Function &F) {
+  unsigned Sm = 0, Ptx = 0;
+  StringRef Cpu = F.getFnAttribute("target-cpu").getValueAsString();
+  if (!Cpu.consume_front("sm_") || Cpu.consumeInteger(10, Sm))
+    return false;
+  SmallVector<StringRef, 8> Features;
+  F.getFnAttribute("target-features").getValueAsString().split(Features, ',');
+  for (StringRef Feature : Features)
+    if (Feature.consume_front("+ptx"))
+      Feature.getAsInteger(10, Ptx);
+  return Sm >= 90 && Ptx >= 80;
 }
 
 void warpscope::emitBlockMarker(Instruction *InsertBefore, uint64_t BlockWord) {

@@ -13,6 +13,7 @@
 #include <optional>
 
 namespace llvm {
+class Function;
 class Instruction;
 class Value;
 } // namespace llvm
@@ -34,10 +35,16 @@ struct ProbeSpec {
   /// Two successors: also count warp arrivals at successor 0 (needed only
   /// when a successor block takes its counts from this record).
   bool CountArrivals = false;
+  /// Elect the leader with elect.sync (sm_90+, PTX 8.0+) instead of
+  /// laneid/bfind/setp.
+  bool UseElect = false;
 };
 
 void emitProbe(llvm::Instruction *InsertBefore, llvm::Value *Counters,
                const ProbeSpec &Spec);
+
+/// Whether F's target has elect.sync (sm_90 or later, PTX ISA 8.0 or later).
+bool targetHasElect(const llvm::Function &F);
 
 /// A probe-less scope that only names a block whose counts are derived, so
 /// tools reading the PTX still find where it starts: one dead mov, which

@@ -939,6 +939,16 @@ void Launcher::execWarpOp(Warp &W, Frame &Fr, const Inst &I, uint32_t EM, uint32
     LANES(D[l] = Active);
     return;
   }
+  case OpElect: {
+    // One deterministic leader among the executing lanes: the lowest.
+    int Leader = __builtin_ctz(EM);
+    for (int L = 0; L < 32; ++L) {
+      if (!((EM >> L) & 1)) continue;
+      D[L] = (uint64_t)Leader;
+      R[(size_t)I.D[1] * 32 + L] = L == Leader;
+    }
+    return;
+  }
   case OpMatch: {
     unsigned S = tySize(I.T);
     uint64_t Msk = S >= 8 ? ~0ull : (1ull << (S * 8)) - 1;
@@ -1968,7 +1978,7 @@ bool Launcher::runWarp(Warp &W) {
         ++W.Depth;
         goto Resched;
       }
-      case OpShfl: case OpVote: case OpActivemask: case OpMatch: case OpRedux:
+      case OpShfl: case OpVote: case OpActivemask: case OpMatch: case OpRedux: case OpElect:
         if (EM) execWarpOp(W, Fr, I, EM, Mask);
         ++Pc;
         if (Pc == Rpc) { Fr.Stack.back().Pc = Pc; goto Resched; }

@@ -1433,6 +1433,14 @@ void Parser::decode(const std::string &Opc, std::vector<RawOp> &Ops, Inst &I) {
     return;
   }
   if (B == "activemask") { I.Op = OpActivemask; NeedOps(1); SetD(0, Ops[0]); return; }
+  if (B == "elect") { // elect.sync d|p, membermask (d may be the sink '_')
+    I.Op = OpElect;
+    if (Ops.size() < 2 || Ops[0].Name2.empty()) fail("elect needs d|p, membermask");
+    I.D[0] = dstSlot(Ops[0]); I.ND = 1;
+    RawOp Q; Q.Name = Ops[0].Name2; I.D[1] = dstSlot(Q); I.ND = 2; I.Flags |= FHasPredOut;
+    SetS(0, Ops[1], Ty::U32);
+    return;
+  }
   if (B == "match") {
     NeedType();
     I.Op = OpMatch;

@@ -42,7 +42,7 @@ enum Op : uint16_t {
   OpFma, OpRcp, OpSqrt, OpRsqrt, OpEx2, OpLg2, OpSin, OpCos, OpTanh,
   OpTestp, OpCopysign, OpSetp, OpSet, OpSelp, OpSlct, OpCvt, OpCvta,
   OpCvtPack, OpLd, OpSt, OpAtom, OpRed, OpBra, OpBrx, OpCall, OpRet, OpExit,
-  OpTrap, OpBar, OpShfl, OpVote, OpActivemask, OpMatch, OpRedux,
+  OpTrap, OpBar, OpShfl, OpVote, OpActivemask, OpMatch, OpRedux, OpElect,
   OpIsspacep, OpDp4a, OpDp2a, OpUnsupported,
 };
 

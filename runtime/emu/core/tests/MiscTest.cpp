@@ -343,3 +343,54 @@ TEST(Misc, InstructionFamilies) {
 }
 
 } // namespace
+
+// elect.sync (the probes' leader election on sm_90): in divergent code, one
+// lane of each group is elected, the same lane for every lane of the group,
+// and every lane learns the leader's lane id.
+TEST(WarpOps, ElectSyncElectsOneLaneOfTheGroup) {
+  const char *Ptx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 5;
+  @%p1 bra Low;
+  activemask.b32 %r2;
+  elect.sync %r3|%p2, %r2;
+  bra Store;
+Low:
+  activemask.b32 %r2;
+  elect.sync %r3|%p2, %r2;
+Store:
+  selp.u32 %r4, 1, 0, %p2;
+  shl.b32 %r5, %r3, 8;
+  or.b32 %r5, %r5, %r4;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r5;
+  ret;
+}
+)";
+  std::string Err;
+  auto M = loadText(Ptx, &Err);
+  ASSERT_TRUE(M) << Err;
+  std::vector<uint32_t> Out(32, 0xffffffffu);
+  ASSERT_TRUE(launch(*M, "k", {1, 1, 1}, {32, 1, 1}, Args().add(Out.data())));
+  int LowLeaders = 0, HighLeaders = 0;
+  for (uint32_t L = 0; L < 32; ++L) {
+    uint32_t Leader = Out[L] >> 8;
+    bool Elected = Out[L] & 1;
+    bool Low = L < 5;
+    // The leader is a lane of the same group, and only it is elected.
+    EXPECT_EQ(Leader < 5, Low) << "lane " << L;
+    EXPECT_EQ(Elected, Leader == L) << "lane " << L;
+    (Low ? LowLeaders : HighLeaders) += Elected;
+  }
+  EXPECT_EQ(LowLeaders, 1);
+  EXPECT_EQ(HighLeaders, 1);
+}
