@@ -16,12 +16,14 @@ struct Command {
   int (*Run)();
 };
 
-extern llvm::cl::SubCommand ConfigSub, RunSub, ReportSub, ValidateSub, DiffSub;
+extern llvm::cl::SubCommand ConfigSub, RunSub, ReportSub, ValidateSub, DiffSub,
+    PgoSub;
 int runConfig();
 int runRun();
 int runReport();
 int runValidate();
 int runDiff();
+int runPgo();
 
 } // namespace warpscope
 

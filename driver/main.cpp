@@ -24,7 +24,8 @@ int main(int argc, char **argv) {
   const Command Commands[] = {
       {ConfigSub, runConfig}, {RunSub, runRun}, {ReportSub, runReport},
       {ValidateSub, runValidate},
-      {DiffSub, runDiff}};
+      {DiffSub, runDiff},
+      {PgoSub, runPgo}};
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "WarpScope: where and why CUDA kernels "
                                    "lose time\n",
