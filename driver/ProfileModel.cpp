@@ -118,6 +118,7 @@ Expected<Database> loadDatabase(const std::string &Path,
     Fn.Demangled = FR.Demangled;
     Fn.Kernel = FR.Kernel;
     Fn.Loc = location(FR.Loc);
+    Fn.CfgChecksum = FR.CfgChecksum;
     for (const BlockRecord &BR : FR.Blocks) {
       BlockCounts B;
       B.Id = BR.Id;

@@ -55,6 +55,7 @@ struct FunctionProfile {
   std::string ModuleId, Name, Demangled;
   bool Kernel = false;
   Location Loc;
+  uint64_t CfgChecksum = 0; ///< of the CFG the counts belong to
   std::vector<BlockCounts> Blocks;
   std::vector<BranchCounts> Branches;
   std::vector<LaunchGroup> Launches;

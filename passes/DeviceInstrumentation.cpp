@@ -1,9 +1,11 @@
 //===- DeviceInstrumentation.cpp - Block counters and divergence probes ---===//
 
 #include "DeviceInstrumentation.h"
+#include "CfgChecksum.h"
 #include "DivergenceModel.h"
 #include "ModuleIdentity.h"
 #include "Probes.h"
+#include "ProfileUse.h"
 #include "ProgramDatabase.h"
 #include "warpscope/Abi.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -18,6 +20,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -34,7 +37,8 @@ static cl::opt<bool> ProbeAll(
 
 static cl::opt<bool>
     Instrument("warpscope-instrument",
-               cl::desc("Insert device counters and probes (default on)"),
+               cl::desc("Insert device counters and probes and write the "
+                        "program database (default on)"),
                cl::init(true));
 
 static cl::opt<bool> CheaperCounting(
@@ -171,7 +175,6 @@ void ModuleInstrumenter::plan(Function &F) {
     BlockIds[&BB] = BlockIds.size();
 
   PlannedFunction P{&F, {}, {}};
-  uint64_t Checksum = fnv1a64(std::to_string(F.size()));
   unsigned Probed = 0, Uniform = 0;
   for (BasicBlock &BB : F) {
     BlockRecord B;
@@ -186,9 +189,6 @@ void ModuleInstrumenter::plan(Function &F) {
     Rec.Blocks.push_back(std::move(B));
 
     Instruction *Term = BB.getTerminator();
-    for (BasicBlock *S : successors(&BB))
-      Checksum = fnv1a64(std::to_string(BlockIds[S]) + ",", Checksum);
-    Checksum = fnv1a64(";", Checksum);
     if (!Term)
       continue;
     if (isa<IndirectBrInst>(Term) || isa<CallBrInst>(Term)) {
@@ -235,7 +235,7 @@ void ModuleInstrumenter::plan(Function &F) {
     }
     Rec.Branches.push_back(std::move(R));
   }
-  Rec.CfgChecksum = Checksum;
+  Rec.CfgChecksum = cfgChecksum(F);
   decideCounting(P, Rec, BlockIds, BranchIdOf);
   unsigned NumBranches = Rec.Branches.size();
   ORE.emit([&] {
@@ -349,18 +349,15 @@ bool ModuleInstrumenter::run() {
   DB.CountersSymbol = CountersSymbolPrefix + DB.ModuleId;
   DB.NumCounters = NextCounter;
 
-  GlobalVariable *Counters = nullptr;
-  if (Instrument) {
-    auto *Ty = ArrayType::get(Type::getInt64Ty(M.getContext()), NextCounter);
-    Counters = new GlobalVariable(
-        M, Ty, /*isConstant=*/false, GlobalValue::ExternalLinkage,
-        Constant::getNullValue(Ty), DB.CountersSymbol, nullptr,
-        GlobalValue::NotThreadLocal, /*AddressSpace=*/1,
-        /*isExternallyInitialized=*/true);
-    Counters->setAlignment(Align(8));
-    for (const PlannedFunction &P : Plans)
-      instrument(P, Counters);
-  }
+  auto *Ty = ArrayType::get(Type::getInt64Ty(M.getContext()), NextCounter);
+  auto *Counters = new GlobalVariable(
+      M, Ty, /*isConstant=*/false, GlobalValue::ExternalLinkage,
+      Constant::getNullValue(Ty), DB.CountersSymbol, nullptr,
+      GlobalValue::NotThreadLocal, /*AddressSpace=*/1,
+      /*isExternallyInitialized=*/true);
+  Counters->setAlignment(Align(8));
+  for (const PlannedFunction &P : Plans)
+    instrument(P, Counters);
 
   std::string Path = DatabaseOut;
   if (Path.empty()) {
@@ -371,7 +368,7 @@ bool ModuleInstrumenter::run() {
   if (Error E = DB.writeFile(Path))
     M.getContext().emitError("warpscope: cannot write program database: " +
                              toString(std::move(E)));
-  return Instrument;
+  return true;
 }
 
 } // namespace
@@ -380,6 +377,17 @@ PreservedAnalyses DeviceInstrumentationPass::run(Module &M,
                                                  ModuleAnalysisManager &AM) {
   if (!M.getTargetTriple().isNVPTX())
     return PreservedAnalyses::all();
+  // A build that uses a profile is an optimized rebuild, not instrumented.
+  // Its host side must not find the database an earlier instrumented build
+  // of this file left behind and register counters this code does not have.
+  if (profileUseRequested() || !Instrument) {
+    if (DatabaseOut.empty()) {
+      SmallString<256> Stale(databaseDirectory());
+      sys::path::append(Stale, moduleId(M) + ".json");
+      sys::fs::remove(Stale);
+    }
+    return PreservedAnalyses::all();
+  }
   auto &FAM = AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   return ModuleInstrumenter(M, FAM).run() ? PreservedAnalyses::none()
                                           : PreservedAnalyses::all();

@@ -9,6 +9,7 @@
 
 #include "DeviceInstrumentation.h"
 #include "HostInstrumentation.h"
+#include "ProfileUse.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 
@@ -21,6 +22,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                    ThinOrFullLTOPhase) {
                   // Each pass checks the module's triple and leaves the
                   // other side alone.
+                  MPM.addPass(warpscope::ProfileUsePass());
                   MPM.addPass(warpscope::DeviceInstrumentationPass());
                   MPM.addPass(warpscope::HostInstrumentationPass());
                 });

@@ -1,0 +1,30 @@
+//===- ProfileUse.h - Branch weights from a WarpScope profile -------------===//
+//
+// -warpscope-profile-use=DIR: at the end of the optimization pipeline, where
+// the instrumented build took its counts, attaches to device functions whose
+// CFG checksum still matches: function_entry_count (warp entries),
+// branch_weights (threads taking each successor of a probed branch; block
+// counts for proven-uniform ones) and !warpscope.divergence (divergent /
+// visits). Stale functions get one warning each and no weights. A build that
+// uses a profile is not instrumented.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_PASSES_PROFILEUSE_H
+#define WARPSCOPE_PASSES_PROFILEUSE_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace warpscope {
+
+class ProfileUsePass : public llvm::PassInfoMixin<ProfileUsePass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+  static bool isRequired() { return true; }
+};
+
+/// True when -warpscope-profile-use was given.
+bool profileUseRequested();
+
+} // namespace warpscope
+
+#endif // WARPSCOPE_PASSES_PROFILEUSE_H
