@@ -21,6 +21,11 @@ struct Location {
   unsigned Line = 0, Column = 0;
 };
 
+struct Frame {
+  std::string Function;
+  unsigned LineOffset = 0, Discriminator = 0;
+};
+
 struct BlockCounts {
   unsigned Id = 0;
   Location Loc;
@@ -28,6 +33,7 @@ struct BlockCounts {
   uint64_t Counter = 0; ///< first word of its record in the module's array
   int DerivedBranch = -1; ///< counts come from this branch's successor...
   unsigned DerivedSuccessor = 0; ///< ...this one
+  std::vector<Frame> InlineStack; ///< outermost first (sample profiles)
   uint64_t WarpExecutions = 0, ThreadExecutions = 0;
 };
 

@@ -110,6 +110,26 @@ SourceLocation toSourceLocation(const DILocation *DL) {
   return L;
 }
 
+/// Where DL's code came from, outermost function first: for each level, the
+/// function and the line offset from its DISubprogram's line.
+std::vector<InlineFrame> inlineStack(const DILocation *DL) {
+  std::vector<InlineFrame> Frames;
+  for (; DL && DL->getLine(); DL = DL->getInlinedAt()) {
+    const DISubprogram *SP = DL->getScope()->getSubprogram();
+    if (!SP)
+      break;
+    StringRef Name = SP->getLinkageName();
+    if (Name.empty())
+      Name = SP->getName();
+    unsigned Offset = DL->getLine() >= SP->getLine()
+                          ? DL->getLine() - SP->getLine()
+                          : 0;
+    Frames.insert(Frames.begin(),
+                  {Name.str(), Offset, DL->getBaseDiscriminator()});
+  }
+  return Frames;
+}
+
 const DILocation *firstLocation(const BasicBlock &BB) {
   for (const Instruction &I : BB)
     if (const DILocation *DL = I.getDebugLoc().get())
@@ -181,6 +201,12 @@ void ModuleInstrumenter::plan(Function &F) {
     B.Id = BlockIds[&BB];
     B.Name = BB.getName().str();
     B.Loc = toSourceLocation(firstLocation(BB));
+    B.InlineStack = inlineStack(firstLocation(BB));
+    // Sample profiles key the function itself by its symbol (line-tables-only
+    // debug info has no linkage names); inlined frames keep the debug name,
+    // which is what the sample loader looks them up by.
+    if (!B.InlineStack.empty())
+      B.InlineStack.front().Function = Rec.Name;
     B.LoopDepth = LI.getLoopDepth(&BB);
     B.LoopHeader = LI.isLoopHeader(&BB);
     B.Counter = NextCounter;

@@ -23,6 +23,14 @@ struct SourceLocation {
   unsigned Column = 0;
 };
 
+/// One level of where an instruction came from, for sample profiles:
+/// Function (linkage name) and the line offset from its first line.
+struct InlineFrame {
+  std::string Function;
+  unsigned LineOffset = 0;
+  unsigned Discriminator = 0;
+};
+
 struct BlockRecord {
   unsigned Id = 0;
   std::string Name; ///< IR name, empty when values are unnamed
@@ -34,6 +42,9 @@ struct BlockRecord {
   /// DerivedSuccessor of branch DerivedBranch (its only way in).
   int DerivedBranch = -1;
   unsigned DerivedSuccessor = 0;
+  /// Of the block's first located instruction, outermost (this function)
+  /// first; more than one frame when the code was inlined.
+  std::vector<InlineFrame> InlineStack;
 };
 
 enum class BranchKind { Conditional, Switch };
