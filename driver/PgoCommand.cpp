@@ -3,9 +3,9 @@
 // Writes the device functions of a profile as an LLVM sample profile (the
 // AutoFDO format llvm-profdata reads), which the device compile takes with
 // -Xclang -fprofile-sample-use=FILE (line tables needed). Each block's count
-// (its warp-level executions) goes to the line of its first located
-// instruction: "offset[.discriminator]: count" in the function it came from,
-// nested under "offset: callee:total" call-site records when it was inlined.
+// (its warp-level executions) goes to every source line its instructions
+// come from: "offset[.discriminator]: count" in the function the code came
+// from, nested under "offset: callee:total" call-site records when inlined.
 // Where several blocks share a line, the largest count stands, as a sampled
 // profile would see it; a function's head is its entry block's count.
 //
@@ -99,8 +99,9 @@ int warpscope::runPgo() {
       continue; // never ran
     Samples S;
     for (const BlockCounts &B : F.Blocks)
-      if (!B.InlineStack.empty())
-        S.add(B.InlineStack, B.WarpExecutions);
+      for (const std::vector<Frame> &Stack : B.InlineStacks)
+        if (!Stack.empty())
+          S.add(Stack, B.WarpExecutions);
     if (S.Lines.empty() && S.Callees.empty()) {
       ++Skipped; // no debug info: nothing to key lines on
       continue;

@@ -130,8 +130,12 @@ Expected<Database> loadDatabase(const std::string &Path,
       B.Counter = BR.Counter;
       B.DerivedBranch = BR.DerivedBranch;
       B.DerivedSuccessor = BR.DerivedSuccessor;
-      for (const InlineFrame &Fr : BR.InlineStack)
-        B.InlineStack.push_back({Fr.Function, Fr.LineOffset, Fr.Discriminator});
+      for (const std::vector<InlineFrame> &Stack : BR.InlineStacks) {
+        B.InlineStacks.emplace_back();
+        for (const InlineFrame &Fr : Stack)
+          B.InlineStacks.back().push_back(
+              {Fr.Function, Fr.LineOffset, Fr.Discriminator});
+      }
       Fn.Blocks.push_back(B);
     }
     for (const BranchRecord &R : FR.Branches) {

@@ -33,7 +33,9 @@ struct BlockCounts {
   uint64_t Counter = 0; ///< first word of its record in the module's array
   int DerivedBranch = -1; ///< counts come from this branch's successor...
   unsigned DerivedSuccessor = 0; ///< ...this one
-  std::vector<Frame> InlineStack; ///< outermost first (sample profiles)
+  /// Every source position of the block, as inline stacks, outermost
+  /// first (for sample profiles).
+  std::vector<std::vector<Frame>> InlineStacks;
   uint64_t WarpExecutions = 0, ThreadExecutions = 0;
 };
 

@@ -7,6 +7,7 @@
 #include "Probes.h"
 #include "ProfileUse.h"
 #include "ProgramDatabase.h"
+#include "SubprogramNames.h"
 #include "warpscope/Abi.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -23,6 +24,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Triple.h"
+#include <set>
 
 using namespace llvm;
 using namespace warpscope;
@@ -118,7 +120,10 @@ std::vector<InlineFrame> inlineStack(const DILocation *DL) {
     const DISubprogram *SP = DL->getScope()->getSubprogram();
     if (!SP)
       break;
-    StringRef Name = SP->getLinkageName();
+    // The loader matches calls by symbol before it inlines them.
+    StringRef Name = recordedSymbol(SP);
+    if (Name.empty())
+      Name = SP->getLinkageName();
     if (Name.empty())
       Name = SP->getName();
     unsigned Offset = DL->getLine() >= SP->getLine()
@@ -128,6 +133,29 @@ std::vector<InlineFrame> inlineStack(const DILocation *DL) {
                   {Name.str(), Offset, DL->getBaseDiscriminator()});
   }
   return Frames;
+}
+
+/// The distinct inline stacks of BB's located instructions, first located
+/// one first. Sample profiles key the function itself by its symbol
+/// (line-tables-only debug info has no linkage names); inlined frames keep
+/// the debug name, which is what the sample loader looks them up by.
+std::vector<std::vector<InlineFrame>> inlineStacks(const BasicBlock &BB,
+                                                   StringRef Symbol) {
+  std::vector<std::vector<InlineFrame>> Stacks;
+  std::set<std::string> Seen;
+  for (const Instruction &I : BB) {
+    std::vector<InlineFrame> Stack = inlineStack(I.getDebugLoc().get());
+    if (Stack.empty())
+      continue;
+    Stack.front().Function = Symbol.str();
+    std::string Key;
+    for (const InlineFrame &Fr : Stack)
+      Key += Fr.Function + ":" + std::to_string(Fr.LineOffset) + "." +
+             std::to_string(Fr.Discriminator) + "/";
+    if (Seen.insert(Key).second)
+      Stacks.push_back(std::move(Stack));
+  }
+  return Stacks;
 }
 
 const DILocation *firstLocation(const BasicBlock &BB) {
@@ -201,12 +229,7 @@ void ModuleInstrumenter::plan(Function &F) {
     B.Id = BlockIds[&BB];
     B.Name = BB.getName().str();
     B.Loc = toSourceLocation(firstLocation(BB));
-    B.InlineStack = inlineStack(firstLocation(BB));
-    // Sample profiles key the function itself by its symbol (line-tables-only
-    // debug info has no linkage names); inlined frames keep the debug name,
-    // which is what the sample loader looks them up by.
-    if (!B.InlineStack.empty())
-      B.InlineStack.front().Function = Rec.Name;
+    B.InlineStacks = inlineStacks(BB, Rec.Name);
     B.LoopDepth = LI.getLoopDepth(&BB);
     B.LoopHeader = LI.isLoopHeader(&BB);
     B.Counter = NextCounter;

@@ -10,6 +10,7 @@
 #include "DeviceInstrumentation.h"
 #include "HostInstrumentation.h"
 #include "ProfileUse.h"
+#include "SubprogramNames.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 
@@ -17,6 +18,10 @@ using namespace llvm;
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "WarpScope", "0.1.0", [](PassBuilder &PB) {
+            PB.registerPipelineStartEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) {
+                  MPM.addPass(warpscope::RecordSubprogramNamesPass());
+                });
             PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel,
                    ThinOrFullLTOPhase) {

@@ -30,12 +30,16 @@ json::Value ProgramDatabase::toJson() const {
       O["loop_depth"] = B.LoopDepth;
       O["loop_header"] = B.LoopHeader;
       O["counter"] = B.Counter;
-      json::Array Stack;
-      for (const InlineFrame &Fr : B.InlineStack)
-        Stack.push_back(json::Object{{"function", Fr.Function},
-                                     {"line_offset", Fr.LineOffset},
-                                     {"discriminator", Fr.Discriminator}});
-      O["inline_stack"] = std::move(Stack);
+      json::Array Stacks;
+      for (const std::vector<InlineFrame> &Stack : B.InlineStacks) {
+        json::Array Frames;
+        for (const InlineFrame &Fr : Stack)
+          Frames.push_back(json::Object{{"function", Fr.Function},
+                                        {"line_offset", Fr.LineOffset},
+                                        {"discriminator", Fr.Discriminator}});
+        Stacks.push_back(std::move(Frames));
+      }
+      O["inline_stacks"] = std::move(Stacks);
       O["derived_from"] =
           B.DerivedBranch < 0
               ? json::Value(nullptr)
@@ -163,13 +167,22 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
             B.LoopDepth = R.num(*BO, "loop_depth");
             B.LoopHeader = R.flag(*BO, "loop_header");
             B.Counter = R.num(*BO, "counter");
-            // Optional: databases without it give flat sample profiles.
-            if (const json::Array *Stack = BO->getArray("inline_stack"))
-              for (const json::Value &FV : *Stack)
-                if (const json::Object *FO = R.object(FV, "inline_stack[]"))
-                  B.InlineStack.push_back(
-                      {R.str(*FO, "function"), unsigned(R.num(*FO, "line_offset")),
-                       unsigned(R.num(*FO, "discriminator"))});
+            // Optional: without it, no sample profile for the block.
+            if (const json::Array *Stacks = BO->getArray("inline_stacks"))
+              for (const json::Value &SV : *Stacks) {
+                const json::Array *Frames = SV.getAsArray();
+                if (!Frames) {
+                  R.object(SV, "inline_stacks[]"); // records the error
+                  break;
+                }
+                std::vector<InlineFrame> Stack;
+                for (const json::Value &FV : *Frames)
+                  if (const json::Object *FO = R.object(FV, "inline frame"))
+                    Stack.push_back({R.str(*FO, "function"),
+                                     unsigned(R.num(*FO, "line_offset")),
+                                     unsigned(R.num(*FO, "discriminator"))});
+                B.InlineStacks.push_back(std::move(Stack));
+              }
             if (const json::Value *D = BO->get("derived_from");
                 D && D->getAsObject()) {
               B.DerivedBranch = R.num(*D->getAsObject(), "branch");

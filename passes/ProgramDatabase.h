@@ -42,9 +42,10 @@ struct BlockRecord {
   /// DerivedSuccessor of branch DerivedBranch (its only way in).
   int DerivedBranch = -1;
   unsigned DerivedSuccessor = 0;
-  /// Of the block's first located instruction, outermost (this function)
-  /// first; more than one frame when the code was inlined.
-  std::vector<InlineFrame> InlineStack;
+  /// Every distinct source position of the block's instructions, each as an
+  /// inline stack (outermost, this function, first; more than one frame when
+  /// the code was inlined); the first is the block's first located one.
+  std::vector<std::vector<InlineFrame>> InlineStacks;
 };
 
 enum class BranchKind { Conditional, Switch };
