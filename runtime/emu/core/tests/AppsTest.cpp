@@ -8,22 +8,10 @@ using namespace emutest;
 
 namespace {
 
-class Apps : public ::testing::TestWithParam<const char *> {
+class Apps : public ModuleFixture {
 protected:
-  void SetUp() override {
-    M = load(GetParam());
-    ASSERT_TRUE(M);
-  }
-  std::string k(const std::string &Plain) {
-    for (auto &K : M->kernels())
-      if (K.Name.find(std::to_string(Plain.size()) + Plain) != std::string::npos) return K.Name;
-    ADD_FAILURE() << "no kernel " << Plain;
-    return "";
-  }
-  std::unique_ptr<Module> M;
+  std::string k(const std::string &Plain) { return mangled(Plain); }
 };
-
-uint32_t lcg(uint32_t &S) { S = S * 1664525u + 1013904223u; return S; }
 
 TEST_P(Apps, Sgemm) {
   const int Mm = 37, N = 29, K = 45;

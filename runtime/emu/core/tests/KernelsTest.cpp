@@ -11,22 +11,7 @@ using namespace emutest;
 
 namespace {
 
-class Kernels : public ::testing::TestWithParam<const char *> {
-protected:
-  void SetUp() override {
-    M = load(GetParam());
-    ASSERT_TRUE(M);
-  }
-  std::string mangled(const std::string &Plain) {
-    for (auto &K : M->kernels())
-      if (K.Name.find(std::to_string(Plain.size()) + Plain) != std::string::npos) return K.Name;
-    ADD_FAILURE() << "no kernel " << Plain;
-    return "";
-  }
-  std::unique_ptr<Module> M;
-};
-
-uint32_t lcg(uint32_t &S) { S = S * 1664525u + 1013904223u; return S; }
+class Kernels : public ModuleFixture {};
 
 TEST_P(Kernels, WarpOps) {
   const int N = 64;

@@ -34,4 +34,25 @@ struct InstTruth {
   unsigned PtxLine = 0, Line = 0;
 };
 std::vector<InstTruth> truthOf(const std::string &Json, const std::string &Func);
+// A test parameterized by a checked-in PTX file, with its kernels looked up
+// by plain name (the mangled name contains <length><name>).
+class ModuleFixture : public ::testing::TestWithParam<const char *> {
+protected:
+  void SetUp() override {
+    M = load(GetParam());
+    ASSERT_TRUE(M);
+  }
+  std::string mangled(const std::string &Plain) {
+    for (auto &K : M->kernels())
+      if (K.Name.find(std::to_string(Plain.size()) + Plain) != std::string::npos)
+        return K.Name;
+    ADD_FAILURE() << "no kernel " << Plain;
+    return "";
+  }
+  std::unique_ptr<Module> M;
+};
+
+// The tests' deterministic input generator.
+inline uint32_t lcg(uint32_t &S) { S = S * 1664525u + 1013904223u; return S; }
 } // namespace emutest
+
