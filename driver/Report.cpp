@@ -46,11 +46,11 @@ std::string where(const Location &L) {
       .str();
 }
 
-std::string percent(std::optional<double> V) {
-  return V ? formatv("{0:F1}%", *V * 100).str() : std::string("-");
-}
-
 } // namespace
+
+std::string warpscope::formatPercent(std::optional<double> Fraction) {
+  return Fraction ? formatv("{0:F1}%", *Fraction * 100).str() : std::string("-");
+}
 
 Expected<std::vector<FunctionSummary>>
 warpscope::summarize(const ProfileSet &Set, const std::string &Filter) {
@@ -154,11 +154,11 @@ void warpscope::renderText(const ProfileSet &Set,
     OS << formatv("  block executions: {0} warp, {1} thread; SIMD efficiency "
                   "{2}\n",
                   S.WarpExecutions, S.ThreadExecutions,
-                  percent(S.SimdEfficiency));
+                  formatPercent(S.SimdEfficiency));
     OS << formatv("  branches: {0} probed, {1} proven uniform, {2} divergent; "
                   "branch efficiency {3}\n",
                   S.Probed, S.Uniform, S.DivergentBranches,
-                  percent(S.BranchEfficiency));
+                  formatPercent(S.BranchEfficiency));
     if (S.Divergent)
       OS << formatv("  divergence concentration: {0} branch(es) hold 90% of "
                     "{1} divergent visits\n",
@@ -179,11 +179,11 @@ void warpscope::renderText(const ProfileSet &Set,
       const BranchCounts &B = *Row.Branch;
       OS << formatv("    {0,-28} {1,10} {2,10} {3,7} {4,7} {5,7}  {6}\n",
                     where(B.Loc), B.Visits, B.Divergent,
-                    percent(B.Visits ? std::optional<double>(Row.Rate)
+                    formatPercent(B.Visits ? std::optional<double>(Row.Rate)
                                      : std::nullopt),
-                    percent(S.Divergent ? std::optional<double>(Row.Share)
+                    formatPercent(S.Divergent ? std::optional<double>(Row.Share)
                                         : std::nullopt),
-                    percent(Row.TakenFraction), Row.SourceText);
+                    formatPercent(Row.TakenFraction), Row.SourceText);
     }
   }
 }

@@ -33,6 +33,9 @@ struct FunctionSummary {
 llvm::Expected<std::vector<FunctionSummary>>
 summarize(const ProfileSet &Set, const std::string &Filter);
 
+/// "12.3%", or "-" when there is nothing to divide by.
+std::string formatPercent(std::optional<double> Fraction);
+
 void renderText(const ProfileSet &Set, const std::vector<FunctionSummary> &S,
                 unsigned Top, llvm::raw_ostream &OS);
 llvm::json::Value renderJson(const ProfileSet &Set,

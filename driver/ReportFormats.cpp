@@ -136,10 +136,6 @@ var m=location.hash.match(/^#sort=([\w-]+):(\d+)$/);
 if(m){var th=document.querySelectorAll('#'+m[1]+' th')[+m[2]];if(th){th.click();th.click();}}
 </script>)";
 
-std::string pct(std::optional<double> V) {
-  return V ? formatv("{0:F1}%", *V * 100).str() : "-";
-}
-
 /// Per source line: thread executions and divergent visits of one function.
 struct LineHeat {
   uint64_t Threads = 0, Divergent = 0, Visits = 0;
@@ -217,8 +213,8 @@ void warpscope::renderHtml(const ProfileSet &Set,
        << escapeHtml(S.Function->Demangled) << "</a></td><td class=\"n\">"
        << S.Function->launches() << "</td><td class=\"n\">" << S.WarpExecutions
        << "</td><td class=\"n\">" << S.ThreadExecutions
-       << "</td><td class=\"n\">" << pct(S.SimdEfficiency)
-       << "</td><td class=\"n\">" << pct(S.BranchEfficiency)
+       << "</td><td class=\"n\">" << formatPercent(S.SimdEfficiency)
+       << "</td><td class=\"n\">" << formatPercent(S.BranchEfficiency)
        << "</td><td class=\"n\">" << S.DivergentBranches << "</td></tr>\n";
   OS << "</tbody></table>\n";
   for (const FunctionSummary &S : Summaries) {
@@ -230,7 +226,7 @@ void warpscope::renderHtml(const ProfileSet &Set,
                   "branch efficiency {3}; SIMD efficiency {4}; 90% of "
                   "divergence in {5} branch(es).</p>\n",
                   S.Probed, S.Uniform, S.DivergentBranches,
-                  pct(S.BranchEfficiency), pct(S.SimdEfficiency),
+                  formatPercent(S.BranchEfficiency), formatPercent(S.SimdEfficiency),
                   S.Concentration90);
     if (!S.Rows.empty()) {
       OS << "<table class=\"sortable divmap\"><thead><tr><th>location</th>"
@@ -242,10 +238,10 @@ void warpscope::renderHtml(const ProfileSet &Set,
            << B.Loc.Line << ":" << B.Loc.Column << "</td><td class=\"n\">"
            << B.Visits << "</td><td class=\"n\">" << B.Divergent
            << "</td><td class=\"n\" data-v=\"" << R.Rate << "\">"
-           << pct(B.Visits ? std::optional<double>(R.Rate) : std::nullopt)
+           << formatPercent(B.Visits ? std::optional<double>(R.Rate) : std::nullopt)
            << "</td><td class=\"n\" data-v=\"" << R.Share << "\">"
-           << pct(S.Divergent ? std::optional<double>(R.Share) : std::nullopt)
-           << "</td><td class=\"n\">" << pct(R.TakenFraction) << "</td><td><code>"
+           << formatPercent(S.Divergent ? std::optional<double>(R.Share) : std::nullopt)
+           << "</td><td class=\"n\">" << formatPercent(R.TakenFraction) << "</td><td><code>"
            << escapeHtml(R.SourceText) << "</code></td></tr>\n";
       }
       OS << "</tbody></table>\n";

@@ -95,18 +95,23 @@ bool hasCalls(const BasicBlock &BB) {
   return false;
 }
 
+/// Directory and file name as one path (a file may be named relative to
+/// the compile directory).
+std::string sourcePath(StringRef Directory, StringRef File) {
+  if (sys::path::is_absolute(File) || Directory.empty())
+    return File.str();
+  SmallString<256> Path = Directory;
+  sys::path::append(Path, File);
+  return std::string(Path);
+}
+
 SourceLocation toSourceLocation(const DILocation *DL) {
   SourceLocation L;
   if (!DL || DL->getLine() == 0)
     return L;
   while (const DILocation *Outer = DL->getInlinedAt())
     DL = Outer;
-  SmallString<256> Path = DL->getFilename();
-  if (!sys::path::is_absolute(Path) && !DL->getDirectory().empty()) {
-    Path = DL->getDirectory();
-    sys::path::append(Path, DL->getFilename());
-  }
-  L.File = std::string(Path);
+  L.File = sourcePath(DL->getDirectory(), DL->getFilename());
   L.Line = DL->getLine();
   L.Column = DL->getColumn();
   return L;
@@ -209,12 +214,7 @@ void ModuleInstrumenter::plan(Function &F) {
   Rec.Demangled = demangle(Rec.Name);
   Rec.Kernel = F.getCallingConv() == CallingConv::PTX_Kernel;
   if (const DISubprogram *SP = F.getSubprogram()) {
-    Rec.Loc.File = SP->getFilename().str();
-    if (!sys::path::is_absolute(Rec.Loc.File) && !SP->getDirectory().empty()) {
-      SmallString<256> Path = SP->getDirectory();
-      sys::path::append(Path, SP->getFilename());
-      Rec.Loc.File = std::string(Path);
-    }
+    Rec.Loc.File = sourcePath(SP->getDirectory(), SP->getFilename());
     Rec.Loc.Line = SP->getLine();
   }
 
