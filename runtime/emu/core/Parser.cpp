@@ -275,6 +275,7 @@ private:
   void parseStatement();
   void parseInstruction();
   RawOp parseOperand();
+  RawOp parseOperandList(RawOp::K Kind, const char *Close, const char *Error);
   void closeScope();
 
   uint32_t constSlot(uint64_t V);
@@ -744,30 +745,27 @@ void Parser::parseStatement() {
   parseInstruction();
 }
 
+// A comma-separated operand list after its opening token, up to Close:
+// vector operands {a, b} and call argument lists (a, b).
+RawOp Parser::parseOperandList(RawOp::K Kind, const char *Close, const char *Error) {
+  RawOp O;
+  O.Kind = Kind;
+  ++P;
+  while (!isP(Close)) {
+    O.Elems.push_back(parseOperand());
+    if (isP(",")) ++P;
+    else if (!isP(Close)) fail(Error);
+  }
+  ++P;
+  return O;
+}
+
 RawOp Parser::parseOperand() {
   RawOp O;
-  if (isP("{")) {
-    ++P;
-    O.Kind = RawOp::Vec;
-    while (!isP("}")) {
-      O.Elems.push_back(parseOperand());
-      if (isP(",")) ++P;
-      else if (!isP("}")) fail("expected ',' or '}' in vector operand");
-    }
-    ++P;
-    return O;
-  }
-  if (isP("(")) {
-    ++P;
-    O.Kind = RawOp::Paren;
-    while (!isP(")")) {
-      O.Elems.push_back(parseOperand());
-      if (isP(",")) ++P;
-      else if (!isP(")")) fail("expected ',' or ')'");
-    }
-    ++P;
-    return O;
-  }
+  if (isP("{"))
+    return parseOperandList(RawOp::Vec, "}", "expected ',' or '}' in vector operand");
+  if (isP("("))
+    return parseOperandList(RawOp::Paren, ")", "expected ',' or ')'");
   if (isP("[")) {
     ++P;
     O.Kind = RawOp::Mem;
