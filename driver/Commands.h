@@ -17,13 +17,15 @@ struct Command {
 };
 
 extern llvm::cl::SubCommand ConfigSub, RunSub, ReportSub, ValidateSub, DiffSub,
-    PgoSub;
+    PgoSub, StaticSub, FeaturesSub;
 int runConfig();
 int runRun();
 int runReport();
 int runValidate();
 int runDiff();
 int runPgo();
+int runStatic();
+int runFeatures();
 
 } // namespace warpscope
 

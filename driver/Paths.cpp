@@ -38,3 +38,10 @@ std::string warpscope::emulatorDirectory() {
   sys::path::append(P, "emu");
   return std::string(P);
 }
+
+std::string warpscope::clangPath() {
+  if (auto Env = sys::Process::GetEnv("WARPSCOPE_CLANG"))
+    if (!Env->empty())
+      return *Env;
+  return WARPSCOPE_CLANG;
+}

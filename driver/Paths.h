@@ -13,6 +13,8 @@ std::string libraryDirectory();
 std::string pluginPath();
 /// $CUDA_HOME if set, else the toolkit found at configure time.
 std::string cudaHome();
+/// clang++ 22: $WARPSCOPE_CLANG if set, else the one found at configure time.
+std::string clangPath();
 /// The stand-in libcudart.so.13's directory (<lib>/emu).
 std::string emulatorDirectory();
 

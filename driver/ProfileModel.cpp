@@ -136,8 +136,17 @@ Expected<Database> loadDatabase(const std::string &Path,
           B.InlineStacks.back().push_back(
               {Fr.Function, Fr.LineOffset, Fr.Discriminator});
       }
+      B.Ptx = OpcodeCounts(BR.Ptx.begin(), BR.Ptx.end());
       Fn.Blocks.push_back(B);
     }
+    Fn.PtxStatus = PD->PtxStatus;
+    Fn.PtxArch = PD->PtxArch;
+    Fn.PtxUnattributed =
+        OpcodeCounts(FR.PtxUnattributed.begin(), FR.PtxUnattributed.end());
+    for (const PtxEdgeRecord &E : FR.PtxEdges)
+      Fn.PtxEdges.push_back({E.From, E.Other, E.Toward, E.OtherReconverges,
+                             E.SelfReconverges,
+                             OpcodeCounts(E.Ptx.begin(), E.Ptx.end())});
     for (const BranchRecord &R : FR.Branches) {
       BranchCounts Br;
       Br.Id = R.Id;
@@ -147,6 +156,7 @@ Expected<Database> loadDatabase(const std::string &Path,
       Br.Uniform = R.Uniform;
       Br.Probed = R.Probed;
       Br.SharesBlockCounts = R.SharesBlockCounts;
+      Br.CountsArrivals = R.CountsArrivals;
       Br.Successors = R.Successors;
       Br.Counter = R.Counter < 0 ? UINT64_MAX : uint64_t(R.Counter);
       Fn.Branches.push_back(Br);

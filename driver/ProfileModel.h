@@ -26,6 +26,9 @@ struct Frame {
   unsigned LineOffset = 0, Discriminator = 0;
 };
 
+/// PTX opcode (as written) -> count.
+using OpcodeCounts = std::map<std::string, uint64_t>;
+
 struct BlockCounts {
   unsigned Id = 0;
   Location Loc;
@@ -37,6 +40,15 @@ struct BlockCounts {
   /// first (for sample profiles).
   std::vector<std::vector<Frame>> InlineStacks;
   uint64_t WarpExecutions = 0, ThreadExecutions = 0;
+  OpcodeCounts Ptx; ///< static PTX instructions run with this block's counts
+};
+
+/// PTX run on one side of a block's two-way branch (see the database's
+/// `ptx_edges`).
+struct PtxEdge {
+  unsigned From = 0, Other = 0;
+  bool Toward = false, OtherReconverges = false, SelfReconverges = false;
+  OpcodeCounts Ptx;
 };
 
 struct BranchCounts {
@@ -49,6 +61,7 @@ struct BranchCounts {
   uint64_t Visits = 0, Divergent = 0, ActiveThreads = 0;
   std::vector<uint64_t> SuccessorThreads; ///< one per successor
   uint64_t Successor0Arrivals = 0; ///< two-way: visits sending a lane to 0
+  bool CountsArrivals = false;      ///< ...and Successor0Arrivals is counted
   uint64_t Counter = 0; ///< first word of its record, if probed
 };
 
@@ -68,6 +81,11 @@ struct FunctionProfile {
   std::vector<BranchCounts> Branches;
   std::vector<LaunchGroup> Launches;
   uint64_t launches() const;
+  /// PTX histograms: "ok", or why the database has none ("" = not built).
+  std::string PtxStatus;
+  std::string PtxArch;
+  OpcodeCounts PtxUnattributed;
+  std::vector<PtxEdge> PtxEdges;
 };
 
 struct ProfileSet {

@@ -1,6 +1,7 @@
 //===- Report.cpp - Metrics, text and JSON renderings ---------------------===//
 
 #include "Report.h"
+#include "MixReport.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -70,6 +71,7 @@ warpscope::summarize(const ProfileSet &Set, const std::string &Filter) {
       continue;
     FunctionSummary S;
     S.Function = &F;
+    S.Mix = instructionMix(F);
     for (const BlockCounts &B : F.Blocks) {
       S.WarpExecutions += B.WarpExecutions;
       S.ThreadExecutions += B.ThreadExecutions;
@@ -159,6 +161,7 @@ void warpscope::renderText(const ProfileSet &Set,
                   "branch efficiency {3}\n",
                   S.Probed, S.Uniform, S.DivergentBranches,
                   formatPercent(S.BranchEfficiency));
+    renderMixText(S.Mix, OS);
     if (S.Divergent)
       OS << formatv("  divergence concentration: {0} branch(es) hold 90% of "
                     "{1} divergent visits\n",
@@ -225,7 +228,7 @@ json::Value warpscope::renderJson(const ProfileSet &Set,
           {"shared_bytes", L.SharedBytes},
           {"count", L.Count},
           {"time_ms", L.Timed ? json::Value(L.TimeMs) : json::Value(nullptr)}});
-    Kernels.push_back(json::Object{
+    json::Object K{
         {"name", F.Demangled},
         {"mangled", F.Name},
         {"module_id", F.ModuleId},
@@ -242,7 +245,9 @@ json::Value warpscope::renderJson(const ProfileSet &Set,
         {"branches_divergent", S.DivergentBranches},
         {"divergence_concentration_90", S.Concentration90},
         {"branches", std::move(Branches)},
-        {"blocks", std::move(Blocks)}});
+        {"blocks", std::move(Blocks)}};
+    addMixJson(S.Mix, K);
+    Kernels.push_back(std::move(K));
   }
   json::Array Warnings;
   for (const std::string &W : Set.Warnings)

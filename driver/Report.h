@@ -2,6 +2,7 @@
 #ifndef WARPSCOPE_DRIVER_REPORT_H
 #define WARPSCOPE_DRIVER_REPORT_H
 
+#include "InstructionMix.h"
 #include "ProfileModel.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,6 +27,7 @@ struct FunctionSummary {
   uint64_t Visits = 0, Divergent = 0;
   std::optional<double> TimeMs;
   std::vector<BranchRow> Rows; ///< probed branches, most divergent first
+  InstructionMix Mix; ///< this function's own PTX (not its callees')
 };
 
 /// Summaries of functions that ran or were launched, heaviest first;

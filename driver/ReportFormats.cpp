@@ -1,6 +1,7 @@
 //===- ReportFormats.cpp - CSV, SARIF and HTML renderings -----------------===//
 
 #include "ReportFormats.h"
+#include "MixReport.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -228,6 +229,7 @@ void warpscope::renderHtml(const ProfileSet &Set,
                   S.Probed, S.Uniform, S.DivergentBranches,
                   formatPercent(S.BranchEfficiency), formatPercent(S.SimdEfficiency),
                   S.Concentration90);
+    renderMixHtml(S.Mix, OS);
     if (!S.Rows.empty()) {
       OS << "<table class=\"sortable divmap\"><thead><tr><th>location</th>"
             "<th>visits</th><th>divergent</th><th>rate</th><th>share</th>"

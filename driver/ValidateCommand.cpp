@@ -7,11 +7,16 @@
 //    those of the first conditional bra after the probe (before the next
 //    probe). Switches are lowered to several bra, so only their visits are
 //    checked, against the probe instruction itself.
+//  - where the database has PTX histograms, every function's dynamic PTX
+//    instructions per opcode (counts x histograms, warp level and active
+//    threads) must equal the emulator's executions of its instructions
+//    outside probe scopes.
 // Any difference is listed and the exit status is 1.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "InstructionMix.h"
 #include "ProfileModel.h"
 #include "warpscope/Abi.h"
 #include "llvm/Support/FileSystem.h"
@@ -39,8 +44,8 @@ namespace {
 
 struct TruthInstruction {
   std::string Opcode, Marker;
-  uint64_t Warp = 0, Thread = 0, Visits = 0, Divergent = 0;
-  bool Conditional = false;
+  uint64_t Warp = 0, Thread = 0, Active = 0, Visits = 0, Divergent = 0;
+  bool Conditional = false, Instrumentation = false;
 };
 
 /// Ground truth per function name, summed over every emu-*.json.
@@ -90,6 +95,8 @@ Error loadTruth(const std::string &Dir, Truth &Out, unsigned &Files) {
         T.Marker = IO->getString("marker").value_or("").str();
         T.Warp += IO->getInteger("warp_executions").value_or(0);
         T.Thread += IO->getInteger("thread_executions").value_or(0);
+        T.Active += IO->getInteger("active_threads").value_or(0);
+        T.Instrumentation = IO->getBoolean("instrumentation").value_or(false);
         if (auto Visits = IO->getInteger("visits")) {
           T.Conditional = true;
           T.Visits += *Visits;
@@ -101,6 +108,17 @@ Error loadTruth(const std::string &Dir, Truth &Out, unsigned &Files) {
   if (EC)
     return createStringError(Dir + ": cannot be listed");
   return Error::success();
+}
+
+/// Per opcode, F's static PTX instructions whose executions are unknown.
+std::map<std::string, uint64_t> unknownStatic(const FunctionProfile &F) {
+  std::map<std::string, uint64_t> Out(F.PtxUnattributed.begin(),
+                                      F.PtxUnattributed.end());
+  for (const PtxEdge &E : F.PtxEdges)
+    if (!edgeExecutions(F, E))
+      for (const auto &[Op, N] : E.Ptx)
+        Out[Op] += N;
+  return Out;
 }
 
 } // namespace
@@ -202,9 +220,51 @@ int warpscope::runValidate() {
              Br.Divergent, Bra->Divergent);
     }
   }
+  unsigned MixChecked = 0, Incomplete = 0;
+  for (const FunctionProfile &F : Set->Functions) {
+    auto It = T.find(F.Name);
+    InstructionMix Mix = instructionMix(F);
+    if (It == T.end() || !Mix.Available)
+      continue;
+    ++MixChecked;
+    std::map<std::string, WarpThread> Emulated;
+    for (const TruthInstruction &I : It->second)
+      if (!I.Instrumentation)
+        Emulated[I.Opcode] += WarpThread{I.Warp, I.Active};
+    // Opcodes with instructions the counts cannot give are lower bounds:
+    // they must not exceed the emulator's, and are listed as incomplete.
+    std::map<std::string, uint64_t> Unknown = unknownStatic(F);
+    for (const auto &[Opcode, E] : Emulated) {
+      WarpThread Ours = Mix.ByOpcode.count(Opcode) ? Mix.ByOpcode.at(Opcode)
+                                                   : WarpThread{};
+      if (Unknown.count(Opcode) && (Ours.Warp != E.Warp || Ours.Thread != E.Thread)) {
+        bool Bound = Ours.Warp <= E.Warp && Ours.Thread <= E.Thread;
+        Report(Bound, F, Opcode + " instructions (lower bound) warp-level",
+               Ours.Warp, E.Warp);
+        if (Bound) {
+          ++Incomplete;
+          outs() << "partial  " << F.Demangled << ": " << Opcode << ": "
+                 << Unknown[Opcode]
+                 << " static instructions not tied to counts; instrumentation "
+                 << Ours.Warp << " of the emulator's " << E.Warp
+                 << " warp-level\n";
+        }
+        continue;
+      }
+      Report(Ours.Warp == E.Warp, F, Opcode + " warp-level instructions",
+             Ours.Warp, E.Warp);
+      Report(Ours.Thread == E.Thread, F, Opcode + " thread-level instructions",
+             Ours.Thread, E.Thread);
+    }
+    for (const auto &[Opcode, Ours] : Mix.ByOpcode)
+      if (!Emulated.count(Opcode))
+        Report(Ours.Warp == 0, F, Opcode + " (not in the PTX) instructions",
+               Ours.Warp, 0);
+  }
   if (!Checked)
     return Fail(Dir + ": no instrumented function ran on the emulator");
-  outs() << formatv("validate: {0} counts checked, {1} mismatches\n", Checked,
-                    Mismatches);
+  outs() << formatv("validate: {0} counts checked ({1} functions with "
+                    "instruction histograms), {2} mismatches, {3} partial\n",
+                    Checked, MixChecked, Mismatches, Incomplete);
   return Mismatches ? 1 : 0;
 }

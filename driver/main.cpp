@@ -25,7 +25,9 @@ int main(int argc, char **argv) {
       {ConfigSub, runConfig}, {RunSub, runRun}, {ReportSub, runReport},
       {ValidateSub, runValidate},
       {DiffSub, runDiff},
-      {PgoSub, runPgo}};
+      {PgoSub, runPgo},
+      {StaticSub, runStatic},
+      {FeaturesSub, runFeatures}};
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "WarpScope: where and why CUDA kernels "
                                    "lose time\n",

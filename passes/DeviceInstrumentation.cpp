@@ -50,6 +50,13 @@ static cl::opt<bool> CheaperCounting(
              "off probes every block on its own)"),
     cl::init(true));
 
+static cl::opt<bool> EdgeArrivals(
+    "warpscope-edge-arrivals",
+    cl::desc("Count warp arrivals at both sides of every probed two-way "
+             "branch, so PTX the code generator puts on a branch's edge gets "
+             "exact counts in instruction histograms (default on)"),
+    cl::init(true));
+
 static cl::opt<std::string> DatabaseOut(
     "warpscope-db-out",
     cl::desc("Write the program database to this file instead of "
@@ -65,6 +72,7 @@ struct PlannedBranch {
   uint64_t Counter;
   std::optional<uint64_t> MergedBlockWord; ///< its block, counted here too
   bool FeedsDerivedBlock = false; ///< a successor takes its counts from here
+  bool CountArrivals = false;     ///< warp arrivals at successor 0 counted
 };
 
 /// How a block's counts are collected.
@@ -286,6 +294,12 @@ void ModuleInstrumenter::plan(Function &F) {
   }
   Rec.CfgChecksum = cfgChecksum(F);
   decideCounting(P, Rec, BlockIds, BranchIdOf);
+  for (PlannedBranch &Br : P.Branches)
+    if (Br.Successors.size() == 2) {
+      Br.CountArrivals = Br.FeedsDerivedBlock || EdgeArrivals;
+      Rec.Branches[BranchIdOf.lookup(Br.Terminator->getParent())]
+          .CountsArrivals = Br.CountArrivals;
+    }
   unsigned NumBranches = Rec.Branches.size();
   ORE.emit([&] {
     return OptimizationRemarkAnalysis(DEBUG_TYPE, "Instrumented", &F)
@@ -369,7 +383,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     Spec.BranchWord = Br.Counter;
     Spec.SuccessorIndex = successorIndex(Br);
     Spec.NumSuccessors = Br.Successors.size();
-    Spec.CountArrivals = Br.FeedsDerivedBlock;
+    Spec.CountArrivals = Br.CountArrivals;
     emitProbe(Br.Terminator, Counters, Spec);
   }
   for (const PlannedBlock &B : P.Blocks) {

@@ -2,11 +2,14 @@
 
 #include "HostInstrumentation.h"
 #include "ModuleIdentity.h"
+#include "ProgramDatabase.h"
+#include "PtxHistograms.h"
 #include "warpscope/Abi.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -21,6 +24,12 @@ static cl::opt<std::string> DatabaseIn(
     cl::desc("Program database to embed in the host module (default: the "
              "one the device compile left in -warpscope-db-dir)"),
     cl::init(""));
+
+static cl::opt<bool> Histograms(
+    "warpscope-histograms",
+    cl::desc("Add per-block PTX instruction histograms, read from the "
+             "embedded fatbin, to the program database (default on)"),
+    cl::init(true));
 
 namespace {
 
@@ -140,6 +149,17 @@ bool HostInstrumenter::run() {
       return false;
     }
     NumCounters = O->getInteger("num_counters").value_or(0);
+    if (Histograms) {
+      Expected<ProgramDatabase> DB = ProgramDatabase::fromJson(*V);
+      if (!DB) {
+        Ctx.emitError("warpscope: program database '" + Path +
+                      "': " + toString(DB.takeError()) +
+                      "; rebuild this file with the plugin");
+        return false;
+      }
+      addPtxHistograms(M, *DB);
+      Database = formatv("{0}", DB->toJson()).str();
+    }
   } else {
     // The device side was built without the plugin: launches are still
     // recorded, without counts.

@@ -15,6 +15,13 @@ static json::Object locationJson(const SourceLocation &L) {
   return json::Object{{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
 }
 
+static json::Object histogramJson(const std::map<std::string, uint64_t> &H) {
+  json::Object O;
+  for (const auto &[Opcode, Count] : H)
+    O[Opcode] = Count;
+  return O;
+}
+
 static const char *kindName(BranchKind K) {
   return K == BranchKind::Switch ? "switch" : "br";
 }
@@ -45,6 +52,8 @@ json::Value ProgramDatabase::toJson() const {
               ? json::Value(nullptr)
               : json::Value(json::Object{{"branch", B.DerivedBranch},
                                          {"successor", B.DerivedSuccessor}});
+      if (!PtxStatus.empty())
+        O["ptx"] = histogramJson(B.Ptx);
       Blocks.push_back(std::move(O));
     }
     for (const BranchRecord &Br : F.Branches) {
@@ -59,6 +68,7 @@ json::Value ProgramDatabase::toJson() const {
       O["uniform"] = Br.Uniform;
       O["probed"] = Br.Probed;
       O["shares_block_counts"] = Br.SharesBlockCounts;
+      O["counts_arrivals"] = Br.CountsArrivals;
       O["counter"] = Br.Counter;
       Branches.push_back(std::move(O));
     }
@@ -69,9 +79,22 @@ json::Value ProgramDatabase::toJson() const {
     O["cfg_checksum"] = formatv("{0:x-16}", F.CfgChecksum).str();
     O["blocks"] = std::move(Blocks);
     O["branches"] = std::move(Branches);
+    if (!PtxStatus.empty()) {
+      O["ptx_unattributed"] = histogramJson(F.PtxUnattributed);
+      O["ptx_instrumentation_instructions"] = F.PtxInstrumentation;
+      json::Array Edges;
+      for (const PtxEdgeRecord &E : F.PtxEdges)
+        Edges.push_back(json::Object{{"from", E.From},
+                                     {"other", E.Other},
+                                     {"toward", E.Toward},
+                                     {"other_reconverges", E.OtherReconverges},
+                                     {"self_reconverges", E.SelfReconverges},
+                                     {"ptx", histogramJson(E.Ptx)}});
+      O["ptx_edges"] = std::move(Edges);
+    }
     Fns.push_back(std::move(O));
   }
-  return json::Object{{"schema", DatabaseSchema},
+  json::Object Top{{"schema", DatabaseSchema},
                       {"abi_version", AbiVersion},
                       {"module_id", ModuleId},
                       {"source_file", SourceFile},
@@ -79,6 +102,10 @@ json::Value ProgramDatabase::toJson() const {
                       {"counters_symbol", CountersSymbol},
                       {"num_counters", NumCounters},
                       {"functions", std::move(Fns)}};
+  if (!PtxStatus.empty())
+    Top["ptx_histograms"] =
+        json::Object{{"status", PtxStatus}, {"arch", PtxArch}};
+  return Top;
 }
 
 namespace {
@@ -117,6 +144,22 @@ public:
       return A;
     fail(Key, "an array");
     return nullptr;
+  }
+  /// An optional {opcode: count} object; false if present but malformed.
+  void histogram(const json::Object &O, StringRef Key,
+                 std::map<std::string, uint64_t> &Out) {
+    const json::Value *V = O.get(Key);
+    if (!V)
+      return;
+    const json::Object *H = V->getAsObject();
+    if (!H)
+      return fail(Key, "an object of counts");
+    for (const auto &[Opcode, Count] : *H) {
+      auto N = Count.getAsInteger();
+      if (!N || *N < 0)
+        return fail(Key, "an object of counts");
+      Out[Opcode.str()] = *N;
+    }
   }
   SourceLocation location(const json::Object &O) {
     return {str(O, "file"), unsigned(num(O, "line")), unsigned(num(O, "column"))};
@@ -193,6 +236,7 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
                                           "an object or null"
                                         : R.Error;
             }
+            R.histogram(*BO, "ptx", B.Ptx);
             F.Blocks.push_back(std::move(B));
           }
       if (const json::Array *Brs = R.array(*FO, "branches"))
@@ -210,11 +254,36 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
             Br.Uniform = R.flag(*BO, "uniform");
             Br.Probed = R.flag(*BO, "probed");
             Br.SharesBlockCounts = R.flag(*BO, "shares_block_counts");
+            Br.CountsArrivals =
+                BO->getBoolean("counts_arrivals").value_or(false);
             Br.Counter = R.num(*BO, "counter");
             F.Branches.push_back(std::move(Br));
           }
+      R.histogram(*FO, "ptx_unattributed", F.PtxUnattributed);
+      if (const json::Array *Es = FO->getArray("ptx_edges"))
+        for (const json::Value &EV : *Es)
+          if (const json::Object *EO = R.object(EV, "ptx edge")) {
+            PtxEdgeRecord E;
+            E.From = R.num(*EO, "from");
+            E.Other = R.num(*EO, "other");
+            E.Toward = R.flag(*EO, "toward");
+            E.OtherReconverges = R.flag(*EO, "other_reconverges");
+            E.SelfReconverges = R.flag(*EO, "self_reconverges");
+            R.histogram(*EO, "ptx", E.Ptx);
+            if (E.From >= F.Blocks.size() || E.Other >= F.Blocks.size())
+              R.Error = R.Error.empty() ? "program database: a ptx edge of " +
+                                              F.Name + " names no block"
+                                        : R.Error;
+            F.PtxEdges.push_back(std::move(E));
+          }
+      F.PtxInstrumentation =
+          FO->getInteger("ptx_instrumentation_instructions").value_or(0);
       DB.Functions.push_back(std::move(F));
     }
+  if (const json::Object *P = Top->getObject("ptx_histograms")) {
+    DB.PtxStatus = R.str(*P, "status");
+    DB.PtxArch = R.str(*P, "arch");
+  }
   if (!R.Error.empty())
     return createStringError(R.Error);
   // Derivations must point at a probed two-way branch of the same function.

@@ -12,6 +12,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct BlockRecord {
   /// inline stack (outermost, this function, first; more than one frame when
   /// the code was inlined); the first is the block's first located one.
   std::vector<std::vector<InlineFrame>> InlineStacks;
+  /// Static PTX program instructions that run with this block's counts,
+  /// opcode as written -> count (filled by the host pass from the fatbin).
+  std::map<std::string, uint64_t> Ptx;
 };
 
 enum class BranchKind { Conditional, Switch };
@@ -61,7 +65,19 @@ struct BranchRecord {
   /// Counted by its block's probe: visits and active threads are the
   /// block's warp and thread executions, not stored in the branch record.
   bool SharesBlockCounts = false;
+  /// Two-way: warp arrivals at successor 0 are counted (always, since
+  /// histograms need them for the code generator's edge blocks).
+  bool CountsArrivals = false;
   int64_t Counter = -1; ///< first word of the branch record, -1 if none
+};
+
+/// PTX instructions that run on one side of a two-way branch rather than
+/// with a block (the code generator's blocks on edges; see
+/// runtime/ptx/BlockHistograms.h for how their counts follow).
+struct PtxEdgeRecord {
+  unsigned From = 0, Other = 0; ///< block ids
+  bool Toward = false, OtherReconverges = false, SelfReconverges = false;
+  std::map<std::string, uint64_t> Ptx;
 };
 
 struct FunctionRecord {
@@ -72,6 +88,11 @@ struct FunctionRecord {
   uint64_t CfgChecksum = 0;
   std::vector<BlockRecord> Blocks;
   std::vector<BranchRecord> Branches;
+  /// PTX instructions of the function that no block could be given (their
+  /// executions are unknown), and the instrumentation's own instructions.
+  std::map<std::string, uint64_t> PtxUnattributed;
+  std::vector<PtxEdgeRecord> PtxEdges;
+  uint64_t PtxInstrumentation = 0;
 };
 
 struct ProgramDatabase {
@@ -81,6 +102,10 @@ struct ProgramDatabase {
   std::string CountersSymbol;
   uint64_t NumCounters = 0;
   std::vector<FunctionRecord> Functions;
+  /// Per-block PTX histograms: "ok", or why there are none (empty: never
+  /// attempted, e.g. before the host compile ran); PtxArch: sm they are of.
+  std::string PtxStatus;
+  std::string PtxArch;
 
   llvm::json::Value toJson() const;
   static llvm::Expected<ProgramDatabase> fromJson(const llvm::json::Value &V);

@@ -1822,7 +1822,8 @@ bool Launcher::runWarp(Warp &W) {
     const uint32_t Rpc = E.Rpc;
     const Inst *Code = Fn.Code.data();
     uint64_t *R = Fr.Regs.data();
-    uint64_t *WE = Fn.WarpExec.data(), *TE = Fn.ThreadExec.data();
+    uint64_t *WE = Fn.WarpExec.data(), *TE = Fn.ThreadExec.data(),
+             *AE = Fn.ActiveExec.data();
     for (;;) {
       if (Pc == Rpc || Pc >= N) { Fr.Stack.back().Pc = Pc; break; }
       const Inst &I = Code[Pc];
@@ -1831,6 +1832,7 @@ bool Launcher::runWarp(Warp &W) {
       uint32_t EM = Mask;
       if (I.Guard >= 0) EM &= predMask(R + (size_t)I.Guard * 32, I.GuardNeg);
       TE[Pc] += popc32(EM);
+      AE[Pc] += popc32(Mask);
       switch (I.Op) {
       case OpBra: {
         if (I.Guard >= 0) {
@@ -1932,6 +1934,7 @@ bool Launcher::runWarp(Warp &W) {
           if (Same != EM || EM != Mask) {
             WE[Pc - 1]--;
             TE[Pc - 1] -= popc32(EM);
+            AE[Pc - 1] -= popc32(Mask);
             Fr.Stack.back().Pc = Pc;
             uint32_t Par = Fr.Stack.back().Id;
             uint32_t Rest = EM;
@@ -2255,7 +2258,10 @@ std::string ModuleImpl::groundTruthJson() const {
         jsonStr(O, PM->Markers[I.Marker]);
       }
       O += ",\"warp_executions\":" + std::to_string(F->WarpExec[K]) +
-           ",\"thread_executions\":" + std::to_string(F->ThreadExec[K]);
+           ",\"thread_executions\":" + std::to_string(F->ThreadExec[K]) +
+           ",\"active_threads\":" + std::to_string(F->ActiveExec[K]);
+      if (F->Instrumentation[K])
+        O += ",\"instrumentation\":true";
       if ((I.Op == OpBra && I.Guard >= 0) || I.Op == OpBrx)
         O += ",\"visits\":" + std::to_string(F->Visits[K]) + ",\"divergent\":" + std::to_string(F->Divergent[K]);
       O += "}";

@@ -210,6 +210,7 @@ struct Scope {
   std::vector<std::pair<uint32_t, std::string>> PendingBrx; // brx table index
   std::unordered_map<std::string, uint32_t> Params;         // name -> offset
   std::unordered_map<std::string, uint32_t> ParamSize;
+  bool Instrumentation = false; // a WarpScope probe's scope (declares %ws_...)
 };
 
 class Parser {
@@ -585,6 +586,7 @@ void Parser::parseBody() {
   F->ParamBytes = (F->ParamBytes + 7) / 8 * 8;
   F->WarpExec.assign(F->Code.size(), 0);
   F->ThreadExec.assign(F->Code.size(), 0);
+  F->ActiveExec.assign(F->Code.size(), 0);
   F->Visits.assign(F->Code.size(), 0);
   F->Divergent.assign(F->Code.size(), 0);
   computeReconvergence(*F);
@@ -649,6 +651,8 @@ void Parser::parseStatement() {
       } else {
         Scopes.back().Regs[N] = F->NumSlots++;
         F->NumDeclaredRegs++;
+        if (N.compare(0, 4, "%ws_") == 0 && Scopes.size() > 2)
+          Scopes.back().Instrumentation = true;
         // Instrumentation probes name themselves with a marker register
         // ("%ws_block_12" -> "ws:block 12"); comments do not survive into
         // fatbins, declarations do. It marks the next instruction.
@@ -874,6 +878,10 @@ void Parser::parseInstruction() {
   }
   F->Code.push_back(I);
   F->Opcodes.push_back(Opc);
+  bool Probe = false;
+  for (const Scope &Sc : Scopes)
+    Probe |= Sc.Instrumentation;
+  F->Instrumentation.push_back(Probe);
 }
 
 bool Parser::lookupReg(const std::string &N, uint32_t &Slot) const {

@@ -127,6 +127,7 @@ struct Function {
   Builtin Bi = BiNone;
   std::vector<Inst> Code;
   std::vector<std::string> Opcodes; // full opcode text per instruction
+  std::vector<bool> Instrumentation; // inside a WarpScope probe's scope
   uint32_t NumSlots = FirstRegSlot;
   uint32_t NumDeclaredRegs = 0; // .reg names declared (all scopes)
   std::vector<SlotInit> Inits;
@@ -142,7 +143,8 @@ struct Function {
   SharedLayout Shared; // kernels only
   uint32_t LocalStack = 0; // kernels only: per-thread local bytes incl. callees
   // Ground truth counters, one per instruction.
-  std::vector<uint64_t> WarpExec, ThreadExec, Visits, Divergent;
+  // ThreadExec: guard-true lanes; ActiveExec: active lanes, guard ignored.
+  std::vector<uint64_t> WarpExec, ThreadExec, ActiveExec, Visits, Divergent;
 };
 
 enum SpecialReg : uint8_t {

@@ -1,0 +1,168 @@
+//===- FeaturesCommand.cpp - warpscope features: portable kernel features -===//
+//
+// One row per kernel and launch configuration with hardware-independent
+// features for time/power prediction: the GPU Mangrove set (Braun et al.)
+// plus WarpScope's branch and SIMD efficiency and divergent visits, or
+// HyPA's (Metz et al.) PTX profile columns. Columns: docs/report-schema.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "InstructionMix.h"
+#include "MixReport.h"
+#include "Report.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace warpscope;
+
+cl::SubCommand warpscope::FeaturesSub(
+    "features", "Portable per-kernel features (GPU Mangrove or HyPA CSV)");
+
+static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
+                                cl::Required, cl::sub(FeaturesSub));
+static cl::opt<std::string> Format("format", cl::desc("csv (default) or hypa"),
+                                   cl::init("csv"), cl::sub(FeaturesSub));
+
+namespace {
+
+uint64_t threads(const LaunchGroup &L) {
+  return uint64_t(L.Block[0]) * L.Block[1] * L.Block[2];
+}
+uint64_t ctas(const LaunchGroup &L) {
+  return uint64_t(L.Grid[0]) * L.Grid[1] * L.Grid[2];
+}
+
+uint64_t classThreads(const InstructionMix &M,
+                      std::initializer_list<const char *> Classes) {
+  uint64_t N = 0;
+  for (const char *C : Classes) {
+    auto It = M.ByClass.find(C);
+    if (It != M.ByClass.end())
+      N += It->second.Thread;
+  }
+  return N;
+}
+
+std::string number(std::optional<double> V) {
+  return V ? formatv("{0:F6}", *V).str() : std::string();
+}
+
+std::string csv(StringRef S) {
+  if (S.find_first_of(",\"\n") == StringRef::npos)
+    return S.str();
+  std::string Out = "\"";
+  for (char C : S)
+    Out += C == '"' ? std::string("\"\"") : std::string(1, C);
+  return Out + "\"";
+}
+
+uint64_t staticInstructions(const FunctionProfile &F) {
+  uint64_t N = 0;
+  for (const BlockCounts &B : F.Blocks)
+    for (const auto &[Op, K] : B.Ptx)
+      N += K;
+  for (const PtxEdge &E : F.PtxEdges)
+    for (const auto &[Op, K] : E.Ptx)
+      N += K;
+  for (const auto &[Op, K] : F.PtxUnattributed)
+    N += K;
+  return N;
+}
+
+} // namespace
+
+int warpscope::runFeatures() {
+  auto Fail = [](const Twine &Msg) {
+    WithColor::error(errs(), "warpscope features") << Msg << "\n";
+    return 2;
+  };
+  if (Format != "csv" && Format != "hypa")
+    return Fail("unknown --format '" + Format + "'; use csv or hypa");
+  Expected<ProfileSet> Set = loadProfileDirectory(Dir);
+  if (!Set)
+    return Fail(toString(Set.takeError()));
+  Expected<std::vector<FunctionSummary>> Sums = summarize(*Set, "");
+  if (!Sums)
+    return Fail(toString(Sums.takeError()));
+
+  bool Hypa = Format == "hypa";
+  if (Hypa)
+    outs() << "filename,kernel,ptx_target,ptx_address_size,ctas,"
+              "thread_count,static_instructions,dynamic_instructions,"
+              "fp_instructions,executed_instructions,divergent_branches,"
+              "divergent_branches_per_cta,branch_efficiency,duration_ms,"
+              "exact\n";
+  else
+    outs() << "kernel,mangled,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
+              "shared_bytes,launches,threads_per_cta,ctas,total_instructions,"
+              "special,logic,control,arithmetic,sync,global_bytes,"
+              "param_bytes,shared_bytes_moved,local_bytes,"
+              "arithmetic_intensity,flops,flops_per_global_byte,"
+              "warp_instructions,branch_efficiency,simd_efficiency,"
+              "divergent_visits,configurations,exact\n";
+  unsigned Rows = 0;
+  for (const FunctionSummary &S : *Sums) {
+    const FunctionProfile &F = *S.Function;
+    const InstructionMix &M = S.Mix;
+    if (!F.Kernel || F.Launches.empty())
+      continue;
+    if (!M.Available)
+      return Fail(F.Demangled + ": " + M.Why);
+    // Counts are per kernel over all its launches: with one configuration
+    // they are that configuration's; with several, the row names the most
+    // launched one and says how many there were.
+    const LaunchGroup *L = &F.Launches.front();
+    for (const LaunchGroup &G : F.Launches)
+      if (G.Count > L->Count)
+        L = &G;
+    auto Bytes = [&](const char *Space) {
+      auto It = M.BytesBySpace.find(Space);
+      return It == M.BytesBySpace.end() ? uint64_t(0) : It->second;
+    };
+    bool Exact = M.UnknownStatic == 0;
+    ++Rows;
+    if (Hypa) {
+      uint64_t Ctas = ctas(*L) * F.launches();
+      outs() << csv(F.Loc.File) << ',' << csv(F.Demangled) << ','
+             << csv(F.PtxArch) << ",64," << Ctas << ','
+             << Ctas * threads(*L) << ',' << staticInstructions(F) << ','
+             << M.Total.Thread << ','
+             << classThreads(M, {"fp16", "fp32", "fp64"}) << ','
+             << M.Total.Warp << ',' << S.Divergent << ','
+             << number(Ctas ? std::optional<double>(double(S.Divergent) / Ctas)
+                            : std::nullopt)
+             << ',' << number(S.BranchEfficiency) << ','
+             << (S.TimeMs ? formatv("{0:F3}", *S.TimeMs).str() : "") << ','
+             << (Exact ? "yes" : "lower-bound") << "\n";
+      continue;
+    }
+    uint64_t Arith =
+        classThreads(M, {"int8", "int16", "int32", "int64", "fp16", "fp32",
+                         "fp64"});
+    uint64_t GlobalLocal = Bytes("global") + Bytes("local");
+    outs() << csv(F.Demangled) << ',' << csv(F.Name) << ',' << L->Grid[0]
+           << ',' << L->Grid[1] << ',' << L->Grid[2] << ',' << L->Block[0]
+           << ',' << L->Block[1] << ',' << L->Block[2] << ','
+           << L->SharedBytes << ',' << F.launches() << ',' << threads(*L)
+           << ',' << ctas(*L) << ',' << M.Total.Thread << ','
+           << classThreads(M, {"special"}) << ',' << classThreads(M, {"logic"})
+           << ',' << classThreads(M, {"control"}) << ',' << Arith << ','
+           << classThreads(M, {"sync"}) << ',' << Bytes("global") << ','
+           << Bytes("param") << ',' << Bytes("shared") << ',' << Bytes("local")
+           << ','
+           << number(GlobalLocal ? std::optional<double>(double(Arith) /
+                                                         GlobalLocal)
+                                 : std::nullopt)
+           << ',' << M.flops() << ',' << number(arithmeticIntensity(M)) << ','
+           << M.Total.Warp << ',' << number(S.BranchEfficiency) << ','
+           << number(S.SimdEfficiency) << ',' << S.Divergent << ','
+           << F.Launches.size() << ',' << (Exact ? "yes" : "lower-bound")
+           << "\n";
+  }
+  if (!Rows)
+    return Fail(Dir + ": no instrumented kernel was launched");
+  return 0;
+}

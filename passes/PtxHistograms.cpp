@@ -1,0 +1,118 @@
+//===- PtxHistograms.cpp - Per-block PTX histograms from the fatbin -------===//
+
+#include "PtxHistograms.h"
+#include "BlockHistograms.h"
+#include "Fatbin.h"
+#include "PtxListing.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+#include <map>
+
+using namespace llvm;
+using namespace warpscope;
+namespace fb = warpscope::emu::fatbin;
+
+namespace {
+
+/// The bytes of the fatbin container __cudaRegisterFatBinary's wrapper
+/// points to, or empty.
+StringRef embeddedFatbin(const Module &M) {
+  const GlobalVariable *Wrapper = M.getNamedGlobal("__cuda_fatbin_wrapper");
+  if (!Wrapper || !Wrapper->hasInitializer())
+    return {};
+  const auto *Init = dyn_cast<ConstantStruct>(Wrapper->getInitializer());
+  if (!Init || Init->getNumOperands() < 3)
+    return {};
+  const auto *Data = dyn_cast<GlobalVariable>(
+      Init->getOperand(2)->stripPointerCasts());
+  if (!Data || !Data->hasInitializer())
+    return {};
+  if (const auto *CDS = dyn_cast<ConstantDataSequential>(Data->getInitializer()))
+    return CDS->getRawDataValues();
+  return {};
+}
+
+unsigned smNumber(StringRef Target) {
+  unsigned Sm = 0;
+  if (Target.consume_front("sm_"))
+    Target.consumeInteger(10, Sm);
+  return Sm;
+}
+
+} // namespace
+
+std::string warpscope::addPtxHistograms(const std::string &Ptx,
+                                        ProgramDatabase &DB) {
+  ptx::Module PM;
+  std::string Error;
+  if (!ptx::parse(Ptx, PM, Error))
+    return "the PTX could not be read (" + Error + ")";
+  std::map<std::string, const ptx::Function *> ByName;
+  for (const ptx::Function &F : PM.Functions)
+    ByName[F.Name] = &F;
+  for (FunctionRecord &F : DB.Functions) {
+    auto It = ByName.find(F.Name);
+    if (It == ByName.end())
+      continue; // removed by the code generator (or inlined everywhere)
+    ptx::FunctionHistograms H = ptx::attribute(*It->second);
+    std::map<int64_t, BlockRecord *> ByWord;
+    for (BlockRecord &B : F.Blocks)
+      ByWord[B.Counter] = &B;
+    for (auto &[Word, Hist] : H.Blocks) {
+      auto B = ByWord.find(int64_t(Word));
+      for (const auto &[Opcode, Count] : Hist)
+        (B != ByWord.end() ? B->second->Ptx : F.PtxUnattributed)[Opcode] +=
+            Count;
+    }
+    for (auto &[Edge, Hist] : H.Edges) {
+      auto From = ByWord.find(int64_t(Edge.From));
+      auto Other = ByWord.find(int64_t(Edge.Other));
+      if (From == ByWord.end() || Other == ByWord.end()) {
+        for (const auto &[Opcode, Count] : Hist)
+          F.PtxUnattributed[Opcode] += Count;
+        continue;
+      }
+      F.PtxEdges.push_back({From->second->Id, Other->second->Id, Edge.Toward,
+                            Edge.OtherReconverges, Edge.SelfReconverges,
+                            Hist});
+    }
+    for (const auto &[Opcode, Count] : H.Unattributed)
+      F.PtxUnattributed[Opcode] += Count;
+    F.PtxInstrumentation = H.InstrumentationInstructions;
+  }
+  DB.PtxArch = PM.Target;
+  return "ok";
+}
+
+void warpscope::addPtxHistograms(const Module &HostModule,
+                                 ProgramDatabase &DB) {
+  StringRef Fatbin = embeddedFatbin(HostModule);
+  if (Fatbin.empty()) {
+    DB.PtxStatus = "no fatbin in the host module (a -fgpu-rdc build?)";
+    return;
+  }
+  fb::Container C;
+  std::string Error;
+  if (!fb::parseContainer(Fatbin.data(), Fatbin.size(), C, Error)) {
+    DB.PtxStatus = "the embedded fatbin is unreadable (" + Error + ")";
+    return;
+  }
+  // The PTX of the database's architecture: the device compile that wrote it.
+  const fb::Entry *Chosen = nullptr;
+  for (const fb::Entry &E : C.Entries)
+    if (E.isPtx() && E.Arch == smNumber(DB.Target))
+      Chosen = &E;
+  if (!Chosen) {
+    DB.PtxStatus = "the fatbin carries no PTX for " + DB.Target +
+                   "; build with --cuda-include-ptx=" + DB.Target;
+    return;
+  }
+  std::string Ptx;
+  if (!fb::entryPayload(C, *Chosen, Ptx, Error)) {
+    DB.PtxStatus = "the fatbin's PTX is unreadable (" + Error + ")";
+    return;
+  }
+  Ptx = Ptx.substr(0, Ptx.find('\0'));
+  DB.PtxStatus = addPtxHistograms(Ptx, DB);
+}
