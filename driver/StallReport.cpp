@@ -160,8 +160,7 @@ void warpscope::renderStallText(const StallView &V, unsigned Top,
   for (const StallKernel &K : V.Kernels) {
     OS << "\n" << K.Name << ": " << K.Samples << " samples\n  stalls:";
     for (const auto &[Reason, N] : topStalls(K.Stalls, 0))
-      OS << " " << Reason << " "
-         << formatPercent(rate(N, K.Samples));
+      OS << " " << Reason << " " << formatPercent(rate(N, K.Samples));
     OS << "\n";
     OS << formatv("  {0,-32} {1,8} {2,-44} {3}\n", "line", "samples",
                   "top stalls", "divergence");
@@ -174,9 +173,8 @@ void warpscope::renderStallText(const StallView &V, unsigned Top,
         Stalls += (Stalls.empty() ? "" : ", ") + Reason + " " +
                   formatPercent(rate(N, L.Samples));
       std::string Div =
-          L.Branches ? formatv("{0} of {1} visits ({2})", L.Divergent,
-                               L.Visits, formatPercent(rate(L.Divergent,
-                                                            L.Visits)))
+          L.Branches ? formatv("{0} of {1} visits ({2})", L.Divergent, L.Visits,
+                               formatPercent(rate(L.Divergent, L.Visits)))
                            .str()
                      : "-";
       OS << formatv("  {0,-32} {1,8} {2,-44} {3}\n", where(L), L.Samples,
@@ -206,7 +204,8 @@ json::Value warpscope::renderStallJson(const StallView &V) {
           {"branches_probed", L.Branches},
           {"visits", L.Visits},
           {"divergent", L.Divergent},
-          {"divergence_rate", Rate ? json::Value(*Rate) : json::Value(nullptr)}});
+          {"divergence_rate",
+           Rate ? json::Value(*Rate) : json::Value(nullptr)}});
     }
     json::Object Stalls;
     for (const auto &[Reason, N] : K.Stalls)
@@ -239,8 +238,7 @@ std::string warpscope::renderStallHtml(const StallView &V) {
     OS << "<h3>" << escape(K.Name) << " &mdash; " << K.Samples
        << " samples</h3>\n<p>";
     for (const auto &[Reason, N] : topStalls(K.Stalls, 0))
-      OS << escape(Reason) << " " << formatPercent(rate(N, K.Samples))
-         << "; ";
+      OS << escape(Reason) << " " << formatPercent(rate(N, K.Samples)) << "; ";
     OS << "</p>\n<table class=\"stalls\"><thead><tr><th>line</th>"
           "<th>samples</th><th>top stalls</th><th>divergent visits</th>"
           "<th>divergence</th></tr></thead><tbody>\n";

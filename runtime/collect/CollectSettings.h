@@ -11,7 +11,8 @@ enum class CollectMode { PcSampling, SassMetrics };
 
 struct CollectSettings {
   CollectMode Mode = CollectMode::PcSampling;
-  std::optional<unsigned> SamplingPeriod; ///< log2 cycles, 5..31; CUPTI's default if unset
+  /// log2 of cycles between samples, 5..31; unset: CUPTI's default.
+  std::optional<unsigned> SamplingPeriod;
   std::string OutputDirectory = "warpscope-out";
   std::string Warning; ///< one line about a bad setting, empty if none
 };

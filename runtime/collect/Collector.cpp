@@ -16,13 +16,13 @@
 #include "CubinStore.h"
 #include "PcSampleTable.h"
 #include "SassMetricsTable.h"
+#include <cstdio>
+#include <cstdlib>
 #include <cupti.h>
 #include <cupti_pcsampling.h>
 #include <cupti_profiler_target.h>
 #include <cupti_sass_metrics.h>
 #include <cupti_target.h>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -142,11 +142,11 @@ void writeOutput() {
   if (!makeDirectories(Settings.OutputDirectory) ||
       !writeFileAtomically(Settings.OutputDirectory + "/" + Name, Text.data(),
                            Text.size(), Error))
-    std::fprintf(stderr, "warpscope-collect: %s\n",
-                 Error.empty() ? ("cannot create '" +
-                                  Settings.OutputDirectory + "'")
-                                     .c_str()
-                               : Error.c_str());
+    std::fprintf(
+        stderr, "warpscope-collect: %s\n",
+        Error.empty()
+            ? ("cannot create '" + Settings.OutputDirectory + "'").c_str()
+            : Error.c_str());
 }
 
 // --- PC sampling ------------------------------------------------------------
@@ -280,7 +280,8 @@ void flushSassMetrics(CUcontext Ctx) {
     return;
   if (!PP.numOfPatchedInstructionRecords || !PP.numOfInstances)
     return;
-  std::vector<CUpti_SassMetrics_Data> Records(PP.numOfPatchedInstructionRecords);
+  std::vector<CUpti_SassMetrics_Data> Records(
+      PP.numOfPatchedInstructionRecords);
   std::vector<CUpti_SassMetrics_InstanceValue> Values(
       PP.numOfPatchedInstructionRecords * PP.numOfInstances);
   for (size_t I = 0; I < Records.size(); ++I) {
@@ -341,9 +342,10 @@ bool configureSassMetrics(uint32_t Device) {
   }
   Sass.setAvailable(Names);
   if (Configs.empty()) {
-    std::fprintf(stderr, "warpscope-collect: chip %s offers none of the "
-                         "SASS execution or branch metrics; nothing to "
-                         "collect\n",
+    std::fprintf(stderr,
+                 "warpscope-collect: chip %s offers none of the "
+                 "SASS execution or branch metrics; nothing to "
+                 "collect\n",
                  Chip.c_str());
     return false;
   }
@@ -449,8 +451,8 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain,
     break;
   }
   case CUPTI_CBID_RESOURCE_MODULE_LOADED: {
-    saveCubin(static_cast<const CUpti_ModuleResourceData *>(
-        R->resourceDescriptor));
+    saveCubin(
+        static_cast<const CUpti_ModuleResourceData *>(R->resourceDescriptor));
     // After an unload/load, CUPTI flushes older records into the
     // configured buffer.
     auto It = Contexts.find(Ctx);
@@ -459,8 +461,8 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain,
     break;
   }
   case CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING: {
-    saveCubin(static_cast<const CUpti_ModuleResourceData *>(
-        R->resourceDescriptor));
+    saveCubin(
+        static_cast<const CUpti_ModuleResourceData *>(R->resourceDescriptor));
     auto It = Contexts.find(Ctx);
     if (It != Contexts.end())
       drain(Ctx, *It->second);
@@ -505,8 +507,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
     std::fprintf(stderr, "warpscope-collect: %s\n", Settings.Warning.c_str());
   Store = std::make_unique<CubinStore>(Settings.OutputDirectory);
   CUpti_SubscriberHandle Subscriber;
-  if (!check(cuptiSubscribe(&Subscriber, onCallback, nullptr),
-             "cuptiSubscribe", "cannot watch contexts and modules")) {
+  if (!check(cuptiSubscribe(&Subscriber, onCallback, nullptr), "cuptiSubscribe",
+             "cannot watch contexts and modules")) {
     Broken = true;
     return 1;
   }

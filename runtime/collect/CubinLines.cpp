@@ -65,8 +65,8 @@ struct Cursor {
     return V;
   }
   std::string cstr() {
-    const void *End = Pos < Size ? std::memchr(Data + Pos, 0, Size - Pos)
-                                 : nullptr;
+    const void *End =
+        Pos < Size ? std::memchr(Data + Pos, 0, Size - Pos) : nullptr;
     if (!End) {
       Bad = true;
       return "";
@@ -94,9 +94,7 @@ struct Elf {
   size_t Size;
   std::vector<Section> Sections;
 
-  Cursor at(const Section &S) const {
-    return Cursor{Data + S.Offset, S.Size};
-  }
+  Cursor at(const Section &S) const { return Cursor{Data + S.Offset, S.Size}; }
   const Section *find(const char *Name) const {
     for (const Section &S : Sections)
       if (S.Name == Name)
@@ -108,8 +106,9 @@ struct Elf {
 bool parseElf(const uint8_t *Data, size_t Size, Elf &E, std::string &Error) {
   E.Data = Data;
   E.Size = Size;
-  if (Size < 64 || std::memcmp(Data, "\x7f"
-                                     "ELF",
+  if (Size < 64 || std::memcmp(Data,
+                               "\x7f"
+                               "ELF",
                                4)) {
     Error = "not an ELF file";
     return false;
@@ -174,8 +173,7 @@ bool readRelocations(const Elf &E, size_t LineIndex, Relocations &Out,
   for (const Section &R : E.Sections) {
     if (R.Type != ShtRela || R.Info != LineIndex)
       continue;
-    if (R.Link >= E.Sections.size() ||
-        E.Sections[R.Link].Type != ShtSymtab ||
+    if (R.Link >= E.Sections.size() || E.Sections[R.Link].Type != ShtSymtab ||
         E.Sections[R.Link].Link >= E.Sections.size()) {
       Error = "corrupt: " + R.Name + " has no symbol table";
       return false;
@@ -480,11 +478,10 @@ bool warpscope::cubin::readLineTable(const uint8_t *Data, size_t Size,
       return false;
     }
   }
-  std::stable_sort(Out.Rows.begin(), Out.Rows.end(),
-                   [](const LineRow &A, const LineRow &B) {
-                     return std::tie(A.Function, A.Offset) <
-                            std::tie(B.Function, B.Offset);
-                   });
+  std::stable_sort(
+      Out.Rows.begin(), Out.Rows.end(), [](const LineRow &A, const LineRow &B) {
+        return std::tie(A.Function, A.Offset) < std::tie(B.Function, B.Offset);
+      });
   return true;
 }
 

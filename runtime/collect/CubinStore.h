@@ -17,7 +17,8 @@ namespace warpscope::collect {
 
 class CubinStore {
 public:
-  explicit CubinStore(std::string Directory) : Directory(std::move(Directory)) {}
+  explicit CubinStore(std::string Directory)
+      : Directory(std::move(Directory)) {}
   /// Writes <dir>/cubin-<crc>.cubin (temp file + rename) unless this CRC
   /// was saved before. Returns false with a one-line Error on failure.
   bool save(uint64_t Crc, const void *Data, size_t Size, std::string &Error);
@@ -33,8 +34,8 @@ private:
 bool makeDirectories(const std::string &Dir);
 /// Writes Text to Path through a temp file and rename (readers never see a
 /// half-written file).
-bool writeFileAtomically(const std::string &Path, const void *Data,
-                         size_t Size, std::string &Error);
+bool writeFileAtomically(const std::string &Path, const void *Data, size_t Size,
+                         std::string &Error);
 
 } // namespace warpscope::collect
 

@@ -36,8 +36,8 @@ void PcSampleTable::add(const CUpti_PCSamplingData &Data) {
     return;
   for (size_t I = 0; I < Data.totalNumPcs; ++I) {
     const CUpti_PCSamplingPCData &P = Data.pPcData[I];
-    PcCounts &C = Pcs[{P.cubinCrc, P.functionName ? P.functionName : "",
-                       P.pcOffset}];
+    PcCounts &C =
+        Pcs[{P.cubinCrc, P.functionName ? P.functionName : "", P.pcOffset}];
     C.FunctionIndex = P.functionIndex;
     for (size_t R = 0; P.stallReason && R < P.stallReasonCount; ++R) {
       const CUpti_PCSamplingStallReason &S = P.stallReason[R];

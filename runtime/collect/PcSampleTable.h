@@ -10,10 +10,10 @@
 #ifndef WARPSCOPE_COLLECT_PCSAMPLETABLE_H
 #define WARPSCOPE_COLLECT_PCSAMPLETABLE_H
 
-#include <cupti_pcsampling.h>
-#include <nlohmann/json.hpp>
 #include <cstdint>
+#include <cupti_pcsampling.h>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -33,8 +33,8 @@ struct PcKey {
 
 struct PcCounts {
   uint32_t FunctionIndex = 0;
-  uint64_t Samples = 0;                     ///< over all stall reasons
-  std::map<uint32_t, uint64_t> ByReason;    ///< stall reason index -> samples
+  uint64_t Samples = 0;                  ///< over all stall reasons
+  std::map<uint32_t, uint64_t> ByReason; ///< stall reason index -> samples
 };
 
 /// "cubin-<16 hex digits>.cubin": where the collector saves a cubin.

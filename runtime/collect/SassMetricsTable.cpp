@@ -9,8 +9,8 @@ bool warpscope::collect::isWantedSassMetric(const std::string &Name) {
   // counts; branch targets split into divergent and uniform give it for the
   // divergence map. Chips name them with a unit prefix (smsp__...).
   static const char *Suffixes[] = {
-      "sass_inst_executed", "sass_thread_inst_executed",
-      "sass_branch_targets", "sass_branch_targets_threads_divergent",
+      "sass_inst_executed", "sass_thread_inst_executed", "sass_branch_targets",
+      "sass_branch_targets_threads_divergent",
       "sass_branch_targets_threads_uniform"};
   for (const char *S : Suffixes) {
     std::string Suffix = std::string("__") + S;
@@ -26,8 +26,8 @@ void SassMetricsTable::add(const CUpti_SassMetrics_Data *Records,
   ++Flushes;
   for (size_t I = 0; Records && I < NumRecords; ++I) {
     const CUpti_SassMetrics_Data &R = Records[I];
-    auto &Values = Pcs[{R.cubinCrc, R.functionName ? R.functionName : "",
-                        R.pcOffset}];
+    auto &Values =
+        Pcs[{R.cubinCrc, R.functionName ? R.functionName : "", R.pcOffset}];
     for (size_t K = 0; R.pInstanceValues && K < NumInstances; ++K) {
       const CUpti_SassMetrics_InstanceValue &V = R.pInstanceValues[K];
       auto It = Names.find(V.metricId);

@@ -20,7 +20,9 @@ bool isWantedSassMetric(const std::string &Name);
 class SassMetricsTable {
 public:
   void noteMetric(uint64_t Id, const std::string &Name) { Names[Id] = Name; }
-  void setAvailable(std::vector<std::string> All) { Available = std::move(All); }
+  void setAvailable(std::vector<std::string> All) {
+    Available = std::move(All);
+  }
   /// Adds NumRecords records of NumInstances values each.
   void add(const CUpti_SassMetrics_Data *Records, size_t NumRecords,
            size_t NumInstances);

@@ -1,7 +1,7 @@
 //===- StallReportTest.cpp - pcsamples + database -> per-line stall rows --===//
 
-#include "PcSampling.h"
 #include "StallReport.h"
+#include "PcSampling.h"
 #include "gtest/gtest.h"
 #include <fstream>
 #include <unistd.h>
@@ -98,7 +98,8 @@ TEST(StallReport, JoinsLinesWithTheDivergenceMap) {
                                         ->front()
                                         .getAsObject()
                                         ->getArray("lines")
-                                        ->operator[](1)
+                                        ->
+                                        operator[](1)
                                         .getAsObject();
   EXPECT_EQ(*Line4->getNumber("divergence_rate"), 0.25);
   EXPECT_EQ(*Line4->getInteger("line"), 4);

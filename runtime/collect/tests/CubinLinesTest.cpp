@@ -125,8 +125,8 @@ TEST(CubinLines, CubinPtxasBuildsHereMatchesItsPtx) {
   char Tmpl[] = "/tmp/wscubinXXXXXX";
   ASSERT_NE(mkdtemp(Tmpl), nullptr);
   std::string Out = std::string(Tmpl) + "/lines.cubin";
-  std::string Cmd = Ptxas + " -arch=sm_90 -lineinfo " + Dir + "/lines.ptx -o " +
-                    Out;
+  std::string Cmd =
+      Ptxas + " -arch=sm_90 -lineinfo " + Dir + "/lines.ptx -o " + Out;
   ASSERT_EQ(std::system(Cmd.c_str()), 0) << Cmd;
   checkTable(Out);
 }

@@ -28,7 +28,10 @@ TEST(CubinStore, SameCubinLoadedTwiceIsOneFile) {
   ASSERT_NE(mkdtemp(Tmpl), nullptr);
   std::string Dir = std::string(Tmpl) + "/out/nested";
   CubinStore S(Dir);
-  const char A[] = "\x7f" "ELF first", B[] = "\x7f" "ELF second";
+  const char A[] = "\x7f"
+                   "ELF first",
+             B[] = "\x7f"
+                   "ELF second";
   std::string Error;
   ASSERT_TRUE(S.save(0x1234, A, sizeof A, Error)) << Error;
   ASSERT_TRUE(S.save(0x1234, A, sizeof A, Error)) << Error; // other context
@@ -48,7 +51,8 @@ TEST(CubinStore, UnwritableDirectoryIsOneLineError) {
   std::string Error;
   EXPECT_FALSE(S.save(1, "x", 1, Error));
   EXPECT_NE(Error.find("cannot create '/proc/warpscope-no-such-dir'"),
-            std::string::npos) << Error;
+            std::string::npos)
+      << Error;
   EXPECT_EQ(Error.find('\n'), std::string::npos);
   EXPECT_FALSE(S.save(2, nullptr, 0, Error));
   EXPECT_NE(Error.find("no cubin image"), std::string::npos);

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CollectSettings.h"
 #include "PcSampleTable.h"
+#include "CollectSettings.h"
 #include "SassMetricsTable.h"
 #include "gtest/gtest.h"
 #include <map>
@@ -133,7 +133,8 @@ TEST(SassMetricsTable, SumsInstancesAndFlushes) {
 TEST(SassMetricsTable, WantsExecutionAndBranchMetricsOnly) {
   EXPECT_TRUE(isWantedSassMetric("smsp__sass_inst_executed"));
   EXPECT_TRUE(isWantedSassMetric("smsp__sass_thread_inst_executed"));
-  EXPECT_TRUE(isWantedSassMetric("smsp__sass_branch_targets_threads_divergent"));
+  EXPECT_TRUE(
+      isWantedSassMetric("smsp__sass_branch_targets_threads_divergent"));
   EXPECT_TRUE(isWantedSassMetric("smsp__sass_branch_targets_threads_uniform"));
   EXPECT_FALSE(isWantedSassMetric("smsp__sass_inst_executed_op_shared_ld"));
   EXPECT_FALSE(isWantedSassMetric("sass_inst_executed"));
