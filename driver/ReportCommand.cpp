@@ -4,6 +4,7 @@
 #include "ProfileModel.h"
 #include "Report.h"
 #include "ReportFormats.h"
+#include "StallReport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -51,19 +52,40 @@ int warpscope::runReport() {
   Expected<std::vector<FunctionSummary>> S = summarize(*Set, KernelFilter);
   if (!S)
     return Error(toString(S.takeError()));
+  // PC samples, when the run collected them, add the stall view.
+  Expected<std::optional<StallView>> Stalls =
+      loadStallView(Dir, *Set, KernelFilter);
+  if (!Stalls)
+    return Error(toString(Stalls.takeError()));
   std::error_code EC;
   raw_fd_ostream OS(OutFile, EC, sys::fs::OF_Text);
   if (EC)
     return Error("cannot write '" + OutFile + "': " + EC.message());
-  if (Format == "text")
+  if (Format == "text") {
     renderText(*Set, *S, Top, OS);
-  else if (Format == "json")
-    OS << formatv("{0:2}", renderJson(*Set, *S)) << "\n";
+    if (*Stalls)
+      renderStallText(**Stalls, Top, OS);
+  } else if (Format == "json") {
+    json::Value Report = renderJson(*Set, *S);
+    if (*Stalls)
+      Report.getAsObject()->try_emplace("stall_view",
+                                        renderStallJson(**Stalls));
+    OS << formatv("{0:2}", Report) << "\n";
+  }
   else if (Format == "csv")
     renderCsv(*S, OS);
   else if (Format == "sarif")
     OS << formatv("{0:2}", renderSarif(*S, SarifThreshold)) << "\n";
-  else
+  else if (!*Stalls)
     renderHtml(*Set, *S, OS);
+  else {
+    std::string Page;
+    raw_string_ostream PS(Page);
+    renderHtml(*Set, *S, PS);
+    size_t End = Page.rfind("</body>");
+    Page.insert(End == std::string::npos ? Page.size() : End,
+                renderStallHtml(**Stalls));
+    OS << Page;
+  }
   return 0;
 }

@@ -8,6 +8,7 @@
 
 #include "Commands.h"
 #include "Paths.h"
+#include "RunCollection.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -35,6 +36,21 @@ static cl::opt<std::string> OutDir("o", cl::desc("Profile directory"),
                                    cl::value_desc("dir"),
                                    cl::init("warpscope-out"),
                                    cl::sub(warpscope::RunSub));
+static cl::opt<bool>
+    PcSampling("pc-sampling",
+               cl::desc("Sample warp PCs and stall reasons with CUPTI (GPU "
+                        "only; works on unmodified programs)"),
+               cl::sub(warpscope::RunSub));
+static cl::opt<bool> SassMetrics(
+    "sass-metrics",
+    cl::desc("Count executions and branch targets per SASS instruction with "
+             "CUPTI (GPU only)"),
+    cl::sub(warpscope::RunSub));
+static cl::opt<unsigned> SamplingPeriod(
+    "sampling-period",
+    cl::desc("PC sampling period: one sample per 2^N cycles, N in 5..31 "
+             "(default: CUPTI's)"),
+    cl::value_desc("N"), cl::sub(warpscope::RunSub));
 static cl::list<std::string> ProgramAndArgs(cl::Positional,
                                      cl::desc("-- program [args...]"),
                                      cl::sub(warpscope::RunSub));
@@ -73,6 +89,13 @@ int warpscope::runRun() {
                  "program [args...]");
   if (Mode != "aggregate" && Mode != "per-launch")
     return Error("--mode '" + Mode + "' is not 'aggregate' or 'per-launch'");
+  warpscope::CollectionOptions Collect;
+  Collect.PcSampling = PcSampling;
+  Collect.SassMetrics = SassMetrics;
+  if (SamplingPeriod.getNumOccurrences())
+    Collect.SamplingPeriod = SamplingPeriod;
+  if (std::string Bad = checkCollectionOptions(Collect); !Bad.empty())
+    return Error(Bad);
   std::string Runtime = libraryDirectory() + "/libwarpscope-rt.so";
   if (!sys::fs::exists(Runtime))
     return Error("runtime not found at '" + Runtime + "'; build it (make build)");
@@ -96,6 +119,9 @@ int warpscope::runRun() {
   if (std::error_code EC = sys::fs::create_directories(Out))
     return Error("cannot create '" + Out + "': " + EC.message());
   clearOldProfile(std::string(Out));
+  clearCollectedFiles(std::string(Out));
+  if (std::string Bad = prepareCollection(Collect, UseEmulator); !Bad.empty())
+    return Error(Bad);
   setenv("WARPSCOPE_OUT", Out.c_str(), 1);
   setenv("WARPSCOPE_MODE", Mode.c_str(), 1);
   prependPath("LD_PRELOAD", Runtime);
@@ -116,6 +142,7 @@ int warpscope::runRun() {
   int Status = 0;
   while (waitpid(Child, &Status, 0) < 0 && errno == EINTR)
     continue;
+  disassembleCubins(std::string(Out));
   // Forward the exit code the way a shell would.
   if (WIFEXITED(Status))
     return WEXITSTATUS(Status);

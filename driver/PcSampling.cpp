@@ -1,0 +1,117 @@
+//===- PcSampling.cpp - pcsamples-*.json, mapped to source lines ----------===//
+
+#include "PcSampling.h"
+#include "CubinLines.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+using namespace warpscope;
+
+static Error fail(const Twine &File, const Twine &What) {
+  return createStringError(inconvertibleErrorCode(),
+                           File + ": " + What +
+                               "; rerun `warpscope run --pc-sampling`");
+}
+
+static Error loadOne(const std::string &Path, PcSampleSet &Set) {
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return fail(Path, "cannot read (" + Buf.getError().message() + ")");
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return fail(Path, "is not valid JSON (" + toString(V.takeError()) +
+                          "); the file is corrupt or truncated");
+  const json::Object *Top = V->getAsObject();
+  if (!Top)
+    return fail(Path, "is not a JSON object");
+  std::optional<StringRef> Schema = Top->getString("schema");
+  if (!Schema)
+    return fail(Path, "has no 'schema' field");
+  if (*Schema != "warpscope-pcsampling/1")
+    return fail(Path, "has schema '" + *Schema +
+                          "', this warpscope reads 'warpscope-pcsampling/1'");
+  auto Total = Top->getInteger("total_samples");
+  auto Dropped = Top->getInteger("dropped_samples");
+  const json::Array *Pcs = Top->getArray("pcs");
+  if (!Total || !Dropped || !Pcs || *Total < 0 || *Dropped < 0)
+    return fail(Path, "lacks total_samples, dropped_samples or pcs");
+  Set.TotalSamples += uint64_t(*Total);
+  Set.DroppedSamples += uint64_t(*Dropped);
+  for (const json::Value &PV : *Pcs) {
+    const json::Object *P = PV.getAsObject();
+    std::optional<StringRef> Crc = P ? P->getString("cubin_crc") : std::nullopt;
+    std::optional<StringRef> Fn = P ? P->getString("function") : std::nullopt;
+    std::optional<int64_t> Off = P ? P->getInteger("pc_offset") : std::nullopt;
+    std::optional<int64_t> N = P ? P->getInteger("samples") : std::nullopt;
+    const json::Object *Stalls = P ? P->getObject("stalls") : nullptr;
+    if (!Crc || !Fn || !Off || !N || !Stalls || *Off < 0 || *N < 0)
+      return fail(Path, "a pcs[] entry lacks cubin_crc, function, pc_offset, "
+                        "samples or stalls");
+    SampledPc S;
+    S.CubinCrc = Crc->str();
+    S.Function = Fn->str();
+    S.PcOffset = uint64_t(*Off);
+    S.Samples = uint64_t(*N);
+    uint64_t Sum = 0;
+    for (const auto &[Name, Count] : *Stalls) {
+      std::optional<int64_t> C = Count.getAsInteger();
+      if (!C || *C < 0)
+        return fail(Path, "stall count '" + Name.str() + "' is not a count");
+      S.Stalls.push_back({Name.str(), uint64_t(*C)});
+      Sum += uint64_t(*C);
+    }
+    if (Sum != S.Samples)
+      return fail(Path, "pc " + Twine(S.PcOffset) + " of " + S.Function +
+                            " has stall counts that do not add up to its "
+                            "samples; the file is damaged");
+    Set.Pcs.push_back(std::move(S));
+  }
+  return Error::success();
+}
+
+Expected<std::optional<PcSampleSet>>
+warpscope::loadPcSamples(const std::string &Dir) {
+  PcSampleSet Set;
+  std::error_code EC;
+  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+       I.increment(EC)) {
+    StringRef Name = sys::path::filename(I->path());
+    if (Name.starts_with("pcsamples-") && Name.ends_with(".json"))
+      Set.Files.push_back(I->path());
+  }
+  if (Set.Files.empty())
+    return std::nullopt;
+  std::sort(Set.Files.begin(), Set.Files.end());
+  for (const std::string &F : Set.Files)
+    if (Error E = loadOne(F, Set))
+      return std::move(E);
+
+  // Map pcs through each cubin's line table, read once per CRC.
+  std::map<std::string, std::optional<cubin::LineTable>> Tables;
+  for (SampledPc &S : Set.Pcs) {
+    auto [It, New] = Tables.try_emplace(S.CubinCrc);
+    if (New) {
+      SmallString<256> Path(Dir);
+      sys::path::append(Path, "cubin-" + S.CubinCrc + ".cubin");
+      cubin::LineTable T;
+      std::string Why;
+      if (cubin::readLineTableFile(std::string(Path), T, Why))
+        It->second = std::move(T);
+      else
+        Set.Warnings.push_back(Why + "; its samples are shown without "
+                                     "source lines");
+    }
+    if (!It->second)
+      continue;
+    if (const cubin::LineRow *R = It->second->lookup(S.Function, S.PcOffset)) {
+      S.File = R->File;
+      S.Line = R->Line;
+    }
+  }
+  return std::optional<PcSampleSet>(std::move(Set));
+}

@@ -1,0 +1,91 @@
+//===- RunCollection.cpp - warpscope run --pc-sampling / --sass-metrics ---===//
+
+#include "RunCollection.h"
+#include "Paths.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
+#include <optional>
+
+using namespace llvm;
+
+std::string warpscope::checkCollectionOptions(const CollectionOptions &O) {
+  if (O.PcSampling && O.SassMetrics)
+    return "--pc-sampling and --sass-metrics collect in separate runs; give "
+           "one";
+  if (O.SamplingPeriod) {
+    if (*O.SamplingPeriod < 5 || *O.SamplingPeriod > 31)
+      return "--sampling-period " + std::to_string(*O.SamplingPeriod) +
+             " is not in 5..31 (one sample per 2^N cycles)";
+    if (!O.PcSampling)
+      return "--sampling-period needs --pc-sampling";
+  }
+  return "";
+}
+
+std::string warpscope::prepareCollection(const CollectionOptions &O,
+                                         bool OnEmulator) {
+  if (!O.PcSampling && !O.SassMetrics)
+    return "";
+  const char *What = O.PcSampling ? "PC sampling" : "SASS metrics";
+  if (OnEmulator) {
+    // The emulator is a stand-in cudart: no driver, so nothing loads CUPTI.
+    WithColor::note(errs(), "warpscope run")
+        << What << " needs an NVIDIA GPU; running without it\n";
+    return "";
+  }
+  std::string Lib = libraryDirectory() + "/libwarpscope-collect.so";
+  if (!sys::fs::exists(Lib))
+    return "collector not found at '" + Lib + "'; build it (make build)";
+  setenv("CUDA_INJECTION64_PATH", Lib.c_str(), 1);
+  setenv("WARPSCOPE_COLLECT", O.PcSampling ? "pc-sampling" : "sass-metrics", 1);
+  if (O.SamplingPeriod)
+    setenv("WARPSCOPE_SAMPLING_PERIOD",
+           std::to_string(*O.SamplingPeriod).c_str(), 1);
+  else
+    unsetenv("WARPSCOPE_SAMPLING_PERIOD");
+  // The collector writes where the runtime does: WARPSCOPE_OUT.
+  return "";
+}
+
+void warpscope::clearCollectedFiles(const std::string &OutDir) {
+  std::error_code EC;
+  for (sys::fs::directory_iterator I(OutDir, EC), E; I != E && !EC;
+       I.increment(EC)) {
+    StringRef Name = sys::path::filename(I->path());
+    if ((Name.ends_with(".json") && (Name.starts_with("pcsamples-") ||
+                                     Name.starts_with("sassmetrics-"))) ||
+        (Name.starts_with("cubin-") &&
+         (Name.ends_with(".cubin") || Name.ends_with(".sass") ||
+          Name.ends_with(".dot"))))
+      sys::fs::remove(I->path());
+  }
+}
+
+void warpscope::disassembleCubins(const std::string &OutDir) {
+  ErrorOr<std::string> Nvdisasm = sys::findProgramByName("nvdisasm");
+  if (!Nvdisasm)
+    return;
+  std::error_code EC;
+  for (sys::fs::directory_iterator I(OutDir, EC), E; I != E && !EC;
+       I.increment(EC)) {
+    StringRef Path = I->path();
+    if (!sys::path::filename(Path).starts_with("cubin-") ||
+        !Path.ends_with(".cubin"))
+      continue;
+    StringRef Stem = Path.drop_back(strlen(".cubin"));
+    std::string Listing = (Stem + ".sass").str(), Cfg = (Stem + ".dot").str();
+    std::optional<StringRef> ListingIO[] = {std::nullopt, StringRef(Listing),
+                                            std::nullopt};
+    std::optional<StringRef> CfgIO[] = {std::nullopt, StringRef(Cfg),
+                                        std::nullopt};
+    sys::ExecuteAndWait(*Nvdisasm, {*Nvdisasm, "-c", "-g", Path}, std::nullopt,
+                        ListingIO);
+    sys::ExecuteAndWait(*Nvdisasm, {*Nvdisasm, "-cfg", Path}, std::nullopt,
+                        CfgIO);
+  }
+}
