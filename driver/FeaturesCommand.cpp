@@ -11,6 +11,7 @@
 #include "InstructionMix.h"
 #include "MixReport.h"
 #include "Report.h"
+#include "ReportFormats.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -48,15 +49,6 @@ uint64_t classThreads(const InstructionMix &M,
 
 std::string number(std::optional<double> V) {
   return V ? formatv("{0:F6}", *V).str() : std::string();
-}
-
-std::string csv(StringRef S) {
-  if (S.find_first_of(",\"\n") == StringRef::npos)
-    return S.str();
-  std::string Out = "\"";
-  for (char C : S)
-    Out += C == '"' ? std::string("\"\"") : std::string(1, C);
-  return Out + "\"";
 }
 
 uint64_t staticInstructions(const FunctionProfile &F) {
@@ -126,8 +118,8 @@ int warpscope::runFeatures() {
     ++Rows;
     if (Hypa) {
       uint64_t Ctas = ctas(*L) * F.launches();
-      outs() << csv(F.Loc.File) << ',' << csv(F.Demangled) << ','
-             << csv(F.PtxArch) << ",64," << Ctas << ','
+      outs() << csvField(F.Loc.File) << ',' << csvField(F.Demangled) << ','
+             << csvField(F.PtxArch) << ",64," << Ctas << ','
              << Ctas * threads(*L) << ',' << staticInstructions(F) << ','
              << M.Total.Thread << ','
              << classThreads(M, {"fp16", "fp32", "fp64"}) << ','
@@ -143,7 +135,7 @@ int warpscope::runFeatures() {
         classThreads(M, {"int8", "int16", "int32", "int64", "fp16", "fp32",
                          "fp64"});
     uint64_t GlobalLocal = Bytes("global") + Bytes("local");
-    outs() << csv(F.Demangled) << ',' << csv(F.Name) << ',' << L->Grid[0]
+    outs() << csvField(F.Demangled) << ',' << csvField(F.Name) << ',' << L->Grid[0]
            << ',' << L->Grid[1] << ',' << L->Grid[2] << ',' << L->Block[0]
            << ',' << L->Block[1] << ',' << L->Block[2] << ','
            << L->SharedBytes << ',' << F.launches() << ',' << threads(*L)

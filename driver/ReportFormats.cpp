@@ -12,7 +12,7 @@
 using namespace llvm;
 using namespace warpscope;
 
-static std::string csvField(StringRef S) {
+std::string warpscope::csvField(StringRef S) {
   if (S.find_first_of(",\"\n") == StringRef::npos)
     return S.str();
   std::string Out = "\"";

@@ -6,6 +6,9 @@
 
 namespace warpscope {
 
+/// S as one CSV field (quoted when it holds a comma, quote or newline).
+std::string csvField(llvm::StringRef S);
+
 /// One row per probed or proven-uniform branch.
 void renderCsv(const std::vector<FunctionSummary> &S, llvm::raw_ostream &OS);
 /// SARIF 2.1.0: one result per branch diverging at least MinRate of visits.
