@@ -114,7 +114,7 @@ int warpscope::runFeatures() {
       auto It = M.BytesBySpace.find(Space);
       return It == M.BytesBySpace.end() ? uint64_t(0) : It->second;
     };
-    bool Exact = M.UnknownStatic == 0;
+    bool Exact = M.unknownStatic() == 0;
     ++Rows;
     if (Hypa) {
       uint64_t Ctas = ctas(*L) * F.launches();

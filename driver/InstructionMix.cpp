@@ -34,8 +34,7 @@ std::optional<WarpThread> warpscope::edgeExecutions(const FunctionProfile &F,
                                                 : 2;
     if (K == 2)
       return std::nullopt;
-    uint64_t A0 = Br->Successor0Arrivals;
-    uint64_t Arrivals = K == 0 ? A0 : Br->Visits + Divergent - A0;
+    uint64_t Arrivals = Br->arrivals(K);
     // Where lanes reconverge, those that arrived on divergent visits wait
     // and run it once, with the last visit that sends all of them.
     if (E.SelfReconverges)
@@ -49,9 +48,7 @@ std::optional<WarpThread> warpscope::edgeExecutions(const FunctionProfile &F,
     // V runs once for lanes that reached it on several visits.
     if (!Br->CountsArrivals)
       return std::nullopt;
-    unsigned K = Br->Successors[0] == E.Other ? 0 : 1;
-    uint64_t A0 = Br->Successor0Arrivals;
-    ArrivalsAtV = K == 0 ? A0 : Br->Visits + Divergent - A0;
+    ArrivalsAtV = Br->arrivals(Br->Successors[0] == E.Other ? 0 : 1);
   }
   if (X.ThreadExecutions < V.ThreadExecutions ||
       X.WarpExecutions + Divergent < ArrivalsAtV)
@@ -73,19 +70,11 @@ void addStatic(InstructionMix &M, const OpcodeCounts &Ptx, WarpThread Exec) {
 
 } // namespace
 
-void InstructionMix::add(const InstructionMix &O) {
-  Available |= O.Available;
-  for (const auto &[K, V] : O.ByOpcode)
-    ByOpcode[K] += V;
-  for (const auto &[K, V] : O.ByClass)
-    ByClass[K] += V;
-  Total += O.Total;
-  FlopsHalf += O.FlopsHalf;
-  FlopsSingle += O.FlopsSingle;
-  FlopsDouble += O.FlopsDouble;
-  for (const auto &[K, V] : O.BytesBySpace)
-    BytesBySpace[K] += V;
-  UnknownStatic += O.UnknownStatic;
+uint64_t InstructionMix::unknownStatic() const {
+  uint64_t N = 0;
+  for (const auto &[Op, K] : Unknown)
+    N += K;
+  return N;
 }
 
 InstructionMix warpscope::instructionMix(const FunctionProfile &F) {
@@ -105,11 +94,11 @@ InstructionMix warpscope::instructionMix(const FunctionProfile &F) {
       addStatic(M, E.Ptx, *Exec);
     } else {
       for (const auto &[Op, N] : E.Ptx)
-        M.UnknownStatic += N;
+        M.Unknown[Op] += N;
     }
   }
   for (const auto &[Op, N] : F.PtxUnattributed)
-    M.UnknownStatic += N;
+    M.Unknown[Op] += N;
   for (const auto &[Opcode, D] : M.ByOpcode) {
     ptx::InstructionInfo Info = ptx::classify(Opcode);
     M.ByClass[Info.Class] += D;

@@ -38,12 +38,12 @@ struct InstructionMix {
   uint64_t FlopsHalf = 0, FlopsSingle = 0, FlopsDouble = 0;
   /// Bytes moved by loads, stores and atomics, per state space.
   std::map<std::string, uint64_t> BytesBySpace;
-  /// Static PTX instructions whose executions the counts cannot give; when
-  /// non-zero, every total above is a lower bound.
-  uint64_t UnknownStatic = 0;
+  /// Per opcode, static PTX instructions whose executions the counts cannot
+  /// give; when any, every total above is a lower bound.
+  std::map<std::string, uint64_t> Unknown;
 
+  uint64_t unknownStatic() const;
   uint64_t flops() const { return FlopsHalf + FlopsSingle + FlopsDouble; }
-  void add(const InstructionMix &O);
 };
 
 InstructionMix instructionMix(const FunctionProfile &F);

@@ -21,10 +21,10 @@ void warpscope::renderMixText(const InstructionMix &M, raw_ostream &OS) {
   }
   OS << formatv("  PTX instructions: {0} warp, {1} thread", M.Total.Warp,
                 M.Total.Thread);
-  if (M.UnknownStatic)
+  if (M.unknownStatic())
     OS << formatv(" (lower bounds: {0} static instructions not tied to "
                   "counts)",
-                  M.UnknownStatic);
+                  M.unknownStatic());
   OS << "\n  mix (thread-level):";
   for (const auto &[Class, N] : M.ByClass)
     OS << " " << Class << " "
@@ -58,8 +58,8 @@ void warpscope::addMixJson(const InstructionMix &M, json::Object &Out) {
   std::optional<double> AI = arithmeticIntensity(M);
   Out["warp_instructions"] = M.Total.Warp;
   Out["thread_instructions"] = M.Total.Thread;
-  Out["instructions_exact"] = M.UnknownStatic == 0;
-  Out["instructions_unknown_static"] = M.UnknownStatic;
+  Out["instructions_exact"] = M.unknownStatic() == 0;
+  Out["instructions_unknown_static"] = M.unknownStatic();
   Out["instruction_mix"] = std::move(Classes);
   Out["instructions_by_opcode"] = std::move(Opcodes);
   Out["flops"] = json::Object{{"half", M.FlopsHalf},

@@ -232,10 +232,7 @@ std::string countsFor(const Database &DB, const std::vector<uint64_t> &C,
         return Bad("block", B.Id);
       const BranchCounts &Br = F.Branches[B.DerivedBranch];
       B.ThreadExecutions = Br.SuccessorThreads[B.DerivedSuccessor];
-      // Every visit sends lanes to successor 0, 1 or both (divergent).
-      B.WarpExecutions = B.DerivedSuccessor == 0
-                             ? Br.Successor0Arrivals
-                             : Br.Visits + Br.Divergent - Br.Successor0Arrivals;
+      B.WarpExecutions = Br.arrivals(B.DerivedSuccessor);
     }
     for (const BlockCounts &B : F.Blocks)
       if (B.ThreadExecutions < B.WarpExecutions ||

@@ -62,6 +62,12 @@ struct BranchCounts {
   std::vector<uint64_t> SuccessorThreads; ///< one per successor
   uint64_t Successor0Arrivals = 0; ///< two-way: visits sending a lane to 0
   bool CountsArrivals = false;      ///< ...and Successor0Arrivals is counted
+  /// Two-way: visits sending a lane to successor K (each visit sends lanes
+  /// to one side, or to both when divergent).
+  uint64_t arrivals(unsigned K) const {
+    return K == 0 ? Successor0Arrivals
+                  : Visits + Divergent - Successor0Arrivals;
+  }
   uint64_t Counter = 0; ///< first word of its record, if probed
 };
 

@@ -110,17 +110,6 @@ Error loadTruth(const std::string &Dir, Truth &Out, unsigned &Files) {
   return Error::success();
 }
 
-/// Per opcode, F's static PTX instructions whose executions are unknown.
-std::map<std::string, uint64_t> unknownStatic(const FunctionProfile &F) {
-  std::map<std::string, uint64_t> Out(F.PtxUnattributed.begin(),
-                                      F.PtxUnattributed.end());
-  for (const PtxEdge &E : F.PtxEdges)
-    if (!edgeExecutions(F, E))
-      for (const auto &[Op, N] : E.Ptx)
-        Out[Op] += N;
-  return Out;
-}
-
 } // namespace
 
 int warpscope::runValidate() {
@@ -233,7 +222,7 @@ int warpscope::runValidate() {
         Emulated[I.Opcode] += WarpThread{I.Warp, I.Active};
     // Opcodes with instructions the counts cannot give are lower bounds:
     // they must not exceed the emulator's, and are listed as incomplete.
-    std::map<std::string, uint64_t> Unknown = unknownStatic(F);
+    const std::map<std::string, uint64_t> &Unknown = Mix.Unknown;
     for (const auto &[Opcode, E] : Emulated) {
       WarpThread Ours = Mix.ByOpcode.count(Opcode) ? Mix.ByOpcode.at(Opcode)
                                                    : WarpThread{};
@@ -244,7 +233,7 @@ int warpscope::runValidate() {
         if (Bound) {
           ++Incomplete;
           outs() << "partial  " << F.Demangled << ": " << Opcode << ": "
-                 << Unknown[Opcode]
+                 << Unknown.at(Opcode)
                  << " static instructions not tied to counts; instrumentation "
                  << Ours.Warp << " of the emulator's " << E.Warp
                  << " warp-level\n";
