@@ -9,16 +9,20 @@
 #include "ProgramDatabase.h"
 #include "SubprogramNames.h"
 #include "warpscope/Abi.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Analysis/UniformityAnalysis.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -50,6 +54,13 @@ static cl::opt<bool> CheaperCounting(
              "off probes every block on its own)"),
     cl::init(true));
 
+static cl::opt<bool> PromoteLoopCounters(
+    "warpscope-promote-loop-counters",
+    cl::desc("Inside loops without calls, count in the leader lanes' "
+             "registers and add them to the counters at the loop's exits "
+             "(default on)"),
+    cl::init(true));
+
 static cl::opt<std::string> DatabaseOut(
     "warpscope-db-out",
     cl::desc("Write the program database to this file instead of "
@@ -65,6 +76,7 @@ struct PlannedBranch {
   uint64_t Counter;
   std::optional<uint64_t> MergedBlockWord; ///< its block, counted here too
   bool FeedsDerivedBlock = false; ///< a successor takes its counts from here
+  Loop *PromotedIn = nullptr; ///< counts in registers, flushed at its exits
 };
 
 /// How a block's counts are collected.
@@ -74,6 +86,7 @@ struct PlannedBlock {
   BasicBlock *BB;
   uint64_t Word;
   BlockCounting How;
+  Loop *PromotedIn = nullptr; ///< own probe counts in registers (see above)
 };
 
 struct PlannedFunction {
@@ -199,6 +212,9 @@ private:
   void decideCounting(PlannedFunction &P, FunctionRecord &Rec,
                       const DenseMap<const BasicBlock *, unsigned> &BlockIds,
                       const DenseMap<const BasicBlock *, unsigned> &BranchIdOf);
+  void decidePromotion(PlannedFunction &P, FunctionRecord &Rec,
+                       const DenseMap<const BasicBlock *, unsigned> &BlockIds,
+                       const DenseMap<const BasicBlock *, unsigned> &BranchIdOf);
   void instrument(const PlannedFunction &P, GlobalVariable *Counters);
   Value *successorIndex(const PlannedBranch &Br);
 };
@@ -286,6 +302,7 @@ void ModuleInstrumenter::plan(Function &F) {
   }
   Rec.CfgChecksum = cfgChecksum(F);
   decideCounting(P, Rec, BlockIds, BranchIdOf);
+  decidePromotion(P, Rec, BlockIds, BranchIdOf);
   unsigned NumBranches = Rec.Branches.size();
   ORE.emit([&] {
     return OptimizationRemarkAnalysis(DEBUG_TYPE, "Instrumented", &F)
@@ -339,6 +356,83 @@ void ModuleInstrumenter::decideCounting(
   }
 }
 
+/// Calls (they may not come back: exit, trap, a callee that never returns)
+/// and lane-terminating intrinsics would lose counts held in registers.
+bool mayEndLanes(const BasicBlock &BB) {
+  for (const Instruction &I : BB)
+    if (const auto *CB = dyn_cast<CallBase>(&I)) {
+      const auto *II = dyn_cast<IntrinsicInst>(CB);
+      if (!II)
+        return true;
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::trap:
+      case Intrinsic::ubsantrap:
+      case Intrinsic::debugtrap:
+      case Intrinsic::nvvm_exit:
+        return true;
+      default:
+        break;
+      }
+    }
+  return false;
+}
+
+/// A loop whose probes may count in registers: nothing inside may end a
+/// lane before it leaves (a lane leaving always runs the flush at the start
+/// of an exit block), and no exit lies in a loop that does not contain this
+/// one (its flush would run on every iteration of that loop). The registers
+/// start at zero at the function's entry and go back to zero at every flush,
+/// so the loop needs no preheader, and an exit that is also reached from
+/// outside the loop flushes zeros for those lanes.
+bool promotableLoop(const Loop &L, const LoopInfo &LI) {
+  SmallVector<BasicBlock *, 4> Exits;
+  L.getUniqueExitBlocks(Exits);
+  if (Exits.empty())
+    return false;
+  for (const BasicBlock *E : Exits)
+    if (const Loop *Outer = LI.getLoopFor(E); Outer && !Outer->contains(&L))
+      return false;
+  for (const BasicBlock *BB : L.blocks())
+    if (mayEndLanes(*BB))
+      return false;
+  return true;
+}
+
+/// Loop counter promotion: probes of blocks and two-way branches whose
+/// innermost loop is promotable count in per-lane registers; the loop's
+/// exits add them to the counters. Exact however lanes are scheduled: the
+/// leader of each group adds 1 for the group to its own register, so the
+/// lanes' sum is the number of groups.
+void ModuleInstrumenter::decidePromotion(
+    PlannedFunction &P, FunctionRecord &Rec,
+    const DenseMap<const BasicBlock *, unsigned> &BlockIds,
+    const DenseMap<const BasicBlock *, unsigned> &BranchIdOf) {
+  if (!PromoteLoopCounters)
+    return;
+  auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
+  DenseMap<const Loop *, bool> Promotable;
+  auto LoopOf = [&](const BasicBlock *BB) -> Loop * {
+    Loop *L = LI.getLoopFor(BB);
+    if (!L)
+      return nullptr;
+    auto [It, Fresh] = Promotable.try_emplace(L, false);
+    if (Fresh)
+      It->second = promotableLoop(*L, LI);
+    return It->second ? L : nullptr;
+  };
+  for (PlannedBlock &B : P.Blocks)
+    if (B.How == BlockCounting::OwnProbe && (B.PromotedIn = LoopOf(B.BB)))
+      Rec.Blocks[BlockIds.lookup(B.BB)].Promoted = true;
+  for (PlannedBranch &Br : P.Branches) {
+    BasicBlock *BB = Br.Terminator->getParent();
+    if (Br.Successors.size() != 2 || !(Br.PromotedIn = LoopOf(BB)))
+      continue;
+    Rec.Branches[BranchIdOf.lookup(BB)].Promoted = true;
+    if (Br.MergedBlockWord)
+      Rec.Blocks[BlockIds.lookup(BB)].Promoted = true;
+  }
+}
+
 Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br) {
   IRBuilder<> B(Br.Terminator);
   // A two-way branch hands its condition to the probe as a predicate.
@@ -362,6 +456,42 @@ Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br) {
 void ModuleInstrumenter::instrument(const PlannedFunction &P,
                                     GlobalVariable *Counters) {
   bool UseElect = targetHasElect(*P.F);
+  // Each block's first instruction before any probe: a flush goes right
+  // after the block's own probe, a derived block's marker in front.
+  DenseMap<BasicBlock *, Instruction *> Start;
+  for (const PlannedBlock &B : P.Blocks)
+    Start[B.BB] = &*B.BB->getFirstInsertionPt();
+  // Promoted loops: one i64 alloca per counter word (mem2reg turns them
+  // into registers below), zeroed at the preheader, flushed at each exit.
+  struct PromotedLoop {
+    SmallVector<AllocaInst *, 8> Slots;
+    SmallVector<uint64_t, 8> Words;
+  };
+  MapVector<Loop *, PromotedLoop> Loops;
+  std::vector<AllocaInst *> AllAllocas;
+  IRBuilder<> Entry(Start.lookup(&P.F->getEntryBlock()));
+  auto Emit = [&](Instruction *At, const ProbeSpec &Spec, Loop *L) {
+    if (!L || !canPromote(Spec)) {
+      emitProbe(At, Counters, Spec);
+      return;
+    }
+    PromotedLoop &PL = Loops[L];
+    SmallVector<AllocaInst *, 6> Slots;
+    for (uint64_t W : promotedWords(Spec)) {
+      AllocaInst *A = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "ws.acc");
+      PL.Slots.push_back(A);
+      PL.Words.push_back(W);
+      AllAllocas.push_back(A);
+      Slots.push_back(A);
+    }
+    IRBuilder<> B(At);
+    SmallVector<Value *, 6> Old;
+    for (AllocaInst *A : Slots)
+      Old.push_back(B.CreateLoad(B.getInt64Ty(), A));
+    SmallVector<Value *, 6> New = emitPromotedProbe(At, Spec, Old);
+    for (unsigned K = 0; K < Slots.size(); ++K)
+      B.CreateStore(New[K], Slots[K]);
+  };
   for (const PlannedBranch &Br : P.Branches) {
     ProbeSpec Spec;
     Spec.UseElect = UseElect;
@@ -370,19 +500,43 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     Spec.SuccessorIndex = successorIndex(Br);
     Spec.NumSuccessors = Br.Successors.size();
     Spec.CountArrivals = Br.FeedsDerivedBlock;
-    emitProbe(Br.Terminator, Counters, Spec);
+    Emit(Br.Terminator, Spec, Br.PromotedIn);
   }
-  for (const PlannedBlock &B : P.Blocks) {
-    Instruction *At = &*B.BB->getFirstInsertionPt();
+  for (const PlannedBlock &B : P.Blocks)
     if (B.How == BlockCounting::OwnProbe) {
       ProbeSpec Spec;
       Spec.UseElect = UseElect;
       Spec.BlockWord = B.Word;
-      emitProbe(At, Counters, Spec);
-    } else if (B.How == BlockCounting::Derived) {
-      emitBlockMarker(At, B.Word);
+      Emit(Start.lookup(B.BB), Spec, B.PromotedIn);
+    }
+  // Zeroes at the function's entry; at the start of each exit, after the
+  // exit's own probe, the flush, which hands back zeroes.
+  for (auto &[L, PL] : Loops) {
+    uint64_t Id = PL.Words.front();
+    Instruction *Init = Start.lookup(&P.F->getEntryBlock());
+    SmallVector<Value *, 6> Zero = emitPromotedInit(Init, PL.Slots.size(), Id);
+    IRBuilder<> B(Init);
+    for (unsigned K = 0; K < PL.Slots.size(); ++K)
+      B.CreateStore(Zero[K], PL.Slots[K]);
+    SmallVector<BasicBlock *, 4> Exits;
+    L->getUniqueExitBlocks(Exits);
+    for (BasicBlock *E : Exits) {
+      IRBuilder<> X(Start.lookup(E));
+      SmallVector<Value *, 8> Values;
+      for (AllocaInst *A : PL.Slots)
+        Values.push_back(X.CreateLoad(X.getInt64Ty(), A));
+      SmallVector<Value *, 8> Reset =
+          emitPromotedFlush(&*X.GetInsertPoint(), Counters->getName(), Values,
+                            PL.Words, Id);
+      for (unsigned K = 0; K < PL.Slots.size(); ++K)
+        X.CreateStore(Reset[K], PL.Slots[K]);
     }
   }
+  for (const PlannedBlock &B : P.Blocks)
+    if (B.How == BlockCounting::Derived)
+      emitBlockMarker(&*B.BB->getFirstInsertionPt(), B.Word);
+  if (!AllAllocas.empty())
+    PromoteMemToReg(AllAllocas, FAM.getResult<DominatorTreeAnalysis>(*P.F));
 }
 
 bool ModuleInstrumenter::run() {

@@ -9,6 +9,9 @@
 #ifndef WARPSCOPE_PASSES_PROBES_H
 #define WARPSCOPE_PASSES_PROBES_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
 
@@ -45,6 +48,41 @@ void emitProbe(llvm::Instruction *InsertBefore, llvm::Value *Counters,
 
 /// Whether F's target has elect.sync (sm_90 or later, PTX ISA 8.0 or later).
 bool targetHasElect(const llvm::Function &F);
+
+/// Loop counter promotion (-warpscope-promote-loop-counters). Inside a loop
+/// a probe can count into 64-bit registers instead of global memory: the
+/// elected leader of each group of lanes adds the group's counts (1 per
+/// arrival, popc of the active mask, of the ballot, ...) to its own
+/// registers, so the sum over a warp's lanes is the count however the lanes
+/// were grouped on the way. At each loop exit every lane adds its non-zero
+/// registers to the counters (one atomic per counter per lane that led; one
+/// per warp when the warp stayed together) and zeroes them.
+
+/// Whether emitPromotedProbe handles this probe (blocks and two-way
+/// branches; switches keep their ordinary probe).
+bool canPromote(const ProbeSpec &Spec);
+
+/// The counter words the probe's accumulators stand for, in operand order.
+llvm::SmallVector<uint64_t, 6> promotedWords(const ProbeSpec &Spec);
+
+/// The probe, counting into Accumulators (one i64 per promotedWords entry);
+/// returns their new values. Same marker scope as emitProbe.
+llvm::SmallVector<llvm::Value *, 6>
+emitPromotedProbe(llvm::Instruction *InsertBefore, const ProbeSpec &Spec,
+                  llvm::ArrayRef<llvm::Value *> Accumulators);
+
+/// N zero accumulators from a scope named %ws_init_<Id> (at the function's
+/// entry).
+llvm::SmallVector<llvm::Value *, 6>
+emitPromotedInit(llvm::Instruction *InsertBefore, unsigned N, uint64_t Id);
+
+/// Adds each lane's non-zero accumulators to counter words Words of the
+/// array named CountersSymbol, in a scope named %ws_flush_<Id> (at a loop
+/// exit). Returns the accumulators' new values: zero.
+llvm::SmallVector<llvm::Value *, 8> emitPromotedFlush(llvm::Instruction *InsertBefore,
+                       llvm::StringRef CountersSymbol,
+                       llvm::ArrayRef<llvm::Value *> Accumulators,
+                       llvm::ArrayRef<uint64_t> Words, uint64_t Id);
 
 /// A probe-less scope that only names a block whose counts are derived, so
 /// tools reading the PTX still find where it starts: one dead mov, which

@@ -45,6 +45,7 @@ json::Value ProgramDatabase::toJson() const {
               ? json::Value(nullptr)
               : json::Value(json::Object{{"branch", B.DerivedBranch},
                                          {"successor", B.DerivedSuccessor}});
+      O["promoted"] = B.Promoted;
       Blocks.push_back(std::move(O));
     }
     for (const BranchRecord &Br : F.Branches) {
@@ -59,6 +60,7 @@ json::Value ProgramDatabase::toJson() const {
       O["uniform"] = Br.Uniform;
       O["probed"] = Br.Probed;
       O["shares_block_counts"] = Br.SharesBlockCounts;
+      O["promoted"] = Br.Promoted;
       O["counter"] = Br.Counter;
       Branches.push_back(std::move(O));
     }
@@ -193,6 +195,7 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
                                           "an object or null"
                                         : R.Error;
             }
+            B.Promoted = BO->getBoolean("promoted").value_or(false);
             F.Blocks.push_back(std::move(B));
           }
       if (const json::Array *Brs = R.array(*FO, "branches"))
@@ -210,6 +213,7 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
             Br.Uniform = R.flag(*BO, "uniform");
             Br.Probed = R.flag(*BO, "probed");
             Br.SharesBlockCounts = R.flag(*BO, "shares_block_counts");
+            Br.Promoted = BO->getBoolean("promoted").value_or(false);
             Br.Counter = R.num(*BO, "counter");
             F.Branches.push_back(std::move(Br));
           }

@@ -42,6 +42,8 @@ struct BlockRecord {
   /// DerivedSuccessor of branch DerivedBranch (its only way in).
   int DerivedBranch = -1;
   unsigned DerivedSuccessor = 0;
+  /// Counted in registers inside its loop, added at the loop's exits.
+  bool Promoted = false;
   /// Every distinct source position of the block's instructions, each as an
   /// inline stack (outermost, this function, first; more than one frame when
   /// the code was inlined); the first is the block's first located one.
@@ -61,6 +63,8 @@ struct BranchRecord {
   /// Counted by its block's probe: visits and active threads are the
   /// block's warp and thread executions, not stored in the branch record.
   bool SharesBlockCounts = false;
+  /// Counted in registers inside its loop, added at the loop's exits.
+  bool Promoted = false;
   int64_t Counter = -1; ///< first word of the branch record, -1 if none
 };
 

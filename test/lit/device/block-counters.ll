@@ -1,6 +1,7 @@
 ; Every block gets one block probe at its first insertion point; records are
 ; two words apart and the counter array covers them all.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-db-out=%t.json -S %s | FileCheck %s
+; (Loop counter promotion off: loop-promotion.ll tests that form.)
+; RUN: %opt-ws -passes=warpscope-device -warpscope-promote-loop-counters=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"

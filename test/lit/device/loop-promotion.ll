@@ -1,0 +1,153 @@
+; Loop counter promotion: inside a loop without calls, probes count in the
+; leader lane's 64-bit registers (one per counter word); the registers start
+; at zero at the function's entry ("ws:init"), and each loop exit adds every
+; lane's non-zero registers to the counters and zeroes them ("ws:flush"),
+; after the exit's own probe. The probe keeps its marker scope.
+; RUN: %opt-ws -passes=warpscope-device -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-promote-loop-counters=false -warpscope-db-out=%t.off.json -S %s | FileCheck --check-prefix=OFF %s
+; RUN: %dbdump %t.off.json | FileCheck --check-prefix=DBOFF %s
+
+target triple = "nvptx64-nvidia-cuda"
+
+; A divergent latch: block and branch probe merged, counting block warp and
+; thread executions, divergent visits and successor-0 threads (4 words).
+; CHECK-LABEL: define ptx_kernel void @latch(
+; CHECK: entry:
+; CHECK: call { i64, i64, i64, i64 } asm sideeffect "// ws:init 2\0A\09{\0A\09.reg .b32 %ws_init_2;\0A\09mov.u64 $0, 0;\0A\09mov.u64 $1, 0;\0A\09mov.u64 $2, 0;\0A\09mov.u64 $3, 0;\0A\09}", "=l,=l,=l,=l"()
+; CHECK: body:
+; CHECK-COUNT-4: = phi i64 [ %{{[0-9]+}}, %entry ], [ %{{[0-9]+}}, %body ]
+; CHECK: call { i64, i64, i64, i64 } asm sideeffect "// ws:block 2 ws:branch 4 (promoted)\0A\09{\0A\09.reg .b32 %ws_block_2_branch_4;{{.*}}activemask.b32 %wsm;\0A\09elect.sync _|%wsp, %wsm;\0A\09vote.sync.ballot.b32 %wsb, $8, %wsm;\0A\09@%wsp add.u64 $0, $0, 1;\0A\09@%wsp popc.b32 %wsn, %wsm;\0A\09@%wsp mad.wide.u32 $1, %wsn, 1, $1;\0A\09@%wsp setp.ne.u32 %wsa, %wsb, 0;\0A\09@%wsp setp.ne.and.u32 %wsd, %wsb, %wsm, %wsa;\0A\09@%wsp selp.u64 %wsx, 1, 0, %wsd;\0A\09@%wsp add.u64 $2, $2, %wsx;\0A\09@%wsp popc.b32 %wsn, %wsb;\0A\09@%wsp mad.wide.u32 $3, %wsn, 1, $3;\0A\09}", "=l,=l,=l,=l,0,1,2,3,b"(i64 %ws.acc.0, i64 %ws.acc1.0, i64 %ws.acc2.0, i64 %ws.acc3.0, i1 %more)
+; CHECK-NOT: red.global
+; CHECK: br i1 %more, label %body, label %exit
+; CHECK: exit:
+; CHECK-NEXT: call void asm sideeffect "// ws:block 9\0A
+; CHECK-NEXT: call { i64, i64, i64, i64 } asm sideeffect "// ws:flush 2\0A\09{\0A\09.reg .b32 %ws_flush_2;\0A\09.reg .pred %wsq;\0A\09setp.ne.u64 %wsq, $0, 0;\0A\09@%wsq red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+16], $0;\0A\09@%wsq mov.u64 $0, 0;\0A\09setp.ne.u64 %wsq, $1, 0;\0A\09@%wsq red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+24], $1;{{.*}}+40], $2;{{.*}}+56], $3;\0A\09@%wsq mov.u64 $3, 0;\0A\09}", "=l,=l,=l,=l,0,1,2,3"
+; CHECK: ret void
+define ptx_kernel void @latch(ptr addrspace(1) %out) #0 {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br label %body
+body:
+  %i = phi i32 [ 0, %entry ], [ %next, %body ]
+  %next = add i32 %i, 1
+  %more = icmp ult i32 %next, %tid
+  br i1 %more, label %body, label %exit
+exit:
+  store i32 %i, ptr addrspace(1) %out
+  ret void
+}
+
+; A derived block inside the loop needs successor-0 arrivals (a fifth word,
+; from the same ballot); an exit also reached from outside the loop
+; (%done: from %entry and from %latch) flushes there too, zeroes for lanes
+; that never entered; blocks with their own probe count warp and thread
+; executions.
+; CHECK-LABEL: define ptx_kernel void @arrivals(
+; CHECK: asm sideeffect "// ws:init
+; CHECK: head:
+; CHECK: asm sideeffect "// ws:block {{[0-9]+}} ws:branch {{[0-9]+}} (promoted){{.*}}@%wsp selp.u64 %wsx, 1, 0, %wsa;\0A\09@%wsp add.u64 $4, $4, %wsx;\0A\09}"
+; CHECK: then:
+; CHECK-NEXT: asm sideeffect "// ws:block {{[0-9]+}} (derived)
+; CHECK: latch:
+; CHECK: asm sideeffect "// ws:block {{[0-9]+}} (promoted){{.*}}@%wsp add.u64 $0, $0, 1;\0A\09@%wsp popc.b32 %wsn, %wsm;\0A\09@%wsp mad.wide.u32 $1, %wsn, 1, $1;\0A\09}", "=l,=l,0,1"
+; CHECK: done:
+; CHECK: asm sideeffect "// ws:flush
+; CHECK: ret void
+define ptx_kernel void @arrivals(ptr addrspace(1) %out, i32 %n) #0 {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %skip = icmp eq i32 %n, 0
+  br i1 %skip, label %done, label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %next, %latch ]
+  %bit = and i32 %i, %tid
+  %odd = icmp ne i32 %bit, 0
+  br i1 %odd, label %then, label %latch
+then:
+  store i32 %i, ptr addrspace(1) %out
+  br label %latch
+latch:
+  %next = add i32 %i, 1
+  %more = icmp ult i32 %next, %n
+  br i1 %more, label %head, label %done
+done:
+  ret void
+}
+
+; A call in the loop may not come back: no promotion.
+; CHECK-LABEL: define ptx_kernel void @calls(
+; CHECK-NOT: promoted
+; CHECK-NOT: ws:flush
+; CHECK: ret void
+define ptx_kernel void @calls(ptr addrspace(1) %out) #0 {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br label %body
+body:
+  %i = phi i32 [ 0, %entry ], [ %next, %body ]
+  %v = call i32 @f(i32 %i)
+  %next = add i32 %i, %v
+  %more = icmp ult i32 %next, %tid
+  br i1 %more, label %body, label %exit
+exit:
+  ret void
+}
+
+; The first loop's exit is the second loop's header: its flush would run on
+; every iteration of that loop, so only the second loop is promoted.
+; CHECK-LABEL: define ptx_kernel void @sibling(
+; CHECK: first:
+; CHECK-NOT: promoted
+; CHECK: second:
+; CHECK: asm sideeffect "// ws:block {{[0-9]+}} ws:branch {{[0-9]+}} (promoted)
+; CHECK: after:
+; CHECK: asm sideeffect "// ws:flush
+define ptx_kernel void @sibling(ptr addrspace(1) %out) #0 {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br label %first
+first:
+  %i = phi i32 [ 0, %entry ], [ %inext, %first ]
+  %inext = add i32 %i, 1
+  %imore = icmp ult i32 %inext, %tid
+  br i1 %imore, label %first, label %second
+second:
+  %j = phi i32 [ %i, %first ], [ %jnext, %second ]
+  %jnext = add i32 %j, 3
+  %jmore = icmp ult i32 %jnext, %tid
+  br i1 %jmore, label %second, label %after
+after:
+  store i32 %j, ptr addrspace(1) %out
+  ret void
+}
+
+; OFF-LABEL: define ptx_kernel void @latch(
+; OFF-NOT: promoted
+; OFF-NOT: ws:init
+; OFF-NOT: ws:flush
+; OFF: ret void
+
+declare i32 @f(i32)
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+attributes #0 = { "target-cpu"="sm_90" "target-features"="+ptx88,+sm_90" }
+
+; DB-LABEL: function latch kind=kernel
+; DB-NEXT: block id=0 {{.*}}header=false{{$}}
+; DB-NEXT: block id=1 {{.*}}header=true promoted{{$}}
+; DB-NEXT: block id=2 {{.*}}header=false{{$}}
+; DB-NEXT: branch id=0 block=1 {{.*}} shares-block-counts promoted{{$}}
+; DB-LABEL: function arrivals kind=kernel
+; DB: block id=1 {{.*}}header=true promoted{{$}}
+; DB-NEXT: block id=2 {{.*}} derived=branch1.succ0{{$}}
+; DB-NEXT: block id=3 {{.*}} promoted{{$}}
+; DB: branch id=1 block=1 {{.*}} shares-block-counts promoted{{$}}
+; DB-NEXT: branch id=2 block=3 kind=br {{.*}} probed=false {{.*}}{{[0-9]$}}
+; DB-LABEL: function calls kind=kernel
+; DB-NOT: promoted
+; DB-LABEL: function sibling kind=kernel
+; DB-NEXT: block id=0 {{.*}}header=false{{$}}
+; DB-NEXT: block id=1 {{.*}}header=true{{$}}
+; DB-NEXT: block id=2 {{.*}}header=true promoted{{$}}
+; DBOFF-NOT: promoted
