@@ -216,7 +216,7 @@ private:
                        const DenseMap<const BasicBlock *, unsigned> &BlockIds,
                        const DenseMap<const BasicBlock *, unsigned> &BranchIdOf);
   void instrument(const PlannedFunction &P, GlobalVariable *Counters);
-  Value *successorIndex(const PlannedBranch &Br);
+  Value *successorIndex(const PlannedBranch &Br, bool &Negated);
 };
 
 void ModuleInstrumenter::plan(Function &F) {
@@ -433,11 +433,22 @@ void ModuleInstrumenter::decidePromotion(
   }
 }
 
-Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br) {
+Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
+                                          bool &Negated) {
   IRBuilder<> B(Br.Terminator);
-  // A two-way branch hands its condition to the probe as a predicate.
-  if (auto *BI = dyn_cast<BranchInst>(Br.Terminator))
-    return BI->getCondition();
+  // A two-way branch hands its condition to the probe as a predicate. When
+  // successor 0 is the next block, the code generator falls through to it
+  // and branches on the negated condition: hand the probe that one too (it
+  // negates it back in its vote), so both share one setp.
+  if (auto *BI = dyn_cast<BranchInst>(Br.Terminator)) {
+    Value *Cond = BI->getCondition();
+    if (BI->getSuccessor(0) == BI->getParent()->getNextNode() &&
+        isa<CmpInst>(Cond)) {
+      Negated = true;
+      return B.CreateNot(Cond);
+    }
+    return Cond;
+  }
   auto *SI = cast<SwitchInst>(Br.Terminator);
   auto IndexOf = [&](BasicBlock *BB) {
     return unsigned(find(Br.Successors, BB) - Br.Successors.begin());
@@ -466,6 +477,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
   struct PromotedLoop {
     SmallVector<AllocaInst *, 8> Slots;
     SmallVector<uint64_t, 8> Words;
+    SmallVector<unsigned, 4> Leads; ///< each probe's first slot
   };
   MapVector<Loop *, PromotedLoop> Loops;
   std::vector<AllocaInst *> AllAllocas;
@@ -477,6 +489,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     }
     PromotedLoop &PL = Loops[L];
     SmallVector<AllocaInst *, 6> Slots;
+    PL.Leads.push_back(PL.Slots.size());
     for (uint64_t W : promotedWords(Spec)) {
       AllocaInst *A = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "ws.acc");
       PL.Slots.push_back(A);
@@ -497,7 +510,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     Spec.UseElect = UseElect;
     Spec.BlockWord = Br.MergedBlockWord;
     Spec.BranchWord = Br.Counter;
-    Spec.SuccessorIndex = successorIndex(Br);
+    Spec.SuccessorIndex = successorIndex(Br, Spec.ConditionNegated);
     Spec.NumSuccessors = Br.Successors.size();
     Spec.CountArrivals = Br.FeedsDerivedBlock;
     Emit(Br.Terminator, Spec, Br.PromotedIn);
@@ -527,7 +540,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
         Values.push_back(X.CreateLoad(X.getInt64Ty(), A));
       SmallVector<Value *, 8> Reset =
           emitPromotedFlush(&*X.GetInsertPoint(), Counters->getName(), Values,
-                            PL.Words, Id);
+                            PL.Words, PL.Leads, Id);
       for (unsigned K = 0; K < PL.Slots.size(); ++K)
         X.CreateStore(Reset[K], PL.Slots[K]);
     }

@@ -37,7 +37,7 @@ std::string probePrologue(const ProbeSpec &S) {
                              "\t.reg .b32 {1};\n"
                              "\t.reg .pred %wsp, %wsq, %wsd, %wsa;\n"
                              "\t.reg .b32 %wsm, %wsl, %wsn, %wsb;\n"
-                             "\t.reg .b64 %wsc;\n"
+                             "\t.reg .b64 %wsc, %wsr;\n"
                              "\tactivemask.b32 %wsm;\n",
                              Comment, Register)
                          .str();
@@ -47,16 +47,6 @@ std::string probePrologue(const ProbeSpec &S) {
   return Text + "\tmov.u32 %wsl, %laneid;\n"
                 "\tbfind.u32 %wsn, %wsm;\n"
                 "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n";
-}
-
-/// Leader adds popc(Mask) at byte Offset of the record at operand Record
-/// (all three instructions the leader's alone).
-std::string addPopcount(StringRef Mask, StringRef Record, unsigned Offset) {
-  return formatv("\t@%wsp popc.b32 %wsn, {0};\n"
-                 "\t@%wsp cvt.u64.u32 %wsc, %wsn;\n"
-                 "\t@%wsp red.global.add.u64 [{1}+{2}], %wsc;\n",
-                 Mask, Record, Offset)
-      .str();
 }
 
 /// The asm call; with NumResults > 0 it returns that many i64 (a struct
@@ -93,53 +83,70 @@ CallInst *emitAsm(Instruction *InsertBefore, StringRef Text,
   return CI;
 }
 
-Value *wordAddress(IRBuilder<> &B, Value *Counters, uint64_t Word) {
-  Value *P = B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), Counters, Word);
-  return B.CreatePtrToInt(P, B.getInt64Ty());
+/// "[sym+Byte]": a counter addressed by the counter array's symbol, so the
+/// probe needs no address register (none computed outside its scope).
+std::string at(StringRef Sym, uint64_t Byte) {
+  return formatv("[{0}+{1}]", Sym, Byte).str();
 }
 
-/// The branch part; Record names the operand holding the record's address.
+/// Leader adds popc(Mask) to the counter at Addr (all three instructions
+/// the leader's alone).
+std::string addPopcount(StringRef Mask, StringRef Addr) {
+  return formatv("\t@%wsp popc.b32 %wsn, {0};\n"
+                 "\t@%wsp cvt.u64.u32 %wsc, %wsn;\n"
+                 "\t@%wsp red.global.add.u64 {1}, %wsc;\n",
+                 Mask, Addr)
+      .str();
+}
+
+/// The branch part; Rec is the byte offset of the record in the array Sym.
 /// Visits and active threads are left out when the block record has them.
-std::string branchBody(const ProbeSpec &S, StringRef Record,
+std::string branchBody(const ProbeSpec &S, StringRef Sym, uint64_t Rec,
                        StringRef Index) {
   std::string T;
   bool Shared = S.BlockWord.has_value();
+  auto Word = [&](unsigned K) { return at(Sym, Rec + 8 * K); };
   if (!Shared)
-    T += formatv("\t@%wsp red.global.add.u64 [{0}+{1}], 1;\n", Record,
-                 8 * BranchVisits);
+    T += formatv("\t@%wsp red.global.add.u64 {0}, 1;\n", Word(BranchVisits));
   if (S.NumSuccessors == 2) {
     // One ballot of "goes to successor 0" gives the verdict (divergent iff
     // neither empty nor the whole mask), successor 0's threads, and whether
     // any lane arrives at successor 0.
     // %wsa: leader and some lane to successor 0; %wsd: that and not all.
-    T += formatv("\tvote.sync.ballot.b32 %wsb, {0}, %wsm;\n"
+    T += formatv("\tvote.sync.ballot.b32 %wsb, {0}{1}, %wsm;\n"
                  "\tsetp.ne.and.u32 %wsa, %wsb, 0, %wsp;\n"
                  "\tsetp.ne.and.u32 %wsd, %wsb, %wsm, %wsa;\n",
-                 Index);
+                 S.ConditionNegated ? "!" : "", Index);
     if (S.CountArrivals)
-      T += formatv("\t@%wsa red.global.add.u64 [{0}+{1}], 1;\n", Record,
-                   8 * BranchSuccessor0Arrivals);
+      T += formatv("\t@%wsa red.global.add.u64 {0}, 1;\n",
+                   Word(BranchSuccessor0Arrivals));
+    T += formatv("\t@%wsd red.global.add.u64 {0}, 1;\n",
+                 Word(BranchDivergent));
+    T += addPopcount("%wsb", Word(BranchFirstSuccessor));
   } else {
     // Divergent iff the lanes sharing the leader's successor are not all
-    // active lanes (match.any gives every lane its own group).
+    // active lanes (match.any gives each lane the lanes going its way).
+    // Successor threads: the lowest lane of each such group adds the
+    // group's size to its successor's word (the last successor's threads
+    // are the rest), at an address from its successor index.
     T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n"
-                 "\tsetp.ne.and.u32 %wsd, %wsb, %wsm, %wsp;\n",
-                 Index);
-  }
-  T += formatv("\t@%wsd red.global.add.u64 [{0}+{1}], 1;\n", Record,
-               8 * BranchDivergent);
-  if (S.NumSuccessors == 2) {
-    T += addPopcount("%wsb", Record, 8 * BranchFirstSuccessor);
-  } else {
-    for (unsigned K = 0; K + 1 < S.NumSuccessors; ++K) {
-      T += formatv("\tsetp.eq.u32 %wsq, {0}, {1};\n"
-                   "\tvote.sync.ballot.b32 %wsb, %wsq, %wsm;\n",
-                   Index, K);
-      T += addPopcount("%wsb", Record, 8 * (BranchFirstSuccessor + K));
-    }
+                 "\tsetp.ne.and.u32 %wsd, %wsb, %wsm, %wsp;\n"
+                 "\t@%wsd red.global.add.u64 {1}, 1;\n"
+                 "\tmov.u32 %wsl, %lanemask_lt;\n"
+                 "\tand.b32 %wsl, %wsl, %wsb;\n"
+                 "\tsetp.lt.u32 %wsq, {0}, {2};\n"
+                 "\tsetp.eq.and.u32 %wsq, %wsl, 0, %wsq;\n"
+                 "\t@%wsq popc.b32 %wsn, %wsb;\n"
+                 "\t@%wsq cvt.u64.u32 %wsc, %wsn;\n"
+                 "\t@%wsq mov.u64 %wsr, {3};\n"
+                 "\t@%wsq mad.wide.u32 %wsr, {0}, 8, %wsr;\n"
+                 "\t@%wsq red.global.add.u64 [%wsr+{4}], %wsc;\n",
+                 Index, Word(BranchDivergent), S.NumSuccessors - 1, Sym,
+                 Rec + 8 * BranchFirstSuccessor)
+             .str();
   }
   if (!Shared)
-    T += addPopcount("%wsm", Record, 8 * BranchActiveThreads);
+    T += addPopcount("%wsm", Word(BranchActiveThreads));
   return T;
 }
 
@@ -147,26 +154,20 @@ std::string branchBody(const ProbeSpec &S, StringRef Record,
 
 void warpscope::emitProbe(Instruction *InsertBefore, Value *Counters,
                           const ProbeSpec &S) {
-  IRBuilder<> B(InsertBefore);
+  StringRef Sym = Counters->getName();
   std::string Text = probePrologue(S);
-  SmallVector<Value *, 3> Args;
+  SmallVector<Value *, 1> Args;
   std::string Constraints;
-  auto AddOperand = [&](Value *V, StringRef Kind) {
-    Constraints += (Constraints.empty() ? "" : ",") + Kind.str();
-    Args.push_back(V);
-    return "$" + std::to_string(Args.size() - 1);
-  };
   if (S.BlockWord) {
-    std::string Block = AddOperand(wordAddress(B, Counters, *S.BlockWord), "l");
-    Text += formatv("\t@%wsp red.global.add.u64 [{0}], 1;\n", Block);
-    Text += addPopcount("%wsm", Block, 8 * BlockThreadExecutions);
+    uint64_t Block = 8 * *S.BlockWord;
+    Text += formatv("\t@%wsp red.global.add.u64 {0}, 1;\n",
+                    at(Sym, Block + 8 * BlockWarpExecutions));
+    Text += addPopcount("%wsm", at(Sym, Block + 8 * BlockThreadExecutions));
   }
   if (S.BranchWord) {
-    std::string Record =
-        AddOperand(wordAddress(B, Counters, *S.BranchWord), "l");
-    std::string Index =
-        AddOperand(S.SuccessorIndex, S.NumSuccessors == 2 ? "b" : "r");
-    Text += branchBody(S, Record, Index);
+    Constraints = S.NumSuccessors == 2 ? "b" : "r";
+    Args.push_back(S.SuccessorIndex);
+    Text += branchBody(S, Sym, 8 * *S.BranchWord, "$0");
   }
   Text += "\t}";
   emitAsm(InsertBefore, Text, Constraints, Args);
@@ -267,7 +268,9 @@ warpscope::emitPromotedProbe(Instruction *InsertBefore, const ProbeSpec &S,
   // adds the group's counts to its own registers, so the other lanes run
   // only activemask, the election and the ballot.
   if (S.BranchWord)
-    Text += formatv("\tvote.sync.ballot.b32 %wsb, {0}, %wsm;\n", Cond).str();
+    Text += formatv("\tvote.sync.ballot.b32 %wsb, {0}{1}, %wsm;\n",
+                    S.ConditionNegated ? "!" : "", Cond)
+                .str();
   for (unsigned K = 0; K < N; ++K) {
     switch (Layout[K].second) {
     case Accumulate::PerArrival:
@@ -339,23 +342,35 @@ SmallVector<Value *, 6> warpscope::emitPromotedInit(Instruction *InsertBefore,
 SmallVector<Value *, 8> warpscope::emitPromotedFlush(Instruction *InsertBefore,
                                   StringRef CountersSymbol,
                                   ArrayRef<Value *> Accumulators,
-                                  ArrayRef<uint64_t> Words, uint64_t Id) {
+                                  ArrayRef<uint64_t> Words,
+                                  ArrayRef<unsigned> Leads, uint64_t Id) {
   unsigned N = Accumulators.size();
   assert(N && N == Words.size());
-  // Each lane adds its own non-zero values and sets them back to zero (the
-  // outputs are tied to the inputs). Only leaders ever hold counts, so a
-  // warp that stayed together adds each counter once, from one lane.
+  // A lane holds counts only for the probes where it led a group, and then
+  // that probe's first accumulator (warp executions or visits) is non-zero:
+  // one test of their OR picks the lanes that add their values (one atomic
+  // per counter per lane that led: one per warp when the warp stayed
+  // together) and set them back to zero (outputs are tied to the inputs).
   std::string Text = formatv("// ws:flush {0}\n\t{{\n"
                              "\t.reg .b32 %ws_flush_{0};\n"
-                             "\t.reg .pred %wsq;\n",
+                             "\t.reg .pred %wsq;\n"
+                             "\t.reg .b64 %wst;\n",
                              Id)
                          .str();
+  std::string Led = "$" + std::to_string(Leads.front());
+  if (Leads.size() > 1) {
+    Text += formatv("\tor.b64 %wst, ${0}, ${1};\n", Leads[0], Leads[1]).str();
+    for (unsigned K = 2; K < Leads.size(); ++K)
+      Text += formatv("\tor.b64 %wst, %wst, ${0};\n", Leads[K]).str();
+    Led = "%wst";
+  }
+  Text += formatv("\tsetp.ne.u64 %wsq, {0}, 0;\n", Led).str();
   for (unsigned K = 0; K < N; ++K)
-    Text += formatv("\tsetp.ne.u64 %wsq, ${0}, 0;\n"
-                    "\t@%wsq red.global.add.u64 [{1}+{2}], ${0};\n"
-                    "\t@%wsq mov.u64 ${0}, 0;\n",
-                    K, CountersSymbol, 8 * Words[K])
+    Text += formatv("\t@%wsq red.global.add.u64 [{1}+{2}], ${0};\n", K,
+                    CountersSymbol, 8 * Words[K])
                 .str();
+  for (unsigned K = 0; K < N; ++K)
+    Text += formatv("\t@%wsq mov.u64 ${0}, 0;\n", K).str();
   Text += "\t}";
   std::string Constraints;
   for (unsigned K = 0; K < N; ++K)

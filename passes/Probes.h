@@ -34,6 +34,9 @@ struct ProbeSpec {
   /// as a PTX predicate. More: i32 in [0, NumSuccessors), this lane's
   /// successor.
   llvm::Value *SuccessorIndex = nullptr;
+  /// Two successors: SuccessorIndex is true for successor 1 instead (the
+  /// negated condition, which the branch's code may already compute).
+  bool ConditionNegated = false;
   unsigned NumSuccessors = 0;
   /// Two successors: also count warp arrivals at successor 0 (needed only
   /// when a successor block takes its counts from this record).
@@ -54,15 +57,16 @@ bool targetHasElect(const llvm::Function &F);
 /// elected leader of each group of lanes adds the group's counts (1 per
 /// arrival, popc of the active mask, of the ballot, ...) to its own
 /// registers, so the sum over a warp's lanes is the count however the lanes
-/// were grouped on the way. At each loop exit every lane adds its non-zero
-/// registers to the counters (one atomic per counter per lane that led; one
-/// per warp when the warp stayed together) and zeroes them.
+/// were grouped on the way. At each loop exit every lane that led somewhere
+/// adds its registers to the counters (one atomic per counter per lane that
+/// led; one per warp when the warp stayed together) and zeroes them.
 
 /// Whether emitPromotedProbe handles this probe (blocks and two-way
 /// branches; switches keep their ordinary probe).
 bool canPromote(const ProbeSpec &Spec);
 
-/// The counter words the probe's accumulators stand for, in operand order.
+/// The counter words the probe's accumulators stand for, in operand order;
+/// the first is always its warp executions (or visits).
 llvm::SmallVector<uint64_t, 6> promotedWords(const ProbeSpec &Spec);
 
 /// The probe, counting into Accumulators (one i64 per promotedWords entry);
@@ -76,13 +80,16 @@ emitPromotedProbe(llvm::Instruction *InsertBefore, const ProbeSpec &Spec,
 llvm::SmallVector<llvm::Value *, 6>
 emitPromotedInit(llvm::Instruction *InsertBefore, unsigned N, uint64_t Id);
 
-/// Adds each lane's non-zero accumulators to counter words Words of the
-/// array named CountersSymbol, in a scope named %ws_flush_<Id> (at a loop
-/// exit). Returns the accumulators' new values: zero.
+/// Adds the accumulators of each lane that led a group at some probe to
+/// counter words Words of the array named CountersSymbol, in a scope named
+/// %ws_flush_<Id> (at a loop exit). Leads: the index of each probe's first
+/// accumulator (its warp executions or visits, non-zero iff the lane led
+/// there). Returns the accumulators' new values: zero.
 llvm::SmallVector<llvm::Value *, 8> emitPromotedFlush(llvm::Instruction *InsertBefore,
                        llvm::StringRef CountersSymbol,
                        llvm::ArrayRef<llvm::Value *> Accumulators,
-                       llvm::ArrayRef<uint64_t> Words, uint64_t Id);
+                       llvm::ArrayRef<uint64_t> Words,
+                       llvm::ArrayRef<unsigned> Leads, uint64_t Id);
 
 /// A probe-less scope that only names a block whose counts are derived, so
 /// tools reading the PTX still find where it starts: one dead mov, which

@@ -1,8 +1,9 @@
 ; Loop counter promotion: inside a loop without calls, probes count in the
 ; leader lane's 64-bit registers (one per counter word); the registers start
-; at zero at the function's entry ("ws:init"), and each loop exit adds every
-; lane's non-zero registers to the counters and zeroes them ("ws:flush"),
-; after the exit's own probe. The probe keeps its marker scope.
+; at zero at the function's entry ("ws:init"), and at each loop exit
+; ("ws:flush", after the exit's own probe) every lane that led somewhere
+; (the OR of each probe's first register is non-zero) adds its registers to
+; the counters and zeroes them. The probe keeps its marker scope.
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-promote-loop-counters=false -warpscope-db-out=%t.off.json -S %s | FileCheck --check-prefix=OFF %s
@@ -22,7 +23,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: br i1 %more, label %body, label %exit
 ; CHECK: exit:
 ; CHECK-NEXT: call void asm sideeffect "// ws:block 9\0A
-; CHECK-NEXT: call { i64, i64, i64, i64 } asm sideeffect "// ws:flush 2\0A\09{\0A\09.reg .b32 %ws_flush_2;\0A\09.reg .pred %wsq;\0A\09setp.ne.u64 %wsq, $0, 0;\0A\09@%wsq red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+16], $0;\0A\09@%wsq mov.u64 $0, 0;\0A\09setp.ne.u64 %wsq, $1, 0;\0A\09@%wsq red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+24], $1;{{.*}}+40], $2;{{.*}}+56], $3;\0A\09@%wsq mov.u64 $3, 0;\0A\09}", "=l,=l,=l,=l,0,1,2,3"
+; CHECK-NEXT: call { i64, i64, i64, i64 } asm sideeffect "// ws:flush 2\0A\09{\0A\09.reg .b32 %ws_flush_2;\0A\09.reg .pred %wsq;\0A\09.reg .b64 %wst;\0A\09setp.ne.u64 %wsq, $0, 0;\0A\09@%wsq red.global.add.u64 [__warpscope_counters_[[ID:[0-9a-f]+]]+16], $0;\0A\09@%wsq red.global.add.u64 [__warpscope_counters_[[ID]]+24], $1;\0A\09@%wsq red.global.add.u64 [__warpscope_counters_[[ID]]+40], $2;\0A\09@%wsq red.global.add.u64 [__warpscope_counters_[[ID]]+56], $3;\0A\09@%wsq mov.u64 $0, 0;\0A\09@%wsq mov.u64 $1, 0;\0A\09@%wsq mov.u64 $2, 0;\0A\09@%wsq mov.u64 $3, 0;\0A\09}", "=l,=l,=l,=l,0,1,2,3"
 ; CHECK: ret void
 define ptx_kernel void @latch(ptr addrspace(1) %out) #0 {
 entry:
@@ -52,7 +53,7 @@ exit:
 ; CHECK: latch:
 ; CHECK: asm sideeffect "// ws:block {{[0-9]+}} (promoted){{.*}}@%wsp add.u64 $0, $0, 1;\0A\09@%wsp popc.b32 %wsn, %wsm;\0A\09@%wsp mad.wide.u32 $1, %wsn, 1, $1;\0A\09}", "=l,=l,0,1"
 ; CHECK: done:
-; CHECK: asm sideeffect "// ws:flush
+; CHECK: asm sideeffect "// ws:flush {{[0-9]+}}\0A{{.*}}or.b64 %wst, $0, $5;\0A\09setp.ne.u64 %wsq, %wst, 0;
 ; CHECK: ret void
 define ptx_kernel void @arrivals(ptr addrspace(1) %out, i32 %n) #0 {
 entry:

@@ -1,6 +1,8 @@
 ; A thread-dependent switch is probed over its distinct successors (default
 ; first): the successor index comes from a select chain, divergence from
-; match.any, and each successor but the last gets a thread counter.
+; match.any, and each successor but the last gets a thread counter: the
+; lowest lane going to a successor adds the size of its match.any group at
+; the word its successor index selects (indices below the last only).
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-cheaper-counting=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 
@@ -13,9 +15,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: %[[S2:ws.succ[0-9]*]] = select i1 %[[C2]], i32 2, i32 %[[S1]]
 ; CHECK-NEXT: %[[C3:[0-9]+]] = icmp eq i32 %lane, 2
 ; CHECK-NEXT: %[[S3:ws.succ[0-9]*]] = select i1 %[[C3]], i32 1, i32 %[[S2]]
-; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A{{.*}}match.any.sync.b32 %wsb, $1, %wsm;{{.*}}setp.eq.u32 %wsq, $1, 0;{{.*}}[$0+24]{{.*}}setp.eq.u32 %wsq, $1, 1;{{.*}}[$0+32]{{.*}}[$0+16]
-; CHECK-NOT: setp.eq.u32 %wsq, $1, 2
-; CHECK-SAME: i32 %[[S3]])
+; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A{{.*}}[__warpscope_counters_[[ID:[0-9a-f]+]]+16], 1;\0A\09match.any.sync.b32 %wsb, $0, %wsm;\0A\09setp.ne.and.u32 %wsd, %wsb, %wsm, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_[[ID]]+24], 1;\0A\09mov.u32 %wsl, %lanemask_lt;\0A\09and.b32 %wsl, %wsl, %wsb;\0A\09setp.lt.u32 %wsq, $0, 2;\0A\09setp.eq.and.u32 %wsq, %wsl, 0, %wsq;\0A\09@%wsq popc.b32 %wsn, %wsb;\0A\09@%wsq cvt.u64.u32 %wsc, %wsn;\0A\09@%wsq mov.u64 %wsr, __warpscope_counters_[[ID]];\0A\09@%wsq mad.wide.u32 %wsr, $0, 8, %wsr;\0A\09@%wsq red.global.add.u64 [%wsr+40], %wsc;\0A\09{{.*}}[__warpscope_counters_[[ID]]+32], %wsc;\0A\09}", "r"(i32 %[[S3]])
 ; CHECK-NEXT: switch i32 %lane
 define ptx_kernel void @sw(ptr addrspace(1) %out) {
 entry:
