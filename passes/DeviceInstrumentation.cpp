@@ -14,6 +14,8 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Analysis/UniformityAnalysis.h"
@@ -59,6 +61,21 @@ static cl::opt<bool> PromoteLoopCounters(
     cl::desc("Inside loops without calls, count in the leader lanes' "
              "registers and add them to the counters at the loop's exits "
              "(default on)"),
+    cl::init(true));
+
+static cl::opt<bool> PromoteBlocks(
+    "warpscope-promote-block-probes",
+    cl::desc("With loop counter promotion, also promote probes that count "
+             "only a block (default off: in the emulator's instruction count "
+             "they cost about the same either way, and each adds registers "
+             "to zero and flush)"),
+    cl::init(false));
+
+static cl::opt<bool> SkipShortLoops(
+    "warpscope-promote-skip-short-loops",
+    cl::desc("Do not promote loops that likely run few times per lane: "
+             "stepping by the block size or by 32 or more, or at most 4 "
+             "iterations (default on)"),
     cl::init(true));
 
 static cl::opt<std::string> DatabaseOut(
@@ -398,6 +415,59 @@ bool promotableLoop(const Loop &L, const LoopInfo &LI) {
   return true;
 }
 
+/// A loop whose exit test steps an induction variable by the block size (not
+/// the grid size) or by 32 or more (work spread over a block's threads: each
+/// lane runs it a few times), or that runs at most 4 times: zeroing and
+/// flushing its registers would cost more than the probes they replace.
+bool likelyFewIterations(Loop &L, ScalarEvolution &SE) {
+  if (unsigned Max = SE.getSmallConstantMaxTripCount(&L); Max && Max <= 4)
+    return true;
+  auto Reads = [](const SCEV *S, Intrinsic::ID X, Intrinsic::ID Y,
+                  Intrinsic::ID Z) {
+    auto *U = dyn_cast<SCEVUnknown>(S);
+    auto *II = U ? dyn_cast<IntrinsicInst>(U->getValue()) : nullptr;
+    return II && (II->getIntrinsicID() == X || II->getIntrinsicID() == Y ||
+                  II->getIntrinsicID() == Z);
+  };
+  auto IsBlockSize = [&](const SCEV *S) {
+    return Reads(S, Intrinsic::nvvm_read_ptx_sreg_ntid_x,
+                 Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+                 Intrinsic::nvvm_read_ptx_sreg_ntid_z);
+  };
+  auto IsGridSize = [&](const SCEV *S) {
+    return Reads(S, Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                 Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                 Intrinsic::nvvm_read_ptx_sreg_nctaid_z);
+  };
+  auto WideStride = [&](const SCEV *S) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+    if (!AR || AR->getLoop() != &L)
+      return false;
+    const SCEV *Step = AR->getStepRecurrence(SE);
+    if (auto *C = dyn_cast<SCEVConstant>(Step))
+      return C->getAPInt().abs().uge(32);
+    // Block-strided; grid-strided loops (the grid size too) are where a
+    // grid smaller than the data makes each lane iterate.
+    return SCEVExprContains(Step, IsBlockSize) &&
+           !SCEVExprContains(Step, IsGridSize);
+  };
+  SmallVector<BasicBlock *, 4> Exiting;
+  L.getExitingBlocks(Exiting);
+  for (BasicBlock *BB : Exiting) {
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    auto *Cmp = Br && Br->isConditional()
+                    ? dyn_cast<ICmpInst>(Br->getCondition())
+                    : nullptr;
+    if (!Cmp)
+      continue;
+    for (Value *Op : Cmp->operands())
+      if (SE.isSCEVable(Op->getType()) &&
+          SCEVExprContains(SE.getSCEV(Op), WideStride))
+        return true;
+  }
+  return false;
+}
+
 /// Loop counter promotion: probes of blocks and two-way branches whose
 /// innermost loop is promotable count in per-lane registers; the loop's
 /// exits add them to the counters. Exact however lanes are scheduled: the
@@ -410,6 +480,7 @@ void ModuleInstrumenter::decidePromotion(
   if (!PromoteLoopCounters)
     return;
   auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(*P.F);
   DenseMap<const Loop *, bool> Promotable;
   auto LoopOf = [&](const BasicBlock *BB) -> Loop * {
     Loop *L = LI.getLoopFor(BB);
@@ -417,12 +488,14 @@ void ModuleInstrumenter::decidePromotion(
       return nullptr;
     auto [It, Fresh] = Promotable.try_emplace(L, false);
     if (Fresh)
-      It->second = promotableLoop(*L, LI);
+      It->second = promotableLoop(*L, LI) &&
+                   (!SkipShortLoops || !likelyFewIterations(*L, SE));
     return It->second ? L : nullptr;
   };
-  for (PlannedBlock &B : P.Blocks)
-    if (B.How == BlockCounting::OwnProbe && (B.PromotedIn = LoopOf(B.BB)))
-      Rec.Blocks[BlockIds.lookup(B.BB)].Promoted = true;
+  if (PromoteBlocks)
+    for (PlannedBlock &B : P.Blocks)
+      if (B.How == BlockCounting::OwnProbe && (B.PromotedIn = LoopOf(B.BB)))
+        Rec.Blocks[BlockIds.lookup(B.BB)].Promoted = true;
   for (PlannedBranch &Br : P.Branches) {
     BasicBlock *BB = Br.Terminator->getParent();
     if (Br.Successors.size() != 2 || !(Br.PromotedIn = LoopOf(BB)))
@@ -472,39 +545,14 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
   DenseMap<BasicBlock *, Instruction *> Start;
   for (const PlannedBlock &B : P.Blocks)
     Start[B.BB] = &*B.BB->getFirstInsertionPt();
-  // Promoted loops: one i64 alloca per counter word (mem2reg turns them
-  // into registers below), zeroed at the preheader, flushed at each exit.
-  struct PromotedLoop {
-    SmallVector<AllocaInst *, 8> Slots;
-    SmallVector<uint64_t, 8> Words;
-    SmallVector<unsigned, 4> Leads; ///< each probe's first slot
+  // Every probe, and for promoted ones their loop's words.
+  struct Planned {
+    Instruction *At;
+    ProbeSpec Spec;
+    Loop *L;
+    unsigned First = 0; ///< its first word's index in its loop
   };
-  MapVector<Loop *, PromotedLoop> Loops;
-  std::vector<AllocaInst *> AllAllocas;
-  IRBuilder<> Entry(Start.lookup(&P.F->getEntryBlock()));
-  auto Emit = [&](Instruction *At, const ProbeSpec &Spec, Loop *L) {
-    if (!L || !canPromote(Spec)) {
-      emitProbe(At, Counters, Spec);
-      return;
-    }
-    PromotedLoop &PL = Loops[L];
-    SmallVector<AllocaInst *, 6> Slots;
-    PL.Leads.push_back(PL.Slots.size());
-    for (uint64_t W : promotedWords(Spec)) {
-      AllocaInst *A = Entry.CreateAlloca(Entry.getInt64Ty(), nullptr, "ws.acc");
-      PL.Slots.push_back(A);
-      PL.Words.push_back(W);
-      AllAllocas.push_back(A);
-      Slots.push_back(A);
-    }
-    IRBuilder<> B(At);
-    SmallVector<Value *, 6> Old;
-    for (AllocaInst *A : Slots)
-      Old.push_back(B.CreateLoad(B.getInt64Ty(), A));
-    SmallVector<Value *, 6> New = emitPromotedProbe(At, Spec, Old);
-    for (unsigned K = 0; K < Slots.size(); ++K)
-      B.CreateStore(New[K], Slots[K]);
-  };
+  std::vector<Planned> Probes;
   for (const PlannedBranch &Br : P.Branches) {
     ProbeSpec Spec;
     Spec.UseElect = UseElect;
@@ -513,43 +561,109 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     Spec.SuccessorIndex = successorIndex(Br, Spec.ConditionNegated);
     Spec.NumSuccessors = Br.Successors.size();
     Spec.CountArrivals = Br.FeedsDerivedBlock;
-    Emit(Br.Terminator, Spec, Br.PromotedIn);
+    Probes.push_back({Br.Terminator, Spec, Br.PromotedIn});
   }
   for (const PlannedBlock &B : P.Blocks)
     if (B.How == BlockCounting::OwnProbe) {
       ProbeSpec Spec;
       Spec.UseElect = UseElect;
       Spec.BlockWord = B.Word;
-      Emit(Start.lookup(B.BB), Spec, B.PromotedIn);
+      Probes.push_back({Start.lookup(B.BB), Spec, B.PromotedIn});
     }
-  // Zeroes at the function's entry; at the start of each exit, after the
-  // exit's own probe, the flush, which hands back zeroes.
+  struct PromotedLoop {
+    SmallVector<uint64_t, 8> Words;
+    SmallVector<unsigned, 4> Leads; ///< each probe's first word's index
+    SmallVector<BasicBlock *, 4> Exits;
+    unsigned Base = 0; ///< its words' first register slot
+  };
+  MapVector<Loop *, PromotedLoop> Loops;
+  for (Planned &Pr : Probes) {
+    if (!Pr.L || !canPromote(Pr.Spec)) {
+      Pr.L = nullptr;
+      continue;
+    }
+    PromotedLoop &PL = Loops[Pr.L];
+    Pr.First = PL.Words.size();
+    PL.Leads.push_back(PL.Words.size());
+    PL.Words.append(promotedWords(Pr.Spec));
+  }
+  // Register slots (i64 allocas; mem2reg makes them registers below). A
+  // lane's slots are zero whenever it is outside the loop using them (zero
+  // at entry, back to zero at each exit, and only a lane that led holds
+  // counts), so loops that neither nest nor share an exit can share slots:
+  // a lane is in one of them at a time, and a flush never sees another
+  // loop's counts.
+  unsigned NumSlots = 0;
+  for (auto &[L, PL] : Loops) {
+    L->getUniqueExitBlocks(PL.Exits);
+    unsigned Base = 0;
+    for (bool Moved = true; Moved;) {
+      Moved = false;
+      for (auto &[M, Other] : Loops) {
+        if (M == L)
+          break; // only loops placed before this one
+        bool Conflict = M->contains(L) || L->contains(M) ||
+                        any_of(PL.Exits, [&](BasicBlock *E) {
+                          return is_contained(Other.Exits, E);
+                        });
+        if (Conflict && Base < Other.Base + Other.Words.size() &&
+            Other.Base < Base + PL.Words.size()) {
+          Base = Other.Base + Other.Words.size();
+          Moved = true;
+        }
+      }
+    }
+    PL.Base = Base;
+    NumSlots = std::max<unsigned>(NumSlots, Base + PL.Words.size());
+  }
+  SmallVector<AllocaInst *, 16> Slots;
+  if (NumSlots) {
+    Instruction *Init = Start.lookup(&P.F->getEntryBlock());
+    IRBuilder<> B(Init);
+    for (unsigned K = 0; K < NumSlots; ++K)
+      Slots.push_back(B.CreateAlloca(B.getInt64Ty(), nullptr, "ws.acc"));
+    // One scope at the entry zeroes them all.
+    SmallVector<Value *, 16> Zero =
+        emitPromotedInit(Init, NumSlots, Loops.front().second.Words.front());
+    for (unsigned K = 0; K < NumSlots; ++K)
+      B.CreateStore(Zero[K], Slots[K]);
+  }
+  for (const Planned &Pr : Probes) {
+    if (!Pr.L) {
+      emitProbe(Pr.At, Counters, Pr.Spec);
+      continue;
+    }
+    unsigned Base = Loops[Pr.L].Base + Pr.First;
+    unsigned N = promotedWords(Pr.Spec).size();
+    IRBuilder<> B(Pr.At);
+    SmallVector<Value *, 6> Old;
+    for (unsigned K = 0; K < N; ++K)
+      Old.push_back(B.CreateLoad(B.getInt64Ty(), Slots[Base + K]));
+    SmallVector<Value *, 6> New = emitPromotedProbe(Pr.At, Pr.Spec, Old);
+    for (unsigned K = 0; K < N; ++K)
+      B.CreateStore(New[K], Slots[Base + K]);
+  }
+  // At the start of each exit, after the exit's own probe, the flush, which
+  // hands back zeroes.
   for (auto &[L, PL] : Loops) {
     uint64_t Id = PL.Words.front();
-    Instruction *Init = Start.lookup(&P.F->getEntryBlock());
-    SmallVector<Value *, 6> Zero = emitPromotedInit(Init, PL.Slots.size(), Id);
-    IRBuilder<> B(Init);
-    for (unsigned K = 0; K < PL.Slots.size(); ++K)
-      B.CreateStore(Zero[K], PL.Slots[K]);
-    SmallVector<BasicBlock *, 4> Exits;
-    L->getUniqueExitBlocks(Exits);
-    for (BasicBlock *E : Exits) {
+    for (BasicBlock *E : PL.Exits) {
       IRBuilder<> X(Start.lookup(E));
       SmallVector<Value *, 8> Values;
-      for (AllocaInst *A : PL.Slots)
-        Values.push_back(X.CreateLoad(X.getInt64Ty(), A));
+      for (unsigned K = 0; K < PL.Words.size(); ++K)
+        Values.push_back(X.CreateLoad(X.getInt64Ty(), Slots[PL.Base + K]));
       SmallVector<Value *, 8> Reset =
           emitPromotedFlush(&*X.GetInsertPoint(), Counters->getName(), Values,
                             PL.Words, PL.Leads, Id);
-      for (unsigned K = 0; K < PL.Slots.size(); ++K)
-        X.CreateStore(Reset[K], PL.Slots[K]);
+      for (unsigned K = 0; K < PL.Words.size(); ++K)
+        X.CreateStore(Reset[K], Slots[PL.Base + K]);
     }
   }
   for (const PlannedBlock &B : P.Blocks)
     if (B.How == BlockCounting::Derived)
       emitBlockMarker(&*B.BB->getFirstInsertionPt(), B.Word);
-  if (!AllAllocas.empty())
-    PromoteMemToReg(AllAllocas, FAM.getResult<DominatorTreeAnalysis>(*P.F));
+  if (!Slots.empty())
+    PromoteMemToReg(Slots, FAM.getResult<DominatorTreeAnalysis>(*P.F));
 }
 
 bool ModuleInstrumenter::run() {

@@ -324,7 +324,7 @@ warpscope::emitPromotedProbe(Instruction *InsertBefore, const ProbeSpec &S,
   return Results;
 }
 
-SmallVector<Value *, 6> warpscope::emitPromotedInit(Instruction *InsertBefore,
+SmallVector<Value *, 16> warpscope::emitPromotedInit(Instruction *InsertBefore,
                                                     unsigned N, uint64_t Id) {
   std::string Text =
       formatv("// ws:init {0}\n\t{{\n\t.reg .b32 %ws_init_{0};\n", Id).str();
@@ -334,7 +334,7 @@ SmallVector<Value *, 6> warpscope::emitPromotedInit(Instruction *InsertBefore,
     Constraints += (K ? ",=l" : "=l");
   }
   Text += "\t}";
-  SmallVector<Value *, 6> Results;
+  SmallVector<Value *, 16> Results;
   emitAsm(InsertBefore, Text, Constraints, {}, N, &Results);
   return Results;
 }

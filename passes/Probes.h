@@ -77,7 +77,7 @@ emitPromotedProbe(llvm::Instruction *InsertBefore, const ProbeSpec &Spec,
 
 /// N zero accumulators from a scope named %ws_init_<Id> (at the function's
 /// entry).
-llvm::SmallVector<llvm::Value *, 6>
+llvm::SmallVector<llvm::Value *, 16>
 emitPromotedInit(llvm::Instruction *InsertBefore, unsigned N, uint64_t Id);
 
 /// Adds the accumulators of each lane that led a group at some probe to

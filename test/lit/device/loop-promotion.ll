@@ -8,6 +8,7 @@
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-promote-loop-counters=false -warpscope-db-out=%t.off.json -S %s | FileCheck --check-prefix=OFF %s
 ; RUN: %dbdump %t.off.json | FileCheck --check-prefix=DBOFF %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-promote-block-probes -warpscope-promote-skip-short-loops=false -warpscope-db-out=%t.all.json -S %s | FileCheck --check-prefix=ALL %s
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -42,8 +43,9 @@ exit:
 ; A derived block inside the loop needs successor-0 arrivals (a fifth word,
 ; from the same ballot); an exit also reached from outside the loop
 ; (%done: from %entry and from %latch) flushes there too, zeroes for lanes
-; that never entered; blocks with their own probe count warp and thread
-; executions.
+; that never entered. A probe of a block alone stays as it is (promoted it
+; would cost about as many instructions, plus two registers to zero and
+; flush) unless -warpscope-promote-block-probes.
 ; CHECK-LABEL: define ptx_kernel void @arrivals(
 ; CHECK: asm sideeffect "// ws:init
 ; CHECK: head:
@@ -51,10 +53,15 @@ exit:
 ; CHECK: then:
 ; CHECK-NEXT: asm sideeffect "// ws:block {{[0-9]+}} (derived)
 ; CHECK: latch:
-; CHECK: asm sideeffect "// ws:block {{[0-9]+}} (promoted){{.*}}@%wsp add.u64 $0, $0, 1;\0A\09@%wsp popc.b32 %wsn, %wsm;\0A\09@%wsp mad.wide.u32 $1, %wsn, 1, $1;\0A\09}", "=l,=l,0,1"
+; CHECK-NEXT: call void asm sideeffect "// ws:block {{[0-9]+}}\0A{{.*}}red.global
 ; CHECK: done:
-; CHECK: asm sideeffect "// ws:flush {{[0-9]+}}\0A{{.*}}or.b64 %wst, $0, $5;\0A\09setp.ne.u64 %wsq, %wst, 0;
+; CHECK: asm sideeffect "// ws:flush {{[0-9]+}}\0A{{.*}}.reg .b64 %wst;\0A\09setp.ne.u64 %wsq, $0, 0;
 ; CHECK: ret void
+; ALL-LABEL: define ptx_kernel void @arrivals(
+; ALL: latch:
+; ALL: asm sideeffect "// ws:block {{[0-9]+}} (promoted){{.*}}@%wsp add.u64 $0, $0, 1;\0A\09@%wsp popc.b32 %wsn, %wsm;\0A\09@%wsp mad.wide.u32 $1, %wsn, 1, $1;\0A\09}", "=l,=l,0,1"
+; ALL: done:
+; ALL: asm sideeffect "// ws:flush {{[0-9]+}}\0A{{.*}}or.b64 %wst, $0, $5;\0A\09setp.ne.u64 %wsq, %wst, 0;
 define ptx_kernel void @arrivals(ptr addrspace(1) %out, i32 %n) #0 {
 entry:
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
@@ -123,6 +130,32 @@ after:
   ret void
 }
 
+; A loop stepping by the block size runs a few times per lane (the block's
+; threads share its work): not promoted unless
+; -warpscope-promote-skip-short-loops=false.
+; CHECK-LABEL: define ptx_kernel void @block_stride(
+; CHECK-NOT: promoted
+; CHECK-NOT: ws:flush
+; CHECK: ret void
+; ALL-LABEL: define ptx_kernel void @block_stride(
+; ALL: (promoted)
+; ALL: ws:flush
+define ptx_kernel void @block_stride(ptr addrspace(1) %out, i32 %n) #0 {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ntid = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  br label %body
+body:
+  %i = phi i32 [ %tid, %entry ], [ %next, %body ]
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %i
+  store i32 %i, ptr addrspace(1) %p
+  %next = add nuw nsw i32 %i, %ntid
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %body, label %exit
+exit:
+  ret void
+}
+
 ; OFF-LABEL: define ptx_kernel void @latch(
 ; OFF-NOT: promoted
 ; OFF-NOT: ws:init
@@ -131,6 +164,7 @@ after:
 
 declare i32 @f(i32)
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 
 attributes #0 = { "target-cpu"="sm_90" "target-features"="+ptx88,+sm_90" }
 
@@ -142,7 +176,7 @@ attributes #0 = { "target-cpu"="sm_90" "target-features"="+ptx88,+sm_90" }
 ; DB-LABEL: function arrivals kind=kernel
 ; DB: block id=1 {{.*}}header=true promoted{{$}}
 ; DB-NEXT: block id=2 {{.*}} derived=branch1.succ0{{$}}
-; DB-NEXT: block id=3 {{.*}} promoted{{$}}
+; DB-NEXT: block id=3 {{.*}}header=false{{$}}
 ; DB: branch id=1 block=1 {{.*}} shares-block-counts promoted{{$}}
 ; DB-NEXT: branch id=2 block=3 kind=br {{.*}} probed=false {{.*}}{{[0-9]$}}
 ; DB-LABEL: function calls kind=kernel
