@@ -233,7 +233,7 @@ private:
                        const DenseMap<const BasicBlock *, unsigned> &BlockIds,
                        const DenseMap<const BasicBlock *, unsigned> &BranchIdOf);
   void instrument(const PlannedFunction &P, GlobalVariable *Counters);
-  Value *successorIndex(const PlannedBranch &Br, bool &Negated);
+  Value *successorIndex(const PlannedBranch &Br, ProbeSpec &Spec);
 };
 
 void ModuleInstrumenter::plan(Function &F) {
@@ -507,7 +507,7 @@ void ModuleInstrumenter::decidePromotion(
 }
 
 Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
-                                          bool &Negated) {
+                                          ProbeSpec &Spec) {
   IRBuilder<> B(Br.Terminator);
   // A two-way branch hands its condition to the probe as a predicate. When
   // successor 0 is the next block, the code generator falls through to it
@@ -517,7 +517,7 @@ Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
     Value *Cond = BI->getCondition();
     if (BI->getSuccessor(0) == BI->getParent()->getNextNode() &&
         isa<CmpInst>(Cond)) {
-      Negated = true;
+      Spec.ConditionNegated = true;
       return B.CreateNot(Cond);
     }
     return Cond;
@@ -526,6 +526,18 @@ Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
   auto IndexOf = [&](BasicBlock *BB) {
     return unsigned(find(Br.Successors, BB) - Br.Successors.begin());
   };
+  // An i32 switch with 4 or more cases hands the probe its value and case
+  // table; the probe maps values to successors in one lane per value instead
+  // of a select chain in every lane (with fewer cases the chain is cheaper).
+  if (SI->getNumCases() >= 4 &&
+      SI->getCondition()->getType()->isIntegerTy(32)) {
+    Spec.SwitchValue = true;
+    Spec.DefaultSuccessor = IndexOf(SI->getDefaultDest());
+    for (auto Case : SI->cases())
+      Spec.Cases.push_back({uint32_t(Case.getCaseValue()->getZExtValue()),
+                            IndexOf(Case.getCaseSuccessor())});
+    return SI->getCondition();
+  }
   Value *Index = B.getInt32(IndexOf(SI->getDefaultDest()));
   for (auto Case : SI->cases()) {
     unsigned I = IndexOf(Case.getCaseSuccessor());
@@ -558,8 +570,8 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     Spec.UseElect = UseElect;
     Spec.BlockWord = Br.MergedBlockWord;
     Spec.BranchWord = Br.Counter;
-    Spec.SuccessorIndex = successorIndex(Br, Spec.ConditionNegated);
     Spec.NumSuccessors = Br.Successors.size();
+    Spec.SuccessorIndex = successorIndex(Br, Spec);
     Spec.CountArrivals = Br.FeedsDerivedBlock;
     Probes.push_back({Br.Terminator, Spec, Br.PromotedIn});
   }

@@ -38,8 +38,12 @@ std::string probePrologue(const ProbeSpec &S) {
                              "\t.reg .pred %wsp, %wsq, %wsd, %wsa;\n"
                              "\t.reg .b32 %wsm, %wsl, %wsn, %wsb;\n"
                              "\t.reg .b64 %wsc, %wsr;\n"
+                             "{2}"
                              "\tactivemask.b32 %wsm;\n",
-                             Comment, Register)
+                             Comment, Register,
+                             S.SwitchValue ? "\t.reg .b32 %wsi, %wsx;\n"
+                                             "\t.reg .pred %wst;\n"
+                                           : "")
                          .str();
   if (S.UseElect)
     return Text + "\telect.sync _|%wsp, %wsm;\n";
@@ -123,6 +127,39 @@ std::string branchBody(const ProbeSpec &S, StringRef Sym, uint64_t Rec,
     T += formatv("\t@%wsd red.global.add.u64 {0}, 1;\n",
                  Word(BranchDivergent));
     T += addPopcount("%wsb", Word(BranchFirstSuccessor));
+  } else if (S.SwitchValue) {
+    // Lanes with the same value go the same way: the highest lane of each
+    // value's group (match.any) maps it to its successor (the case table,
+    // its instructions that lane's alone) and hands it to the group (shfl).
+    // Divergent iff not all lanes have the same successor (match.all); the
+    // group leader adds its group's size at its successor's word (all but
+    // the last successor).
+    T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n"
+                 "\tbfind.u32 %wsl, %wsb;\n"
+                 "\tmov.u32 %wsn, %laneid;\n"
+                 "\tsetp.eq.u32 %wsq, %wsl, %wsn;\n"
+                 "\t@%wsq mov.u32 %wsi, {1};\n",
+                 Index, S.DefaultSuccessor)
+             .str();
+    for (auto [Value, Succ] : S.Cases)
+      if (Succ != S.DefaultSuccessor)
+        T += formatv("\t@%wsq setp.eq.u32 %wst, {0}, {1};\n"
+                     "\t@%wsq selp.u32 %wsi, {2}, %wsi, %wst;\n",
+                     Index, Value, Succ)
+                 .str();
+    T += formatv("\tshfl.sync.idx.b32 %wsi, %wsi, %wsl, 31, %wsm;\n"
+                 "\tmatch.all.sync.b32 %wsx, %wsi, %wsm;\n"
+                 "\tsetp.eq.and.u32 %wsd, %wsx, 0, %wsp;\n"
+                 "\t@%wsd red.global.add.u64 {0}, 1;\n"
+                 "\tsetp.lt.and.u32 %wsq, %wsi, {1}, %wsq;\n"
+                 "\t@%wsq popc.b32 %wsn, %wsb;\n"
+                 "\t@%wsq cvt.u64.u32 %wsc, %wsn;\n"
+                 "\t@%wsq mov.u64 %wsr, {2};\n"
+                 "\t@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;\n"
+                 "\t@%wsq red.global.add.u64 [%wsr+{3}], %wsc;\n",
+                 Word(BranchDivergent), S.NumSuccessors - 1, Sym,
+                 Rec + 8 * BranchFirstSuccessor)
+             .str();
   } else {
     // Divergent iff the lanes sharing the leader's successor are not all
     // active lanes (match.any gives each lane the lanes going its way).

@@ -14,6 +14,8 @@
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace llvm {
 class Function;
@@ -37,6 +39,12 @@ struct ProbeSpec {
   /// Two successors: SuccessorIndex is true for successor 1 instead (the
   /// negated condition, which the branch's code may already compute).
   bool ConditionNegated = false;
+  /// A switch on an i32 may hand the probe its condition itself instead of
+  /// a successor index: SuccessorIndex is then that value, each case value
+  /// maps to its successor here, every other value to DefaultSuccessor.
+  bool SwitchValue = false;
+  std::vector<std::pair<uint32_t, unsigned>> Cases;
+  unsigned DefaultSuccessor = 0;
   unsigned NumSuccessors = 0;
   /// Two successors: also count warp arrivals at successor 0 (needed only
   /// when a successor block takes its counts from this record).

@@ -56,3 +56,36 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; DB: branch id=0 block=0 kind=switch succ=3,1,2 uniform=false probed=true counter=2
 ; DB-LABEL: function degenerate kind=kernel
 ; DB-NOT: branch
+
+; With 4 or more cases on an i32 the probe takes the switch value and its
+; case table (no select chain): the highest lane of each value's match.any
+; group maps it to a successor index (that lane's instructions alone), shfl
+; hands it to the group, match.all gives the verdict, and the group's leader
+; adds the group's size at its successor's word (cases sharing the default
+; block are left out of the table).
+; CHECK-LABEL: define ptx_kernel void @dispatch(
+; CHECK-NOT: ws.succ
+; CHECK: call void asm sideeffect "// ws:branch {{[0-9]+}}\0A{{.*}}.reg .b32 %wsi, %wsx;\0A\09.reg .pred %wst;\0A\09activemask.b32 %wsm;{{.*}}match.any.sync.b32 %wsb, $0, %wsm;\0A\09bfind.u32 %wsl, %wsb;\0A\09mov.u32 %wsn, %laneid;\0A\09setp.eq.u32 %wsq, %wsl, %wsn;\0A\09@%wsq mov.u32 %wsi, 0;\0A\09@%wsq setp.eq.u32 %wst, $0, 3;\0A\09@%wsq selp.u32 %wsi, 1, %wsi, %wst;\0A\09@%wsq setp.eq.u32 %wst, $0, 5;\0A\09@%wsq selp.u32 %wsi, 2, %wsi, %wst;\0A\09@%wsq setp.eq.u32 %wst, $0, 9;\0A\09@%wsq selp.u32 %wsi, 1, %wsi, %wst;\0A\09shfl.sync.idx.b32 %wsi, %wsi, %wsl, 31, %wsm;\0A\09match.all.sync.b32 %wsx, %wsi, %wsm;\0A\09setp.eq.and.u32 %wsd, %wsx, 0, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+{{[0-9]+}}], 1;\0A\09setp.lt.and.u32 %wsq, %wsi, 2, %wsq;{{.*}}@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;{{.*}}", "r"(i32 %v)
+; CHECK-NEXT: switch i32 %v
+define ptx_kernel void @dispatch(ptr addrspace(1) %out) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %v = and i32 %tid, 15
+  switch i32 %v, label %dflt [
+    i32 3, label %one
+    i32 5, label %two
+    i32 7, label %dflt
+    i32 9, label %one
+  ]
+one:
+  store i32 1, ptr addrspace(1) %out
+  br label %dflt
+two:
+  store i32 2, ptr addrspace(1) %out
+  br label %dflt
+dflt:
+  ret void
+}
+
+; DB-LABEL: function dispatch kind=kernel
+; DB: branch id=0 block=0 kind=switch succ=3,1,2 uniform=false probed=true
