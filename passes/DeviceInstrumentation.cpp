@@ -375,12 +375,40 @@ void ModuleInstrumenter::decideCounting(
 
 /// Calls (they may not come back: exit, trap, a callee that never returns)
 /// and lane-terminating intrinsics would lose counts held in registers.
-bool mayEndLanes(const BasicBlock &BB) {
+bool mayEndLanes(const BasicBlock &BB,
+                 DenseMap<const Function *, bool> &Returns);
+
+/// Whether every call of F comes back: a definition in this module whose
+/// code may not end a lane (nor call anything that may), no recursion.
+bool alwaysReturns(const Function *F,
+                   DenseMap<const Function *, bool> &Returns) {
+  if (!F || F->isDeclaration())
+    return false;
+  auto [It, Fresh] = Returns.try_emplace(F, false); // false while visiting
+  if (!Fresh)
+    return It->second;
+  bool Ok = true;
+  for (const BasicBlock &BB : *F)
+    if (isa<UnreachableInst>(BB.getTerminator()) || mayEndLanes(BB, Returns)) {
+      Ok = false;
+      break;
+    }
+  Returns[F] = Ok;
+  return Ok;
+}
+
+/// Whether running BB may end a lane: trap, exit, inline asm (may hold
+/// either) or a call that may not come back.
+bool mayEndLanes(const BasicBlock &BB,
+                 DenseMap<const Function *, bool> &Returns) {
   for (const Instruction &I : BB)
     if (const auto *CB = dyn_cast<CallBase>(&I)) {
       const auto *II = dyn_cast<IntrinsicInst>(CB);
-      if (!II)
-        return true;
+      if (!II) {
+        if (!alwaysReturns(CB->getCalledFunction(), Returns))
+          return true;
+        continue;
+      }
       switch (II->getIntrinsicID()) {
       case Intrinsic::trap:
       case Intrinsic::ubsantrap:
@@ -395,13 +423,14 @@ bool mayEndLanes(const BasicBlock &BB) {
 }
 
 /// A loop whose probes may count in registers: nothing inside may end a
-/// lane before it leaves (a lane leaving always runs the flush at the start
+/// lane before it leaves (calls only to functions that always return) (a lane leaving always runs the flush at the start
 /// of an exit block), and no exit lies in a loop that does not contain this
 /// one (its flush would run on every iteration of that loop). The registers
 /// start at zero at the function's entry and go back to zero at every flush,
 /// so the loop needs no preheader, and an exit that is also reached from
 /// outside the loop flushes zeros for those lanes.
-bool promotableLoop(const Loop &L, const LoopInfo &LI) {
+bool promotableLoop(const Loop &L, const LoopInfo &LI,
+                    DenseMap<const Function *, bool> &Returns) {
   SmallVector<BasicBlock *, 4> Exits;
   L.getUniqueExitBlocks(Exits);
   if (Exits.empty())
@@ -410,7 +439,7 @@ bool promotableLoop(const Loop &L, const LoopInfo &LI) {
     if (const Loop *Outer = LI.getLoopFor(E); Outer && !Outer->contains(&L))
       return false;
   for (const BasicBlock *BB : L.blocks())
-    if (mayEndLanes(*BB))
+    if (mayEndLanes(*BB, Returns))
       return false;
   return true;
 }
@@ -482,13 +511,14 @@ void ModuleInstrumenter::decidePromotion(
   auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(*P.F);
   DenseMap<const Loop *, bool> Promotable;
+  DenseMap<const Function *, bool> Returns;
   auto LoopOf = [&](const BasicBlock *BB) -> Loop * {
     Loop *L = LI.getLoopFor(BB);
     if (!L)
       return nullptr;
     auto [It, Fresh] = Promotable.try_emplace(L, false);
     if (Fresh)
-      It->second = promotableLoop(*L, LI) &&
+      It->second = promotableLoop(*L, LI, Returns) &&
                    (!SkipShortLoops || !likelyFewIterations(*L, SE));
     return It->second ? L : nullptr;
   };

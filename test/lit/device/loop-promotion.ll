@@ -83,6 +83,63 @@ done:
   ret void
 }
 
+; A call that always comes back (a definition in the module that cannot end
+; a lane) is no obstacle; one that may not (a declaration, or a definition
+; that traps) is.
+; CHECK-LABEL: define ptx_kernel void @calls_returning(
+; CHECK: (promoted)
+; CHECK: ws:flush
+; CHECK: ret void
+define ptx_kernel void @calls_returning(ptr addrspace(1) %out) #0 {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br label %body
+body:
+  %i = phi i32 [ 0, %entry ], [ %next, %body ]
+  %v = call i32 @returns(i32 %i)
+  %next = add i32 %i, %v
+  %more = icmp ult i32 %next, %tid
+  br i1 %more, label %body, label %exit
+exit:
+  ret void
+}
+
+; CHECK-LABEL: define ptx_kernel void @calls_trapping(
+; CHECK-NOT: promoted
+; CHECK-NOT: ws:flush
+; CHECK: ret void
+define ptx_kernel void @calls_trapping(ptr addrspace(1) %out) #0 {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br label %body
+body:
+  %i = phi i32 [ 0, %entry ], [ %next, %body ]
+  %v = call i32 @traps(i32 %i)
+  %next = add i32 %i, %v
+  %more = icmp ult i32 %next, %tid
+  br i1 %more, label %body, label %exit
+exit:
+  ret void
+}
+
+define i32 @returns(i32 %x) #0 {
+  %y = mul i32 %x, 3
+  %z = add i32 %y, 1
+  ret i32 %z
+}
+
+define i32 @traps(i32 %x) #0 {
+  %bad = icmp eq i32 %x, 77
+  br i1 %bad, label %t, label %ok
+t:
+  call void @llvm.trap()
+  unreachable
+ok:
+  ret i32 1
+}
+
+declare void @llvm.trap()
+
 ; A call in the loop may not come back: no promotion.
 ; CHECK-LABEL: define ptx_kernel void @calls(
 ; CHECK-NOT: promoted
