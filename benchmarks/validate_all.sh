@@ -2,9 +2,12 @@
 # Runs every instrumented benchmark (small size) on the emulator under
 # `warpscope run` and checks with `warpscope validate` that every block and
 # branch count equals the emulator's ground truth, and that the plain and the
-# instrumented build print the same output (timings aside). Ends with the line
-# "N passed, M failed"; exit 77 when the emulator or the .inst builds are
-# missing.
+# instrumented build print the same output (timings aside). Each line also
+# says how many of the checked blocks and branches were counted in registers
+# (loop counter promotion); with none in the whole suite the check fails,
+# unless WARPSCOPE_EXPECT_PROMOTED=0 (builds with promotion off). Ends with
+# the line "N passed, M failed"; exit 77 when the emulator or the .inst builds
+# are missing.
 #   benchmarks/validate_all.sh [--build DIR]
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -14,7 +17,7 @@ ws="$build/bin/warpscope"
 [ -e "$build/lib/emu/libcudart.so.13" ] || { echo "validate_all.sh: emulator not built"; exit 77; }
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-pass=0 fail=0
+pass=0 fail=0 promoted=0
 while read -r name; do
   [[ "$name" =~ ^[A-Za-z0-9_]+$ ]] || continue
   exe="$build/benchmarks/$name.inst"
@@ -26,7 +29,9 @@ while read -r name; do
      diff <(grep -v '^time_ms' "$out/$name.plain") \
           <(grep -v -e '^time_ms' -e '^warpscope:' "$out/$name.log") > "$out/$name.diff" &&
      "$ws" validate "$out/$name" > "$out/$name.validate" 2>&1; then
-    printf '%-14s ok   %s\n' "$name" "$(tail -1 "$out/$name.validate")"
+    n=$(cat "$out/$name"/db-*.json | grep -o '"promoted": *true' | wc -l)
+    promoted=$((promoted + n))
+    printf '%-14s ok   %s (%d promoted records)\n' "$name" "$(tail -1 "$out/$name.validate")" "$n"
     pass=$((pass + 1))
   else
     printf '%-14s FAIL\n' "$name"
@@ -34,5 +39,9 @@ while read -r name; do
     fail=$((fail + 1))
   fi
 done < "$here/list.txt"
-echo "$pass passed, $fail failed"
+if [ "$promoted" = 0 ] && [ "${WARPSCOPE_EXPECT_PROMOTED:-1}" != 0 ]; then
+  echo "validate_all.sh: no block or branch was counted in registers: loop counter promotion went unchecked"
+  fail=$((fail + 1))
+fi
+echo "$pass passed, $fail failed ($promoted promoted records checked)"
 [ "$fail" = 0 ]

@@ -3,10 +3,13 @@
 // For a run on the emulator: every probe's first PTX instruction carries its
 // marker ("ws:block N" / "ws:branch N") in the emulator's ground truth, so
 //  - a block record must equal that instruction's warp and thread executions;
+//  - a branch record's active threads must equal that instruction's thread
+//    executions;
 //  - a conditional branch record's visits and divergent visits must equal
 //    those of the first conditional bra after the probe (before the next
-//    probe). Switches are lowered to several bra, so only their visits are
-//    checked, against the probe instruction itself.
+//    probe), and the lanes taking that bra one successor's threads.
+//    Switches are lowered to several bra, so only their visits are checked,
+//    against the probe instruction itself.
 //  - where the database has PTX histograms, every function's dynamic PTX
 //    instructions per opcode (counts x histograms, warp level and active
 //    threads) must equal the emulator's executions of its instructions
@@ -184,6 +187,9 @@ int warpscope::runValidate() {
         continue;
       }
       const TruthInstruction &Probe = Insts[At->second];
+      // The probe's first instruction runs on every active lane.
+      Report(Br.ActiveThreads == Probe.Thread, F, Where + " active threads",
+             Br.ActiveThreads, Probe.Thread);
       if (Br.Kind == "switch") {
         Report(Br.Visits == Probe.Warp, F, Where + " visits", Br.Visits,
                Probe.Warp);
@@ -207,6 +213,15 @@ int warpscope::runValidate() {
              Bra->Visits);
       Report(Br.Divergent == Bra->Divergent, F, Where + " divergent visits",
              Br.Divergent, Bra->Divergent);
+      // A guarded bra runs on the lanes that take it: one successor's
+      // threads (which one depends on how the code generator laid it out).
+      if (Br.SuccessorThreads.size() == 2) {
+        uint64_t Taken = Br.SuccessorThreads[0] == Bra->Thread
+                             ? Br.SuccessorThreads[0]
+                             : Br.SuccessorThreads[1];
+        Report(Taken == Bra->Thread, F, Where + " threads to one successor",
+               Taken, Bra->Thread);
+      }
     }
   }
   unsigned MixChecked = 0, Incomplete = 0;

@@ -9,16 +9,22 @@
 #include "ProgramDatabase.h"
 #include "SubprogramNames.h"
 #include "warpscope/Abi.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Analysis/UniformityAnalysis.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -57,6 +63,28 @@ static cl::opt<bool> EdgeArrivals(
              "exact counts in instruction histograms (default on)"),
     cl::init(true));
 
+static cl::opt<bool> PromoteLoopCounters(
+    "warpscope-promote-loop-counters",
+    cl::desc("Inside loops without calls, count in the leader lanes' "
+             "registers and add them to the counters at the loop's exits "
+             "(default on)"),
+    cl::init(true));
+
+static cl::opt<bool> PromoteBlocks(
+    "warpscope-promote-block-probes",
+    cl::desc("With loop counter promotion, also promote probes that count "
+             "only a block (default off: in the emulator's instruction count "
+             "they cost about the same either way, and each adds registers "
+             "to zero and flush)"),
+    cl::init(false));
+
+static cl::opt<bool> SkipShortLoops(
+    "warpscope-promote-skip-short-loops",
+    cl::desc("Do not promote loops that likely run few times per lane: "
+             "stepping by the block size or by 32 or more, or at most 4 "
+             "iterations (default on)"),
+    cl::init(true));
+
 static cl::opt<std::string> DatabaseOut(
     "warpscope-db-out",
     cl::desc("Write the program database to this file instead of "
@@ -73,6 +101,7 @@ struct PlannedBranch {
   std::optional<uint64_t> MergedBlockWord; ///< its block, counted here too
   bool FeedsDerivedBlock = false; ///< a successor takes its counts from here
   bool CountArrivals = false;     ///< warp arrivals at successor 0 counted
+  Loop *PromotedIn = nullptr; ///< counts in registers, flushed at its exits
 };
 
 /// How a block's counts are collected.
@@ -82,6 +111,7 @@ struct PlannedBlock {
   BasicBlock *BB;
   uint64_t Word;
   BlockCounting How;
+  Loop *PromotedIn = nullptr; ///< own probe counts in registers (see above)
 };
 
 struct PlannedFunction {
@@ -207,8 +237,11 @@ private:
   void decideCounting(PlannedFunction &P, FunctionRecord &Rec,
                       const DenseMap<const BasicBlock *, unsigned> &BlockIds,
                       const DenseMap<const BasicBlock *, unsigned> &BranchIdOf);
+  void decidePromotion(PlannedFunction &P, FunctionRecord &Rec,
+                       const DenseMap<const BasicBlock *, unsigned> &BlockIds,
+                       const DenseMap<const BasicBlock *, unsigned> &BranchIdOf);
   void instrument(const PlannedFunction &P, GlobalVariable *Counters);
-  Value *successorIndex(const PlannedBranch &Br);
+  Value *successorIndex(const PlannedBranch &Br, ProbeSpec &Spec);
 };
 
 void ModuleInstrumenter::plan(Function &F) {
@@ -300,6 +333,7 @@ void ModuleInstrumenter::plan(Function &F) {
       Rec.Branches[BranchIdOf.lookup(Br.Terminator->getParent())]
           .CountsArrivals = Br.CountArrivals;
     }
+  decidePromotion(P, Rec, BlockIds, BranchIdOf);
   unsigned NumBranches = Rec.Branches.size();
   ORE.emit([&] {
     return OptimizationRemarkAnalysis(DEBUG_TYPE, "Instrumented", &F)
@@ -353,15 +387,201 @@ void ModuleInstrumenter::decideCounting(
   }
 }
 
-Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br) {
+/// Calls (they may not come back: exit, trap, a callee that never returns)
+/// and lane-terminating intrinsics would lose counts held in registers.
+bool mayEndLanes(const BasicBlock &BB,
+                 DenseMap<const Function *, bool> &Returns);
+
+/// Whether every call of F comes back: a definition in this module whose
+/// code may not end a lane (nor call anything that may), no recursion.
+bool alwaysReturns(const Function *F,
+                   DenseMap<const Function *, bool> &Returns) {
+  if (!F || F->isDeclaration())
+    return false;
+  auto [It, Fresh] = Returns.try_emplace(F, false); // false while visiting
+  if (!Fresh)
+    return It->second;
+  bool Ok = true;
+  for (const BasicBlock &BB : *F)
+    if (isa<UnreachableInst>(BB.getTerminator()) || mayEndLanes(BB, Returns)) {
+      Ok = false;
+      break;
+    }
+  Returns[F] = Ok;
+  return Ok;
+}
+
+/// Whether running BB may end a lane: trap, exit, inline asm (may hold
+/// either) or a call that may not come back.
+bool mayEndLanes(const BasicBlock &BB,
+                 DenseMap<const Function *, bool> &Returns) {
+  for (const Instruction &I : BB)
+    if (const auto *CB = dyn_cast<CallBase>(&I)) {
+      const auto *II = dyn_cast<IntrinsicInst>(CB);
+      if (!II) {
+        if (!alwaysReturns(CB->getCalledFunction(), Returns))
+          return true;
+        continue;
+      }
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::trap:
+      case Intrinsic::ubsantrap:
+      case Intrinsic::debugtrap:
+      case Intrinsic::nvvm_exit:
+        return true;
+      default:
+        break;
+      }
+    }
+  return false;
+}
+
+/// A loop whose probes may count in registers: nothing inside may end a
+/// lane before it leaves (calls only to functions that always return) (a lane leaving always runs the flush at the start
+/// of an exit block), and no exit lies in a loop that does not contain this
+/// one (its flush would run on every iteration of that loop). The registers
+/// start at zero at the function's entry and go back to zero at every flush,
+/// so the loop needs no preheader, and an exit that is also reached from
+/// outside the loop flushes zeros for those lanes.
+bool promotableLoop(const Loop &L, const LoopInfo &LI,
+                    DenseMap<const Function *, bool> &Returns) {
+  SmallVector<BasicBlock *, 4> Exits;
+  L.getUniqueExitBlocks(Exits);
+  if (Exits.empty())
+    return false;
+  for (const BasicBlock *E : Exits)
+    if (const Loop *Outer = LI.getLoopFor(E); Outer && !Outer->contains(&L))
+      return false;
+  for (const BasicBlock *BB : L.blocks())
+    if (mayEndLanes(*BB, Returns))
+      return false;
+  return true;
+}
+
+/// A loop whose exit test steps an induction variable by the block size (not
+/// the grid size) or by 32 or more (work spread over a block's threads: each
+/// lane runs it a few times), or that runs at most 4 times: zeroing and
+/// flushing its registers would cost more than the probes they replace.
+bool likelyFewIterations(Loop &L, ScalarEvolution &SE) {
+  if (unsigned Max = SE.getSmallConstantMaxTripCount(&L); Max && Max <= 4)
+    return true;
+  auto Reads = [](const SCEV *S, Intrinsic::ID X, Intrinsic::ID Y,
+                  Intrinsic::ID Z) {
+    auto *U = dyn_cast<SCEVUnknown>(S);
+    auto *II = U ? dyn_cast<IntrinsicInst>(U->getValue()) : nullptr;
+    return II && (II->getIntrinsicID() == X || II->getIntrinsicID() == Y ||
+                  II->getIntrinsicID() == Z);
+  };
+  auto IsBlockSize = [&](const SCEV *S) {
+    return Reads(S, Intrinsic::nvvm_read_ptx_sreg_ntid_x,
+                 Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+                 Intrinsic::nvvm_read_ptx_sreg_ntid_z);
+  };
+  auto IsGridSize = [&](const SCEV *S) {
+    return Reads(S, Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                 Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                 Intrinsic::nvvm_read_ptx_sreg_nctaid_z);
+  };
+  auto WideStride = [&](const SCEV *S) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+    if (!AR || AR->getLoop() != &L)
+      return false;
+    const SCEV *Step = AR->getStepRecurrence(SE);
+    if (auto *C = dyn_cast<SCEVConstant>(Step))
+      return C->getAPInt().abs().uge(32);
+    // Block-strided; grid-strided loops (the grid size too) are where a
+    // grid smaller than the data makes each lane iterate.
+    return SCEVExprContains(Step, IsBlockSize) &&
+           !SCEVExprContains(Step, IsGridSize);
+  };
+  SmallVector<BasicBlock *, 4> Exiting;
+  L.getExitingBlocks(Exiting);
+  for (BasicBlock *BB : Exiting) {
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    auto *Cmp = Br && Br->isConditional()
+                    ? dyn_cast<ICmpInst>(Br->getCondition())
+                    : nullptr;
+    if (!Cmp)
+      continue;
+    for (Value *Op : Cmp->operands())
+      if (SE.isSCEVable(Op->getType()) &&
+          SCEVExprContains(SE.getSCEV(Op), WideStride))
+        return true;
+  }
+  return false;
+}
+
+/// Loop counter promotion: probes of blocks and two-way branches whose
+/// innermost loop is promotable count in per-lane registers; the loop's
+/// exits add them to the counters. Exact however lanes are scheduled: the
+/// leader of each group adds 1 for the group to its own register, so the
+/// lanes' sum is the number of groups.
+void ModuleInstrumenter::decidePromotion(
+    PlannedFunction &P, FunctionRecord &Rec,
+    const DenseMap<const BasicBlock *, unsigned> &BlockIds,
+    const DenseMap<const BasicBlock *, unsigned> &BranchIdOf) {
+  if (!PromoteLoopCounters)
+    return;
+  auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(*P.F);
+  DenseMap<const Loop *, bool> Promotable;
+  DenseMap<const Function *, bool> Returns;
+  auto LoopOf = [&](const BasicBlock *BB) -> Loop * {
+    Loop *L = LI.getLoopFor(BB);
+    if (!L)
+      return nullptr;
+    auto [It, Fresh] = Promotable.try_emplace(L, false);
+    if (Fresh)
+      It->second = promotableLoop(*L, LI, Returns) &&
+                   (!SkipShortLoops || !likelyFewIterations(*L, SE));
+    return It->second ? L : nullptr;
+  };
+  if (PromoteBlocks)
+    for (PlannedBlock &B : P.Blocks)
+      if (B.How == BlockCounting::OwnProbe && (B.PromotedIn = LoopOf(B.BB)))
+        Rec.Blocks[BlockIds.lookup(B.BB)].Promoted = true;
+  for (PlannedBranch &Br : P.Branches) {
+    BasicBlock *BB = Br.Terminator->getParent();
+    if (Br.Successors.size() != 2 || !(Br.PromotedIn = LoopOf(BB)))
+      continue;
+    Rec.Branches[BranchIdOf.lookup(BB)].Promoted = true;
+    if (Br.MergedBlockWord)
+      Rec.Blocks[BlockIds.lookup(BB)].Promoted = true;
+  }
+}
+
+Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
+                                          ProbeSpec &Spec) {
   IRBuilder<> B(Br.Terminator);
-  // A two-way branch hands its condition to the probe as a predicate.
-  if (auto *BI = dyn_cast<BranchInst>(Br.Terminator))
-    return BI->getCondition();
+  // A two-way branch hands its condition to the probe as a predicate. When
+  // successor 0 is the next block, the code generator falls through to it
+  // and branches on the negated condition: hand the probe that one too (it
+  // negates it back in its vote), so both share one setp.
+  if (auto *BI = dyn_cast<BranchInst>(Br.Terminator)) {
+    Value *Cond = BI->getCondition();
+    if (BI->getSuccessor(0) == BI->getParent()->getNextNode() &&
+        isa<CmpInst>(Cond)) {
+      Spec.ConditionNegated = true;
+      return B.CreateNot(Cond);
+    }
+    return Cond;
+  }
   auto *SI = cast<SwitchInst>(Br.Terminator);
   auto IndexOf = [&](BasicBlock *BB) {
     return unsigned(find(Br.Successors, BB) - Br.Successors.begin());
   };
+  // An i32 switch with 4 or more cases hands the probe its value and case
+  // table; the probe maps values to successors in one lane per value instead
+  // of a select chain in every lane (with fewer cases the chain is cheaper).
+  if (SI->getNumCases() >= 4 &&
+      SI->getCondition()->getType()->isIntegerTy(32)) {
+    Spec.SwitchValue = true;
+    Spec.DefaultSuccessor = IndexOf(SI->getDefaultDest());
+    for (auto Case : SI->cases())
+      Spec.Cases.push_back({uint32_t(Case.getCaseValue()->getZExtValue()),
+                            IndexOf(Case.getCaseSuccessor())});
+    return SI->getCondition();
+  }
   Value *Index = B.getInt32(IndexOf(SI->getDefaultDest()));
   for (auto Case : SI->cases()) {
     unsigned I = IndexOf(Case.getCaseSuccessor());
@@ -376,27 +596,130 @@ Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br) {
 void ModuleInstrumenter::instrument(const PlannedFunction &P,
                                     GlobalVariable *Counters) {
   bool UseElect = targetHasElect(*P.F);
+  // Each block's first instruction before any probe: a flush goes right
+  // after the block's own probe, a derived block's marker in front.
+  DenseMap<BasicBlock *, Instruction *> Start;
+  for (const PlannedBlock &B : P.Blocks)
+    Start[B.BB] = &*B.BB->getFirstInsertionPt();
+  // Every probe, and for promoted ones their loop's words.
+  struct Planned {
+    Instruction *At;
+    ProbeSpec Spec;
+    Loop *L;
+    unsigned First = 0; ///< its first word's index in its loop
+  };
+  std::vector<Planned> Probes;
   for (const PlannedBranch &Br : P.Branches) {
     ProbeSpec Spec;
     Spec.UseElect = UseElect;
     Spec.BlockWord = Br.MergedBlockWord;
     Spec.BranchWord = Br.Counter;
-    Spec.SuccessorIndex = successorIndex(Br);
     Spec.NumSuccessors = Br.Successors.size();
+    Spec.SuccessorIndex = successorIndex(Br, Spec);
     Spec.CountArrivals = Br.CountArrivals;
-    emitProbe(Br.Terminator, Counters, Spec);
+    Probes.push_back({Br.Terminator, Spec, Br.PromotedIn});
   }
-  for (const PlannedBlock &B : P.Blocks) {
-    Instruction *At = &*B.BB->getFirstInsertionPt();
+  for (const PlannedBlock &B : P.Blocks)
     if (B.How == BlockCounting::OwnProbe) {
       ProbeSpec Spec;
       Spec.UseElect = UseElect;
       Spec.BlockWord = B.Word;
-      emitProbe(At, Counters, Spec);
-    } else if (B.How == BlockCounting::Derived) {
-      emitBlockMarker(At, B.Word);
+      Probes.push_back({Start.lookup(B.BB), Spec, B.PromotedIn});
+    }
+  struct PromotedLoop {
+    SmallVector<uint64_t, 8> Words;
+    SmallVector<unsigned, 4> Leads; ///< each probe's first word's index
+    SmallVector<BasicBlock *, 4> Exits;
+    unsigned Base = 0; ///< its words' first register slot
+  };
+  MapVector<Loop *, PromotedLoop> Loops;
+  for (Planned &Pr : Probes) {
+    if (!Pr.L || !canPromote(Pr.Spec)) {
+      Pr.L = nullptr;
+      continue;
+    }
+    PromotedLoop &PL = Loops[Pr.L];
+    Pr.First = PL.Words.size();
+    PL.Leads.push_back(PL.Words.size());
+    PL.Words.append(promotedWords(Pr.Spec));
+  }
+  // Register slots (i64 allocas; mem2reg makes them registers below). A
+  // lane's slots are zero whenever it is outside the loop using them (zero
+  // at entry, back to zero at each exit, and only a lane that led holds
+  // counts), so loops that neither nest nor share an exit can share slots:
+  // a lane is in one of them at a time, and a flush never sees another
+  // loop's counts.
+  unsigned NumSlots = 0;
+  for (auto &[L, PL] : Loops) {
+    L->getUniqueExitBlocks(PL.Exits);
+    unsigned Base = 0;
+    for (bool Moved = true; Moved;) {
+      Moved = false;
+      for (auto &[M, Other] : Loops) {
+        if (M == L)
+          break; // only loops placed before this one
+        bool Conflict = M->contains(L) || L->contains(M) ||
+                        any_of(PL.Exits, [&](BasicBlock *E) {
+                          return is_contained(Other.Exits, E);
+                        });
+        if (Conflict && Base < Other.Base + Other.Words.size() &&
+            Other.Base < Base + PL.Words.size()) {
+          Base = Other.Base + Other.Words.size();
+          Moved = true;
+        }
+      }
+    }
+    PL.Base = Base;
+    NumSlots = std::max<unsigned>(NumSlots, Base + PL.Words.size());
+  }
+  SmallVector<AllocaInst *, 16> Slots;
+  if (NumSlots) {
+    Instruction *Init = Start.lookup(&P.F->getEntryBlock());
+    IRBuilder<> B(Init);
+    for (unsigned K = 0; K < NumSlots; ++K)
+      Slots.push_back(B.CreateAlloca(B.getInt64Ty(), nullptr, "ws.acc"));
+    // One scope at the entry zeroes them all.
+    SmallVector<Value *, 16> Zero =
+        emitPromotedInit(Init, NumSlots, Loops.front().second.Words.front());
+    for (unsigned K = 0; K < NumSlots; ++K)
+      B.CreateStore(Zero[K], Slots[K]);
+  }
+  for (const Planned &Pr : Probes) {
+    if (!Pr.L) {
+      emitProbe(Pr.At, Counters, Pr.Spec);
+      continue;
+    }
+    unsigned Base = Loops[Pr.L].Base + Pr.First;
+    unsigned N = promotedWords(Pr.Spec).size();
+    IRBuilder<> B(Pr.At);
+    SmallVector<Value *, 6> Old;
+    for (unsigned K = 0; K < N; ++K)
+      Old.push_back(B.CreateLoad(B.getInt64Ty(), Slots[Base + K]));
+    SmallVector<Value *, 6> New = emitPromotedProbe(Pr.At, Pr.Spec, Old);
+    for (unsigned K = 0; K < N; ++K)
+      B.CreateStore(New[K], Slots[Base + K]);
+  }
+  // At the start of each exit, after the exit's own probe, the flush, which
+  // hands back zeroes.
+  for (auto &[L, PL] : Loops) {
+    uint64_t Id = PL.Words.front();
+    for (BasicBlock *E : PL.Exits) {
+      IRBuilder<> X(Start.lookup(E));
+      SmallVector<Value *, 8> Values;
+      for (unsigned K = 0; K < PL.Words.size(); ++K)
+        Values.push_back(X.CreateLoad(X.getInt64Ty(), Slots[PL.Base + K]));
+      SmallVector<Value *, 8> Reset =
+          emitPromotedFlush(&*X.GetInsertPoint(), Counters->getName(), Values,
+                            PL.Words, PL.Leads, Id);
+      for (unsigned K = 0; K < PL.Words.size(); ++K)
+        X.CreateStore(Reset[K], Slots[PL.Base + K]);
     }
   }
+  for (const PlannedBlock &B : P.Blocks)
+    if (B.How == BlockCounting::Derived)
+      emitBlockMarker(&*B.BB->getFirstInsertionPt(), B.Word);
+  if (!Slots.empty())
+    PromoteMemToReg(Slots, FAM.getResult<DominatorTreeAnalysis>(*P.F));
 }
 
 bool ModuleInstrumenter::run() {

@@ -37,9 +37,13 @@ std::string probePrologue(const ProbeSpec &S) {
                              "\t.reg .b32 {1};\n"
                              "\t.reg .pred %wsp, %wsq, %wsd, %wsa;\n"
                              "\t.reg .b32 %wsm, %wsl, %wsn, %wsb;\n"
-                             "\t.reg .b64 %wsc;\n"
+                             "\t.reg .b64 %wsc, %wsr;\n"
+                             "{2}"
                              "\tactivemask.b32 %wsm;\n",
-                             Comment, Register)
+                             Comment, Register,
+                             S.SwitchValue ? "\t.reg .b32 %wsi, %wsx;\n"
+                                             "\t.reg .pred %wst;\n"
+                                           : "")
                          .str();
   if (S.UseElect)
     return Text + "\telect.sync _|%wsp, %wsm;\n";
@@ -49,22 +53,23 @@ std::string probePrologue(const ProbeSpec &S) {
                 "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n";
 }
 
-/// Leader adds popc(Mask) at byte Offset of the record at operand Record.
-std::string addPopcount(StringRef Mask, StringRef Record, unsigned Offset) {
-  return formatv("\tpopc.b32 %wsn, {0};\n"
-                 "\tcvt.u64.u32 %wsc, %wsn;\n"
-                 "\t@%wsp red.global.add.u64 [{1}+{2}], %wsc;\n",
-                 Mask, Record, Offset)
-      .str();
-}
-
-void emitAsm(Instruction *InsertBefore, StringRef Text, StringRef Constraints,
-             ArrayRef<Value *> Args) {
+/// The asm call; with NumResults > 0 it returns that many i64 (a struct
+/// when more than one), split into Results.
+CallInst *emitAsm(Instruction *InsertBefore, StringRef Text,
+                  StringRef Constraints, ArrayRef<Value *> Args,
+                  unsigned NumResults = 0,
+                  SmallVectorImpl<Value *> *Results = nullptr) {
   IRBuilder<> B(InsertBefore);
   SmallVector<Type *, 4> ArgTypes;
   for (Value *A : Args)
     ArgTypes.push_back(A->getType());
-  auto *FTy = FunctionType::get(B.getVoidTy(), ArgTypes, false);
+  Type *RetTy = B.getVoidTy();
+  if (NumResults == 1)
+    RetTy = B.getInt64Ty();
+  else if (NumResults > 1)
+    RetTy = StructType::get(B.getContext(),
+                            SmallVector<Type *, 6>(NumResults, B.getInt64Ty()));
+  auto *FTy = FunctionType::get(RetTy, ArgTypes, false);
   InlineAsm *IA = InlineAsm::get(FTy, Text, Constraints,
                                  /*hasSideEffects=*/true);
   CallInst *CI = B.CreateCall(IA, Args);
@@ -72,56 +77,113 @@ void emitAsm(Instruction *InsertBefore, StringRef Text, StringRef Constraints,
   // divergent control flow, or it would count a different active mask.
   CI->addFnAttr(Attribute::Convergent);
   CI->addFnAttr(Attribute::NoUnwind);
+  if (Results) {
+    if (NumResults == 1)
+      Results->push_back(CI);
+    else
+      for (unsigned K = 0; K < NumResults; ++K)
+        Results->push_back(B.CreateExtractValue(CI, K));
+  }
+  return CI;
 }
 
-Value *wordAddress(IRBuilder<> &B, Value *Counters, uint64_t Word) {
-  Value *P = B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), Counters, Word);
-  return B.CreatePtrToInt(P, B.getInt64Ty());
+/// "[sym+Byte]": a counter addressed by the counter array's symbol, so the
+/// probe needs no address register (none computed outside its scope).
+std::string at(StringRef Sym, uint64_t Byte) {
+  return formatv("[{0}+{1}]", Sym, Byte).str();
 }
 
-/// The branch part; Record names the operand holding the record's address.
+/// Leader adds popc(Mask) to the counter at Addr (all three instructions
+/// the leader's alone).
+std::string addPopcount(StringRef Mask, StringRef Addr) {
+  return formatv("\t@%wsp popc.b32 %wsn, {0};\n"
+                 "\t@%wsp cvt.u64.u32 %wsc, %wsn;\n"
+                 "\t@%wsp red.global.add.u64 {1}, %wsc;\n",
+                 Mask, Addr)
+      .str();
+}
+
+/// The branch part; Rec is the byte offset of the record in the array Sym.
 /// Visits and active threads are left out when the block record has them.
-std::string branchBody(const ProbeSpec &S, StringRef Record,
+std::string branchBody(const ProbeSpec &S, StringRef Sym, uint64_t Rec,
                        StringRef Index) {
   std::string T;
   bool Shared = S.BlockWord.has_value();
+  auto Word = [&](unsigned K) { return at(Sym, Rec + 8 * K); };
   if (!Shared)
-    T += formatv("\t@%wsp red.global.add.u64 [{0}+{1}], 1;\n", Record,
-                 8 * BranchVisits);
+    T += formatv("\t@%wsp red.global.add.u64 {0}, 1;\n", Word(BranchVisits));
   if (S.NumSuccessors == 2) {
     // One ballot of "goes to successor 0" gives the verdict (divergent iff
     // neither empty nor the whole mask), successor 0's threads, and whether
     // any lane arrives at successor 0.
-    T += formatv("\tvote.sync.ballot.b32 %wsb, {0}, %wsm;\n"
-                 "\tsetp.ne.u32 %wsa, %wsb, 0;\n"
+    // %wsa: leader and some lane to successor 0; %wsd: that and not all.
+    T += formatv("\tvote.sync.ballot.b32 %wsb, {0}{1}, %wsm;\n"
+                 "\tsetp.ne.and.u32 %wsa, %wsb, 0, %wsp;\n"
                  "\tsetp.ne.and.u32 %wsd, %wsb, %wsm, %wsa;\n",
-                 Index);
+                 S.ConditionNegated ? "!" : "", Index);
     if (S.CountArrivals)
-      T += formatv("\tand.pred %wsa, %wsa, %wsp;\n"
-                   "\t@%wsa red.global.add.u64 [{0}+{1}], 1;\n",
-                   Record, 8 * BranchSuccessor0Arrivals);
+      T += formatv("\t@%wsa red.global.add.u64 {0}, 1;\n",
+                   Word(BranchSuccessor0Arrivals));
+    T += formatv("\t@%wsd red.global.add.u64 {0}, 1;\n",
+                 Word(BranchDivergent));
+    T += addPopcount("%wsb", Word(BranchFirstSuccessor));
+  } else if (S.SwitchValue) {
+    // Lanes with the same value go the same way: the highest lane of each
+    // value's group (match.any) maps it to its successor (the case table,
+    // its instructions that lane's alone) and hands it to the group (shfl).
+    // Divergent iff not all lanes have the same successor (match.all); the
+    // group leader adds its group's size at its successor's word (all but
+    // the last successor).
+    T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n"
+                 "\tbfind.u32 %wsl, %wsb;\n"
+                 "\tmov.u32 %wsn, %laneid;\n"
+                 "\tsetp.eq.u32 %wsq, %wsl, %wsn;\n"
+                 "\t@%wsq mov.u32 %wsi, {1};\n",
+                 Index, S.DefaultSuccessor)
+             .str();
+    for (auto [Value, Succ] : S.Cases)
+      if (Succ != S.DefaultSuccessor)
+        T += formatv("\t@%wsq setp.eq.u32 %wst, {0}, {1};\n"
+                     "\t@%wsq selp.u32 %wsi, {2}, %wsi, %wst;\n",
+                     Index, Value, Succ)
+                 .str();
+    T += formatv("\tshfl.sync.idx.b32 %wsi, %wsi, %wsl, 31, %wsm;\n"
+                 "\tmatch.all.sync.b32 %wsx, %wsi, %wsm;\n"
+                 "\tsetp.eq.and.u32 %wsd, %wsx, 0, %wsp;\n"
+                 "\t@%wsd red.global.add.u64 {0}, 1;\n"
+                 "\tsetp.lt.and.u32 %wsq, %wsi, {1}, %wsq;\n"
+                 "\t@%wsq popc.b32 %wsn, %wsb;\n"
+                 "\t@%wsq cvt.u64.u32 %wsc, %wsn;\n"
+                 "\t@%wsq mov.u64 %wsr, {2};\n"
+                 "\t@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;\n"
+                 "\t@%wsq red.global.add.u64 [%wsr+{3}], %wsc;\n",
+                 Word(BranchDivergent), S.NumSuccessors - 1, Sym,
+                 Rec + 8 * BranchFirstSuccessor)
+             .str();
   } else {
     // Divergent iff the lanes sharing the leader's successor are not all
-    // active lanes (match.any gives every lane its own group).
+    // active lanes (match.any gives each lane the lanes going its way).
+    // Successor threads: the lowest lane of each such group adds the
+    // group's size to its successor's word (the last successor's threads
+    // are the rest), at an address from its successor index.
     T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n"
-                 "\tsetp.ne.u32 %wsd, %wsb, %wsm;\n",
-                 Index);
-  }
-  T += formatv("\tand.pred %wsd, %wsd, %wsp;\n"
-               "\t@%wsd red.global.add.u64 [{0}+{1}], 1;\n",
-               Record, 8 * BranchDivergent);
-  if (S.NumSuccessors == 2) {
-    T += addPopcount("%wsb", Record, 8 * BranchFirstSuccessor);
-  } else {
-    for (unsigned K = 0; K + 1 < S.NumSuccessors; ++K) {
-      T += formatv("\tsetp.eq.u32 %wsq, {0}, {1};\n"
-                   "\tvote.sync.ballot.b32 %wsb, %wsq, %wsm;\n",
-                   Index, K);
-      T += addPopcount("%wsb", Record, 8 * (BranchFirstSuccessor + K));
-    }
+                 "\tsetp.ne.and.u32 %wsd, %wsb, %wsm, %wsp;\n"
+                 "\t@%wsd red.global.add.u64 {1}, 1;\n"
+                 "\tmov.u32 %wsl, %lanemask_lt;\n"
+                 "\tand.b32 %wsl, %wsl, %wsb;\n"
+                 "\tsetp.lt.u32 %wsq, {0}, {2};\n"
+                 "\tsetp.eq.and.u32 %wsq, %wsl, 0, %wsq;\n"
+                 "\t@%wsq popc.b32 %wsn, %wsb;\n"
+                 "\t@%wsq cvt.u64.u32 %wsc, %wsn;\n"
+                 "\t@%wsq mov.u64 %wsr, {3};\n"
+                 "\t@%wsq mad.wide.u32 %wsr, {0}, 8, %wsr;\n"
+                 "\t@%wsq red.global.add.u64 [%wsr+{4}], %wsc;\n",
+                 Index, Word(BranchDivergent), S.NumSuccessors - 1, Sym,
+                 Rec + 8 * BranchFirstSuccessor)
+             .str();
   }
   if (!Shared)
-    T += addPopcount("%wsm", Record, 8 * BranchActiveThreads);
+    T += addPopcount("%wsm", Word(BranchActiveThreads));
   return T;
 }
 
@@ -129,42 +191,232 @@ std::string branchBody(const ProbeSpec &S, StringRef Record,
 
 void warpscope::emitProbe(Instruction *InsertBefore, Value *Counters,
                           const ProbeSpec &S) {
-  IRBuilder<> B(InsertBefore);
+  StringRef Sym = Counters->getName();
   std::string Text = probePrologue(S);
-  SmallVector<Value *, 3> Args;
+  SmallVector<Value *, 1> Args;
   std::string Constraints;
-  auto AddOperand = [&](Value *V, StringRef Kind) {
-    Constraints += (Constraints.empty() ? "" : ",") + Kind.str();
-    Args.push_back(V);
-    return "$" + std::to_string(Args.size() - 1);
-  };
   if (S.BlockWord) {
-    std::string Block = AddOperand(wordAddress(B, Counters, *S.BlockWord), "l");
-    Text += formatv("\t@%wsp red.global.add.u64 [{0}], 1;\n", Block);
-    Text += addPopcount("%wsm", Block, 8 * BlockThreadExecutions);
+    uint64_t Block = 8 * *S.BlockWord;
+    Text += formatv("\t@%wsp red.global.add.u64 {0}, 1;\n",
+                    at(Sym, Block + 8 * BlockWarpExecutions));
+    Text += addPopcount("%wsm", at(Sym, Block + 8 * BlockThreadExecutions));
   }
   if (S.BranchWord) {
-    std::string Record =
-        AddOperand(wordAddress(B, Counters, *S.BranchWord), "l");
-    std::string Index =
-        AddOperand(S.SuccessorIndex, S.NumSuccessors == 2 ? "b" : "r");
-    Text += branchBody(S, Record, Index);
+    Constraints = S.NumSuccessors == 2 ? "b" : "r";
+    Args.push_back(S.SuccessorIndex);
+    Text += branchBody(S, Sym, 8 * *S.BranchWord, "$0");
   }
   Text += "\t}";
   emitAsm(InsertBefore, Text, Constraints, Args);
 }
 
-bool warpscope::targetHasElect(const Function &F) {
+/// The target's SM and PTX ISA versions (0 when unknown).
+std::pair<unsigned, unsigned> targetVersions(const Function &F) {
   unsigned Sm = 0, Ptx = 0;
   StringRef Cpu = F.getFnAttribute("target-cpu").getValueAsString();
   if (!Cpu.consume_front("sm_") || Cpu.consumeInteger(10, Sm))
-    return false;
+    return {0, 0};
   SmallVector<StringRef, 8> Features;
   F.getFnAttribute("target-features").getValueAsString().split(Features, ',');
   for (StringRef Feature : Features)
     if (Feature.consume_front("+ptx"))
       Feature.getAsInteger(10, Ptx);
+  return {Sm, Ptx};
+}
+
+bool warpscope::targetHasElect(const Function &F) {
+  auto [Sm, Ptx] = targetVersions(F);
   return Sm >= 90 && Ptx >= 80;
+}
+
+
+namespace {
+
+/// What a promoted probe adds to each accumulator.
+enum class Accumulate {
+  PerArrival,    ///< leader: +1 (warp executions, visits)
+  PerLane,       ///< every lane: +1 (thread executions, active threads)
+  Divergent,     ///< leader: +1 if the lanes disagree
+  Successor0,    ///< lanes going to successor 0: +1
+  Arrivals0      ///< leader: +1 if any lane goes to successor 0
+};
+
+SmallVector<std::pair<uint64_t, Accumulate>, 6>
+promotedLayout(const ProbeSpec &S) {
+  SmallVector<std::pair<uint64_t, Accumulate>, 6> L;
+  if (S.BlockWord) {
+    L.push_back({*S.BlockWord + BlockWarpExecutions, Accumulate::PerArrival});
+    L.push_back({*S.BlockWord + BlockThreadExecutions, Accumulate::PerLane});
+  }
+  if (S.BranchWord) {
+    uint64_t W = *S.BranchWord;
+    if (!S.BlockWord) {
+      L.push_back({W + BranchVisits, Accumulate::PerArrival});
+      L.push_back({W + BranchActiveThreads, Accumulate::PerLane});
+    }
+    L.push_back({W + BranchDivergent, Accumulate::Divergent});
+    L.push_back({W + BranchFirstSuccessor, Accumulate::Successor0});
+    if (S.CountArrivals)
+      L.push_back({W + BranchSuccessor0Arrivals, Accumulate::Arrivals0});
+  }
+  return L;
+}
+
+} // namespace
+
+bool warpscope::canPromote(const ProbeSpec &S) {
+  return !S.BranchWord || S.NumSuccessors == 2;
+}
+
+SmallVector<uint64_t, 6> warpscope::promotedWords(const ProbeSpec &S) {
+  SmallVector<uint64_t, 6> Words;
+  for (auto &[Word, How] : promotedLayout(S))
+    Words.push_back(Word);
+  return Words;
+}
+
+SmallVector<Value *, 6>
+warpscope::emitPromotedProbe(Instruction *InsertBefore, const ProbeSpec &S,
+                             ArrayRef<Value *> Accumulators) {
+  assert(canPromote(S) && "switch probes are not promoted");
+  auto Layout = promotedLayout(S);
+  assert(Layout.size() == Accumulators.size());
+  unsigned N = Layout.size();
+  auto [Register, Comment] = markerNames(S);
+  // Outputs $0..$N-1, each tied to its input $N..$2N-1 (a predicated add
+  // leaves the register as it was), then the branch condition.
+  std::string Text =
+      formatv("// {0} (promoted)\n\t{{\n"
+              "\t.reg .b32 {1};\n"
+              "\t.reg .pred %wsp, %wsu, %wsa, %wsd;\n"
+              "\t.reg .b32 %wsm, %wsl, %wsn, %wsb;\n"
+              "\t.reg .b64 %wsx;\n"
+              "\tactivemask.b32 %wsm;\n",
+              Comment, Register)
+          .str();
+  if (S.UseElect)
+    Text += "\telect.sync _|%wsp, %wsm;\n";
+  else
+    Text += "\tmov.u32 %wsl, %laneid;\n"
+            "\tbfind.u32 %wsn, %wsm;\n"
+            "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n";
+  std::string Cond = "$" + std::to_string(2 * N);
+  // Everything after the election is the leader's (predicated on %wsp): it
+  // adds the group's counts to its own registers, so the other lanes run
+  // only activemask, the election and the ballot.
+  if (S.BranchWord)
+    Text += formatv("\tvote.sync.ballot.b32 %wsb, {0}{1}, %wsm;\n",
+                    S.ConditionNegated ? "!" : "", Cond)
+                .str();
+  for (unsigned K = 0; K < N; ++K) {
+    switch (Layout[K].second) {
+    case Accumulate::PerArrival:
+      Text += formatv("\t@%wsp add.u64 ${0}, ${0}, 1;\n", K).str();
+      break;
+    case Accumulate::PerLane:
+      Text += formatv("\t@%wsp popc.b32 %wsn, %wsm;\n"
+                      "\t@%wsp mad.wide.u32 ${0}, %wsn, 1, ${0};\n",
+                      K)
+                  .str();
+      break;
+    case Accumulate::Divergent:
+      // Divergent iff the ballot is neither empty nor all active lanes.
+      Text += formatv("\t@%wsp setp.ne.u32 %wsa, %wsb, 0;\n"
+                      "\t@%wsp setp.ne.and.u32 %wsd, %wsb, %wsm, %wsa;\n"
+                      "\t@%wsp selp.u64 %wsx, 1, 0, %wsd;\n"
+                      "\t@%wsp add.u64 ${0}, ${0}, %wsx;\n",
+                      K)
+                  .str();
+      break;
+    case Accumulate::Successor0:
+      Text += formatv("\t@%wsp popc.b32 %wsn, %wsb;\n"
+                      "\t@%wsp mad.wide.u32 ${0}, %wsn, 1, ${0};\n",
+                      K)
+                  .str();
+      break;
+    case Accumulate::Arrivals0:
+      // After Divergent in the layout: %wsa is "any lane to successor 0".
+      Text += formatv("\t@%wsp selp.u64 %wsx, 1, 0, %wsa;\n"
+                      "\t@%wsp add.u64 ${0}, ${0}, %wsx;\n",
+                      K)
+                  .str();
+      break;
+    }
+  }
+  Text += "\t}";
+  std::string Constraints;
+  for (unsigned K = 0; K < N; ++K)
+    Constraints += "=l,";
+  for (unsigned K = 0; K < N; ++K)
+    Constraints += std::to_string(K) + ",";
+  SmallVector<Value *, 8> Args(Accumulators.begin(), Accumulators.end());
+  if (S.BranchWord) {
+    Constraints += "b";
+    Args.push_back(S.SuccessorIndex);
+  } else {
+    Constraints.pop_back();
+  }
+  SmallVector<Value *, 6> Results;
+  emitAsm(InsertBefore, Text, Constraints, Args, N, &Results);
+  return Results;
+}
+
+SmallVector<Value *, 16> warpscope::emitPromotedInit(Instruction *InsertBefore,
+                                                    unsigned N, uint64_t Id) {
+  std::string Text =
+      formatv("// ws:init {0}\n\t{{\n\t.reg .b32 %ws_init_{0};\n", Id).str();
+  std::string Constraints;
+  for (unsigned K = 0; K < N; ++K) {
+    Text += formatv("\tmov.u64 ${0}, 0;\n", K).str();
+    Constraints += (K ? ",=l" : "=l");
+  }
+  Text += "\t}";
+  SmallVector<Value *, 16> Results;
+  emitAsm(InsertBefore, Text, Constraints, {}, N, &Results);
+  return Results;
+}
+
+SmallVector<Value *, 8> warpscope::emitPromotedFlush(Instruction *InsertBefore,
+                                  StringRef CountersSymbol,
+                                  ArrayRef<Value *> Accumulators,
+                                  ArrayRef<uint64_t> Words,
+                                  ArrayRef<unsigned> Leads, uint64_t Id) {
+  unsigned N = Accumulators.size();
+  assert(N && N == Words.size());
+  // A lane holds counts only for the probes where it led a group, and then
+  // that probe's first accumulator (warp executions or visits) is non-zero:
+  // one test of their OR picks the lanes that add their values (one atomic
+  // per counter per lane that led: one per warp when the warp stayed
+  // together) and set them back to zero (outputs are tied to the inputs).
+  std::string Text = formatv("// ws:flush {0}\n\t{{\n"
+                             "\t.reg .b32 %ws_flush_{0};\n"
+                             "\t.reg .pred %wsq;\n"
+                             "\t.reg .b64 %wst;\n",
+                             Id)
+                         .str();
+  std::string Led = "$" + std::to_string(Leads.front());
+  if (Leads.size() > 1) {
+    Text += formatv("\tor.b64 %wst, ${0}, ${1};\n", Leads[0], Leads[1]).str();
+    for (unsigned K = 2; K < Leads.size(); ++K)
+      Text += formatv("\tor.b64 %wst, %wst, ${0};\n", Leads[K]).str();
+    Led = "%wst";
+  }
+  Text += formatv("\tsetp.ne.u64 %wsq, {0}, 0;\n", Led).str();
+  for (unsigned K = 0; K < N; ++K)
+    Text += formatv("\t@%wsq red.global.add.u64 [{1}+{2}], ${0};\n", K,
+                    CountersSymbol, 8 * Words[K])
+                .str();
+  for (unsigned K = 0; K < N; ++K)
+    Text += formatv("\t@%wsq mov.u64 ${0}, 0;\n", K).str();
+  Text += "\t}";
+  std::string Constraints;
+  for (unsigned K = 0; K < N; ++K)
+    Constraints += "=l,";
+  for (unsigned K = 0; K < N; ++K)
+    Constraints += std::to_string(K) + (K + 1 < N ? "," : "");
+  SmallVector<Value *, 8> Reset;
+  emitAsm(InsertBefore, Text, Constraints, Accumulators, N, &Reset);
+  return Reset;
 }
 
 void warpscope::emitBlockMarker(Instruction *InsertBefore, uint64_t BlockWord) {

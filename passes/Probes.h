@@ -9,8 +9,13 @@
 #ifndef WARPSCOPE_PASSES_PROBES_H
 #define WARPSCOPE_PASSES_PROBES_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace llvm {
 class Function;
@@ -31,6 +36,15 @@ struct ProbeSpec {
   /// as a PTX predicate. More: i32 in [0, NumSuccessors), this lane's
   /// successor.
   llvm::Value *SuccessorIndex = nullptr;
+  /// Two successors: SuccessorIndex is true for successor 1 instead (the
+  /// negated condition, which the branch's code may already compute).
+  bool ConditionNegated = false;
+  /// A switch on an i32 may hand the probe its condition itself instead of
+  /// a successor index: SuccessorIndex is then that value, each case value
+  /// maps to its successor here, every other value to DefaultSuccessor.
+  bool SwitchValue = false;
+  std::vector<std::pair<uint32_t, unsigned>> Cases;
+  unsigned DefaultSuccessor = 0;
   unsigned NumSuccessors = 0;
   /// Two successors: also count warp arrivals at successor 0 (needed only
   /// when a successor block takes its counts from this record).
@@ -45,6 +59,45 @@ void emitProbe(llvm::Instruction *InsertBefore, llvm::Value *Counters,
 
 /// Whether F's target has elect.sync (sm_90 or later, PTX ISA 8.0 or later).
 bool targetHasElect(const llvm::Function &F);
+
+/// Loop counter promotion (-warpscope-promote-loop-counters). Inside a loop
+/// a probe can count into 64-bit registers instead of global memory: the
+/// elected leader of each group of lanes adds the group's counts (1 per
+/// arrival, popc of the active mask, of the ballot, ...) to its own
+/// registers, so the sum over a warp's lanes is the count however the lanes
+/// were grouped on the way. At each loop exit every lane that led somewhere
+/// adds its registers to the counters (one atomic per counter per lane that
+/// led; one per warp when the warp stayed together) and zeroes them.
+
+/// Whether emitPromotedProbe handles this probe (blocks and two-way
+/// branches; switches keep their ordinary probe).
+bool canPromote(const ProbeSpec &Spec);
+
+/// The counter words the probe's accumulators stand for, in operand order;
+/// the first is always its warp executions (or visits).
+llvm::SmallVector<uint64_t, 6> promotedWords(const ProbeSpec &Spec);
+
+/// The probe, counting into Accumulators (one i64 per promotedWords entry);
+/// returns their new values. Same marker scope as emitProbe.
+llvm::SmallVector<llvm::Value *, 6>
+emitPromotedProbe(llvm::Instruction *InsertBefore, const ProbeSpec &Spec,
+                  llvm::ArrayRef<llvm::Value *> Accumulators);
+
+/// N zero accumulators from a scope named %ws_init_<Id> (at the function's
+/// entry).
+llvm::SmallVector<llvm::Value *, 16>
+emitPromotedInit(llvm::Instruction *InsertBefore, unsigned N, uint64_t Id);
+
+/// Adds the accumulators of each lane that led a group at some probe to
+/// counter words Words of the array named CountersSymbol, in a scope named
+/// %ws_flush_<Id> (at a loop exit). Leads: the index of each probe's first
+/// accumulator (its warp executions or visits, non-zero iff the lane led
+/// there). Returns the accumulators' new values: zero.
+llvm::SmallVector<llvm::Value *, 8> emitPromotedFlush(llvm::Instruction *InsertBefore,
+                       llvm::StringRef CountersSymbol,
+                       llvm::ArrayRef<llvm::Value *> Accumulators,
+                       llvm::ArrayRef<uint64_t> Words,
+                       llvm::ArrayRef<unsigned> Leads, uint64_t Id);
 
 /// A probe-less scope that only names a block whose counts are derived, so
 /// tools reading the PTX still find where it starts: one dead mov, which

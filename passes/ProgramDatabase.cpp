@@ -54,6 +54,7 @@ json::Value ProgramDatabase::toJson() const {
                                          {"successor", B.DerivedSuccessor}});
       if (!PtxStatus.empty())
         O["ptx"] = histogramJson(B.Ptx);
+      O["promoted"] = B.Promoted;
       Blocks.push_back(std::move(O));
     }
     for (const BranchRecord &Br : F.Branches) {
@@ -69,6 +70,7 @@ json::Value ProgramDatabase::toJson() const {
       O["probed"] = Br.Probed;
       O["shares_block_counts"] = Br.SharesBlockCounts;
       O["counts_arrivals"] = Br.CountsArrivals;
+      O["promoted"] = Br.Promoted;
       O["counter"] = Br.Counter;
       Branches.push_back(std::move(O));
     }
@@ -237,6 +239,7 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
                                         : R.Error;
             }
             R.histogram(*BO, "ptx", B.Ptx);
+            B.Promoted = BO->getBoolean("promoted").value_or(false);
             F.Blocks.push_back(std::move(B));
           }
       if (const json::Array *Brs = R.array(*FO, "branches"))
@@ -256,6 +259,7 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
             Br.SharesBlockCounts = R.flag(*BO, "shares_block_counts");
             Br.CountsArrivals =
                 BO->getBoolean("counts_arrivals").value_or(false);
+            Br.Promoted = BO->getBoolean("promoted").value_or(false);
             Br.Counter = R.num(*BO, "counter");
             F.Branches.push_back(std::move(Br));
           }

@@ -43,6 +43,8 @@ struct BlockRecord {
   /// DerivedSuccessor of branch DerivedBranch (its only way in).
   int DerivedBranch = -1;
   unsigned DerivedSuccessor = 0;
+  /// Counted in registers inside its loop, added at the loop's exits.
+  bool Promoted = false;
   /// Every distinct source position of the block's instructions, each as an
   /// inline stack (outermost, this function, first; more than one frame when
   /// the code was inlined); the first is the block's first located one.
@@ -68,6 +70,8 @@ struct BranchRecord {
   /// Two-way: warp arrivals at successor 0 are counted (always, since
   /// histograms need them for the code generator's edge blocks).
   bool CountsArrivals = false;
+  /// Counted in registers inside its loop, added at the loop's exits.
+  bool Promoted = false;
   int64_t Counter = -1; ///< first word of the branch record, -1 if none
 };
 

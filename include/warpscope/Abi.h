@@ -65,6 +65,11 @@ constexpr uint32_t branchRecordWords(uint32_t NumSuccessors) {
 /// that read the PTX (emulator ground truth, histograms) attach the marker
 /// "ws:block N", "ws:branch M" or "ws:block N ws:branch M" to the next
 /// instruction; a probe's instructions run from there to the closing brace.
+/// Promoted loop counters (docs/design.md) add scopes named
+/// "%ws_init_<N>" (zeroing, at a function's entry) and "%ws_flush_<N>"
+/// (at a loop exit); they carry no marker. Every instruction the
+/// instrumentation adds is in a scope whose first declaration is a "%ws_"
+/// register.
 constexpr const char *BlockMarker = "ws:block";
 constexpr const char *BranchMarker = "ws:branch";
 constexpr const char *BlockMarkerRegister = "%ws_block_";

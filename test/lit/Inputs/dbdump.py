@@ -15,7 +15,8 @@ for f in db["functions"]:
         print("  block id=%d counter=%d loc=%s:%d:%d depth=%d header=%s%s" % (
             b["id"], b["counter"], os.path.basename(b["file"]), b["line"],
             b["column"], b["loop_depth"], str(b["loop_header"]).lower(),
-            " derived=branch%d.succ%d" % (d["branch"], d["successor"]) if d else ""))
+            " derived=branch%d.succ%d" % (d["branch"], d["successor"]) if d else "") +
+              (" promoted" if b.get("promoted") else ""))
     for br in f["branches"]:
         print("  branch id=%d block=%d kind=%s succ=%s uniform=%s probed=%s "
               "counter=%d loc=%s:%d:%d" % (
@@ -23,4 +24,5 @@ for f in db["functions"]:
                   ",".join(str(s) for s in br["successors"]),
                   str(br["uniform"]).lower(), str(br["probed"]).lower(),
                   br["counter"], os.path.basename(br["file"]), br["line"],
-                  br["column"]) + (" shares-block-counts" if br.get("shares_block_counts") else ""))
+                  br["column"]) + (" shares-block-counts" if br.get("shares_block_counts") else "") +
+              (" promoted" if br.get("promoted") else ""))

@@ -1,5 +1,6 @@
 // Instrumented PTX must assemble at every optimization level, with and
-// without debug info, including switches, loops and device functions.
+// without debug info, including switches, loops (promoted loop counters
+// too) and device functions.
 // REQUIRES: ptxas
 // RUN: %clang-cuda --cuda-device-only -S -O0 -fpass-plugin=%plugin -mllvm -warpscope-db-out=%t.json %s -o %t.O0.ptx
 // RUN: %ptxas -arch=sm_90 %t.O0.ptx -o /dev/null
@@ -10,6 +11,8 @@
 // RUN: %clang-cuda --cuda-device-only -S -O3 -fpass-plugin=%plugin -mllvm -warpscope-db-out=%t.json %s -o %t.O3.ptx
 // RUN: %ptxas -arch=sm_90 %t.O3.ptx -o /dev/null
 // RUN: grep -c "ws:branch" %t.O3.ptx | FileCheck --check-prefix=COUNT %s
+// RUN: grep -c "ws:flush" %t.O2.ptx | FileCheck --check-prefix=COUNT %s
+// RUN: grep -c "(promoted)" %t.O0.ptx | FileCheck --check-prefix=COUNT %s
 // COUNT: {{[1-9][0-9]*}}
 
 __device__ __noinline__ int pick(int x) {
@@ -29,4 +32,16 @@ __global__ void kernel(int *a, float *f) {
   if (t < 17)
     f[t] = sqrtf(f[t]) + __shfl_down_sync(0xffffffffu, f[t], 1);
   a[t] = v;
+}
+
+__global__ void loops(int *a, int n) {
+  int t = threadIdx.x;
+  int s = 0;
+  for (int i = t; i < n; i += 3) {
+    if (i & 1)
+      s += i;
+    else
+      s ^= i * 5;
+  }
+  a[t] = s;
 }

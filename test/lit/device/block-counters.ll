@@ -1,6 +1,7 @@
 ; Every block gets one block probe at its first insertion point; records are
 ; two words apart and the counter array covers them all.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-db-out=%t.json -S %s | FileCheck %s
+; (Loop counter promotion off: loop-promotion.ll tests that form.)
+; RUN: %opt-ws -passes=warpscope-device -warpscope-promote-loop-counters=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -10,12 +11,12 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK-LABEL: define ptx_kernel void @blocks(
 ; CHECK: entry:
-; CHECK-NEXT: call void asm sideeffect "// ws:block 0\0A\09{{.*}}activemask.b32 %wsm;{{.*}}bfind.u32 %wsn, %wsm;{{.*}}@%wsp red.global.add.u64 [$0], 1;{{.*}}popc.b32 %wsn, %wsm;{{.*}}@%wsp red.global.add.u64 [$0+8], %wsc;{{.*}}", "l"(i64 ptrtoint (ptr addrspace(1) @[[CTR]] to i64)) #[[ATTR:[0-9]+]]
+; CHECK-NEXT: call void asm sideeffect "// ws:block 0\0A\09{{.*}}activemask.b32 %wsm;{{.*}}bfind.u32 %wsn, %wsm;{{.*}}@%wsp red.global.add.u64 [[[CTR]]+0], 1;{{.*}}@%wsp popc.b32 %wsn, %wsm;{{.*}}@%wsp red.global.add.u64 [[[CTR]]+8], %wsc;{{.*}}", ""() #[[ATTR:[0-9]+]]
 ; CHECK: loop:
 ; CHECK-NEXT: phi
-; CHECK-NEXT: call void asm sideeffect "// ws:block 2{{.*}}getelementptr inbounds (i64, ptr addrspace(1) @[[CTR]], i64 2)
+; CHECK-NEXT: call void asm sideeffect "// ws:block 2{{.*}}[[[CTR]]+16], 1;{{.*}}[[[CTR]]+24], %wsc;
 ; CHECK: exit:
-; CHECK-NEXT: call void asm sideeffect "// ws:block 4{{.*}}i64 4)
+; CHECK-NEXT: call void asm sideeffect "// ws:block 4{{.*}}[[[CTR]]+32], 1;{{.*}}[[[CTR]]+40], %wsc;
 ; CHECK-NOT: ws:branch
 ; CHECK: attributes #[[ATTR]] = { convergent nounwind }
 define ptx_kernel void @blocks(ptr addrspace(1) %out, i32 %n) {

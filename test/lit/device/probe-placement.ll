@@ -1,6 +1,8 @@
 ; A branch on threadIdx gets a branch probe right before its terminator: a
 ; ballot of "goes to successor 0", the branch condition passed as a PTX
-; predicate.
+; predicate -- negated when successor 0 is the next block (the code
+; generator branches on the negated condition then; the vote negates it
+; back). Counters are addressed by the array's symbol.
 ; (Probes on their own; merging and derivation: cheaper-counting.ll.)
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-cheaper-counting=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
@@ -11,8 +13,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: entry:
 ; CHECK-NEXT: call void asm sideeffect "// ws:block 0
 ; CHECK: %odd = icmp ne i32
-; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A\09{\0A\09.reg .b32 %ws_branch_2;{{.*}}@%wsp red.global.add.u64 [$0+0], 1;{{.*}}vote.sync.ballot.b32 %wsb, $1, %wsm;{{.*}}@%wsd red.global.add.u64 [$0+8], 1;{{.*}}popc.b32 %wsn, %wsb;{{.*}}[$0+24]{{.*}}popc.b32 %wsn, %wsm;{{.*}}[$0+16]{{.*}}", "l,b"({{.*}} i64 2) to i64), i1 %odd)
-; CHECK-NOT: [$0+32]
+; CHECK-NEXT: %[[NOT:[0-9]+]] = xor i1 %odd, true
+; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A\09{\0A\09.reg .b32 %ws_branch_2;{{.*}}@%wsp red.global.add.u64 [__warpscope_counters_[[ID:[0-9a-f]+]]+16], 1;{{.*}}vote.sync.ballot.b32 %wsb, !$0, %wsm;{{.*}}@%wsd red.global.add.u64 [__warpscope_counters_[[ID]]+24], 1;{{.*}}popc.b32 %wsn, %wsb;{{.*}}[__warpscope_counters_[[ID]]+40]{{.*}}popc.b32 %wsn, %wsm;{{.*}}[__warpscope_counters_[[ID]]+32]{{.*}}", "b"(i1 %[[NOT]])
+; CHECK-NOT: +48]
 ; CHECK: br i1 %odd, label %then, label %join
 ; CHECK-NOT: match.any
 define ptx_kernel void @tid_branch(ptr addrspace(1) %out) {

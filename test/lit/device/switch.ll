@@ -1,6 +1,8 @@
 ; A thread-dependent switch is probed over its distinct successors (default
 ; first): the successor index comes from a select chain, divergence from
-; match.any, and each successor but the last gets a thread counter.
+; match.any, and each successor but the last gets a thread counter: the
+; lowest lane going to a successor adds the size of its match.any group at
+; the word its successor index selects (indices below the last only).
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-cheaper-counting=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 
@@ -13,9 +15,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: %[[S2:ws.succ[0-9]*]] = select i1 %[[C2]], i32 2, i32 %[[S1]]
 ; CHECK-NEXT: %[[C3:[0-9]+]] = icmp eq i32 %lane, 2
 ; CHECK-NEXT: %[[S3:ws.succ[0-9]*]] = select i1 %[[C3]], i32 1, i32 %[[S2]]
-; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A{{.*}}match.any.sync.b32 %wsb, $1, %wsm;{{.*}}setp.eq.u32 %wsq, $1, 0;{{.*}}[$0+24]{{.*}}setp.eq.u32 %wsq, $1, 1;{{.*}}[$0+32]{{.*}}[$0+16]
-; CHECK-NOT: setp.eq.u32 %wsq, $1, 2
-; CHECK-SAME: i32 %[[S3]])
+; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A{{.*}}[__warpscope_counters_[[ID:[0-9a-f]+]]+16], 1;\0A\09match.any.sync.b32 %wsb, $0, %wsm;\0A\09setp.ne.and.u32 %wsd, %wsb, %wsm, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_[[ID]]+24], 1;\0A\09mov.u32 %wsl, %lanemask_lt;\0A\09and.b32 %wsl, %wsl, %wsb;\0A\09setp.lt.u32 %wsq, $0, 2;\0A\09setp.eq.and.u32 %wsq, %wsl, 0, %wsq;\0A\09@%wsq popc.b32 %wsn, %wsb;\0A\09@%wsq cvt.u64.u32 %wsc, %wsn;\0A\09@%wsq mov.u64 %wsr, __warpscope_counters_[[ID]];\0A\09@%wsq mad.wide.u32 %wsr, $0, 8, %wsr;\0A\09@%wsq red.global.add.u64 [%wsr+40], %wsc;\0A\09{{.*}}[__warpscope_counters_[[ID]]+32], %wsc;\0A\09}", "r"(i32 %[[S3]])
 ; CHECK-NEXT: switch i32 %lane
 define ptx_kernel void @sw(ptr addrspace(1) %out) {
 entry:
@@ -56,3 +56,36 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; DB: branch id=0 block=0 kind=switch succ=3,1,2 uniform=false probed=true counter=2
 ; DB-LABEL: function degenerate kind=kernel
 ; DB-NOT: branch
+
+; With 4 or more cases on an i32 the probe takes the switch value and its
+; case table (no select chain): the highest lane of each value's match.any
+; group maps it to a successor index (that lane's instructions alone), shfl
+; hands it to the group, match.all gives the verdict, and the group's leader
+; adds the group's size at its successor's word (cases sharing the default
+; block are left out of the table).
+; CHECK-LABEL: define ptx_kernel void @dispatch(
+; CHECK-NOT: ws.succ
+; CHECK: call void asm sideeffect "// ws:branch {{[0-9]+}}\0A{{.*}}.reg .b32 %wsi, %wsx;\0A\09.reg .pred %wst;\0A\09activemask.b32 %wsm;{{.*}}match.any.sync.b32 %wsb, $0, %wsm;\0A\09bfind.u32 %wsl, %wsb;\0A\09mov.u32 %wsn, %laneid;\0A\09setp.eq.u32 %wsq, %wsl, %wsn;\0A\09@%wsq mov.u32 %wsi, 0;\0A\09@%wsq setp.eq.u32 %wst, $0, 3;\0A\09@%wsq selp.u32 %wsi, 1, %wsi, %wst;\0A\09@%wsq setp.eq.u32 %wst, $0, 5;\0A\09@%wsq selp.u32 %wsi, 2, %wsi, %wst;\0A\09@%wsq setp.eq.u32 %wst, $0, 9;\0A\09@%wsq selp.u32 %wsi, 1, %wsi, %wst;\0A\09shfl.sync.idx.b32 %wsi, %wsi, %wsl, 31, %wsm;\0A\09match.all.sync.b32 %wsx, %wsi, %wsm;\0A\09setp.eq.and.u32 %wsd, %wsx, 0, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+{{[0-9]+}}], 1;\0A\09setp.lt.and.u32 %wsq, %wsi, 2, %wsq;{{.*}}@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;{{.*}}", "r"(i32 %v)
+; CHECK-NEXT: switch i32 %v
+define ptx_kernel void @dispatch(ptr addrspace(1) %out) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %v = and i32 %tid, 15
+  switch i32 %v, label %dflt [
+    i32 3, label %one
+    i32 5, label %two
+    i32 7, label %dflt
+    i32 9, label %one
+  ]
+one:
+  store i32 1, ptr addrspace(1) %out
+  br label %dflt
+two:
+  store i32 2, ptr addrspace(1) %out
+  br label %dflt
+dflt:
+  ret void
+}
+
+; DB-LABEL: function dispatch kind=kernel
+; DB: branch id=0 block=0 kind=switch succ=3,1,2 uniform=false probed=true
