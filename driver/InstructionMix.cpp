@@ -2,32 +2,123 @@
 
 #include "InstructionMix.h"
 #include "InstructionClasses.h"
+#include "llvm/ADT/STLExtras.h"
 #include <algorithm>
+#include <set>
 #include <optional>
 
+using namespace llvm;
 using namespace warpscope;
 
 namespace {
 
 const BranchCounts *branchOf(const FunctionProfile &F, unsigned Block) {
   for (const BranchCounts &Br : F.Branches)
-    if (Br.Block == Block && Br.Successors.size() == 2)
+    if (Br.Block == Block)
       return &Br;
   return nullptr;
 }
 
-} // namespace
+const BranchCounts *twoWayBranchOf(const FunctionProfile &F, unsigned Block) {
+  const BranchCounts *Br = branchOf(F, Block);
+  return Br && Br->Successors.size() == 2 ? Br : nullptr;
+}
 
-std::optional<WarpThread> warpscope::edgeExecutions(const FunctionProfile &F,
-                                                    const PtxEdge &E) {
+/// Warp arrivals and threads over the IR edge X -> V, from the counts and
+/// the control-flow graph: a branch record's arrivals where it has them;
+/// else, at a block whose every visit takes exactly one edge (an
+/// unconditional or proven-uniform branch), its executions minus its other
+/// edges'; else, at a V where no lanes meet again (no divergent branch
+/// reconverges there, so every group arriving runs it once), V's executions
+/// minus its other incoming edges'. Cycles and deep chains give up.
+class EdgeFlow {
+public:
+  explicit EdgeFlow(const FunctionProfile &F) : F(F), Preds(F.Blocks.size()) {
+    for (const BlockCounts &B : F.Blocks) {
+      if (!B.HasSuccessors)
+        Complete = false;
+      for (unsigned S : B.Successors)
+        Preds[S].push_back(B.Id);
+    }
+  }
+
+  std::optional<WarpThread> edge(unsigned X, unsigned V) {
+    if (!Complete || X >= F.Blocks.size() || V >= F.Blocks.size() ||
+        Open.size() > 32 || !Open.insert({X, V}).second)
+      return std::nullopt;
+    std::optional<WarpThread> R = derive(X, V);
+    Open.erase({X, V});
+    return R;
+  }
+
+private:
+  const FunctionProfile &F;
+  std::vector<std::vector<unsigned>> Preds;
+  std::set<std::pair<unsigned, unsigned>> Open; ///< edges being derived
+  bool Complete = true;
+
+  static std::optional<WarpThread> minus(WarpThread A, WarpThread B) {
+    if (A.Warp < B.Warp || A.Thread < B.Thread)
+      return std::nullopt;
+    return WarpThread{A.Warp - B.Warp, A.Thread - B.Thread};
+  }
+
+  std::optional<WarpThread> derive(unsigned X, unsigned V) {
+    const BlockCounts &BX = F.Blocks[X], &BV = F.Blocks[V];
+    const std::vector<unsigned> &Succ = BX.Successors;
+    if (!is_contained(Succ, V))
+      return std::nullopt;
+    WarpThread AtX{BX.WarpExecutions, BX.ThreadExecutions};
+    if (Succ.size() == 1)
+      return AtX;
+    const BranchCounts *Br = branchOf(F, X);
+    if (!Br || Br->Successors != Succ)
+      return std::nullopt;
+    if (Br->CountsArrivals && Succ.size() == 2) {
+      unsigned K = Succ[0] == V ? 0 : 1;
+      return WarpThread{Br->arrivals(K), Br->SuccessorThreads[K]};
+    }
+    if (Br->Uniform && !Br->Probed) {
+      WarpThread Others;
+      bool Known = true;
+      for (unsigned O : Succ)
+        if (O != V) {
+          std::optional<WarpThread> E = edge(X, O);
+          if (!E) {
+            Known = false;
+            break;
+          }
+          Others += *E;
+        }
+      if (Known)
+        return minus(AtX, Others);
+    }
+    if (BV.Reconverges)
+      return std::nullopt;
+    WarpThread Others;
+    for (unsigned P : Preds[V])
+      if (P != X) {
+        std::optional<WarpThread> E = edge(P, V);
+        if (!E)
+          return std::nullopt;
+        Others += *E;
+      }
+    return minus({BV.WarpExecutions, BV.ThreadExecutions}, Others);
+  }
+};
+
+/// The local rules of docs/database-schema.md (`ptx_edges`).
+std::optional<WarpThread> localEdgeExecutions(const FunctionProfile &F,
+                                              const PtxEdge &E) {
   const BlockCounts &X = F.Blocks[E.From], &V = F.Blocks[E.Other];
-  const BranchCounts *Br = branchOf(F, E.From);
+  const BranchCounts *Br = twoWayBranchOf(F, E.From);
   if (!Br)
     return std::nullopt;
   uint64_t Divergent = Br->Probed ? Br->Divergent : 0;
   if (E.Toward) {
-    // The branch record: threads to that successor, visits reaching it.
-    if (!Br->Probed || !Br->CountsArrivals)
+    // The branch record: threads to that successor, visits reaching it (for
+    // a uniform branch, its loop-entry record).
+    if (!Br->CountsArrivals)
       return std::nullopt;
     unsigned K = Br->Successors[0] == E.Other   ? 0
                  : Br->Successors[1] == E.Other ? 1
@@ -57,6 +148,26 @@ std::optional<WarpThread> warpscope::edgeExecutions(const FunctionProfile &F,
   if (E.SelfReconverges)
     Arrivals -= std::min(Arrivals, Divergent);
   return WarpThread{Arrivals, X.ThreadExecutions - V.ThreadExecutions};
+}
+
+} // namespace
+
+std::optional<WarpThread> warpscope::edgeExecutions(const FunctionProfile &F,
+                                                    const PtxEdge &E) {
+  if (E.From >= F.Blocks.size() || E.Other >= F.Blocks.size())
+    return std::nullopt;
+  if (std::optional<WarpThread> Local = localEdgeExecutions(F, E))
+    return Local;
+  // Flow through the control-flow graph, over the IR edge this PTX is on.
+  const BranchCounts *Br = twoWayBranchOf(F, E.From);
+  if (!Br || !is_contained(Br->Successors, E.Other))
+    return std::nullopt;
+  unsigned To = E.Toward ? E.Other
+                         : Br->Successors[Br->Successors[0] == E.Other ? 1 : 0];
+  std::optional<WarpThread> Exec = EdgeFlow(F).edge(E.From, To);
+  if (Exec && E.SelfReconverges && Br->Probed)
+    Exec->Warp -= std::min(Exec->Warp, Br->Divergent);
+  return Exec;
 }
 
 namespace {

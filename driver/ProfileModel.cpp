@@ -137,6 +137,16 @@ Expected<Database> loadDatabase(const std::string &Path,
               {Fr.Function, Fr.LineOffset, Fr.Discriminator});
       }
       B.Ptx = OpcodeCounts(BR.Ptx.begin(), BR.Ptx.end());
+      if (BR.Successors) {
+        for (unsigned S : *BR.Successors)
+          if (S >= FR.Blocks.size())
+            return fail(Path, "block " + Twine(BR.Id) + " of " + FR.Name +
+                                  " has a successor that does not exist",
+                        Hint);
+        B.HasSuccessors = true;
+        B.Successors = *BR.Successors;
+        B.Reconverges = BR.Reconverges;
+      }
       Fn.Blocks.push_back(B);
     }
     Fn.PtxStatus = PD->PtxStatus;
@@ -169,12 +179,16 @@ Expected<Database> loadDatabase(const std::string &Path,
       if (B.Counter + BlockRecordWords > DB.NumCounters)
         return fail(Path, "block counter of " + Fn.Name + " is out of range",
                     Hint);
-    for (const BranchCounts &Br : Fn.Branches)
-      if (Br.Probed && (Br.Counter == UINT64_MAX ||
-                        Br.Counter + branchRecordWords(Br.Successors.size()) >
-                            DB.NumCounters))
+    for (const BranchCounts &Br : Fn.Branches) {
+      bool LoopEntry = !Br.Probed && Br.CountsArrivals;
+      uint64_t Words = LoopEntry ? LoopEntryRecordWords
+                                 : branchRecordWords(Br.Successors.size());
+      if ((Br.Probed || LoopEntry) &&
+          (Br.Counter == UINT64_MAX || Br.Counter + Words > DB.NumCounters ||
+           (LoopEntry && Br.Successors.size() != 2)))
         return fail(Path, "branch counter of " + Fn.Name + " is out of range",
                     Hint);
+    }
   }
   return DB;
 }
@@ -238,6 +252,24 @@ std::string countsFor(const Database &DB, const std::vector<uint64_t> &C,
       if (B.ThreadExecutions < B.WarpExecutions ||
           B.ThreadExecutions / 32 > B.WarpExecutions)
         return Bad("block", B.Id);
+    // Uniform branches with a loop-entry record: every visit sends all its
+    // lanes one way, so visits and threads are the block's.
+    for (BranchCounts &Br : F.Branches) {
+      if (Br.Probed || !Br.CountsArrivals)
+        continue;
+      if (Br.Block >= F.Blocks.size())
+        return Bad("branch", Br.Id);
+      const BlockCounts &B = F.Blocks[Br.Block];
+      Br.Visits = B.WarpExecutions;
+      Br.ActiveThreads = B.ThreadExecutions;
+      Br.Divergent = 0;
+      Br.Successor0Arrivals = C[Br.Counter + LoopEntrySuccessor0Arrivals];
+      uint64_t Threads0 = C[Br.Counter + LoopEntrySuccessor0Threads];
+      if (Br.Successor0Arrivals > Br.Visits || Threads0 > Br.ActiveThreads ||
+          Threads0 < Br.Successor0Arrivals)
+        return Bad("branch", Br.Id);
+      Br.SuccessorThreads = {Threads0, Br.ActiveThreads - Threads0};
+    }
   }
   return "";
 }

@@ -41,6 +41,11 @@ struct BlockCounts {
   std::vector<std::vector<Frame>> InlineStacks;
   uint64_t WarpExecutions = 0, ThreadExecutions = 0;
   OpcodeCounts Ptx; ///< static PTX instructions run with this block's counts
+  /// The control-flow graph, where the database has it (see the database's
+  /// `successors` and `reconverges`).
+  bool HasSuccessors = false;
+  std::vector<unsigned> Successors;
+  bool Reconverges = false;
 };
 
 /// PTX run on one side of a block's two-way branch (see the database's

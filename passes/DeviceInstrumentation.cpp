@@ -63,6 +63,13 @@ static cl::opt<bool> EdgeArrivals(
              "exact counts in instruction histograms (default on)"),
     cl::init(true));
 
+static cl::opt<bool> CountLoopEntries(
+    "warpscope-count-loop-entries",
+    cl::desc("Count the visits of a proven-uniform branch that enters a loop "
+             "over a critical edge, so the preheader the code generator puts "
+             "there gets exact counts in instruction histograms (default on)"),
+    cl::init(true));
+
 static cl::opt<bool> PromoteLoopCounters(
     "warpscope-promote-loop-counters",
     cl::desc("Inside loops without calls, count in the leader lanes' "
@@ -114,11 +121,35 @@ struct PlannedBlock {
   Loop *PromotedIn = nullptr; ///< own probe counts in registers (see above)
 };
 
+/// A proven-uniform branch whose loop-entry record is counted.
+struct PlannedLoopEntry {
+  BranchInst *Terminator;
+  uint64_t Counter;
+};
+
 struct PlannedFunction {
   Function *F;
   std::vector<PlannedBlock> Blocks;
   std::vector<PlannedBranch> Branches;
+  std::vector<PlannedLoopEntry> LoopEntries;
 };
+
+/// Whether a two-way branch of BB enters a loop from outside over a critical
+/// edge while its other edge is critical too: then no block count tells how
+/// many visits took which edge, yet the code generator may put code there
+/// (MachineLICM creates a preheader on such an edge and hoists into it).
+bool entersLoopOverCriticalEdges(const BasicBlock &BB,
+                                 ArrayRef<BasicBlock *> Succ,
+                                 const LoopInfo &LI) {
+  if (Succ.size() != 2 || any_of(Succ, [&](const BasicBlock *S) {
+        return S->getUniquePredecessor() == &BB;
+      }))
+    return false;
+  return any_of(Succ, [&](const BasicBlock *S) {
+    const Loop *L = LI.getLoopFor(S);
+    return L && L->getHeader() == S && !L->contains(&BB);
+  });
+}
 
 /// Calls may exit lanes or come back with another mask, so a block that
 /// makes one keeps its block probe at its start.
@@ -234,6 +265,8 @@ private:
   uint64_t NextCounter = 0;
 
   void plan(Function &F);
+  void recordControlFlow(Function &F, FunctionRecord &Rec,
+                         const DenseMap<const BasicBlock *, unsigned> &BlockIds);
   void decideCounting(PlannedFunction &P, FunctionRecord &Rec,
                       const DenseMap<const BasicBlock *, unsigned> &BlockIds,
                       const DenseMap<const BasicBlock *, unsigned> &BranchIdOf);
@@ -263,7 +296,7 @@ void ModuleInstrumenter::plan(Function &F) {
   for (BasicBlock &BB : F)
     BlockIds[&BB] = BlockIds.size();
 
-  PlannedFunction P{&F, {}, {}};
+  PlannedFunction P{&F, {}, {}, {}};
   unsigned Probed = 0, Uniform = 0;
   for (BasicBlock &BB : F) {
     BlockRecord B;
@@ -322,9 +355,16 @@ void ModuleInstrumenter::plan(Function &F) {
       P.Branches.push_back({Term, Succ, NextCounter, std::nullopt});
       BranchIdOf[&BB] = R.Id;
       NextCounter += branchRecordWords(Succ.size());
+    } else if (CountLoopEntries && Br &&
+               entersLoopOverCriticalEdges(BB, Succ, LI)) {
+      R.CountsArrivals = true;
+      R.Counter = NextCounter;
+      P.LoopEntries.push_back({Br, NextCounter});
+      NextCounter += LoopEntryRecordWords;
     }
     Rec.Branches.push_back(std::move(R));
   }
+  recordControlFlow(F, Rec, BlockIds);
   Rec.CfgChecksum = cfgChecksum(F);
   decideCounting(P, Rec, BlockIds, BranchIdOf);
   for (PlannedBranch &Br : P.Branches)
@@ -344,6 +384,32 @@ void ModuleInstrumenter::plan(Function &F) {
   });
   DB.Functions.push_back(std::move(Rec));
   Plans.push_back(std::move(P));
+}
+
+/// Each block's successors, and where the lanes of branches that may
+/// diverge meet again (their immediate post-dominators): the driver derives
+/// counts of edges the code generator puts code on from these.
+void ModuleInstrumenter::recordControlFlow(
+    Function &F, FunctionRecord &Rec,
+    const DenseMap<const BasicBlock *, unsigned> &BlockIds) {
+  auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
+  std::vector<BasicBlock *> ById(Rec.Blocks.size());
+  for (BasicBlock &BB : F) {
+    unsigned Id = BlockIds.lookup(&BB);
+    ById[Id] = &BB;
+    BlockRecord &B = Rec.Blocks[Id];
+    B.Successors.emplace();
+    if (Instruction *Term = BB.getTerminator())
+      for (BasicBlock *S : distinctSuccessors(*Term))
+        B.Successors->push_back(BlockIds.lookup(S));
+  }
+  for (const BranchRecord &R : Rec.Branches) {
+    if (R.Uniform)
+      continue;
+    const DomTreeNode *N = PDT.getNode(ById[R.Block]);
+    if (N && N->getIDom() && N->getIDom()->getBlock())
+      Rec.Blocks[BlockIds.lookup(N->getIDom()->getBlock())].Reconverges = true;
+  }
 }
 
 /// Cheaper counting where it stays exact: a block whose only way in is one
@@ -608,6 +674,9 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     Loop *L;
     unsigned First = 0; ///< its first word's index in its loop
   };
+  for (const PlannedLoopEntry &E : P.LoopEntries)
+    emitLoopEntryProbe(E.Terminator, Counters, E.Counter,
+                       E.Terminator->getCondition(), UseElect);
   std::vector<Planned> Probes;
   for (const PlannedBranch &Br : P.Branches) {
     ProbeSpec Spec;

@@ -210,6 +210,34 @@ void warpscope::emitProbe(Instruction *InsertBefore, Value *Counters,
   emitAsm(InsertBefore, Text, Constraints, Args);
 }
 
+void warpscope::emitLoopEntryProbe(Instruction *InsertBefore,
+                                   Value *Counters, uint64_t Word, Value *Cond,
+                                   bool UseElect) {
+  StringRef Sym = Counters->getName();
+  std::string Text = formatv("// ws:entry {0}\n\t{{\n"
+                             "\t.reg .b32 %ws_entry_{0};\n"
+                             "\t.reg .pred %wsp;\n"
+                             "\t.reg .b32 %wsm, %wsl, %wsn;\n"
+                             "\t.reg .b64 %wsc;\n"
+                             "\tactivemask.b32 %wsm;\n",
+                             Word)
+                         .str();
+  if (UseElect)
+    Text += "\telect.sync _|%wsp, %wsm;\n";
+  else
+    Text += "\tmov.u32 %wsl, %laneid;\n"
+            "\tbfind.u32 %wsn, %wsm;\n"
+            "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n";
+  // Only the leader, and only when it goes to successor 0.
+  Text += formatv("\tand.pred %wsp, %wsp, $0;\n"
+                  "\t@%wsp red.global.add.u64 {0}, 1;\n",
+                  at(Sym, 8 * (Word + LoopEntrySuccessor0Arrivals)))
+              .str();
+  Text += addPopcount("%wsm", at(Sym, 8 * (Word + LoopEntrySuccessor0Threads)));
+  Text += "\t}";
+  emitAsm(InsertBefore, Text, "b", {Cond});
+}
+
 /// The target's SM and PTX ISA versions (0 when unknown).
 std::pair<unsigned, unsigned> targetVersions(const Function &F) {
   unsigned Sm = 0, Ptx = 0;

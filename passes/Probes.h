@@ -99,6 +99,12 @@ llvm::SmallVector<llvm::Value *, 8> emitPromotedFlush(llvm::Instruction *InsertB
                        llvm::ArrayRef<uint64_t> Words,
                        llvm::ArrayRef<unsigned> Leads, uint64_t Id);
 
+/// Counts a proven-uniform two-way branch's visits that go to successor 0
+/// (Cond true), and their active lanes, into the loop-entry record at Word.
+/// No vote: every lane has the leader's condition.
+void emitLoopEntryProbe(llvm::Instruction *InsertBefore, llvm::Value *Counters,
+                        uint64_t Word, llvm::Value *Cond, bool UseElect);
+
 /// A probe-less scope that only names a block whose counts are derived, so
 /// tools reading the PTX still find where it starts: one dead mov, which
 /// ptxas deletes.

@@ -37,6 +37,13 @@ json::Value ProgramDatabase::toJson() const {
       O["loop_depth"] = B.LoopDepth;
       O["loop_header"] = B.LoopHeader;
       O["counter"] = B.Counter;
+      if (B.Successors) {
+        json::Array Succ;
+        for (unsigned S : *B.Successors)
+          Succ.push_back(S);
+        O["successors"] = std::move(Succ);
+        O["reconverges"] = B.Reconverges;
+      }
       json::Array Stacks;
       for (const std::vector<InlineFrame> &Stack : B.InlineStacks) {
         json::Array Frames;
@@ -147,6 +154,16 @@ public:
     fail(Key, "an array");
     return nullptr;
   }
+  /// An array of block ids (non-negative integers).
+  void ids(const json::Object &O, StringRef Key, std::vector<unsigned> &Out) {
+    if (const json::Array *A = array(O, Key))
+      for (const json::Value &V : *A) {
+        std::optional<int64_t> Id = V.getAsInteger();
+        if (!Id || *Id < 0 || *Id > UINT32_MAX)
+          return fail(Key, "an array of block ids");
+        Out.push_back(unsigned(*Id));
+      }
+  }
   /// An optional {opcode: count} object; false if present but malformed.
   void histogram(const json::Object &O, StringRef Key,
                  std::map<std::string, uint64_t> &Out) {
@@ -212,6 +229,11 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
             B.LoopDepth = R.num(*BO, "loop_depth");
             B.LoopHeader = R.flag(*BO, "loop_header");
             B.Counter = R.num(*BO, "counter");
+            // Optional: without them, edge counts are not derived by flow.
+            if (BO->get("successors")) {
+              R.ids(*BO, "successors", B.Successors.emplace());
+              B.Reconverges = R.flag(*BO, "reconverges");
+            }
             // Optional: without it, no sample profile for the block.
             if (const json::Array *Stacks = BO->getArray("inline_stacks"))
               for (const json::Value &SV : *Stacks) {
@@ -251,9 +273,7 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
             Br.Kind = R.str(*BO, "kind") == "switch" ? BranchKind::Switch
                                                       : BranchKind::Conditional;
             Br.Loc = R.location(*BO);
-            if (const json::Array *S = R.array(*BO, "successors"))
-              for (const json::Value &SV : *S)
-                Br.Successors.push_back(SV.getAsInteger().value_or(0));
+            R.ids(*BO, "successors", Br.Successors);
             Br.Uniform = R.flag(*BO, "uniform");
             Br.Probed = R.flag(*BO, "probed");
             Br.SharesBlockCounts = R.flag(*BO, "shares_block_counts");

@@ -13,6 +13,7 @@
 #include "llvm/Support/JSON.h"
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,13 @@ struct BlockRecord {
   unsigned DerivedSuccessor = 0;
   /// Counted in registers inside its loop, added at the loop's exits.
   bool Promoted = false;
+  /// Distinct successor blocks (the control-flow graph, for deriving the
+  /// counts of edges; absent in databases of older plugins).
+  std::optional<std::vector<unsigned>> Successors;
+  /// The immediate post-dominator of a branch that may diverge: lanes that
+  /// split there meet here and run it together, so its warp executions may
+  /// be fewer than the warp arrivals over its incoming edges.
+  bool Reconverges = false;
   /// Every distinct source position of the block's instructions, each as an
   /// inline stack (outermost, this function, first; more than one frame when
   /// the code was inlined); the first is the block's first located one.

@@ -50,6 +50,18 @@ constexpr uint32_t branchRecordWords(uint32_t NumSuccessors) {
                               : BranchFirstSuccessor + NumSuccessors - 1;
 }
 
+/// Loop-entry record: a proven-uniform two-way branch where one side enters a
+/// loop over a critical edge (neither side is its target's only way in) gets
+/// no divergence probe but this record, so the code generator's preheader on
+/// that edge (MachineLICM hoists into it) gets exact counts in instruction
+/// histograms. All lanes go the same way, so counting the leader's way is
+/// exact (database: an unprobed branch with "counts_arrivals" and a counter).
+enum LoopEntryCounter : uint32_t {
+  LoopEntrySuccessor0Arrivals = 0, ///< visits sending the warp to successor 0
+  LoopEntrySuccessor0Threads = 1,  ///< active lanes on those visits
+  LoopEntryRecordWords = 2
+};
+
 /// A block that ends in its branch and calls nothing has one probe for both:
 /// the branch record's Visits and ActiveThreads words are then not written,
 /// they are the block's warp and thread executions (database:
@@ -65,7 +77,8 @@ constexpr uint32_t branchRecordWords(uint32_t NumSuccessors) {
 /// that read the PTX (emulator ground truth, histograms) attach the marker
 /// "ws:block N", "ws:branch M" or "ws:block N ws:branch M" to the next
 /// instruction; a probe's instructions run from there to the closing brace.
-/// Promoted loop counters (docs/design.md) add scopes named
+/// Loop-entry records are counted in scopes named "%ws_entry_<N>" (no
+/// marker). Promoted loop counters (docs/design.md) add scopes named
 /// "%ws_init_<N>" (zeroing, at a function's entry) and "%ws_flush_<N>"
 /// (at a loop exit); they carry no marker. Every instruction the
 /// instrumentation adds is in a scope whose first declaration is a "%ws_"

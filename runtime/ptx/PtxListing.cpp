@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 #include <map>
+#include <set>
 
 using namespace warpscope::ptx;
 
@@ -268,6 +269,20 @@ void BodyReader::instruction(const std::string &Text, unsigned Line) {
 
 bool BodyReader::read(const std::vector<Statement> &S, size_t B, size_t E,
                       std::string &Error) {
+  // Only labels something branches to start a block: debug-line labels
+  // ($L__tmp...) must not cut straight code into pieces.
+  std::set<std::string> Targets;
+  for (size_t I = B; I < E; ++I) {
+    if (S[I].Kind != Statement::Plain || S[I].Text.empty())
+      continue;
+    auto [Word, Rest] = firstWord(S[I].Text);
+    if (!Word.empty() && Word[0] == '@')
+      std::tie(Word, Rest) = firstWord(Rest);
+    std::string Base = Word.substr(0, Word.find('.'));
+    if (Base == "bra" || Base == "brx" || Word == ".branchtargets")
+      for (const std::string &Op : operands(Rest))
+        Targets.insert(Op);
+  }
   // Per open scope: whether it is a probe's.
   std::vector<bool> Probe = {false};
   std::string LastLabel;
@@ -284,6 +299,9 @@ bool BodyReader::read(const std::vector<Statement> &S, size_t B, size_t E,
       Probe.pop_back();
       continue;
     case Statement::Label:
+      LastLabel = St.Text;
+      if (!Targets.count(St.Text))
+        continue;
       BlockOpen = false;
       current();
       LabelBlock[St.Text] = F.Blocks.size() - 1;

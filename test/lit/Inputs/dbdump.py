@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Prints a program database one line per record, for FileCheck."""
+"""Prints a program database one line per record, for FileCheck.
+
+usage: dbdump.py [--cfg] DB.json   (--cfg: also each block's successors and
+whether lanes reconverge there, and which branches count arrivals)"""
 import json
 import os
 import sys
 
-db = json.load(open(sys.argv[1]))
+cfg = "--cfg" in sys.argv[1:]
+db = json.load(open([a for a in sys.argv[1:] if a != "--cfg"][0]))
 print("module id=%s counters=%d symbol=%s schema=%s" % (
     db["module_id"], db["num_counters"], db["counters_symbol"], db["schema"]))
 for f in db["functions"]:
@@ -16,7 +20,10 @@ for f in db["functions"]:
             b["id"], b["counter"], os.path.basename(b["file"]), b["line"],
             b["column"], b["loop_depth"], str(b["loop_header"]).lower(),
             " derived=branch%d.succ%d" % (d["branch"], d["successor"]) if d else "") +
-              (" promoted" if b.get("promoted") else ""))
+              (" promoted" if b.get("promoted") else "") +
+              (" to=%s" % ",".join(str(s) for s in b["successors"])
+               if cfg and "successors" in b else "") +
+              (" reconverges" if cfg and b.get("reconverges") else ""))
     for br in f["branches"]:
         print("  branch id=%d block=%d kind=%s succ=%s uniform=%s probed=%s "
               "counter=%d loc=%s:%d:%d" % (
@@ -25,4 +32,5 @@ for f in db["functions"]:
                   str(br["uniform"]).lower(), str(br["probed"]).lower(),
                   br["counter"], os.path.basename(br["file"]), br["line"],
                   br["column"]) + (" shares-block-counts" if br.get("shares_block_counts") else "") +
-              (" promoted" if br.get("promoted") else ""))
+              (" promoted" if br.get("promoted") else "") +
+              (" counts-arrivals" if cfg and br.get("counts_arrivals") else ""))

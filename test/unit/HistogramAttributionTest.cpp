@@ -1,0 +1,141 @@
+//===- HistogramAttributionTest.cpp - PTX to IR blocks, and edge counts ---===//
+
+#include "BlockHistograms.h"
+#include "InstructionMix.h"
+#include "PtxListing.h"
+#include <gtest/gtest.h>
+
+using namespace warpscope;
+
+namespace {
+
+ptx::Function parseOne(const std::string &Body) {
+  std::string Text = ".version 8.6\n.target sm_90\n.address_size 64\n"
+                     ".visible .entry k()\n{\n" +
+                     Body + "}\n";
+  ptx::Module M;
+  std::string Error;
+  EXPECT_TRUE(ptx::parse(Text, M, Error)) << Error;
+  EXPECT_EQ(M.Functions.size(), 1u);
+  return M.Functions.empty() ? ptx::Function() : M.Functions[0];
+}
+
+// A probe scope naming the IR block whose record starts at Word.
+std::string marker(unsigned Word) {
+  return "{\n.reg .b32 %ws_block_" + std::to_string(Word) +
+         ";\nactivemask.b32 %r9;\n}\n";
+}
+
+TEST(PtxListing, DebugLabelsDoNotSplitBlocks) {
+  ptx::Function F = parseOne(marker(0) + "mov.u32 %r1, 1;\n$L__tmp0:\n"
+                                         "add.s32 %r1, %r1, 1;\n$L__tmp1:\n"
+                                         "ret;\n");
+  ASSERT_EQ(F.Blocks.size(), 1u);
+  EXPECT_EQ(F.InstrumentationInstructions, 1u);
+}
+
+TEST(PtxListing, BranchTargetsSplitBlocks) {
+  ptx::Function F = parseOne(marker(0) + "@%p1 bra $L__BB0_2;\n" + marker(2) +
+                             "mov.u32 %r1, 1;\n$L__BB0_2:\nret;\n");
+  ASSERT_EQ(F.Blocks.size(), 3u);
+  EXPECT_EQ(F.Blocks[0].Successors.size(), 2u);
+}
+
+// The side of a two-way branch that jumps to a marked block, with many
+// debug labels in front of its marker: still an edge toward that block.
+TEST(BlockHistograms, TowardEdgeThroughDebugLabels) {
+  std::string Body = marker(0) + "@%p1 bra $L__BB0_3;\n" + marker(2) +
+                     "mov.u32 %r1, 1;\n@%p2 bra $L__BB0_3;\nbra.uni $L__BB0_4;\n"
+                     "$L__BB0_3:\n";
+  for (int K = 0; K < 40; ++K)
+    Body += "add.s32 %r2, %r2, 1;\n$L__tmp" + std::to_string(K) + ":\n";
+  Body += marker(4) + "ret;\n$L__BB0_4:\n" + marker(6) + "ret;\n";
+  ptx::FunctionHistograms H = ptx::attribute(parseOne(Body));
+  EXPECT_TRUE(H.Unattributed.empty());
+  EXPECT_EQ(H.Blocks[4]["add.s32"], 40u);
+}
+
+// IR: 0 -> {1, 2} (uniform), 1 -> {1, 2} (uniform latch), 2 exit.
+// Edge 1 -> 2 carries PTX. W(1->2) = W(2) - W(0->2), W(0->2) = W(0) - W(0->1)
+// and W(0->1) = W(1) - W(1->1): rank-deficient without a count at 0.
+FunctionProfile guardedLoop() {
+  FunctionProfile F;
+  F.PtxStatus = "ok";
+  auto Block = [&](unsigned Id, uint64_t W, uint64_t T,
+                   std::vector<unsigned> Succ, bool Reconverges = false) {
+    BlockCounts B;
+    B.Id = Id;
+    B.WarpExecutions = W;
+    B.ThreadExecutions = T;
+    B.HasSuccessors = true;
+    B.Successors = std::move(Succ);
+    B.Reconverges = Reconverges;
+    F.Blocks.push_back(B);
+  };
+  Block(0, 10, 320, {1, 2});
+  Block(1, 70, 2240, {1, 2});
+  Block(2, 10, 320, {});
+  for (unsigned X : {0u, 1u}) {
+    BranchCounts Br;
+    Br.Id = X;
+    Br.Block = X;
+    Br.Uniform = true;
+    Br.Successors = {1, 2};
+    F.Branches.push_back(Br);
+  }
+  return F;
+}
+
+TEST(EdgeFlow, RankDeficientWithoutLoopEntryRecord) {
+  FunctionProfile F = guardedLoop();
+  PtxEdge E{1, 2, true, false, true, {{"bra.uni", 1}}};
+  EXPECT_FALSE(edgeExecutions(F, E));
+}
+
+TEST(EdgeFlow, LoopEntryRecordGivesTheExitEdge) {
+  FunctionProfile F = guardedLoop();
+  // 8 of the 10 visits of block 0 enter the loop (successor 0: block 1).
+  F.Branches[0].CountsArrivals = true;
+  F.Branches[0].Visits = 10;
+  F.Branches[0].Successor0Arrivals = 8;
+  F.Branches[0].ActiveThreads = 320;
+  F.Branches[0].SuccessorThreads = {256, 64};
+  PtxEdge E{1, 2, true, false, true, {{"bra.uni", 1}}};
+  std::optional<WarpThread> X = edgeExecutions(F, E);
+  ASSERT_TRUE(X);
+  EXPECT_EQ(X->Warp, 8u); // W(2) - W(0->2) = 10 - 2
+  EXPECT_EQ(X->Thread, 256u);
+  // The same through the loop's side when the exit is where a divergent
+  // branch's lanes meet again (arrivals there are not executions)...
+  F.Blocks[2].Reconverges = true;
+  std::optional<WarpThread> Y = edgeExecutions(F, E);
+  ASSERT_TRUE(Y);
+  EXPECT_EQ(Y->Warp, 8u);
+  // ...but with the header such a block too, no flow is left.
+  F.Blocks[1].Reconverges = true;
+  EXPECT_FALSE(edgeExecutions(F, E));
+}
+
+TEST(EdgeFlow, NeedsTheControlFlowGraph) {
+  FunctionProfile F = guardedLoop();
+  F.Branches[0].CountsArrivals = true;
+  F.Branches[0].Successor0Arrivals = 8;
+  F.Branches[0].SuccessorThreads = {256, 64};
+  F.Blocks[1].HasSuccessors = false;
+  PtxEdge E{1, 2, true, false, true, {{"bra.uni", 1}}};
+  EXPECT_FALSE(edgeExecutions(F, E));
+}
+
+TEST(EdgeFlow, ImpossibleCountsGiveNothing) {
+  FunctionProfile F = guardedLoop();
+  F.Branches[0].CountsArrivals = true;
+  F.Branches[0].Successor0Arrivals = 8;
+  F.Branches[0].SuccessorThreads = {256, 64};
+  // Fewer loop iterations than entries, fewer exits than the guard sends.
+  F.Blocks[1].WarpExecutions = 5;
+  F.Blocks[2].WarpExecutions = 1;
+  PtxEdge E{1, 2, true, false, true, {{"bra.uni", 1}}};
+  EXPECT_FALSE(edgeExecutions(F, E));
+}
+
+} // namespace
