@@ -636,18 +636,19 @@ Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
   auto IndexOf = [&](BasicBlock *BB) {
     return unsigned(find(Br.Successors, BB) - Br.Successors.begin());
   };
-  // An i32 switch with 4 or more cases hands the probe its value and case
-  // table; the probe maps values to successors in one lane per value instead
-  // of a select chain in every lane (with fewer cases the chain is cheaper).
-  if (SI->getNumCases() >= 4 &&
-      SI->getCondition()->getType()->isIntegerTy(32)) {
-    Spec.SwitchValue = true;
+  // An i32 switch hands the probe its value and case table. With 4 or more
+  // cases the probe maps values to successors in one lane per value; with
+  // fewer, a compare-and-select chain in every lane is cheaper. Either way
+  // the mapping is inside the probe, so histograms do not count it.
+  if (SI->getCondition()->getType()->isIntegerTy(32)) {
+    (SI->getNumCases() >= 4 ? Spec.SwitchValue : Spec.SwitchChain) = true;
     Spec.DefaultSuccessor = IndexOf(SI->getDefaultDest());
     for (auto Case : SI->cases())
       Spec.Cases.push_back({uint32_t(Case.getCaseValue()->getZExtValue()),
                             IndexOf(Case.getCaseSuccessor())});
     return SI->getCondition();
   }
+  // Other widths: the chain in IR (its instructions count as the program's).
   Value *Index = B.getInt32(IndexOf(SI->getDefaultDest()));
   for (auto Case : SI->cases()) {
     unsigned I = IndexOf(Case.getCaseSuccessor());

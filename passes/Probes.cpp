@@ -41,9 +41,10 @@ std::string probePrologue(const ProbeSpec &S) {
                              "{2}"
                              "\tactivemask.b32 %wsm;\n",
                              Comment, Register,
-                             S.SwitchValue ? "\t.reg .b32 %wsi, %wsx;\n"
-                                             "\t.reg .pred %wst;\n"
-                                           : "")
+                             S.SwitchValue || S.SwitchChain
+                                 ? "\t.reg .b32 %wsi, %wsx;\n"
+                                   "\t.reg .pred %wst;\n"
+                                 : "")
                          .str();
   if (S.UseElect)
     return Text + "\telect.sync _|%wsp, %wsm;\n";
@@ -161,6 +162,17 @@ std::string branchBody(const ProbeSpec &S, StringRef Sym, uint64_t Rec,
                  Rec + 8 * BranchFirstSuccessor)
              .str();
   } else {
+    if (S.SwitchChain) {
+      // Every lane maps its value to its successor index.
+      T += formatv("\tmov.u32 %wsi, {0};\n", S.DefaultSuccessor).str();
+      for (auto [Value, Succ] : S.Cases)
+        if (Succ != S.DefaultSuccessor)
+          T += formatv("\tsetp.eq.u32 %wst, {0}, {1};\n"
+                       "\tselp.u32 %wsi, {2}, %wsi, %wst;\n",
+                       Index, Value, Succ)
+                   .str();
+      Index = "%wsi";
+    }
     // Divergent iff the lanes sharing the leader's successor are not all
     // active lanes (match.any gives each lane the lanes going its way).
     // Successor threads: the lowest lane of each such group adds the

@@ -43,6 +43,10 @@ struct ProbeSpec {
   /// a successor index: SuccessorIndex is then that value, each case value
   /// maps to its successor here, every other value to DefaultSuccessor.
   bool SwitchValue = false;
+  /// A switch on an i32 with few cases may also hand the probe its value,
+  /// every lane mapping it to its successor index through the case table
+  /// inside the probe (so the mapping is not counted as program code).
+  bool SwitchChain = false;
   std::vector<std::pair<uint32_t, unsigned>> Cases;
   unsigned DefaultSuccessor = 0;
   unsigned NumSuccessors = 0;

@@ -7,7 +7,10 @@ thread- and warp-level PTX instruction executions (ground truth, emu-*.json):
 the thread ratio is the proxy for run-time overhead named in the foundation
 issue; the warp ratio is closer to issue slots on a GPU. Also times the
 device compile of each source with and without the plugin (median of N).
-Prints a markdown table; exits non-zero if a program fails.
+Also the instrumented build's own (non-probe) instructions over the plain
+build's: how far the code around the probes moved (instruction histograms
+describe the instrumented build). Prints a markdown table; exits non-zero if a
+program fails.
 
 usage: overhead.py [--build DIR] [--repeat N] [--only NAME,...]
 """
@@ -27,13 +30,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def instructions(out_dir):
-    """(warp-level, thread-level) PTX instruction executions."""
-    warp = thread = 0
+    """(warp-level, thread-level, thread-level outside probe scopes) PTX
+    instruction executions."""
+    warp = thread = program = 0
     for path in glob.glob(os.path.join(out_dir, "emu-*.json")):
         for f in json.load(open(path))["functions"]:
-            warp += sum(i["warp_executions"] for i in f["instructions"])
-            thread += sum(i["thread_executions"] for i in f["instructions"])
-    return warp, thread
+            for i in f["instructions"]:
+                warp += i["warp_executions"]
+                thread += i["thread_executions"]
+                if not i.get("instrumentation"):
+                    program += i["thread_executions"]
+    return warp, thread, program
 
 
 def run(build, exe, env_extra):
@@ -77,10 +84,11 @@ def main():
              if l.strip() and not l.startswith("#")]
     if a.only:
         names = [n for n in names if n in a.only.split(",")]
-    rows, tratios, wratios, cratios = [], [], [], []
+    rows, tratios, wratios, pratios, cratios = [], [], [], [], []
     for name in names:
         exe = os.path.join(a.build, "benchmarks", name)
-        (pw, pt), (iw, it) = run(a.build, exe, {}), run(a.build, exe + ".inst", {})
+        (pw, pt, _), (iw, it, ip) = (run(a.build, exe, {}),
+                                     run(a.build, exe + ".inst", {}))
         t0 = t1 = float("nan")
         if not a.no_compile:
             src = os.path.join(ROOT, "benchmarks", "src", name + ".cu")
@@ -91,16 +99,22 @@ def main():
             cratios.append(t1 / t0)
         tratios.append(it / pt)
         wratios.append(iw / pw)
-        rows.append((name, pt, it, it / pt, iw / pw, t0, t1, t1 / t0))
+        pratios.append(ip / pt)
+        rows.append((name, pt, it, it / pt, iw / pw, ip / pt, t0, t1, t1 / t0))
         print("%s done" % name, file=sys.stderr)
     geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+    # "program ratio": the instrumented build's own instructions (outside
+    # probe scopes) over the plain build's: how much instrumenting changed
+    # the code around the probes (what histograms describe vs the plain
+    # program).
     print("| program | thread-instr. plain | instrumented | thread ratio | "
-          "warp ratio | device compile plain (s) | with plugin (s) | ratio |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+          "warp ratio | program ratio | device compile plain (s) | "
+          "with plugin (s) | ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print("| %s | %d | %d | %.3f | %.3f | %.2f | %.2f | %.3f |" % r)
-    print("| **geomean** | | | **%.3f** | **%.3f** | | | **%.3f** |" % (
-        geo(tratios), geo(wratios), geo(cratios)))
+        print("| %s | %d | %d | %.3f | %.3f | %.3f | %.2f | %.2f | %.3f |" % r)
+    print("| **geomean** | | | **%.3f** | **%.3f** | **%.3f** | | | **%.3f** |" % (
+        geo(tratios), geo(wratios), geo(pratios), geo(cratios)))
 
 
 if __name__ == "__main__":

@@ -1,21 +1,18 @@
 ; A thread-dependent switch is probed over its distinct successors (default
-; first): the successor index comes from a select chain, divergence from
-; match.any, and each successor but the last gets a thread counter: the
-; lowest lane going to a successor adds the size of its match.any group at
-; the word its successor index selects (indices below the last only).
+; first): on an i32 with few cases every lane maps its value to its successor
+; index by a compare-and-select chain inside the probe (so histograms do not
+; count it as program code), divergence comes from match.any, and each
+; successor but the last gets a thread counter: the lowest lane going to a
+; successor adds the size of its match.any group at the word its successor
+; index selects (indices below the last only).
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-cheaper-counting=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 
 target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK-LABEL: define ptx_kernel void @sw(
-; CHECK: %[[C1:[0-9]+]] = icmp eq i32 %lane, 0
-; CHECK-NEXT: %[[S1:ws.succ[0-9]*]] = select i1 %[[C1]], i32 1, i32 0
-; CHECK-NEXT: %[[C2:[0-9]+]] = icmp eq i32 %lane, 1
-; CHECK-NEXT: %[[S2:ws.succ[0-9]*]] = select i1 %[[C2]], i32 2, i32 %[[S1]]
-; CHECK-NEXT: %[[C3:[0-9]+]] = icmp eq i32 %lane, 2
-; CHECK-NEXT: %[[S3:ws.succ[0-9]*]] = select i1 %[[C3]], i32 1, i32 %[[S2]]
-; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A{{.*}}[__warpscope_counters_[[ID:[0-9a-f]+]]+16], 1;\0A\09match.any.sync.b32 %wsb, $0, %wsm;\0A\09setp.ne.and.u32 %wsd, %wsb, %wsm, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_[[ID]]+24], 1;\0A\09mov.u32 %wsl, %lanemask_lt;\0A\09and.b32 %wsl, %wsl, %wsb;\0A\09setp.lt.u32 %wsq, $0, 2;\0A\09setp.eq.and.u32 %wsq, %wsl, 0, %wsq;\0A\09@%wsq popc.b32 %wsn, %wsb;\0A\09@%wsq cvt.u64.u32 %wsc, %wsn;\0A\09@%wsq mov.u64 %wsr, __warpscope_counters_[[ID]];\0A\09@%wsq mad.wide.u32 %wsr, $0, 8, %wsr;\0A\09@%wsq red.global.add.u64 [%wsr+40], %wsc;\0A\09{{.*}}[__warpscope_counters_[[ID]]+32], %wsc;\0A\09}", "r"(i32 %[[S3]])
+; CHECK-NOT: ws.succ
+; CHECK: call void asm sideeffect "// ws:branch 2\0A{{.*}}[__warpscope_counters_[[ID:[0-9a-f]+]]+16], 1;\0A\09mov.u32 %wsi, 0;\0A\09setp.eq.u32 %wst, $0, 0;\0A\09selp.u32 %wsi, 1, %wsi, %wst;\0A\09setp.eq.u32 %wst, $0, 1;\0A\09selp.u32 %wsi, 2, %wsi, %wst;\0A\09setp.eq.u32 %wst, $0, 2;\0A\09selp.u32 %wsi, 1, %wsi, %wst;\0A\09match.any.sync.b32 %wsb, %wsi, %wsm;\0A\09setp.ne.and.u32 %wsd, %wsb, %wsm, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_[[ID]]+24], 1;\0A\09mov.u32 %wsl, %lanemask_lt;\0A\09and.b32 %wsl, %wsl, %wsb;\0A\09setp.lt.u32 %wsq, %wsi, 2;\0A\09setp.eq.and.u32 %wsq, %wsl, 0, %wsq;\0A\09@%wsq popc.b32 %wsn, %wsb;\0A\09@%wsq cvt.u64.u32 %wsc, %wsn;\0A\09@%wsq mov.u64 %wsr, __warpscope_counters_[[ID]];\0A\09@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09@%wsq red.global.add.u64 [%wsr+40], %wsc;\0A\09{{.*}}[__warpscope_counters_[[ID]]+32], %wsc;\0A\09}", "r"(i32 %lane)
 ; CHECK-NEXT: switch i32 %lane
 define ptx_kernel void @sw(ptr addrspace(1) %out) {
 entry:
@@ -25,6 +22,32 @@ entry:
     i32 0, label %one
     i32 1, label %two
     i32 2, label %one
+  ]
+one:
+  store i32 1, ptr addrspace(1) %out
+  br label %dflt
+two:
+  store i32 2, ptr addrspace(1) %out
+  br label %dflt
+dflt:
+  ret void
+}
+
+; On other widths the chain stays in IR, and the probe takes the index.
+; CHECK-LABEL: define ptx_kernel void @sw16(
+; CHECK: %[[C1:[0-9]+]] = icmp eq i16 %v, 0
+; CHECK-NEXT: %[[S1:ws.succ[0-9]*]] = select i1 %[[C1]], i32 1, i32 0
+; CHECK-NEXT: %[[C2:[0-9]+]] = icmp eq i16 %v, 1
+; CHECK-NEXT: %[[S2:ws.succ[0-9]*]] = select i1 %[[C2]], i32 2, i32 %[[S1]]
+; CHECK-NEXT: call void asm sideeffect "// ws:branch {{[0-9]+}}\0A{{.*}}match.any.sync.b32 %wsb, $0, %wsm;{{.*}}", "r"(i32 %[[S2]])
+; CHECK-NEXT: switch i16 %v
+define ptx_kernel void @sw16(ptr addrspace(1) %out) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %v = trunc i32 %tid to i16
+  switch i16 %v, label %dflt [
+    i16 0, label %one
+    i16 1, label %two
   ]
 one:
   store i32 1, ptr addrspace(1) %out
