@@ -170,6 +170,52 @@ std::optional<WarpThread> warpscope::edgeExecutions(const FunctionProfile &F,
   return Exec;
 }
 
+std::optional<WarpThread>
+warpscope::switchPartExecutions(const FunctionProfile &F,
+                                const PtxSwitchPart &P) {
+  const BranchCounts *Br = branchOf(F, P.From);
+  if (!Br || Br->Successors.size() < 3 || P.Reaches.empty())
+    return std::nullopt;
+  std::vector<unsigned> Excluded;
+  for (unsigned S : Br->Successors)
+    if (!is_contained(P.Reaches, S))
+      Excluded.push_back(S);
+  if (Excluded.size() + P.Reaches.size() != Br->Successors.size())
+    return std::nullopt; // reaches a block that is no successor
+  auto IndexOf = [&](unsigned S) {
+    return unsigned(find(Br->Successors, S) - Br->Successors.begin());
+  };
+  if (Br->Probed) {
+    // A visit reaches this part unless all its lanes go to excluded blocks:
+    // with one excluded block, that is its uniform visits. Its threads are
+    // those going to the blocks it reaches.
+    if (!Br->CountsUniformVisits || Excluded.size() > 1)
+      return std::nullopt;
+    WarpThread R{Br->Visits, 0};
+    if (!Excluded.empty()) {
+      uint64_t U = Br->UniformVisits[IndexOf(Excluded[0])];
+      if (U > R.Warp)
+        return std::nullopt;
+      R.Warp -= U;
+    }
+    for (unsigned S : P.Reaches)
+      R.Thread += Br->SuccessorThreads[IndexOf(S)];
+    return R;
+  }
+  if (!Br->Uniform)
+    return std::nullopt;
+  // Proven uniform: every visit goes one way, so the edges' counts add up.
+  EdgeFlow Flow(F);
+  WarpThread R;
+  for (unsigned S : P.Reaches) {
+    std::optional<WarpThread> E = Flow.edge(P.From, S);
+    if (!E)
+      return std::nullopt;
+    R += *E;
+  }
+  return R;
+}
+
 namespace {
 
 void addStatic(InstructionMix &M, const OpcodeCounts &Ptx, WarpThread Exec) {
@@ -205,6 +251,14 @@ InstructionMix warpscope::instructionMix(const FunctionProfile &F) {
       addStatic(M, E.Ptx, *Exec);
     } else {
       for (const auto &[Op, N] : E.Ptx)
+        M.Unknown[Op] += N;
+    }
+  }
+  for (const PtxSwitchPart &P : F.PtxSwitchParts) {
+    if (std::optional<WarpThread> Exec = switchPartExecutions(F, P)) {
+      addStatic(M, P.Ptx, *Exec);
+    } else {
+      for (const auto &[Op, N] : P.Ptx)
         M.Unknown[Op] += N;
     }
   }

@@ -52,6 +52,10 @@ InstructionMix instructionMix(const FunctionProfile &F);
 std::optional<WarpThread> edgeExecutions(const FunctionProfile &F,
                                          const PtxEdge &E);
 
+/// Executions of PTX inside a switch's lowering, when the counts give them.
+std::optional<WarpThread> switchPartExecutions(const FunctionProfile &F,
+                                               const PtxSwitchPart &P);
+
 } // namespace warpscope
 
 #endif // WARPSCOPE_DRIVER_INSTRUCTIONMIX_H

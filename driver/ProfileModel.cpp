@@ -157,6 +157,9 @@ Expected<Database> loadDatabase(const std::string &Path,
       Fn.PtxEdges.push_back({E.From, E.Other, E.Toward, E.OtherReconverges,
                              E.SelfReconverges,
                              OpcodeCounts(E.Ptx.begin(), E.Ptx.end())});
+    for (const PtxSwitchPartRecord &P : FR.PtxSwitchParts)
+      Fn.PtxSwitchParts.push_back(
+          {P.From, P.Reaches, OpcodeCounts(P.Ptx.begin(), P.Ptx.end())});
     for (const BranchRecord &R : FR.Branches) {
       BranchCounts Br;
       Br.Id = R.Id;
@@ -167,6 +170,7 @@ Expected<Database> loadDatabase(const std::string &Path,
       Br.Probed = R.Probed;
       Br.SharesBlockCounts = R.SharesBlockCounts;
       Br.CountsArrivals = R.CountsArrivals;
+      Br.CountsUniformVisits = R.CountsUniformVisits && R.Successors.size() > 2;
       Br.Successors = R.Successors;
       Br.Counter = R.Counter < 0 ? UINT64_MAX : uint64_t(R.Counter);
       Fn.Branches.push_back(Br);
@@ -181,8 +185,11 @@ Expected<Database> loadDatabase(const std::string &Path,
                     Hint);
     for (const BranchCounts &Br : Fn.Branches) {
       bool LoopEntry = !Br.Probed && Br.CountsArrivals;
-      uint64_t Words = LoopEntry ? LoopEntryRecordWords
-                                 : branchRecordWords(Br.Successors.size());
+      size_t N = Br.Successors.size();
+      uint64_t Words = LoopEntry                  ? LoopEntryRecordWords
+                       : Br.CountsUniformVisits ? branchRecordWords(N)
+                       : N > 2 ? switchUniformVisitsWord(N) // older layout
+                               : branchRecordWords(N);
       if ((Br.Probed || LoopEntry) &&
           (Br.Counter == UINT64_MAX || Br.Counter + Words > DB.NumCounters ||
            (LoopEntry && Br.Successors.size() != 2)))
@@ -232,6 +239,17 @@ std::string countsFor(const Database &DB, const std::vector<uint64_t> &C,
       }
       if (Br.Successors.size() == 2)
         Br.Successor0Arrivals = C[W + BranchSuccessor0Arrivals];
+      Br.UniformVisits.clear();
+      uint64_t AllUniform = 0;
+      if (Br.CountsUniformVisits)
+        for (size_t K = 0; K < Br.Successors.size(); ++K) {
+          Br.UniformVisits.push_back(
+              C[W + switchUniformVisitsWord(Br.Successors.size()) + K]);
+          AllUniform += Br.UniformVisits.back();
+        }
+      // Every visit is divergent or sends all its lanes one way.
+      if (Br.CountsUniformVisits && AllUniform + Br.Divergent != Br.Visits)
+        return Bad("branch", Br.Id);
       if (Br.Divergent > Br.Visits || Others > Br.ActiveThreads ||
           Br.ActiveThreads < Br.Visits || Br.ActiveThreads / 32 > Br.Visits ||
           Br.Successor0Arrivals > Br.Visits)
@@ -289,6 +307,9 @@ void addCounts(std::vector<FunctionProfile> &Fns,
       D.Divergent += S.Divergent;
       D.ActiveThreads += S.ActiveThreads;
       D.Successor0Arrivals += S.Successor0Arrivals;
+      D.UniformVisits.resize(S.UniformVisits.size(), 0);
+      for (size_t K = 0; K < S.UniformVisits.size(); ++K)
+        D.UniformVisits[K] += S.UniformVisits[K];
       D.SuccessorThreads.resize(S.SuccessorThreads.size(), 0);
       for (size_t K = 0; K < S.SuccessorThreads.size(); ++K)
         D.SuccessorThreads[K] += S.SuccessorThreads[K];

@@ -56,6 +56,14 @@ struct PtxEdge {
   OpcodeCounts Ptx;
 };
 
+/// PTX inside the lowering of a block's switch (the database's
+/// `ptx_switch_parts`): run by the lanes going to the blocks in Reaches.
+struct PtxSwitchPart {
+  unsigned From = 0;
+  std::vector<unsigned> Reaches;
+  OpcodeCounts Ptx;
+};
+
 struct BranchCounts {
   unsigned Id = 0, Block = 0;
   std::string Kind; ///< br or switch
@@ -67,6 +75,10 @@ struct BranchCounts {
   std::vector<uint64_t> SuccessorThreads; ///< one per successor
   uint64_t Successor0Arrivals = 0; ///< two-way: visits sending a lane to 0
   bool CountsArrivals = false;      ///< ...and Successor0Arrivals is counted
+  /// Switch: per successor, visits on which every active lane went there
+  /// (empty when the database's record has no such words).
+  std::vector<uint64_t> UniformVisits;
+  bool CountsUniformVisits = false;
   /// Two-way: visits sending a lane to successor K (each visit sends lanes
   /// to one side, or to both when divergent).
   uint64_t arrivals(unsigned K) const {
@@ -97,6 +109,7 @@ struct FunctionProfile {
   std::string PtxArch;
   OpcodeCounts PtxUnattributed;
   std::vector<PtxEdge> PtxEdges;
+  std::vector<PtxSwitchPart> PtxSwitchParts;
 };
 
 struct ProfileSet {

@@ -352,6 +352,7 @@ void ModuleInstrumenter::plan(Function &F) {
     if (R.Probed) {
       ++Probed;
       R.Counter = NextCounter;
+      R.CountsUniformVisits = Succ.size() > 2;
       P.Branches.push_back({Term, Succ, NextCounter, std::nullopt});
       BranchIdOf[&BB] = R.Id;
       NextCounter += branchRecordWords(Succ.size());

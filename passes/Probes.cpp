@@ -194,6 +194,18 @@ std::string branchBody(const ProbeSpec &S, StringRef Sym, uint64_t Rec,
                  Rec + 8 * BranchFirstSuccessor)
              .str();
   }
+  if (S.NumSuccessors > 2) {
+    // Visits on which every lane goes one way: the leader adds 1 at that
+    // successor's uniform-visits word (%wsa: leader, and the warp agrees).
+    T += S.SwitchValue ? "\tsetp.ne.and.u32 %wsa, %wsx, 0, %wsp;\n"
+                       : "\tsetp.eq.and.u32 %wsa, %wsb, %wsm, %wsp;\n";
+    T += formatv("\t@%wsa mov.u64 %wsr, {0};\n"
+                 "\t@%wsa mad.wide.u32 %wsr, {1}, 8, %wsr;\n"
+                 "\t@%wsa red.global.add.u64 [%wsr+{2}], 1;\n",
+                 Sym, S.SwitchValue ? StringRef("%wsi") : Index,
+                 Rec + 8 * switchUniformVisitsWord(S.NumSuccessors))
+             .str();
+  }
   if (!Shared)
     T += addPopcount("%wsm", Word(BranchActiveThreads));
   return T;

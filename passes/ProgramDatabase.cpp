@@ -77,6 +77,8 @@ json::Value ProgramDatabase::toJson() const {
       O["probed"] = Br.Probed;
       O["shares_block_counts"] = Br.SharesBlockCounts;
       O["counts_arrivals"] = Br.CountsArrivals;
+      if (Br.CountsUniformVisits)
+        O["counts_uniform_visits"] = true;
       O["promoted"] = Br.Promoted;
       O["counter"] = Br.Counter;
       Branches.push_back(std::move(O));
@@ -100,6 +102,16 @@ json::Value ProgramDatabase::toJson() const {
                                      {"self_reconverges", E.SelfReconverges},
                                      {"ptx", histogramJson(E.Ptx)}});
       O["ptx_edges"] = std::move(Edges);
+      json::Array Parts;
+      for (const PtxSwitchPartRecord &P : F.PtxSwitchParts) {
+        json::Array Reaches;
+        for (unsigned B : P.Reaches)
+          Reaches.push_back(B);
+        Parts.push_back(json::Object{{"from", P.From},
+                                     {"reaches", std::move(Reaches)},
+                                     {"ptx", histogramJson(P.Ptx)}});
+      }
+      O["ptx_switch_parts"] = std::move(Parts);
     }
     Fns.push_back(std::move(O));
   }
@@ -277,6 +289,8 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
             Br.Uniform = R.flag(*BO, "uniform");
             Br.Probed = R.flag(*BO, "probed");
             Br.SharesBlockCounts = R.flag(*BO, "shares_block_counts");
+            Br.CountsUniformVisits =
+                BO->getBoolean("counts_uniform_visits").value_or(false);
             Br.CountsArrivals =
                 BO->getBoolean("counts_arrivals").value_or(false);
             Br.Promoted = BO->getBoolean("promoted").value_or(false);
@@ -299,6 +313,22 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
                                               F.Name + " names no block"
                                         : R.Error;
             F.PtxEdges.push_back(std::move(E));
+          }
+      if (const json::Array *Ps = FO->getArray("ptx_switch_parts"))
+        for (const json::Value &PV : *Ps)
+          if (const json::Object *PO = R.object(PV, "ptx switch part")) {
+            PtxSwitchPartRecord P;
+            P.From = R.num(*PO, "from");
+            R.ids(*PO, "reaches", P.Reaches);
+            R.histogram(*PO, "ptx", P.Ptx);
+            bool Named = P.From < F.Blocks.size();
+            for (unsigned B : P.Reaches)
+              Named &= B < F.Blocks.size();
+            if (!Named)
+              R.Error = R.Error.empty() ? "program database: a ptx switch "
+                                          "part of " + F.Name + " names no block"
+                                        : R.Error;
+            F.PtxSwitchParts.push_back(std::move(P));
           }
       F.PtxInstrumentation =
           FO->getInteger("ptx_instrumentation_instructions").value_or(0);

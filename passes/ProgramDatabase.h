@@ -78,6 +78,8 @@ struct BranchRecord {
   /// Two-way: warp arrivals at successor 0 are counted (always, since
   /// histograms need them for the code generator's edge blocks).
   bool CountsArrivals = false;
+  /// Switch: the record ends with each successor's uniform visits.
+  bool CountsUniformVisits = false;
   /// Counted in registers inside its loop, added at the loop's exits.
   bool Promoted = false;
   int64_t Counter = -1; ///< first word of the branch record, -1 if none
@@ -89,6 +91,14 @@ struct BranchRecord {
 struct PtxEdgeRecord {
   unsigned From = 0, Other = 0; ///< block ids
   bool Toward = false, OtherReconverges = false, SelfReconverges = false;
+  std::map<std::string, uint64_t> Ptx;
+};
+
+/// PTX inside the lowering of block From's switch, run by the lanes going
+/// to the blocks in Reaches.
+struct PtxSwitchPartRecord {
+  unsigned From = 0;
+  std::vector<unsigned> Reaches; ///< block ids
   std::map<std::string, uint64_t> Ptx;
 };
 
@@ -104,6 +114,7 @@ struct FunctionRecord {
   /// executions are unknown), and the instrumentation's own instructions.
   std::map<std::string, uint64_t> PtxUnattributed;
   std::vector<PtxEdgeRecord> PtxEdges;
+  std::vector<PtxSwitchPartRecord> PtxSwitchParts;
   uint64_t PtxInstrumentation = 0;
 };
 

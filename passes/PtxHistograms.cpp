@@ -8,6 +8,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
 #include <map>
+#include <set>
 
 using namespace llvm;
 using namespace warpscope;
@@ -55,10 +56,15 @@ std::string warpscope::addPtxHistograms(const std::string &Ptx,
     auto It = ByName.find(F.Name);
     if (It == ByName.end())
       continue; // removed by the code generator (or inlined everywhere)
-    ptx::FunctionHistograms H = ptx::attribute(*It->second);
     std::map<int64_t, BlockRecord *> ByWord;
     for (BlockRecord &B : F.Blocks)
       ByWord[B.Counter] = &B;
+    std::set<uint64_t> Switches;
+    for (const BranchRecord &Br : F.Branches)
+      if (Br.Successors.size() > 2 && Br.Block < F.Blocks.size() &&
+          F.Blocks[Br.Block].Counter >= 0)
+        Switches.insert(uint64_t(F.Blocks[Br.Block].Counter));
+    ptx::FunctionHistograms H = ptx::attribute(*It->second, Switches);
     for (auto &[Word, Hist] : H.Blocks) {
       auto B = ByWord.find(int64_t(Word));
       for (const auto &[Opcode, Count] : Hist)
@@ -76,6 +82,23 @@ std::string warpscope::addPtxHistograms(const std::string &Ptx,
       F.PtxEdges.push_back({From->second->Id, Other->second->Id, Edge.Toward,
                             Edge.OtherReconverges, Edge.SelfReconverges,
                             Hist});
+    }
+    for (auto &[Part, Hist] : H.SwitchParts) {
+      PtxSwitchPartRecord R;
+      bool Known = ByWord.count(int64_t(Part.From));
+      for (uint64_t W : Part.Reaches) {
+        Known &= ByWord.count(int64_t(W)) > 0;
+        if (Known)
+          R.Reaches.push_back(ByWord[int64_t(W)]->Id);
+      }
+      if (!Known) {
+        for (const auto &[Opcode, Count] : Hist)
+          F.PtxUnattributed[Opcode] += Count;
+        continue;
+      }
+      R.From = ByWord[int64_t(Part.From)]->Id;
+      R.Ptx = Hist;
+      F.PtxSwitchParts.push_back(std::move(R));
     }
     for (const auto &[Opcode, Count] : H.Unattributed)
       F.PtxUnattributed[Opcode] += Count;

@@ -44,10 +44,19 @@ enum BranchCounter : uint32_t {
   BranchSuccessor0Arrivals = 4 ///< two-way only: visits sending >= 1 lane to 0
 };
 
+/// A switch record (three or more successors) ends with one word per
+/// successor: the visits on which every active lane went to it (database:
+/// "counts_uniform_visits"). The PTX a switch is lowered to (compare chains,
+/// a range check before a jump table) gets its counts from these.
+constexpr uint32_t switchUniformVisitsWord(uint32_t NumSuccessors) {
+  return BranchFirstSuccessor + NumSuccessors - 1;
+}
+
 constexpr uint32_t branchRecordWords(uint32_t NumSuccessors) {
   return NumSuccessors == 0   ? BranchFirstSuccessor
          : NumSuccessors == 2 ? BranchSuccessor0Arrivals + 1
-                              : BranchFirstSuccessor + NumSuccessors - 1;
+                              : switchUniformVisitsWord(NumSuccessors) +
+                                    NumSuccessors;
 }
 
 /// Loop-entry record: a proven-uniform two-way branch where one side enters a

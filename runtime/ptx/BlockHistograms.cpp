@@ -1,6 +1,7 @@
 //===- BlockHistograms.cpp - PTX instructions per IR block ----------------===//
 
 #include "BlockHistograms.h"
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -11,8 +12,10 @@ namespace {
 /// Whom a PTX block's instructions run with: an IR block, or an edge.
 struct Owner {
   bool IsEdge = false;
-  uint64_t Word = 0; ///< IR block (!IsEdge)
+  uint64_t Word = 0; ///< IR block (!IsEdge && !IsPart)
   Edge E;            ///< IsEdge
+  bool IsPart = false;
+  SwitchPart P;      ///< IsPart
 };
 
 /// Whether every path from From to a function exit passes through Through.
@@ -36,9 +39,35 @@ bool postDominates(const Function &F, unsigned Through, unsigned From) {
   return true;
 }
 
+/// Blocks reachable from the successors of From through marker-less blocks,
+/// never entering Avoid: the marker-less ones (in order found) and the
+/// marked ones they lead to.
+void walkUnmarked(const Function &F, const std::vector<bool> &Marked,
+                  unsigned From, int Avoid, std::vector<unsigned> &Unmarked,
+                  std::set<unsigned> &MarkedFound) {
+  std::vector<bool> Seen(F.Blocks.size());
+  std::vector<unsigned> Work(F.Blocks[From].Successors.begin(),
+                             F.Blocks[From].Successors.end());
+  while (!Work.empty()) {
+    unsigned B = Work.back();
+    Work.pop_back();
+    if (Seen[B] || int(B) == Avoid || B == From)
+      continue;
+    Seen[B] = true;
+    if (Marked[B]) {
+      MarkedFound.insert(B);
+      continue;
+    }
+    Unmarked.push_back(B);
+    for (unsigned S : F.Blocks[B].Successors)
+      Work.push_back(S);
+  }
+}
+
 } // namespace
 
-FunctionHistograms warpscope::ptx::attribute(const Function &F) {
+FunctionHistograms warpscope::ptx::attribute(
+    const Function &F, const std::set<uint64_t> &SwitchBlocks) {
   size_t N = F.Blocks.size();
   // Whom each PTX block starts and ends with (its first and last marker).
   std::vector<std::optional<Owner>> First(N), Last(N);
@@ -58,6 +87,38 @@ FunctionHistograms warpscope::ptx::attribute(const Function &F) {
   for (unsigned K = 0; K < N; ++K)
     for (unsigned S : F.Blocks[K].Successors)
       Preds[S].push_back(K);
+  // A switch's lowering: the marker-less blocks after the PTX block that
+  // ends with the switch's marker, entered from nowhere else. Each runs for
+  // the lanes going to the IR blocks it leads to, if every way from the
+  // switch to those passes it.
+  for (unsigned R = 0; R < N; ++R) {
+    if (!Last[R] || !SwitchBlocks.count(Last[R]->Word))
+      continue;
+    std::vector<unsigned> Region;
+    std::set<unsigned> Targets;
+    walkUnmarked(F, Marked, R, -1, Region, Targets);
+    std::set<unsigned> InRegion(Region.begin(), Region.end());
+    for (unsigned K : Region) {
+      bool Closed = true;
+      for (unsigned P : Preds[K])
+        Closed &= P == R || InRegion.count(P);
+      std::vector<unsigned> Below, Avoiding;
+      std::set<unsigned> Reached, ReachedAvoiding;
+      walkUnmarked(F, Marked, K, -1, Below, Reached);
+      walkUnmarked(F, Marked, R, K, Avoiding, ReachedAvoiding);
+      for (unsigned T : Reached)
+        Closed &= !ReachedAvoiding.count(T) && !First[T]->IsEdge;
+      if (!Closed || Reached.empty() || First[K])
+        continue;
+      Owner O;
+      O.IsPart = true;
+      O.P.From = Last[R]->Word;
+      for (unsigned T : Reached)
+        O.P.Reaches.push_back(First[T]->Word);
+      std::sort(O.P.Reaches.begin(), O.P.Reaches.end());
+      First[K] = Last[K] = O;
+    }
+  }
   auto SingleSuccessor = [&](unsigned K) {
     return F.Blocks[K].Successors.size() == 1;
   };
@@ -79,7 +140,7 @@ FunctionHistograms warpscope::ptx::attribute(const Function &F) {
         const std::vector<unsigned> &PS = F.Blocks[P].Successors;
         unsigned V = PS.size() == 2 ? PS[PS[0] == K ? 1 : 0] : K;
         if (V != K && Preds[V].size() == 1 && Marked[V] && Last[P] &&
-            !Last[P]->IsEdge && !First[V]->IsEdge) {
+            !Last[P]->IsEdge && !Last[P]->IsPart && !First[V]->IsEdge) {
           Owner O;
           O.IsEdge = true;
           O.E.From = Last[P]->Word;
@@ -90,14 +151,14 @@ FunctionHistograms warpscope::ptx::attribute(const Function &F) {
         }
       }
       if (!From && Preds[K].size() == 1 && Last[Preds[K][0]] &&
-          !Last[Preds[K][0]]->IsEdge &&
+          !Last[Preds[K][0]]->IsEdge && !Last[Preds[K][0]]->IsPart &&
           F.Blocks[Preds[K][0]].Successors.size() == 2) {
         // Follow the straight line this side runs down to a marked block.
         unsigned At = K;
         for (unsigned Steps = 0; Steps < 16 && !Marked[At] && SingleSuccessor(At);
              ++Steps)
           At = F.Blocks[At].Successors[0];
-        if (Marked[At] && !First[At]->IsEdge) {
+        if (Marked[At] && !First[At]->IsEdge && !First[At]->IsPart) {
           Owner O;
           O.IsEdge = true;
           O.E.From = Last[Preds[K][0]]->Word;
@@ -121,14 +182,16 @@ FunctionHistograms warpscope::ptx::attribute(const Function &F) {
     bool HasInstructions = false;
     for (const Item &I : F.Blocks[K].Items) {
       if (I.Kind != Item::Instruction) {
-        Cur = Owner{false, I.Word, {}};
+        Cur = Owner();
+        Cur->Word = I.Word;
         continue;
       }
       HasInstructions = true;
       if (!Cur) {
         ++Out.Unattributed[I.Opcode];
         Out.UnattributedLines.push_back(I.Line);
-      }
+      } else if (Cur->IsPart)
+        ++Out.SwitchParts[Cur->P][I.Opcode];
       else if (Cur->IsEdge)
         ++Out.Edges[Cur->E][I.Opcode];
       else

@@ -21,6 +21,7 @@
 #include "PtxListing.h"
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -48,17 +49,33 @@ struct Edge {
   }
 };
 
+/// A marker-less PTX block inside the code a switch of IR block From is
+/// lowered to (a compare of a chain or tree, a jump table's block): the lanes
+/// that run it are exactly those going to the IR blocks in Reaches, since
+/// every way from the switch to those passes it and no other lane's does.
+struct SwitchPart {
+  uint64_t From = 0;
+  std::vector<uint64_t> Reaches; ///< sorted
+  bool operator<(const SwitchPart &P) const {
+    return std::tie(From, Reaches) < std::tie(P.From, P.Reaches);
+  }
+};
+
 struct FunctionHistograms {
   /// Keyed by the IR block's first counter word (its marker).
   std::map<uint64_t, Histogram> Blocks;
   std::map<Edge, Histogram> Edges;
+  std::map<SwitchPart, Histogram> SwitchParts;
   Histogram Unattributed;
   std::vector<unsigned> UnattributedLines; ///< PTX lines, for diagnostics
   unsigned UnattributedBlocks = 0;
   uint64_t InstrumentationInstructions = 0;
 };
 
-FunctionHistograms attribute(const Function &F);
+/// SwitchBlocks: the words of IR blocks that end in a switch (three or more
+/// successors), whose lowering is attributed as SwitchParts.
+FunctionHistograms attribute(const Function &F,
+                             const std::set<uint64_t> &SwitchBlocks = {});
 
 } // namespace warpscope::ptx
 

@@ -55,6 +55,80 @@ TEST(BlockHistograms, TowardEdgeThroughDebugLabels) {
   EXPECT_EQ(H.Blocks[4]["add.s32"], 40u);
 }
 
+// A range check (in the switch's block, word 0) before a jump table over
+// the blocks of words 2, 4, 6; word 8 is the default.
+std::string jumpTable(bool DefaultInTable) {
+  return marker(0) + "setp.gt.u32 %p1, %r1, 2;\n@%p1 bra $L__BB0_5;\n"
+                     "ld.param.b32 %r2, [p];\n"
+                     "$L_brx_0: .branchtargets $L__BB0_2, $L__BB0_3, " +
+         std::string(DefaultInTable ? "$L__BB0_5" : "$L__BB0_4") +
+         ";\nbrx.idx %r1, $L_brx_0;\n$L__BB0_2:\n" + marker(2) +
+         "ret;\n$L__BB0_3:\n" + marker(4) + "ret;\n$L__BB0_4:\n" +
+         marker(6) + "ret;\n$L__BB0_5:\n" + marker(8) + "ret;\n";
+}
+
+TEST(BlockHistograms, JumpTableIsASwitchPart) {
+  ptx::FunctionHistograms H = ptx::attribute(parseOne(jumpTable(false)), {0});
+  ASSERT_EQ(H.SwitchParts.size(), 1u);
+  const auto &[Part, Hist] = *H.SwitchParts.begin();
+  EXPECT_EQ(Part.From, 0u);
+  EXPECT_EQ(Part.Reaches, (std::vector<uint64_t>{2, 4, 6}));
+  EXPECT_EQ(Hist.at("brx.idx"), 1u);
+  EXPECT_EQ(Hist.at("ld.param.b32"), 1u);
+  EXPECT_TRUE(H.Unattributed.empty());
+}
+
+TEST(BlockHistograms, JumpTableWithTheDefaultInsideIsNot) {
+  // Default lanes reach it both ways: some run the table's block, some not.
+  ptx::FunctionHistograms H = ptx::attribute(parseOne(jumpTable(true)), {0});
+  EXPECT_TRUE(H.SwitchParts.empty());
+  EXPECT_EQ(H.Unattributed.at("brx.idx"), 1u);
+}
+
+TEST(BlockHistograms, SwitchPartsOnlyForSwitches) {
+  ptx::FunctionHistograms H = ptx::attribute(parseOne(jumpTable(false)), {});
+  EXPECT_TRUE(H.SwitchParts.empty());
+}
+
+// A probed switch 0 -> {1, 2, 3}: 10 visits, 4 divergent, uniform visits
+// 3, 2, 1; threads 100, 120, 60.
+FunctionProfile probedSwitch() {
+  FunctionProfile F;
+  F.PtxStatus = "ok";
+  for (unsigned Id = 0; Id < 4; ++Id) {
+    BlockCounts B;
+    B.Id = Id;
+    F.Blocks.push_back(B);
+  }
+  BranchCounts Br;
+  Br.Block = 0;
+  Br.Probed = true;
+  Br.Successors = {1, 2, 3};
+  Br.Visits = 10;
+  Br.Divergent = 4;
+  Br.ActiveThreads = 280;
+  Br.SuccessorThreads = {100, 120, 60};
+  Br.CountsUniformVisits = true;
+  Br.UniformVisits = {3, 2, 1};
+  F.Branches.push_back(Br);
+  return F;
+}
+
+TEST(SwitchParts, OneExcludedSuccessor) {
+  FunctionProfile F = probedSwitch();
+  std::optional<WarpThread> X = switchPartExecutions(F, {0, {2, 3}, {}});
+  ASSERT_TRUE(X);
+  EXPECT_EQ(X->Warp, 7u); // all but the visits sending every lane to 1
+  EXPECT_EQ(X->Thread, 180u);
+  // Two excluded: visits with lanes only in {1, 2} are not known.
+  EXPECT_FALSE(switchPartExecutions(F, {0, {3}, {}}));
+  // Not a successor.
+  EXPECT_FALSE(switchPartExecutions(F, {0, {2, 5}, {}}));
+  // An older record without uniform visits.
+  F.Branches[0].CountsUniformVisits = false;
+  EXPECT_FALSE(switchPartExecutions(F, {0, {2, 3}, {}}));
+}
+
 // IR: 0 -> {1, 2} (uniform), 1 -> {1, 2} (uniform latch), 2 exit.
 // Edge 1 -> 2 carries PTX. W(1->2) = W(2) - W(0->2), W(0->2) = W(0) - W(0->1)
 // and W(0->1) = W(1) - W(1->1): rank-deficient without a count at 0.
