@@ -59,6 +59,9 @@ uint64_t staticInstructions(const FunctionProfile &F) {
   for (const PtxEdge &E : F.PtxEdges)
     for (const auto &[Op, K] : E.Ptx)
       N += K;
+  for (const PtxSwitchPart &P : F.PtxSwitchParts)
+    for (const auto &[Op, K] : P.Ptx)
+      N += K;
   for (const auto &[Op, K] : F.PtxUnattributed)
     N += K;
   return N;
@@ -95,17 +98,38 @@ int warpscope::runFeatures() {
               "arithmetic_intensity,flops,flops_per_global_byte,"
               "warp_instructions,branch_efficiency,simd_efficiency,"
               "divergent_visits,configurations,exact\n";
-  unsigned Rows = 0;
+  // A per-launch run (warpscope run --mode per-launch) counts each launch
+  // configuration apart: one row each. Otherwise a kernel's counts cover all
+  // its launches: one row naming its most launched configuration and how
+  // many configurations there were.
+  ProfileSet PerConfiguration;
+  for (const ConfigurationProfile &C : Set->Configurations)
+    PerConfiguration.Functions.push_back(C.Function);
+  Expected<std::vector<FunctionSummary>> ConfigSums =
+      summarize(PerConfiguration, "");
+  if (!ConfigSums)
+    return Fail(toString(ConfigSums.takeError()));
+  std::vector<std::pair<const FunctionSummary *, size_t>> Selected;
   for (const FunctionSummary &S : *Sums) {
     const FunctionProfile &F = *S.Function;
-    const InstructionMix &M = S.Mix;
     if (!F.Kernel || F.Launches.empty())
       continue;
+    size_t Before = Selected.size();
+    for (const FunctionSummary &C : *ConfigSums)
+      if (C.Function->ModuleId == F.ModuleId && C.Function->Name == F.Name)
+        Selected.push_back({&C, 1});
+    if (Selected.size() == Before)
+      Selected.push_back({&S, F.Launches.size()});
+  }
+  for (const std::string &W : Set->Warnings)
+    WithColor::warning(errs(), "warpscope features") << W << "\n";
+  unsigned Rows = 0;
+  for (const auto &[SP, Configurations] : Selected) {
+    const FunctionSummary &S = *SP;
+    const FunctionProfile &F = *S.Function;
+    const InstructionMix &M = S.Mix;
     if (!M.Available)
       return Fail(F.Demangled + ": " + M.Why);
-    // Counts are per kernel over all its launches: with one configuration
-    // they are that configuration's; with several, the row names the most
-    // launched one and says how many there were.
     const LaunchGroup *L = &F.Launches.front();
     for (const LaunchGroup &G : F.Launches)
       if (G.Count > L->Count)
@@ -151,7 +175,7 @@ int warpscope::runFeatures() {
            << ',' << M.flops() << ',' << number(arithmeticIntensity(M)) << ','
            << M.Total.Warp << ',' << number(S.BranchEfficiency) << ','
            << number(S.SimdEfficiency) << ',' << S.Divergent << ','
-           << F.Launches.size() << ',' << (Exact ? "yes" : "lower-bound")
+           << Configurations << ',' << (Exact ? "yes" : "lower-bound")
            << "\n";
   }
   if (!Rows)

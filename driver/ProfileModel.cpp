@@ -8,6 +8,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <map>
+#include <set>
 #include <tuple>
 
 using namespace llvm;
@@ -317,6 +319,97 @@ void addCounts(std::vector<FunctionProfile> &Fns,
   }
 }
 
+/// Per-launch records summed per kernel and configuration.
+struct ConfigurationSums {
+  /// (module id, kernel, grid, block, shared bytes) -> launches, counters
+  using Key = std::tuple<std::string, std::string, uint32_t, uint32_t,
+                         uint32_t, uint32_t, uint32_t, uint32_t, uint64_t>;
+  std::map<Key, std::pair<LaunchGroup, std::vector<uint64_t>>> Groups;
+  std::set<std::pair<std::string, std::string>> Incomplete; ///< module, kernel
+};
+
+/// Reads a per-launch run's launches-*.jsonl (each line: one launch, its
+/// configuration and the counter words it changed) into Sums. NumCounters:
+/// per module id, the size of its counter array.
+Error readLaunchRecords(const std::string &Path,
+                        const std::map<std::string, uint64_t> &NumCounters,
+                        ConfigurationSums &Sums) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return fail(Path, "cannot read (" + Buf.getError().message() + ")",
+                RerunHint);
+  SmallVector<StringRef, 64> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, false);
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    std::string Where = Path + ":" + std::to_string(I + 1);
+    Expected<json::Value> V = json::parse(Lines[I]);
+    if (!V) {
+      consumeError(V.takeError());
+      return fail(Where, "is not a JSON launch record",
+                  "the file is damaged; " + Twine(RerunHint));
+    }
+    const json::Object *O = V->getAsObject();
+    if (!O)
+      return fail(Where, "is not a JSON object", RerunHint);
+    Fields F{Where, ""};
+    const json::Value *Mod = O->get("module_id");
+    std::string Kernel = F.str(*O, "kernel");
+    const json::Array *Grid = F.arr(*O, "grid");
+    const json::Array *Block = F.arr(*O, "block");
+    uint64_t Shared = F.u64(*O, "shared_bytes");
+    const json::Array *Words = F.arr(*O, "counters");
+    if (F.Problem.empty() &&
+        (Grid->size() != 3 || Block->size() != 3))
+      F.bad("grid/block", "three integers");
+    if (!F.Problem.empty())
+      return fail(Where, F.Problem, RerunHint);
+    if (!Mod || !Mod->getAsString())
+      continue; // a kernel of a module the runtime did not know
+    std::string Id = Mod->getAsString()->str();
+    auto N = NumCounters.find(Id);
+    if (N == NumCounters.end())
+      continue; // device side not instrumented
+    LaunchGroup G;
+    for (int K = 0; K < 3; ++K) {
+      G.Grid[K] = (*Grid)[K].getAsUINT64().value_or(0);
+      G.Block[K] = (*Block)[K].getAsUINT64().value_or(0);
+    }
+    G.SharedBytes = Shared;
+    G.Count = 1;
+    if (auto T = O->getNumber("time_ms")) {
+      G.TimeMs = *T;
+      G.Timed = true;
+    }
+    if (O->get("error"))
+      Sums.Incomplete.insert({Id, Kernel});
+    auto &[Group, Counters] =
+        Sums.Groups[{Id, Kernel, G.Grid[0], G.Grid[1], G.Grid[2], G.Block[0],
+                     G.Block[1], G.Block[2], G.SharedBytes}];
+    if (Counters.empty()) {
+      Group = G;
+      Group.Count = 0;
+      Counters.assign(N->second, 0);
+    }
+    Group.Count += 1;
+    Group.TimeMs += G.TimeMs;
+    Group.Timed |= G.Timed;
+    for (const json::Value &W : *Words) {
+      const json::Array *Pair = W.getAsArray();
+      std::optional<uint64_t> Index, Value;
+      if (Pair && Pair->size() == 2) {
+        Index = (*Pair)[0].getAsUINT64();
+        Value = (*Pair)[1].getAsUINT64();
+      }
+      if (!Index || !Value || *Index >= Counters.size())
+        return fail(Where, "has a counter entry that is not [index, value] "
+                           "within the module's counters",
+                    "the file is damaged; " + Twine(RerunHint));
+      Counters[*Index] += *Value;
+    }
+  }
+  return Error::success();
+}
+
 } // namespace
 
 Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
@@ -339,6 +432,7 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
 
   std::map<std::string, Database> Databases;
   std::map<std::string, std::vector<FunctionProfile>> ByModule;
+  ConfigurationSums ConfigSums;
   std::vector<std::string> ModuleOrder;
   /// (module id, mangled name) -> index in ByModule[module id]
   std::map<std::pair<std::string, std::string>, size_t> FunctionIndex;
@@ -465,7 +559,40 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
       }
     if (!F.Problem.empty())
       return fail(Path, F.Problem, RerunHint);
+    // Per-launch runs: each launch's counter changes, per configuration.
+    if (const json::Value *Records = Top.get("launch_records")) {
+      if (!Records->getAsString())
+        return fail(Path, "field 'launch_records' is not a file name",
+                    RerunHint);
+      std::map<std::string, uint64_t> NumCounters;
+      for (const auto &[Id, DB] : Databases)
+        NumCounters[Id] = DB.NumCounters;
+      SmallString<256> RecordsPath(Dir);
+      sys::path::append(RecordsPath, *Records->getAsString());
+      if (Error E = readLaunchRecords(std::string(RecordsPath), NumCounters,
+                                      ConfigSums))
+        return std::move(E);
+    }
   }
+  for (auto &[Key, GroupAndCounters] : ConfigSums.Groups) {
+    const std::string &Id = std::get<0>(Key), &Kernel = std::get<1>(Key);
+    if (ConfigSums.Incomplete.count({Id, Kernel}))
+      continue;
+    std::vector<FunctionProfile> Run;
+    std::string Bad = countsFor(Databases[Id], GroupAndCounters.second, Run);
+    if (!Bad.empty())
+      return fail(Dir, "launch records of module " + Id + ": " + Bad,
+                  "the profile is damaged; " + Twine(RerunHint));
+    for (FunctionProfile &Fn : Run)
+      if (Fn.Name == Kernel) {
+        Fn.Launches = {GroupAndCounters.first};
+        Set.Configurations.push_back({std::move(Fn)});
+      }
+  }
+  for (const auto &[Id, Kernel] : ConfigSums.Incomplete)
+    Set.Warnings.push_back("kernel " + Kernel + " of module " + Id +
+                           ": some launch records are incomplete; "
+                           "counts per configuration are left out");
   for (const std::string &Id : ModuleOrder)
     for (FunctionProfile &Fn : ByModule[Id])
       Set.Functions.push_back(std::move(Fn));

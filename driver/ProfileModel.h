@@ -112,6 +112,12 @@ struct FunctionProfile {
   std::vector<PtxSwitchPart> PtxSwitchParts;
 };
 
+/// A kernel counted over its launches with one configuration only (runs in
+/// per-launch mode: each launch's counter changes, launches-*.jsonl).
+struct ConfigurationProfile {
+  FunctionProfile Function; ///< Launches holds just that configuration
+};
+
 struct ProfileSet {
   std::string Directory;
   std::vector<std::string> ProfileFiles;
@@ -119,6 +125,9 @@ struct ProfileSet {
   bool Complete = true;              ///< every module's counters were read
   std::vector<std::string> Warnings; ///< e.g. incomplete modules
   std::vector<FunctionProfile> Functions;
+  /// Per-launch runs: every launched kernel per configuration (none for a
+  /// kernel whose launch records are incomplete; see Warnings).
+  std::vector<ConfigurationProfile> Configurations;
 };
 
 /// Loads Dir. Errors are one line: "<file>: <what>; <what to do>".
