@@ -70,6 +70,14 @@ static cl::opt<bool> CountLoopEntries(
              "there gets exact counts in instruction histograms (default on)"),
     cl::init(true));
 
+static cl::opt<bool> BranchThroughProbe(
+    "warpscope-branch-through-probe",
+    cl::desc("A loop's exiting latch takes its compare from its probe, "
+             "which passes it through, so the code generator (loop strength "
+             "reduction) does not rewrite the branch's compare and keep a "
+             "second one for the probe (default on)"),
+    cl::init(true));
+
 static cl::opt<bool> PromoteLoopCounters(
     "warpscope-promote-loop-counters",
     cl::desc("Inside loops without calls, count in the leader lanes' "
@@ -617,6 +625,17 @@ void ModuleInstrumenter::decidePromotion(
   }
 }
 
+/// A loop's latch that may leave it, on a compare: the loop strength
+/// reduction of the code generator rewrites such a compare for the branch
+/// (counting toward zero, or on the incremented value) and would keep the
+/// original for a probe that reads it, computing both.
+bool exitingLatchCompare(const Instruction &Term, const LoopInfo &LI) {
+  const auto *BI = dyn_cast<BranchInst>(&Term);
+  const Loop *L = LI.getLoopFor(Term.getParent());
+  return BI && BI->isConditional() && isa<ICmpInst>(BI->getCondition()) && L &&
+         L->isLoopLatch(Term.getParent()) && L->isLoopExiting(Term.getParent());
+}
+
 Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
                                           ProbeSpec &Spec) {
   IRBuilder<> B(Br.Terminator);
@@ -664,6 +683,7 @@ Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
 void ModuleInstrumenter::instrument(const PlannedFunction &P,
                                     GlobalVariable *Counters) {
   bool UseElect = targetHasElect(*P.F);
+  auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
   // Each block's first instruction before any probe: a flush goes right
   // after the block's own probe, a derived block's marker in front.
   DenseMap<BasicBlock *, Instruction *> Start;
@@ -688,6 +708,8 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     Spec.NumSuccessors = Br.Successors.size();
     Spec.SuccessorIndex = successorIndex(Br, Spec);
     Spec.CountArrivals = Br.CountArrivals;
+    Spec.PassCondition = BranchThroughProbe && Spec.NumSuccessors == 2 &&
+                         exitingLatchCompare(*Br.Terminator, LI);
     Probes.push_back({Br.Terminator, Spec, Br.PromotedIn});
   }
   for (const PlannedBlock &B : P.Blocks)
@@ -755,9 +777,20 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     for (unsigned K = 0; K < NumSlots; ++K)
       B.CreateStore(Zero[K], Slots[K]);
   }
+  // A branch that takes its condition from its probe: as given to the
+  // probe, negated where ConditionNegated (then the successors swap, so the
+  // branch still goes to successor 0 when the original condition holds).
+  auto Rewire = [](const Planned &Pr, Value *Passed) {
+    if (!Passed)
+      return;
+    auto *BI = cast<BranchInst>(Pr.At);
+    BI->setCondition(Passed);
+    if (Pr.Spec.ConditionNegated)
+      BI->swapSuccessors();
+  };
   for (const Planned &Pr : Probes) {
     if (!Pr.L) {
-      emitProbe(Pr.At, Counters, Pr.Spec);
+      Rewire(Pr, emitProbe(Pr.At, Counters, Pr.Spec));
       continue;
     }
     unsigned Base = Loops[Pr.L].Base + Pr.First;
@@ -769,6 +802,8 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     SmallVector<Value *, 6> New = emitPromotedProbe(Pr.At, Pr.Spec, Old);
     for (unsigned K = 0; K < N; ++K)
       B.CreateStore(New[K], Slots[Base + K]);
+    if (New.size() > N)
+      Rewire(Pr, New[N]);
   }
   // At the start of each exit, after the exit's own probe, the flush, which
   // hands back zeroes.

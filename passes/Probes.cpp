@@ -55,21 +55,26 @@ std::string probePrologue(const ProbeSpec &S) {
 }
 
 /// The asm call; with NumResults > 0 it returns that many i64 (a struct
-/// when more than one), split into Results.
+/// when more than one), and with PassCondition one i1 after them, split into
+/// Results.
 CallInst *emitAsm(Instruction *InsertBefore, StringRef Text,
                   StringRef Constraints, ArrayRef<Value *> Args,
                   unsigned NumResults = 0,
-                  SmallVectorImpl<Value *> *Results = nullptr) {
+                  SmallVectorImpl<Value *> *Results = nullptr,
+                  bool PassCondition = false) {
   IRBuilder<> B(InsertBefore);
   SmallVector<Type *, 4> ArgTypes;
   for (Value *A : Args)
     ArgTypes.push_back(A->getType());
+  SmallVector<Type *, 8> ResultTypes(NumResults, B.getInt64Ty());
+  if (PassCondition)
+    ResultTypes.push_back(B.getInt1Ty());
+  NumResults = ResultTypes.size();
   Type *RetTy = B.getVoidTy();
   if (NumResults == 1)
-    RetTy = B.getInt64Ty();
+    RetTy = ResultTypes[0];
   else if (NumResults > 1)
-    RetTy = StructType::get(B.getContext(),
-                            SmallVector<Type *, 6>(NumResults, B.getInt64Ty()));
+    RetTy = StructType::get(B.getContext(), ResultTypes);
   auto *FTy = FunctionType::get(RetTy, ArgTypes, false);
   InlineAsm *IA = InlineAsm::get(FTy, Text, Constraints,
                                  /*hasSideEffects=*/true);
@@ -213,12 +218,13 @@ std::string branchBody(const ProbeSpec &S, StringRef Sym, uint64_t Rec,
 
 } // namespace
 
-void warpscope::emitProbe(Instruction *InsertBefore, Value *Counters,
-                          const ProbeSpec &S) {
+Value *warpscope::emitProbe(Instruction *InsertBefore, Value *Counters,
+                            const ProbeSpec &S) {
   StringRef Sym = Counters->getName();
   std::string Text = probePrologue(S);
   SmallVector<Value *, 1> Args;
   std::string Constraints;
+  bool Pass = S.PassCondition && S.BranchWord && S.NumSuccessors == 2;
   if (S.BlockWord) {
     uint64_t Block = 8 * *S.BlockWord;
     Text += formatv("\t@%wsp red.global.add.u64 {0}, 1;\n",
@@ -228,10 +234,16 @@ void warpscope::emitProbe(Instruction *InsertBefore, Value *Counters,
   if (S.BranchWord) {
     Constraints = S.NumSuccessors == 2 ? "b" : "r";
     Args.push_back(S.SuccessorIndex);
-    Text += branchBody(S, Sym, 8 * *S.BranchWord, "$0");
+    Text += branchBody(S, Sym, 8 * *S.BranchWord, Pass ? "$1" : "$0");
   }
+  // Passed through in the same register (the output is tied to the
+  // input): no instruction.
+  if (Pass)
+    Constraints = "=b,0";
   Text += "\t}";
-  emitAsm(InsertBefore, Text, Constraints, Args);
+  SmallVector<Value *, 1> Results;
+  emitAsm(InsertBefore, Text, Constraints, Args, 0, &Results, Pass);
+  return Pass ? Results[0] : nullptr;
 }
 
 void warpscope::emitLoopEntryProbe(Instruction *InsertBefore,
@@ -352,7 +364,8 @@ warpscope::emitPromotedProbe(Instruction *InsertBefore, const ProbeSpec &S,
     Text += "\tmov.u32 %wsl, %laneid;\n"
             "\tbfind.u32 %wsn, %wsm;\n"
             "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n";
-  std::string Cond = "$" + std::to_string(2 * N);
+  bool Pass = S.PassCondition && S.BranchWord;
+  std::string Cond = "$" + std::to_string(2 * N + Pass);
   // Everything after the election is the leader's (predicated on %wsp): it
   // adds the group's counts to its own registers, so the other lanes run
   // only activemask, the election and the ballot.
@@ -399,17 +412,19 @@ warpscope::emitPromotedProbe(Instruction *InsertBefore, const ProbeSpec &S,
   std::string Constraints;
   for (unsigned K = 0; K < N; ++K)
     Constraints += "=l,";
+  if (Pass)
+    Constraints += "=b,";
   for (unsigned K = 0; K < N; ++K)
     Constraints += std::to_string(K) + ",";
   SmallVector<Value *, 8> Args(Accumulators.begin(), Accumulators.end());
   if (S.BranchWord) {
-    Constraints += "b";
+    Constraints += Pass ? std::to_string(N) : "b";
     Args.push_back(S.SuccessorIndex);
   } else {
     Constraints.pop_back();
   }
   SmallVector<Value *, 6> Results;
-  emitAsm(InsertBefore, Text, Constraints, Args, N, &Results);
+  emitAsm(InsertBefore, Text, Constraints, Args, N, &Results, Pass);
   return Results;
 }
 

@@ -53,13 +53,19 @@ struct ProbeSpec {
   /// Two successors: also count warp arrivals at successor 0 (needed only
   /// when a successor block takes its counts from this record).
   bool CountArrivals = false;
+  /// Two successors: the probe returns its predicate input (as given, so
+  /// negated where ConditionNegated) for the branch to use, so the branch's
+  /// condition is computed once, for both (the code generator otherwise
+  /// may rewrite the branch's compare and keep the probe's copy).
+  bool PassCondition = false;
   /// Elect the leader with elect.sync (sm_90+, PTX 8.0+) instead of
   /// laneid/bfind/setp.
   bool UseElect = false;
 };
 
-void emitProbe(llvm::Instruction *InsertBefore, llvm::Value *Counters,
-               const ProbeSpec &Spec);
+/// Returns the passed-through predicate with PassCondition, else null.
+llvm::Value *emitProbe(llvm::Instruction *InsertBefore, llvm::Value *Counters,
+                       const ProbeSpec &Spec);
 
 /// Whether F's target has elect.sync (sm_90 or later, PTX ISA 8.0 or later).
 bool targetHasElect(const llvm::Function &F);
@@ -82,7 +88,8 @@ bool canPromote(const ProbeSpec &Spec);
 llvm::SmallVector<uint64_t, 6> promotedWords(const ProbeSpec &Spec);
 
 /// The probe, counting into Accumulators (one i64 per promotedWords entry);
-/// returns their new values. Same marker scope as emitProbe.
+/// returns their new values (then, with PassCondition, the predicate). Same
+/// marker scope as emitProbe.
 llvm::SmallVector<llvm::Value *, 6>
 emitPromotedProbe(llvm::Instruction *InsertBefore, const ProbeSpec &Spec,
                   llvm::ArrayRef<llvm::Value *> Accumulators);
