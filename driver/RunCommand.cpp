@@ -9,6 +9,7 @@
 #include "Commands.h"
 #include "Paths.h"
 #include "RunCollection.h"
+#include "warpscope/Environment.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -34,7 +35,7 @@ static cl::opt<std::string>
          cl::init("aggregate"), cl::sub(warpscope::RunSub));
 static cl::opt<std::string> OutDir("o", cl::desc("Profile directory"),
                                    cl::value_desc("dir"),
-                                   cl::init("warpscope-out"),
+                                   cl::init(std::string(warpscope::DefaultOutputDirectory)),
                                    cl::sub(warpscope::RunSub));
 static cl::opt<bool>
     PcSampling("pc-sampling",
@@ -122,7 +123,7 @@ int warpscope::runRun() {
   clearCollectedFiles(std::string(Out));
   if (std::string Bad = prepareCollection(Collect, UseEmulator); !Bad.empty())
     return Error(Bad);
-  setenv("WARPSCOPE_OUT", Out.c_str(), 1);
+  setenv(warpscope::OutputDirectoryVariable, Out.c_str(), 1);
   setenv("WARPSCOPE_MODE", Mode.c_str(), 1);
   prependPath("LD_PRELOAD", Runtime);
 

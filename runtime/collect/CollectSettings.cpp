@@ -1,6 +1,7 @@
 //===- CollectSettings.cpp - What the collector does ----------------------===//
 
 #include "CollectSettings.h"
+#include "warpscope/Environment.h"
 #include <cstdlib>
 
 using namespace warpscope::collect;
@@ -19,8 +20,7 @@ warpscope::collect::parseSamplingPeriod(const std::string &Text) {
 CollectSettings
 warpscope::collect::readCollectSettings(const char *(*Get)(const char *)) {
   CollectSettings S;
-  if (const char *O = Get("WARPSCOPE_OUT"); O && *O)
-    S.OutputDirectory = O;
+  S.OutputDirectory = warpscope::outputDirectory(Get);
   if (const char *M = Get("WARPSCOPE_COLLECT"); M && *M) {
     std::string Mode = M;
     if (Mode == "sass-metrics")

@@ -13,7 +13,7 @@ struct CollectSettings {
   CollectMode Mode = CollectMode::PcSampling;
   /// log2 of cycles between samples, 5..31; unset: CUPTI's default.
   std::optional<unsigned> SamplingPeriod;
-  std::string OutputDirectory = "warpscope-out";
+  std::string OutputDirectory; ///< see warpscope/Environment.h
   std::string Warning; ///< one line about a bad setting, empty if none
 };
 

@@ -1,6 +1,7 @@
 //===- Environment.cpp - Runtime settings from the environment ------------===//
 
 #include "Environment.h"
+#include "warpscope/Environment.h"
 #include <cstdlib>
 #include <cstring>
 
@@ -15,8 +16,7 @@ Settings warpscope::rt::readSettings(const char *(*Get)(const char *)) {
       S.Warning = std::string("WARPSCOPE_MODE='") + M +
                   "' is not 'aggregate' or 'per-launch'; using aggregate";
   }
-  if (const char *O = Get("WARPSCOPE_OUT"); O && *O)
-    S.OutputDirectory = O;
+  S.OutputDirectory = warpscope::outputDirectory(Get);
   if (const char *Q = Get("WARPSCOPE_QUIET"); Q && *Q && std::strcmp(Q, "0"))
     S.Quiet = true;
   for (const char *Var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",

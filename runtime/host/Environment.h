@@ -11,7 +11,7 @@ enum class Mode { Aggregate, PerLaunch };
 
 struct Settings {
   Mode CollectionMode = Mode::Aggregate;
-  std::string OutputDirectory = "warpscope-out";
+  std::string OutputDirectory; ///< see warpscope/Environment.h
   std::optional<int> Rank; ///< MPI/Slurm rank when launched by one
   bool Quiet = false;
   std::string Warning; ///< one line about a bad setting, empty if none

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "Runtime.h"
 #include "Fatbin.h"
+#include "warpscope/Environment.h"
 
 #include <cuda_runtime_api.h>
 
@@ -818,8 +819,9 @@ void resetStateForTesting() {
 }
 
 std::string truthDirectory() {
-  const char *D = getenv("WARPSCOPE_OUT");
-  return D && *D ? D : "./warpscope-out";
+  return warpscope::outputDirectory([](const char *Name) -> const char * {
+    return getenv(Name);
+  });
 }
 
 } // namespace warpscope::emu::cudart
