@@ -246,24 +246,19 @@ InstructionMix warpscope::instructionMix(const FunctionProfile &F) {
   M.Available = true;
   for (const BlockCounts &B : F.Blocks)
     addStatic(M, B.Ptx, {B.WarpExecutions, B.ThreadExecutions});
-  for (const PtxEdge &E : F.PtxEdges) {
-    if (std::optional<WarpThread> Exec = edgeExecutions(F, E)) {
-      addStatic(M, E.Ptx, *Exec);
-    } else {
-      for (const auto &[Op, N] : E.Ptx)
-        M.Unknown[Op] += N;
-    }
-  }
-  for (const PtxSwitchPart &P : F.PtxSwitchParts) {
-    if (std::optional<WarpThread> Exec = switchPartExecutions(F, P)) {
-      addStatic(M, P.Ptx, *Exec);
-    } else {
-      for (const auto &[Op, N] : P.Ptx)
-        M.Unknown[Op] += N;
-    }
-  }
-  for (const auto &[Op, N] : F.PtxUnattributed)
-    M.Unknown[Op] += N;
+  // PTX whose executions the counts may not give: unknown when they do not.
+  auto AddIfKnown = [&](const OpcodeCounts &Ptx,
+                        std::optional<WarpThread> Exec) {
+    if (Exec)
+      return addStatic(M, Ptx, *Exec);
+    for (const auto &[Op, N] : Ptx)
+      M.Unknown[Op] += N;
+  };
+  for (const PtxEdge &E : F.PtxEdges)
+    AddIfKnown(E.Ptx, edgeExecutions(F, E));
+  for (const PtxSwitchPart &P : F.PtxSwitchParts)
+    AddIfKnown(P.Ptx, switchPartExecutions(F, P));
+  AddIfKnown(F.PtxUnattributed, std::nullopt);
   for (const auto &[Opcode, D] : M.ByOpcode) {
     ptx::InstructionInfo Info = ptx::classify(Opcode);
     M.ByClass[Info.Class] += D;
