@@ -159,24 +159,23 @@ int warpscope::runFeatures() {
         classThreads(M, {"int8", "int16", "int32", "int64", "fp16", "fp32",
                          "fp64"});
     uint64_t GlobalLocal = Bytes("global") + Bytes("local");
-    outs() << csvField(F.Demangled) << ',' << csvField(F.Name) << ',' << L->Grid[0]
-           << ',' << L->Grid[1] << ',' << L->Grid[2] << ',' << L->Block[0]
-           << ',' << L->Block[1] << ',' << L->Block[2] << ','
-           << L->SharedBytes << ',' << F.launches() << ',' << threads(*L)
-           << ',' << ctas(*L) << ',' << M.Total.Thread << ','
+    outs() << csvField(F.Demangled) << ',' << csvField(F.Name) << ','
+           << L->Grid[0] << ',' << L->Grid[1] << ',' << L->Grid[2] << ','
+           << L->Block[0] << ',' << L->Block[1] << ',' << L->Block[2] << ','
+           << L->SharedBytes << ',' << F.launches() << ',' << threads(*L) << ','
+           << ctas(*L) << ',' << M.Total.Thread << ','
            << classThreads(M, {"special"}) << ',' << classThreads(M, {"logic"})
            << ',' << classThreads(M, {"control"}) << ',' << Arith << ','
            << classThreads(M, {"sync"}) << ',' << Bytes("global") << ','
            << Bytes("param") << ',' << Bytes("shared") << ',' << Bytes("local")
            << ','
-           << number(GlobalLocal ? std::optional<double>(double(Arith) /
-                                                         GlobalLocal)
-                                 : std::nullopt)
+           << number(GlobalLocal
+                         ? std::optional<double>(double(Arith) / GlobalLocal)
+                         : std::nullopt)
            << ',' << M.flops() << ',' << number(arithmeticIntensity(M)) << ','
            << M.Total.Warp << ',' << number(S.BranchEfficiency) << ','
            << number(S.SimdEfficiency) << ',' << S.Divergent << ','
-           << Configurations << ',' << (Exact ? "yes" : "lower-bound")
-           << "\n";
+           << Configurations << ',' << (Exact ? "yes" : "lower-bound") << "\n";
   }
   if (!Rows)
     return Fail(Dir + ": no instrumented kernel was launched");

@@ -4,8 +4,8 @@
 #include "InstructionClasses.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
-#include <set>
 #include <optional>
+#include <set>
 
 using namespace llvm;
 using namespace warpscope;
@@ -162,8 +162,8 @@ std::optional<WarpThread> warpscope::edgeExecutions(const FunctionProfile &F,
   const BranchCounts *Br = twoWayBranchOf(F, E.From);
   if (!Br || !is_contained(Br->Successors, E.Other))
     return std::nullopt;
-  unsigned To = E.Toward ? E.Other
-                         : Br->Successors[Br->Successors[0] == E.Other ? 1 : 0];
+  unsigned To =
+      E.Toward ? E.Other : Br->Successors[Br->Successors[0] == E.Other ? 1 : 0];
   std::optional<WarpThread> Exec = EdgeFlow(F).edge(E.From, To);
   if (Exec && E.SelfReconverges && Br->Probed)
     Exec->Warp -= std::min(Exec->Warp, Br->Divergent);

@@ -142,8 +142,9 @@ Expected<Database> loadDatabase(const std::string &Path,
       if (BR.Successors) {
         for (unsigned S : *BR.Successors)
           if (S >= FR.Blocks.size())
-            return fail(Path, "block " + Twine(BR.Id) + " of " + FR.Name +
-                                  " has a successor that does not exist",
+            return fail(Path,
+                        "block " + Twine(BR.Id) + " of " + FR.Name +
+                            " has a successor that does not exist",
                         Hint);
         B.HasSuccessors = true;
         B.Successors = *BR.Successors;
@@ -188,7 +189,7 @@ Expected<Database> loadDatabase(const std::string &Path,
     for (const BranchCounts &Br : Fn.Branches) {
       bool LoopEntry = !Br.Probed && Br.CountsArrivals;
       size_t N = Br.Successors.size();
-      uint64_t Words = LoopEntry                  ? LoopEntryRecordWords
+      uint64_t Words = LoopEntry                ? LoopEntryRecordWords
                        : Br.CountsUniformVisits ? branchRecordWords(N)
                        : N > 2 ? switchUniformVisitsWord(N) // older layout
                                : branchRecordWords(N);
@@ -322,8 +323,8 @@ void addCounts(std::vector<FunctionProfile> &Fns,
 /// Per-launch records summed per kernel and configuration.
 struct ConfigurationSums {
   /// (module id, kernel, grid, block, shared bytes) -> launches, counters
-  using Key = std::tuple<std::string, std::string, uint32_t, uint32_t,
-                         uint32_t, uint32_t, uint32_t, uint32_t, uint64_t>;
+  using Key = std::tuple<std::string, std::string, uint32_t, uint32_t, uint32_t,
+                         uint32_t, uint32_t, uint32_t, uint64_t>;
   std::map<Key, std::pair<LaunchGroup, std::vector<uint64_t>>> Groups;
   std::set<std::pair<std::string, std::string>> Incomplete; ///< module, kernel
 };
@@ -358,8 +359,7 @@ Error readLaunchRecords(const std::string &Path,
     const json::Array *Block = F.arr(*O, "block");
     uint64_t Shared = F.u64(*O, "shared_bytes");
     const json::Array *Words = F.arr(*O, "counters");
-    if (F.Problem.empty() &&
-        (Grid->size() != 3 || Block->size() != 3))
+    if (F.Problem.empty() && (Grid->size() != 3 || Block->size() != 3))
       F.bad("grid/block", "three integers");
     if (!F.Problem.empty())
       return fail(Where, F.Problem, RerunHint);
@@ -401,8 +401,9 @@ Error readLaunchRecords(const std::string &Path,
         Value = (*Pair)[1].getAsUINT64();
       }
       if (!Index || !Value || *Index >= Counters.size())
-        return fail(Where, "has a counter entry that is not [index, value] "
-                           "within the module's counters",
+        return fail(Where,
+                    "has a counter entry that is not [index, value] "
+                    "within the module's counters",
                     "the file is damaged; " + Twine(RerunHint));
       Counters[*Index] += *Value;
     }

@@ -33,10 +33,10 @@ static cl::opt<bool> Emulate("emulate",
 static cl::opt<std::string>
     Mode("mode", cl::desc("aggregate (default) or per-launch"),
          cl::init("aggregate"), cl::sub(warpscope::RunSub));
-static cl::opt<std::string> OutDir("o", cl::desc("Profile directory"),
-                                   cl::value_desc("dir"),
-                                   cl::init(std::string(warpscope::DefaultOutputDirectory)),
-                                   cl::sub(warpscope::RunSub));
+static cl::opt<std::string>
+    OutDir("o", cl::desc("Profile directory"), cl::value_desc("dir"),
+           cl::init(std::string(warpscope::DefaultOutputDirectory)),
+           cl::sub(warpscope::RunSub));
 static cl::opt<bool>
     PcSampling("pc-sampling",
                cl::desc("Sample warp PCs and stall reasons with CUPTI (GPU "

@@ -16,11 +16,10 @@
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
-#include "llvm/IR/Dominators.h"
-#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Analysis/UniformityAnalysis.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -30,6 +29,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include <set>
 
 using namespace llvm;
@@ -116,7 +116,7 @@ struct PlannedBranch {
   std::optional<uint64_t> MergedBlockWord; ///< its block, counted here too
   bool FeedsDerivedBlock = false; ///< a successor takes its counts from here
   bool CountArrivals = false;     ///< warp arrivals at successor 0 counted
-  Loop *PromotedIn = nullptr; ///< counts in registers, flushed at its exits
+  Loop *PromotedIn = nullptr;     ///< counts in registers, flushed at its exits
 };
 
 /// How a block's counts are collected.
@@ -273,14 +273,16 @@ private:
   uint64_t NextCounter = 0;
 
   void plan(Function &F);
-  void recordControlFlow(Function &F, FunctionRecord &Rec,
-                         const DenseMap<const BasicBlock *, unsigned> &BlockIds);
+  void
+  recordControlFlow(Function &F, FunctionRecord &Rec,
+                    const DenseMap<const BasicBlock *, unsigned> &BlockIds);
   void decideCounting(PlannedFunction &P, FunctionRecord &Rec,
                       const DenseMap<const BasicBlock *, unsigned> &BlockIds,
                       const DenseMap<const BasicBlock *, unsigned> &BranchIdOf);
-  void decidePromotion(PlannedFunction &P, FunctionRecord &Rec,
-                       const DenseMap<const BasicBlock *, unsigned> &BlockIds,
-                       const DenseMap<const BasicBlock *, unsigned> &BranchIdOf);
+  void
+  decidePromotion(PlannedFunction &P, FunctionRecord &Rec,
+                  const DenseMap<const BasicBlock *, unsigned> &BlockIds,
+                  const DenseMap<const BasicBlock *, unsigned> &BranchIdOf);
   void instrument(const PlannedFunction &P, GlobalVariable *Counters);
   Value *successorIndex(const PlannedBranch &Br, ProbeSpec &Spec);
 };
@@ -512,12 +514,13 @@ bool mayEndLanes(const BasicBlock &BB,
 }
 
 /// A loop whose probes may count in registers: nothing inside may end a
-/// lane before it leaves (calls only to functions that always return) (a lane leaving always runs the flush at the start
-/// of an exit block), and no exit lies in a loop that does not contain this
-/// one (its flush would run on every iteration of that loop). The registers
-/// start at zero at the function's entry and go back to zero at every flush,
-/// so the loop needs no preheader, and an exit that is also reached from
-/// outside the loop flushes zeros for those lanes.
+/// lane before it leaves (calls only to functions that always return) (a lane
+/// leaving always runs the flush at the start of an exit block), and no exit
+/// lies in a loop that does not contain this one (its flush would run on every
+/// iteration of that loop). The registers start at zero at the function's entry
+/// and go back to zero at every flush, so the loop needs no preheader, and an
+/// exit that is also reached from outside the loop flushes zeros for those
+/// lanes.
 bool promotableLoop(const Loop &L, const LoopInfo &LI,
                     DenseMap<const Function *, bool> &Returns) {
   SmallVector<BasicBlock *, 4> Exits;

@@ -33,19 +33,19 @@ std::pair<std::string, std::string> markerNames(const ProbeSpec &S) {
 /// scoped registers and the leader election.
 std::string probePrologue(const ProbeSpec &S) {
   auto [Register, Comment] = markerNames(S);
-  std::string Text = formatv("// {0}\n\t{{\n"
-                             "\t.reg .b32 {1};\n"
-                             "\t.reg .pred %wsp, %wsq, %wsd, %wsa;\n"
-                             "\t.reg .b32 %wsm, %wsl, %wsn, %wsb;\n"
-                             "\t.reg .b64 %wsc, %wsr;\n"
-                             "{2}"
-                             "\tactivemask.b32 %wsm;\n",
-                             Comment, Register,
-                             S.SwitchValue || S.SwitchChain
-                                 ? "\t.reg .b32 %wsi, %wsx;\n"
-                                   "\t.reg .pred %wst;\n"
-                                 : "")
-                         .str();
+  std::string Text =
+      formatv("// {0}\n\t{{\n"
+              "\t.reg .b32 {1};\n"
+              "\t.reg .pred %wsp, %wsq, %wsd, %wsa;\n"
+              "\t.reg .b32 %wsm, %wsl, %wsn, %wsb;\n"
+              "\t.reg .b64 %wsc, %wsr;\n"
+              "{2}"
+              "\tactivemask.b32 %wsm;\n",
+              Comment, Register,
+              S.SwitchValue || S.SwitchChain ? "\t.reg .b32 %wsi, %wsx;\n"
+                                               "\t.reg .pred %wst;\n"
+                                             : "")
+          .str();
   if (S.UseElect)
     return Text + "\telect.sync _|%wsp, %wsm;\n";
   // Without elect.sync: the highest active lane leads.
@@ -130,8 +130,7 @@ std::string branchBody(const ProbeSpec &S, StringRef Sym, uint64_t Rec,
     if (S.CountArrivals)
       T += formatv("\t@%wsa red.global.add.u64 {0}, 1;\n",
                    Word(BranchSuccessor0Arrivals));
-    T += formatv("\t@%wsd red.global.add.u64 {0}, 1;\n",
-                 Word(BranchDivergent));
+    T += formatv("\t@%wsd red.global.add.u64 {0}, 1;\n", Word(BranchDivergent));
     T += addPopcount("%wsb", Word(BranchFirstSuccessor));
   } else if (S.SwitchValue) {
     // Lanes with the same value go the same way: the highest lane of each
@@ -246,9 +245,8 @@ Value *warpscope::emitProbe(Instruction *InsertBefore, Value *Counters,
   return Pass ? Results[0] : nullptr;
 }
 
-void warpscope::emitLoopEntryProbe(Instruction *InsertBefore,
-                                   Value *Counters, uint64_t Word, Value *Cond,
-                                   bool UseElect) {
+void warpscope::emitLoopEntryProbe(Instruction *InsertBefore, Value *Counters,
+                                   uint64_t Word, Value *Cond, bool UseElect) {
   StringRef Sym = Counters->getName();
   std::string Text = formatv("// ws:entry {0}\n\t{{\n"
                              "\t.reg .b32 %ws_entry_{0};\n"
@@ -293,16 +291,15 @@ bool warpscope::targetHasElect(const Function &F) {
   return Sm >= 90 && Ptx >= 80;
 }
 
-
 namespace {
 
 /// What a promoted probe adds to each accumulator.
 enum class Accumulate {
-  PerArrival,    ///< leader: +1 (warp executions, visits)
-  PerLane,       ///< every lane: +1 (thread executions, active threads)
-  Divergent,     ///< leader: +1 if the lanes disagree
-  Successor0,    ///< lanes going to successor 0: +1
-  Arrivals0      ///< leader: +1 if any lane goes to successor 0
+  PerArrival, ///< leader: +1 (warp executions, visits)
+  PerLane,    ///< every lane: +1 (thread executions, active threads)
+  Divergent,  ///< leader: +1 if the lanes disagree
+  Successor0, ///< lanes going to successor 0: +1
+  Arrivals0   ///< leader: +1 if any lane goes to successor 0
 };
 
 SmallVector<std::pair<uint64_t, Accumulate>, 6>
@@ -349,15 +346,14 @@ warpscope::emitPromotedProbe(Instruction *InsertBefore, const ProbeSpec &S,
   auto [Register, Comment] = markerNames(S);
   // Outputs $0..$N-1, each tied to its input $N..$2N-1 (a predicated add
   // leaves the register as it was), then the branch condition.
-  std::string Text =
-      formatv("// {0} (promoted)\n\t{{\n"
-              "\t.reg .b32 {1};\n"
-              "\t.reg .pred %wsp, %wsu, %wsa, %wsd;\n"
-              "\t.reg .b32 %wsm, %wsl, %wsn, %wsb;\n"
-              "\t.reg .b64 %wsx;\n"
-              "\tactivemask.b32 %wsm;\n",
-              Comment, Register)
-          .str();
+  std::string Text = formatv("// {0} (promoted)\n\t{{\n"
+                             "\t.reg .b32 {1};\n"
+                             "\t.reg .pred %wsp, %wsu, %wsa, %wsd;\n"
+                             "\t.reg .b32 %wsm, %wsl, %wsn, %wsb;\n"
+                             "\t.reg .b64 %wsx;\n"
+                             "\tactivemask.b32 %wsm;\n",
+                             Comment, Register)
+                         .str();
   if (S.UseElect)
     Text += "\telect.sync _|%wsp, %wsm;\n";
   else
@@ -429,7 +425,7 @@ warpscope::emitPromotedProbe(Instruction *InsertBefore, const ProbeSpec &S,
 }
 
 SmallVector<Value *, 16> warpscope::emitPromotedInit(Instruction *InsertBefore,
-                                                    unsigned N, uint64_t Id) {
+                                                     unsigned N, uint64_t Id) {
   std::string Text =
       formatv("// ws:init {0}\n\t{{\n\t.reg .b32 %ws_init_{0};\n", Id).str();
   std::string Constraints;
@@ -443,11 +439,10 @@ SmallVector<Value *, 16> warpscope::emitPromotedInit(Instruction *InsertBefore,
   return Results;
 }
 
-SmallVector<Value *, 8> warpscope::emitPromotedFlush(Instruction *InsertBefore,
-                                  StringRef CountersSymbol,
-                                  ArrayRef<Value *> Accumulators,
-                                  ArrayRef<uint64_t> Words,
-                                  ArrayRef<unsigned> Leads, uint64_t Id) {
+SmallVector<Value *, 8> warpscope::emitPromotedFlush(
+    Instruction *InsertBefore, StringRef CountersSymbol,
+    ArrayRef<Value *> Accumulators, ArrayRef<uint64_t> Words,
+    ArrayRef<unsigned> Leads, uint64_t Id) {
   unsigned N = Accumulators.size();
   assert(N && N == Words.size());
   // A lane holds counts only for the probes where it led a group, and then

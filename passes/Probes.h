@@ -104,11 +104,10 @@ emitPromotedInit(llvm::Instruction *InsertBefore, unsigned N, uint64_t Id);
 /// %ws_flush_<Id> (at a loop exit). Leads: the index of each probe's first
 /// accumulator (its warp executions or visits, non-zero iff the lane led
 /// there). Returns the accumulators' new values: zero.
-llvm::SmallVector<llvm::Value *, 8> emitPromotedFlush(llvm::Instruction *InsertBefore,
-                       llvm::StringRef CountersSymbol,
-                       llvm::ArrayRef<llvm::Value *> Accumulators,
-                       llvm::ArrayRef<uint64_t> Words,
-                       llvm::ArrayRef<unsigned> Leads, uint64_t Id);
+llvm::SmallVector<llvm::Value *, 8> emitPromotedFlush(
+    llvm::Instruction *InsertBefore, llvm::StringRef CountersSymbol,
+    llvm::ArrayRef<llvm::Value *> Accumulators, llvm::ArrayRef<uint64_t> Words,
+    llvm::ArrayRef<unsigned> Leads, uint64_t Id);
 
 /// Counts a proven-uniform two-way branch's visits that go to successor 0
 /// (Cond true), and their active lanes, into the loop-entry record at Word.

@@ -326,7 +326,8 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
               Named &= B < F.Blocks.size();
             if (!Named)
               R.Error = R.Error.empty() ? "program database: a ptx switch "
-                                          "part of " + F.Name + " names no block"
+                                          "part of " +
+                                              F.Name + " names no block"
                                         : R.Error;
             F.PtxSwitchParts.push_back(std::move(P));
           }

@@ -53,10 +53,10 @@ constexpr uint32_t switchUniformVisitsWord(uint32_t NumSuccessors) {
 }
 
 constexpr uint32_t branchRecordWords(uint32_t NumSuccessors) {
-  return NumSuccessors == 0   ? BranchFirstSuccessor
-         : NumSuccessors == 2 ? BranchSuccessor0Arrivals + 1
-                              : switchUniformVisitsWord(NumSuccessors) +
-                                    NumSuccessors;
+  return NumSuccessors == 0 ? BranchFirstSuccessor
+         : NumSuccessors == 2
+             ? BranchSuccessor0Arrivals + 1
+             : switchUniformVisitsWord(NumSuccessors) + NumSuccessors;
 }
 
 /// Loop-entry record: a proven-uniform two-way branch where one side enters a

@@ -1,4 +1,5 @@
-//===- Environment.h - Where WarpScope's runtimes write -----------*- C++ -*-===//
+//===- Environment.h - Where WarpScope's runtimes write -----------*- C++
+//-*-===//
 //
 // The instrumentation runtime, the emulator and the PC-sampling collector
 // run inside the user's program and write into one profile directory, which

@@ -15,7 +15,7 @@ struct Owner {
   uint64_t Word = 0; ///< IR block (!IsEdge && !IsPart)
   Edge E;            ///< IsEdge
   bool IsPart = false;
-  SwitchPart P;      ///< IsPart
+  SwitchPart P; ///< IsPart
 };
 
 /// Whether every path from From to a function exit passes through Through.
@@ -66,8 +66,9 @@ void walkUnmarked(const Function &F, const std::vector<bool> &Marked,
 
 } // namespace
 
-FunctionHistograms warpscope::ptx::attribute(
-    const Function &F, const std::set<uint64_t> &SwitchBlocks) {
+FunctionHistograms
+warpscope::ptx::attribute(const Function &F,
+                          const std::set<uint64_t> &SwitchBlocks) {
   size_t N = F.Blocks.size();
   // Whom each PTX block starts and ends with (its first and last marker).
   std::vector<std::optional<Owner>> First(N), Last(N);

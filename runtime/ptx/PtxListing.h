@@ -1,13 +1,14 @@
-//===- PtxListing.h - PTX functions as basic blocks of opcodes -------------===//
+//===- PtxListing.h - PTX functions as basic blocks of opcodes
+//-------------===//
 //
 // A light reading of PTX text, enough to count instructions: functions, their
 // basic blocks (split at labels that something branches to and after
 // bra/brx/ret/exit/trap; debug-line labels do not split), each instruction's
-// opcode as written, and where WarpScope's probes sit. A probe is an inline-asm scope whose first
-// declaration is a `%ws_...` register; its instructions are instrumentation,
-// and `%ws_block_<N>` / `%ws_block_<N>_branch_<M>` name the IR block whose
-// counter record starts at word N. No LLVM: the plugin, the driver and tests
-// share it.
+// opcode as written, and where WarpScope's probes sit. A probe is an inline-asm
+// scope whose first declaration is a `%ws_...` register; its instructions are
+// instrumentation, and `%ws_block_<N>` / `%ws_block_<N>_branch_<M>` name the IR
+// block whose counter record starts at word N. No LLVM: the plugin, the driver
+// and tests share it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_PTX_PTXLISTING_H

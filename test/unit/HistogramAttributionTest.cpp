@@ -44,9 +44,10 @@ TEST(PtxListing, BranchTargetsSplitBlocks) {
 // The side of a two-way branch that jumps to a marked block, with many
 // debug labels in front of its marker: still an edge toward that block.
 TEST(BlockHistograms, TowardEdgeThroughDebugLabels) {
-  std::string Body = marker(0) + "@%p1 bra $L__BB0_3;\n" + marker(2) +
-                     "mov.u32 %r1, 1;\n@%p2 bra $L__BB0_3;\nbra.uni $L__BB0_4;\n"
-                     "$L__BB0_3:\n";
+  std::string Body =
+      marker(0) + "@%p1 bra $L__BB0_3;\n" + marker(2) +
+      "mov.u32 %r1, 1;\n@%p2 bra $L__BB0_3;\nbra.uni $L__BB0_4;\n"
+      "$L__BB0_3:\n";
   for (int K = 0; K < 40; ++K)
     Body += "add.s32 %r2, %r2, 1;\n$L__tmp" + std::to_string(K) + ":\n";
   Body += marker(4) + "ret;\n$L__BB0_4:\n" + marker(6) + "ret;\n";
@@ -58,13 +59,14 @@ TEST(BlockHistograms, TowardEdgeThroughDebugLabels) {
 // A range check (in the switch's block, word 0) before a jump table over
 // the blocks of words 2, 4, 6; word 8 is the default.
 std::string jumpTable(bool DefaultInTable) {
-  return marker(0) + "setp.gt.u32 %p1, %r1, 2;\n@%p1 bra $L__BB0_5;\n"
-                     "ld.param.b32 %r2, [p];\n"
-                     "$L_brx_0: .branchtargets $L__BB0_2, $L__BB0_3, " +
+  return marker(0) +
+         "setp.gt.u32 %p1, %r1, 2;\n@%p1 bra $L__BB0_5;\n"
+         "ld.param.b32 %r2, [p];\n"
+         "$L_brx_0: .branchtargets $L__BB0_2, $L__BB0_3, " +
          std::string(DefaultInTable ? "$L__BB0_5" : "$L__BB0_4") +
          ";\nbrx.idx %r1, $L_brx_0;\n$L__BB0_2:\n" + marker(2) +
-         "ret;\n$L__BB0_3:\n" + marker(4) + "ret;\n$L__BB0_4:\n" +
-         marker(6) + "ret;\n$L__BB0_5:\n" + marker(8) + "ret;\n";
+         "ret;\n$L__BB0_3:\n" + marker(4) + "ret;\n$L__BB0_4:\n" + marker(6) +
+         "ret;\n$L__BB0_5:\n" + marker(8) + "ret;\n";
 }
 
 TEST(BlockHistograms, JumpTableIsASwitchPart) {

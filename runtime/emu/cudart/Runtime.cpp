@@ -819,9 +819,8 @@ void resetStateForTesting() {
 }
 
 std::string truthDirectory() {
-  return warpscope::outputDirectory([](const char *Name) -> const char * {
-    return getenv(Name);
-  });
+  return warpscope::outputDirectory(
+      [](const char *Name) -> const char * { return getenv(Name); });
 }
 
 } // namespace warpscope::emu::cudart
