@@ -3,6 +3,7 @@
 #include "Report.h"
 #include "MixReport.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -10,6 +11,7 @@
 #include "llvm/Support/Regex.h"
 #include <algorithm>
 #include <map>
+#include <set>
 
 using namespace llvm;
 using namespace warpscope;
@@ -125,6 +127,34 @@ warpscope::summarize(const ProfileSet &Set, const std::string &Filter) {
   return Out;
 }
 
+SassMetricsSummary
+warpscope::joinSassMetrics(std::vector<FunctionSummary> &Summaries,
+                           const SassMetricsSet &Sass,
+                           const std::string &Filter) {
+  SassMetricsSummary Out;
+  Out.Files = Sass.Files;
+  Out.Chips = Sass.Chips;
+  Out.Warnings = Sass.Warnings;
+  Out.DroppedRecords = Sass.DroppedRecords;
+  std::set<std::string> Reported;
+  for (FunctionSummary &S : Summaries) {
+    auto It = Sass.Functions.find(S.Function->Name);
+    S.Hardware =
+        compareWithHardware(It == Sass.Functions.end() ? nullptr : &It->second,
+                            S.BranchEfficiency, S.Mix);
+    Reported.insert(S.Function->Name);
+  }
+  // summarize checked the filter.
+  std::optional<Regex> R;
+  if (!Filter.empty())
+    R.emplace(Filter);
+  for (const auto &[Mangled, F] : Sass.Functions)
+    if (!Reported.count(Mangled) &&
+        (!R || R->match(Mangled) || R->match(demangle(Mangled))))
+      Out.NotInReport.push_back(Mangled);
+  return Out;
+}
+
 void warpscope::renderText(const ProfileSet &Set,
                            const std::vector<FunctionSummary> &Summaries,
                            unsigned Top, raw_ostream &OS) {
@@ -161,7 +191,11 @@ void warpscope::renderText(const ProfileSet &Set,
                   "branch efficiency {3}\n",
                   S.Probed, S.Uniform, S.DivergentBranches,
                   formatPercent(S.BranchEfficiency));
+    if (S.Hardware)
+      renderHardwareBranchText(*S.Hardware, OS);
     renderMixText(S.Mix, OS);
+    if (S.Hardware)
+      renderHardwareInstText(*S.Hardware, OS);
     if (S.Divergent)
       OS << formatv("  divergence concentration: {0} branch(es) hold 90% of "
                     "{1} divergent visits\n",
@@ -247,6 +281,8 @@ json::Value warpscope::renderJson(const ProfileSet &Set,
         {"branches", std::move(Branches)},
         {"blocks", std::move(Blocks)}};
     addMixJson(S.Mix, K);
+    if (S.Hardware)
+      addHardwareJson(*S.Hardware, K);
     Kernels.push_back(std::move(K));
   }
   json::Array Warnings;

@@ -4,6 +4,7 @@
 
 #include "InstructionMix.h"
 #include "ProfileModel.h"
+#include "SassReport.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
@@ -28,12 +29,21 @@ struct FunctionSummary {
   std::optional<double> TimeMs;
   std::vector<BranchRow> Rows; ///< probed branches, most divergent first
   InstructionMix Mix; ///< this function's own PTX (not its callees')
+  /// The hardware's numbers, when the directory has SASS metrics.
+  std::optional<HardwareComparison> Hardware;
 };
 
 /// Summaries of functions that ran or were launched, heaviest first;
 /// Filter (a regex over mangled and demangled names) may be empty.
 llvm::Expected<std::vector<FunctionSummary>>
 summarize(const ProfileSet &Set, const std::string &Filter);
+
+/// Joins SASS metrics to the summaries by mangled name: every summary gets
+/// Hardware. Filter is summarize's; SASS records of functions it lets
+/// through but the report lacks are listed in the result.
+SassMetricsSummary joinSassMetrics(std::vector<FunctionSummary> &Summaries,
+                                   const SassMetricsSet &Sass,
+                                   const std::string &Filter);
 
 /// "12.3%", or "-" when there is nothing to divide by.
 std::string formatPercent(std::optional<double> Fraction);

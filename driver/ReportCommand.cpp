@@ -4,6 +4,7 @@
 #include "ProfileModel.h"
 #include "Report.h"
 #include "ReportFormats.h"
+#include "SassMetrics.h"
 #include "StallReport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/WithColor.h"
@@ -57,16 +58,29 @@ int warpscope::runReport() {
       loadStallView(Dir, *Set, KernelFilter);
   if (!Stalls)
     return Error(toString(Stalls.takeError()));
+  // SASS metrics, when the run collected them, add the hardware's numbers
+  // beside ours.
+  Expected<std::optional<SassMetricsSet>> Sass = loadSassMetrics(Dir);
+  if (!Sass)
+    return Error(toString(Sass.takeError()));
+  std::optional<SassMetricsSummary> SassSummary;
+  if (*Sass)
+    SassSummary = joinSassMetrics(*S, **Sass, KernelFilter);
   std::error_code EC;
   raw_fd_ostream OS(OutFile, EC, sys::fs::OF_Text);
   if (EC)
     return Error("cannot write '" + OutFile + "': " + EC.message());
   if (Format == "text") {
     renderText(*Set, *S, Top, OS);
+    if (SassSummary)
+      renderSassSummaryText(*SassSummary, OS);
     if (*Stalls)
       renderStallText(**Stalls, Top, OS);
   } else if (Format == "json") {
     json::Value Report = renderJson(*Set, *S);
+    if (SassSummary)
+      Report.getAsObject()->try_emplace("sass_metrics",
+                                        renderSassSummaryJson(*SassSummary));
     if (*Stalls)
       Report.getAsObject()->try_emplace("stall_view",
                                         renderStallJson(**Stalls));
@@ -76,15 +90,19 @@ int warpscope::runReport() {
     renderCsv(*S, OS);
   else if (Format == "sarif")
     OS << formatv("{0:2}", renderSarif(*S, SarifThreshold)) << "\n";
-  else if (!*Stalls)
+  else if (!*Stalls && !SassSummary)
     renderHtml(*Set, *S, OS);
   else {
     std::string Page;
     raw_string_ostream PS(Page);
     renderHtml(*Set, *S, PS);
+    std::string Sections;
+    if (SassSummary)
+      Sections += renderSassSummaryHtml(*SassSummary);
+    if (*Stalls)
+      Sections += renderStallHtml(**Stalls);
     size_t End = Page.rfind("</body>");
-    Page.insert(End == std::string::npos ? Page.size() : End,
-                renderStallHtml(**Stalls));
+    Page.insert(End == std::string::npos ? Page.size() : End, Sections);
     OS << Page;
   }
   return 0;

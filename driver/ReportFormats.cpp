@@ -205,18 +205,35 @@ void warpscope::renderHtml(const ProfileSet &Set,
      << escapeHtml(Set.Mode) << "</td></tr></table>\n";
   for (const std::string &W : Set.Warnings)
     OS << "<p class=\"warn\">warning: " << escapeHtml(W) << "</p>\n";
+  // SASS metrics add the hardware's branch efficiency beside ours.
+  bool Hardware = std::any_of(
+      Summaries.begin(), Summaries.end(),
+      [](const FunctionSummary &S) { return S.Hardware.has_value(); });
   OS << "<table class=\"sortable\" id=\"kernels\"><thead><tr><th>function</th>"
         "<th>launches</th><th>warp executions</th><th>thread executions</th>"
-        "<th>SIMD efficiency</th><th>branch efficiency</th><th>divergent "
-        "branches</th></tr></thead><tbody>\n";
-  for (const FunctionSummary &S : Summaries)
+        "<th>SIMD efficiency</th><th>branch efficiency</th>";
+  if (Hardware)
+    OS << "<th>hardware branch efficiency</th><th>difference (points)</th>";
+  OS << "<th>divergent branches</th></tr></thead><tbody>\n";
+  for (const FunctionSummary &S : Summaries) {
     OS << "<tr><td><a href=\"#f-" << escapeHtml(S.Function->Name) << "\">"
        << escapeHtml(S.Function->Demangled) << "</a></td><td class=\"n\">"
        << S.Function->launches() << "</td><td class=\"n\">" << S.WarpExecutions
        << "</td><td class=\"n\">" << S.ThreadExecutions
        << "</td><td class=\"n\">" << formatPercent(S.SimdEfficiency)
-       << "</td><td class=\"n\">" << formatPercent(S.BranchEfficiency)
-       << "</td><td class=\"n\">" << S.DivergentBranches << "</td></tr>\n";
+       << "</td><td class=\"n\">" << formatPercent(S.BranchEfficiency);
+    if (Hardware) {
+      std::optional<double> Hw, Diff;
+      if (S.Hardware) {
+        Hw = S.Hardware->BranchEfficiency.Value;
+        Diff = S.Hardware->DifferencePoints;
+      }
+      OS << "</td><td class=\"n\">" << formatPercent(Hw)
+         << "</td><td class=\"n\">"
+         << (Diff ? formatSignedPoints(*Diff) : std::string("-"));
+    }
+    OS << "</td><td class=\"n\">" << S.DivergentBranches << "</td></tr>\n";
+  }
   OS << "</tbody></table>\n";
   for (const FunctionSummary &S : Summaries) {
     const FunctionProfile &F = *S.Function;
@@ -230,6 +247,8 @@ void warpscope::renderHtml(const ProfileSet &Set,
                   formatPercent(S.BranchEfficiency), formatPercent(S.SimdEfficiency),
                   S.Concentration90);
     renderMixHtml(S.Mix, OS);
+    if (S.Hardware)
+      renderHardwareHtml(*S.Hardware, OS);
     if (!S.Rows.empty()) {
       OS << "<table class=\"sortable divmap\"><thead><tr><th>location</th>"
             "<th>visits</th><th>divergent</th><th>rate</th><th>share</th>"
