@@ -11,7 +11,10 @@
 //  - one that sits on one side of a two-way branch, whose other side is a
 //    block entered only from that branch, runs on the edge "IR block X, not
 //    towards V": threads T(X) - T(V), warps W(X) + divergent(X) - arrivals
-//    at V (docs/database-schema.md, `ptx_edges`).
+//    at V (docs/database-schema.md, `ptx_edges`);
+//  - one inside the code a switch is lowered to (compare chains, a jump
+//    table's block) runs for the lanes going to the IR blocks it leads to,
+//    when every way from the switch to those passes it (`ptx_switch_parts`).
 // What cannot be attributed that way is kept apart, never guessed.
 //
 //===----------------------------------------------------------------------===//
