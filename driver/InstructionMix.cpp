@@ -4,6 +4,7 @@
 #include "InstructionClasses.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -43,11 +44,20 @@ public:
   }
 
   std::optional<WarpThread> edge(unsigned X, unsigned V) {
+    if (auto It = Known.find({X, V}); It != Known.end())
+      return It->second;
+    // Depth and work are bounded: a large control-flow graph gives up
+    // (unknown, so lower bounds) instead of searching without end.
     if (!Complete || X >= F.Blocks.size() || V >= F.Blocks.size() ||
-        Open.size() > 32 || !Open.insert({X, V}).second)
+        Open.size() > 32 || !Budget || !Open.insert({X, V}).second)
       return std::nullopt;
+    --Budget;
     std::optional<WarpThread> R = derive(X, V);
     Open.erase({X, V});
+    // Every derivation is an identity of exact counts: one that succeeds
+    // holds whichever way it went.
+    if (R)
+      Known[{X, V}] = *R;
     return R;
   }
 
@@ -55,6 +65,8 @@ private:
   const FunctionProfile &F;
   std::vector<std::vector<unsigned>> Preds;
   std::set<std::pair<unsigned, unsigned>> Open; ///< edges being derived
+  std::map<std::pair<unsigned, unsigned>, WarpThread> Known;
+  unsigned Budget = 100000; ///< derivations tried, at most
   bool Complete = true;
 
   static std::optional<WarpThread> minus(WarpThread A, WarpThread B) {
