@@ -60,4 +60,17 @@ grep -q '^reduction,reduce_max_i32,,,,100.00$' "$tmp/out.csv" || { cat "$tmp/out
 python3 "$gpu/summarize.py" "$tmp/out.csv" "$tmp/out.md" || fail "summarize.py on validate.sh output"
 grep -q '^| reduction |' "$tmp/out.md" || fail "summary lacks reduction"
 grep -q 'Failed runs: bfs (instrumented)' "$tmp/out.md" || fail "summary lacks the failure"
+# inst_ratio.py: our PTX counts (a report of the emulated reduction.inst)
+# against a fake ncu; a kernel whose launches ncu did not all profile gets
+# no ratio.
+python3 "$gpu/inst_ratio.py" --header reduction "$here/sample-report.json" \
+  "$here/fake_ncu_inst.csv" >"$tmp/ratio.csv" || fail "inst_ratio.py failed"
+grep -q '^program,kernel,launches,ncu_launches,ptx_warp,sass_warp,' "$tmp/ratio.csv" || fail "inst_ratio header"
+grep -q '^reduction,_Z14reduce_sum_f32PKflPf,2,2,32487,21000,0.646,1005660,630000,0.626,yes$' "$tmp/ratio.csv" ||
+  { cat "$tmp/ratio.csv"; fail "inst_ratio: reduce_sum_f32 (two launches summed)"; }
+grep -q '^reduction,_Z14reduce_max_i32PKilPi,2,1,32487,21000,,1005660,640000,,yes$' "$tmp/ratio.csv" ||
+  { cat "$tmp/ratio.csv"; fail "inst_ratio: reduce_max_i32 (ncu saw 1 of 2 launches: no ratio)"; }
+echo '{"kernels": 3}' >"$tmp/bad.json"
+python3 "$gpu/inst_ratio.py" reduction "$tmp/bad.json" "$here/fake_ncu_inst.csv" 2>/dev/null &&
+  fail "inst_ratio.py accepted a report without kernels"
 echo "test_scripts: PASS"
