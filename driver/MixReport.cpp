@@ -1,6 +1,7 @@
 //===- MixReport.cpp - Instruction mix, FLOPs and bytes in reports --------===//
 
 #include "MixReport.h"
+#include "Html.h"
 #include "Report.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -73,9 +74,5 @@ void warpscope::renderMixHtml(const InstructionMix &M, raw_ostream &OS) {
   std::string Text;
   raw_string_ostream S(Text);
   renderMixText(M, S);
-  OS << "<pre class=\"mix\">";
-  for (char C : Text)
-    OS << (C == '<' ? "&lt;" : C == '>' ? "&gt;" : C == '&' ? "&amp;"
-                                                            : std::string(1, C));
-  OS << "</pre>\n";
+  OS << "<pre class=\"mix\">" << escapeHtml(Text) << "</pre>\n";
 }

@@ -1,10 +1,9 @@
 //===- PcSampling.cpp - pcsamples-*.json, mapped to source lines ----------===//
 
 #include "PcSampling.h"
+#include "JsonFiles.h"
 #include "CubinLines.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <map>
@@ -19,22 +18,12 @@ static Error fail(const Twine &File, const Twine &What) {
 }
 
 static Error loadOne(const std::string &Path, PcSampleSet &Set) {
-  auto Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return fail(Path, "cannot read (" + Buf.getError().message() + ")");
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
-  if (!V)
-    return fail(Path, "is not valid JSON (" + toString(V.takeError()) +
-                          "); the file is corrupt or truncated");
-  const json::Object *Top = V->getAsObject();
-  if (!Top)
-    return fail(Path, "is not a JSON object");
-  std::optional<StringRef> Schema = Top->getString("schema");
-  if (!Schema)
-    return fail(Path, "has no 'schema' field");
-  if (*Schema != "warpscope-pcsampling/1")
-    return fail(Path, "has schema '" + *Schema +
-                          "', this warpscope reads 'warpscope-pcsampling/1'");
+  Expected<json::Object> Read = readSchemaObject(
+      Path, "warpscope-pcsampling/1",
+      [&](const Twine &What) { return fail(Path, What); });
+  if (!Read)
+    return Read.takeError();
+  const json::Object *Top = &*Read;
   auto Total = Top->getInteger("total_samples");
   auto Dropped = Top->getInteger("dropped_samples");
   const json::Array *Pcs = Top->getArray("pcs");
@@ -77,16 +66,10 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
 Expected<std::optional<PcSampleSet>>
 warpscope::loadPcSamples(const std::string &Dir) {
   PcSampleSet Set;
-  std::error_code EC;
-  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
-       I.increment(EC)) {
-    StringRef Name = sys::path::filename(I->path());
-    if (Name.starts_with("pcsamples-") && Name.ends_with(".json"))
-      Set.Files.push_back(I->path());
-  }
+  std::error_code EC; // an unlistable directory: no such files
+  Set.Files = filesNamed(Dir, "pcsamples-", ".json", EC);
   if (Set.Files.empty())
     return std::nullopt;
-  std::sort(Set.Files.begin(), Set.Files.end());
   for (const std::string &F : Set.Files)
     if (Error E = loadOne(F, Set))
       return std::move(E);

@@ -1,6 +1,7 @@
 //===- ProfileModel.cpp - Load and join profiles and databases ------------===//
 
 #include "ProfileModel.h"
+#include "JsonFiles.h"
 #include "ProgramDatabase.h"
 #include "warpscope/Abi.h"
 #include "llvm/Support/FileSystem.h"
@@ -419,17 +420,11 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
   ProfileSet Set;
   Set.Directory = Dir;
   std::error_code EC;
-  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
-       I.increment(EC)) {
-    StringRef Name = sys::path::filename(I->path());
-    if (Name.starts_with("profile-") && Name.ends_with(".json"))
-      Set.ProfileFiles.push_back(I->path());
-  }
+  Set.ProfileFiles = filesNamed(Dir, "profile-", ".json", EC);
   if (EC)
     return fail(Dir, "cannot be listed (" + EC.message() + ")", RerunHint);
   if (Set.ProfileFiles.empty())
     return fail(Dir, "holds no profile-*.json", RerunHint);
-  std::sort(Set.ProfileFiles.begin(), Set.ProfileFiles.end());
 
   std::map<std::string, Database> Databases;
   std::map<std::string, std::vector<FunctionProfile>> ByModule;

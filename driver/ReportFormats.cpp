@@ -1,6 +1,7 @@
 //===- ReportFormats.cpp - CSV, SARIF and HTML renderings -----------------===//
 
 #include "ReportFormats.h"
+#include "Html.h"
 #include "MixReport.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -98,20 +99,6 @@ json::Value warpscope::renderSarif(const std::vector<FunctionSummary> &Summaries
 }
 
 namespace {
-
-std::string escapeHtml(StringRef S) {
-  std::string Out;
-  for (char C : S) {
-    switch (C) {
-    case '<': Out += "&lt;"; break;
-    case '>': Out += "&gt;"; break;
-    case '&': Out += "&amp;"; break;
-    case '"': Out += "&quot;"; break;
-    default: Out += C;
-    }
-  }
-  return Out;
-}
 
 const char *Style = R"(<style>
 body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}

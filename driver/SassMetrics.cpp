@@ -1,10 +1,9 @@
 //===- SassMetrics.cpp - sassmetrics-*.json, summed per function ----------===//
 
 #include "SassMetrics.h"
+#include "JsonFiles.h"
 #include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
 #include <set>
@@ -54,22 +53,12 @@ pickMetric(const std::vector<std::string> &Collected, SassCounter C) {
 }
 
 static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
-  auto Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return fail(Path, "cannot read (" + Buf.getError().message() + ")");
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
-  if (!V)
-    return fail(Path, "is not valid JSON (" + toString(V.takeError()) +
-                          "); the file is corrupt or truncated");
-  const json::Object *Top = V->getAsObject();
-  if (!Top)
-    return fail(Path, "is not a JSON object");
-  std::optional<StringRef> Schema = Top->getString("schema");
-  if (!Schema)
-    return fail(Path, "has no 'schema' field");
-  if (*Schema != "warpscope-sassmetrics/1")
-    return fail(Path, "has schema '" + *Schema +
-                          "', this warpscope reads 'warpscope-sassmetrics/1'");
+  Expected<json::Object> Read = readSchemaObject(
+      Path, "warpscope-sassmetrics/1",
+      [&](const Twine &What) { return fail(Path, What); });
+  if (!Read)
+    return Read.takeError();
+  const json::Object *Top = &*Read;
   const json::Array *CollectedV = Top->getArray("collected_metrics");
   std::optional<uint64_t> Dropped =
       Top->get("dropped_records") ? Top->get("dropped_records")->getAsUINT64()
@@ -189,16 +178,10 @@ static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
 Expected<std::optional<SassMetricsSet>>
 warpscope::loadSassMetrics(const std::string &Dir) {
   SassMetricsSet Set;
-  std::error_code EC;
-  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
-       I.increment(EC)) {
-    StringRef Name = sys::path::filename(I->path());
-    if (Name.starts_with("sassmetrics-") && Name.ends_with(".json"))
-      Set.Files.push_back(I->path());
-  }
+  std::error_code EC; // an unlistable directory: no such files
+  Set.Files = filesNamed(Dir, "sassmetrics-", ".json", EC);
   if (Set.Files.empty())
     return std::nullopt;
-  std::sort(Set.Files.begin(), Set.Files.end());
   for (const std::string &F : Set.Files)
     if (Error E = loadOne(F, Set))
       return std::move(E);

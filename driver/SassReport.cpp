@@ -1,6 +1,7 @@
 //===- SassReport.cpp - SASS metrics next to WarpScope's own numbers ------===//
 
 #include "SassReport.h"
+#include "Html.h"
 #include "Report.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
@@ -11,28 +12,6 @@ using namespace llvm;
 using namespace warpscope;
 
 namespace {
-
-std::string escapeHtml(StringRef S) {
-  std::string Out;
-  for (char C : S)
-    switch (C) {
-    case '<':
-      Out += "&lt;";
-      break;
-    case '>':
-      Out += "&gt;";
-      break;
-    case '&':
-      Out += "&amp;";
-      break;
-    case '"':
-      Out += "&quot;";
-      break;
-    default:
-      Out += C;
-    }
-  return Out;
-}
 
 json::Value orNull(const std::optional<double> &V) {
   return V ? json::Value(*V) : json::Value(nullptr);

@@ -1,6 +1,7 @@
 //===- StallReport.cpp - Stall view: where warps wait, next to divergence -===//
 
 #include "StallReport.h"
+#include "Html.h"
 #include "Report.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -46,28 +47,6 @@ std::optional<double> rate(uint64_t Num, uint64_t Den) {
   if (!Den)
     return std::nullopt;
   return double(Num) / double(Den);
-}
-
-std::string escape(StringRef S) {
-  std::string Out;
-  for (char C : S)
-    switch (C) {
-    case '<':
-      Out += "&lt;";
-      break;
-    case '>':
-      Out += "&gt;";
-      break;
-    case '&':
-      Out += "&amp;";
-      break;
-    case '"':
-      Out += "&quot;";
-      break;
-    default:
-      Out += C;
-    }
-  return Out;
 }
 
 std::string where(const StallLine &L) {
@@ -233,12 +212,12 @@ std::string warpscope::renderStallHtml(const StallView &V) {
      << formatv("{0} samples, {1} dropped", V.TotalSamples, V.DroppedSamples)
      << "</p>\n";
   for (const std::string &W : V.Warnings)
-    OS << "<p class=\"warn\">" << escape(W) << "</p>\n";
+    OS << "<p class=\"warn\">" << escapeHtml(W) << "</p>\n";
   for (const StallKernel &K : V.Kernels) {
-    OS << "<h3>" << escape(K.Name) << " &mdash; " << K.Samples
+    OS << "<h3>" << escapeHtml(K.Name) << " &mdash; " << K.Samples
        << " samples</h3>\n<p>";
     for (const auto &[Reason, N] : topStalls(K.Stalls, 0))
-      OS << escape(Reason) << " " << formatPercent(rate(N, K.Samples)) << "; ";
+      OS << escapeHtml(Reason) << " " << formatPercent(rate(N, K.Samples)) << "; ";
     OS << "</p>\n<table class=\"stalls\"><thead><tr><th>line</th>"
           "<th>samples</th><th>top stalls</th><th>divergent visits</th>"
           "<th>divergence</th></tr></thead><tbody>\n";
@@ -247,8 +226,8 @@ std::string warpscope::renderStallHtml(const StallView &V) {
       for (const auto &[Reason, N] : topStalls(L.Stalls, 3))
         Top += (Top.empty() ? "" : ", ") + Reason + " " +
                formatPercent(rate(N, L.Samples));
-      OS << "<tr><td>" << escape(where(L)) << "</td><td>" << L.Samples
-         << "</td><td>" << escape(Top) << "</td><td>"
+      OS << "<tr><td>" << escapeHtml(where(L)) << "</td><td>" << L.Samples
+         << "</td><td>" << escapeHtml(Top) << "</td><td>"
          << (L.Branches ? formatv("{0} / {1}", L.Divergent, L.Visits).str()
                         : "-")
          << "</td><td>" << formatPercent(rate(L.Divergent, L.Visits))

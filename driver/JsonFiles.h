@@ -1,0 +1,61 @@
+//===- JsonFiles.h - The JSON files runs leave in a profile directory ----===//
+#ifndef WARPSCOPE_DRIVER_JSONFILES_H
+#define WARPSCOPE_DRIVER_JSONFILES_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace warpscope {
+
+/// The files of Dir named <Prefix>...<Suffix>, sorted; EC says whether Dir
+/// could be listed.
+inline std::vector<std::string> filesNamed(const std::string &Dir,
+                                           llvm::StringRef Prefix,
+                                           llvm::StringRef Suffix,
+                                           std::error_code &EC) {
+  std::vector<std::string> Files;
+  for (llvm::sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+       I.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(I->path());
+    if (Name.starts_with(Prefix) && Name.ends_with(Suffix))
+      Files.push_back(I->path());
+  }
+  std::sort(Files.begin(), Files.end());
+  return Files;
+}
+
+/// Path's top-level JSON object, whose "schema" must be Schema. Fail turns
+/// "what is wrong" into the caller's one-line error (file name and what to
+/// do).
+inline llvm::Expected<llvm::json::Object>
+readSchemaObject(const std::string &Path, llvm::StringRef Schema,
+                 llvm::function_ref<llvm::Error(const llvm::Twine &)> Fail) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return Fail("cannot read (" + Buf.getError().message() + ")");
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Buf)->getBuffer());
+  if (!V)
+    return Fail("is not valid JSON (" + llvm::toString(V.takeError()) +
+                "); the file is corrupt or truncated");
+  llvm::json::Object *Top = V->getAsObject();
+  if (!Top)
+    return Fail("is not a JSON object");
+  std::optional<llvm::StringRef> Found = Top->getString("schema");
+  if (!Found)
+    return Fail("has no 'schema' field");
+  if (*Found != Schema)
+    return Fail("has schema '" + *Found + "', this warpscope reads '" +
+                Schema + "'");
+  return std::move(*Top);
+}
+
+} // namespace warpscope
+
+#endif // WARPSCOPE_DRIVER_JSONFILES_H
