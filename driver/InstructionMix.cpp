@@ -43,6 +43,13 @@ public:
     }
   }
 
+  /// Starts the work budget anew for one piece of PTX; edges derived for
+  /// earlier ones are kept.
+  EdgeFlow &forNextQuery() {
+    Budget = MaxDerivations;
+    return *this;
+  }
+
   std::optional<WarpThread> edge(unsigned X, unsigned V) {
     if (auto It = Known.find({X, V}); It != Known.end())
       return It->second;
@@ -66,7 +73,8 @@ private:
   std::vector<std::vector<unsigned>> Preds;
   std::set<std::pair<unsigned, unsigned>> Open; ///< edges being derived
   std::map<std::pair<unsigned, unsigned>, WarpThread> Known;
-  unsigned Budget = 100000; ///< derivations tried, at most
+  static constexpr unsigned MaxDerivations = 100000; ///< per query
+  unsigned Budget = MaxDerivations;
   bool Complete = true;
 
   static std::optional<WarpThread> minus(WarpThread A, WarpThread B) {
@@ -162,10 +170,8 @@ std::optional<WarpThread> localEdgeExecutions(const FunctionProfile &F,
   return WarpThread{Arrivals, X.ThreadExecutions - V.ThreadExecutions};
 }
 
-} // namespace
-
-std::optional<WarpThread> warpscope::edgeExecutions(const FunctionProfile &F,
-                                                    const PtxEdge &E) {
+std::optional<WarpThread> edgeExecutions(const FunctionProfile &F,
+                                         const PtxEdge &E, EdgeFlow &Flow) {
   if (E.From >= F.Blocks.size() || E.Other >= F.Blocks.size())
     return std::nullopt;
   if (std::optional<WarpThread> Local = localEdgeExecutions(F, E))
@@ -176,15 +182,15 @@ std::optional<WarpThread> warpscope::edgeExecutions(const FunctionProfile &F,
     return std::nullopt;
   unsigned To =
       E.Toward ? E.Other : Br->Successors[Br->Successors[0] == E.Other ? 1 : 0];
-  std::optional<WarpThread> Exec = EdgeFlow(F).edge(E.From, To);
+  std::optional<WarpThread> Exec = Flow.forNextQuery().edge(E.From, To);
   if (Exec && E.SelfReconverges && Br->Probed)
     Exec->Warp -= std::min(Exec->Warp, Br->Divergent);
   return Exec;
 }
 
-std::optional<WarpThread>
-warpscope::switchPartExecutions(const FunctionProfile &F,
-                                const PtxSwitchPart &P) {
+std::optional<WarpThread> switchPartExecutions(const FunctionProfile &F,
+                                               const PtxSwitchPart &P,
+                                               EdgeFlow &Flow) {
   const BranchCounts *Br = branchOf(F, P.From);
   if (!Br || Br->Successors.size() < 3 || P.Reaches.empty())
     return std::nullopt;
@@ -217,7 +223,7 @@ warpscope::switchPartExecutions(const FunctionProfile &F,
   if (!Br->Uniform)
     return std::nullopt;
   // Proven uniform: every visit goes one way, so the edges' counts add up.
-  EdgeFlow Flow(F);
+  Flow.forNextQuery();
   WarpThread R;
   for (unsigned S : P.Reaches) {
     std::optional<WarpThread> E = Flow.edge(P.From, S);
@@ -226,6 +232,21 @@ warpscope::switchPartExecutions(const FunctionProfile &F,
     R += *E;
   }
   return R;
+}
+
+} // namespace
+
+std::optional<WarpThread> warpscope::edgeExecutions(const FunctionProfile &F,
+                                                    const PtxEdge &E) {
+  EdgeFlow Flow(F);
+  return ::edgeExecutions(F, E, Flow);
+}
+
+std::optional<WarpThread>
+warpscope::switchPartExecutions(const FunctionProfile &F,
+                                const PtxSwitchPart &P) {
+  EdgeFlow Flow(F);
+  return ::switchPartExecutions(F, P, Flow);
 }
 
 namespace {
@@ -266,10 +287,12 @@ InstructionMix warpscope::instructionMix(const FunctionProfile &F) {
     for (const auto &[Op, N] : Ptx)
       M.Unknown[Op] += N;
   };
+  // One flow for the function: edges derived for one piece serve the next.
+  EdgeFlow Flow(F);
   for (const PtxEdge &E : F.PtxEdges)
-    AddIfKnown(E.Ptx, edgeExecutions(F, E));
+    AddIfKnown(E.Ptx, ::edgeExecutions(F, E, Flow));
   for (const PtxSwitchPart &P : F.PtxSwitchParts)
-    AddIfKnown(P.Ptx, switchPartExecutions(F, P));
+    AddIfKnown(P.Ptx, ::switchPartExecutions(F, P, Flow));
   AddIfKnown(F.PtxUnattributed, std::nullopt);
   for (const auto &[Opcode, D] : M.ByOpcode) {
     ptx::InstructionInfo Info = ptx::classify(Opcode);
