@@ -133,6 +133,8 @@ Expected<Database> loadDatabase(const std::string &Path,
       B.Counter = BR.Counter;
       B.DerivedBranch = BR.DerivedBranch;
       B.DerivedSuccessor = BR.DerivedSuccessor;
+      B.SameCountsAs = BR.SameCountsAs;
+      B.AssumesReconvergence = BR.AssumesReconvergence;
       for (const std::vector<InlineFrame> &Stack : BR.InlineStacks) {
         B.InlineStacks.emplace_back();
         for (const InlineFrame &Fr : Stack)
@@ -217,7 +219,7 @@ std::string countsFor(const Database &DB, const std::vector<uint64_t> &C,
              " has impossible counts";
     };
     for (BlockCounts &B : F.Blocks)
-      if (B.DerivedBranch < 0) {
+      if (B.DerivedBranch < 0 && B.SameCountsAs < 0) {
         B.WarpExecutions = C[B.Counter + BlockWarpExecutions];
         B.ThreadExecutions = C[B.Counter + BlockThreadExecutions];
       }
@@ -226,7 +228,7 @@ std::string countsFor(const Database &DB, const std::vector<uint64_t> &C,
         continue;
       uint64_t W = Br.Counter;
       if (Br.SharesBlockCounts) {
-        if (Br.Block >= F.Blocks.size())
+        if (Br.Block >= F.Blocks.size() || F.Blocks[Br.Block].SameCountsAs >= 0)
           return Bad("branch", Br.Id);
         Br.Visits = F.Blocks[Br.Block].WarpExecutions;
         Br.ActiveThreads = F.Blocks[Br.Block].ThreadExecutions;
@@ -269,6 +271,16 @@ std::string countsFor(const Database &DB, const std::vector<uint64_t> &C,
       const BranchCounts &Br = F.Branches[B.DerivedBranch];
       B.ThreadExecutions = Br.SuccessorThreads[B.DerivedSuccessor];
       B.WarpExecutions = Br.arrivals(B.DerivedSuccessor);
+    }
+    // After those: a block may run exactly when a derived one runs.
+    for (BlockCounts &B : F.Blocks) {
+      if (B.SameCountsAs < 0)
+        continue;
+      if (size_t(B.SameCountsAs) >= F.Blocks.size())
+        return Bad("block", B.Id);
+      const BlockCounts &From = F.Blocks[B.SameCountsAs];
+      B.WarpExecutions = From.WarpExecutions;
+      B.ThreadExecutions = From.ThreadExecutions;
     }
     for (const BlockCounts &B : F.Blocks)
       if (B.ThreadExecutions < B.WarpExecutions ||
@@ -495,6 +507,17 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
                         "describes " + Twine(DB->NumCounters) +
                             " counters but the profile has " + Twine(N),
                         "the program was rebuilt after it ran; rerun it");
+          unsigned Assumed = 0;
+          for (const FunctionProfile &Fn : DB->Functions)
+            for (const BlockCounts &B : Fn.Blocks)
+              Assumed += B.AssumesReconvergence;
+          if (Assumed)
+            Set.Warnings.push_back(
+                "module " + Id + ": " + std::to_string(Assumed) +
+                " block counts assume that lanes which split meet again at "
+                "the branch's post-dominator (built with "
+                "-warpscope-assume-reconvergence): exact on the emulator, "
+                "not guaranteed on a GPU");
           ByModule[Id] = DB->Functions;
           for (size_t I = 0; I < DB->Functions.size(); ++I)
             FunctionIndex[{Id, DB->Functions[I].Name}] = I;

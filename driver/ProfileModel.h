@@ -36,6 +36,10 @@ struct BlockCounts {
   uint64_t Counter = 0; ///< first word of its record in the module's array
   int DerivedBranch = -1; ///< counts come from this branch's successor...
   unsigned DerivedSuccessor = 0; ///< ...this one
+  /// Counts are block SameCountsAs's (it runs exactly when that one runs);
+  /// AssumesReconvergence: only if lanes split between the two meet here.
+  int SameCountsAs = -1;
+  bool AssumesReconvergence = false;
   /// Every source position of the block, as inline stacks, outermost
   /// first (for sample profiles).
   std::vector<std::vector<Frame>> InlineStacks;

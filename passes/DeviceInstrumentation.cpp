@@ -10,6 +10,7 @@
 #include "SubprogramNames.h"
 #include "warpscope/Abi.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -55,6 +56,23 @@ static cl::opt<bool> CheaperCounting(
              "single-predecessor successors from branch records (default on; "
              "off probes every block on its own)"),
     cl::init(true));
+
+static cl::opt<bool> DeriveEquivalentBlocks(
+    "warpscope-derive-equivalent-blocks",
+    cl::desc("A block that runs exactly when a block dominating it runs (it "
+             "post-dominates that block, in the same loop, with no call and "
+             "no branch that may diverge between them) takes that block's "
+             "counts instead of a probe (default on)"),
+    cl::init(true));
+
+static cl::opt<bool> AssumeReconvergence(
+    "warpscope-assume-reconvergence",
+    cl::desc("Derive such blocks across branches that may diverge too, "
+             "assuming the lanes meet again at the immediate post-dominator "
+             "(as the emulator and ptxas' convergence barriers do, but not "
+             "guaranteed on GPUs with independent thread scheduling; "
+             "default off)"),
+    cl::init(false));
 
 static cl::opt<bool> EdgeArrivals(
     "warpscope-edge-arrivals",
@@ -120,7 +138,12 @@ struct PlannedBranch {
 };
 
 /// How a block's counts are collected.
-enum class BlockCounting { OwnProbe, ByTerminatorProbe, Derived };
+enum class BlockCounting {
+  OwnProbe,
+  ByTerminatorProbe,
+  Derived,   ///< from a branch record
+  Equivalent ///< from a block that runs exactly when it runs
+};
 
 struct PlannedBlock {
   BasicBlock *BB;
@@ -160,14 +183,23 @@ bool entersLoopOverCriticalEdges(const BasicBlock &BB,
 }
 
 /// Calls may exit lanes or come back with another mask, so a block that
-/// makes one keeps its block probe at its start.
+/// makes one keeps its block probe at its start (so does one that may end
+/// lanes itself).
 bool hasCalls(const BasicBlock &BB) {
   for (const Instruction &I : BB)
     if (const auto *CB = dyn_cast<CallBase>(&I)) {
       const auto *II = dyn_cast<IntrinsicInst>(CB);
-      if (!II || II->getIntrinsicID() == Intrinsic::trap ||
-          II->getIntrinsicID() == Intrinsic::ubsantrap)
+      if (!II)
         return true;
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::trap:
+      case Intrinsic::ubsantrap:
+      case Intrinsic::debugtrap:
+      case Intrinsic::nvvm_exit:
+        return true;
+      default:
+        break;
+      }
     }
   return false;
 }
@@ -423,6 +455,57 @@ void ModuleInstrumenter::recordControlFlow(
   }
 }
 
+/// The block R runs exactly when (on the same lanes, as many times as), so
+/// whose counts R takes: its nearest dominator that it post-dominates, in
+/// the same loop, when nothing between them (that block included) calls,
+/// and -- unless -warpscope-assume-reconvergence -- no branch between them
+/// may diverge, so the lanes that run one run the other together. Null when
+/// there is none. Crossed: whether a branch between them may diverge.
+BasicBlock *equivalentSource(BasicBlock &R, DominatorTree &DT,
+                             PostDominatorTree &PDT, LoopInfo &LI,
+                             function_ref<bool(const BasicBlock *)> MayDiverge,
+                             bool &Crossed) {
+  Crossed = false;
+  const Loop *L = LI.getLoopFor(&R);
+  const DomTreeNode *N = DT.getNode(&R);
+  BasicBlock *From = nullptr;
+  for (N = N ? N->getIDom() : nullptr; N; N = N->getIDom()) {
+    // Inside a loop that R is not in: runs more often; skip. Outside R's
+    // loop: R runs more often than anything from here up.
+    if (L && !L->contains(N->getBlock()))
+      return nullptr;
+    if (LI.getLoopFor(N->getBlock()) != L)
+      continue;
+    if (PDT.dominates(&R, N->getBlock())) {
+      From = N->getBlock();
+      break;
+    }
+  }
+  if (!From)
+    return nullptr;
+  SmallVector<BasicBlock *, 8> Work = {From};
+  SmallPtrSet<BasicBlock *, 8> Seen = {From};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (hasCalls(*BB))
+      return nullptr;
+    if (MayDiverge(BB)) {
+      if (!AssumeReconvergence)
+        return nullptr;
+      Crossed = true;
+    }
+    for (BasicBlock *S : successors(BB)) {
+      if (S == &R)
+        continue;
+      if (S == From)
+        return nullptr; // a cycle around From that misses R
+      if (Seen.insert(S).second)
+        Work.push_back(S);
+    }
+  }
+  return From;
+}
+
 /// Cheaper counting where it stays exact: a block whose only way in is one
 /// side of a probed two-way branch takes its counts from that branch's record
 /// (threads to that side, warp arrivals at it) -- unless it post-dominates
@@ -461,6 +544,30 @@ void ModuleInstrumenter::decideCounting(
     Blk.How = BlockCounting::ByTerminatorProbe;
     Br.MergedBlockWord = Blk.Word;
     Rec.Branches[BranchIdOf.lookup(BB)].SharesBlockCounts = true;
+  }
+  if (!DeriveEquivalentBlocks)
+    return;
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(*P.F);
+  auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
+  auto MayDiverge = [&](const BasicBlock *BB) {
+    auto It = BranchIdOf.find(BB);
+    return It != BranchIdOf.end() && !Rec.Branches[It->second].Uniform;
+  };
+  // Dominators come first, so a source is final before its blocks use it.
+  for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(P.F)) {
+    unsigned Id = BlockIds.lookup(BB);
+    if (P.Blocks[Id].How != BlockCounting::OwnProbe)
+      continue;
+    bool Crossed;
+    BasicBlock *From = equivalentSource(*BB, DT, PDT, LI, MayDiverge, Crossed);
+    if (!From)
+      continue;
+    // Name the block that has counts of its own (From may take them too).
+    const BlockRecord &Via = Rec.Blocks[BlockIds.lookup(From)];
+    P.Blocks[Id].How = BlockCounting::Equivalent;
+    Rec.Blocks[Id].AssumesReconvergence = Crossed || Via.AssumesReconvergence;
+    Rec.Blocks[Id].SameCountsAs =
+        Via.SameCountsAs >= 0 ? Via.SameCountsAs : int(Via.Id);
   }
 }
 
@@ -825,7 +932,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     }
   }
   for (const PlannedBlock &B : P.Blocks)
-    if (B.How == BlockCounting::Derived)
+    if (B.How == BlockCounting::Derived || B.How == BlockCounting::Equivalent)
       emitBlockMarker(&*B.BB->getFirstInsertionPt(), B.Word);
   if (!Slots.empty())
     PromoteMemToReg(Slots, FAM.getResult<DominatorTreeAnalysis>(*P.F));

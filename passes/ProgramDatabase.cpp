@@ -59,6 +59,12 @@ json::Value ProgramDatabase::toJson() const {
               ? json::Value(nullptr)
               : json::Value(json::Object{{"branch", B.DerivedBranch},
                                          {"successor", B.DerivedSuccessor}});
+      O["same_counts_as"] =
+          B.SameCountsAs < 0
+              ? json::Value(nullptr)
+              : json::Value(json::Object{
+                    {"block", B.SameCountsAs},
+                    {"assumes_reconvergence", B.AssumesReconvergence}});
       if (!PtxStatus.empty())
         O["ptx"] = histogramJson(B.Ptx);
       O["promoted"] = B.Promoted;
@@ -212,7 +218,7 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
   if (!Top)
     return createStringError(R.Error);
   std::string Schema = R.str(*Top, "schema");
-  if (R.Error.empty() && Schema != DatabaseSchema)
+  if (R.Error.empty() && Schema != DatabaseSchema && Schema != DatabaseSchemaV1)
     return createStringError("program database has schema '" + Schema +
                              "', expected '" + DatabaseSchema + "'");
   DB.ModuleId = R.str(*Top, "module_id");
@@ -270,6 +276,19 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
               R.Error = R.Error.empty() ? "program database: field "
                                           "'derived_from' is missing or not "
                                           "an object or null"
+                                        : R.Error;
+            }
+            // Absent in databases of older plugins.
+            if (const json::Value *S = BO->get("same_counts_as");
+                S && S->getAsObject()) {
+              B.SameCountsAs = R.num(*S->getAsObject(), "block");
+              B.AssumesReconvergence = S->getAsObject()
+                                           ->getBoolean("assumes_reconvergence")
+                                           .value_or(false);
+            } else if (S && !S->getAsNull()) {
+              R.Error = R.Error.empty() ? "program database: field "
+                                          "'same_counts_as' is not an "
+                                          "object or null"
                                         : R.Error;
             }
             R.histogram(*BO, "ptx", B.Ptx);
@@ -353,6 +372,18 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
                                  std::to_string(B.Id) + " of " + F.Name +
                                  " is derived from a branch that cannot "
                                  "give its counts");
+  // An equivalence must name another block of the function, one that has
+  // counts of its own (probed or derived from a branch).
+  for (const FunctionRecord &F : DB.Functions)
+    for (const BlockRecord &B : F.Blocks)
+      if (B.SameCountsAs >= 0 &&
+          (size_t(B.SameCountsAs) >= F.Blocks.size() ||
+           unsigned(B.SameCountsAs) == B.Id || B.DerivedBranch >= 0 ||
+           F.Blocks[B.SameCountsAs].SameCountsAs >= 0))
+        return createStringError("program database: block " +
+                                 std::to_string(B.Id) + " of " + F.Name +
+                                 " takes its counts from a block that "
+                                 "cannot give them");
   return DB;
 }
 

@@ -2,7 +2,7 @@
 //
 // What the device pass knows at compile time about every function, block and
 // branch it saw, and where their counters live. Serialized as JSON
-// (schema warpscope-db/1, docs/database-schema.md); the runtime embeds it,
+// (schema warpscope-db/2, docs/database-schema.md); the runtime embeds it,
 // reports join counters to source through it.
 //
 //===----------------------------------------------------------------------===//
@@ -44,6 +44,12 @@ struct BlockRecord {
   /// DerivedSuccessor of branch DerivedBranch (its only way in).
   int DerivedBranch = -1;
   unsigned DerivedSuccessor = 0;
+  /// Set when the block has no probe and runs exactly when block
+  /// SameCountsAs (a dominator it post-dominates) runs: its counts are that
+  /// block's. AssumesReconvergence: only if lanes that split between the two
+  /// meet again here (-warpscope-assume-reconvergence).
+  int SameCountsAs = -1;
+  bool AssumesReconvergence = false;
   /// Counted in registers inside its loop, added at the loop's exits.
   bool Promoted = false;
   /// Distinct successor blocks (the control-flow graph, for deriving the

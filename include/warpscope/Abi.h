@@ -21,7 +21,11 @@ constexpr uint32_t AbiVersion = 1;
 constexpr const char *CountersSymbolPrefix = "__warpscope_counters_";
 
 /// Schema tag of the static program database (docs/database-schema.md).
-constexpr const char *DatabaseSchema = "warpscope-db/1";
+/// Version 2 added blocks that take another block's counts
+/// (`same_counts_as`): a reader of version 1 would show them as never run.
+/// Readers still accept version 1, which has no such blocks.
+constexpr const char *DatabaseSchema = "warpscope-db/2";
+constexpr const char *DatabaseSchemaV1 = "warpscope-db/1";
 
 /// Block record: two counters.
 enum BlockCounter : uint32_t {

@@ -64,7 +64,7 @@ TEST(ProgramDatabase, RoundTripsThroughJson) {
 
 TEST(ProgramDatabase, SchemaAndVersionAreWritten) {
   json::Value V = sampleDatabase().toJson();
-  EXPECT_EQ(V.getAsObject()->getString("schema"), "warpscope-db/1");
+  EXPECT_EQ(V.getAsObject()->getString("schema"), "warpscope-db/2");
   EXPECT_EQ(V.getAsObject()->getInteger("abi_version"), 1);
   EXPECT_EQ(V.getAsObject()->getString("counters_symbol"),
             "__warpscope_counters_0123456789abcdef");
@@ -88,6 +88,46 @@ TEST(ProgramDatabase, NamesTheMissingField) {
   Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(V);
   ASSERT_FALSE(bool(Out));
   EXPECT_NE(toString(Out.takeError()).find("'loop_depth'"), std::string::npos);
+}
+
+TEST(ProgramDatabase, KeepsEquivalentBlocks) {
+  ProgramDatabase In = sampleDatabase();
+  In.Functions[0].Blocks[1].SameCountsAs = 0;
+  In.Functions[0].Blocks[1].AssumesReconvergence = true;
+  Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(In.toJson());
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_EQ(Out->Functions[0].Blocks[0].SameCountsAs, -1);
+  EXPECT_EQ(Out->Functions[0].Blocks[1].SameCountsAs, 0);
+  EXPECT_TRUE(Out->Functions[0].Blocks[1].AssumesReconvergence);
+}
+
+TEST(ProgramDatabase, RejectsEquivalenceWithoutCounts) {
+  // Itself, a block that does not exist, a block that takes its counts from
+  // another: none can give counts.
+  for (int Bad : {1, 7, -2}) {
+    ProgramDatabase In = sampleDatabase();
+    In.Functions[0].Blocks[1].SameCountsAs = Bad == -2 ? 0 : Bad;
+    if (Bad == -2) {
+      In.Functions[0].Blocks.push_back({2, "", {}, 0, false, 7});
+      In.Functions[0].Blocks[0].SameCountsAs = 2;
+    }
+    Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(In.toJson());
+    ASSERT_FALSE(bool(Out)) << Bad;
+    EXPECT_NE(toString(Out.takeError()).find("cannot give them"),
+              std::string::npos);
+  }
+}
+
+TEST(ProgramDatabase, ReadsVersionOne) {
+  json::Value V = sampleDatabase().toJson();
+  (*V.getAsObject())["schema"] = "warpscope-db/1";
+  for (json::Value &B :
+       *(*(*V.getAsObject()->getArray("functions"))[0].getAsObject())
+            .getArray("blocks"))
+    B.getAsObject()->erase("same_counts_as");
+  Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(V);
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_EQ(Out->Functions[0].Blocks[1].SameCountsAs, -1);
 }
 
 TEST(ProgramDatabase, RejectsNonObjects) {

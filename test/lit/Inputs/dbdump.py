@@ -20,6 +20,11 @@ for f in db["functions"]:
             b["id"], b["counter"], os.path.basename(b["file"]), b["line"],
             b["column"], b["loop_depth"], str(b["loop_header"]).lower(),
             " derived=branch%d.succ%d" % (d["branch"], d["successor"]) if d else "") +
+              (" same-as=block%d" % b["same_counts_as"]["block"]
+               if b.get("same_counts_as") else "") +
+              (" assumes-reconvergence"
+               if (b.get("same_counts_as") or {}).get("assumes_reconvergence")
+               else "") +
               (" promoted" if b.get("promoted") else "") +
               (" to=%s" % ",".join(str(s) for s in b["successors"])
                if cfg and "successors" in b else "") +

@@ -1,7 +1,8 @@
 ; Every block gets one block probe at its first insertion point; records are
 ; two words apart and the counter array covers them all.
-; (Loop counter promotion off: loop-promotion.ll tests that form.)
-; RUN: %opt-ws -passes=warpscope-device -warpscope-promote-loop-counters=false -warpscope-db-out=%t.json -S %s | FileCheck %s
+; (Loop counter promotion off: loop-promotion.ll tests that form; blocks
+; taking a dominator's counts off: equivalent-blocks.ll tests those.)
+; RUN: %opt-ws -passes=warpscope-device -warpscope-promote-loop-counters=false -warpscope-derive-equivalent-blocks=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
@@ -32,7 +33,7 @@ exit:
   ret void
 }
 
-; DB: module id=[[ID:[0-9a-f]+]] counters=6 symbol=__warpscope_counters_[[ID]] schema=warpscope-db/1
+; DB: module id=[[ID:[0-9a-f]+]] counters=6 symbol=__warpscope_counters_[[ID]] schema=warpscope-db/2
 ; DB-NEXT: function blocks kind=kernel demangled=blocks line=0
 ; DB-NEXT: block id=0 counter=0 loc=:0:0 depth=0 header=false
 ; DB-NEXT: block id=1 counter=2 loc=:0:0 depth=1 header=true
