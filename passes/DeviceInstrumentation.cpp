@@ -11,6 +11,7 @@
 #include "warpscope/Abi.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -553,8 +554,13 @@ void ModuleInstrumenter::decideCounting(
     auto It = BranchIdOf.find(BB);
     return It != BranchIdOf.end() && !Rec.Branches[It->second].Uniform;
   };
+  // Loops LoopInfo does not see (irreducible cycles) would break the
+  // equal-counts argument: leave such functions alone.
+  ReversePostOrderTraversal<Function *> RPOT(P.F);
+  if (containsIrreducibleCFG<const BasicBlock *>(RPOT, LI))
+    return;
   // Dominators come first, so a source is final before its blocks use it.
-  for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(P.F)) {
+  for (BasicBlock *BB : RPOT) {
     unsigned Id = BlockIds.lookup(BB);
     if (P.Blocks[Id].How != BlockCounting::OwnProbe)
       continue;

@@ -230,6 +230,12 @@ private:
   std::unordered_map<std::string, uint32_t> LocalSyms; // depot name -> offset
   uint32_t CurFile = 0, CurLine = 0, CurCol = 0;
   int32_t PendingMarker = -1;
+  /// Static variables are allocated when the module loads: a size beyond
+  /// this (per variable, and for a module's .global and .const together)
+  /// is refused with an error rather than tried (real programs put large
+  /// data in cudaMalloc'd memory).
+  static constexpr uint64_t MaxVariableBytes = uint64_t(256) << 20;
+  uint64_t StaticBytes = 0;
   std::unordered_map<std::string, std::vector<uint32_t>> BrxTargets;
 
   const Token &cur() const { return Toks[P]; }
@@ -342,8 +348,12 @@ void Parser::parseVarDecl(uint8_t Space, bool InFunction) {
   Ty T = Ty::None;
   while (cur().K == TkIdent && cur().Text[0] == '.') {
     std::string D = ident();
-    if (D == ".align") Align = (uint32_t)number();
-    else if (D == ".v2") VecN = 2;
+    if (D == ".align") {
+      int64_t A = number();
+      if (A <= 0 || A > 65536 || (A & (A - 1)))
+        fail(".align " + std::to_string(A) + " is not a power of two up to 65536");
+      Align = (uint32_t)A;
+    } else if (D == ".v2") VecN = 2;
     else if (D == ".v4") VecN = 4;
     else if (D == ".ptr") {}
     else {
@@ -362,10 +372,25 @@ void Parser::parseVarDecl(uint8_t Space, bool InFunction) {
     while (isP("[")) {
       ++P;
       if (isP("]")) { Unsized = true; ++P; continue; }
-      Count *= (size_t)number();
+      int64_t Dim = number();
+      // Checked one dimension at a time, so the product cannot overflow.
+      if (Dim <= 0 || (uint64_t)Dim > MaxVariableBytes ||
+          Count * (uint64_t)Dim > MaxVariableBytes)
+        fail("variable '" + Name + "' is larger than the emulator's limit of " +
+             std::to_string(MaxVariableBytes >> 20) + " MiB (or has a dimension <= 0)");
+      Count *= (size_t)Dim;
       expectP("]");
     }
     size_t Size = Count * ES;
+    if (Size > MaxVariableBytes)
+      fail("variable '" + Name + "' is larger than the emulator's limit of " +
+           std::to_string(MaxVariableBytes >> 20) + " MiB");
+    if (Space != SpLocal && Space != SpShared) {
+      StaticBytes += Size;
+      if (StaticBytes > MaxVariableBytes)
+        fail("the module's .global and .const variables exceed the emulator's "
+             "limit of " + std::to_string(MaxVariableBytes >> 20) + " MiB");
+    }
     if (Space == SpLocal) {
       if (!InFunction) fail("module-scope .local unsupported");
       F->LocalBytes = (F->LocalBytes + Align - 1) / Align * Align;

@@ -85,6 +85,30 @@ join:
   ret void
 }
 
+; A cycle with two ways in (no natural loop) may run the block many times
+; per entry: nothing is derived in such a function.
+; CHECK-LABEL: define ptx_kernel void @irreducible(
+; CHECK: r:
+; CHECK-NEXT: call void asm sideeffect "// ws:block {{[0-9]+}}\0A
+define ptx_kernel void @irreducible(ptr addrspace(1) %out, i32 %n) {
+entry:
+  %c = icmp eq i32 %n, 0
+  br i1 %c, label %a, label %b
+a:
+  %i = phi i32 [ 0, %entry ], [ %j, %b ]
+  br label %r
+r:
+  store i32 %i, ptr addrspace(1) %out
+  %k = add i32 %i, 1
+  %more = icmp ult i32 %k, %n
+  br i1 %more, label %b, label %exit
+b:
+  %j = phi i32 [ 1, %entry ], [ %k, %r ]
+  br label %a
+exit:
+  ret void
+}
+
 declare void @f()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
@@ -100,6 +124,10 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 ; DB-LABEL: function divergent_join kind=kernel
 ; DB-NOT: same-as
 ; DB-LABEL: function call_between kind=kernel
+; DB-NOT: same-as
+; DB: branch
+
+; DB-LABEL: function irreducible kind=kernel
 ; DB-NOT: same-as
 ; DB: branch
 

@@ -132,6 +132,28 @@ TEST(Parser, MalformedInputIsAnError) {
   EXPECT_NE(E.find("expected address operand"), std::string::npos) << E;
 }
 
+TEST(Parser, OversizedVariablesAreAnError) {
+  // Static variables are allocated at load: huge or negative sizes, or an
+  // absurd alignment, must be refused with the variable named, not tried.
+  std::string E;
+  E = errorOf(".global .align 4 .b8 big[68719476736];\n");
+  EXPECT_NE(E.find("'big' is larger than the emulator's limit of 256 MiB"),
+            std::string::npos) << E;
+  E = errorOf(".global .b32 neg[-4];\n");
+  EXPECT_NE(E.find("'neg'"), std::string::npos) << E;
+  E = errorOf(".global .b64 wide[65536][65536];\n");
+  EXPECT_NE(E.find("'wide'"), std::string::npos) << E;
+  E = errorOf(".global .b8 a[200000000];\n.global .b8 b[200000000];\n");
+  EXPECT_NE(E.find(".global and .const variables exceed"), std::string::npos)
+      << E;
+  E = errorOf(".global .align 3000000000 .b8 odd[4];\n");
+  EXPECT_NE(E.find(".align 3000000000"), std::string::npos) << E;
+  std::string Err;
+  EXPECT_TRUE(loadText(std::string(Header) + ".global .b8 fine[1048576];\n",
+                       &Err))
+      << Err;
+}
+
 TEST(Parser, TruncatedAndMutatedInputNeverCrashes) {
   std::string Text = readPtx("features.ptx");
   ASSERT_FALSE(Text.empty());
