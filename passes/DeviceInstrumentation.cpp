@@ -11,8 +11,8 @@
 #include "warpscope/Abi.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
-#include "llvm/Analysis/CFG.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -183,6 +183,19 @@ bool entersLoopOverCriticalEdges(const BasicBlock &BB,
   });
 }
 
+/// Intrinsics that end the lanes running them (trap or exit).
+bool endsLanes(const IntrinsicInst &II) {
+  switch (II.getIntrinsicID()) {
+  case Intrinsic::trap:
+  case Intrinsic::ubsantrap:
+  case Intrinsic::debugtrap:
+  case Intrinsic::nvvm_exit:
+    return true;
+  default:
+    return false;
+  }
+}
+
 /// Calls may exit lanes or come back with another mask, so a block that
 /// makes one keeps its block probe at its start (so does one that may end
 /// lanes itself).
@@ -190,17 +203,8 @@ bool hasCalls(const BasicBlock &BB) {
   for (const Instruction &I : BB)
     if (const auto *CB = dyn_cast<CallBase>(&I)) {
       const auto *II = dyn_cast<IntrinsicInst>(CB);
-      if (!II)
+      if (!II || endsLanes(*II))
         return true;
-      switch (II->getIntrinsicID()) {
-      case Intrinsic::trap:
-      case Intrinsic::ubsantrap:
-      case Intrinsic::debugtrap:
-      case Intrinsic::nvvm_exit:
-        return true;
-      default:
-        break;
-      }
     }
   return false;
 }
@@ -613,15 +617,8 @@ bool mayEndLanes(const BasicBlock &BB,
           return true;
         continue;
       }
-      switch (II->getIntrinsicID()) {
-      case Intrinsic::trap:
-      case Intrinsic::ubsantrap:
-      case Intrinsic::debugtrap:
-      case Intrinsic::nvvm_exit:
+      if (endsLanes(*II))
         return true;
-      default:
-        break;
-      }
     }
   return false;
 }
