@@ -184,7 +184,22 @@ void drainPcSampling(CUcontext Ctx, ContextState &C) {
   }
 }
 
+void disablePcSampling(CUcontext Ctx) {
+  CUpti_PCSamplingDisableParams DP{};
+  DP.size = CUpti_PCSamplingDisableParamsSize;
+  DP.ctx = Ctx;
+  cuptiPCSamplingDisable(&DP);
+}
+
 void startPcSampling(CUcontext Ctx, ContextState &C) {
+  // CUPTI answers the stall-reason queries only once sampling is enabled on
+  // the context (CUPTI_ERROR_INVALID_OPERATION before; seen on an H100).
+  CUpti_PCSamplingEnableParams EP{};
+  EP.size = CUpti_PCSamplingEnableParamsSize;
+  EP.ctx = Ctx;
+  if (!check(cuptiPCSamplingEnable(&EP), "cuptiPCSamplingEnable",
+             "PC sampling needs an sm_70+ GPU and profiling permission"))
+    return;
   size_t NumReasons = 0;
   CUpti_PCSamplingGetNumStallReasonsParams NP{};
   NP.size = CUpti_PCSamplingGetNumStallReasonsParamsSize;
@@ -192,8 +207,10 @@ void startPcSampling(CUcontext Ctx, ContextState &C) {
   NP.numStallReasons = &NumReasons;
   if (!check(cuptiPCSamplingGetNumStallReasons(&NP),
              "cuptiPCSamplingGetNumStallReasons",
-             "PC sampling needs an sm_70+ GPU and a matching driver"))
+             "PC sampling needs an sm_70+ GPU and a matching driver")) {
+    disablePcSampling(Ctx);
     return;
+  }
   std::vector<uint32_t> Indices(NumReasons);
   std::vector<std::vector<char>> Storage(
       NumReasons, std::vector<char>(CUPTI_STALL_REASON_STRING_SIZE));
@@ -208,17 +225,13 @@ void startPcSampling(CUcontext Ctx, ContextState &C) {
   SP.stallReasons = Names.data();
   if (!check(cuptiPCSamplingGetStallReasons(&SP),
              "cuptiPCSamplingGetStallReasons",
-             "PC sampling needs an sm_70+ GPU and a matching driver"))
+             "PC sampling needs an sm_70+ GPU and a matching driver")) {
+    disablePcSampling(Ctx);
     return;
+  }
   std::vector<std::string> NameList(Names.begin(), Names.end());
   Pc.setStallReasons(Indices, NameList);
 
-  CUpti_PCSamplingEnableParams EP{};
-  EP.size = CUpti_PCSamplingEnableParamsSize;
-  EP.ctx = Ctx;
-  if (!check(cuptiPCSamplingEnable(&EP), "cuptiPCSamplingEnable",
-             "PC sampling needs an sm_70+ GPU and profiling permission"))
-    return;
   C.Active = true;
   C.Drain.init(BufferPcs, NumReasons);
   C.Final.init(BufferPcs, NumReasons);
@@ -250,10 +263,7 @@ void startPcSampling(CUcontext Ctx, ContextState &C) {
   if (!check(cuptiPCSamplingSetConfigurationAttribute(&CP),
              "cuptiPCSamplingSetConfigurationAttribute",
              "check --sampling-period (5..31)")) {
-    CUpti_PCSamplingDisableParams DP{};
-    DP.size = CUpti_PCSamplingDisableParamsSize;
-    DP.ctx = Ctx;
-    cuptiPCSamplingDisable(&DP);
+    disablePcSampling(Ctx);
     C.Active = false;
   }
 }
