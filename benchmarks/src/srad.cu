@@ -3,6 +3,14 @@
 // kernel 1 computes directional derivatives and the diffusion coefficient
 // (divisions, clamping), kernel 2 applies the divergence update. Image
 // prepared with expf and finished with logf on the device. 16x16 blocks.
+//
+// Check: q0sqr = var / mean^2 comes from var = E[v^2] - mean^2, which cancels
+// about 10 bits at 1024^2 (the ROI is a fixed 64x64 corner, flatter as the
+// image grows: q0sqr ~ 1e-3), so the device's float reduction is ~1e-4 off
+// the double reference, and every coefficient inherits that relative error
+// (dcv/cv ~ dq0/q0). The reference therefore checks q0sqr on its own, against
+// the rounding bound of the float reduction, and diffuses with the device's
+// value so that the image check stays tight.
 #include "bench_common.h"
 #include <vector>
 
@@ -93,8 +101,11 @@ __global__ void srad_update(float *img, int rows, int cols, const float *dn,
   img[i] = img[i] + 0.25f * lambda * d;
 }
 
+// Diffuses with the device's q0sqr of each iteration (q0dev) and returns the
+// double-precision q0sqr of its own image in q0ref.
 static void cpu_srad(std::vector<float> &img, int rows, int cols, int roi,
-                     int iters, float lambda) {
+                     int iters, float lambda, const std::vector<float> &q0dev,
+                     std::vector<double> &q0ref) {
   const size_t cells = (size_t)rows * cols;
   std::vector<float> dn(cells), ds(cells), dw(cells), de(cells), coef(cells);
   for (auto &v : img)
@@ -108,7 +119,8 @@ static void cpu_srad(std::vector<float> &img, int rows, int cols, int roi,
         b += v * v;
       }
     double mean = a / (roi * roi), var = b / (roi * roi) - mean * mean;
-    float q0sqr = (float)(var / (mean * mean));
+    q0ref[it] = var / (mean * mean);
+    const float q0sqr = q0dev[it];
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) {
         size_t i = (size_t)r * cols + c;
@@ -170,7 +182,7 @@ int main(int argc, char **argv) {
   CHECK(cudaMalloc(&dw, cells * sizeof(float)));
   CHECK(cudaMalloc(&de, cells * sizeof(float)));
   CHECK(cudaMalloc(&dc, cells * sizeof(float)));
-  CHECK(cudaMalloc(&dq, sizeof(float)));
+  CHECK(cudaMalloc(&dq, iters * sizeof(float))); // q0sqr per iteration
   CHECK(cudaMemcpy(dorig, img.data(), cells * sizeof(float), cudaMemcpyHostToDevice));
 
   dim3 block(kBS, kBS), grid((cols + kBS - 1) / kBS, (rows + kBS - 1) / kBS);
@@ -182,9 +194,10 @@ int main(int argc, char **argv) {
     srad_prepare<<<lin_blocks, 256>>>(dimg, cells);
     CHECK_LAUNCH();
     for (int it = 0; it < iters; ++it) {
-      srad_stats<<<1, kStatThreads>>>(dimg, cols, roi, dq);
+      srad_stats<<<1, kStatThreads>>>(dimg, cols, roi, dq + it);
       CHECK_LAUNCH();
-      srad_coeff<<<grid, block>>>(dimg, rows, cols, dq, dn, ds, dw, de, dc);
+      srad_coeff<<<grid, block>>>(dimg, rows, cols, dq + it, dn, ds, dw, de,
+                                  dc);
       CHECK_LAUNCH();
       srad_update<<<grid, block>>>(dimg, rows, cols, dn, ds, dw, de, dc, lambda);
       CHECK_LAUNCH();
@@ -194,14 +207,27 @@ int main(int argc, char **argv) {
   }
   float ms = t.stop();
 
-  std::vector<float> got(cells);
+  std::vector<float> got(cells), q0dev(iters);
   CHECK(cudaMemcpy(got.data(), dimg, cells * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(q0dev.data(), dq, iters * sizeof(float),
+                   cudaMemcpyDeviceToHost));
   for (float *p : {dorig, dimg, dn, ds, dw, de, dc, dq})
     CHECK(cudaFree(p));
 
-  cpu_srad(img, rows, cols, roi, iters, lambda);
+  std::vector<double> q0ref(iters);
+  cpu_srad(img, rows, cols, roi, iters, lambda, q0dev, q0ref);
   bench::print_time(ms);
   bench::Checker c;
+  // The device sums positive terms in chains of <= roi^2/kStatThreads + 8 = 24
+  // float additions, so E[v^2] is within 24u and mean^2 within 49u (u =
+  // 2^-24): |d var| <= ~75u E[v^2], |d q0sqr| <= ~128u (1 + q0sqr). That is
+  // 0.6% of q0sqr at 1024^2, where the device is measured 0.01% off.
+  const double q0tol = 128.0 / (1 << 24);
+  for (int it = 0; it < iters; ++it)
+    c.near(q0dev[it], q0ref[it], q0tol, q0tol, "q0sqr", it);
+  // out = 255 ln v, so this allows >= 12 ulps of v (the darkest pixels). The
+  // device's expf (ex2.approx, <= 2 ulp) perturbs v and the coefficients
+  // amplify that: worst use 0.18 at 2 iterations, 0.49 at 100 (H100).
   for (long i = 0; i < cells; ++i)
     c.near(got[i], img[i], 1e-5, 1e-4, "image", i);
   return bench::finish(c);
