@@ -2,6 +2,8 @@
 #ifndef WARPSCOPE_DRIVER_JSONFILES_H
 #define WARPSCOPE_DRIVER_JSONFILES_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
@@ -31,11 +33,12 @@ inline std::vector<std::string> filesNamed(const std::string &Dir,
   return Files;
 }
 
-/// Path's top-level JSON object, whose "schema" must be Schema. Fail turns
-/// "what is wrong" into the caller's one-line error (file name and what to
-/// do).
+/// Path's top-level JSON object, whose "schema" must be one of Schemas (the
+/// newest first; the object's "schema" says which). Fail turns "what is
+/// wrong" into the caller's one-line error (file name and what to do).
 inline llvm::Expected<llvm::json::Object>
-readSchemaObject(const std::string &Path, llvm::StringRef Schema,
+readSchemaObject(const std::string &Path,
+                 llvm::ArrayRef<llvm::StringRef> Schemas,
                  llvm::function_ref<llvm::Error(const llvm::Twine &)> Fail) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
@@ -50,10 +53,18 @@ readSchemaObject(const std::string &Path, llvm::StringRef Schema,
   std::optional<llvm::StringRef> Found = Top->getString("schema");
   if (!Found)
     return Fail("has no 'schema' field");
-  if (*Found != Schema)
-    return Fail("has schema '" + *Found + "', this warpscope reads '" +
-                Schema + "'");
-  return std::move(*Top);
+  if (llvm::is_contained(Schemas, *Found))
+    return std::move(*Top);
+  std::string Known;
+  for (llvm::StringRef S : Schemas)
+    Known += (Known.empty() ? "'" : " or '") + S.str() + "'";
+  return Fail("has schema '" + *Found + "', this warpscope reads " + Known);
+}
+
+inline llvm::Expected<llvm::json::Object>
+readSchemaObject(const std::string &Path, llvm::StringRef Schema,
+                 llvm::function_ref<llvm::Error(const llvm::Twine &)> Fail) {
+  return readSchemaObject(Path, llvm::ArrayRef<llvm::StringRef>(Schema), Fail);
 }
 
 } // namespace warpscope

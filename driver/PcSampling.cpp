@@ -17,20 +17,40 @@ static Error fail(const Twine &File, const Twine &What) {
                                "; rerun `warpscope run --pc-sampling`");
 }
 
+bool warpscope::isNotIssuedStall(StringRef Name) {
+  constexpr StringRef Suffix = "_not_issued";
+  return Name.size() > Suffix.size() && Name.ends_with(Suffix);
+}
+
 static Error loadOne(const std::string &Path, PcSampleSet &Set) {
+  static const StringRef Schemas[] = {"warpscope-pcsampling/2",
+                                      "warpscope-pcsampling/1"};
   Expected<json::Object> Read = readSchemaObject(
-      Path, "warpscope-pcsampling/1",
-      [&](const Twine &What) { return fail(Path, What); });
+      Path, Schemas, [&](const Twine &What) { return fail(Path, What); });
   if (!Read)
     return Read.takeError();
   const json::Object *Top = &*Read;
+  // /1 counted not-issued reasons into a pc's samples as well.
+  bool V1 = *Top->getString("schema") == Schemas[1];
   auto Total = Top->getInteger("total_samples");
   auto Dropped = Top->getInteger("dropped_samples");
+  // Written by every collector, but not needed: absent counts as 0.
+  auto NonUser = Top->get("non_user_samples")
+                     ? Top->getInteger("non_user_samples")
+                     : std::optional<int64_t>(0);
   const json::Array *Pcs = Top->getArray("pcs");
-  if (!Total || !Dropped || !Pcs || *Total < 0 || *Dropped < 0)
-    return fail(Path, "lacks total_samples, dropped_samples or pcs");
+  if (!Total || !Dropped || !NonUser || !Pcs || *Total < 0 || *Dropped < 0 ||
+      *NonUser < 0)
+    return fail(Path, "lacks total_samples, dropped_samples or pcs, or "
+                      "non_user_samples is not a count");
   Set.TotalSamples += uint64_t(*Total);
   Set.DroppedSamples += uint64_t(*Dropped);
+  Set.NonUserSamples += uint64_t(*NonUser);
+  bool Offered = false;
+  if (const json::Array *Reasons = Top->getArray("stall_reasons"))
+    for (const json::Value &R : *Reasons)
+      if (const json::Object *O = R.getAsObject())
+        Offered |= isNotIssuedStall(O->getString("name").value_or(""));
   for (const json::Value &PV : *Pcs) {
     const json::Object *P = PV.getAsObject();
     std::optional<StringRef> Crc = P ? P->getString("cubin_crc") : std::nullopt;
@@ -46,20 +66,30 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
     S.Function = Fn->str();
     S.PcOffset = uint64_t(*Off);
     S.Samples = uint64_t(*N);
-    uint64_t Sum = 0;
+    uint64_t Base = 0, NotIssued = 0;
     for (const auto &[Name, Count] : *Stalls) {
       std::optional<int64_t> C = Count.getAsInteger();
       if (!C || *C < 0)
         return fail(Path, "stall count '" + Name.str() + "' is not a count");
       S.Stalls.push_back({Name.str(), uint64_t(*C)});
-      Sum += uint64_t(*C);
+      (isNotIssuedStall(Name) ? NotIssued : Base) += uint64_t(*C);
+      Offered |= isNotIssuedStall(Name);
     }
-    if (Sum != S.Samples)
+    if (S.Samples != (V1 ? Base + NotIssued : Base))
       return fail(Path, "pc " + Twine(S.PcOffset) + " of " + S.Function +
                             " has stall counts that do not add up to its "
                             "samples; the file is damaged");
+    // Not-issued samples are a subset of the samples.
+    if (NotIssued > Base)
+      return fail(Path, "pc " + Twine(S.PcOffset) + " of " + S.Function +
+                            " has more not-issued than stalled samples; the "
+                            "file is damaged");
+    S.Samples = Base;
     Set.Pcs.push_back(std::move(S));
   }
+  // A file without records says nothing either way.
+  if (!Pcs->empty() && !Offered)
+    Set.NotIssuedKnown = false;
   return Error::success();
 }
 

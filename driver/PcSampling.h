@@ -2,7 +2,9 @@
 //
 // Loads what libwarpscope-collect.so wrote (docs/pc-sampling-schema.md) and
 // maps each sampled pc offset to file:line through the saved cubin's line
-// table. Every problem is one line naming the file.
+// table. Every problem is one line naming the file. Reads
+// warpscope-pcsampling/2 and /1 (whose per-pc samples also counted the
+// not-issued reasons; they are recounted on load).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_DRIVER_PCSAMPLING_H
@@ -16,18 +18,29 @@
 
 namespace warpscope {
 
+/// True for "<reason>_not_issued" (GH100): the samples of <reason> taken when
+/// the warp's scheduler issued no instruction, a subset of <reason>'s, not
+/// more samples.
+bool isNotIssuedStall(llvm::StringRef Name);
+
 struct SampledPc {
   std::string CubinCrc, Function; ///< mangled
-  uint64_t PcOffset = 0, Samples = 0;
-  std::vector<std::pair<std::string, uint64_t>> Stalls; ///< full CUPTI names
+  uint64_t PcOffset = 0;
+  uint64_t Samples = 0; ///< sum of the stalls that are not not-issued ones
+  /// Full CUPTI names, not-issued ones included.
+  std::vector<std::pair<std::string, uint64_t>> Stalls;
   std::string File; ///< empty when no line info maps it
   unsigned Line = 0;
 };
 
 struct PcSampleSet {
   std::vector<std::string> Files;
-  uint64_t TotalSamples = 0, DroppedSamples = 0;
+  /// CUPTI's totals, summed over files.
+  uint64_t TotalSamples = 0, DroppedSamples = 0, NonUserSamples = 0;
   std::vector<SampledPc> Pcs;
+  /// Every file with records names a not-issued reason (GH100's do); else
+  /// no sample says whether its scheduler issued.
+  bool NotIssuedKnown = true;
   std::vector<std::string> Warnings; ///< e.g. a cubin without line info
 };
 

@@ -13,10 +13,26 @@ using namespace llvm;
 using namespace warpscope;
 
 std::string warpscope::shortStallName(StringRef Name) {
+  if (isNotIssuedStall(Name))
+    Name = Name.drop_back(StringRef("_not_issued").size());
   size_t At = Name.find("_stalled_");
   if (At != StringRef::npos && At + 9 < Name.size())
     return Name.drop_front(At + 9).str();
   return Name.str();
+}
+
+void StallCounts::add(const SampledPc &P) {
+  Samples += P.Samples;
+  for (const auto &[Reason, N] : P.Stalls) {
+    if (!N)
+      continue;
+    if (isNotIssuedStall(Reason)) {
+      NotIssued += N;
+      NotIssuedStalls[shortStallName(Reason)] += N;
+    } else {
+      Stalls[shortStallName(Reason)] += N;
+    }
+  }
 }
 
 bool warpscope::sameSourceFile(StringRef A, StringRef B) {
@@ -54,6 +70,54 @@ std::string where(const StallLine &L) {
                         : formatv("{0}:{1}", L.File, L.Line).str();
 }
 
+/// "long_scoreboard 40.0% wait 20.0%": each reason's share of Total.
+std::string shares(const std::map<std::string, uint64_t> &M, uint64_t Total,
+                   size_t N, StringRef Sep) {
+  std::string S;
+  for (const auto &[Reason, Count] : topStalls(M, N))
+    S += (S.empty() ? "" : Sep.str()) + Reason + " " +
+         formatPercent(rate(Count, Total));
+  return S;
+}
+
+/// The share of C's samples taken when the scheduler issued nothing; unknown
+/// without not-issued reasons.
+std::optional<double> notIssuedRate(const StallView &V, const StallCounts &C) {
+  return V.NotIssuedKnown ? rate(C.NotIssued, C.Samples) : std::nullopt;
+}
+
+/// "47 samples, not issued 42 (89.4%)".
+std::string sampleSummary(const StallView &V, const StallCounts &C) {
+  if (!V.NotIssuedKnown)
+    return formatv("{0} samples, not issued unknown", C.Samples).str();
+  return formatv("{0} samples, not issued {1} ({2})", C.Samples, C.NotIssued,
+                 formatPercent(notIssuedRate(V, C)))
+      .str();
+}
+
+json::Value countOrNull(const StallView &V, uint64_t N) {
+  return V.NotIssuedKnown ? json::Value(N) : json::Value(nullptr);
+}
+
+json::Value rateOrNull(std::optional<double> R) {
+  return R ? json::Value(*R) : json::Value(nullptr);
+}
+
+json::Object countsJson(const StallView &V, const StallCounts &C) {
+  json::Object Stalls, NotIssued;
+  for (const auto &[Reason, N] : C.Stalls)
+    Stalls[Reason] = N;
+  for (const auto &[Reason, N] : C.NotIssuedStalls)
+    NotIssued[Reason] = N;
+  return json::Object{
+      {"samples", C.Samples},
+      {"stalls", std::move(Stalls)},
+      {"not_issued_samples", countOrNull(V, C.NotIssued)},
+      {"not_issued_rate", rateOrNull(notIssuedRate(V, C))},
+      {"not_issued_stalls", V.NotIssuedKnown ? json::Value(std::move(NotIssued))
+                                             : json::Value(nullptr)}};
+}
+
 } // namespace
 
 StallView warpscope::buildStallView(const PcSampleSet &Samples,
@@ -62,6 +126,8 @@ StallView warpscope::buildStallView(const PcSampleSet &Samples,
   StallView V;
   V.TotalSamples = Samples.TotalSamples;
   V.DroppedSamples = Samples.DroppedSamples;
+  V.NonUserSamples = Samples.NonUserSamples;
+  V.NotIssuedKnown = Samples.NotIssuedKnown;
   V.Warnings = Samples.Warnings;
   std::optional<Regex> R;
   if (!Filter.empty())
@@ -77,17 +143,12 @@ StallView warpscope::buildStallView(const PcSampleSet &Samples,
     StallKernel &K = Kernels[P.Function];
     K.Mangled = P.Function;
     K.Name = Name;
-    K.Samples += P.Samples;
+    K.add(P);
     StallLine &L = Lines[P.Function][{P.File, P.Line}];
     L.File = P.File;
     L.Line = P.Line;
-    L.Samples += P.Samples;
-    for (const auto &[Reason, N] : P.Stalls) {
-      if (!N)
-        continue;
-      K.Stalls[shortStallName(Reason)] += N;
-      L.Stalls[shortStallName(Reason)] += N;
-    }
+    L.add(P);
+    V.All.add(P);
   }
 
   // Join: every probed branch whose condition sits on the line, in any
@@ -132,32 +193,38 @@ warpscope::loadStallView(const std::string &Dir, const ProfileSet &Set,
 
 void warpscope::renderStallText(const StallView &V, unsigned Top,
                                 raw_ostream &OS) {
-  OS << formatv("\nStall view (PC sampling): {0} samples, {1} dropped\n",
+  OS << formatv("\nStall view (PC sampling): {0} samples, {1} dropped",
                 V.TotalSamples, V.DroppedSamples);
+  if (V.NonUserSamples)
+    OS << ", " << V.NonUserSamples << " in non-user kernels";
+  OS << "\n  at the pcs of the kernels below: " << sampleSummary(V, V.All)
+     << "\n";
   for (const std::string &W : V.Warnings)
     OS << "warning: " << W << "\n";
   for (const StallKernel &K : V.Kernels) {
-    OS << "\n" << K.Name << ": " << K.Samples << " samples\n  stalls:";
-    for (const auto &[Reason, N] : topStalls(K.Stalls, 0))
-      OS << " " << Reason << " " << formatPercent(rate(N, K.Samples));
-    OS << "\n";
-    OS << formatv("  {0,-32} {1,8} {2,-44} {3}\n", "line", "samples",
-                  "top stalls", "divergence");
+    // Shares of each view's own samples, as Nsight Compute's two Warp
+    // Stall Sampling views: each adds up to 100%.
+    OS << "\n"
+       << K.Name << ": " << sampleSummary(V, K)
+       << "\n  stalls (all samples): " << shares(K.Stalls, K.Samples, 0, " ")
+       << "\n";
+    if (K.NotIssued)
+      OS << "  stalls (not-issued samples): "
+         << shares(K.NotIssuedStalls, K.NotIssued, 0, " ") << "\n";
+    OS << formatv("  {0,-32} {1,8} {2,10} {3,-44} {4}\n", "line", "samples",
+                  "not issued", "top stalls", "divergence");
     size_t Shown = 0;
     for (const StallLine &L : K.Lines) {
       if (Top && Shown++ == Top)
         break;
-      std::string Stalls;
-      for (const auto &[Reason, N] : topStalls(L.Stalls, 3))
-        Stalls += (Stalls.empty() ? "" : ", ") + Reason + " " +
-                  formatPercent(rate(N, L.Samples));
       std::string Div =
           L.Branches ? formatv("{0} of {1} visits ({2})", L.Divergent, L.Visits,
                                formatPercent(rate(L.Divergent, L.Visits)))
                            .str()
                      : "-";
-      OS << formatv("  {0,-32} {1,8} {2,-44} {3}\n", where(L), L.Samples,
-                    Stalls, Div);
+      OS << formatv("  {0,-32} {1,8} {2,10} {3,-44} {4}\n", where(L), L.Samples,
+                    formatPercent(notIssuedRate(V, L)),
+                    shares(L.Stalls, L.Samples, 3, ", "), Div);
     }
   }
 }
@@ -168,71 +235,73 @@ json::Value warpscope::renderStallJson(const StallView &V) {
     json::Array Lines;
     for (const StallLine &L : K.Lines) {
       json::Array Top;
-      for (const auto &[Reason, N] : topStalls(L.Stalls, 3))
-        Top.push_back(json::Object{{"reason", Reason}, {"samples", N}});
-      json::Object Stalls;
-      for (const auto &[Reason, N] : L.Stalls)
-        Stalls[Reason] = N;
-      std::optional<double> Rate = rate(L.Divergent, L.Visits);
-      Lines.push_back(json::Object{
-          {"file", L.File.empty() ? json::Value(nullptr) : json::Value(L.File)},
-          {"line", L.File.empty() ? json::Value(nullptr) : json::Value(L.Line)},
-          {"samples", L.Samples},
-          {"stalls", std::move(Stalls)},
-          {"top_stalls", std::move(Top)},
-          {"branches_probed", L.Branches},
-          {"visits", L.Visits},
-          {"divergent", L.Divergent},
-          {"divergence_rate",
-           Rate ? json::Value(*Rate) : json::Value(nullptr)}});
+      for (const auto &[Reason, N] : topStalls(L.Stalls, 3)) {
+        auto NI = L.NotIssuedStalls.find(Reason);
+        Top.push_back(json::Object{
+            {"reason", Reason},
+            {"samples", N},
+            {"not_issued_samples",
+             countOrNull(V, NI == L.NotIssuedStalls.end() ? 0 : NI->second)}});
+      }
+      json::Object O = countsJson(V, L);
+      O["file"] = L.File.empty() ? json::Value(nullptr) : json::Value(L.File);
+      O["line"] = L.File.empty() ? json::Value(nullptr) : json::Value(L.Line);
+      O["top_stalls"] = std::move(Top);
+      O["branches_probed"] = L.Branches;
+      O["visits"] = L.Visits;
+      O["divergent"] = L.Divergent;
+      O["divergence_rate"] = rateOrNull(rate(L.Divergent, L.Visits));
+      Lines.push_back(std::move(O));
     }
-    json::Object Stalls;
-    for (const auto &[Reason, N] : K.Stalls)
-      Stalls[Reason] = N;
-    Kernels.push_back(json::Object{{"name", K.Name},
-                                   {"mangled", K.Mangled},
-                                   {"samples", K.Samples},
-                                   {"stalls", std::move(Stalls)},
-                                   {"lines", std::move(Lines)}});
+    json::Object O = countsJson(V, K);
+    O["name"] = K.Name;
+    O["mangled"] = K.Mangled;
+    O["lines"] = std::move(Lines);
+    Kernels.push_back(std::move(O));
   }
   json::Array Warnings;
   for (const std::string &W : V.Warnings)
     Warnings.push_back(W);
-  return json::Object{{"version", 1},
-                      {"total_samples", V.TotalSamples},
-                      {"dropped_samples", V.DroppedSamples},
-                      {"warnings", std::move(Warnings)},
-                      {"kernels", std::move(Kernels)}};
+  json::Object O = countsJson(V, V.All);
+  O["version"] = 2;
+  O["total_samples"] = V.TotalSamples;
+  O["dropped_samples"] = V.DroppedSamples;
+  O["non_user_samples"] = V.NonUserSamples;
+  O["warnings"] = std::move(Warnings);
+  O["kernels"] = std::move(Kernels);
+  return O;
 }
 
 std::string warpscope::renderStallHtml(const StallView &V) {
   std::string S;
   raw_string_ostream OS(S);
   OS << "<h2>Stall view (PC sampling)</h2>\n<p>"
-     << formatv("{0} samples, {1} dropped", V.TotalSamples, V.DroppedSamples)
-     << "</p>\n";
+     << formatv("{0} samples, {1} dropped", V.TotalSamples, V.DroppedSamples);
+  if (V.NonUserSamples)
+    OS << ", " << V.NonUserSamples << " in non-user kernels";
+  OS << "; at the pcs of the kernels below: "
+     << escapeHtml(sampleSummary(V, V.All)) << "</p>\n";
   for (const std::string &W : V.Warnings)
     OS << "<p class=\"warn\">" << escapeHtml(W) << "</p>\n";
   for (const StallKernel &K : V.Kernels) {
-    OS << "<h3>" << escapeHtml(K.Name) << " &mdash; " << K.Samples
-       << " samples</h3>\n<p>";
-    for (const auto &[Reason, N] : topStalls(K.Stalls, 0))
-      OS << escapeHtml(Reason) << " " << formatPercent(rate(N, K.Samples)) << "; ";
-    OS << "</p>\n<table class=\"stalls\"><thead><tr><th>line</th>"
-          "<th>samples</th><th>top stalls</th><th>divergent visits</th>"
-          "<th>divergence</th></tr></thead><tbody>\n";
-    for (const StallLine &L : K.Lines) {
-      std::string Top;
-      for (const auto &[Reason, N] : topStalls(L.Stalls, 3))
-        Top += (Top.empty() ? "" : ", ") + Reason + " " +
-               formatPercent(rate(N, L.Samples));
+    OS << "<h3>" << escapeHtml(K.Name) << " &mdash; "
+       << escapeHtml(sampleSummary(V, K)) << "</h3>\n<p>stalls (all samples): "
+       << escapeHtml(shares(K.Stalls, K.Samples, 0, "; ")) << "</p>\n";
+    if (K.NotIssued)
+      OS << "<p>stalls (not-issued samples): "
+         << escapeHtml(shares(K.NotIssuedStalls, K.NotIssued, 0, "; "))
+         << "</p>\n";
+    OS << "<table class=\"stalls\"><thead><tr><th>line</th>"
+          "<th>samples</th><th>not issued</th><th>top stalls</th>"
+          "<th>divergent visits</th><th>divergence</th></tr></thead><tbody>\n";
+    for (const StallLine &L : K.Lines)
       OS << "<tr><td>" << escapeHtml(where(L)) << "</td><td>" << L.Samples
-         << "</td><td>" << escapeHtml(Top) << "</td><td>"
+         << "</td><td>" << formatPercent(notIssuedRate(V, L)) << "</td><td>"
+         << escapeHtml(shares(L.Stalls, L.Samples, 3, ", ")) << "</td><td>"
          << (L.Branches ? formatv("{0} / {1}", L.Divergent, L.Visits).str()
                         : "-")
          << "</td><td>" << formatPercent(rate(L.Divergent, L.Visits))
          << "</td></tr>\n";
-    }
     OS << "</tbody></table>\n";
   }
   return S;

@@ -1,9 +1,10 @@
 //===- StallReport.h - Stall view: where warps wait, next to divergence ---===//
 //
-// Per kernel, the stall-reason breakdown of PC samples; per source line,
-// its samples and top stall reasons joined with the divergence map of the
-// same line (probed branches in the program database). Rendered as text,
-// a "stall_view" member of the JSON report, and an HTML section.
+// Per kernel, the stall-reason breakdown of PC samples and of the not-issued
+// ones among them; per source line, its samples, not-issued share and top
+// stall reasons joined with the divergence map of the same line (probed
+// branches in the program database). Rendered as text, a "stall_view" member
+// of the JSON report, and an HTML section.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_DRIVER_STALLREPORT_H
@@ -18,30 +19,44 @@
 
 namespace warpscope {
 
-struct StallLine {
+/// Samples split by stall reason, two views as in Nsight Compute's "Warp
+/// Stall Sampling (All Samples)" and "(Not-issued Samples)": each sample has
+/// one reason; the not-issued ones (GH100's "<reason>_not_issued") are the
+/// subset taken when the warp's scheduler issued no instruction, keyed by
+/// their base reason.
+struct StallCounts {
+  uint64_t Samples = 0, NotIssued = 0;
+  std::map<std::string, uint64_t> Stalls; ///< short reason name -> samples
+  std::map<std::string, uint64_t> NotIssuedStalls; ///< -> not-issued samples
+  void add(const SampledPc &P);
+};
+
+struct StallLine : StallCounts {
   std::string File; ///< empty: samples no line table maps
   unsigned Line = 0;
-  uint64_t Samples = 0;
-  std::map<std::string, uint64_t> Stalls; ///< short reason name -> samples
-  unsigned Branches = 0;                  ///< probed branches on this line
+  unsigned Branches = 0; ///< probed branches on this line
   uint64_t Visits = 0, Divergent = 0;
 };
 
-struct StallKernel {
+struct StallKernel : StallCounts {
   std::string Mangled, Name;
-  uint64_t Samples = 0;
-  std::map<std::string, uint64_t> Stalls;
   std::vector<StallLine> Lines; ///< most samples first
 };
 
 struct StallView {
-  uint64_t TotalSamples = 0, DroppedSamples = 0;
+  /// CUPTI's totals (user and non-user kernels), whatever --kernel says.
+  uint64_t TotalSamples = 0, DroppedSamples = 0, NonUserSamples = 0;
+  StallCounts All; ///< over the kernels listed
+  /// False when the device offers no not-issued reasons: every not-issued
+  /// figure is then unknown, not 0.
+  bool NotIssuedKnown = true;
   std::vector<StallKernel> Kernels; ///< most samples first
   std::vector<std::string> Warnings;
 };
 
 /// "smsp__pcsamp_warps_issue_stalled_long_scoreboard" -> "long_scoreboard";
-/// names without that shape are kept whole.
+/// names without that shape are kept whole. A not-issued name gives its base
+/// reason's: "..._long_scoreboard_not_issued" -> "long_scoreboard".
 std::string shortStallName(llvm::StringRef Name);
 /// True when two source paths name the same file (one may be relative).
 bool sameSourceFile(llvm::StringRef A, llvm::StringRef B);

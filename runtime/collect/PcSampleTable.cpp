@@ -26,6 +26,20 @@ std::string PcSampleTable::reasonName(uint32_t Index) const {
   return It != Reasons.end() ? It->second : "stall-" + std::to_string(Index);
 }
 
+bool warpscope::collect::isNotIssuedReason(const std::string &Name) {
+  static const std::string Suffix = "_not_issued";
+  return Name.size() > Suffix.size() &&
+         Name.compare(Name.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
+}
+
+uint64_t PcSampleTable::samples(const PcCounts &C) const {
+  uint64_t N = 0;
+  for (const auto &[Index, Count] : C.ByReason)
+    if (!isNotIssuedReason(reasonName(Index)))
+      N += Count;
+  return N;
+}
+
 void PcSampleTable::add(const CUpti_PCSamplingData &Data) {
   ++Drains;
   TotalSamples += Data.totalSamples;
@@ -44,7 +58,6 @@ void PcSampleTable::add(const CUpti_PCSamplingData &Data) {
       if (!S.samples)
         continue;
       C.ByReason[S.pcSamplingStallReasonIndex] += S.samples;
-      C.Samples += S.samples;
     }
   }
 }
@@ -52,7 +65,7 @@ void PcSampleTable::add(const CUpti_PCSamplingData &Data) {
 nlohmann::json PcSampleTable::toJson(long Pid, const std::string &Program,
                                      std::optional<unsigned> Period) const {
   using nlohmann::json;
-  json Doc = {{"schema", "warpscope-pcsampling/1"},
+  json Doc = {{"schema", "warpscope-pcsampling/2"},
               {"pid", Pid},
               {"program", Program},
               {"collection_mode", "continuous"},
@@ -79,7 +92,7 @@ nlohmann::json PcSampleTable::toJson(long Pid, const std::string &Program,
                       {"function", Key.Function},
                       {"function_index", C.FunctionIndex},
                       {"pc_offset", Key.PcOffset},
-                      {"samples", C.Samples},
+                      {"samples", samples(C)},
                       {"stalls", Stalls}});
   }
   Doc["pcs"] = PcList;

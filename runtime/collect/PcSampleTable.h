@@ -3,7 +3,7 @@
 // What cuptiPCSamplingGetData hands back, accumulated per (cubin CRC,
 // function, pc offset) and per stall reason, plus the run's totals. Built
 // only from CUPTI's header types, so unit tests construct records by hand
-// and no GPU is needed. Serialized as warpscope-pcsampling/1
+// and no GPU is needed. Serialized as warpscope-pcsampling/2
 // (docs/pc-sampling-schema.md).
 //
 //===----------------------------------------------------------------------===//
@@ -33,9 +33,13 @@ struct PcKey {
 
 struct PcCounts {
   uint32_t FunctionIndex = 0;
-  uint64_t Samples = 0;                  ///< over all stall reasons
   std::map<uint32_t, uint64_t> ByReason; ///< stall reason index -> samples
 };
+
+/// True for a reason that counts the subset of its base reason's samples
+/// taken when the warp's scheduler issued no instruction (GH100:
+/// "<base>_not_issued"); such counts are not samples of their own.
+bool isNotIssuedReason(const std::string &Name);
 
 /// "cubin-<16 hex digits>.cubin": where the collector saves a cubin.
 std::string cubinFileName(uint64_t Crc);
@@ -54,8 +58,12 @@ public:
   /// Name of a stall reason index; "stall-<index>" if the device never
   /// named it (so a record is never lost).
   std::string reasonName(uint32_t Index) const;
+  /// The samples at a pc: its counts of reasons that are not not-issued
+  /// ones. Decided by name when asked, so the order of naming and merging
+  /// does not matter.
+  uint64_t samples(const PcCounts &C) const;
 
-  /// The warpscope-pcsampling/1 document.
+  /// The warpscope-pcsampling/2 document.
   nlohmann::json toJson(long Pid, const std::string &Program,
                         std::optional<unsigned> Period) const;
 

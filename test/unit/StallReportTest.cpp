@@ -34,7 +34,7 @@ TEST(StallReport, JoinsLinesWithTheDivergenceMap) {
   std::ofstream(Dir + "/cubin-00000000000000c1.cubin", std::ios::binary)
       << In.rdbuf();
   // scale: 0x50 -> line 4, 0x80 and 0x90 -> line 5 (two pcs, one line),
-  // 0xe0 -> line 6; two pcsamples files (two processes) merge.
+  // 0xe0 -> line 6; two pcsamples files (two processes, /1 and /2) merge.
   std::ofstream(Dir + "/pcsamples-1.json") << R"({
     "schema": "warpscope-pcsampling/1", "total_samples": 70,
     "dropped_samples": 1, "pcs": [
@@ -45,12 +45,13 @@ TEST(StallReport, JoinsLinesWithTheDivergenceMap) {
      "pc_offset": 128, "samples": 30,
      "stalls": {"smsp__pcsamp_warps_issue_stalled_long_scoreboard": 30}}]})";
   std::ofstream(Dir + "/pcsamples-2.json") << R"({
-    "schema": "warpscope-pcsampling/1", "total_samples": 30,
+    "schema": "warpscope-pcsampling/2", "total_samples": 30,
     "dropped_samples": 2, "pcs": [
     {"cubin_crc": "00000000000000c1", "function": "_Z5scalePfPKfi",
      "pc_offset": 144, "samples": 20,
      "stalls": {"smsp__pcsamp_warps_issue_stalled_long_scoreboard": 5,
-                "smsp__pcsamp_warps_issue_stalled_wait": 15}},
+                "smsp__pcsamp_warps_issue_stalled_wait": 15,
+                "smsp__pcsamp_warps_issue_stalled_wait_not_issued": 12}},
     {"cubin_crc": "00000000000000c1", "function": "_Z5scalePfPKfi",
      "pc_offset": 224, "samples": 4,
      "stalls": {"smsp__pcsamp_warps_issue_stalled_selected": 4}}]})";
@@ -83,6 +84,7 @@ TEST(StallReport, JoinsLinesWithTheDivergenceMap) {
   EXPECT_EQ(K.Lines[0].Line, 5u);
   EXPECT_EQ(K.Lines[0].Samples, 50u);
   EXPECT_EQ(K.Lines[0].Stalls.at("wait"), 15u);
+  EXPECT_EQ(K.Lines[0].NotIssuedStalls.at("wait"), 12u);
   EXPECT_EQ(K.Lines[0].Branches, 0u) << "other.cu:5 is another file";
   EXPECT_EQ(K.Lines[1].Line, 4u);
   EXPECT_EQ(K.Lines[1].Branches, 1u);
@@ -107,9 +109,181 @@ TEST(StallReport, JoinsLinesWithTheDivergenceMap) {
   EXPECT_EQ(buildStallView(**Samples, Set, "^count").Kernels.size(), 0u);
 }
 
+/// A temp dir with the cubin whose lines the pcs map to (0x90 -> line 5,
+/// 0xe0 -> line 6).
+std::string sampleDir() {
+  std::string Dir = tempDir();
+  std::ifstream In(Fixtures + "/cubin/lines.cubin", std::ios::binary);
+  std::ofstream(Dir + "/cubin-00000000000000c1.cubin", std::ios::binary)
+      << In.rdbuf();
+  return Dir;
+}
+
+/// Writes Dir/pcsamples-<N>.json with one kernel's pcs.
+void writeSamples(const std::string &Dir, int N, const std::string &Schema,
+                  uint64_t Total, const std::string &Pcs) {
+  std::ofstream(Dir + "/pcsamples-" + std::to_string(N) + ".json")
+      << R"({"schema": ")" << Schema << R"(", "total_samples": )" << Total
+      << R"(, "dropped_samples": 0, "non_user_samples": 0, "pcs": [)" << Pcs
+      << "]}";
+}
+
+std::string pc(unsigned Offset, unsigned Samples, const std::string &Stalls) {
+  return R"({"cubin_crc": "00000000000000c1", "function": "_Z5scalePfPKfi",)"
+         R"( "pc_offset": )" +
+         std::to_string(Offset) + R"(, "samples": )" + std::to_string(Samples) +
+         R"(, "stalls": {)" + Stalls + "}}";
+}
+
+const std::string LS = R"("smsp__pcsamp_warps_issue_stalled_long_scoreboard)";
+const std::string Wait = R"("smsp__pcsamp_warps_issue_stalled_wait)";
+const std::string Sel = R"("smsp__pcsamp_warps_issue_stalled_selected)";
+
+StallView viewOf(const std::string &Dir) {
+  auto Samples = loadPcSamples(Dir);
+  EXPECT_TRUE(bool(Samples)) << toString(Samples.takeError());
+  return buildStallView(**Samples, ProfileSet(), "");
+}
+
+// As an H100 reports them: each sample has one reason; "<reason>_not_issued"
+// counts the subset taken when the scheduler issued nothing. 10 samples here
+// (CUPTI's total), 7 of them not issued; not 17 samples.
+TEST(StallReport, NotIssuedIsASubsetNotMoreSamples) {
+  const std::string Pcs =
+      pc(144, 8,
+         LS + R"(": 6, )" + LS + R"(_not_issued": 6, )" + Wait + R"(": 2, )" +
+             Wait + R"(_not_issued": 1)") +
+      ", " + pc(224, 2, Sel + R"(": 2)");
+  std::string V2 = sampleDir();
+  writeSamples(V2, 1, "warpscope-pcsampling/2", 10, Pcs);
+  StallView V = viewOf(V2);
+  EXPECT_TRUE(V.NotIssuedKnown);
+  EXPECT_EQ(V.All.Samples, V.TotalSamples);
+  EXPECT_EQ(V.All.NotIssued, 7u);
+  ASSERT_EQ(V.Kernels.size(), 1u);
+  const StallKernel &K = V.Kernels[0];
+  EXPECT_EQ(K.Samples, 10u);
+  EXPECT_EQ(K.NotIssued, 7u);
+  // Reasons are the base ones only and add up to the samples.
+  EXPECT_EQ(K.Stalls,
+            (std::map<std::string, uint64_t>{
+                {"long_scoreboard", 6}, {"selected", 2}, {"wait", 2}}));
+  EXPECT_EQ(K.NotIssuedStalls, (std::map<std::string, uint64_t>{
+                                   {"long_scoreboard", 6}, {"wait", 1}}));
+  ASSERT_EQ(K.Lines.size(), 2u);
+  EXPECT_EQ(K.Lines[0].Samples, 8u);
+  EXPECT_EQ(K.Lines[0].NotIssued, 7u);
+  EXPECT_EQ(K.Lines[1].NotIssued, 0u) << "selected: the warp issued";
+
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  renderStallText(V, 0, OS);
+  EXPECT_NE(Text.find("10 samples, not issued 7 (70.0%)"), std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("stalls (all samples): long_scoreboard 60.0% selected "
+                      "20.0% wait 20.0%\n"),
+            std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("stalls (not-issued samples): long_scoreboard 85.7% "
+                      "wait 14.3%\n"),
+            std::string::npos)
+      << Text;
+  EXPECT_EQ(Text.find("_not_issued"), std::string::npos) << Text;
+
+  llvm::json::Value J = renderStallJson(V);
+  const llvm::json::Object &O = *J.getAsObject();
+  EXPECT_EQ(*O.getInteger("version"), 2);
+  EXPECT_EQ(*O.getInteger("samples"), 10);
+  EXPECT_EQ(*O.getInteger("not_issued_samples"), 7);
+  EXPECT_EQ(*O.getNumber("not_issued_rate"), 0.7);
+  const llvm::json::Object &JK = *O.getArray("kernels")->front().getAsObject();
+  EXPECT_EQ(JK.getObject("stalls")->size(), 3u);
+  EXPECT_EQ(*JK.getObject("not_issued_stalls")->getInteger("long_scoreboard"),
+            6);
+  const llvm::json::Object &Top = *JK.getArray("lines")
+                                       ->front()
+                                       .getAsObject()
+                                       ->getArray("top_stalls")
+                                       ->front()
+                                       .getAsObject();
+  EXPECT_EQ(*Top.getString("reason"), "long_scoreboard");
+  EXPECT_EQ(*Top.getInteger("not_issued_samples"), 6);
+
+  // A /1 file (written before the fix: samples = all reasons) is recounted.
+  std::string V1 = sampleDir();
+  writeSamples(V1, 1, "warpscope-pcsampling/1", 10,
+               pc(144, 15,
+                  LS + R"(": 6, )" + LS + R"(_not_issued": 6, )" + Wait +
+                      R"(": 2, )" + Wait + R"(_not_issued": 1)") +
+                   ", " + pc(224, 2, Sel + R"(": 2)"));
+  StallView W = viewOf(V1);
+  EXPECT_EQ(W.All.Samples, 10u);
+  EXPECT_EQ(W.All.NotIssued, 7u);
+  EXPECT_EQ(W.Kernels[0].Stalls, K.Stalls);
+  EXPECT_EQ(W.Kernels[0].NotIssuedStalls, K.NotIssuedStalls);
+
+  // /2 with /1's count, and /1 with /2's, are damaged.
+  std::string Bad = tempDir();
+  writeSamples(Bad, 1, "warpscope-pcsampling/2", 10,
+               pc(144, 12, LS + R"(": 6, )" + LS + R"(_not_issued": 6)"));
+  auto E = loadPcSamples(Bad);
+  ASSERT_FALSE(bool(E));
+  EXPECT_NE(toString(E.takeError()).find("do not add up"), std::string::npos);
+  writeSamples(Bad, 1, "warpscope-pcsampling/1", 10,
+               pc(144, 6, LS + R"(": 6, )" + LS + R"(_not_issued": 6)"));
+  E = loadPcSamples(Bad);
+  ASSERT_FALSE(bool(E));
+  EXPECT_NE(toString(E.takeError()).find("do not add up"), std::string::npos);
+  writeSamples(Bad, 1, "warpscope-pcsampling/2", 10,
+               pc(144, 6, LS + R"(": 6, )" + Wait + R"(_not_issued": 7)"));
+  E = loadPcSamples(Bad);
+  ASSERT_FALSE(bool(E));
+  EXPECT_NE(toString(E.takeError()).find("more not-issued than stalled"),
+            std::string::npos);
+}
+
+// A device without not-issued reasons says nothing about issue: unknown,
+// never 0%.
+TEST(StallReport, NotIssuedUnknownWithoutNotIssuedReasons) {
+  std::string Dir = tempDir();
+  writeSamples(Dir, 1, "warpscope-pcsampling/2", 6,
+               pc(144, 6, LS + R"(": 4, )" + Wait + R"(": 2)"));
+  StallView V = viewOf(Dir);
+  EXPECT_FALSE(V.NotIssuedKnown);
+  EXPECT_EQ(V.Kernels[0].Samples, 6u);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  renderStallText(V, 0, OS);
+  EXPECT_NE(Text.find("6 samples, not issued unknown"), std::string::npos)
+      << Text;
+  EXPECT_EQ(Text.find("not-issued samples"), std::string::npos) << Text;
+  llvm::json::Value J = renderStallJson(V);
+  const llvm::json::Object &K =
+      *J.getAsObject()->getArray("kernels")->front().getAsObject();
+  EXPECT_EQ(K.get("not_issued_samples")->kind(), llvm::json::Value::Null);
+  EXPECT_EQ(K.get("not_issued_rate")->kind(), llvm::json::Value::Null);
+  EXPECT_EQ(K.get("not_issued_stalls")->kind(), llvm::json::Value::Null);
+
+  // One file listing the device's not-issued reasons is enough to know.
+  std::ofstream(Dir + "/pcsamples-1.json")
+      << R"({"schema": "warpscope-pcsampling/2", "total_samples": 6,
+      "dropped_samples": 0, "stall_reasons": [{"index": 3, "name":
+      "smsp__pcsamp_warps_issue_stalled_wait_not_issued"}], "pcs": [)"
+      << pc(144, 6, LS + R"(": 4, )" + Wait + R"(": 2)") << "]}";
+  EXPECT_TRUE(viewOf(Dir).NotIssuedKnown);
+}
+
 TEST(StallReport, NamesAndPaths) {
   EXPECT_EQ(shortStallName("smsp__pcsamp_warps_issue_stalled_long_scoreboard"),
             "long_scoreboard");
+  EXPECT_EQ(shortStallName(
+                "smsp__pcsamp_warps_issue_stalled_long_scoreboard_not_issued"),
+            "long_scoreboard");
+  EXPECT_TRUE(
+      isNotIssuedStall("smsp__pcsamp_warps_issue_stalled_wait_not_issued"));
+  EXPECT_FALSE(
+      isNotIssuedStall("smsp__pcsamp_warps_issue_stalled_not_selected"));
+  EXPECT_FALSE(isNotIssuedStall("_not_issued"));
   EXPECT_EQ(shortStallName("some_other_reason"), "some_other_reason");
   EXPECT_TRUE(sameSourceFile("/a/b/lines.cu", "b/lines.cu"));
   EXPECT_TRUE(sameSourceFile("lines.cu", "/a/lines.cu"));

@@ -68,7 +68,7 @@ TEST(PcSampleTable, MergesDrainsPerPcAndStallReason) {
   EXPECT_EQ(T.DroppedSamples, 3u);
   ASSERT_EQ(T.pcs().size(), 3u);
   const PcCounts &C = T.pcs().at({0xabc, "_Z1kPi", 0x40});
-  EXPECT_EQ(C.Samples, 11u);
+  EXPECT_EQ(T.samples(C), 11u);
   EXPECT_EQ(C.ByReason.at(0), 6u);
   EXPECT_EQ(C.ByReason.at(7), 2u);
   EXPECT_EQ(C.ByReason.at(12), 3u);
@@ -77,7 +77,7 @@ TEST(PcSampleTable, MergesDrainsPerPcAndStallReason) {
 
   T.noteCubin(0xabc);
   nlohmann::json J = T.toJson(42, "/bin/app", 9);
-  EXPECT_EQ(J["schema"], "warpscope-pcsampling/1");
+  EXPECT_EQ(J["schema"], "warpscope-pcsampling/2");
   EXPECT_EQ(J["sampling_period"], 9);
   EXPECT_EQ(J["dropped_samples"], 3);
   EXPECT_EQ(J["stall_reasons"].size(), 3u);
@@ -90,6 +90,49 @@ TEST(PcSampleTable, MergesDrainsPerPcAndStallReason) {
   EXPECT_EQ(P["stalls"]["smsp__pcsamp_warps_issue_stalled_barrier"], 6);
   EXPECT_EQ(P["stalls"]["stall-12"], 3);
   EXPECT_TRUE(T.toJson(1, "", std::nullopt)["sampling_period"].is_null());
+}
+
+// GH100 pairs every stall reason with "<reason>_not_issued": the samples of
+// that reason taken when the scheduler issued nothing, a subset, not more
+// samples.
+// CUPTI's total_samples equals the sum of the base reasons alone (seen on an
+// H100 for all 19 benchmarks).
+TEST(PcSampleTable, NotIssuedCountsAreNotSamplesOfTheirOwn) {
+  PcSampleTable T;
+  Drain A;
+  A.pc(0xabc, "_Z1kPi", 0x90, {{30, 1}, {31, 1}});          // one sample
+  A.pc(0xabc, "_Z1kPi", 0xa0, {{28, 2}, {40, 3}, {41, 2}}); // five
+  T.add(A.done(6, 0));
+  // Named after the drain: the count follows the names, not the order.
+  T.setStallReasons(
+      {28, 30, 31, 40, 41},
+      {"smsp__pcsamp_warps_issue_stalled_selected",
+       "smsp__pcsamp_warps_issue_stalled_short_scoreboard",
+       "smsp__pcsamp_warps_issue_stalled_short_scoreboard_not_issued",
+       "smsp__pcsamp_warps_issue_stalled_wait",
+       "smsp__pcsamp_warps_issue_stalled_wait_not_issued"});
+  EXPECT_EQ(T.samples(T.pcs().at({0xabc, "_Z1kPi", 0x90})), 1u);
+  EXPECT_EQ(T.samples(T.pcs().at({0xabc, "_Z1kPi", 0xa0})), 5u);
+  nlohmann::json J = T.toJson(7, "p", std::nullopt);
+  EXPECT_EQ(J["schema"], "warpscope-pcsampling/2");
+  const nlohmann::json &P = J["pcs"][0];
+  EXPECT_EQ(P["samples"], 1) << "one sample, not base + not-issued";
+  // Both kinds stay in stalls: the report shows the not-issued view.
+  EXPECT_EQ(P["stalls"]["smsp__pcsamp_warps_issue_stalled_short_scoreboard"],
+            1);
+  EXPECT_EQ(P["stalls"]
+             ["smsp__pcsamp_warps_issue_stalled_short_scoreboard_not_issued"],
+            1);
+  EXPECT_EQ(J["pcs"][1]["samples"], 5);
+  uint64_t Base = 0;
+  for (const nlohmann::json &Pc : J["pcs"])
+    Base += Pc["samples"].get<uint64_t>();
+  EXPECT_EQ(Base, J["total_samples"].get<uint64_t>());
+
+  EXPECT_TRUE(isNotIssuedReason("x_wait_not_issued"));
+  EXPECT_FALSE(isNotIssuedReason("_not_issued")) << "no base reason";
+  EXPECT_FALSE(isNotIssuedReason("smsp__pcsamp_warps_issue_stalled_wait"));
+  EXPECT_FALSE(isNotIssuedReason("stall-41"));
 }
 
 TEST(PcSampleTable, EmptyAndFullDrains) {
