@@ -12,6 +12,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -38,6 +39,8 @@ using namespace llvm;
 using namespace warpscope;
 
 #define DEBUG_TYPE "warpscope"
+
+STATISTIC(NumCounterWords, "Counter words in device arrays, replicas included");
 
 static cl::opt<bool> ProbeAll(
     "warpscope-probe-all",
@@ -118,6 +121,15 @@ static cl::opt<bool> SkipShortLoops(
              "stepping by the block size or by 32 or more, or at most 4 "
              "iterations (default on)"),
     cl::init(true));
+
+static cl::opt<unsigned> CounterReplicas(
+    "warpscope-counter-replicas",
+    cl::desc("Copies of the counter array that probes spread their adds "
+             "over, picked by the clock (a power of two up to 1024; the "
+             "runtime sums them). Warps adding to one address serialize at "
+             "the L2 (default 256, fewer where the copies would exceed "
+             "4 MiB; 1: one array, no spreading)"),
+    cl::init(256));
 
 static cl::opt<std::string> DatabaseOut(
     "warpscope-db-out",
@@ -308,6 +320,7 @@ private:
   ProgramDatabase DB;
   std::vector<PlannedFunction> Plans;
   uint64_t NextCounter = 0;
+  CounterArray Array;
 
   void plan(Function &F);
   void
@@ -320,7 +333,7 @@ private:
   decidePromotion(PlannedFunction &P, FunctionRecord &Rec,
                   const DenseMap<const BasicBlock *, unsigned> &BlockIds,
                   const DenseMap<const BasicBlock *, unsigned> &BranchIdOf);
-  void instrument(const PlannedFunction &P, GlobalVariable *Counters);
+  void instrument(const PlannedFunction &P);
   Value *successorIndex(const PlannedBranch &Br, ProbeSpec &Spec);
 };
 
@@ -793,8 +806,7 @@ Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
   return Index;
 }
 
-void ModuleInstrumenter::instrument(const PlannedFunction &P,
-                                    GlobalVariable *Counters) {
+void ModuleInstrumenter::instrument(const PlannedFunction &P) {
   bool UseElect = targetHasElect(*P.F);
   auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
   // Each block's first instruction before any probe: a flush goes right
@@ -810,7 +822,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
     unsigned First = 0; ///< its first word's index in its loop
   };
   for (const PlannedLoopEntry &E : P.LoopEntries)
-    emitLoopEntryProbe(E.Terminator, Counters, E.Counter,
+    emitLoopEntryProbe(E.Terminator, Array, E.Counter,
                        E.Terminator->getCondition(), UseElect);
   std::vector<Planned> Probes;
   for (const PlannedBranch &Br : P.Branches) {
@@ -903,7 +915,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
   };
   for (const Planned &Pr : Probes) {
     if (!Pr.L) {
-      Rewire(Pr, emitProbe(Pr.At, Counters, Pr.Spec));
+      Rewire(Pr, emitProbe(Pr.At, Array, Pr.Spec));
       continue;
     }
     unsigned Base = Loops[Pr.L].Base + Pr.First;
@@ -927,9 +939,8 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P,
       SmallVector<Value *, 8> Values;
       for (unsigned K = 0; K < PL.Words.size(); ++K)
         Values.push_back(X.CreateLoad(X.getInt64Ty(), Slots[PL.Base + K]));
-      SmallVector<Value *, 8> Reset =
-          emitPromotedFlush(&*X.GetInsertPoint(), Counters->getName(), Values,
-                            PL.Words, PL.Leads, Id);
+      SmallVector<Value *, 8> Reset = emitPromotedFlush(
+          &*X.GetInsertPoint(), Array.Symbol, Values, PL.Words, PL.Leads, Id);
       for (unsigned K = 0; K < PL.Words.size(); ++K)
         X.CreateStore(Reset[K], Slots[PL.Base + K]);
     }
@@ -953,16 +964,39 @@ bool ModuleInstrumenter::run() {
   DB.Target = Plans.front().F->getFnAttribute("target-cpu").getValueAsString();
   DB.CountersSymbol = CountersSymbolPrefix + DB.ModuleId;
   DB.NumCounters = NextCounter;
+  if (!isPowerOf2_32(CounterReplicas) || CounterReplicas > MaxCounterReplicas) {
+    M.getContext().emitError(
+        "warpscope: -warpscope-counter-replicas=" + Twine(CounterReplicas) +
+        " is not a power of two from 1 to " + Twine(MaxCounterReplicas));
+    return false;
+  }
+  // Replicas start on separate 128-byte lines, so no two share one. The
+  // runtime copies the whole array after each launch in per-launch mode, so
+  // a module with many counters gets fewer replicas.
+  unsigned Replicas = CounterReplicas;
+  uint64_t Stride = Replicas > 1 ? alignTo(NextCounter, 16) : NextCounter;
+  while (Replicas > 1 && Replicas * Stride * 8 > MaxCounterArrayBytes)
+    Replicas /= 2;
+  if (Replicas == 1)
+    Stride = NextCounter;
+  DB.CounterReplicas = Replicas;
+  DB.ReplicaStride = Stride;
+  Array = {DB.CountersSymbol, Replicas, 8 * Stride};
+  NumCounterWords += DB.CounterReplicas * DB.ReplicaStride;
+  LLVM_DEBUG(dbgs() << "warpscope: " << NextCounter << " counters x "
+                    << Replicas << " replicas, stride " << DB.ReplicaStride
+                    << " words\n");
 
-  auto *Ty = ArrayType::get(Type::getInt64Ty(M.getContext()), NextCounter);
+  auto *Ty =
+      ArrayType::get(Type::getInt64Ty(M.getContext()), Replicas * Stride);
   auto *Counters = new GlobalVariable(
       M, Ty, /*isConstant=*/false, GlobalValue::ExternalLinkage,
       Constant::getNullValue(Ty), DB.CountersSymbol, nullptr,
       GlobalValue::NotThreadLocal, /*AddressSpace=*/1,
       /*isExternallyInitialized=*/true);
-  Counters->setAlignment(Align(8));
+  Counters->setAlignment(Align(Replicas > 1 ? 128 : 8));
   for (const PlannedFunction &P : Plans)
-    instrument(P, Counters);
+    instrument(P);
 
   std::string Path = DatabaseOut;
   if (Path.empty()) {

@@ -135,7 +135,7 @@ bool HostInstrumenter::run() {
   std::string Id = moduleId(M);
   std::string Path = databasePath(Id);
   std::string Database, CountersSymbol = CountersSymbolPrefix + Id;
-  uint64_t NumCounters = 0;
+  uint64_t NumCounters = 0, Replicas = 1, Stride = 0;
   if (auto Buf = MemoryBuffer::getFile(Path)) {
     Database = (*Buf)->getBuffer().str();
     Expected<json::Value> V = json::parse(Database);
@@ -149,6 +149,15 @@ bool HostInstrumenter::run() {
       return false;
     }
     NumCounters = O->getInteger("num_counters").value_or(0);
+    Replicas = O->getInteger("counter_replicas").value_or(1);
+    Stride = O->getInteger("replica_stride").value_or(int64_t(NumCounters));
+    if (Replicas < 1 || Replicas > MaxCounterReplicas || Stride < NumCounters ||
+        Stride > UINT32_MAX) {
+      Ctx.emitError("warpscope: program database '" + Path +
+                    "' has a bad counter layout; rebuild this file with the "
+                    "plugin");
+      return false;
+    }
     if (Histograms) {
       Expected<ProgramDatabase> DB = ProgramDatabase::fromJson(*V);
       if (!DB) {
@@ -172,13 +181,14 @@ bool HostInstrumenter::run() {
   if (NumCounters) {
     // The host key under which the device array is registered; its bytes
     // are never read (zero-initialized, so it lives in .bss).
-    auto *Ty = ArrayType::get(I64, NumCounters);
+    auto *Ty = ArrayType::get(I64, Replicas * Stride);
     Shadow = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage,
                                 Constant::getNullValue(Ty), CountersSymbol);
   }
   unsigned NumKernels = 0;
   Constant *Kernels = kernelTable(Registrations, NumKernels);
-  auto *DescTy = StructType::get(I32, I32, Ptr, Ptr, I64, Ptr, Ptr, I64, Ptr);
+  auto *DescTy =
+      StructType::get(I32, I32, Ptr, Ptr, I64, Ptr, Ptr, I64, Ptr, I32, I32);
   Constant *Desc = ConstantStruct::get(
       DescTy,
       {ConstantInt::get(I32, AbiVersion), ConstantInt::get(I32, NumKernels),
@@ -186,7 +196,8 @@ bool HostInstrumenter::run() {
        stringConstant(CountersSymbol, "__warpscope_counters_name", true),
        ConstantInt::get(I64, NumCounters), Shadow,
        stringConstant(Database, "__warpscope_database", false),
-       ConstantInt::get(I64, Database.size()), Kernels});
+       ConstantInt::get(I64, Database.size()), Kernels,
+       ConstantInt::get(I32, Replicas), ConstantInt::get(I32, Stride)});
   auto *DescGV = new GlobalVariable(M, DescTy, /*isConstant=*/true,
                                     GlobalValue::PrivateLinkage, Desc,
                                     "__warpscope_module");

@@ -93,10 +93,34 @@ CallInst *emitAsm(Instruction *InsertBefore, StringRef Text,
   return CI;
 }
 
-/// "[sym+Byte]": a counter addressed by the counter array's symbol, so the
-/// probe needs no address register (none computed outside its scope).
-std::string at(StringRef Sym, uint64_t Byte) {
-  return formatv("[{0}+{1}]", Sym, Byte).str();
+/// The base address of the replica a probe adds to: the array's symbol, so
+/// the probe needs no address register (none computed outside its scope),
+/// or with replicas %wsg, which replicaBase computes.
+std::string base(const CounterArray &C) {
+  return C.Replicas > 1 ? "%wsg" : C.Symbol;
+}
+
+/// "[base+Byte]": a counter of the replica the probe adds to.
+std::string at(const CounterArray &C, uint64_t Byte) {
+  return formatv("[{0}+{1}]", base(C), Byte).str();
+}
+
+/// With replicas: %wsg = the array + (%clock mod replicas) * replica size,
+/// for every lane (switch probes add from lanes other than the leader).
+/// The clock's low bits differ between warps that reach the probe in
+/// different cycles, which is enough to spread their adds; any choice
+/// keeps the counts exact, since the runtime sums the replicas.
+std::string replicaBase(const CounterArray &C) {
+  if (C.Replicas <= 1)
+    return "";
+  return formatv("\t.reg .b32 %wsk;\n"
+                 "\t.reg .b64 %wsg;\n"
+                 "\tmov.u32 %wsk, %clock;\n"
+                 "\tand.b32 %wsk, %wsk, {0};\n"
+                 "\tmov.u64 %wsg, {1};\n"
+                 "\tmad.wide.u32 %wsg, %wsk, {2}, %wsg;\n",
+                 C.Replicas - 1, C.Symbol, C.ReplicaBytes)
+      .str();
 }
 
 /// Leader adds popc(Mask) to the counter at Addr (all three instructions
@@ -109,13 +133,14 @@ std::string addPopcount(StringRef Mask, StringRef Addr) {
       .str();
 }
 
-/// The branch part; Rec is the byte offset of the record in the array Sym.
+/// The branch part; Rec is the byte offset of the record in the array.
 /// Visits and active threads are left out when the block record has them.
-std::string branchBody(const ProbeSpec &S, StringRef Sym, uint64_t Rec,
+std::string branchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
                        StringRef Index) {
   std::string T;
   bool Shared = S.BlockWord.has_value();
-  auto Word = [&](unsigned K) { return at(Sym, Rec + 8 * K); };
+  std::string Sym = base(C);
+  auto Word = [&](unsigned K) { return at(C, Rec + 8 * K); };
   if (!Shared)
     T += formatv("\t@%wsp red.global.add.u64 {0}, 1;\n", Word(BranchVisits));
   if (S.NumSuccessors == 2) {
@@ -217,23 +242,23 @@ std::string branchBody(const ProbeSpec &S, StringRef Sym, uint64_t Rec,
 
 } // namespace
 
-Value *warpscope::emitProbe(Instruction *InsertBefore, Value *Counters,
-                            const ProbeSpec &S) {
-  StringRef Sym = Counters->getName();
-  std::string Text = probePrologue(S);
+Value *warpscope::emitProbe(Instruction *InsertBefore,
+                            const CounterArray &Counters, const ProbeSpec &S) {
+  std::string Text = probePrologue(S) + replicaBase(Counters);
   SmallVector<Value *, 1> Args;
   std::string Constraints;
   bool Pass = S.PassCondition && S.BranchWord && S.NumSuccessors == 2;
   if (S.BlockWord) {
     uint64_t Block = 8 * *S.BlockWord;
     Text += formatv("\t@%wsp red.global.add.u64 {0}, 1;\n",
-                    at(Sym, Block + 8 * BlockWarpExecutions));
-    Text += addPopcount("%wsm", at(Sym, Block + 8 * BlockThreadExecutions));
+                    at(Counters, Block + 8 * BlockWarpExecutions));
+    Text +=
+        addPopcount("%wsm", at(Counters, Block + 8 * BlockThreadExecutions));
   }
   if (S.BranchWord) {
     Constraints = S.NumSuccessors == 2 ? "b" : "r";
     Args.push_back(S.SuccessorIndex);
-    Text += branchBody(S, Sym, 8 * *S.BranchWord, Pass ? "$1" : "$0");
+    Text += branchBody(S, Counters, 8 * *S.BranchWord, Pass ? "$1" : "$0");
   }
   // Passed through in the same register (the output is tied to the
   // input): no instruction.
@@ -245,9 +270,9 @@ Value *warpscope::emitProbe(Instruction *InsertBefore, Value *Counters,
   return Pass ? Results[0] : nullptr;
 }
 
-void warpscope::emitLoopEntryProbe(Instruction *InsertBefore, Value *Counters,
-                                   uint64_t Word, Value *Cond, bool UseElect) {
-  StringRef Sym = Counters->getName();
+void warpscope::emitLoopEntryProbe(Instruction *InsertBefore,
+                                   const CounterArray &Counters, uint64_t Word,
+                                   Value *Cond, bool UseElect) {
   std::string Text = formatv("// ws:entry {0}\n\t{{\n"
                              "\t.reg .b32 %ws_entry_{0};\n"
                              "\t.reg .pred %wsp;\n"
@@ -255,7 +280,8 @@ void warpscope::emitLoopEntryProbe(Instruction *InsertBefore, Value *Counters,
                              "\t.reg .b64 %wsc;\n"
                              "\tactivemask.b32 %wsm;\n",
                              Word)
-                         .str();
+                         .str() +
+                     replicaBase(Counters);
   if (UseElect)
     Text += "\telect.sync _|%wsp, %wsm;\n";
   else
@@ -265,9 +291,10 @@ void warpscope::emitLoopEntryProbe(Instruction *InsertBefore, Value *Counters,
   // Only the leader, and only when it goes to successor 0.
   Text += formatv("\tand.pred %wsp, %wsp, $0;\n"
                   "\t@%wsp red.global.add.u64 {0}, 1;\n",
-                  at(Sym, 8 * (Word + LoopEntrySuccessor0Arrivals)))
+                  at(Counters, 8 * (Word + LoopEntrySuccessor0Arrivals)))
               .str();
-  Text += addPopcount("%wsm", at(Sym, 8 * (Word + LoopEntrySuccessor0Threads)));
+  Text += addPopcount("%wsm",
+                      at(Counters, 8 * (Word + LoopEntrySuccessor0Threads)));
   Text += "\t}";
   emitAsm(InsertBefore, Text, "b", {Cond});
 }

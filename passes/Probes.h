@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -63,9 +64,19 @@ struct ProbeSpec {
   bool UseElect = false;
 };
 
+/// Where probes add: the module's counter array and its replicas
+/// (warpscope/Abi.h). With more than one, each probe execution adds to the
+/// replica the low bits of %clock pick, so warps that reach the same probe
+/// together rarely add to the same address.
+struct CounterArray {
+  std::string Symbol;
+  unsigned Replicas = 1;     ///< a power of two
+  uint64_t ReplicaBytes = 0; ///< distance between replicas
+};
+
 /// Returns the passed-through predicate with PassCondition, else null.
-llvm::Value *emitProbe(llvm::Instruction *InsertBefore, llvm::Value *Counters,
-                       const ProbeSpec &Spec);
+llvm::Value *emitProbe(llvm::Instruction *InsertBefore,
+                       const CounterArray &Counters, const ProbeSpec &Spec);
 
 /// Whether F's target has elect.sync (sm_90 or later, PTX ISA 8.0 or later).
 bool targetHasElect(const llvm::Function &F);
@@ -112,8 +123,9 @@ llvm::SmallVector<llvm::Value *, 8> emitPromotedFlush(
 /// Counts a proven-uniform two-way branch's visits that go to successor 0
 /// (Cond true), and their active lanes, into the loop-entry record at Word.
 /// No vote: every lane has the leader's condition.
-void emitLoopEntryProbe(llvm::Instruction *InsertBefore, llvm::Value *Counters,
-                        uint64_t Word, llvm::Value *Cond, bool UseElect);
+void emitLoopEntryProbe(llvm::Instruction *InsertBefore,
+                        const CounterArray &Counters, uint64_t Word,
+                        llvm::Value *Cond, bool UseElect);
 
 /// A probe-less scope that only names a block whose counts are derived, so
 /// tools reading the PTX still find where it starts: one dead mov, which

@@ -122,13 +122,15 @@ json::Value ProgramDatabase::toJson() const {
     Fns.push_back(std::move(O));
   }
   json::Object Top{{"schema", DatabaseSchema},
-                      {"abi_version", AbiVersion},
-                      {"module_id", ModuleId},
-                      {"source_file", SourceFile},
-                      {"target", Target},
-                      {"counters_symbol", CountersSymbol},
-                      {"num_counters", NumCounters},
-                      {"functions", std::move(Fns)}};
+                   {"abi_version", AbiVersion},
+                   {"module_id", ModuleId},
+                   {"source_file", SourceFile},
+                   {"target", Target},
+                   {"counters_symbol", CountersSymbol},
+                   {"num_counters", NumCounters},
+                   {"counter_replicas", CounterReplicas},
+                   {"replica_stride", std::max(ReplicaStride, NumCounters)},
+                   {"functions", std::move(Fns)}};
   if (!PtxStatus.empty())
     Top["ptx_histograms"] =
         json::Object{{"status", PtxStatus}, {"arch", PtxArch}};
@@ -226,6 +228,19 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
   DB.Target = R.str(*Top, "target");
   DB.CountersSymbol = R.str(*Top, "counters_symbol");
   DB.NumCounters = R.num(*Top, "num_counters");
+  // Optional: databases written before replicas have one copy.
+  DB.CounterReplicas = Top->getInteger("counter_replicas").value_or(1);
+  DB.ReplicaStride =
+      Top->getInteger("replica_stride").value_or(int64_t(DB.NumCounters));
+  if (R.Error.empty() &&
+      (DB.CounterReplicas < 1 || DB.CounterReplicas > MaxCounterReplicas ||
+       DB.ReplicaStride < DB.NumCounters || DB.ReplicaStride > UINT32_MAX))
+    return createStringError(
+        ("program database has a bad counter layout (counter_replicas " +
+         Twine(DB.CounterReplicas) + ", replica_stride " +
+         Twine(DB.ReplicaStride) + " for " + Twine(DB.NumCounters) +
+         " counters)")
+            .str());
   if (const json::Array *Fns = R.array(*Top, "functions"))
     for (const json::Value &FV : *Fns) {
       const json::Object *FO = R.object(FV, "function");

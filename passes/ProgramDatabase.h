@@ -130,6 +130,11 @@ struct ProgramDatabase {
   std::string Target; ///< e.g. sm_90
   std::string CountersSymbol;
   uint64_t NumCounters = 0;
+  /// The device array holds CounterReplicas copies of the counters,
+  /// ReplicaStride words apart (warpscope/Abi.h); 1 and NumCounters when
+  /// the database predates replicas.
+  uint64_t CounterReplicas = 1;
+  uint64_t ReplicaStride = 0;
   std::vector<FunctionRecord> Functions;
   /// Per-block PTX histograms: "ok", or why there are none (empty: never
   /// attempted, e.g. before the host compile ran); PtxArch: sm they are of.

@@ -14,11 +14,16 @@
 namespace warpscope {
 
 /// Bumped whenever the counter layout or a symbol name changes.
-constexpr uint32_t AbiVersion = 1;
+constexpr uint32_t AbiVersion = 2;
 
 /// Each instrumented device module owns one array of 64-bit counters in
 /// global memory, named CountersSymbolPrefix + <module id as 16 hex digits>.
 constexpr const char *CountersSymbolPrefix = "__warpscope_counters_";
+
+/// The most replicas a counter array may have (see ModuleDescriptor), and
+/// the size above which the plugin gives a module fewer replicas than asked.
+constexpr uint32_t MaxCounterReplicas = 1024;
+constexpr uint64_t MaxCounterArrayBytes = 4 << 20;
 
 /// Schema tag of the static program database (docs/database-schema.md).
 /// Version 2 added blocks that take another block's counts
@@ -121,17 +126,25 @@ struct KernelEntry {
 };
 
 /// Field order and types are ABI: the host pass builds this as an IR
-/// constant of type { i32, i32, ptr, ptr, i64, ptr, ptr, i64, ptr }.
+/// constant of type { i32, i32, ptr, ptr, i64, ptr, ptr, i64, ptr, i32, i32 }.
+///
+/// The device array holds CounterReplicas copies of the NumCounters words,
+/// ReplicaStride words apart (word W of replica R at R * ReplicaStride + W).
+/// Probes add to any one replica: thousands of warps adding to the same
+/// address serialize at the L2, spread over replicas they do not. The
+/// runtime sums the replicas, so every count stays exact.
 struct ModuleDescriptor {
   uint32_t AbiVersion;
   uint32_t NumKernels;
   const char *ModuleId;       ///< 16 hex digits, NUL-terminated
   const char *CountersSymbol; ///< device symbol name, NUL-terminated
   uint64_t NumCounters;       ///< 0 when the device side was not instrumented
-  void *CountersShadow;       ///< host key of the counters, NumCounters words
+  void *CountersShadow;       ///< host key of the whole device array
   const char *Database;       ///< program database JSON (not NUL-terminated)
   uint64_t DatabaseSize;
   const KernelEntry *Kernels;
+  uint32_t CounterReplicas; ///< >= 1
+  uint32_t ReplicaStride;   ///< words; >= NumCounters
 };
 
 } // namespace warpscope

@@ -58,14 +58,25 @@ std::string cudaMessage(const char *What, cudaError_t E) {
   return std::string(What) + " failed: " + cudaGetErrorString(E);
 }
 
-/// Reads a module's device counters into Out.
+/// 64-bit words of a module's device array: every replica of its counters.
+uint64_t deviceWords(const ModuleDescriptor &D) {
+  return D.NumCounters ? uint64_t(D.CounterReplicas) * D.ReplicaStride : 0;
+}
+
+/// Reads a module's device counters into Out, the replicas summed.
 std::string readCounters(const ModuleDescriptor &D, std::vector<uint64_t> &Out) {
   Out.assign(D.NumCounters, 0);
   if (!D.NumCounters)
     return "";
-  cudaError_t E = cudaMemcpyFromSymbol(Out.data(), D.CountersShadow,
-                                       D.NumCounters * sizeof(uint64_t));
-  return E == cudaSuccess ? "" : cudaMessage("reading counters", E);
+  std::vector<uint64_t> All(deviceWords(D));
+  cudaError_t E = cudaMemcpyFromSymbol(All.data(), D.CountersShadow,
+                                       All.size() * sizeof(uint64_t));
+  if (E != cudaSuccess)
+    return cudaMessage("reading counters", E);
+  for (uint64_t R = 0; R < D.CounterReplicas; ++R)
+    for (uint64_t W = 0; W < D.NumCounters; ++W)
+      Out[W] += All[R * D.ReplicaStride + W];
+  return "";
 }
 
 std::string zeroCounters(const ModuleDescriptor &D) {
@@ -74,7 +85,7 @@ std::string zeroCounters(const ModuleDescriptor &D) {
   void *Address = nullptr;
   cudaError_t E = cudaGetSymbolAddress(&Address, D.CountersShadow);
   if (E == cudaSuccess)
-    E = cudaMemset(Address, 0, D.NumCounters * sizeof(uint64_t));
+    E = cudaMemset(Address, 0, deviceWords(D) * sizeof(uint64_t));
   return E == cudaSuccess ? "" : cudaMessage("resetting counters", E);
 }
 
@@ -231,10 +242,20 @@ WS_EXPORT void __warpscope_register_module(const ModuleDescriptor *D,
     std::atexit(flushIfNothingWritten);
     installSignalHandlers();
   });
+  if (D->NumCounters &&
+      (!D->CounterReplicas || D->ReplicaStride < D->NumCounters)) {
+    std::fprintf(stderr,
+                 "warpscope: error: module %s has a damaged counter layout "
+                 "(%u replicas, stride %u for %llu counters); rebuild it "
+                 "with the plugin\n",
+                 D->ModuleId, D->CounterReplicas, D->ReplicaStride,
+                 (unsigned long long)D->NumCounters);
+    return;
+  }
   if (D->NumCounters)
     __cudaRegisterVar(Handle, static_cast<char *>(D->CountersShadow),
                       const_cast<char *>(D->CountersSymbol), D->CountersSymbol,
-                      0, D->NumCounters * sizeof(uint64_t), 0, 0);
+                      0, deviceWords(*D) * sizeof(uint64_t), 0, 0);
   R.Reg.addModule(D);
 }
 

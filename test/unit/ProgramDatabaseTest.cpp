@@ -65,9 +65,40 @@ TEST(ProgramDatabase, RoundTripsThroughJson) {
 TEST(ProgramDatabase, SchemaAndVersionAreWritten) {
   json::Value V = sampleDatabase().toJson();
   EXPECT_EQ(V.getAsObject()->getString("schema"), "warpscope-db/2");
-  EXPECT_EQ(V.getAsObject()->getInteger("abi_version"), 1);
+  EXPECT_EQ(V.getAsObject()->getInteger("abi_version"), 2);
   EXPECT_EQ(V.getAsObject()->getString("counters_symbol"),
             "__warpscope_counters_0123456789abcdef");
+}
+
+TEST(ProgramDatabase, CounterReplicasRoundTripAndDefault) {
+  ProgramDatabase DB = sampleDatabase();
+  DB.CounterReplicas = 256;
+  DB.ReplicaStride = 16;
+  Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(DB.toJson());
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_EQ(Out->CounterReplicas, 256u);
+  EXPECT_EQ(Out->ReplicaStride, 16u);
+  // Written before replicas: one copy, as long as the counters.
+  json::Value V = sampleDatabase().toJson();
+  V.getAsObject()->erase("counter_replicas");
+  V.getAsObject()->erase("replica_stride");
+  Expected<ProgramDatabase> Old = ProgramDatabase::fromJson(V);
+  ASSERT_TRUE(bool(Old)) << toString(Old.takeError());
+  EXPECT_EQ(Old->CounterReplicas, 1u);
+  EXPECT_EQ(Old->ReplicaStride, Old->NumCounters);
+}
+
+TEST(ProgramDatabase, RejectsABadCounterLayout) {
+  for (auto [Replicas, Stride] :
+       {std::pair<int64_t, int64_t>{0, 16}, {2048, 16}, {4, 3}, {-1, 16}}) {
+    json::Value V = sampleDatabase().toJson();
+    (*V.getAsObject())["counter_replicas"] = Replicas;
+    (*V.getAsObject())["replica_stride"] = Stride;
+    Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(V);
+    ASSERT_FALSE(bool(Out)) << Replicas << " " << Stride;
+    EXPECT_NE(toString(Out.takeError()).find("bad counter layout"),
+              std::string::npos);
+  }
 }
 
 TEST(ProgramDatabase, RejectsForeignSchema) {

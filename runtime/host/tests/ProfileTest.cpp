@@ -18,9 +18,17 @@ int Stub;
 uint64_t Shadow[3];
 const KernelEntry Kernels[] = {{&Stub, "_Z1kv"}};
 const char Db[] = "{\"schema\":\"warpscope-db/1\"}";
-const ModuleDescriptor Desc = {AbiVersion, 1, "0123456789abcdef",
-                               "__warpscope_counters_0123456789abcdef", 3,
-                               Shadow, Db, sizeof(Db) - 1, Kernels};
+const ModuleDescriptor Desc = {AbiVersion,
+                               1,
+                               "0123456789abcdef",
+                               "__warpscope_counters_0123456789abcdef",
+                               3,
+                               Shadow,
+                               Db,
+                               sizeof(Db) - 1,
+                               Kernels,
+                               1,
+                               3};
 
 std::string tempDir() {
   char Tmpl[] = "/tmp/wsprofXXXXXX";

@@ -14,9 +14,17 @@ namespace {
 int StubA, StubB, StubC;
 uint64_t Shadow[4];
 const KernelEntry Kernels[] = {{&StubA, "_Z1av"}, {&StubB, "_Z1bv"}};
-const ModuleDescriptor Desc = {AbiVersion, 2, "00000000000000aa",
-                               "__warpscope_counters_00000000000000aa", 4,
-                               Shadow, "{}", 2, Kernels};
+const ModuleDescriptor Desc = {AbiVersion,
+                               2,
+                               "00000000000000aa",
+                               "__warpscope_counters_00000000000000aa",
+                               4,
+                               Shadow,
+                               "{}",
+                               2,
+                               Kernels,
+                               1,
+                               4};
 
 TEST(Registry, FindsKernelsByStub) {
   Registry R;

@@ -9,8 +9,9 @@ import sys
 
 cfg = "--cfg" in sys.argv[1:]
 db = json.load(open([a for a in sys.argv[1:] if a != "--cfg"][0]))
-print("module id=%s counters=%d symbol=%s schema=%s" % (
-    db["module_id"], db["num_counters"], db["counters_symbol"], db["schema"]))
+print("module id=%s counters=%d symbol=%s schema=%s replicas=%d stride=%d" % (
+    db["module_id"], db["num_counters"], db["counters_symbol"], db["schema"],
+    db.get("counter_replicas", 1), db.get("replica_stride", db["num_counters"])))
 for f in db["functions"]:
     print("function %s kind=%s demangled=%s line=%d" % (
         f["name"], f["kind"], f["demangled"], f["line"]))

@@ -3,7 +3,7 @@
 ; divergent too. All records share the module's one counter array. A block
 ; that calls keeps its own block probe (the call may change the mask); one
 ; without calls is counted by its branch probe.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 
 target triple = "nvptx64-nvidia-cuda"

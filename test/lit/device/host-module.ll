@@ -1,7 +1,7 @@
 ; Host modules are not the device pass's business: nothing changes and no
 ; database is written.
 ; RUN: rm -f %t.json
-; RUN: %opt-ws -passes=warpscope-device -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: not test -e %t.json
 
 target triple = "x86_64-unknown-linux-gnu"

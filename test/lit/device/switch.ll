@@ -7,7 +7,7 @@
 ; index selects (indices below the last only); on visits where all lanes go
 ; one way, the leader adds 1 to that successor's uniform-visits word (the
 ; record's last three words here).
-; RUN: %opt-ws -passes=warpscope-device -warpscope-cheaper-counting=false -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-cheaper-counting=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 
 target triple = "nvptx64-nvidia-cuda"

@@ -1,8 +1,8 @@
 ; Branches on blockIdx, blockDim, kernel arguments and warp votes are proven
 ; uniform and not probed; -warpscope-probe-all probes them anyway.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-probe-all -warpscope-db-out=%t.all.json -S %s | FileCheck --check-prefix=ALL %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-probe-all -warpscope-db-out=%t.all.json -S %s | FileCheck --check-prefix=ALL %s
 ; RUN: %dbdump %t.all.json | FileCheck --check-prefix=DBALL %s
 
 target triple = "nvptx64-nvidia-cuda"

@@ -1,6 +1,6 @@
 ; Indirect branches are not probed: a remark says so, nothing crashes, and
 ; the block still gets its counter.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-db-out=%t.json -pass-remarks-missed=warpscope -S %s 2>%t.err | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -pass-remarks-missed=warpscope -S %s 2>%t.err | FileCheck %s
 ; RUN: FileCheck --check-prefix=REMARK %s < %t.err
 
 target triple = "nvptx64-nvidia-cuda"
