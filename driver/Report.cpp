@@ -150,8 +150,13 @@ warpscope::joinSassMetrics(std::vector<FunctionSummary> &Summaries,
     R.emplace(Filter);
   for (const auto &[Mangled, F] : Sass.Functions)
     if (!Reported.count(Mangled) &&
-        (!R || R->match(Mangled) || R->match(demangle(Mangled))))
+        (!R || R->match(Mangled) || R->match(demangle(Mangled)))) {
       Out.NotInReport.push_back(Mangled);
+      InstructionMix None;
+      None.Why = "the function is not in the report";
+      Out.NotInReportHardware.push_back(
+          compareWithHardware(&F, std::nullopt, None));
+    }
   return Out;
 }
 

@@ -1,6 +1,7 @@
 //===- ReportCommand.cpp - warpscope report -------------------------------===//
 
 #include "Commands.h"
+#include "JsonFiles.h"
 #include "ProfileModel.h"
 #include "Report.h"
 #include "ReportFormats.h"
@@ -38,6 +39,23 @@ static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
                                     cl::value_desc("file"), cl::init("-"),
                                     cl::sub(ReportSub));
 
+/// A run of an uninstrumented program with --pc-sampling or --sass-metrics
+/// leaves the hardware's files and no profile: those are reported alone.
+static bool hardwareOnly(const std::string &Dir) {
+  std::error_code EC;
+  return filesNamed(Dir, "profile-", ".json", EC).empty() && !EC &&
+         (!filesNamed(Dir, "pcsamples-", ".json", EC).empty() ||
+          !filesNamed(Dir, "sassmetrics-", ".json", EC).empty());
+}
+
+static ProfileSet hardwareOnlySet(const std::string &Dir) {
+  ProfileSet Set;
+  Set.Directory = Dir;
+  Set.Program = "(not instrumented: hardware data only)";
+  Set.Mode = "none";
+  return Set;
+}
+
 int warpscope::runReport() {
   auto Error = [](const Twine &Msg) {
     WithColor::error(errs(), "warpscope report") << Msg << "\n";
@@ -47,7 +65,9 @@ int warpscope::runReport() {
       Format != "html" && Format != "sarif")
     return Error("--format '" + Format +
                  "' is not one of text, json, csv, html, sarif");
-  Expected<ProfileSet> Set = loadProfileDirectory(Dir);
+  Expected<ProfileSet> Set = hardwareOnly(Dir)
+                                 ? Expected<ProfileSet>(hardwareOnlySet(Dir))
+                                 : loadProfileDirectory(Dir);
   if (!Set)
     return Error(toString(Set.takeError()));
   Expected<std::vector<FunctionSummary>> S = summarize(*Set, KernelFilter);

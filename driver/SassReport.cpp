@@ -123,7 +123,7 @@ void warpscope::addHardwareJson(const HardwareComparison &H,
   json::Object Metrics;
   if (H.HasRecords)
     for (const SassCounterSum &S : H.Sass.Counters)
-      if (S.available())
+      if (S.available() && !S.Derived)
         Metrics[S.Metric] = S.Value;
   const SassCounterSum &Inst = H.Sass[SassCounter::InstExecuted];
   Out["hardware"] = json::Object{
@@ -153,6 +153,31 @@ void warpscope::renderHardwareHtml(const HardwareComparison &H,
   OS << "<pre class=\"hardware\">" << escapeHtml(Text) << "</pre>\n";
 }
 
+/// One line of a function's SASS numbers, with no count of ours beside.
+static std::string hardwareAloneText(const HardwareComparison &H) {
+  if (!H.HasRecords)
+    return H.NoRecords;
+  std::string Text;
+  raw_string_ostream OS(Text);
+  const SassRatio &E = H.BranchEfficiency;
+  OS << "SASS: branch efficiency ";
+  if (E.Value)
+    OS << formatv("{0} ({1} of {2} branch targets uniform)",
+                  formatPercent(E.Value),
+                  H.Sass[SassCounter::BranchTargetsUniform].Value,
+                  H.Sass[SassCounter::BranchTargets].Value);
+  else
+    OS << "not available (" << E.Why << ")";
+  const SassCounterSum &Inst = H.Sass[SassCounter::InstExecuted];
+  const SassCounterSum &Threads = H.Sass[SassCounter::ThreadInstExecuted];
+  if (Inst.available()) {
+    OS << "; instructions " << Inst.Value << " warp";
+    if (Threads.available())
+      OS << ", " << Threads.Value << " thread";
+  }
+  return Text;
+}
+
 void warpscope::renderSassSummaryText(const SassMetricsSummary &S,
                                       raw_ostream &OS) {
   OS << formatv("\nSASS metrics (CUPTI, warpscope run --sass-metrics): {0} "
@@ -160,8 +185,12 @@ void warpscope::renderSassSummaryText(const SassMetricsSummary &S,
                 S.Files.size(), S.Chips.empty() ? "?" : join(S.Chips, ", "));
   for (const std::string &W : S.Warnings)
     OS << "  warning: " << W << "\n";
-  for (const std::string &F : S.NotInReport)
+  for (size_t I = 0; I < S.NotInReport.size(); ++I) {
+    const std::string &F = S.NotInReport[I];
     OS << "  not in this report: " << demangle(F) << " (" << F << ")\n";
+    if (I < S.NotInReportHardware.size())
+      OS << "    " << hardwareAloneText(S.NotInReportHardware[I]) << "\n";
+  }
 }
 
 json::Value warpscope::renderSassSummaryJson(const SassMetricsSummary &S) {
@@ -172,14 +201,21 @@ json::Value warpscope::renderSassSummaryJson(const SassMetricsSummary &S) {
     Chips.push_back(C);
   for (const std::string &W : S.Warnings)
     Warnings.push_back(W);
-  for (const std::string &F : S.NotInReport)
-    Missing.push_back(F);
+  json::Array Hardware;
+  for (size_t I = 0; I < S.NotInReport.size(); ++I) {
+    Missing.push_back(S.NotInReport[I]);
+    json::Object H{{"mangled", S.NotInReport[I]}};
+    if (I < S.NotInReportHardware.size())
+      addHardwareJson(S.NotInReportHardware[I], H);
+    Hardware.push_back(std::move(H));
+  }
   return json::Object{{"version", 1},
                       {"files", std::move(Files)},
                       {"chips", std::move(Chips)},
                       {"dropped_records", S.DroppedRecords},
                       {"warnings", std::move(Warnings)},
-                      {"functions_not_in_report", std::move(Missing)}};
+                      {"functions_not_in_report", std::move(Missing)},
+                      {"not_in_report_hardware", std::move(Hardware)}};
 }
 
 std::string warpscope::renderSassSummaryHtml(const SassMetricsSummary &S) {

@@ -34,8 +34,11 @@ struct HardwareComparison {
 struct SassMetricsSummary {
   std::vector<std::string> Files, Chips, Warnings;
   uint64_t DroppedRecords = 0;
-  /// Functions with SASS records but no entry in the report (mangled).
+  /// Functions with SASS records but no entry in the report (mangled), and
+  /// the hardware's numbers of each (e.g. every kernel of a program that
+  /// was not instrumented).
   std::vector<std::string> NotInReport;
+  std::vector<HardwareComparison> NotInReportHardware;
 };
 
 /// F may be null: the function has no SASS records.

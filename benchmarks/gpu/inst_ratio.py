@@ -18,10 +18,12 @@ they would compare different work. `exact` is the report's
 instructions_exact (no: our counts are lower bounds). Issue 7 asks for this
 table on an H100; the ratios differ from 1 by design (PTX is not SASS).
 """
-import csv
 import json
+import os
 import sys
-from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ncu_csv  # noqa: E402
 
 WARP = "smsp__inst_executed.sum"
 THREAD = "smsp__thread_inst_executed.sum"
@@ -31,28 +33,7 @@ HEADER = ("program,kernel,launches,ncu_launches,ptx_warp,sass_warp,"
 
 def ncu_totals(path):
     """mangled kernel -> {metric: sum over launches, 'launches': n}."""
-    lines = open(path, errors="replace").read().splitlines()
-    start = next((i for i, l in enumerate(lines) if l.startswith('"') and
-                  "Kernel Name" in l and "Metric Name" in l), None)
-    totals = defaultdict(lambda: defaultdict(float))
-    if start is None:
-        return totals
-    launches = defaultdict(set)
-    for r in csv.DictReader(l for l in lines[start:] if l.startswith('"')):
-        kernel = (r.get("Kernel Name") or "").strip()
-        metric = (r.get("Metric Name") or "").strip()
-        value = (r.get("Metric Value") or "").replace(",", "").strip()
-        if not kernel or metric not in (WARP, THREAD):
-            continue
-        try:
-            totals[kernel][metric] += float(value)
-        except ValueError:
-            sys.exit("inst_ratio.py: %s: %s of %s is not a number: %r"
-                     % (path, metric, kernel, value))
-        launches[kernel].add(r.get("ID"))
-    for kernel, ids in launches.items():
-        totals[kernel]["launches"] = len(ids)
-    return totals
+    return ncu_csv.totals(path)
 
 
 def ratio(a, b):

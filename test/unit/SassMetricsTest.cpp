@@ -1,9 +1,10 @@
 //===- SassMetricsTest.cpp - sassmetrics-*.json -> per-function hardware --===//
 //
 // The files here are hand-written in the collector's format
-// (docs/pc-sampling-schema.md): no GPU has produced SASS metrics for this
-// project yet, so every number below is synthetic, chosen to make the sums
-// and ratios easy to check.
+// (docs/pc-sampling-schema.md), their numbers synthetic, chosen to make the
+// sums and ratios easy to check; the metric names are those the collector
+// gathered on an H100. test/lit/report/sassmetrics-h100.test reads a real
+// file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -217,6 +218,47 @@ TEST(SassMetrics, MissingMetricGivesAReasonNotZero) {
   EXPECT_FALSE(None.HasRecords);
   EXPECT_FALSE(None.BranchEfficiency.Value.has_value());
   EXPECT_FALSE(None.BranchEfficiency.Why.empty());
+}
+
+TEST(SassMetrics, BranchTargetsFromTheirPartsWhereTheChipLacksTheTotal) {
+  // What the collector gathered on an H100 (GH100 offers no
+  // *__sass_branch_targets): the total is the sum of its two parts.
+  std::string Dir = tempDir();
+  write(Dir + "/sassmetrics-1.json",
+        file(R"("collected_metrics": ["smsp__sass_thread_inst_executed",
+                 "smsp__sass_branch_targets_threads_divergent",
+                 "smsp__sass_inst_executed",
+                 "smsp__sass_branch_targets_threads_uniform"])",
+             pc("_Z1fv", 0,
+                R"({"smsp__sass_branch_targets_threads_uniform": 6,
+                    "smsp__sass_branch_targets_threads_divergent": 2,
+                    "smsp__sass_inst_executed": 8})") +
+                 "," +
+                 pc("_Z1fv", 16,
+                    R"({"smsp__sass_branch_targets_threads_uniform": 3})")));
+  auto S = loadSassMetrics(Dir);
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  const SassFunction &F = (*S)->Functions.at("_Z1fv");
+  EXPECT_EQ(F[SassCounter::BranchTargets].Value, 11u);
+  EXPECT_EQ(F[SassCounter::BranchTargets].Metric,
+            "smsp__sass_branch_targets_threads_uniform + "
+            "smsp__sass_branch_targets_threads_divergent");
+  EXPECT_TRUE(F[SassCounter::BranchTargets].Derived);
+  EXPECT_FALSE(F[SassCounter::BranchTargetsUniform].Derived);
+  SassRatio E = hardwareBranchEfficiency(F);
+  ASSERT_TRUE(E.Value.has_value()) << E.Why;
+  EXPECT_DOUBLE_EQ(*E.Value, 9.0 / 11.0);
+
+  // Without one of the parts there is no total either.
+  std::string Dir2 = tempDir();
+  write(Dir2 + "/sassmetrics-1.json",
+        file(R"("collected_metrics": ["smsp__sass_inst_executed",
+                 "smsp__sass_branch_targets_threads_uniform"])",
+             pc("_Z1fv", 0,
+                R"({"smsp__sass_branch_targets_threads_uniform": 6})")));
+  auto S2 = loadSassMetrics(Dir2);
+  ASSERT_TRUE(bool(S2)) << toString(S2.takeError());
+  EXPECT_FALSE(hardwareBranchEfficiency((*S2)->Functions.at("_Z1fv")).Value);
 }
 
 TEST(SassMetrics, CorruptOrInconsistentFilesAreOneLineErrors) {
