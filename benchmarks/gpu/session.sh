@@ -13,6 +13,8 @@
 #   pcs     PC sampling of every program, compute-sanitizer on instrumented ones
 #   rest    large-size overhead of the programs a timed-out timing run left,
 #           and srad at growing sizes (it fails at large on an H100)
+#   replicas  large-size times of builds with 1, 32 and 256 counter replicas
+#           and small-size exact counts of the default build
 #   dataset the time-prediction dataset: per-launch counts and features, and
 #           ncu kernel times, at three sizes (benchmarks/gpu/sizes.txt)
 #
@@ -21,7 +23,7 @@
 # are logged as SKIP. Everything lands in $OUT/PHASE.tar.gz (one file: the
 # device tool returns at most 8), to be unpacked and analysed off the GPU.
 set -u
-phase="${1:?usage: session.sh truth|timing|dataset|pcs|rest [BUDGET_SECONDS]}"
+phase="${1:?usage: session.sh truth|timing|dataset|pcs|rest|replicas [BUDGET_SECONDS]}"
 budget="${2:-540}"
 repo="$(pwd)"
 bench="$repo/build/benchmarks"
@@ -211,6 +213,38 @@ rest() {
   done
 }
 
+# Counter replicas (-warpscope-counter-replicas): time at large size of the
+# plain build and of instrumented builds with 1 (<name>.k1), 32 (<name>.inst,
+# the default) and 256 (<name>.k256) replicas, one warm-up and one timed run
+# each; then exact counts of the default build at small size, to compare
+# with those of a 1-replica build.
+replicas() {
+  step environment 0 environment
+  local p v exe ms
+  echo "program,variant,time_ms" >"$W/replicas-large.csv"
+  export WARPSCOPE_OUT="$W/scratch"
+  mkdir -p "$WARPSCOPE_OUT" "$W/counts"
+  for p in "${programs[@]}"; do
+    [ "$p" != histogram ] || continue # its own atomics dominate (7.8 s plain)
+    for v in plain k1 inst k256; do
+      exe="$bench/$p.$v"
+      [ "$v" != plain ] || exe="$bench/$p"
+      [ -x "$exe" ] || continue
+      step "large-$p-$v-warm" 30 "$exe" large
+      step "large-$p-$v" 30 "$exe" large
+      ms="$(awk '$1 == "time_ms" { v = $2 } END { print v }' "$W/log/large-$p-$v.log" 2>/dev/null)"
+      grep -q "^PASS" "$W/log/large-$p-$v.log" 2>/dev/null || ms="FAIL:$ms"
+      echo "$p,$v,$ms" >>"$W/replicas-large.csv"
+    done
+  done
+  rm -rf "$W/scratch"
+  unset WARPSCOPE_OUT
+  for p in "${programs[@]}"; do
+    step "counts-$p" 15 "$ws" run -o "$W/counts/$p" -- "$bench/$p.inst" small
+    step "report-$p" 10 sh -c "'$ws' report --format json '$W/counts/$p' > '$W/counts/$p.json'"
+  done
+}
+
 dataset() {
   step environment 0 environment
   # Per-launch exact counts (features) and ncu kernel times per size.
@@ -223,11 +257,16 @@ dataset() {
     case "$p" in '#'* | '') continue ;; esac
     for size in small "$mid" "large 1"; do
       tag="${size// /-}"
-      step "features-$p-$tag" 30 sh -c "'$ws' run --mode per-launch -o '$W/data/$p-$tag' -- '$bench/$p.inst' $size >'$W/data/$p-$tag.out' 2>&1 &&
+      # Features even when the program's self-check failed (its counts are
+      # still exact); its .out says PASS or FAIL.
+      step "features-$p-$tag" 30 sh -c "'$ws' run --mode per-launch -o '$W/data/$p-$tag' -- '$bench/$p.inst' $size >'$W/data/$p-$tag.out' 2>&1;
         '$ws' features '$W/data/$p-$tag' > '$W/data/$p-$tag.features.csv'"
-      step "time-$p-$tag" 30 ncu_run "$W/data/$p-$tag.ncu.csv" "$metrics" 3000 "$bench/$p" $size
-      # Keep the features and the database; per-launch logs of large runs are bulky.
-      [ "$tag" != large-1 ] || rm -f "$W/data/$p-$tag"/launches-*.jsonl
+      step "time-$p-$tag" 30 ncu_run "$W/data/$p-$tag.ncu.csv" "$metrics" 5000 "$bench/$p" $size
+      # Per-launch logs of large runs are bulky: dropped once the features
+      # are out (the directory then no longer reports).
+      if [ "$tag" = large-1 ] && [ -s "$W/data/$p-$tag.features.csv" ]; then
+        rm -f "$W/data/$p-$tag"/launches-*.jsonl
+      fi
     done
   done <"$repo/benchmarks/gpu/sizes.txt"
   rm -rf "$W/scratch"
@@ -242,5 +281,6 @@ case "$phase" in
   dataset) dataset ;;
   pcs) pcs ;;
   rest) rest ;;
+  replicas) replicas ;;
   *) echo "session.sh: unknown phase '$phase'" >&2; exit 2 ;;
 esac

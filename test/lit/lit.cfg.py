@@ -35,6 +35,15 @@ config.substitutions += [
     ("%dbdump", "python3 " + os.path.join(config.test_source_root, "Inputs", "dbdump.py")),
 ]
 
+# The benchmark suite's builds (benchmarks/CMakeLists.txt), for tests that
+# compare them with measurements on a GPU.
+benchdir = os.path.join(config.warpscope_obj_root, "benchmarks")
+config.substitutions.append(("%benchdir", benchdir))
+config.substitutions.append(
+    ("%benchsrc", os.path.join(config.warpscope_src_root, "benchmarks")))
+if os.path.exists(os.path.join(benchdir, "reduction.inst")):
+    config.available_features.add("benchmarks")
+
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
 if os.path.exists(os.path.join(libdir, "emu", "libcudart.so.13")):
