@@ -988,7 +988,8 @@ bool Parser::symbolValue(const std::string &N, uint64_t &V, bool &IsLocal, uint8
 uint64_t floatLitBits(const std::string &L, Ty Context, bool Neg, bool &Ok) {
   Ok = true;
   uint64_t Bits;
-  bool F64 = Context == Ty::F64;
+  // A 64-bit context of any kind (b64, u64, s64, f64) holds a double.
+  bool F64 = tySize(Context) == 8;
   if (L.size() == 10 && (L[1] == 'f' || L[1] == 'F')) {
     uint32_t B = (uint32_t)std::strtoul(L.c_str() + 2, nullptr, 16);
     if (F64) { float Fv; std::memcpy(&Fv, &B, 4); double D = Fv; std::memcpy(&Bits, &D, 8); }

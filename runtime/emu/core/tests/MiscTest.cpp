@@ -394,3 +394,44 @@ Store:
   EXPECT_EQ(LowLeaders, 1);
   EXPECT_EQ(HighLeaders, 1);
 }
+
+// A 0d literal is a double's 64 bits, and a 0f literal a float's 32, in any
+// context of their width: clang emits `mov.b64 %rd, 0d...` inside
+// libdevice's __nv_exp, which the emulator once read as a float's bits.
+TEST(Literals, HexFloatLiteralsKeepTheirBitsInBitContexts) {
+  const char *Ptx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<6>;
+  .reg .f64 %fd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.b64 %rd2, 0dC338000000000000;
+  st.global.u64 [%rd1], %rd2;
+  mov.u64 %rd3, 0d3FF0000000000000;
+  st.global.u64 [%rd1+8], %rd3;
+  mov.f64 %fd1, 0dC338000000000000;
+  st.global.f64 [%rd1+16], %fd1;
+  mov.b32 %r1, 0f3F800000;
+  st.global.u32 [%rd1+24], %r1;
+  mov.b64 %rd4, -0d3FF0000000000000;
+  st.global.u64 [%rd1+32], %rd4;
+  ret;
+}
+)";
+  std::string Err;
+  auto M = loadText(Ptx, &Err);
+  ASSERT_TRUE(M) << Err;
+  std::vector<uint64_t> Out(5, 0);
+  ASSERT_TRUE(launch(*M, "k", {1, 1, 1}, {1, 1, 1}, Args().add(Out.data())));
+  double D;
+  std::memcpy(&D, &Out[0], 8);
+  EXPECT_EQ(Out[0], 0xC338000000000000ull) << D;
+  EXPECT_EQ(Out[1], 0x3FF0000000000000ull);
+  std::memcpy(&D, &Out[2], 8);
+  EXPECT_EQ(D, -6755399441055744.0);
+  EXPECT_EQ(Out[3] & 0xffffffffull, 0x3F800000ull);
+  EXPECT_EQ(Out[4], 0xBFF0000000000000ull);
+}
