@@ -9,6 +9,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 #include <tuple>
@@ -463,6 +464,20 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
     Set.Program = F.str(Top, "program");
     Set.Device = F.str(Top, "device");
     Set.Mode = F.str(Top, "mode");
+    // Written by the runtime's handler of a fatal signal: the counts stop
+    // where the program did.
+    if (const json::Value *SigV = Top.get("ended_by_signal")) {
+      std::optional<int64_t> Sig = SigV->getAsInteger();
+      if (!Sig || *Sig <= 0 || *Sig > 64)
+        return fail(Path, "has an ended_by_signal that is no signal number",
+                    RerunHint);
+      const char *Name = strsignal(int(*Sig));
+      Set.Warnings.push_back((sys::path::filename(Path) +
+                              ": the program ended by signal " + Twine(*Sig) +
+                              " (" + (Name ? Name : "?") +
+                              "); the counts are those up to then")
+                                 .str());
+    }
     if (const json::Array *Mods = F.arr(Top, "modules"))
       for (const json::Value &MV : *Mods) {
         const json::Object *MO = F.obj(MV, "modules[]");

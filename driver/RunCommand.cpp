@@ -15,6 +15,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <sys/wait.h>
@@ -55,6 +56,13 @@ static cl::opt<unsigned> SamplingPeriod(
 static cl::list<std::string> ProgramAndArgs(cl::Positional,
                                      cl::desc("-- program [args...]"),
                                      cl::sub(warpscope::RunSub));
+
+static volatile pid_t ChildPid = 0;
+
+static void forwardSignal(int Signal) {
+  if (ChildPid > 0)
+    kill(ChildPid, Signal);
+}
 
 static bool gpuPresent() { return sys::fs::exists("/dev/nvidiactl"); }
 
@@ -140,6 +148,15 @@ int warpscope::runRun() {
            << "': " << std::strerror(errno) << "\n";
     _exit(127);
   }
+  // SIGINT, SIGTERM or SIGHUP to warpscope run (Ctrl-C, timeout) go to the
+  // program: it ends, flushing its profile, and this returns its status;
+  // no program is left running behind.
+  ChildPid = Child;
+  struct sigaction Forward = {};
+  Forward.sa_handler = forwardSignal;
+  sigemptyset(&Forward.sa_mask);
+  for (int S : {SIGINT, SIGTERM, SIGHUP})
+    sigaction(S, &Forward, nullptr);
   int Status = 0;
   while (waitpid(Child, &Status, 0) < 0 && errno == EINTR)
     continue;

@@ -6,12 +6,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Environment.h"
+#include "FatalSignal.h"
 #include "Profile.h"
 #include "Registry.h"
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 #include <mutex>
@@ -48,6 +50,10 @@ struct Runtime {
       std::fprintf(stderr, "warpscope: warning: %s\n", Config.Warning.c_str());
   }
 };
+
+/// How long a flush after a fatal signal may take before the process ends
+/// without it.
+constexpr unsigned FatalFlushSeconds = 10;
 
 Runtime &runtime() {
   static Runtime *R = new Runtime;
@@ -123,19 +129,48 @@ ProcessInfo processInfo(const Runtime &R) {
   return P;
 }
 
-void flush(const char *Why, bool ReadDevice) {
+/// The thread inside flush() (0: none), for a signal handler to tell
+/// whether it interrupted that flush.
+std::atomic<pid_t> FlushingThread{0};
+
+/// Writes the profile. From a fatal signal's handler (Signal != 0) it does
+/// not wait for a flush the same thread was in (that one cannot finish),
+/// and after another thread's it writes nothing more: that profile is
+/// complete, and the program may be tearing the CUDA runtime down.
+void flush(const char *Why, bool ReadDevice, int Signal = 0) {
   Runtime &R = runtime();
-  std::lock_guard<std::mutex> G(R.FlushLock);
+  std::unique_lock<std::mutex> G(R.FlushLock, std::defer_lock);
+  if (!Signal) {
+    G.lock();
+  } else if (!G.try_lock()) {
+    if (FlushingThread.load() == gettid())
+      return;
+    G.lock(); // the caller's alarm bounds the wait
+    return;
+  }
+  FlushingThread = gettid();
+  if (R.Config.FlushDelayMs) {
+    struct timespec Delay = {time_t(R.Config.FlushDelayMs / 1000),
+                             long(R.Config.FlushDelayMs % 1000) * 1000000};
+    nanosleep(&Delay, nullptr);
+  }
   if (ReadDevice)
     drainCounters(R);
   std::string Error;
-  std::string Path =
-      writeProfile(R.Reg, processInfo(R), R.Config.OutputDirectory, Error);
+  ProcessInfo P = processInfo(R);
+  P.EndedBySignal = Signal;
+  std::string Path = writeProfile(R.Reg, P, R.Config.OutputDirectory, Error);
   if (!Error.empty())
     std::fprintf(stderr, "warpscope: error: profile not written (%s): %s\n",
                  Why, Error.c_str());
   else if (!R.Config.Quiet)
     std::fprintf(stderr, "warpscope: profile written to %s\n", Path.c_str());
+  G.unlock(); // before clearing: a signal in between must not wait on us
+  FlushingThread = 0;
+  // A handler on another thread waited for this flush: end as it would.
+  if (!Signal)
+    if (int Pending = fatalSignalBeingHandled())
+      dieBySignal(Pending);
 }
 
 /// Runs before the CUDA runtime's own teardown (installed after the first
@@ -152,20 +187,9 @@ void flushIfNothingWritten() {
     flush("exit", /*ReadDevice=*/false);
 }
 
-void onFatalSignal(int Signal) {
-  // Best effort: not async-signal-safe, but the process is ending anyway.
-  flush("signal", /*ReadDevice=*/Signal != SIGSEGV);
-  std::signal(Signal, SIG_DFL);
-  std::raise(Signal);
-}
-
-void installSignalHandlers() {
-  for (int S : {SIGINT, SIGTERM, SIGABRT}) {
-    struct sigaction Old;
-    if (sigaction(S, nullptr, &Old) == 0 && Old.sa_handler == SIG_DFL)
-      std::signal(S, onFatalSignal);
-  }
-}
+/// Best effort: reading the device and writing JSON are not
+/// async-signal-safe, so installFatalSignalHandlers bounds this.
+void flushOnSignal(int Signal) { flush("signal", /*ReadDevice=*/true, Signal); }
 
 LaunchConfig launchConfig(Runtime &R, dim3 Grid, dim3 Block, size_t Shared,
                           cudaStream_t Stream) {
@@ -240,7 +264,7 @@ WS_EXPORT void __warpscope_register_module(const ModuleDescriptor *D,
   static std::once_flag Once;
   std::call_once(Once, [] {
     std::atexit(flushIfNothingWritten);
-    installSignalHandlers();
+    installFatalSignalHandlers(flushOnSignal, FatalFlushSeconds);
   });
   if (D->NumCounters &&
       (!D->CounterReplicas || D->ReplicaStride < D->NumCounters)) {

@@ -19,6 +19,12 @@ Settings warpscope::rt::readSettings(const char *(*Get)(const char *)) {
   S.OutputDirectory = warpscope::outputDirectory(Get);
   if (const char *Q = Get("WARPSCOPE_QUIET"); Q && *Q && std::strcmp(Q, "0"))
     S.Quiet = true;
+  if (const char *D = Get("WARPSCOPE_FLUSH_DELAY_MS"); D && *D) {
+    char *End = nullptr;
+    unsigned long V = std::strtoul(D, &End, 10);
+    if (End && !*End && V <= 60000)
+      S.FlushDelayMs = unsigned(V);
+  }
   for (const char *Var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
                           "SLURM_PROCID"})
     if (const char *R = Get(Var); R && *R) {

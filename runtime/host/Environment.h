@@ -14,6 +14,9 @@ struct Settings {
   std::string OutputDirectory; ///< see warpscope/Environment.h
   std::optional<int> Rank; ///< MPI/Slurm rank when launched by one
   bool Quiet = false;
+  /// For tests (WARPSCOPE_FLUSH_DELAY_MS): each flush waits this long before
+  /// it writes, so a signal can arrive during one.
+  unsigned FlushDelayMs = 0;
   std::string Warning; ///< one line about a bad setting, empty if none
 };
 

@@ -32,6 +32,8 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
   J["program"] = P.Program;
   J["device"] = P.Device;
   J["mode"] = P.CollectionMode == Mode::PerLaunch ? "per-launch" : "aggregate";
+  if (P.EndedBySignal)
+    J["ended_by_signal"] = P.EndedBySignal;
   J["modules"] = json::array();
   for (const ModuleState &M : Modules) {
     json O;

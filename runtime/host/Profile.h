@@ -15,6 +15,8 @@ struct ProcessInfo {
   std::string Program;
   std::string Device;
   Mode CollectionMode = Mode::Aggregate;
+  /// Written by the handler of this fatal signal (0: at exit or a reset).
+  int EndedBySignal = 0;
 };
 
 constexpr const char *ProfileSchema = "warpscope-profile/1";

@@ -1,0 +1,90 @@
+//===- FatalSignal.cpp - Flush once on a fatal signal, never hang ---------===//
+
+#include "FatalSignal.h"
+#include <atomic>
+#include <csignal>
+#include <initializer_list>
+#include <unistd.h>
+
+using namespace warpscope::rt;
+
+namespace {
+
+/// The signal being handled (0: none yet), the flush to call, its bound.
+std::atomic<int> Handling{0};
+void (*FlushFn)(int) = nullptr;
+unsigned BoundSeconds = 5;
+
+void say(const char *Text) {
+  size_t N = 0;
+  while (Text[N])
+    ++N;
+  ssize_t Ignored = write(STDERR_FILENO, Text, N);
+  (void)Ignored;
+}
+
+/// The flush outlived its bound: whatever it waits for, the interrupted
+/// code holds. The profile stays as it was (profiles are renamed into
+/// place only when complete).
+void onFlushTimeout(int) {
+  say("warpscope: profile not written: the flush after a fatal signal did "
+      "not finish in time\n");
+  dieBySignal(Handling.load());
+}
+
+void onFatalSignal(int Signal) {
+  int First = 0;
+  if (!Handling.compare_exchange_strong(First, Signal))
+    dieBySignal(First); // a fatal signal while flushing: no second flush
+  struct sigaction Alarm = {};
+  Alarm.sa_handler = onFlushTimeout;
+  sigemptyset(&Alarm.sa_mask);
+  sigaction(SIGALRM, &Alarm, nullptr);
+  sigset_t Set; // the program may block SIGALRM; the bound must not be
+  sigemptyset(&Set);
+  sigaddset(&Set, SIGALRM);
+  sigprocmask(SIG_UNBLOCK, &Set, nullptr);
+  alarm(BoundSeconds);
+  if (FlushFn)
+    FlushFn(Signal);
+  alarm(0);
+  dieBySignal(Signal);
+}
+
+} // namespace
+
+void warpscope::rt::dieBySignal(int Signal) {
+  struct sigaction Default = {};
+  Default.sa_handler = SIG_DFL;
+  sigemptyset(&Default.sa_mask);
+  sigaction(Signal, &Default, nullptr);
+  // The handler runs with Signal blocked; unblocked, it is delivered now.
+  sigset_t Set;
+  sigemptyset(&Set);
+  sigaddset(&Set, Signal);
+  sigprocmask(SIG_UNBLOCK, &Set, nullptr);
+  raise(Signal);
+  _exit(128 + Signal); // a signal whose default is to continue
+}
+
+int warpscope::rt::fatalSignalBeingHandled() { return Handling.load(); }
+
+void warpscope::rt::installFatalSignalHandlers(void (*Flush)(int),
+                                               unsigned Seconds) {
+  FlushFn = Flush;
+  BoundSeconds = Seconds ? Seconds : 1;
+  for (int S : {SIGINT, SIGTERM, SIGABRT}) {
+    struct sigaction Old;
+    if (sigaction(S, nullptr, &Old) != 0 || Old.sa_handler != SIG_DFL)
+      continue;
+    struct sigaction New = {};
+    New.sa_handler = onFatalSignal;
+    sigemptyset(&New.sa_mask);
+    // The others wait while one is handled; the same one again (abort()
+    // unblocks SIGABRT) re-enters and ends the process.
+    for (int T : {SIGINT, SIGTERM})
+      if (T != S)
+        sigaddset(&New.sa_mask, T);
+    sigaction(S, &New, nullptr);
+  }
+}

@@ -1,0 +1,33 @@
+//===- FatalSignal.h - Flush once on a fatal signal, never hang -----------===//
+//
+// A program that dies by SIGINT, SIGTERM or SIGABRT should still leave its
+// profile. Flushing from a signal handler cannot be async-signal-safe (it
+// reads the device and writes JSON), so the handler bounds it instead: a
+// second fatal signal during the flush (an abort inside an allocation, say)
+// ends the process at once, and an alarm ends it if the flush blocks (on a
+// lock the interrupted code holds). Either way the process ends by the
+// signal it received, with its default action.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_RUNTIME_FATALSIGNAL_H
+#define WARPSCOPE_RUNTIME_FATALSIGNAL_H
+
+namespace warpscope::rt {
+
+/// Installs the handler for SIGINT, SIGTERM and SIGABRT, each only where
+/// the program left the default action. On the first such signal it calls
+/// Flush(signal) with at most Seconds to finish, then ends the process by
+/// that signal.
+void installFatalSignalHandlers(void (*Flush)(int Signal), unsigned Seconds);
+
+/// Ends the process by Signal with its default action (async-signal-safe).
+[[noreturn]] void dieBySignal(int Signal);
+
+/// The fatal signal a handler is handling, 0 when none: a flush that a
+/// handler waited for ends the process by it (else the program could exit
+/// normally first, and lose its real status).
+int fatalSignalBeingHandled();
+
+} // namespace warpscope::rt
+
+#endif // WARPSCOPE_RUNTIME_FATALSIGNAL_H
