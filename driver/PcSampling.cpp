@@ -17,14 +17,8 @@ static Error fail(const Twine &File, const Twine &What) {
                                "; rerun `warpscope run --pc-sampling`");
 }
 
-bool warpscope::isNotIssuedStall(StringRef Name) {
-  constexpr StringRef Suffix = "_not_issued";
-  return Name.size() > Suffix.size() && Name.ends_with(Suffix);
-}
-
 static Error loadOne(const std::string &Path, PcSampleSet &Set) {
-  static const StringRef Schemas[] = {"warpscope-pcsampling/2",
-                                      "warpscope-pcsampling/1"};
+  static const StringRef Schemas[] = {PcSamplingSchema, PcSamplingSchemaV1};
   Expected<json::Object> Read = readSchemaObject(
       Path, Schemas, [&](const Twine &What) { return fail(Path, What); });
   if (!Read)
@@ -72,8 +66,8 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
       if (!C || *C < 0)
         return fail(Path, "stall count '" + Name.str() + "' is not a count");
       S.Stalls.push_back({Name.str(), uint64_t(*C)});
-      (isNotIssuedStall(Name) ? NotIssued : Base) += uint64_t(*C);
-      Offered |= isNotIssuedStall(Name);
+      (isNotIssuedStall(StringRef(Name)) ? NotIssued : Base) += uint64_t(*C);
+      Offered |= isNotIssuedStall(StringRef(Name));
     }
     if (S.Samples != (V1 ? Base + NotIssued : Base))
       return fail(Path, "pc " + Twine(S.PcOffset) + " of " + S.Function +

@@ -10,6 +10,7 @@
 #ifndef WARPSCOPE_DRIVER_PCSAMPLING_H
 #define WARPSCOPE_DRIVER_PCSAMPLING_H
 
+#include "warpscope/PcSampling.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <optional>
@@ -17,11 +18,6 @@
 #include <vector>
 
 namespace warpscope {
-
-/// True for "<reason>_not_issued" (GH100): the samples of <reason> taken when
-/// the warp's scheduler issued no instruction, a subset of <reason>'s, not
-/// more samples.
-bool isNotIssuedStall(llvm::StringRef Name);
 
 struct SampledPc {
   std::string CubinCrc, Function; ///< mangled

@@ -14,7 +14,7 @@ using namespace warpscope;
 
 std::string warpscope::shortStallName(StringRef Name) {
   if (isNotIssuedStall(Name))
-    Name = Name.drop_back(StringRef("_not_issued").size());
+    Name = Name.drop_back(NotIssuedSuffix.size());
   size_t At = Name.find("_stalled_");
   if (At != StringRef::npos && At + 9 < Name.size())
     return Name.drop_front(At + 9).str();

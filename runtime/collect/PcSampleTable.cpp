@@ -1,6 +1,7 @@
 //===- PcSampleTable.cpp - PC sampling records, merged over drains --------===//
 
 #include "PcSampleTable.h"
+#include "warpscope/PcSampling.h"
 #include <cstdio>
 
 using namespace warpscope::collect;
@@ -26,16 +27,10 @@ std::string PcSampleTable::reasonName(uint32_t Index) const {
   return It != Reasons.end() ? It->second : "stall-" + std::to_string(Index);
 }
 
-bool warpscope::collect::isNotIssuedReason(const std::string &Name) {
-  static const std::string Suffix = "_not_issued";
-  return Name.size() > Suffix.size() &&
-         Name.compare(Name.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
-}
-
 uint64_t PcSampleTable::samples(const PcCounts &C) const {
   uint64_t N = 0;
   for (const auto &[Index, Count] : C.ByReason)
-    if (!isNotIssuedReason(reasonName(Index)))
+    if (!isNotIssuedStall(reasonName(Index)))
       N += Count;
   return N;
 }
@@ -65,7 +60,7 @@ void PcSampleTable::add(const CUpti_PCSamplingData &Data) {
 nlohmann::json PcSampleTable::toJson(long Pid, const std::string &Program,
                                      std::optional<unsigned> Period) const {
   using nlohmann::json;
-  json Doc = {{"schema", "warpscope-pcsampling/2"},
+  json Doc = {{"schema", PcSamplingSchema},
               {"pid", Pid},
               {"program", Program},
               {"collection_mode", "continuous"},

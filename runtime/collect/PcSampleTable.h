@@ -36,11 +36,6 @@ struct PcCounts {
   std::map<uint32_t, uint64_t> ByReason; ///< stall reason index -> samples
 };
 
-/// True for a reason that counts the subset of its base reason's samples
-/// taken when the warp's scheduler issued no instruction (GH100:
-/// "<base>_not_issued"); such counts are not samples of their own.
-bool isNotIssuedReason(const std::string &Name);
-
 /// "cubin-<16 hex digits>.cubin": where the collector saves a cubin.
 std::string cubinFileName(uint64_t Crc);
 /// 16 lowercase hex digits.
@@ -59,8 +54,8 @@ public:
   /// named it (so a record is never lost).
   std::string reasonName(uint32_t Index) const;
   /// The samples at a pc: its counts of reasons that are not not-issued
-  /// ones. Decided by name when asked, so the order of naming and merging
-  /// does not matter.
+  /// ones (warpscope/PcSampling.h). Decided by name when asked, so the order of
+  /// naming and merging does not matter.
   uint64_t samples(const PcCounts &C) const;
 
   /// The warpscope-pcsampling/2 document.

@@ -8,6 +8,7 @@
 #include "PcSampleTable.h"
 #include "CollectSettings.h"
 #include "SassMetricsTable.h"
+#include "warpscope/PcSampling.h"
 #include "gtest/gtest.h"
 #include <map>
 
@@ -129,10 +130,11 @@ TEST(PcSampleTable, NotIssuedCountsAreNotSamplesOfTheirOwn) {
     Base += Pc["samples"].get<uint64_t>();
   EXPECT_EQ(Base, J["total_samples"].get<uint64_t>());
 
-  EXPECT_TRUE(isNotIssuedReason("x_wait_not_issued"));
-  EXPECT_FALSE(isNotIssuedReason("_not_issued")) << "no base reason";
-  EXPECT_FALSE(isNotIssuedReason("smsp__pcsamp_warps_issue_stalled_wait"));
-  EXPECT_FALSE(isNotIssuedReason("stall-41"));
+  EXPECT_TRUE(warpscope::isNotIssuedStall("x_wait_not_issued"));
+  EXPECT_FALSE(warpscope::isNotIssuedStall("_not_issued")) << "no base reason";
+  EXPECT_FALSE(
+      warpscope::isNotIssuedStall("smsp__pcsamp_warps_issue_stalled_wait"));
+  EXPECT_FALSE(warpscope::isNotIssuedStall("stall-41"));
 }
 
 TEST(PcSampleTable, EmptyAndFullDrains) {
