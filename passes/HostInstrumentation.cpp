@@ -135,7 +135,8 @@ bool HostInstrumenter::run() {
   std::string Id = moduleId(M);
   std::string Path = databasePath(Id);
   std::string Database, CountersSymbol = CountersSymbolPrefix + Id;
-  uint64_t NumCounters = 0, Replicas = 1, Stride = 0;
+  uint64_t NumCounters = 0;
+  int64_t Replicas = 1, Stride = 0;
   if (auto Buf = MemoryBuffer::getFile(Path)) {
     Database = (*Buf)->getBuffer().str();
     Expected<json::Value> V = json::parse(Database);
@@ -151,11 +152,11 @@ bool HostInstrumenter::run() {
     NumCounters = O->getInteger("num_counters").value_or(0);
     Replicas = O->getInteger("counter_replicas").value_or(1);
     Stride = O->getInteger("replica_stride").value_or(int64_t(NumCounters));
-    if (Replicas < 1 || Replicas > MaxCounterReplicas || Stride < NumCounters ||
-        Stride > UINT32_MAX) {
+    if (std::string Bad = counterLayoutError(Replicas, Stride, NumCounters);
+        !Bad.empty()) {
       Ctx.emitError("warpscope: program database '" + Path +
-                    "' has a bad counter layout; rebuild this file with the "
-                    "plugin");
+                    "' has a bad counter layout (" + Bad +
+                    "); rebuild this file with the plugin");
       return false;
     }
     if (Histograms) {

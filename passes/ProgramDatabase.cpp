@@ -137,6 +137,16 @@ json::Value ProgramDatabase::toJson() const {
   return Top;
 }
 
+std::string warpscope::counterLayoutError(int64_t Replicas, int64_t Stride,
+                                          uint64_t NumCounters) {
+  if (Replicas >= 1 && Replicas <= int64_t(MaxCounterReplicas) && Stride >= 0 &&
+      uint64_t(Stride) >= NumCounters && Stride <= UINT32_MAX)
+    return "";
+  return ("counter_replicas " + Twine(Replicas) + ", replica_stride " +
+          Twine(Stride) + " for " + Twine(NumCounters) + " counters")
+      .str();
+}
+
 namespace {
 /// Reads fields with one error message naming the first missing/bad one.
 class Reader {
@@ -229,18 +239,15 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
   DB.CountersSymbol = R.str(*Top, "counters_symbol");
   DB.NumCounters = R.num(*Top, "num_counters");
   // Optional: databases written before replicas have one copy.
-  DB.CounterReplicas = Top->getInteger("counter_replicas").value_or(1);
-  DB.ReplicaStride =
+  int64_t Replicas = Top->getInteger("counter_replicas").value_or(1);
+  int64_t Stride =
       Top->getInteger("replica_stride").value_or(int64_t(DB.NumCounters));
-  if (R.Error.empty() &&
-      (DB.CounterReplicas < 1 || DB.CounterReplicas > MaxCounterReplicas ||
-       DB.ReplicaStride < DB.NumCounters || DB.ReplicaStride > UINT32_MAX))
-    return createStringError(
-        ("program database has a bad counter layout (counter_replicas " +
-         Twine(DB.CounterReplicas) + ", replica_stride " +
-         Twine(DB.ReplicaStride) + " for " + Twine(DB.NumCounters) +
-         " counters)")
-            .str());
+  if (std::string Bad = counterLayoutError(Replicas, Stride, DB.NumCounters);
+      R.Error.empty() && !Bad.empty())
+    return createStringError("program database has a bad counter layout (" +
+                             Bad + ")");
+  DB.CounterReplicas = uint64_t(Replicas);
+  DB.ReplicaStride = uint64_t(Stride);
   if (const json::Array *Fns = R.array(*Top, "functions"))
     for (const json::Value &FV : *Fns) {
       const json::Object *FO = R.object(FV, "function");

@@ -147,6 +147,12 @@ struct ProgramDatabase {
   llvm::Error writeFile(llvm::StringRef Path) const;
 };
 
+/// Why a counter layout (warpscope/Abi.h's ModuleDescriptor) is impossible,
+/// e.g. "counter_replicas 0, replica_stride 3 for 9 counters", or "" when
+/// it is sound.
+std::string counterLayoutError(int64_t Replicas, int64_t Stride,
+                               uint64_t NumCounters);
+
 } // namespace warpscope
 
 #endif // WARPSCOPE_PASSES_PROGRAMDATABASE_H
