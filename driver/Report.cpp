@@ -151,11 +151,10 @@ warpscope::joinSassMetrics(std::vector<FunctionSummary> &Summaries,
   for (const auto &[Mangled, F] : Sass.Functions)
     if (!Reported.count(Mangled) &&
         (!R || R->match(Mangled) || R->match(demangle(Mangled)))) {
-      Out.NotInReport.push_back(Mangled);
       InstructionMix None;
       None.Why = "the function is not in the report";
-      Out.NotInReportHardware.push_back(
-          compareWithHardware(&F, std::nullopt, None));
+      Out.NotInReport.push_back(
+          {Mangled, compareWithHardware(&F, std::nullopt, None)});
     }
   return Out;
 }

@@ -185,12 +185,9 @@ void warpscope::renderSassSummaryText(const SassMetricsSummary &S,
                 S.Files.size(), S.Chips.empty() ? "?" : join(S.Chips, ", "));
   for (const std::string &W : S.Warnings)
     OS << "  warning: " << W << "\n";
-  for (size_t I = 0; I < S.NotInReport.size(); ++I) {
-    const std::string &F = S.NotInReport[I];
-    OS << "  not in this report: " << demangle(F) << " (" << F << ")\n";
-    if (I < S.NotInReportHardware.size())
-      OS << "    " << hardwareAloneText(S.NotInReportHardware[I]) << "\n";
-  }
+  for (const auto &[F, Hardware] : S.NotInReport)
+    OS << "  not in this report: " << demangle(F) << " (" << F << ")\n    "
+       << hardwareAloneText(Hardware) << "\n";
 }
 
 json::Value warpscope::renderSassSummaryJson(const SassMetricsSummary &S) {
@@ -202,11 +199,10 @@ json::Value warpscope::renderSassSummaryJson(const SassMetricsSummary &S) {
   for (const std::string &W : S.Warnings)
     Warnings.push_back(W);
   json::Array Hardware;
-  for (size_t I = 0; I < S.NotInReport.size(); ++I) {
-    Missing.push_back(S.NotInReport[I]);
-    json::Object H{{"mangled", S.NotInReport[I]}};
-    if (I < S.NotInReportHardware.size())
-      addHardwareJson(S.NotInReportHardware[I], H);
+  for (const auto &[F, FHardware] : S.NotInReport) {
+    Missing.push_back(F);
+    json::Object H{{"mangled", F}};
+    addHardwareJson(FHardware, H);
     Hardware.push_back(std::move(H));
   }
   return json::Object{{"version", 1},

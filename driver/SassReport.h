@@ -37,8 +37,11 @@ struct SassMetricsSummary {
   /// Functions with SASS records but no entry in the report (mangled), and
   /// the hardware's numbers of each (e.g. every kernel of a program that
   /// was not instrumented).
-  std::vector<std::string> NotInReport;
-  std::vector<HardwareComparison> NotInReportHardware;
+  struct Unreported {
+    std::string Mangled;
+    HardwareComparison Hardware;
+  };
+  std::vector<Unreported> NotInReport;
 };
 
 /// F may be null: the function has no SASS records.
