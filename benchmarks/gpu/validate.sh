@@ -143,35 +143,22 @@ run_variant() {
 
 # Prints "kernel,branch_eff" lines from an ncu --csv output file.
 parse_ncu() {
-  python3 - "$1" <<'PY'
-import csv, re, sys
+  python3 - "$here" "$1" <<'PY'
+import re, sys
 from collections import OrderedDict
+sys.path.insert(0, sys.argv[1])
+import ncu_csv  # the one reader of ncu's CSV
 RAW = "smsp__sass_average_branch_targets_threads_uniform.pct"
-lines = open(sys.argv[1], errors="replace").read().splitlines()
-# ncu mixes the program's own output and ==PROF== lines with the CSV; the
-# CSV starts at a header row naming "Kernel Name" and "Metric Name".
-start = None
-for i, l in enumerate(lines):
-    if l.startswith('"') and "Kernel Name" in l and "Metric Name" in l:
-        start = i
-        break
-if start is None:
-    sys.exit(0)
-rows = [l for l in lines[start:] if l.startswith('"')]
 raw, named = OrderedDict(), OrderedDict()
-for r in csv.DictReader(rows):
+for r in ncu_csv.rows(sys.argv[2]):
     kname = (r.get("Kernel Name") or "").strip()
     metric = (r.get("Metric Name") or "").strip()
-    value = (r.get("Metric Value") or "").replace(",", "").strip()
-    if not kname or not metric:
+    v = r["Metric Value"]
+    if not kname or not metric or v is None:
         continue
     # "foo(int *, float)" or "void foo<...>(...)" -> "foo"
     k = kname.split("(")[0].strip().split(" ")[-1]
     k = re.sub(r"[^A-Za-z0-9_:<>.]", "_", k) or "?"
-    try:
-        v = float(value)
-    except ValueError:
-        continue
     if metric == RAW or metric.startswith(RAW):
         raw.setdefault(k, []).append(v)
     elif metric.lower() == "branch efficiency":
