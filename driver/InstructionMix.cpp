@@ -1,7 +1,7 @@
 //===- InstructionMix.cpp - Dynamic PTX instructions ----------------------===//
 
 #include "InstructionMix.h"
-#include "InstructionClasses.h"
+#include "warpscope/PTX/InstructionClasses.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <map>

@@ -2,6 +2,7 @@
 #ifndef WARPSCOPE_DRIVER_JSONFILES_H
 #define WARPSCOPE_DRIVER_JSONFILES_H
 
+#include "warpscope/ABI/Files.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -16,17 +17,15 @@
 
 namespace warpscope {
 
-/// The files of Dir named <Prefix>...<Suffix>, sorted; EC says whether Dir
-/// could be listed.
-inline std::vector<std::string> filesNamed(const std::string &Dir,
-                                           llvm::StringRef Prefix,
-                                           llvm::StringRef Suffix,
-                                           std::error_code &EC) {
+/// The files of Dir of one kind (warpscope/ABI/Files.h), sorted; EC says
+/// whether Dir could be listed.
+inline std::vector<std::string>
+filesNamed(const std::string &Dir, const FileKind &Kind, std::error_code &EC) {
   std::vector<std::string> Files;
   for (llvm::sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
        I.increment(EC)) {
     llvm::StringRef Name = llvm::sys::path::filename(I->path());
-    if (Name.starts_with(Prefix) && Name.ends_with(Suffix))
+    if (Kind.matches(Name))
       Files.push_back(I->path());
   }
   std::sort(Files.begin(), Files.end());

@@ -1,8 +1,9 @@
 //===- PcSampling.cpp - pcsamples-*.json, mapped to source lines ----------===//
 
 #include "PcSampling.h"
-#include "JsonFiles.h"
 #include "CubinLines.h"
+#include "JsonFiles.h"
+#include "warpscope/ABI/Files.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
@@ -91,7 +92,7 @@ Expected<std::optional<PcSampleSet>>
 warpscope::loadPcSamples(const std::string &Dir) {
   PcSampleSet Set;
   std::error_code EC; // an unlistable directory: no such files
-  Set.Files = filesNamed(Dir, "pcsamples-", ".json", EC);
+  Set.Files = filesNamed(Dir, files::PcSamples, EC);
   if (Set.Files.empty())
     return std::nullopt;
   for (const std::string &F : Set.Files)

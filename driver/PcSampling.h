@@ -10,7 +10,7 @@
 #ifndef WARPSCOPE_DRIVER_PCSAMPLING_H
 #define WARPSCOPE_DRIVER_PCSAMPLING_H
 
-#include "warpscope/PcSampling.h"
+#include "warpscope/ABI/PcSampling.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,11 @@
-//===- PgoCommand.cpp - warpscope pgo: a sample profile for device code ---===//
+//===- PgoCommand.cpp - warpscope pgo: feedback for a device rebuild ------===//
 //
-// Writes the device functions of a profile as an LLVM sample profile (the
+// --format instr: an LLVM instrumentation profile (.profdata) with each
+// device function's exact block and branch counts (warpscope/ABI/PgoRecord.h),
+// for -warpscope-profile-use. Written as LLVM's text profile, then indexed by
+// llvm-profdata, so LLVM's own reader and `llvm-profdata merge/show` apply.
+//
+// --format sample-text|sample-binary: an LLVM sample profile (the
 // AutoFDO format llvm-profdata reads), which the device compile takes with
 // -Xclang -fprofile-sample-use=FILE (line tables needed). Each block's count
 // (its warp-level executions) goes to every source line its instructions
@@ -13,6 +18,7 @@
 
 #include "Commands.h"
 #include "ProfileModel.h"
+#include "warpscope/ABI/PgoRecord.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Program.h"
@@ -33,8 +39,9 @@ static cl::opt<std::string> OutFile("o", cl::desc("Output file"),
                                     cl::sub(PgoSub));
 static cl::opt<std::string>
     Format("format",
-           cl::desc("sample-text (default) or sample-binary (through "
-                    "llvm-profdata)"),
+           cl::desc("sample-text (default) or sample-binary (for "
+                    "-fprofile-sample-use); instr (for -warpscope-profile-use) "
+                    "or instr-text (LLVM's text form of it)"),
            cl::init("sample-text"), cl::sub(PgoSub));
 
 namespace {
@@ -78,23 +85,12 @@ struct Samples {
   }
 };
 
-} // namespace
-
-int warpscope::runPgo() {
-  auto Fail = [](const Twine &Msg) {
-    WithColor::error(errs(), "warpscope pgo") << Msg << "\n";
-    return 2;
-  };
-  if (Format != "sample-text" && Format != "sample-binary")
-    return Fail("--format '" + Format +
-                "' is not one of sample-text, sample-binary");
-  Expected<ProfileSet> Set = loadProfileDirectory(Dir);
-  if (!Set)
-    return Fail(toString(Set.takeError()));
-  std::string Text;
-  raw_string_ostream OS(Text);
-  unsigned Written = 0, Skipped = 0;
-  for (const FunctionProfile &F : Set->Functions) {
+/// The sample profile's text of every device function that ran with line
+/// information; counts those without in Skipped.
+unsigned writeSampleText(const ProfileSet &Set, raw_ostream &OS,
+                         unsigned &Skipped) {
+  unsigned Written = 0;
+  for (const FunctionProfile &F : Set.Functions) {
     if (F.Blocks.empty() || !F.Blocks.front().WarpExecutions)
       continue; // never ran
     Samples S;
@@ -111,13 +107,131 @@ int warpscope::runPgo() {
     S.write(OS, 1);
     ++Written;
   }
-  if (!Written)
-    return Fail(Dir + ": no device function with line information ran; build "
-                      "with -gline-tables-only (warpscope config --cflags "
-                      "has it)");
+  return Written;
+}
+
+/// A function's record (warpscope/ABI/PgoRecord.h) from its profile, or
+/// an error when the database lacks the control-flow graph.
+Expected<pgo::FunctionCounts> instrCounts(const FunctionProfile &F) {
+  pgo::FunctionCounts C;
+  std::map<unsigned, std::vector<unsigned>> Preds;
+  for (const BlockCounts &B : F.Blocks) {
+    if (!B.HasSuccessors)
+      return createStringError(F.Demangled +
+                               ": the database has no control-flow graph "
+                               "(built by an older plugin); rebuild and rerun");
+    C.Blocks.push_back(B.WarpExecutions);
+    for (unsigned S : B.Successors)
+      Preds[S].push_back(B.Id);
+  }
+  std::map<unsigned, const BranchCounts *> ByBlock;
+  for (const BranchCounts &Br : F.Branches)
+    ByBlock[Br.Block] = &Br;
+  for (const BlockCounts &B : F.Blocks) {
+    std::vector<unsigned> Succ = B.Successors;
+    std::sort(Succ.begin(), Succ.end());
+    Succ.erase(std::unique(Succ.begin(), Succ.end()), Succ.end());
+    if (Succ.size() < 2)
+      continue;
+    pgo::BranchCounts Out;
+    Out.Sides.assign(Succ.size(), 0);
+    auto It = ByBlock.find(B.Id);
+    if (It != ByBlock.end() && It->second->Probed) {
+      // Threads taking each side: what a taken/not-taken profile counts.
+      const BranchCounts &Br = *It->second;
+      for (size_t K = 0; K < Br.Successors.size(); ++K) {
+        size_t At =
+            std::lower_bound(Succ.begin(), Succ.end(), Br.Successors[K]) -
+            Succ.begin();
+        if (At < Succ.size() && K < Br.SuccessorThreads.size())
+          Out.Sides[At] = Br.SuccessorThreads[K];
+      }
+      Out.Divergent = Br.Divergent;
+      Out.Visits = Br.Visits;
+    } else {
+      // Proven uniform: a successor entered only from here ran as often as
+      // the warps that went that way; one other side gets the rest.
+      uint64_t Known = 0;
+      int Unknown = -1, Unknowns = 0;
+      for (size_t K = 0; K < Succ.size(); ++K) {
+        const std::vector<unsigned> &P = Preds[Succ[K]];
+        if (P.size() == 1 && P[0] == B.Id) {
+          Out.Sides[K] = F.Blocks[Succ[K]].WarpExecutions;
+          Known += Out.Sides[K];
+        } else {
+          Unknown = int(K);
+          ++Unknowns;
+        }
+      }
+      if (Unknowns == 1)
+        Out.Sides[Unknown] =
+            B.WarpExecutions > Known ? B.WarpExecutions - Known : 0;
+      else if (Unknowns > 1)
+        Out.Sides.assign(Succ.size(), 0); // two unknown sides: no weights
+    }
+    C.Branches.push_back(std::move(Out));
+  }
+  return C;
+}
+
+/// LLVM's text instrumentation profile of every device function that ran.
+Expected<unsigned> writeInstrText(const ProfileSet &Set, raw_ostream &OS) {
+  OS << "# IR level Instrumentation Flag\n:ir\n";
+  unsigned Written = 0;
+  for (const FunctionProfile &F : Set.Functions) {
+    if (F.Blocks.empty() || !F.Blocks.front().WarpExecutions)
+      continue; // never ran
+    Expected<pgo::FunctionCounts> C = instrCounts(F);
+    if (!C)
+      return C.takeError();
+    std::vector<uint64_t> Counters = pgo::encode(*C);
+    OS << pgo::recordName(F.ModuleId, F.Name) << "\n# Func Hash:\n"
+       << pgo::recordHash(F.CfgChecksum) << "\n# Num Counters:\n"
+       << Counters.size() << "\n# Counter Values:\n";
+    for (uint64_t V : Counters)
+      OS << V << "\n";
+    OS << "\n";
+    ++Written;
+  }
+  return Written;
+}
+
+} // namespace
+
+int warpscope::runPgo() {
+  auto Fail = [](const Twine &Msg) {
+    WithColor::error(errs(), "warpscope pgo") << Msg << "\n";
+    return 2;
+  };
+  bool Instr = Format == "instr" || Format == "instr-text";
+  bool TextOnly = Format == "sample-text" || Format == "instr-text";
+  if (Format != "sample-text" && Format != "sample-binary" && !Instr)
+    return Fail("--format '" + Format +
+                "' is not one of sample-text, sample-binary, instr, "
+                "instr-text");
+  Expected<ProfileSet> Set = loadProfileDirectory(Dir);
+  if (!Set)
+    return Fail(toString(Set.takeError()));
+  std::string Text;
+  raw_string_ostream OS(Text);
+  unsigned Written = 0, Skipped = 0;
+  if (Instr) {
+    Expected<unsigned> N = writeInstrText(*Set, OS);
+    if (!N)
+      return Fail(toString(N.takeError()));
+    if (!*N)
+      return Fail(Dir + ": no instrumented device function ran");
+    Written = *N;
+  } else {
+    Written = writeSampleText(*Set, OS, Skipped);
+    if (!Written)
+      return Fail(Dir + ": no device function with line information ran; "
+                        "build with -gline-tables-only (warpscope config "
+                        "--cflags has it)");
+  }
   std::string TextFile = OutFile;
   SmallString<128> Temp;
-  if (Format == "sample-binary") {
+  if (!TextOnly) {
     if (std::error_code EC =
             sys::fs::createTemporaryFile("warpscope-pgo", "txt", Temp))
       return Fail("cannot create a temporary file: " + EC.message());
@@ -131,16 +245,20 @@ int warpscope::runPgo() {
       return Fail("cannot write '" + TextFile + "': " + EC.message());
     Out << Text;
   }
-  if (Format == "sample-binary") {
+  if (!TextOnly) {
     auto Profdata = sys::findProgramByName("llvm-profdata", {WARPSCOPE_LLVM_TOOLS});
     if (!Profdata)
       Profdata = sys::findProgramByName("llvm-profdata-22");
     if (!Profdata)
-      return Fail("sample-binary needs llvm-profdata (LLVM 22), which is not "
-                  "on this machine; write sample-text instead");
+      return Fail(Format + " needs llvm-profdata (LLVM 22), which is not on "
+                           "this machine; install llvm-22 (make setup does)");
     std::string Error;
-    StringRef Args[] = {*Profdata, "merge", "--sample", "--binary",
-                        TextFile,  "-o",    OutFile};
+    SmallVector<StringRef, 8> Args = {*Profdata, "merge"};
+    if (Format == "sample-binary")
+      Args.append({"--sample", "--binary"});
+    else
+      Args.append({"--instr"});
+    Args.append({TextFile, "-o", OutFile});
     if (sys::ExecuteAndWait(*Profdata, Args, std::nullopt, {}, 0, 0, &Error))
       return Fail("llvm-profdata could not write '" + OutFile + "'" +
                   (Error.empty() ? "" : ": " + Error));

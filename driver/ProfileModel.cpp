@@ -2,8 +2,9 @@
 
 #include "ProfileModel.h"
 #include "JsonFiles.h"
-#include "ProgramDatabase.h"
-#include "warpscope/Abi.h"
+#include "warpscope/ABI/Abi.h"
+#include "warpscope/ABI/Files.h"
+#include "warpscope/Database/ProgramDatabase.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -26,7 +27,6 @@ uint64_t FunctionProfile::launches() const {
 
 namespace {
 
-constexpr const char *ProfileSchema = "warpscope-profile/1";
 const char *RerunHint = "rerun the program under `warpscope run`";
 
 Error fail(const Twine &File, const Twine &What, const Twine &Hint) {
@@ -433,7 +433,7 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
   ProfileSet Set;
   Set.Directory = Dir;
   std::error_code EC;
-  Set.ProfileFiles = filesNamed(Dir, "profile-", ".json", EC);
+  Set.ProfileFiles = filesNamed(Dir, files::Profile, EC);
   if (EC)
     return fail(Dir, "cannot be listed (" + EC.message() + ")", RerunHint);
   if (Set.ProfileFiles.empty())
@@ -457,9 +457,10 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
     const json::Object &Top = *V->getAsObject();
     Fields F{Path, ""};
     std::string Schema = F.str(Top, "schema");
-    if (F.Problem.empty() && Schema != ProfileSchema)
-      return fail(Path, "has schema '" + Schema + "', this warpscope reads '" +
-                            ProfileSchema + "'",
+    if (F.Problem.empty() && Schema != schema::Profile)
+      return fail(Path,
+                  "has schema '" + Schema + "', this warpscope reads '" +
+                      schema::Profile + "'",
                   "use the warpscope that wrote it, or rerun the program");
     Set.Program = F.str(Top, "program");
     Set.Device = F.str(Top, "device");

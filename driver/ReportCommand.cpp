@@ -7,6 +7,7 @@
 #include "ReportFormats.h"
 #include "SassMetrics.h"
 #include "StallReport.h"
+#include "warpscope/ABI/Files.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -43,9 +44,9 @@ static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
 /// leaves the hardware's files and no profile: those are reported alone.
 static bool hardwareOnly(const std::string &Dir) {
   std::error_code EC;
-  return filesNamed(Dir, "profile-", ".json", EC).empty() && !EC &&
-         (!filesNamed(Dir, "pcsamples-", ".json", EC).empty() ||
-          !filesNamed(Dir, "sassmetrics-", ".json", EC).empty());
+  return filesNamed(Dir, files::Profile, EC).empty() && !EC &&
+         (!filesNamed(Dir, files::PcSamples, EC).empty() ||
+          !filesNamed(Dir, files::SassMetrics, EC).empty());
 }
 
 static ProfileSet hardwareOnlySet(const std::string &Dir) {

@@ -2,6 +2,7 @@
 
 #include "RunCollection.h"
 #include "Paths.h"
+#include "warpscope/ABI/Files.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -12,6 +13,7 @@
 #include <optional>
 
 using namespace llvm;
+namespace files = warpscope::files;
 
 std::string warpscope::checkCollectionOptions(const CollectionOptions &O) {
   if (O.PcSampling && O.SassMetrics)
@@ -57,9 +59,8 @@ void warpscope::clearCollectedFiles(const std::string &OutDir) {
   for (sys::fs::directory_iterator I(OutDir, EC), E; I != E && !EC;
        I.increment(EC)) {
     StringRef Name = sys::path::filename(I->path());
-    if ((Name.ends_with(".json") && (Name.starts_with("pcsamples-") ||
-                                     Name.starts_with("sassmetrics-"))) ||
-        (Name.starts_with("cubin-") &&
+    if (files::PcSamples.matches(Name) || files::SassMetrics.matches(Name) ||
+        (Name.starts_with(files::Cubin.Prefix) &&
          (Name.ends_with(".cubin") || Name.ends_with(".sass") ||
           Name.ends_with(".dot"))))
       sys::fs::remove(I->path());
@@ -74,10 +75,9 @@ void warpscope::disassembleCubins(const std::string &OutDir) {
   for (sys::fs::directory_iterator I(OutDir, EC), E; I != E && !EC;
        I.increment(EC)) {
     StringRef Path = I->path();
-    if (!sys::path::filename(Path).starts_with("cubin-") ||
-        !Path.ends_with(".cubin"))
+    if (!files::Cubin.matches(sys::path::filename(Path)))
       continue;
-    StringRef Stem = Path.drop_back(strlen(".cubin"));
+    StringRef Stem = Path.drop_back(strlen(files::Cubin.Suffix));
     std::string Listing = (Stem + ".sass").str(), Cfg = (Stem + ".dot").str();
     std::optional<StringRef> ListingIO[] = {std::nullopt, StringRef(Listing),
                                             std::nullopt};

@@ -9,7 +9,8 @@
 #include "Commands.h"
 #include "Paths.h"
 #include "RunCollection.h"
-#include "warpscope/Environment.h"
+#include "warpscope/ABI/Environment.h"
+#include "warpscope/ABI/Files.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 using namespace llvm;
+namespace files = warpscope::files;
 
 cl::SubCommand warpscope::RunSub(
     "run", "Run a program and collect its profile: warpscope run [options] "
@@ -80,10 +82,8 @@ static void clearOldProfile(const std::string &Dir) {
   for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
        I.increment(EC)) {
     StringRef Name = sys::path::filename(I->path());
-    if ((Name.ends_with(".json") &&
-         (Name.starts_with("profile-") || Name.starts_with("db-") ||
-          Name.starts_with("emu-"))) ||
-        (Name.starts_with("launches-") && Name.ends_with(".jsonl")))
+    if (files::Profile.matches(Name) || files::Database.matches(Name) ||
+        files::Truth.matches(Name) || files::Launches.matches(Name))
       sys::fs::remove(I->path());
   }
 }

@@ -2,6 +2,7 @@
 
 #include "SassMetrics.h"
 #include "JsonFiles.h"
+#include "warpscope/ABI/Files.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -53,9 +54,9 @@ pickMetric(const std::vector<std::string> &Collected, SassCounter C) {
 }
 
 static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
-  Expected<json::Object> Read = readSchemaObject(
-      Path, "warpscope-sassmetrics/1",
-      [&](const Twine &What) { return fail(Path, What); });
+  Expected<json::Object> Read =
+      readSchemaObject(Path, schema::SassMetrics,
+                       [&](const Twine &What) { return fail(Path, What); });
   if (!Read)
     return Read.takeError();
   const json::Object *Top = &*Read;
@@ -196,7 +197,7 @@ Expected<std::optional<SassMetricsSet>>
 warpscope::loadSassMetrics(const std::string &Dir) {
   SassMetricsSet Set;
   std::error_code EC; // an unlistable directory: no such files
-  Set.Files = filesNamed(Dir, "sassmetrics-", ".json", EC);
+  Set.Files = filesNamed(Dir, files::SassMetrics, EC);
   if (Set.Files.empty())
     return std::nullopt;
   for (const std::string &F : Set.Files)

@@ -8,10 +8,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
-#include "BlockHistograms.h"
-#include "InstructionClasses.h"
 #include "Paths.h"
-#include "PtxListing.h"
+#include "warpscope/PTX/BlockHistograms.h"
+#include "warpscope/PTX/InstructionClasses.h"
+#include "warpscope/PTX/PtxListing.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"

@@ -21,7 +21,7 @@
 #include "Commands.h"
 #include "InstructionMix.h"
 #include "ProfileModel.h"
-#include "warpscope/Abi.h"
+#include "warpscope/ABI/Abi.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"

@@ -2,9 +2,9 @@
 
 #include "HostInstrumentation.h"
 #include "ModuleIdentity.h"
-#include "ProgramDatabase.h"
 #include "PtxHistograms.h"
-#include "warpscope/Abi.h"
+#include "warpscope/ABI/Abi.h"
+#include "warpscope/Database/ProgramDatabase.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -188,17 +188,33 @@ bool HostInstrumenter::run() {
   }
   unsigned NumKernels = 0;
   Constant *Kernels = kernelTable(Registrations, NumKernels);
-  auto *DescTy =
-      StructType::get(I32, I32, Ptr, Ptr, I64, Ptr, Ptr, I64, Ptr, I32, I32);
-  Constant *Desc = ConstantStruct::get(
-      DescTy,
-      {ConstantInt::get(I32, AbiVersion), ConstantInt::get(I32, NumKernels),
-       stringConstant(Id, "__warpscope_module_id", true),
-       stringConstant(CountersSymbol, "__warpscope_counters_name", true),
-       ConstantInt::get(I64, NumCounters), Shadow,
-       stringConstant(Database, "__warpscope_database", false),
-       ConstantInt::get(I64, Database.size()), Kernels,
-       ConstantInt::get(I32, Replicas), ConstantInt::get(I32, Stride)});
+  // Every field by name; type and order come from ModuleDescriptor.def.
+  struct {
+#define WARPSCOPE_DESCRIPTOR_FIELD(IRKind, CType, Name)                        \
+  Constant *Name = nullptr;
+#include "warpscope/ABI/ModuleDescriptor.def"
+  } F;
+  F.AbiVersion = ConstantInt::get(I32, AbiVersion);
+  F.NumKernels = ConstantInt::get(I32, NumKernels);
+  F.ModuleId = stringConstant(Id, "__warpscope_module_id", true);
+  F.CountersSymbol =
+      stringConstant(CountersSymbol, "__warpscope_counters_name", true);
+  F.NumCounters = ConstantInt::get(I64, NumCounters);
+  F.CountersShadow = Shadow;
+  F.Database = stringConstant(Database, "__warpscope_database", false);
+  F.DatabaseSize = ConstantInt::get(I64, Database.size());
+  F.Kernels = Kernels;
+  F.CounterReplicas = ConstantInt::get(I32, Replicas);
+  F.ReplicaStride = ConstantInt::get(I32, Stride);
+  SmallVector<Type *, 16> FieldTypes;
+  SmallVector<Constant *, 16> Fields;
+#define WARPSCOPE_DESCRIPTOR_FIELD(IRKind, CType, Name)                        \
+  assert(F.Name &&F.Name->getType() == IRKind && #Name " not set");            \
+  FieldTypes.push_back(IRKind);                                                \
+  Fields.push_back(F.Name);
+#include "warpscope/ABI/ModuleDescriptor.def"
+  auto *DescTy = StructType::get(Ctx, FieldTypes);
+  Constant *Desc = ConstantStruct::get(DescTy, Fields);
   auto *DescGV = new GlobalVariable(M, DescTy, /*isConstant=*/true,
                                     GlobalValue::PrivateLinkage, Desc,
                                     "__warpscope_module");

@@ -1,7 +1,7 @@
 //===- Probes.cpp - Inline PTX for block and branch probes ----------------===//
 
 #include "Probes.h"
-#include "warpscope/Abi.h"
+#include "warpscope/ABI/Abi.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -14,18 +14,8 @@ namespace {
 
 /// "%ws_block_3_branch_7" and "ws:block 3 ws:branch 7" for a spec.
 std::pair<std::string, std::string> markerNames(const ProbeSpec &S) {
-  std::string Register = "%ws", Comment;
-  if (S.BlockWord) {
-    Register += formatv("_block_{0}", *S.BlockWord).str();
-    Comment += formatv("{0} {1}", BlockMarker, *S.BlockWord).str();
-  }
-  if (S.BranchWord) {
-    Register += formatv("_branch_{0}", *S.BranchWord).str();
-    Comment += formatv("{0}{1} {2}", Comment.empty() ? "" : " ", BranchMarker,
-                       *S.BranchWord)
-                   .str();
-  }
-  return {Register, Comment};
+  ProbeMarker M{S.BlockWord, S.BranchWord};
+  return {M.registerName(), M.text()};
 }
 
 /// The marker first (tools find our instructions by it; the comment is for

@@ -3,14 +3,19 @@
 #include "ProfileUse.h"
 #include "CfgChecksum.h"
 #include "ModuleIdentity.h"
-#include "ProfileModel.h"
+#include "warpscope/ABI/PgoRecord.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ProfileData/InstrProfReader.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/TargetParser/Triple.h"
 #include <algorithm>
 #include <map>
@@ -19,9 +24,9 @@ using namespace llvm;
 using namespace warpscope;
 
 static cl::opt<std::string> ProfileUse(
-    "warpscope-profile-use",
+    "warpscope-profile-use", cl::Hidden,
     cl::desc("Attach branch weights, entry counts and divergence rates from "
-             "this WarpScope profile directory (device code)"),
+             "this LLVM profile (warpscope pgo --format instr) to device code"),
     cl::init(""));
 
 bool warpscope::profileUseRequested() { return !ProfileUse.empty(); }
@@ -58,50 +63,66 @@ void attachWeights(Instruction *Term, const std::map<BasicBlock *, uint64_t> &Pe
                     MDBuilder(Term->getContext()).createBranchWeights(toWeights(Counts)));
 }
 
-void annotate(Function &F, const FunctionProfile &P) {
-  std::vector<BasicBlock *> Blocks;
+/// Distinct successors of each block with two or more, by ascending block
+/// index (the record's order, warpscope/ABI/PgoRecord.h).
+std::vector<std::pair<BasicBlock *, std::vector<BasicBlock *>>>
+branchShape(Function &F) {
+  DenseMap<const BasicBlock *, unsigned> Index;
   for (BasicBlock &BB : F)
-    Blocks.push_back(&BB);
-  F.setEntryCount(P.Blocks.front().WarpExecutions);
-  LLVMContext &Ctx = F.getContext();
-  for (const BranchCounts &Br : P.Branches) {
-    Instruction *Term = Blocks[Br.Block]->getTerminator();
-    std::map<BasicBlock *, uint64_t> Per;
-    if (Br.Probed) {
-      // Threads taking each side: what a taken/not-taken profile counts.
-      for (size_t K = 0; K < Br.Successors.size(); ++K)
-        Per[Blocks[Br.Successors[K]]] = Br.SuccessorThreads[K];
-      if (Br.Visits)
-        Term->setMetadata(
-            "warpscope.divergence",
-            MDNode::get(Ctx, ConstantAsMetadata::get(ConstantFP::get(
-                                 Type::getDoubleTy(Ctx),
-                                 double(Br.Divergent) / Br.Visits))));
-    } else {
-      // Proven uniform: a successor entered only from here ran as often as
-      // the warps that went that way.
-      uint64_t Here = P.Blocks[Br.Block].WarpExecutions, Known = 0;
-      BasicBlock *Unknown = nullptr;
-      for (unsigned S : Br.Successors) {
-        BasicBlock *B = Blocks[S];
-        if (B->getSinglePredecessor() == Blocks[Br.Block]) {
-          Per[B] = P.Blocks[S].WarpExecutions;
-          Known += Per[B];
-        } else if (!Unknown) {
-          Unknown = B;
-        } else {
-          Unknown = nullptr; // two unknown sides: no weights
-          Per.clear();
-          break;
-        }
-      }
-      if (Per.empty())
-        continue;
-      if (Unknown)
-        Per[Unknown] = Here > Known ? Here - Known : 0;
-    }
-    attachWeights(Term, Per);
+    Index[&BB] = Index.size();
+  std::vector<std::pair<BasicBlock *, std::vector<BasicBlock *>>> Shape;
+  for (BasicBlock &BB : F) {
+    std::vector<BasicBlock *> Succ(succ_begin(&BB), succ_end(&BB));
+    auto ByIndex = [&](BasicBlock *A, BasicBlock *B) {
+      return Index[A] < Index[B];
+    };
+    std::sort(Succ.begin(), Succ.end(), ByIndex);
+    Succ.erase(std::unique(Succ.begin(), Succ.end()), Succ.end());
+    if (Succ.size() >= 2)
+      Shape.emplace_back(&BB, std::move(Succ));
   }
+  return Shape;
+}
+
+/// Attaches F's counts; false when the record does not fit F's shape.
+bool annotate(Function &F, const std::vector<uint64_t> &Counters) {
+  auto Shape = branchShape(F);
+  std::vector<size_t> Sides;
+  for (auto &[BB, Succ] : Shape)
+    Sides.push_back(Succ.size());
+  pgo::FunctionCounts P;
+  if (!pgo::decode(Counters, F.size(), Sides, P))
+    return false;
+  if (P.Blocks.front() == 0)
+    return true; // never ran
+  F.setEntryCount(P.Blocks.front());
+  LLVMContext &Ctx = F.getContext();
+  for (size_t I = 0; I < Shape.size(); ++I) {
+    const pgo::BranchCounts &Br = P.Branches[I];
+    std::map<BasicBlock *, uint64_t> Per;
+    uint64_t Total = 0;
+    for (size_t K = 0; K < Br.Sides.size(); ++K) {
+      Per[Shape[I].second[K]] = Br.Sides[K];
+      Total += Br.Sides[K];
+    }
+    Instruction *Term = Shape[I].first->getTerminator();
+    if (Br.Visits)
+      Term->setMetadata(
+          "warpscope.divergence",
+          MDNode::get(Ctx, ConstantAsMetadata::get(ConstantFP::get(
+                               Type::getDoubleTy(Ctx),
+                               double(Br.Divergent) / Br.Visits))));
+    if (Total) // all zero: never reached, or no side's count was known
+      attachWeights(Term, Per);
+  }
+  return true;
+}
+
+void staleWarning(Function &F) {
+  warn(F.getContext(),
+       "profile for " + demangle(F.getName()) +
+           " is stale (its control flow changed since the profiled build); "
+           "no weights attached");
 }
 
 } // namespace
@@ -109,20 +130,37 @@ void annotate(Function &F, const FunctionProfile &P) {
 PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &) {
   if (ProfileUse.empty() || !M.getTargetTriple().isNVPTX())
     return PreservedAnalyses::all();
-  Expected<ProfileSet> Set = loadProfileDirectory(ProfileUse);
-  if (!Set) {
-    M.getContext().emitError("warpscope: " + toString(Set.takeError()));
+  if (sys::fs::is_directory(ProfileUse)) {
+    M.getContext().emitError(
+        "warpscope: -warpscope-profile-use=" + ProfileUse +
+        " is a profile directory; it takes an LLVM profile: run 'warpscope "
+        "pgo --format instr -o app.profdata " +
+        ProfileUse + "' and pass app.profdata");
     return PreservedAnalyses::all();
   }
-  std::string Id = moduleId(M);
-  std::map<std::string, const FunctionProfile *> ByName;
-  for (const FunctionProfile &F : Set->Functions)
-    if (F.ModuleId == Id)
-      ByName[F.Name] = &F;
+  auto FS = vfs::getRealFileSystem();
+  auto Reader = IndexedInstrProfReader::create(ProfileUse, *FS);
+  if (!Reader) {
+    M.getContext().emitError("warpscope: cannot read profile '" + ProfileUse +
+                             "': " + toString(Reader.takeError()) +
+                             " (write one with warpscope pgo --format instr)");
+    return PreservedAnalyses::all();
+  }
+  std::string Prefix = pgo::recordName(moduleId(M), "");
+  std::map<std::string, std::pair<uint64_t, std::vector<uint64_t>>> ByName;
+  for (const NamedInstrProfRecord &R : **Reader)
+    if (R.Name.starts_with(Prefix))
+      ByName[R.Name.drop_front(Prefix.size()).str()] = {R.Hash, R.Counts};
+  if (Error E = (*Reader)->getError()) {
+    M.getContext().emitError("warpscope: cannot read profile '" + ProfileUse +
+                             "': " + toString(std::move(E)));
+    return PreservedAnalyses::all();
+  }
   if (ByName.empty()) {
-    warn(M.getContext(), "profile '" + ProfileUse + "' has no counts for module " +
-                             Id + " (" + M.getSourceFileName() +
-                             "); no weights attached");
+    warn(M.getContext(), "profile '" + ProfileUse +
+                             "' has no counts for module " +
+                             Prefix.substr(0, Prefix.size() - 1) + " (" +
+                             M.getSourceFileName() + "); no weights attached");
     return PreservedAnalyses::all();
   }
   bool Changed = false;
@@ -130,16 +168,11 @@ PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &) {
     auto It = ByName.find(F.getName().str());
     if (F.isDeclaration() || It == ByName.end())
       continue;
-    const FunctionProfile &P = *It->second;
-    if (P.CfgChecksum != cfgChecksum(F) || P.Blocks.size() != F.size()) {
-      warn(M.getContext(), "profile for " + P.Demangled +
-                               " is stale (its control flow changed since the "
-                               "profiled build); no weights attached");
+    if (It->second.first != pgo::recordHash(cfgChecksum(F)) ||
+        !annotate(F, It->second.second)) {
+      staleWarning(F);
       continue;
     }
-    if (P.Blocks.front().WarpExecutions == 0)
-      continue; // never ran
-    annotate(F, P);
     Changed = true;
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

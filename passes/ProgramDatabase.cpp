@@ -1,7 +1,7 @@
 //===- ProgramDatabase.cpp - JSON form of the static program database -----===//
 
-#include "ProgramDatabase.h"
-#include "warpscope/Abi.h"
+#include "warpscope/Database/ProgramDatabase.h"
+#include "warpscope/ABI/Abi.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"

@@ -1,9 +1,9 @@
 //===- PtxHistograms.cpp - Per-block PTX histograms from the fatbin -------===//
 
 #include "PtxHistograms.h"
-#include "BlockHistograms.h"
-#include "Fatbin.h"
-#include "PtxListing.h"
+#include "warpscope/Fatbin/Fatbin.h"
+#include "warpscope/PTX/BlockHistograms.h"
+#include "warpscope/PTX/PtxListing.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"

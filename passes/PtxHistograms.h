@@ -11,7 +11,7 @@
 #ifndef WARPSCOPE_PASSES_PTXHISTOGRAMS_H
 #define WARPSCOPE_PASSES_PTXHISTOGRAMS_H
 
-#include "ProgramDatabase.h"
+#include "warpscope/Database/ProgramDatabase.h"
 #include <string>
 
 namespace llvm {

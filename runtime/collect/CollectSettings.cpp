@@ -1,7 +1,7 @@
 //===- CollectSettings.cpp - What the collector does ----------------------===//
 
 #include "CollectSettings.h"
-#include "warpscope/Environment.h"
+#include "warpscope/ABI/Environment.h"
 #include <cstdlib>
 
 using namespace warpscope::collect;

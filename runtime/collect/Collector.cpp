@@ -16,6 +16,7 @@
 #include "CubinStore.h"
 #include "PcSampleTable.h"
 #include "SassMetricsTable.h"
+#include "warpscope/ABI/Files.h"
 #include <cstdio>
 #include <cstdlib>
 #include <cupti.h>
@@ -30,6 +31,7 @@
 #include <unistd.h>
 
 using namespace warpscope::collect;
+namespace files = warpscope::files;
 
 namespace {
 
@@ -132,10 +134,10 @@ void writeOutput() {
   std::string Name, Text;
   long Pid = long(getpid());
   if (Settings.Mode == CollectMode::PcSampling) {
-    Name = "pcsamples-" + std::to_string(Pid) + ".json";
+    Name = files::PcSamples.perProcess(Pid);
     Text = Pc.toJson(Pid, programPath(), Settings.SamplingPeriod).dump(1);
   } else {
-    Name = "sassmetrics-" + std::to_string(Pid) + ".json";
+    Name = files::SassMetrics.perProcess(Pid);
     Text = Sass.toJson(Pid, programPath(), Chip).dump(1);
   }
   std::string Error;

@@ -1,7 +1,8 @@
 //===- PcSampleTable.cpp - PC sampling records, merged over drains --------===//
 
 #include "PcSampleTable.h"
-#include "warpscope/PcSampling.h"
+#include "warpscope/ABI/Files.h"
+#include "warpscope/ABI/PcSampling.h"
 #include <cstdio>
 
 using namespace warpscope::collect;
@@ -13,7 +14,7 @@ std::string warpscope::collect::hex64(uint64_t V) {
 }
 
 std::string warpscope::collect::cubinFileName(uint64_t Crc) {
-  return "cubin-" + hex64(Crc) + ".cubin";
+  return files::Cubin.named(hex64(Crc));
 }
 
 void PcSampleTable::setStallReasons(const std::vector<uint32_t> &Indices,

@@ -1,6 +1,7 @@
 //===- SassMetricsTable.cpp - Per-SASS-instruction metric values ----------===//
 
 #include "SassMetricsTable.h"
+#include "warpscope/ABI/Files.h"
 
 using namespace warpscope::collect;
 
@@ -50,7 +51,7 @@ nlohmann::json SassMetricsTable::toJson(long Pid, const std::string &Program,
                       {"function", Key.Function},
                       {"pc_offset", Key.PcOffset},
                       {"metrics", Values}});
-  return {{"schema", "warpscope-sassmetrics/1"},
+  return {{"schema", schema::SassMetrics},
           {"pid", Pid},
           {"program", Program},
           {"chip", Chip},

@@ -1,7 +1,8 @@
 //===- Environment.cpp - Runtime settings from the environment ------------===//
 
 #include "Environment.h"
-#include "warpscope/Environment.h"
+#include "warpscope/ABI/Environment.h"
+#include "warpscope/ABI/Files.h"
 #include <cstdlib>
 #include <cstring>
 
@@ -38,18 +39,10 @@ Settings warpscope::rt::readSettings(const char *(*Get)(const char *)) {
   return S;
 }
 
-static std::string fileName(const char *Prefix, long Pid,
-                            std::optional<int> Rank, const char *Suffix) {
-  std::string Name = Prefix + std::to_string(Pid);
-  if (Rank)
-    Name += "-rank" + std::to_string(*Rank);
-  return Name + Suffix;
-}
-
 std::string warpscope::rt::profileFileName(long Pid, std::optional<int> Rank) {
-  return fileName("profile-", Pid, Rank, ".json");
+  return files::Profile.perProcess(Pid, Rank);
 }
 
 std::string warpscope::rt::launchesFileName(long Pid, std::optional<int> Rank) {
-  return fileName("launches-", Pid, Rank, ".jsonl");
+  return files::Launches.perProcess(Pid, Rank);
 }

@@ -1,6 +1,7 @@
 //===- Profile.cpp - Profile JSON and crash-safe writes -------------------===//
 
 #include "Profile.h"
+#include "warpscope/ABI/Files.h"
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -26,7 +27,7 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
     return M >= 0 ? json(Modules[M].Desc->ModuleId) : json(nullptr);
   };
   json J;
-  J["schema"] = ProfileSchema;
+  J["schema"] = schema::Profile;
   J["pid"] = P.Pid;
   J["rank"] = P.Rank ? json(*P.Rank) : json(nullptr);
   J["program"] = P.Program;
@@ -39,7 +40,7 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
     json O;
     O["module_id"] = M.Desc->ModuleId;
     O["database"] = M.Desc->DatabaseSize
-                        ? json(std::string("db-") + M.Desc->ModuleId + ".json")
+                        ? json(files::Database.named(M.Desc->ModuleId))
                         : json(nullptr);
     O["num_counters"] = M.Desc->NumCounters;
     O["counters"] = M.Totals;
@@ -133,7 +134,7 @@ std::string warpscope::rt::writeProfile(const Registry &R, const ProcessInfo &P,
     if (!M.Desc->DatabaseSize)
       continue;
     Error = writeFileAtomically(
-        Dir, std::string("db-") + M.Desc->ModuleId + ".json",
+        Dir, files::Database.named(M.Desc->ModuleId),
         std::string(M.Desc->Database, M.Desc->DatabaseSize));
     if (!Error.empty())
       return "";

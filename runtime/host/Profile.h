@@ -19,8 +19,6 @@ struct ProcessInfo {
   int EndedBySignal = 0;
 };
 
-constexpr const char *ProfileSchema = "warpscope-profile/1";
-
 nlohmann::json profileJson(const Registry &R, const ProcessInfo &P);
 
 /// Per-launch mode: one JSON object per line and launch, with its sparse

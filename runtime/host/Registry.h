@@ -9,7 +9,7 @@
 #ifndef WARPSCOPE_RUNTIME_REGISTRY_H
 #define WARPSCOPE_RUNTIME_REGISTRY_H
 
-#include "warpscope/Abi.h"
+#include "warpscope/ABI/Abi.h"
 #include <cstdint>
 #include <map>
 #include <mutex>

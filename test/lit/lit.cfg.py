@@ -32,6 +32,7 @@ config.substitutions += [
     ("%ptxas", config.ptxas or "false"),
     ("%cuda_home", config.cuda_home),
     ("%python", "python3"),
+    ("%llvm-profdata", os.path.join(tools, "llvm-profdata")),
     ("%dbdump", "python3 " + os.path.join(config.test_source_root, "Inputs", "dbdump.py")),
 ]
 

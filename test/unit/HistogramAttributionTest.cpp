@@ -1,8 +1,8 @@
 //===- HistogramAttributionTest.cpp - PTX to IR blocks, and edge counts ---===//
 
-#include "BlockHistograms.h"
 #include "InstructionMix.h"
-#include "PtxListing.h"
+#include "warpscope/PTX/BlockHistograms.h"
+#include "warpscope/PTX/PtxListing.h"
 #include <gtest/gtest.h>
 
 using namespace warpscope;

@@ -1,6 +1,6 @@
 //===- ProgramDatabaseTest.cpp - Database writer and reader ----------------===//
 
-#include "ProgramDatabase.h"
+#include "warpscope/Database/ProgramDatabase.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"

@@ -8,7 +8,7 @@
 #include "PcSampleTable.h"
 #include "CollectSettings.h"
 #include "SassMetricsTable.h"
-#include "warpscope/PcSampling.h"
+#include "warpscope/ABI/PcSampling.h"
 #include "gtest/gtest.h"
 #include <map>
 

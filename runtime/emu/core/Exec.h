@@ -2,8 +2,8 @@
 #ifndef WARPSCOPE_EMU_CORE_EXEC_H
 #define WARPSCOPE_EMU_CORE_EXEC_H
 
-#include "Emulator.h"
 #include "Ptx.h"
+#include "warpscope/Emu/Emulator.h"
 
 #include <mutex>
 

@@ -1,6 +1,6 @@
 //===- Parser.cpp - PTX text to decoded Functions --------------------------===//
 #include "Ptx.h"
-#include "warpscope/Abi.h"
+#include "warpscope/ABI/Abi.h"
 
 #include <algorithm>
 #include <cctype>

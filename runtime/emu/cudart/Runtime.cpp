@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Runtime.h"
-#include "Fatbin.h"
-#include "warpscope/Environment.h"
+#include "warpscope/ABI/Environment.h"
+#include "warpscope/Fatbin/Fatbin.h"
 
 #include <cuda_runtime_api.h>
 

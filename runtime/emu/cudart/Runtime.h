@@ -9,7 +9,7 @@
 #ifndef WARPSCOPE_EMU_CUDART_RUNTIME_H
 #define WARPSCOPE_EMU_CUDART_RUNTIME_H
 
-#include "Emulator.h"
+#include "warpscope/Emu/Emulator.h"
 
 #include <cstddef>
 #include <cstdint>

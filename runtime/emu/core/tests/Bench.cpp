@@ -1,6 +1,6 @@
 // emu-core-bench: thread-instructions per second of the emulator core on an
 // arithmetic-heavy kernel and a memory-bound kernel (ptx/bench.cu, -O3).
-#include "Emulator.h"
+#include "warpscope/Emu/Emulator.h"
 
 #include <chrono>
 #include <cstdio>

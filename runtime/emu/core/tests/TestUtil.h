@@ -1,5 +1,5 @@
 #pragma once
-#include "Emulator.h"
+#include "warpscope/Emu/Emulator.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 #ifndef WARPSCOPE_EMU_CUDART_TESTS_FAKECORE_H
 #define WARPSCOPE_EMU_CUDART_TESTS_FAKECORE_H
 
-#include "Emulator.h"
+#include "warpscope/Emu/Emulator.h"
 
 #include <map>
 

@@ -1,5 +1,5 @@
 //===- FatbinTest.cpp - fatbin decoder and LZ4 block decoder tests --------===//
-#include "Fatbin.h"
+#include "warpscope/Fatbin/Fatbin.h"
 #include "TestUtil.h"
 
 #include <gtest/gtest.h>

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Emulator.h"
+#include "warpscope/Emu/Emulator.h"
 #include <cstdint>
 #include <string>
 

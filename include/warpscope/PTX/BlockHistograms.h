@@ -21,7 +21,7 @@
 #ifndef WARPSCOPE_PTX_BLOCKHISTOGRAMS_H
 #define WARPSCOPE_PTX_BLOCKHISTOGRAMS_H
 
-#include "PtxListing.h"
+#include "warpscope/PTX/PtxListing.h"
 #include <cstdint>
 #include <map>
 #include <set>

@@ -9,7 +9,11 @@
 #ifndef WARPSCOPE_ABI_H
 #define WARPSCOPE_ABI_H
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace warpscope {
 
@@ -105,6 +109,60 @@ constexpr const char *BlockMarker = "ws:block";
 constexpr const char *BranchMarker = "ws:branch";
 constexpr const char *BlockMarkerRegister = "%ws_block_";
 constexpr const char *BranchMarkerRegister = "%ws_branch_";
+/// Every register the instrumentation declares starts so.
+constexpr const char *InstrumentationRegisterPrefix = "%ws_";
+
+/// What a probe's marker names: its block record, its branch record, or
+/// both (a merged probe). The pass encodes it, the PTX readers decode it.
+struct ProbeMarker {
+  std::optional<uint64_t> Block, Branch;
+
+  /// "%ws_block_3", "%ws_branch_7" or "%ws_block_3_branch_7".
+  std::string registerName() const {
+    std::string R = "%ws";
+    if (Block)
+      R += "_block_" + std::to_string(*Block);
+    if (Branch)
+      R += "_branch_" + std::to_string(*Branch);
+    return R;
+  }
+  /// "ws:block 3", "ws:branch 7" or "ws:block 3 ws:branch 7".
+  std::string text() const {
+    std::string T;
+    if (Block)
+      T = std::string(BlockMarker) + " " + std::to_string(*Block);
+    if (Branch)
+      T += (T.empty() ? "" : " ") + std::string(BranchMarker) + " " +
+           std::to_string(*Branch);
+    return T;
+  }
+  /// Decodes a register name; nullopt for any other name (including the
+  /// instrumentation's unmarked scopes, e.g. "%ws_entry_2").
+  static std::optional<ProbeMarker> parse(std::string_view Reg) {
+    ProbeMarker M;
+    std::string_view Rest = Reg;
+    auto Take = [&](std::string_view Tag, std::optional<uint64_t> &Word) {
+      if (Rest.substr(0, Tag.size()) != Tag)
+        return true;
+      size_t I = Tag.size(), E = I;
+      uint64_t V = 0;
+      while (E < Rest.size() && E - I < 19 && Rest[E] >= '0' && Rest[E] <= '9')
+        V = V * 10 + uint64_t(Rest[E++] - '0');
+      if (E == I)
+        return false;
+      Word = V;
+      Rest.remove_prefix(E);
+      return true;
+    };
+    if (Rest.substr(0, 3) != "%ws")
+      return std::nullopt;
+    Rest.remove_prefix(3);
+    if (!Take("_block_", M.Block) || !Take("_branch_", M.Branch) ||
+        !Rest.empty() || (!M.Block && !M.Branch))
+      return std::nullopt;
+    return M;
+  }
+};
 
 /// Host side. The host pass emits one ModuleDescriptor per translation unit
 /// and, in the module's CUDA registration constructor, just before
@@ -126,7 +184,7 @@ struct KernelEntry {
 };
 
 /// Field order and types are ABI: the host pass builds this as an IR
-/// constant of type { i32, i32, ptr, ptr, i64, ptr, ptr, i64, ptr, i32, i32 }.
+/// constant from the same list (ModuleDescriptor.def).
 ///
 /// The device array holds CounterReplicas copies of the NumCounters words,
 /// ReplicaStride words apart (word W of replica R at R * ReplicaStride + W).
@@ -134,18 +192,18 @@ struct KernelEntry {
 /// address serialize at the L2, spread over replicas they do not. The
 /// runtime sums the replicas, so every count stays exact.
 struct ModuleDescriptor {
-  uint32_t AbiVersion;
-  uint32_t NumKernels;
-  const char *ModuleId;       ///< 16 hex digits, NUL-terminated
-  const char *CountersSymbol; ///< device symbol name, NUL-terminated
-  uint64_t NumCounters;       ///< 0 when the device side was not instrumented
-  void *CountersShadow;       ///< host key of the whole device array
-  const char *Database;       ///< program database JSON (not NUL-terminated)
-  uint64_t DatabaseSize;
-  const KernelEntry *Kernels;
-  uint32_t CounterReplicas; ///< >= 1
-  uint32_t ReplicaStride;   ///< words; >= NumCounters
+#define WARPSCOPE_DESCRIPTOR_FIELD(IRKind, CType, Name) CType Name;
+#include "warpscope/ABI/ModuleDescriptor.def"
 };
+
+/// Each field's C type has the size of its IR kind.
+namespace descriptor_kind {
+constexpr size_t I32 = 4, I64 = 8, Ptr = sizeof(void *);
+} // namespace descriptor_kind
+#define WARPSCOPE_DESCRIPTOR_FIELD(IRKind, CType, Name)                        \
+  static_assert(sizeof(CType) == descriptor_kind::IRKind,                      \
+                "ModuleDescriptor." #Name ": C type and IR kind differ");
+#include "warpscope/ABI/ModuleDescriptor.def"
 
 } // namespace warpscope
 

@@ -1,5 +1,5 @@
 //===- Fatbin.cpp - CUDA fatbin wrapper/container decoder -----------------===//
-#include "Fatbin.h"
+#include "warpscope/Fatbin/Fatbin.h"
 
 #include <zstd.h>
 

@@ -1,6 +1,6 @@
 //===- InstructionClasses.cpp - What a PTX opcode does --------------------===//
 
-#include "InstructionClasses.h"
+#include "warpscope/PTX/InstructionClasses.h"
 #include <set>
 #include <vector>
 

@@ -5,7 +5,7 @@
 // the raw LZ4 block decoder. Everything must fail cleanly, never crash.
 //
 //===----------------------------------------------------------------------===//
-#include "Fatbin.h"
+#include "warpscope/Fatbin/Fatbin.h"
 
 #include <cstdint>
 #include <string>

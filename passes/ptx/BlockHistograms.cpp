@@ -1,6 +1,6 @@
 //===- BlockHistograms.cpp - PTX instructions per IR block ----------------===//
 
-#include "BlockHistograms.h"
+#include "warpscope/PTX/BlockHistograms.h"
 #include <algorithm>
 #include <optional>
 #include <vector>

@@ -1,6 +1,7 @@
 //===- PtxListing.cpp - PTX functions as basic blocks of opcodes ----------===//
 
-#include "PtxListing.h"
+#include "warpscope/PTX/PtxListing.h"
+#include "warpscope/ABI/Abi.h"
 #include <cctype>
 #include <cstring>
 #include <map>
@@ -174,21 +175,11 @@ bool functionHeader(const std::string &H, std::string &Name, bool &Kernel) {
 
 /// "%ws_block_12" -> start marker 12; "%ws_block_12_branch_3" -> end marker.
 bool blockMarker(const std::string &Reg, Item &Out) {
-  const std::string Pre = "%ws_block_";
-  if (Reg.compare(0, Pre.size(), Pre) != 0)
+  std::optional<warpscope::ProbeMarker> M = warpscope::ProbeMarker::parse(Reg);
+  if (!M || !M->Block)
     return false;
-  size_t I = Pre.size(), E = I;
-  while (E < Reg.size() && std::isdigit(static_cast<unsigned char>(Reg[E])))
-    ++E;
-  if (E == I)
-    return false;
-  Out.Word = std::stoull(Reg.substr(I, E - I));
-  if (E == Reg.size())
-    Out.Kind = Item::BlockMarkerStart;
-  else if (Reg.compare(E, 8, "_branch_") == 0)
-    Out.Kind = Item::BlockMarkerEnd;
-  else
-    return false;
+  Out.Word = *M->Block;
+  Out.Kind = M->Branch ? Item::BlockMarkerEnd : Item::BlockMarkerStart;
   return true;
 }
 

@@ -1,0 +1,67 @@
+//===- Files.h - What a profile directory holds, and its schema tags ------===//
+//
+// The names of the files the runtime, the emulator and the collector write
+// into a profile directory (WARPSCOPE_OUT), and the schema tag each carries.
+// Writers and readers both use these; nothing else spells them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_ABI_FILES_H
+#define WARPSCOPE_ABI_FILES_H
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace warpscope {
+
+/// One kind of file: Prefix, then what names the instance, then Suffix.
+struct FileKind {
+  const char *Prefix;
+  const char *Suffix;
+
+  /// "<prefix><pid>[-rank<r>]<suffix>": one per process (and MPI rank).
+  std::string perProcess(long Pid, std::optional<int> Rank = {}) const {
+    std::string Name = Prefix + std::to_string(Pid);
+    if (Rank)
+      Name += "-rank" + std::to_string(*Rank);
+    return Name + Suffix;
+  }
+  /// "<prefix><id><suffix>".
+  std::string named(std::string_view Id) const {
+    return std::string(Prefix).append(Id).append(Suffix);
+  }
+  bool matches(std::string_view Name) const {
+    std::string_view P(Prefix), S(Suffix);
+    return Name.size() >= P.size() + S.size() &&
+           Name.substr(0, P.size()) == P &&
+           Name.substr(Name.size() - S.size()) == S;
+  }
+};
+
+namespace files {
+/// The host runtime's profile (runtime/host), per process.
+inline constexpr FileKind Profile{"profile-", ".json"};
+/// Per-launch counter changes (WARPSCOPE_MODE=per-launch), per process.
+inline constexpr FileKind Launches{"launches-", ".jsonl"};
+/// A module's program database, by module id.
+inline constexpr FileKind Database{"db-", ".json"};
+/// The emulator's ground truth, "emu-<pid>-<module index>.json".
+inline constexpr FileKind Truth{"emu-", ".json"};
+/// The collector's PC samples and SASS metrics, per process.
+inline constexpr FileKind PcSamples{"pcsamples-", ".json"};
+inline constexpr FileKind SassMetrics{"sassmetrics-", ".json"};
+/// A cubin the collector saved, by its CRC in 16 hex digits.
+inline constexpr FileKind Cubin{"cubin-", ".cubin"};
+} // namespace files
+
+namespace schema {
+inline constexpr const char *Profile = "warpscope-profile/1";
+inline constexpr const char *Truth = "warpscope-emu/1";
+inline constexpr const char *SassMetrics = "warpscope-sassmetrics/1";
+// The database's and PC samples' tags live with their layouts (Abi.h,
+// PcSampling.h).
+} // namespace schema
+
+} // namespace warpscope
+
+#endif // WARPSCOPE_ABI_FILES_H
