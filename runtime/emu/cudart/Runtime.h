@@ -2,8 +2,9 @@
 //
 // Helpers of the stand-in CUDA runtime that the unit tests exercise
 // directly. The CUDA API itself (extern "C", cuda_runtime_api.h
-// signatures) lives in Runtime.cpp and talks to the emulator core only
-// through runtime/emu/Emulator.h.
+// signatures) lives in the .cpp files beside this header, one per concern
+// (listed in RuntimeState.h), and talks to the emulator core only through
+// runtime/emu/Emulator.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_EMU_CUDART_RUNTIME_H
