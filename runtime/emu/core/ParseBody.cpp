@@ -1,0 +1,463 @@
+//===- ParseBody.cpp - PTX function bodies and statements -----------------===//
+//
+// The PTX parser's function bodies: nested scopes and label resolution, the
+// declarations a body holds (.reg, .param, .loc, labels, .branchtargets),
+// and instruction statements as written (guard, opcode, operand syntax),
+// which the decoder (Decode.cpp) then turns into an Inst.
+//
+//===----------------------------------------------------------------------===//
+#include "ParserInternal.h"
+
+#include "warpscope/ABI/Abi.h"
+
+#include <cstring>
+
+namespace warpscope::emu::core::parser {
+
+void Parser::parseBody() {
+  Scopes.clear();
+  ConstSlots.clear();
+  SpecialSlots.clear();
+  LocalSyms.clear();
+  BrxTargets.clear();
+  PendingMarker = -1;
+  CurFile = CurLine = CurCol = 0;
+  // Function-level scope holds parameters.
+  Scopes.emplace_back();
+  for (auto &PD : F->Params) {
+    Scopes.back().Params[PD.Name] = PD.Off;
+    Scopes.back().ParamSize[PD.Name] = PD.Size;
+  }
+  if (F->HasRet) {
+    Scopes.back().Params[F->Ret.Name] = F->Ret.Off;
+    Scopes.back().ParamSize[F->Ret.Name] = F->Ret.Size;
+  }
+  expectP("{");
+  Scopes.emplace_back();
+  while (!(isP("}") && Scopes.size() == 2)) {
+    if (cur().K == TkEnd)
+      fail("unexpected end of input in function body");
+    parseStatement();
+  }
+  ++P;
+  closeScope();
+  closeScope();
+  F->ParamBytes = (F->ParamBytes + 7) / 8 * 8;
+  F->WarpExec.assign(F->Code.size(), 0);
+  F->ThreadExec.assign(F->Code.size(), 0);
+  F->ActiveExec.assign(F->Code.size(), 0);
+  F->Visits.assign(F->Code.size(), 0);
+  F->Divergent.assign(F->Code.size(), 0);
+  computeReconvergence(*F);
+}
+
+void Parser::closeScope() {
+  Scope S = std::move(Scopes.back());
+  Scopes.pop_back();
+  for (auto &PR : S.Pending) {
+    auto It = S.Labels.find(PR.second);
+    if (It != S.Labels.end())
+      F->Code[PR.first].Target = It->second;
+    else if (!Scopes.empty())
+      Scopes.back().Pending.push_back(PR);
+    else
+      throw ParseError(F->Code[PR.first].PtxLine,
+                       "undefined label '" + PR.second + "'");
+  }
+  for (auto &PR : S.PendingBrx) {
+    auto It = S.Labels.find(PR.second);
+    if (It != S.Labels.end()) {
+      F->BrxTables[PR.first >> 16][PR.first & 0xffff] = It->second;
+    } else if (!Scopes.empty()) {
+      Scopes.back().PendingBrx.push_back(PR);
+    } else {
+      throw ParseError(0,
+                       "undefined label '" + PR.second + "' in .branchtargets");
+    }
+  }
+}
+
+void Parser::parseStatement() {
+  const Token &T = cur();
+  if (T.K == TkMarker) {
+    PendingMarker = (int32_t)M.Markers.size();
+    M.Markers.push_back(T.Text);
+    ++P;
+    return;
+  }
+  if (T.K == TkPunct) {
+    if (T.Text == "{") {
+      ++P;
+      Scopes.emplace_back();
+      return;
+    }
+    if (T.Text == "}") {
+      ++P;
+      if (Scopes.size() <= 2)
+        fail("unbalanced '}'");
+      closeScope();
+      return;
+    }
+    if (T.Text == ";") {
+      ++P;
+      return;
+    }
+    if (T.Text == "@") {
+      parseInstruction();
+      return;
+    }
+    fail("unexpected '" + T.Text + "'");
+  }
+  if (T.K != TkIdent)
+    fail("unexpected '" + T.Text + "' in function body");
+  if (T.Text == ".reg") {
+    ++P;
+    parseRegDecl();
+    return;
+  }
+  if (T.Text == ".local") {
+    ++P;
+    parseVarDecl(SpLocal, true);
+    return;
+  }
+  if (T.Text == ".shared") {
+    ++P;
+    parseVarDecl(SpShared, true);
+    return;
+  }
+  if (T.Text == ".global" || T.Text == ".const") {
+    uint8_t Sp = T.Text == ".global" ? SpGlobal : SpConst;
+    ++P;
+    parseVarDecl(Sp, true);
+    return;
+  }
+  if (T.Text == ".param") {
+    ++P;
+    parseParamDecl();
+    return;
+  }
+  if (T.Text == ".loc") {
+    uint32_t LocLine = T.Line;
+    ++P;
+    CurFile = (uint32_t)number();
+    CurLine = (uint32_t)number();
+    CurCol = (uint32_t)number();
+    skipLine(LocLine);
+    return;
+  }
+  if (T.Text == ".pragma") {
+    ++P;
+    while (!isP(";") && cur().K != TkEnd)
+      ++P;
+    expectP(";");
+    return;
+  }
+  if (T.Text == ".file") {
+    ++P;
+    number();
+    while (cur().K == TkStr)
+      ++P;
+    return;
+  }
+  if (peek().K == TkPunct && peek().Text == ":") {
+    parseLabel();
+    return;
+  }
+  if (T.Text[0] == '.')
+    fail("unsupported directive '" + T.Text + "' in function body");
+  parseInstruction();
+}
+
+// After .reg: [.align N] [.v2/.v4] .type names, %r<N> ranges.
+void Parser::parseRegDecl() {
+  Ty Tp = Ty::None;
+  while (cur().K == TkIdent && cur().Text[0] == '.') {
+    std::string D = ident();
+    Ty X = parseTy(D.substr(1));
+    if (X != Ty::None)
+      Tp = X;
+    else if (D != ".align" && D != ".v2" && D != ".v4")
+      fail("unsupported .reg attribute '" + D + "'");
+    if (D == ".align")
+      number();
+  }
+  if (Tp == Ty::None)
+    fail(".reg without type");
+  for (;;) {
+    std::string N = ident();
+    if (isP("<")) {
+      ++P;
+      int64_t Cnt = number();
+      expectP(">");
+      for (int64_t K = 0; K < Cnt; ++K)
+        Scopes.back().Regs[N + std::to_string(K)] = F->NumSlots++;
+      F->NumDeclaredRegs += (uint32_t)Cnt;
+    } else {
+      Scopes.back().Regs[N] = F->NumSlots++;
+      F->NumDeclaredRegs++;
+      if (N.compare(0, 4, "%ws_") == 0 && Scopes.size() > 2)
+        Scopes.back().Instrumentation = true;
+      // Instrumentation probes name themselves with a marker register
+      // ("%ws_block_12" -> "ws:block 12"); comments do not survive into
+      // fatbins, declarations do. It marks the next instruction.
+      for (const char *Pre : {BlockMarkerRegister, BranchMarkerRegister}) {
+        size_t L = std::strlen(Pre);
+        if (N.compare(0, L, Pre) == 0 && N.size() > L &&
+            N.find_first_not_of("0123456789", L) == std::string::npos) {
+          std::string Kind =
+              Pre == BlockMarkerRegister ? BlockMarker : BranchMarker;
+          PendingMarker = (int32_t)M.Markers.size();
+          M.Markers.push_back(Kind + " " + N.substr(L));
+        }
+      }
+    }
+    if (isP(",")) {
+      ++P;
+      continue;
+    }
+    break;
+  }
+  expectP(";");
+}
+
+// A .param declaration in a body (a call's argument or return space), after
+// .param: it gets an offset in the function's parameter area.
+void Parser::parseParamDecl() {
+  uint32_t Align = 0;
+  Ty Tp = Ty::None;
+  while (cur().K == TkIdent && cur().Text[0] == '.') {
+    std::string D = ident();
+    if (D == ".align")
+      Align = (uint32_t)number();
+    else if (D == ".ptr") {
+    } else {
+      Ty X = parseTy(D.substr(1));
+      if (X == Ty::None)
+        fail("bad .param attribute '" + D + "'");
+      Tp = X;
+    }
+  }
+  for (;;) {
+    std::string N = ident();
+    uint32_t Count = 1;
+    while (isP("[")) {
+      ++P;
+      Count *= (uint32_t)number();
+      expectP("]");
+    }
+    uint32_t Size = tySize(Tp) * Count;
+    uint32_t A = Align ? Align : std::max(1u, tySize(Tp));
+    F->ParamBytes = (F->ParamBytes + A - 1) / A * A;
+    Scopes.back().Params[N] = F->ParamBytes;
+    Scopes.back().ParamSize[N] = Size;
+    F->ParamBytes += Size;
+    if (isP(",")) {
+      ++P;
+      continue;
+    }
+    break;
+  }
+  expectP(";");
+}
+
+// "name:" then a label, a .branchtargets table or a .callprototype.
+void Parser::parseLabel() {
+  std::string L = ident();
+  ++P;
+  if (isI(".branchtargets")) {
+    ++P;
+    std::vector<std::string> Names;
+    for (;;) {
+      Names.push_back(ident());
+      if (isP(",")) {
+        ++P;
+        continue;
+      }
+      break;
+    }
+    expectP(";");
+    std::vector<uint32_t> Idx;
+    BrxTargets[L] = {};
+    // Store names; resolved at decode time of brx (labels may be forward).
+    uint32_t TabIdx = (uint32_t)F->BrxTables.size();
+    F->BrxTables.emplace_back(Names.size(), 0u);
+    BrxTargets[L].push_back(TabIdx);
+    if (Names.size() > 0xffff)
+      fail("too many branch targets");
+    for (size_t K = 0; K < Names.size(); ++K)
+      Scopes.back().PendingBrx.push_back(
+          {(TabIdx << 16) | (uint32_t)K, Names[K]});
+    return;
+  }
+  if (isI(".callprototype")) { // only used by indirect calls (unsupported)
+    while (!isP(";") && cur().K != TkEnd)
+      ++P;
+    expectP(";");
+    return;
+  }
+  if (Scopes.back().Labels.count(L))
+    fail("duplicate label '" + L + "'");
+  Scopes.back().Labels[L] = (uint32_t)F->Code.size();
+}
+
+// A comma-separated operand list after its opening token, up to Close:
+// vector operands {a, b} and call argument lists (a, b).
+RawOp Parser::parseOperandList(RawOp::K Kind, const char *Close,
+                               const char *Error) {
+  RawOp O;
+  O.Kind = Kind;
+  ++P;
+  while (!isP(Close)) {
+    O.Elems.push_back(parseOperand());
+    if (isP(","))
+      ++P;
+    else if (!isP(Close))
+      fail(Error);
+  }
+  ++P;
+  return O;
+}
+
+RawOp Parser::parseOperand() {
+  RawOp O;
+  if (isP("{"))
+    return parseOperandList(RawOp::Vec, "}",
+                            "expected ',' or '}' in vector operand");
+  if (isP("("))
+    return parseOperandList(RawOp::Paren, ")", "expected ',' or ')'");
+  if (isP("[")) {
+    ++P;
+    O.Kind = RawOp::Mem;
+    if (cur().K == TkIdent) {
+      O.Name = ident();
+      if (isP("+")) {
+        ++P;
+        O.Off = number();
+      } else if (isP("-")) {
+        O.Off = number();
+      }
+    } else {
+      O.Off = number();
+    }
+    while (isP(",")) { // e.g. tex [tex, {coords}]: kept for the error only
+      ++P;
+      O.Elems.push_back(parseOperand());
+    }
+    expectP("]");
+    return O;
+  }
+  if (isP("!")) {
+    ++P;
+    O.Not = true;
+  }
+  if (isP("-")) {
+    ++P;
+    O.Neg = true;
+  }
+  if (cur().K == TkNum) {
+    O.Kind = RawOp::Num;
+    O.Name = cur().Text;
+    ++P;
+    return O;
+  }
+  if (cur().K == TkIdent) {
+    O.Name = ident();
+    if (O.Name == "_")
+      O.Kind = RawOp::Sink;
+    if (isP("|")) {
+      ++P;
+      O.Name2 = ident();
+    }
+    if (isP("+") && peek().K == TkNum) {
+      ++P;
+      O.Off = number();
+    }
+    return O;
+  }
+  fail("bad operand '" + cur().Text + "'");
+}
+
+void Parser::parseInstruction() {
+  Inst I;
+  I.PtxLine = cur().Line;
+  std::string GuardName;
+  bool GuardNeg = false;
+  if (isP("@")) {
+    ++P;
+    if (isP("!")) {
+      GuardNeg = true;
+      ++P;
+    }
+    GuardName = ident();
+  }
+  std::string Opc = ident();
+  std::vector<RawOp> Ops;
+  try {
+    while (!isP(";")) {
+      if (cur().K == TkEnd)
+        fail("missing ';'");
+      Ops.push_back(parseOperand());
+      if (isP(","))
+        ++P;
+      else if (!isP(";"))
+        fail("expected ',' or ';' after operand, found '" + cur().Text + "'");
+    }
+  } catch (ParseError &E) {
+    std::string Where = "in function " + F->Name;
+    if (CurFile) {
+      auto It = M.Files.find(CurFile);
+      Where += " (source " +
+               (It != M.Files.end() ? It->second
+                                    : "file " + std::to_string(CurFile)) +
+               ":" + std::to_string(CurLine) + ")";
+    }
+    throw ParseError(E.Line, Where + ": '" + Opc + "': " + E.what());
+  }
+  ++P;
+  if (!GuardName.empty()) {
+    uint32_t S;
+    if (!lookupReg(GuardName, S))
+      throw ParseError(I.PtxLine, "unknown predicate '" + GuardName + "'");
+    I.Guard = (int32_t)S;
+    I.GuardNeg = GuardNeg;
+  }
+  I.File = CurFile;
+  I.Line = CurLine;
+  I.Col = CurCol;
+  I.Marker = PendingMarker;
+  PendingMarker = -1;
+  try {
+    decode(Opc, Ops, I);
+  } catch (Unsupported &E) {
+    Inst U;
+    U.Op = OpUnsupported;
+    U.Guard = I.Guard;
+    U.GuardNeg = I.GuardNeg;
+    U.PtxLine = I.PtxLine;
+    U.File = I.File;
+    U.Line = I.Line;
+    U.Col = I.Col;
+    U.Marker = I.Marker;
+    U.Target = (uint32_t)F->UnsupportedWhy.size();
+    F->UnsupportedWhy.push_back(E.what());
+    I = U;
+  } catch (ParseError &E) {
+    std::string Where = "in function " + F->Name;
+    if (CurFile) {
+      auto It = M.Files.find(CurFile);
+      Where += " (source " +
+               (It != M.Files.end() ? It->second
+                                    : "file " + std::to_string(CurFile)) +
+               ":" + std::to_string(CurLine) + ")";
+    }
+    throw ParseError(I.PtxLine, Where + ": " + E.what());
+  }
+  F->Code.push_back(I);
+  F->Opcodes.push_back(Opc);
+  bool Probe = false;
+  for (const Scope &Sc : Scopes)
+    Probe |= Sc.Instrumentation;
+  F->Instrumentation.push_back(Probe);
+}
+
+} // namespace warpscope::emu::core::parser
