@@ -22,6 +22,7 @@
 #include "InstructionMix.h"
 #include "ProfileModel.h"
 #include "warpscope/ABI/Abi.h"
+#include "warpscope/ABI/Files.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -58,8 +59,7 @@ Error loadTruth(const std::string &Dir, Truth &Out, unsigned &Files) {
   std::error_code EC;
   for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
        I.increment(EC)) {
-    StringRef Name = sys::path::filename(I->path());
-    if (!Name.starts_with("emu-") || !Name.ends_with(".json"))
+    if (!files::Truth.matches(sys::path::filename(I->path())))
       continue;
     ++Files;
     auto Buf = MemoryBuffer::getFile(I->path());
@@ -71,9 +71,9 @@ Error loadTruth(const std::string &Dir, Truth &Out, unsigned &Files) {
                                toString(V.takeError()) +
                                "); rerun under `warpscope run --emulate`");
     const json::Object *Top = V->getAsObject();
-    if (!Top || Top->getString("schema") != StringRef("warpscope-emu/1"))
-      return createStringError(I->path() +
-                               ": not ground truth of schema warpscope-emu/1");
+    if (!Top || Top->getString("schema") != StringRef(schema::Truth))
+      return createStringError(I->path() + ": not ground truth of schema " +
+                               schema::Truth);
     const json::Array *Fns = Top->getArray("functions");
     if (!Fns)
       return createStringError(I->path() + ": no 'functions' array");

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lexer.h"
+#include "warpscope/ABI/Abi.h"
 
 #include <algorithm>
 #include <cctype>
@@ -36,29 +37,8 @@ bool inRegDeclaration(const std::vector<Token> &Out) {
 // "ws:block N ws:branch M" for the next instruction. Returns the marker for
 // register Reg ("%ws_..."), or "" when Reg is not such a name.
 std::string probeMarker(const std::string &Reg) {
-  std::string Rest = Reg.substr(4), Marker;
-  while (!Rest.empty()) {
-    size_t Kind = Rest.find('_');
-    if (Kind == std::string::npos)
-      break;
-    std::string Name = Rest.substr(0, Kind);
-    size_t End = Rest.find_first_not_of("0123456789", Kind + 1);
-    std::string Num =
-        Rest.substr(Kind + 1, End == std::string::npos ? End : End - Kind - 1);
-    if ((Name != "block" && Name != "branch") || Num.empty())
-      break;
-    Marker += (Marker.empty() ? "ws:" : " ws:") + Name + " " + Num;
-    if (End == std::string::npos) {
-      Rest.clear();
-      break;
-    }
-    if (Rest[End] != '_')
-      break;
-    Rest = Rest.substr(End + 1);
-  }
-  if (Rest.empty() && !Marker.empty())
-    return Marker;
-  return "";
+  std::optional<ProbeMarker> M = ProbeMarker::parse(Reg);
+  return M ? M->text() : "";
 }
 
 // A float literal (0f, 0d or decimal) as the bits of a Context-typed operand.
@@ -196,7 +176,8 @@ std::vector<Token> tokenize(const std::string &S) {
       }
       Out.push_back({TkIdent, S.substr(I, E - I), Line});
       // A probe names itself in a .reg declaration (see probeMarker).
-      if (Out.back().Text.compare(0, 4, "%ws_") == 0 && inRegDeclaration(Out)) {
+      if (Out.back().Text.rfind(InstrumentationRegisterPrefix, 0) == 0 &&
+          inRegDeclaration(Out)) {
         std::string Marker = probeMarker(Out.back().Text);
         if (!Marker.empty())
           DeclaredMarker = Marker;

@@ -195,20 +195,15 @@ void Parser::parseRegDecl() {
     } else {
       Scopes.back().Regs[N] = F->NumSlots++;
       F->NumDeclaredRegs++;
-      if (N.compare(0, 4, "%ws_") == 0 && Scopes.size() > 2)
+      if (N.rfind(InstrumentationRegisterPrefix, 0) == 0 && Scopes.size() > 2)
         Scopes.back().Instrumentation = true;
       // Instrumentation probes name themselves with a marker register
       // ("%ws_block_12" -> "ws:block 12"); comments do not survive into
       // fatbins, declarations do. It marks the next instruction.
-      for (const char *Pre : {BlockMarkerRegister, BranchMarkerRegister}) {
-        size_t L = std::strlen(Pre);
-        if (N.compare(0, L, Pre) == 0 && N.size() > L &&
-            N.find_first_not_of("0123456789", L) == std::string::npos) {
-          std::string Kind =
-              Pre == BlockMarkerRegister ? BlockMarker : BranchMarker;
-          PendingMarker = (int32_t)M.Markers.size();
-          M.Markers.push_back(Kind + " " + N.substr(L));
-        }
+      std::optional<ProbeMarker> PM = ProbeMarker::parse(N);
+      if (PM && PM->Block.has_value() != PM->Branch.has_value()) {
+        PendingMarker = (int32_t)M.Markers.size();
+        M.Markers.push_back(PM->text());
       }
     }
     if (isP(",")) {

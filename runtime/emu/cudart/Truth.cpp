@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
 #include "warpscope/ABI/Environment.h"
+#include "warpscope/ABI/Files.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -19,6 +20,7 @@
 #include <cstring>
 
 using namespace warpscope::emu;
+namespace files = warpscope::files;
 
 namespace {
 
@@ -48,8 +50,8 @@ void writeTruth(ModuleRec &R) {
   R.TruthWritten = true;
   std::string Dir = cudart::truthDirectory();
   mkdirs(Dir);
-  std::string Base = "emu-" + std::to_string(getpid()) + "-" +
-                     std::to_string(R.Index) + ".json";
+  std::string Base = files::Truth.named(std::to_string(getpid()) + "-" +
+                                        std::to_string(R.Index));
   std::string Final = Dir + "/" + Base, Tmp = Dir + "/." + Base + ".tmp";
   std::string Json = R.M->groundTruthJson();
   FILE *F = fopen(Tmp.c_str(), "wb");
