@@ -1,0 +1,585 @@
+//===- Arith.cpp - float and half arithmetic, and conversions -------------===//
+//
+// The instruction bodies with rounding-mode and ftz/sat semantics: cvt
+// between all integer and float types, f32/f64 arithmetic (directed
+// rounding through Round.cpp), and f16/bf16 scalar and x2 arithmetic
+// computed via float. Launcher::exec calls into here; the plain f32/f64
+// add/sub/mul/fma/div forms take vectorizable fast paths.
+//
+//===----------------------------------------------------------------------===//
+#include "ExecInternal.h"
+#include "Lanes.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace warpscope::emu::core {
+
+// f32 fma over the lanes; cloned for FMA-capable CPUs (resolved at load time)
+// so the common case does not call libm per lane.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("fma", "default")))
+#endif
+static void
+fmaLanesF32(uint32_t EM, uint64_t *D, const uint64_t *A, const uint64_t *B,
+            const uint64_t *C) {
+  tern<float>(EM, D, A, B, C,
+              [](float X, float Y, float Z) { return std::fma(X, Y, Z); });
+}
+
+// cvt of one lane to an integer type: floats round (rzi unless given) and
+// saturate to the destination range, integers wrap unless .sat.
+static uint64_t cvtToInt(const Inst &I, bool SrcFloat, double FV, int64_t IV,
+                         uint64_t UV) {
+  const Ty DT = I.T, ST = I.T2;
+  const bool Sat = I.Flags & FSat;
+  const int Mode = I.Rnd;
+  uint64_t Out = 0;
+  unsigned DS = tySize(DT);
+  bool DSgn = tySigned(DT);
+  int64_t Lo, Hi; // saturation range (as int64 for <64-bit)
+  if (SrcFloat) {
+    double X = roundToInt(FV, Mode == RndNone ? RndRzi : Mode);
+    if (std::isnan(X)) {
+      Out = 0;
+    } else if (DSgn) {
+      double Mn =
+          DS >= 8 ? -9223372036854775808.0 : -std::ldexp(1.0, DS * 8 - 1);
+      double Mx =
+          DS >= 8 ? 9223372036854775807.0 : std::ldexp(1.0, DS * 8 - 1) - 1;
+      int64_t Vv = X <= Mn   ? (int64_t)Mn
+                   : X >= Mx ? (DS >= 8 ? INT64_MAX : (int64_t)Mx)
+                             : (int64_t)X;
+      Out = (uint64_t)Vv;
+    } else {
+      double Mx =
+          DS >= 8 ? 18446744073709551615.0 : std::ldexp(1.0, DS * 8) - 1;
+      uint64_t Vv = X <= 0    ? 0
+                    : X >= Mx ? (DS >= 8 ? UINT64_MAX : (uint64_t)Mx)
+                              : (uint64_t)X;
+      Out = Vv;
+    }
+  } else {
+    Out = (uint64_t)IV;
+    if (Sat) {
+      if (DSgn) {
+        Lo = DS >= 8 ? INT64_MIN : -(1ll << (DS * 8 - 1));
+        Hi = DS >= 8 ? INT64_MAX : (1ll << (DS * 8 - 1)) - 1;
+        if (tySigned(ST))
+          Out = (uint64_t)std::min(std::max(IV, Lo), Hi);
+        else
+          Out = UV > (uint64_t)Hi ? (uint64_t)Hi : UV;
+      } else {
+        uint64_t UHi = DS >= 8 ? UINT64_MAX : (1ull << (DS * 8)) - 1;
+        if (tySigned(ST) && IV < 0)
+          Out = 0;
+        else
+          Out = UV > UHi ? UHi : UV;
+      }
+    }
+  }
+  if (DS < 8) {
+    uint64_t Mask = (1ull << (DS * 8)) - 1;
+    if (DSgn && DS < 4)
+      Out = (uint64_t)(int64_t)(((int64_t)(Out << (64 - DS * 8))) >>
+                                (64 - DS * 8)) &
+            0xffffffffull;
+    else
+      Out &= Mask;
+  }
+  return Out;
+}
+
+// Converts lane values for cvt.
+void Launcher::execCvt(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  const Ty DT = I.T, ST = I.T2;
+  const bool Sat = I.Flags & FSat, Ftz = I.Flags & FFtz;
+  const int Mode = I.Rnd;
+  // Fast common paths.
+  if (!Sat && !Ftz) {
+    if (DT == Ty::F32 && ST == Ty::S32 && (Mode == RndRn || Mode == RndNone)) {
+      LANES(D[l] = put<float>((float)get<int32_t>(A[l])));
+      return;
+    }
+    if (DT == Ty::F32 && ST == Ty::U32 && (Mode == RndRn || Mode == RndNone)) {
+      LANES(D[l] = put<float>((float)get<uint32_t>(A[l])));
+      return;
+    }
+    if (DT == Ty::F64 && ST == Ty::F32) {
+      LANES(D[l] = put<double>((double)get<float>(A[l])));
+      return;
+    }
+    if (DT == Ty::S64 && ST == Ty::S32) {
+      LANES(D[l] = (uint64_t)(int64_t)get<int32_t>(A[l]));
+      return;
+    }
+    if ((DT == Ty::U64 || DT == Ty::S64) && ST == Ty::U32) {
+      LANES(D[l] = get<uint32_t>(A[l]));
+      return;
+    }
+    if ((DT == Ty::U32 || DT == Ty::S32) && (ST == Ty::U64 || ST == Ty::S64)) {
+      LANES(D[l] = get<uint32_t>(A[l]));
+      return;
+    }
+  }
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    uint64_t V = A[L];
+    bool SrcFloat = tyFloat(ST);
+    double FV = 0;
+    int64_t IV = 0;
+    uint64_t UV = 0;
+    if (SrcFloat) {
+      switch (ST) {
+      case Ty::F16:
+        FV = fromF16((uint16_t)V);
+        break;
+      case Ty::BF16:
+        FV = fromBF16((uint16_t)V);
+        break;
+      case Ty::F32:
+        FV = get<float>(V);
+        if (Ftz)
+          FV = ftz32((float)FV);
+        break;
+      case Ty::F64:
+        FV = get<double>(V);
+        break;
+      default:
+        fail(W, *Fr.F, I, L, "unsupported cvt source type");
+      }
+    } else {
+      unsigned SS = tySize(ST);
+      uint64_t Mask = SS >= 8 ? ~0ull : ((1ull << (SS * 8)) - 1);
+      UV = V & Mask;
+      if (tySigned(ST) && SS < 8 && (UV >> (SS * 8 - 1)) & 1)
+        IV = (int64_t)(UV | ~Mask);
+      else
+        IV = (int64_t)UV;
+      if (!tySigned(ST))
+        IV = (int64_t)UV;
+    }
+    uint64_t Out = 0;
+    if (tyFloat(DT))
+      Out = cvtToFloat(W, Fr, I, L, SrcFloat, FV, IV, UV);
+    else
+      Out = cvtToInt(I, SrcFloat, FV, IV, UV);
+    D[L] = Out;
+  }
+}
+
+// cvt of one lane to a float type, from the source decoded by execCvt: FV
+// when it is a float, else IV (signed) / UV (zero-extended).
+uint64_t Launcher::cvtToFloat(Warp &W, Frame &Fr, const Inst &I, int L,
+                              bool SrcFloat, double FV, int64_t IV,
+                              uint64_t UV) {
+  const Ty DT = I.T, ST = I.T2;
+  const bool Sat = I.Flags & FSat, Ftz = I.Flags & FFtz;
+  const int Mode = I.Rnd;
+  uint64_t Out = 0;
+  if (SrcFloat) {
+    double X = FV;
+    if (ST == DT || Mode >= RndRni)
+      X = (Mode >= RndRni) ? roundToInt(X, Mode) : X;
+    switch (DT) {
+    case Ty::F64:
+      Out = put<double>(Sat ? sat64(X) : X);
+      break;
+    case Ty::F32: {
+      float F =
+          (ST == Ty::F64 && Mode != RndRn && Mode != RndNone && Mode < RndRni)
+              ? f64ToF32(X, Mode)
+              : (float)X;
+      if (Ftz)
+        F = ftz32(F);
+      if (Sat)
+        F = sat32(F);
+      Out = put<float>(F);
+      break;
+    }
+    case Ty::F16:
+      Out = toF16(Sat ? sat64(X) : X, Mode >= RndRni ? RndRn : Mode);
+      break;
+    case Ty::BF16:
+      Out = toBF16(Sat ? sat64(X) : X, Mode >= RndRni ? RndRn : Mode);
+      break;
+    default:
+      fail(W, *Fr.F, I, L, "unsupported cvt destination");
+    }
+  } else {
+    bool S = tySigned(ST);
+    switch (DT) {
+    case Ty::F64:
+      Out = put<double>(Mode == RndRn || Mode == RndNone
+                            ? (S ? (double)IV : (double)UV)
+                            : intToF64(IV, S, Mode));
+      break;
+    case Ty::F32: {
+      float F = Mode == RndRn || Mode == RndNone ? (S ? (float)IV : (float)UV)
+                                                 : intToF32(IV, S, Mode);
+      if (Sat)
+        F = sat32(F);
+      Out = put<float>(F);
+      break;
+    }
+    case Ty::F16:
+      Out = toF16(S ? (double)IV : (double)UV, Mode);
+      break;
+    case Ty::BF16:
+      Out = toBF16(S ? (double)IV : (double)UV, Mode);
+      break;
+    default:
+      fail(W, *Fr.F, I, L, "unsupported cvt destination");
+    }
+  }
+  return Out;
+}
+
+// The operation Round.cpp can apply in a directed rounding mode, or -1.
+static int roundedOp(uint16_t Op) {
+  int ROp = -1;
+  switch (Op) {
+  case OpAdd:
+    ROp = ROpAdd;
+    break;
+  case OpSub:
+    ROp = ROpSub;
+    break;
+  case OpMul:
+    ROp = ROpMul;
+    break;
+  case OpDiv:
+    ROp = ROpDiv;
+    break;
+  case OpFma:
+    ROp = ROpFma;
+    break;
+  case OpSqrt:
+    ROp = ROpSqrt;
+    break;
+  case OpRcp:
+    ROp = ROpRcp;
+    break;
+  default:
+    break;
+  }
+  return ROp;
+}
+
+// Float ops (f32/f64) with modifiers.
+void Launcher::execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  const uint64_t *B = R + (size_t)I.S[1] * 32;
+  const uint64_t *C = R + (size_t)I.S[2] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  const bool Ftz = I.Flags & FFtz, Sat = I.Flags & FSat;
+  const int Mode = I.Rnd;
+  const bool Directed = Mode == RndRz || Mode == RndRm || Mode == RndRp;
+  const bool Plain = !Ftz && !Sat && !Directed;
+  if (I.T == Ty::F32) {
+    if (Plain) {
+      switch (I.Op) {
+      case OpAdd:
+        bin<float>(EM, D, A, B, [](float X, float Y) { return X + Y; });
+        return;
+      case OpSub:
+        bin<float>(EM, D, A, B, [](float X, float Y) { return X - Y; });
+        return;
+      case OpMul:
+        bin<float>(EM, D, A, B, [](float X, float Y) { return X * Y; });
+        return;
+      case OpFma:
+        fmaLanesF32(EM, D, A, B, C);
+        return;
+      case OpDiv:
+        bin<float>(EM, D, A, B, [](float X, float Y) { return X / Y; });
+        return;
+      default:
+        break;
+      }
+    }
+    return floatLanesF32(W, Fr, I, EM);
+  }
+  // f64
+  if (Plain) {
+    switch (I.Op) {
+    case OpAdd:
+      bin<double>(EM, D, A, B, [](double X, double Y) { return X + Y; });
+      return;
+    case OpSub:
+      bin<double>(EM, D, A, B, [](double X, double Y) { return X - Y; });
+      return;
+    case OpMul:
+      bin<double>(EM, D, A, B, [](double X, double Y) { return X * Y; });
+      return;
+    case OpFma:
+      tern<double>(EM, D, A, B, C, [](double X, double Y, double Z) {
+        return std::fma(X, Y, Z);
+      });
+      return;
+    case OpDiv:
+      bin<double>(EM, D, A, B, [](double X, double Y) { return X / Y; });
+      return;
+    default:
+      break;
+    }
+  }
+  floatLanesF64(W, Fr, I, EM);
+}
+
+// f32 lane by lane: ftz, sat, relu, directed rounding, and the operations
+// without a fast path in execFloat.
+void Launcher::floatLanesF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  const uint64_t *B = R + (size_t)I.S[1] * 32;
+  const uint64_t *C = R + (size_t)I.S[2] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  const bool Ftz = I.Flags & FFtz, Sat = I.Flags & FSat;
+  const int Mode = I.Rnd;
+  const bool Directed = Mode == RndRz || Mode == RndRm || Mode == RndRp;
+  const int ROp = roundedOp(I.Op);
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    float X = get<float>(A[L]), Y = get<float>(B[L]), Z = get<float>(C[L]), Res;
+    if (Ftz) {
+      X = ftz32(X);
+      Y = ftz32(Y);
+      Z = ftz32(Z);
+    }
+    if (Directed && ROp >= 0) {
+      Res = roundedF32(ROp, X, Y, Z, Mode);
+    } else {
+      switch (I.Op) {
+      case OpAdd:
+        Res = X + Y;
+        break;
+      case OpSub:
+        Res = X - Y;
+        break;
+      case OpMul:
+        Res = X * Y;
+        break;
+      case OpFma:
+        Res = std::fma(X, Y, Z);
+        break;
+      case OpDiv:
+        Res = X / Y;
+        break;
+      case OpMin:
+        Res = fminPtx(X, Y, I.Flags & FNan);
+        if (I.NS == 3)
+          Res = fminPtx(Res, Z, I.Flags & FNan);
+        break;
+      case OpMax:
+        Res = fmaxPtx(X, Y, I.Flags & FNan);
+        if (I.NS == 3)
+          Res = fmaxPtx(Res, Z, I.Flags & FNan);
+        break;
+      case OpAbs:
+        Res = std::fabs(X);
+        break;
+      case OpNeg:
+        Res = -X;
+        break;
+      case OpRcp:
+        Res = 1.0f / X;
+        break;
+      case OpSqrt:
+        Res = std::sqrt(X);
+        break;
+      case OpRsqrt:
+        Res = 1.0f / std::sqrt(X);
+        break;
+      case OpEx2:
+        Res = std::exp2(X);
+        break;
+      case OpLg2:
+        Res = std::log2(X);
+        break;
+      case OpSin:
+        Res = std::sin(X);
+        break;
+      case OpCos:
+        Res = std::cos(X);
+        break;
+      case OpTanh:
+        Res = std::tanh(X);
+        break;
+      case OpCopysign:
+        Res = std::copysign(Y, X);
+        break;
+      default:
+        fail(W, *Fr.F, I, L, "unsupported f32 operation");
+      }
+    }
+    if (Ftz)
+      Res = ftz32(Res);
+    if (Sat)
+      Res = sat32(Res);
+    if (I.Flags & FRelu && !(Res >= 0))
+      Res = std::isnan(Res) ? Res : 0.0f;
+    D[L] = put<float>(Res);
+  }
+}
+
+// f64 lane by lane: sat, directed rounding, and the operations without a
+// fast path in execFloat.
+void Launcher::floatLanesF64(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  const uint64_t *B = R + (size_t)I.S[1] * 32;
+  const uint64_t *C = R + (size_t)I.S[2] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  const bool Sat = I.Flags & FSat;
+  const int Mode = I.Rnd;
+  const bool Directed = Mode == RndRz || Mode == RndRm || Mode == RndRp;
+  const int ROp = roundedOp(I.Op);
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    double X = get<double>(A[L]), Y = get<double>(B[L]), Z = get<double>(C[L]),
+           Res;
+    if (Directed && ROp >= 0) {
+      Res = roundedF64(ROp, X, Y, Z, Mode);
+    } else {
+      switch (I.Op) {
+      case OpAdd:
+        Res = X + Y;
+        break;
+      case OpSub:
+        Res = X - Y;
+        break;
+      case OpMul:
+        Res = X * Y;
+        break;
+      case OpFma:
+        Res = std::fma(X, Y, Z);
+        break;
+      case OpDiv:
+        Res = X / Y;
+        break;
+      case OpMin:
+        Res = fminPtx(X, Y, I.Flags & FNan);
+        break;
+      case OpMax:
+        Res = fmaxPtx(X, Y, I.Flags & FNan);
+        break;
+      case OpAbs:
+        Res = std::fabs(X);
+        break;
+      case OpNeg:
+        Res = -X;
+        break;
+      case OpRcp:
+        Res = 1.0 / X;
+        break;
+      case OpSqrt:
+        Res = std::sqrt(X);
+        break;
+      case OpRsqrt:
+        Res = 1.0 / std::sqrt(X);
+        break;
+      case OpEx2:
+        Res = std::exp2(X);
+        break;
+      case OpLg2:
+        Res = std::log2(X);
+        break;
+      case OpSin:
+        Res = std::sin(X);
+        break;
+      case OpCos:
+        Res = std::cos(X);
+        break;
+      case OpTanh:
+        Res = std::tanh(X);
+        break;
+      case OpCopysign:
+        Res = std::copysign(Y, X);
+        break;
+      default:
+        fail(W, *Fr.F, I, L, "unsupported f64 operation");
+      }
+    }
+    if (Sat)
+      Res = sat64(Res);
+    D[L] = put<double>(Res);
+  }
+}
+
+// f16 / bf16 / x2 arithmetic via float.
+void Launcher::execHalf(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  const uint64_t *B = R + (size_t)I.S[1] * 32;
+  const uint64_t *C = R + (size_t)I.S[2] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  const bool Bf = I.T == Ty::BF16 || I.T == Ty::BF16x2;
+  const bool X2 = I.T == Ty::F16x2 || I.T == Ty::BF16x2;
+  const int Mode = I.Rnd == RndNone ? (int)RndRn : (int)I.Rnd;
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    uint32_t Out = 0;
+    for (int E = 0; E < (X2 ? 2 : 1); ++E) {
+      unsigned Sh = E * 16;
+      uint32_t Ab = (uint32_t)(A[L] >> Sh) & 0xffff,
+               Bb = (uint32_t)(B[L] >> Sh) & 0xffff,
+               Cb = (uint32_t)(C[L] >> Sh) & 0xffff;
+      float X = halfGet(Ab, Bf), Y = halfGet(Bb, Bf), Z = halfGet(Cb, Bf);
+      uint32_t Res;
+      switch (I.Op) {
+      case OpAdd:
+        Res = halfPut((double)X + Y, Bf, Mode);
+        break;
+      case OpSub:
+        Res = halfPut((double)X - Y, Bf, Mode);
+        break;
+      case OpMul:
+        Res = halfPut((double)X * Y, Bf, Mode);
+        break;
+      case OpFma:
+        Res = halfPut(std::fma((double)X, (double)Y, (double)Z), Bf, Mode);
+        break;
+      case OpNeg:
+        Res = Ab ^ 0x8000;
+        break;
+      case OpAbs:
+        Res = Ab & 0x7fff;
+        break;
+      case OpMin:
+        Res = halfPut(fminPtx(X, Y, I.Flags & FNan), Bf);
+        break;
+      case OpMax:
+        Res = halfPut(fmaxPtx(X, Y, I.Flags & FNan), Bf);
+        break;
+      case OpEx2:
+        Res = halfPut(std::exp2(X), Bf);
+        break;
+      case OpTanh:
+        Res = halfPut(std::tanh(X), Bf);
+        break;
+      default:
+        fail(W, *Fr.F, I, L, "unsupported half-precision operation");
+      }
+      if (I.Flags & FSat)
+        Res = halfPut(sat32(halfGet(Res, Bf)), Bf);
+      if (I.Flags & FRelu) {
+        float V = halfGet(Res, Bf);
+        if (V < 0)
+          Res = 0;
+      }
+      Out |= (Res & 0xffff) << Sh;
+    }
+    D[L] = Out;
+  }
+}
+
+} // namespace warpscope::emu::core

@@ -1,0 +1,149 @@
+//===- ExecInternal.h - the SIMT executor's launch state --------*- C++ -*-===//
+//
+// Private to the executor's sources: warps, call frames and their
+// reconvergence stacks, and the Launcher that runs one kernel launch. The
+// Launcher's member functions live in one file per concern:
+//   Interp.cpp    the interpreter loop and instruction dispatch, with the
+//                 bodies of IntOps.h and CmpOps.h inlined (Lanes.h: helpers)
+//   Schedule.cpp  warp scheduling, reconvergence, calls and barriers
+//   Memory.cpp    address spaces, loads/stores, atomics, the allocation table
+//   Arith.cpp     f32/f64/f16 arithmetic and cvt
+//   WarpOps.cpp   warp-collective operations (shfl, vote, match, redux, ...)
+//   Builtins.cpp  calls without a body: vprintf, malloc, free, assert
+// Exec.cpp holds the module (launch entry) and GroundTruth.cpp its counts
+// as JSON.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_EMU_CORE_EXECINTERNAL_H
+#define WARPSCOPE_EMU_CORE_EXECINTERNAL_H
+
+#include "Exec.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warpscope::emu::core {
+
+// Reconvergence stack entry. Entries pushed at one divergent branch are
+// siblings (same Parent); a subtree is contiguous above its root.
+struct Entry {
+  uint32_t Pc, Rpc, Mask;
+  uint32_t Id = 0, Parent = NoTarget;
+  bool BarWait = false; // arrived at a barrier, waiting for release
+  uint8_t BarId = 0;    // which barrier
+  bool Parked = false;  // subtree moved aside while siblings run to the barrier
+};
+
+struct Frame {
+  Function *F = nullptr;
+  std::vector<uint64_t> Regs;
+  std::vector<uint8_t> Param; // 32 lanes x F->ParamBytes
+  uint32_t LocalBase = 0;
+  uint32_t Retired = 0;
+  uint32_t CallMask = 0;
+  const Inst *CallInst = nullptr;
+  std::vector<Entry> Stack;
+  uint32_t NextId = 1;
+  void push(uint32_t Pc, uint32_t Rpc, uint32_t Mask, uint32_t Parent) {
+    Entry E{Pc, Rpc, Mask};
+    E.Id = NextId++;
+    E.Parent = Parent;
+    Stack.push_back(E);
+  }
+};
+
+struct Warp {
+  std::vector<std::unique_ptr<Frame>> Frames;
+  uint32_t Depth = 0;
+  uint32_t Valid = 0, Exited = 0;
+  bool Done = false, AtBar = false;
+  uint32_t Index = 0;
+  uint32_t Tid[3][32];
+  uint8_t *LaneLocal[32];
+  uint32_t BarMask = 0; // barriers (bit per id 0..15) some path waits on
+};
+
+struct EmuError {
+  std::string Msg;
+};
+
+class Launcher {
+public:
+  Launcher(ModuleImpl &M, Function &K, const LaunchParams &P)
+      : M(M), K(K), P(P) {}
+  void run();
+
+private:
+  ModuleImpl &M;
+  Function &K;
+  const LaunchParams &P;
+  uint32_t Ctaid[3] = {0, 0, 0};
+  uint32_t NThreads = 0, NWarps = 0;
+  std::vector<uint8_t> SharedBuf, LocalBuf, KParams;
+  uint8_t *Shared = nullptr;
+  uint32_t SharedSize = 0;
+  // Generic accesses just past the end of shared memory are caught here.
+  static constexpr uint32_t SharedGuard = 4096;
+  static constexpr uint32_t LocalGuard = 4096;
+  uint32_t LocalStack = 0;
+  std::vector<Warp> Warps;
+  // Per named barrier: threads arrived, expected count (0: all live), last
+  // instruction (for messages).
+  uint32_t Arrived[16] = {}, Expect[16] = {};
+  const Inst *BarInst[16] = {};
+  const std::string *BarOpcode[16] = {};
+  bool Check = false;
+  uint64_t Clock = 0;
+
+  // Schedule.cpp
+  [[noreturn]] void fail(const Warp &W, const Function &F, const Inst &I,
+                         int Lane, const std::string &Msg);
+  void initFrame(Warp &W, Frame &Fr, Function &F, uint32_t Mask,
+                 uint32_t LocalBase);
+  void initWarps();
+  void runBlock();
+  bool finishFrame(Warp &W);
+  uint32_t branchIndexed(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
+                         uint32_t EM, uint32_t Mask);
+  bool call(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc, uint32_t EM,
+            uint32_t Mask);
+  bool arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
+                       uint32_t EM, uint32_t Mask);
+  // Interp.cpp
+  bool runWarp(Warp &W); // true: reached barrier
+  void exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  // Memory.cpp
+  uint8_t *addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space, uint64_t A,
+                int L, unsigned Size);
+  void checkGlobal(Warp &W, Frame &Fr, const Inst &I, uint64_t A, int L,
+                   unsigned Size);
+  void execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  void execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  void execCvta(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  void execIsspacep(Frame &Fr, const Inst &I, uint32_t EM);
+  // Arith.cpp
+  void execCvt(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  uint64_t cvtToFloat(Warp &W, Frame &Fr, const Inst &I, int L, bool SrcFloat,
+                      double FV, int64_t IV, uint64_t UV);
+  void execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  void floatLanesF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  void floatLanesF64(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  void execHalf(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  // WarpOps.cpp
+  void execWarpOp(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
+                  uint32_t Active);
+  // Builtins.cpp
+  void builtin(Warp &W, Frame &Fr, const Inst &I, Function &Callee,
+               uint32_t EM);
+  std::string formatPrintf(const char *Fmt, const uint8_t *Args);
+};
+
+/// Lets other paths of the frame run while its top path waits at a barrier
+/// (Schedule.cpp). Returns false when nothing else in the frame can run.
+bool switchToSibling(Frame &Fr, uint32_t Live);
+
+} // namespace warpscope::emu::core
+
+#endif

@@ -1,0 +1,109 @@
+//===- GroundTruth.cpp - a module's exact counts as JSON ------------------===//
+//
+// groundTruthJson(): schema "warpscope-emu/1" (docs/emulator.md), the
+// per-instruction counters accumulated over all launches and the launch list.
+// The document is built as nlohmann::ordered_json, so strings are escaped by
+// the JSON library, counters stay 64-bit integers and keys keep the
+// documented order (schema first; tests and tools find fields by their
+// "key": prefix). Only the line layout is added here (writeLines).
+//
+//===----------------------------------------------------------------------===//
+#include "Exec.h"
+
+#include <nlohmann/json.hpp>
+
+namespace warpscope::emu::core {
+
+using Json = nlohmann::ordered_json;
+
+static std::string dumpCompact(const Json &V) {
+  // Names come from the PTX text: bytes that are not UTF-8 become U+FFFD
+  // rather than an exception (or a document JSON parsers reject).
+  return V.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// Appends the object V as dump() writes it, except that each element of the
+// arrays "functions", "instructions" (indented by one space) and "launches"
+// starts a line: one function header, instruction or launch per line, the
+// layout documented for the schema and relied on by tests and line tools.
+static void writeLines(std::string &O, const Json &V) {
+  O += '{';
+  for (auto It = V.begin(); It != V.end(); ++It) {
+    if (It != V.begin())
+      O += ',';
+    const std::string &Key = It.key();
+    O += dumpCompact(Key) + ':';
+    bool Lines =
+        Key == "functions" || Key == "instructions" || Key == "launches";
+    if (!Lines) {
+      O += dumpCompact(*It);
+      continue;
+    }
+    O += '[';
+    for (size_t E = 0; E < It->size(); ++E) {
+      if (E)
+        O += ',';
+      O += Key == "instructions" ? "\n " : "\n";
+      if (Key == "functions")
+        writeLines(O, (*It)[E]);
+      else
+        O += dumpCompact((*It)[E]);
+    }
+    O += ']';
+  }
+  O += '}';
+}
+
+static Json instructionJson(const ParsedModule &PM, const Function &F,
+                            size_t K) {
+  const Inst &I = F.Code[K];
+  Json J = {{"index", K}, {"ptx_line", I.PtxLine}, {"opcode", F.Opcodes[K]}};
+  if (I.File) {
+    auto It = PM.Files.find(I.File);
+    J["file"] = It != PM.Files.end() ? It->second : std::string();
+    J["line"] = I.Line;
+    J["column"] = I.Col;
+  }
+  if (I.Marker >= 0)
+    J["marker"] = PM.Markers[I.Marker];
+  J["warp_executions"] = F.WarpExec[K];
+  J["thread_executions"] = F.ThreadExec[K];
+  J["active_threads"] = F.ActiveExec[K];
+  if (F.Instrumentation[K])
+    J["instrumentation"] = true;
+  if ((I.Op == OpBra && I.Guard >= 0) || I.Op == OpBrx) {
+    J["visits"] = F.Visits[K];
+    J["divergent"] = F.Divergent[K];
+  }
+  return J;
+}
+
+std::string ModuleImpl::groundTruthJson() const {
+  std::lock_guard<std::mutex> Lock(Mu);
+  Json Functions = Json::array();
+  for (auto &F : PM->Functions) {
+    if (!F->HasBody)
+      continue;
+    Json Insts = Json::array();
+    for (size_t K = 0; K < F->Code.size(); ++K)
+      Insts.push_back(instructionJson(*PM, *F, K));
+    Functions.push_back(Json{{"name", F->Name},
+                             {"kernel", F->IsKernel},
+                             {"instructions", std::move(Insts)}});
+  }
+  Json LaunchList = Json::array();
+  for (const LaunchRecord &L : Launches)
+    LaunchList.push_back(Json{{"kernel", L.Kernel},
+                              {"grid", {L.Grid.X, L.Grid.Y, L.Grid.Z}},
+                              {"block", {L.Block.X, L.Block.Y, L.Block.Z}},
+                              {"shared_bytes", L.Shared}});
+  Json Doc = {{"schema", "warpscope-emu/1"},
+              {"module", PM->Name},
+              {"functions", std::move(Functions)},
+              {"launches", std::move(LaunchList)}};
+  std::string O;
+  writeLines(O, Doc);
+  return O + "\n";
+}
+
+} // namespace warpscope::emu::core

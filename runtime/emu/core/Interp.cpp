@@ -1,0 +1,334 @@
+//===- Interp.cpp - the SIMT interpreter loop and instruction dispatch ----===//
+//
+// One warp-instruction is dispatched once, then its lanes run in a loop over
+// the 32 lanes under the active mask. Divergence uses a per-frame
+// reconvergence stack (PC, reconvergence PC, mask) with reconvergence at the
+// immediate post-dominator of the branch. Warps of a CTA run one after the
+// other until they reach a barrier or finish (Schedule.cpp).
+//
+// This is the emulator's hot path: runWarp counts and dispatches every
+// instruction, handling uniform and two-way branches inline; exec is one
+// switch over the other instructions, whose bodies come from IntOps.h and
+// CmpOps.h (inlined) or, where they need launch state, from the file of their
+// concern.
+//
+//===----------------------------------------------------------------------===//
+#include "CmpOps.h"
+#include "ExecInternal.h"
+#include "IntOps.h"
+
+#include <chrono>
+
+namespace warpscope::emu::core {
+
+static inline uint32_t predMask(const uint64_t *P, bool Neg) {
+  uint32_t M = 0;
+  for (int L = 0; L < 32; ++L)
+    M |= (uint32_t)(P[L] & 1) << L;
+  return Neg ? ~M : M;
+}
+
+// %globaltimer: the host's wall clock in nanoseconds.
+static uint64_t globalTimerNs() {
+  return (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Non-control instructions: one switch, each case a few lines (bodies in
+// IntOps.h and CmpOps.h, inlined, or in the file of their concern).
+void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  const Ty T = I.T;
+  auto Unsupported = [&]() {
+    fail(W, *Fr.F, I, -1, "unsupported operand type for this instruction");
+  };
+  bool IsF = T == Ty::F32 || T == Ty::F64;
+  bool IsH = T == Ty::F16 || T == Ty::F16x2 || T == Ty::BF16 || T == Ty::BF16x2;
+  switch (I.Op) {
+  case OpNop:
+    return;
+  case OpMov:
+    LANES(D[l] = A[l]);
+    return;
+  case OpClock32:
+    LANES(D[l] = (uint32_t)Clock);
+    return;
+  case OpClock64:
+    LANES(D[l] = Clock);
+    return;
+  case OpGlobalTimer: {
+    uint64_t Ns = globalTimerNs();
+    LANES(D[l] = Ns);
+    return;
+  }
+  case OpPack:
+    return opPack(I, R, EM);
+  case OpUnpack:
+    return opUnpack(I, R, EM);
+  case OpAdd:
+  case OpSub:
+    if (IsF)
+      return execFloat(W, Fr, I, EM);
+    if (IsH)
+      return execHalf(W, Fr, I, EM);
+    return intAddSub(I, R, EM, Unsupported);
+  case OpMul:
+  case OpMad:
+    if (IsF)
+      return execFloat(W, Fr, I, EM);
+    if (IsH)
+      return execHalf(W, Fr, I, EM);
+    return intMulMad(I, R, EM, Unsupported);
+  case OpMul24:
+  case OpMad24:
+    return intMul24(I, R, EM);
+  case OpFma:
+    if (IsF)
+      return execFloat(W, Fr, I, EM);
+    if (IsH)
+      return execHalf(W, Fr, I, EM);
+    Unsupported();
+  case OpDiv:
+  case OpRem:
+    if (IsF)
+      return execFloat(W, Fr, I, EM);
+    return intDivRem(I, R, EM, Unsupported);
+  case OpAbs:
+  case OpNeg:
+    if (IsF) {
+      if (!(I.Flags & FFtz))
+        return floatSignOp(I, R, EM);
+      return execFloat(W, Fr, I, EM);
+    }
+    if (IsH)
+      return execHalf(W, Fr, I, EM);
+    return intAbsNeg(I, R, EM, Unsupported);
+  case OpMin:
+  case OpMax:
+    if (IsF)
+      return execFloat(W, Fr, I, EM);
+    if (IsH)
+      return execHalf(W, Fr, I, EM);
+    return intMinMax(I, R, EM, Unsupported);
+  case OpAnd:
+  case OpOr:
+  case OpXor:
+    return opLogic(I, R, EM);
+  case OpNot:
+    return opNot(I, R, EM);
+  case OpCnot:
+    return opCnot(I, R, EM);
+  case OpShl:
+  case OpShr:
+    return intShift(I, R, EM, Unsupported);
+  case OpPopc:
+    return opPopc(I, R, EM);
+  case OpClz:
+    return opClz(I, R, EM);
+  case OpBrev:
+    return opBrev(I, R, EM);
+  case OpBfind:
+    return opBfind(I, R, EM);
+  case OpBfe:
+    return opBfe(I, R, EM);
+  case OpBfi:
+    return opBfi(I, R, EM);
+  case OpPrmt:
+    return opPrmt(I, R, EM);
+  case OpLop3:
+    return opLop3(I, R, EM);
+  case OpShf:
+    return opShf(I, R, EM);
+  case OpSad:
+    return opSad(I, R, EM);
+  case OpDp4a:
+  case OpDp2a:
+    return opDot(I, R, EM);
+  case OpRcp:
+  case OpSqrt:
+  case OpRsqrt:
+  case OpEx2:
+  case OpLg2:
+  case OpSin:
+  case OpCos:
+  case OpTanh:
+  case OpCopysign:
+    if (IsF)
+      return execFloat(W, Fr, I, EM);
+    if (IsH)
+      return execHalf(W, Fr, I, EM);
+    Unsupported();
+  case OpTestp:
+    return opTestp(I, R, EM);
+  case OpSetp:
+  case OpSet:
+    return opSetp(I, R, EM, Unsupported);
+  case OpSelp:
+    return opSelp(I, R, EM);
+  case OpSlct:
+    return opSlct(I, R, EM);
+  case OpCvt:
+    return execCvt(W, Fr, I, EM);
+  case OpCvtPack:
+    return opCvtPack(I, R, EM);
+  case OpCvta:
+    return execCvta(W, Fr, I, EM);
+  case OpIsspacep:
+    return execIsspacep(Fr, I, EM);
+  case OpLd:
+  case OpSt:
+    return execMem(W, Fr, I, EM);
+  case OpAtom:
+  case OpRed:
+    return execAtom(W, Fr, I, EM);
+  default:
+    fail(W, *Fr.F, I, -1, "unsupported instruction");
+  }
+}
+
+// Runs W until it finishes (false) or reaches a barrier (true).
+bool Launcher::runWarp(Warp &W) {
+  for (;;) {
+    Frame &Fr = *W.Frames[W.Depth - 1];
+    Function &Fn = *Fr.F;
+    const uint32_t N = (uint32_t)Fn.Code.size();
+    Entry &E = Fr.Stack.back();
+    if (E.BarWait) { // still waiting for a barrier: run other paths if any
+      if (switchToSibling(Fr, ~W.Exited & ~Fr.Retired))
+        continue;
+      return true;
+    }
+    uint32_t Mask = E.Mask & ~W.Exited & ~Fr.Retired;
+    if (Mask == 0 || E.Pc == E.Rpc || E.Pc >= N) {
+      if (Fr.Stack.size() > 1) {
+        if (E.Pc >= N && E.Pc != E.Rpc) {
+          if (W.Depth == 1)
+            W.Exited |= Mask; // fell off the end of the kernel
+          else
+            Fr.Retired |= Mask;
+        }
+        Fr.Stack.pop_back();
+        continue;
+      }
+      // Frame finished.
+      if (!finishFrame(W))
+        return false;
+      continue;
+    }
+    uint32_t Pc = E.Pc;
+    const uint32_t Rpc = E.Rpc;
+    const Inst *Code = Fn.Code.data();
+    uint64_t *R = Fr.Regs.data();
+    uint64_t *WE = Fn.WarpExec.data(), *TE = Fn.ThreadExec.data(),
+             *AE = Fn.ActiveExec.data();
+    for (;;) {
+      if (Pc == Rpc || Pc >= N) {
+        Fr.Stack.back().Pc = Pc;
+        break;
+      }
+      const Inst &I = Code[Pc];
+      ++Clock;
+      WE[Pc]++;
+      uint32_t EM = Mask;
+      if (I.Guard >= 0)
+        EM &= predMask(R + (size_t)I.Guard * 32, I.GuardNeg);
+      TE[Pc] += popc32(EM);
+      AE[Pc] += popc32(Mask);
+      switch (I.Op) {
+      case OpBra: {
+        if (I.Guard >= 0) {
+          Fn.Visits[Pc]++;
+          if (EM != 0 && EM != Mask)
+            Fn.Divergent[Pc]++;
+        }
+        if (EM == Mask) {
+          Pc = I.Target;
+          continue;
+        }
+        if (EM == 0) {
+          ++Pc;
+          continue;
+        }
+        uint32_t Rc = I.Ipdom;
+        uint32_t NotTaken = Mask & ~EM;
+        Fr.Stack.back().Pc = Rc;
+        uint32_t Par = Fr.Stack.back().Id;
+        if (Pc + 1 != Rc)
+          Fr.push(Pc + 1, Rc, NotTaken, Par);
+        if (I.Target != Rc)
+          Fr.push(I.Target, Rc, EM, Par);
+        goto Resched;
+      }
+      case OpBrx:
+        Pc = branchIndexed(W, Fr, I, Pc, EM, Mask);
+        if (Pc == NoTarget)
+          goto Resched;
+        continue;
+      case OpRet:
+      case OpExit:
+        if (I.Op == OpExit || W.Depth == 1)
+          W.Exited |= EM;
+        else
+          Fr.Retired |= EM;
+        Mask &= ~EM;
+        ++Pc;
+        if (!Mask) {
+          Fr.Stack.back().Pc = Pc;
+          goto Resched;
+        }
+        continue;
+      case OpUnsupported:
+        if (!EM) {
+          ++Pc;
+          continue;
+        } // guarded off: not executed
+        fail(W, Fn, I, __builtin_ctz(EM),
+             "unsupported instruction: " + Fn.UnsupportedWhy[I.Target]);
+      case OpTrap:
+        if (EM)
+          fail(W, Fn, I, __builtin_ctz(EM), "trap");
+        ++Pc;
+        continue;
+      case OpBar:
+        ++Pc;
+        if (!EM)
+          continue;
+        if (arriveAtBarrier(W, Fr, I, Pc, EM, Mask))
+          goto Resched;
+        return true;
+      case OpCall:
+        ++Pc;
+        if (!EM)
+          continue;
+        if (call(W, Fr, I, Pc, EM, Mask))
+          goto Resched;
+        continue;
+      case OpShfl:
+      case OpVote:
+      case OpActivemask:
+      case OpMatch:
+      case OpRedux:
+      case OpElect:
+        if (EM)
+          execWarpOp(W, Fr, I, EM, Mask);
+        ++Pc;
+        if (Pc == Rpc) {
+          Fr.Stack.back().Pc = Pc;
+          goto Resched;
+        }
+        continue;
+      default:
+        if (EM)
+          exec(W, Fr, I, EM);
+        ++Pc;
+        continue;
+      }
+    }
+  Resched:;
+  }
+}
+
+} // namespace warpscope::emu::core

@@ -1,0 +1,398 @@
+//===- Memory.cpp - address spaces, loads, stores and atomics -------------===//
+//
+// The executor's memory concern: resolving shared, local, param and global
+// (generic) addresses with their bounds checks, ld/st with fast paths for
+// the common scalar accesses, atom/red, cvta and isspacep, and the table of
+// allocations that checked global accesses (WARPSCOPE_EMU_CHECK=1) must fall
+// into. Device memory is host memory: a global address is a host pointer.
+//
+//===----------------------------------------------------------------------===//
+#include "ExecInternal.h"
+#include "Lanes.h"
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+namespace warpscope::emu {
+
+namespace {
+std::mutex AllocMu;
+std::map<uintptr_t, size_t> &allocs() {
+  static std::map<uintptr_t, size_t> M;
+  return M;
+}
+} // namespace
+
+void registerAllocation(void *Ptr, size_t Size) {
+  std::lock_guard<std::mutex> L(AllocMu);
+  allocs()[(uintptr_t)Ptr] = Size;
+}
+void unregisterAllocation(void *Ptr) {
+  std::lock_guard<std::mutex> L(AllocMu);
+  allocs().erase((uintptr_t)Ptr);
+}
+
+namespace core {
+
+static bool inAllocTable(uintptr_t A, size_t N) {
+  std::lock_guard<std::mutex> L(AllocMu);
+  auto &M = allocs();
+  auto It = M.upper_bound(A);
+  if (It == M.begin())
+    return false;
+  --It;
+  return A >= It->first && A + N <= It->first + It->second;
+}
+
+void Launcher::checkGlobal(Warp &W, Frame &Fr, const Inst &I, uint64_t A, int L,
+                           unsigned Size) {
+  uintptr_t E = A + Size;
+  auto In = [&](const void *B, size_t N) {
+    return A >= (uintptr_t)B && E <= (uintptr_t)B + N;
+  };
+  if (Shared && In(Shared, SharedSize))
+    return;
+  if (!LocalBuf.empty() && In(LocalBuf.data(), LocalBuf.size()))
+    return;
+  if (In(Fr.Param.data(), Fr.Param.size()))
+    return;
+  for (auto &G : M.PM->Globals)
+    if (G->Data && In(G->Data, G->Size))
+      return;
+  if (inAllocTable((uintptr_t)A, Size))
+    return;
+  char Buf[64];
+  std::snprintf(Buf, sizeof Buf, "0x%llx", (unsigned long long)A);
+  fail(W, *Fr.F, I, L,
+       std::string("out-of-bounds global access of ") + std::to_string(Size) +
+           " bytes at " + Buf);
+}
+
+inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
+                               uint64_t A, int L, unsigned Size) {
+  switch (Space) {
+  case SpShared:
+    if ((uint64_t)A + Size > SharedSize || A > SharedSize)
+      fail(W, *Fr.F, I, L,
+           "shared memory access out of range (offset " +
+               std::to_string((int64_t)A) + ", size " +
+               std::to_string(SharedSize) + ")");
+    return Shared + A;
+  case SpLocal:
+    if ((uint64_t)A + Size > LocalStack || A > LocalStack)
+      fail(W, *Fr.F, I, L,
+           "local memory access out of range (offset " +
+               std::to_string((int64_t)A) + ", size " +
+               std::to_string(LocalStack) + ")");
+    return W.LaneLocal[L] + A;
+  case SpParam:
+    if ((uint64_t)A + Size > Fr.F->ParamBytes || A > Fr.F->ParamBytes)
+      fail(W, *Fr.F, I, L,
+           "param access out of range (offset " + std::to_string((int64_t)A) +
+               ")");
+    return Fr.Param.data() + (size_t)L * Fr.F->ParamBytes + A;
+  default:
+    if (!LocalBuf.empty()) {
+      uint64_t LoEnd = (uint64_t)(uintptr_t)LocalBuf.data() +
+                       (size_t)LocalStack * NWarps * 32;
+      if (A + Size > LoEnd && A < LoEnd + LocalGuard)
+        fail(W, *Fr.F, I, L,
+             "local memory access out of range (generic address past the last "
+             "thread's window)");
+    }
+    if (A - (uint64_t)(uintptr_t)Shared < SharedSize + SharedGuard &&
+        A + Size > (uint64_t)(uintptr_t)Shared + SharedSize)
+      fail(W, *Fr.F, I, L,
+           "shared memory access out of range (generic address, offset " +
+               std::to_string(A - (uint64_t)(uintptr_t)Shared) + ", size " +
+               std::to_string(SharedSize) + ")");
+    if (Check)
+      checkGlobal(W, Fr, I, A, L, Size);
+    else if (A < 4096) {
+      char Buf[64];
+      std::snprintf(Buf, sizeof Buf, "0x%llx", (unsigned long long)A);
+      fail(W, *Fr.F, I, L, std::string("invalid global address ") + Buf);
+    }
+    return (uint8_t *)(uintptr_t)A;
+  }
+}
+
+static inline uint64_t loadBits(const uint8_t *P, unsigned Size, bool Signed) {
+  switch (Size) {
+  case 1: {
+    uint8_t V;
+    std::memcpy(&V, P, 1);
+    return Signed ? (uint64_t)(int64_t)(int8_t)V : V;
+  }
+  case 2: {
+    uint16_t V;
+    std::memcpy(&V, P, 2);
+    return Signed ? (uint64_t)(int64_t)(int16_t)V : V;
+  }
+  case 4: {
+    uint32_t V;
+    std::memcpy(&V, P, 4);
+    return Signed ? (uint64_t)(int64_t)(int32_t)V : V;
+  }
+  default: {
+    uint64_t V;
+    std::memcpy(&V, P, 8);
+    return V;
+  }
+  }
+}
+static inline void storeBits(uint8_t *P, unsigned Size, uint64_t V) {
+  std::memcpy(P, &V, Size);
+}
+
+void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.Addr * 32;
+  const unsigned ES = tySize(I.T);
+  const unsigned N = I.Vec;
+  const bool Signed = tySigned(I.T);
+  const uint8_t Sp = I.Space == SpConst ? (uint8_t)SpGlobal : I.Space;
+  if (!Check && Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1) {
+    // Fast path: global/generic scalar access, no allocation table.
+    const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
+    const uint64_t ShEnd = ShLo + SharedSize;
+    const uint64_t LoEnd =
+        (uint64_t)(uintptr_t)LocalBuf.data() + (size_t)LocalStack * NWarps * 32;
+    uint64_t *D = R + (size_t)I.D[0] * 32;
+    const uint64_t *S = R + (size_t)I.S[0] * 32;
+    const bool Ld = I.Op == OpLd;
+    for (int L = 0; L < 32; ++L) {
+      if (!((EM >> L) & 1))
+        continue;
+      uint64_t Ad = A[L] + (uint64_t)I.Off;
+      if (__builtin_expect(
+              Ad < 4096 ||
+                  (Ad - ShLo < SharedSize + SharedGuard && Ad + ES > ShEnd) ||
+                  (Ad + ES > LoEnd && Ad < LoEnd + LocalGuard),
+              0))
+        addr(W, Fr, I, Sp, Ad, L, ES); // reports the error
+      uint8_t *H = (uint8_t *)(uintptr_t)Ad;
+      if (Ld)
+        D[L] = loadBits(H, ES, Signed);
+      else
+        storeBits(H, ES, S[L]);
+    }
+    return;
+  }
+  if ((Sp == SpShared || Sp == SpLocal) && N == 1) {
+    // Fast path: shared/local scalar access with an inline bounds check.
+    const uint64_t Limit = Sp == SpShared ? SharedSize : LocalStack;
+    uint64_t *D = R + (size_t)I.D[0] * 32;
+    const uint64_t *S = R + (size_t)I.S[0] * 32;
+    const bool Ld = I.Op == OpLd;
+    for (int L = 0; L < 32; ++L) {
+      if (!((EM >> L) & 1))
+        continue;
+      uint64_t Ad = A[L] + (uint64_t)I.Off;
+      if (__builtin_expect(Ad > Limit || Ad + ES > Limit, 0))
+        addr(W, Fr, I, Sp, Ad, L, ES);
+      uint8_t *H = (Sp == SpShared ? Shared : W.LaneLocal[L]) + Ad;
+      if (Ld)
+        D[L] = loadBits(H, ES, Signed);
+      else
+        storeBits(H, ES, S[L]);
+    }
+    return;
+  }
+  if (I.Op == OpLd) {
+    for (int L = 0; L < 32; ++L) {
+      if (!((EM >> L) & 1))
+        continue;
+      uint8_t *H = addr(W, Fr, I, Sp, A[L] + (uint64_t)I.Off, L, ES * N);
+      for (unsigned V = 0; V < N; ++V)
+        R[(size_t)I.D[V] * 32 + L] = loadBits(H + V * ES, ES, Signed);
+    }
+  } else {
+    for (int L = 0; L < 32; ++L) {
+      if (!((EM >> L) & 1))
+        continue;
+      uint8_t *H = addr(W, Fr, I, Sp, A[L] + (uint64_t)I.Off, L, ES * N);
+      for (unsigned V = 0; V < N; ++V)
+        storeBits(H + V * ES, ES, R[(size_t)I.S[V] * 32 + L]);
+    }
+  }
+}
+
+template <class T> static T atomicApply(uint8_t Op, T Old, T B, T C) {
+  if constexpr (std::is_floating_point_v<T>) {
+    switch (Op) {
+    case AtAdd:
+      return Old + B;
+    case AtMin:
+      return fminPtx(Old, B, false);
+    case AtMax:
+      return fmaxPtx(Old, B, false);
+    case AtExch:
+      return B;
+    case AtCas:
+      return Old == B ? C : Old;
+    default:
+      return Old;
+    }
+  } else {
+    switch (Op) {
+    case AtAdd:
+      return (T)(Old + B);
+    case AtMin:
+      return Old < B ? Old : B;
+    case AtMax:
+      return Old > B ? Old : B;
+    case AtInc:
+      return (std::make_unsigned_t<T>)Old >= (std::make_unsigned_t<T>)B
+                 ? 0
+                 : (T)(Old + 1);
+    case AtDec:
+      return (Old == 0 ||
+              (std::make_unsigned_t<T>)Old > (std::make_unsigned_t<T>)B)
+                 ? B
+                 : (T)(Old - 1);
+    case AtAnd:
+      return Old & B;
+    case AtOr:
+      return Old | B;
+    case AtXor:
+      return Old ^ B;
+    case AtExch:
+      return B;
+    case AtCas:
+      return Old == B ? C : Old;
+    }
+    return Old;
+  }
+}
+
+void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.Addr * 32;
+  const uint64_t *B = R + (size_t)I.S[0] * 32;
+  const uint64_t *C = R + (size_t)I.S[1] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  unsigned ES = tySize(I.T);
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    uint8_t *H = addr(W, Fr, I, I.Space, A[L] + (uint64_t)I.Off, L, ES);
+    uint64_t Old = loadBits(H, ES, false), New = Old;
+    auto Do = [&](auto Tag) {
+      using T = decltype(Tag);
+      New = put<T>(
+          atomicApply<T>(I.Sub, get<T>(Old), get<T>(B[L]), get<T>(C[L])));
+    };
+    switch (I.T) {
+    case Ty::F32:
+      Do(float{});
+      break;
+    case Ty::F64:
+      Do(double{});
+      break;
+    case Ty::F16:
+    case Ty::BF16: {
+      bool Bf = I.T == Ty::BF16;
+      if (I.Sub == AtAdd)
+        New = halfPut(halfGet((uint32_t)Old, Bf) + halfGet((uint32_t)B[L], Bf),
+                      Bf);
+      else if (I.Sub == AtExch)
+        New = B[L];
+      else if (I.Sub == AtCas)
+        New = (uint16_t)Old == (uint16_t)B[L] ? C[L] : Old;
+      else
+        fail(W, *Fr.F, I, L, "unsupported atomic");
+      break;
+    }
+    case Ty::F16x2:
+    case Ty::BF16x2: {
+      bool Bf = I.T == Ty::BF16x2;
+      if (I.Sub != AtAdd)
+        fail(W, *Fr.F, I, L, "unsupported atomic");
+      uint32_t Lo = halfPut(halfGet((uint32_t)Old & 0xffff, Bf) +
+                                halfGet((uint32_t)B[L] & 0xffff, Bf),
+                            Bf);
+      uint32_t Hi = halfPut(halfGet((uint32_t)(Old >> 16) & 0xffff, Bf) +
+                                halfGet((uint32_t)(B[L] >> 16) & 0xffff, Bf),
+                            Bf);
+      New = Lo | (Hi << 16);
+      break;
+    }
+    default:
+      if (!intDispatch(I.T, Do))
+        fail(W, *Fr.F, I, L, "unsupported atomic type");
+    }
+    storeBits(H, ES, New);
+    if (I.Op == OpAtom)
+      D[L] = Old;
+  }
+}
+
+void Launcher::execCvta(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  const Ty T = I.T;
+  bool To = I.Flags & FToSpace;
+  switch (I.Space) {
+  case SpShared: {
+    uint64_t Base = (uint64_t)(uintptr_t)Shared;
+    if (To)
+      LANES(D[l] = A[l] - Base);
+    else
+      LANES(D[l] = A[l] + Base);
+    break;
+  }
+  case SpLocal:
+    if (To)
+      LANES(D[l] = A[l] - (uint64_t)(uintptr_t)W.LaneLocal[l]);
+    else
+      LANES(D[l] = A[l] + (uint64_t)(uintptr_t)W.LaneLocal[l]);
+    break;
+  case SpParam: {
+    uint64_t Base = (uint64_t)(uintptr_t)Fr.Param.data();
+    uint32_t PB = Fr.F->ParamBytes;
+    if (To)
+      LANES(D[l] = A[l] - (Base + (uint64_t)l * PB));
+    else
+      LANES(D[l] = A[l] + (Base + (uint64_t)l * PB));
+    break;
+  }
+  default:
+    LANES(D[l] = A[l]);
+  }
+  if (tySize(T) == 4)
+    LANES(D[l] &= 0xffffffffu);
+}
+
+void Launcher::execIsspacep(Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  LANES({
+    uintptr_t V = (uintptr_t)A[l];
+    bool Res;
+    bool InSh = V >= (uintptr_t)Shared && V < (uintptr_t)Shared + SharedSize;
+    bool InLo = !LocalBuf.empty() && V >= (uintptr_t)LocalBuf.data() &&
+                V < (uintptr_t)LocalBuf.data() + LocalBuf.size();
+    switch (I.Space) {
+    case SpShared:
+      Res = InSh;
+      break;
+    case SpLocal:
+      Res = InLo;
+      break;
+    case SpGlobal:
+      Res = !InSh && !InLo;
+      break;
+    default:
+      Res = false;
+    }
+    D[l] = Res;
+  });
+}
+
+} // namespace core
+} // namespace warpscope::emu

@@ -1,0 +1,585 @@
+//===- Schedule.cpp - warp scheduling, reconvergence, calls, barriers -----===//
+//
+// Everything about which lanes run when, except the hot path of a uniform or
+// two-way branch (inline in Interp.cpp): a launch's CTA-by-CTA loop, running
+// a CTA's warps until they finish or block at barriers and releasing those,
+// call frames with their reconvergence stacks (calls and returns), indirect
+// branches, and the sibling switching that lets the other paths of a warp
+// reach a barrier. Errors of a launch are formatted here too (fail).
+//
+//===----------------------------------------------------------------------===//
+#include "ExecInternal.h"
+#include "Lanes.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace warpscope::emu::core {
+
+void Launcher::fail(const Warp &W, const Function &F, const Inst &I, int Lane,
+                    const std::string &Msg) {
+  std::string S = "kernel " + K.Name;
+  if (&F != &K)
+    S += " (in " + F.Name + ")";
+  S += ", block (" + std::to_string(Ctaid[0]) + "," + std::to_string(Ctaid[1]) +
+       "," + std::to_string(Ctaid[2]) + ")";
+  if (Lane >= 0)
+    S += ", thread (" + std::to_string(W.Tid[0][Lane]) + "," +
+         std::to_string(W.Tid[1][Lane]) + "," + std::to_string(W.Tid[2][Lane]) +
+         ")";
+  else
+    S += ", warp " + std::to_string(W.Index);
+  size_t Idx = &I - F.Code.data();
+  S += ", '" + (Idx < F.Opcodes.size() ? F.Opcodes[Idx] : std::string("?")) +
+       "' at " + srcLoc(*M.PM, I) + ": " + Msg;
+  throw EmuError{S};
+}
+
+void Launcher::initFrame(Warp &W, Frame &Fr, Function &F, uint32_t Mask,
+                         uint32_t LocalBase) {
+  Fr.F = &F;
+  size_t NS = (size_t)F.NumSlots * 32;
+  if (Fr.Regs.size() < NS)
+    Fr.Regs.resize(NS);
+  if (Fr.Param.size() < (size_t)F.ParamBytes * 32)
+    Fr.Param.resize((size_t)F.ParamBytes * 32);
+  Fr.LocalBase = LocalBase;
+  Fr.Retired = 0;
+  Fr.Stack.clear();
+  Fr.Stack.push_back({0, NoTarget, Mask});
+  Fr.NextId = 1;
+  uint64_t *R = Fr.Regs.data();
+  for (int L = 0; L < 32; ++L) {
+    R[SlotZero * 32 + L] = 0;
+    R[SlotCC * 32 + L] = 0;
+  }
+  for (const SlotInit &In : F.Inits) {
+    uint64_t *D = R + (size_t)In.Slot * 32;
+    if (In.Kind == InitValue) {
+      for (int L = 0; L < 32; ++L)
+        D[L] = In.Value;
+    } else if (In.Kind == InitLocalSym) {
+      for (int L = 0; L < 32; ++L)
+        D[L] = In.Value + LocalBase;
+    } else if (In.Kind == InitSharedSym) {
+      uint64_t V = (uint64_t)((int64_t)K.Shared.Off[In.Value] + In.Add);
+      for (int L = 0; L < 32; ++L)
+        D[L] = V;
+    } else {
+      uint64_t V = 0;
+      for (int L = 0; L < 32; ++L) {
+        switch (In.Value) {
+        case SrTidX:
+          V = W.Tid[0][L];
+          break;
+        case SrTidY:
+          V = W.Tid[1][L];
+          break;
+        case SrTidZ:
+          V = W.Tid[2][L];
+          break;
+        case SrNtidX:
+          V = P.Block.X;
+          break;
+        case SrNtidY:
+          V = P.Block.Y;
+          break;
+        case SrNtidZ:
+          V = P.Block.Z;
+          break;
+        case SrCtaidX:
+          V = Ctaid[0];
+          break;
+        case SrCtaidY:
+          V = Ctaid[1];
+          break;
+        case SrCtaidZ:
+          V = Ctaid[2];
+          break;
+        case SrNctaidX:
+          V = P.Grid.X;
+          break;
+        case SrNctaidY:
+          V = P.Grid.Y;
+          break;
+        case SrNctaidZ:
+          V = P.Grid.Z;
+          break;
+        case SrLaneid:
+          V = (uint64_t)L;
+          break;
+        case SrWarpid:
+          V = W.Index;
+          break;
+        case SrNwarpid:
+          V = 64;
+          break;
+        case SrSmid:
+          V = 0;
+          break;
+        case SrNsmid:
+          V = 1;
+          break;
+        case SrGridid:
+          V = M.LaunchCount;
+          break;
+        case SrLanemaskEq:
+          V = 1u << L;
+          break;
+        case SrLanemaskLt:
+          V = (1u << L) - 1;
+          break;
+        case SrLanemaskLe:
+          V = (uint32_t)((2ull << L) - 1);
+          break;
+        case SrLanemaskGt:
+          V = (uint32_t) ~((2ull << L) - 1);
+          break;
+        case SrLanemaskGe:
+          V = (uint32_t) ~((1u << L) - 1);
+          break;
+        case SrDynSmem:
+          V = P.DynamicSharedBytes;
+          break;
+        case SrTotalSmem:
+          V = SharedSize;
+          break;
+        case SrClock:
+        case SrClock64:
+        case SrGlobaltimer:
+          V = Clock;
+          break;
+        case SrClusterOne:
+          V = 1;
+          break;
+        default:
+          V = 0;
+          break;
+        }
+        D[L] = V;
+      }
+    }
+  }
+}
+
+// The top entry of Fr reached a barrier. Lanes of the same warp that are
+// still on other paths must get there too (independent thread scheduling),
+// so instead of blocking the warp:
+//  - if a sibling path (same parent entry) is runnable, move the waiting
+//    subtree below it (sibling order does not matter for reconvergence) and
+//    run the sibling;
+//  - else, if the parent entry holds lanes that already reached its
+//    reconvergence point (no live child covers them), split them off as a new
+//    sibling of the parent and let them run ahead (e.g. the lanes of
+//    "if (i >= n) return;" that wait at the return block);
+//  - else climb to the parent and repeat.
+// Returns false when nothing else in this frame can run.
+bool switchToSibling(Frame &Fr, uint32_t Live) {
+  auto &S = Fr.Stack;
+  size_t Y = S.size() - 1;
+  for (;;) {
+    uint32_t Par = S[Y].Parent;
+    size_t Z = Y;
+    bool Found = false;
+    size_t P = Y;
+    while (P-- > 0) {
+      if (S[P].Id == Par)
+        break;
+      if (S[P].Parent == Par && !S[P].Parked && !S[P].BarWait &&
+          (S[P].Mask & Live)) {
+        Z = P;
+        Found = true;
+        break;
+      }
+    }
+    if (Found) {
+      S[Y].Parked = true;
+      size_t ZEnd = Z + 1; // Z's subtree ends at its next sibling
+      while (ZEnd < Y && S[ZEnd].Parent != Par)
+        ++ZEnd;
+      std::rotate(S.begin() + Z, S.begin() + ZEnd, S.end());
+      return true;
+    }
+    if (Par == NoTarget)
+      return false;
+    size_t Q = Y;
+    while (Q-- > 0)
+      if (S[Q].Id == Par)
+        break;
+    // Lanes of the parent not covered by any of its live children.
+    uint32_t Covered = 0;
+    for (size_t K = Q + 1; K < S.size(); ++K)
+      if (S[K].Parent == Par)
+        Covered |= S[K].Mask;
+    uint32_t Extra = S[Q].Mask & ~Covered & Live;
+    if (Extra) {
+      Entry NE{S[Q].Pc, S[Q].Rpc, Extra};
+      NE.Id = Fr.NextId++;
+      NE.Parent = S[Q].Parent;
+      S[Q].Mask &= ~Extra;
+      S[Q].Parked = true;
+      S.push_back(NE);
+      return true;
+    }
+    Y = Q;
+  }
+}
+
+// The innermost frame has no path left: returns to its caller (copying the
+// return value into the caller's param space), or, for the kernel's frame,
+// finishes the warp (returns false).
+bool Launcher::finishFrame(Warp &W) {
+  Frame &Fr = *W.Frames[W.Depth - 1];
+  Function &Fn = *Fr.F;
+  if (W.Depth == 1) {
+    W.Exited |= W.Valid;
+    W.Done = true;
+    return false;
+  }
+  Frame &Caller = *W.Frames[W.Depth - 2];
+  const Inst &CI = *Fr.CallInst;
+  if (CI.HasRet && Fn.HasRet) {
+    uint32_t Live = Fr.CallMask & ~W.Exited;
+    uint32_t Sz = std::min(CI.RetSize, Fn.Ret.Size);
+    for (int L = 0; L < 32; ++L)
+      if ((Live >> L) & 1)
+        std::memcpy(
+            Caller.Param.data() + (size_t)L * Caller.F->ParamBytes + CI.RetOff,
+            Fr.Param.data() + (size_t)L * Fn.ParamBytes + Fn.Ret.Off, Sz);
+  }
+  --W.Depth;
+  return true;
+}
+
+// brx.idx at Pc: the executing lanes are grouped by the table entry they
+// pick; several groups (or lanes whose guard is false) diverge into paths
+// that reconverge at the immediate post-dominator. Returns where the warp
+// goes on, or NoTarget when the frame's stack changed (the warp reschedules).
+// (Pc is not passed by reference: that would keep the interpreter loop's Pc
+// out of a register.)
+uint32_t Launcher::branchIndexed(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
+                                 uint32_t EM, uint32_t Mask) {
+  Function &Fn = *Fr.F;
+  const uint64_t *R = Fr.Regs.data();
+  const std::vector<uint32_t> &Tab = Fn.BrxTables[I.Target];
+  const uint64_t *Ix = R + (size_t)I.S[0] * 32;
+  Fn.Visits[Pc]++;
+  uint32_t Rest = EM;
+  std::vector<std::pair<uint32_t, uint32_t>> Groups;
+  while (Rest) {
+    int L = __builtin_ctz(Rest);
+    uint32_t Idx = (uint32_t)Ix[L];
+    if (Idx >= Tab.size())
+      fail(W, Fn, I, L, "brx.idx index out of range");
+    uint32_t G = 0;
+    for (int K = L; K < 32; ++K)
+      if (((Rest >> K) & 1) && (uint32_t)Ix[K] == Idx)
+        G |= 1u << K;
+    Groups.push_back({Tab[Idx], G});
+    Rest &= ~G;
+  }
+  if (Groups.size() > 1 || (EM != 0 && EM != Mask))
+    Fn.Divergent[Pc]++;
+  if (Groups.size() == 1 && EM == Mask)
+    return Groups[0].first;
+  if (Groups.empty())
+    return Pc + 1;
+  uint32_t Rc = I.Ipdom;
+  Fr.Stack.back().Pc = Rc;
+  uint32_t Par = Fr.Stack.back().Id;
+  if (EM != Mask && Pc + 1 != Rc)
+    Fr.push(Pc + 1, Rc, Mask & ~EM, Par);
+  for (auto &G : Groups)
+    if (G.first != Rc)
+      Fr.push(G.first, Rc, G.second, Par);
+  return NoTarget;
+}
+
+// call, Pc being the instruction after it. Lanes of an indirect call that
+// want different functions split into one path per target, each of which
+// re-issues the call. A callee without a body runs as a builtin; otherwise
+// a new frame gets the arguments. Returns true when the warp reschedules
+// (new paths or a new frame), false when it goes on at Pc.
+bool Launcher::call(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc, uint32_t EM,
+                    uint32_t Mask) {
+  Function &Fn = *Fr.F;
+  const uint64_t *R = Fr.Regs.data();
+  uint64_t *WE = Fn.WarpExec.data(), *TE = Fn.ThreadExec.data(),
+           *AE = Fn.ActiveExec.data();
+  uint32_t CalleeIdx = I.Target;
+  if (I.Flags & FIndirect) {
+    // Group lanes by target; several targets: each group re-issues
+    // the call as its own path (reconverging after the call).
+    const uint64_t *T = R + (size_t)I.S[0] * 32;
+    int L0 = __builtin_ctz(EM);
+    uint32_t Same = 0;
+    for (int L = 0; L < 32; ++L)
+      if (((EM >> L) & 1) && T[L] == T[L0])
+        Same |= 1u << L;
+    if (Same != EM || EM != Mask) {
+      WE[Pc - 1]--;
+      TE[Pc - 1] -= popc32(EM);
+      AE[Pc - 1] -= popc32(Mask);
+      Fr.Stack.back().Pc = Pc;
+      uint32_t Par = Fr.Stack.back().Id;
+      uint32_t Rest = EM;
+      while (Rest) {
+        int L = __builtin_ctz(Rest);
+        uint32_t G = 0;
+        for (int J = L; J < 32; ++J)
+          if (((Rest >> J) & 1) && T[J] == T[L])
+            G |= 1u << J;
+        Fr.push(Pc - 1, Pc, G, Par);
+        Rest &= ~G;
+      }
+      return true;
+    }
+    uint64_t Addr = T[L0];
+    if (Addr < FunctionAddressBase ||
+        Addr - FunctionAddressBase >= M.PM->Functions.size())
+      fail(W, Fn, I, L0, "indirect call to an address that is not a function");
+    CalleeIdx = (uint32_t)(Addr - FunctionAddressBase);
+  }
+  Fr.Stack.back().Pc = Pc;
+  Function &Callee = *M.PM->Functions[CalleeIdx];
+  if (!Callee.HasBody) {
+    builtin(W, Fr, I, Callee, EM);
+    return false;
+  }
+  uint32_t Base = Fr.LocalBase + (Fn.LocalBytes + 15) / 16 * 16;
+  if (Base + Callee.LocalBytes > LocalStack || W.Depth >= 256)
+    fail(W, Fn, I, __builtin_ctz(EM),
+         "call stack overflow (recursion too deep)");
+  if (W.Frames.size() <= W.Depth)
+    W.Frames.push_back(std::make_unique<Frame>());
+  Frame &NF = *W.Frames[W.Depth];
+  initFrame(W, NF, Callee, EM, Base);
+  NF.CallMask = EM;
+  NF.CallInst = &I;
+  // Copy arguments.
+  Frame &Caller = *W.Frames[W.Depth - 1];
+  for (uint32_t K = 0; K < I.NArgs && K < Callee.Params.size(); ++K) {
+    uint32_t Off = Fn.CallArgs[I.ArgBegin + 2 * K],
+             Sz = Fn.CallArgs[I.ArgBegin + 2 * K + 1];
+    const ParamDecl &PD = Callee.Params[K];
+    Sz = std::min(Sz, PD.Size);
+    for (int L = 0; L < 32; ++L)
+      if ((EM >> L) & 1)
+        std::memcpy(NF.Param.data() + (size_t)L * Callee.ParamBytes + PD.Off,
+                    Caller.Param.data() + (size_t)L * Fn.ParamBytes + Off, Sz);
+  }
+  ++W.Depth;
+  return true;
+}
+
+// bar.sync/barrier.sync by the lanes EM of the top path, Pc being the
+// instruction after it: counts them in and marks the path waiting. Returns
+// true when another path of the frame can run meanwhile, false when the
+// warp blocks at the barrier.
+bool Launcher::arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
+                               uint32_t EM, uint32_t Mask) {
+  Function &Fn = *Fr.F;
+  const Inst *Code = Fn.Code.data();
+  const uint64_t *R = Fr.Regs.data();
+  Fr.Stack.back().Pc = Pc;
+  int FL = __builtin_ctz(EM);
+  uint32_t Id = I.NS > 0 ? (uint32_t)R[(size_t)I.S[0] * 32 + FL] & 15 : 0;
+  uint32_t Cnt = I.NS > 1 ? (uint32_t)R[(size_t)I.S[1] * 32 + FL] : 0;
+  BarInst[Id] = &I;
+  BarOpcode[Id] = &Fn.Opcodes[&I - Code];
+  Arrived[Id] += popc32(EM);
+  if (Cnt)
+    Expect[Id] = Cnt;
+  W.BarMask |= 1u << Id;
+  Entry &Top = Fr.Stack.back();
+  Top.BarWait = true;
+  Top.BarId = (uint8_t)Id;
+  if (EM != Mask) {
+    // Guarded barrier: lanes whose guard is false go on as a sibling.
+    Entry NE{Pc, Top.Rpc, Mask & ~EM};
+    NE.Id = Fr.NextId++;
+    NE.Parent = Top.Parent;
+    Top.Mask = EM;
+    Fr.Stack.push_back(NE);
+    return true;
+  }
+  return switchToSibling(Fr, ~W.Exited & ~Fr.Retired);
+}
+
+/// With WARPSCOPE_EMU_PROGRESS=<seconds> (`warpscope run` sets 2), a launch
+/// running longer than that reports its blocks done on stderr that often.
+class LaunchProgress {
+public:
+  LaunchProgress(const std::string &Kernel, uint64_t Blocks)
+      : Kernel(Kernel), Blocks(Blocks), Start(std::chrono::steady_clock::now()),
+        Last(Start) {
+    const char *E = std::getenv("WARPSCOPE_EMU_PROGRESS");
+    double Seconds = E ? std::atof(E) : 0;
+    Enabled = Seconds > 0;
+    Interval = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(Seconds));
+  }
+  void tick(uint64_t Done) {
+    if (!Enabled || (Done & 15))
+      return;
+    auto Now = std::chrono::steady_clock::now();
+    if (Now - Last < Interval)
+      return;
+    Last = Now;
+    double Secs = std::chrono::duration<double>(Now - Start).count();
+    std::fprintf(stderr, "warpscope-emu: %s: %llu/%llu blocks, %.0f s\n",
+                 Kernel.c_str(), (unsigned long long)Done,
+                 (unsigned long long)Blocks, Secs);
+  }
+
+private:
+  std::string Kernel;
+  uint64_t Blocks;
+  std::chrono::steady_clock::time_point Start, Last;
+  std::chrono::steady_clock::duration Interval{};
+  bool Enabled = false;
+};
+
+void Launcher::run() {
+  const Dim3 &G = P.Grid, &Bk = P.Block;
+  NThreads = Bk.X * Bk.Y * Bk.Z;
+  NWarps = (NThreads + 31) / 32;
+  Check = M.CheckGlobal;
+  // Kernel parameter bytes into the frame param area of each lane.
+  KParams.assign(K.ParamBytes, 0);
+  for (size_t I = 0; I < K.Params.size(); ++I)
+    if (P.Args && P.Args[I])
+      std::memcpy(KParams.data() + K.Params[I].Off, P.Args[I],
+                  K.Params[I].Size);
+  // Shared memory.
+  SharedSize = P.DynamicSharedBytes ? K.Shared.DynOff + P.DynamicSharedBytes
+                                    : K.Shared.StaticBytes;
+  SharedBuf.assign(SharedSize + SharedGuard + 64, 0);
+  Shared = (uint8_t *)(((uintptr_t)SharedBuf.data() + 63) / 64 * 64);
+  // Local memory: enough for the kernel plus any non-recursive call chain.
+  LocalStack = K.LocalStack;
+  LocalBuf.assign((size_t)LocalStack * NWarps * 32 + LocalGuard, 0);
+  Warps.resize(NWarps);
+  LaunchProgress Progress(K.Name, (uint64_t)G.X * G.Y * G.Z);
+  for (uint32_t Z = 0; Z < G.Z; ++Z)
+    for (uint32_t Y = 0; Y < G.Y; ++Y)
+      for (uint32_t X = 0; X < G.X; ++X) {
+        Progress.tick(((uint64_t)Z * G.Y + Y) * G.X + X);
+        Ctaid[0] = X;
+        Ctaid[1] = Y;
+        Ctaid[2] = Z;
+        if (X || Y || Z)
+          std::memset(Shared, 0, SharedSize);
+        initWarps();
+        runBlock();
+      }
+}
+
+// Sets up the warps of CTA Ctaid: thread ids, local memory windows, and the
+// kernel's frame holding the launch's arguments.
+void Launcher::initWarps() {
+  const Dim3 &Bk = P.Block;
+  for (uint32_t Wi = 0; Wi < NWarps; ++Wi) {
+    Warp &W = Warps[Wi];
+    W.Index = Wi;
+    W.Valid = 0;
+    W.Exited = 0;
+    W.Done = W.AtBar = false;
+    W.BarMask = 0;
+    for (int L = 0; L < 32; ++L) {
+      uint32_t T = Wi * 32 + L;
+      if (T < NThreads)
+        W.Valid |= 1u << L;
+      W.Tid[0][L] = T % Bk.X;
+      W.Tid[1][L] = (T / Bk.X) % Bk.Y;
+      W.Tid[2][L] = T / (Bk.X * Bk.Y);
+      W.LaneLocal[L] = LocalBuf.data() + (size_t)T * LocalStack;
+    }
+    W.Exited = ~W.Valid;
+    if (W.Frames.empty())
+      W.Frames.push_back(std::make_unique<Frame>());
+    W.Depth = 1;
+    Frame &Fr = *W.Frames[0];
+    initFrame(W, Fr, K, W.Valid, 0);
+    for (int L = 0; L < 32; ++L)
+      if (K.ParamBytes)
+        std::memcpy(Fr.Param.data() + (size_t)L * K.ParamBytes, KParams.data(),
+                    K.ParamBytes);
+  }
+}
+
+// Runs the warps of the current CTA, each until it blocks at a barrier or
+// finishes, and releases a barrier once all live threads (or its expected
+// count) arrived. Throws on a deadlock: no warp can go on.
+void Launcher::runBlock() {
+  // Schedule: run each warp until it blocks at a barrier or finishes.
+  std::fill(std::begin(Arrived), std::end(Arrived), 0u);
+  std::fill(std::begin(Expect), std::end(Expect), 0u);
+  for (;;) {
+    bool AllDone = true, Progress = false;
+    for (Warp &W : Warps) {
+      if (W.Done)
+        continue;
+      AllDone = false;
+      if (W.AtBar)
+        continue;
+      Progress = true;
+      if (runWarp(W))
+        W.AtBar = true;
+    }
+    if (AllDone)
+      break;
+    uint32_t Live = 0, Waiting = 0;
+    for (Warp &W : Warps)
+      if (!W.Done) {
+        Live += popc32(W.Valid & ~W.Exited);
+        Waiting |= W.BarMask;
+      }
+    bool Released = false;
+    for (uint32_t B = 0; B < 16; ++B) {
+      if (!((Waiting >> B) & 1))
+        continue;
+      uint32_t Need = Expect[B] ? std::min(Expect[B], Live) : Live;
+      if (Arrived[B] < Need)
+        continue;
+      for (Warp &W : Warps) {
+        if (W.Done || !((W.BarMask >> B) & 1))
+          continue;
+        W.BarMask &= ~(1u << B);
+        W.AtBar = false;
+        for (uint32_t D = 0; D < W.Depth; ++D)
+          for (Entry &E : W.Frames[D]->Stack) {
+            if (E.BarWait && E.BarId == B)
+              E.BarWait = false;
+            E.Parked = false;
+          }
+      }
+      Arrived[B] = Expect[B] = 0;
+      Released = true;
+    }
+    if (Released)
+      continue;
+    if (!Progress) {
+      std::string S = "kernel " + K.Name + ", block (" +
+                      std::to_string(Ctaid[0]) + "," +
+                      std::to_string(Ctaid[1]) + "," +
+                      std::to_string(Ctaid[2]) + "): deadlock:";
+      bool First = true;
+      for (uint32_t B = 0; B < 16; ++B) {
+        if (!((Waiting >> B) & 1))
+          continue;
+        S += std::string(First ? "" : ";") + " barrier " + std::to_string(B) +
+             " ('" + *BarOpcode[B] + "' at " + srcLoc(*M.PM, *BarInst[B]) +
+             "): " + std::to_string(Arrived[B]) + " of " +
+             std::to_string(Expect[B] ? Expect[B] : Live) + " threads arrived";
+        First = false;
+      }
+      throw EmuError{S};
+    }
+  }
+}
+
+} // namespace warpscope::emu::core

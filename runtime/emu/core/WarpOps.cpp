@@ -1,0 +1,193 @@
+//===- WarpOps.cpp - warp-collective instructions -------------------------===//
+//
+// shfl.sync, vote.sync, activemask, match.sync, redux.sync and elect.sync:
+// the instructions whose lanes read each other's values or the execution
+// mask. They see the lanes of the warp's current path that execute them.
+//
+//===----------------------------------------------------------------------===//
+#include "ExecInternal.h"
+#include "Lanes.h"
+
+#include <algorithm>
+
+namespace warpscope::emu::core {
+
+// shfl.sync: each lane reads the source lane its mode and clamp/segment mask
+// select (itself when out of range; the predicate output says which).
+static void shflLanes(const Inst &I, uint64_t *R, uint32_t EM) {
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  const uint64_t *B = R + (size_t)I.S[1] * 32;
+  const uint64_t *C = R + (size_t)I.S[2] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  uint64_t Tmp[32];
+  uint64_t Pr[32];
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    uint32_t Bv = (uint32_t)B[L], Cv = (uint32_t)C[L];
+    uint32_t Clamp = Cv & 31, Seg = (Cv >> 8) & 31;
+    int MinL = L & Seg, MaxL = (L & Seg) | (Clamp & ~Seg);
+    int J;
+    bool Ok;
+    switch (I.Sub) {
+    case ShUp:
+      J = L - (int)(Bv & 31);
+      Ok = J >= MaxL; // sic: PTX ISA pseudocode
+      break;
+    case ShDown:
+      J = L + (int)(Bv & 31);
+      Ok = J <= MaxL;
+      break;
+    case ShBfly:
+      J = L ^ (int)(Bv & 31);
+      Ok = J <= MaxL;
+      break;
+    default:
+      J = MinL | (int)(Bv & 31 & ~Seg);
+      Ok = J <= MaxL;
+      break;
+    }
+    if (!Ok || J < 0 || J > 31)
+      J = L;
+    Tmp[L] = A[J];
+    Pr[L] = Ok;
+  }
+  for (int L = 0; L < 32; ++L)
+    if ((EM >> L) & 1) {
+      D[L] = Tmp[L];
+      if (I.Flags & FHasPredOut)
+        R[(size_t)I.D[1] * 32 + L] = Pr[L];
+    }
+}
+
+// match.any/.all: lanes with equal values (Sub 1: .all, with predicate).
+static void matchLanes(const Inst &I, uint64_t *R, uint32_t EM) {
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  unsigned S = tySize(I.T);
+  uint64_t Msk = S >= 8 ? ~0ull : (1ull << (S * 8)) - 1;
+  uint64_t Res[32];
+  bool AllEq = true;
+  int First = __builtin_ctz(EM);
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    uint32_t M2 = 0;
+    for (int J = 0; J < 32; ++J)
+      if (((EM >> J) & 1) && (A[J] & Msk) == (A[L] & Msk))
+        M2 |= 1u << J;
+    Res[L] = M2;
+    if ((A[L] & Msk) != (A[First] & Msk))
+      AllEq = false;
+  }
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    if (I.Sub == 1) {
+      D[L] = AllEq ? EM : 0;
+      if (I.Flags & FHasPredOut)
+        R[(size_t)I.D[1] * 32 + L] = AllEq;
+    } else {
+      D[L] = Res[L];
+    }
+  }
+}
+
+// redux.sync: one reduction over the executing lanes, given to all of them.
+static void reduxLanes(const Inst &I, uint64_t *R, uint32_t EM) {
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  bool S = tySigned(I.T);
+  uint64_t Acc = 0;
+  bool FirstV = true;
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    uint32_t V = (uint32_t)A[L];
+    if (FirstV) {
+      Acc = V;
+      FirstV = false;
+      continue;
+    }
+    switch (I.Sub) {
+    case AtAdd:
+      Acc = (uint32_t)(Acc + V);
+      break;
+    case AtMin:
+      Acc = S ? (uint32_t)std::min((int32_t)Acc, (int32_t)V)
+              : std::min((uint32_t)Acc, V);
+      break;
+    case AtMax:
+      Acc = S ? (uint32_t)std::max((int32_t)Acc, (int32_t)V)
+              : std::max((uint32_t)Acc, V);
+      break;
+    case AtAnd:
+      Acc &= V;
+      break;
+    case AtOr:
+      Acc |= V;
+      break;
+    case AtXor:
+      Acc ^= V;
+      break;
+    }
+  }
+  LANES(D[l] = Acc);
+}
+void Launcher::execWarpOp(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
+                          uint32_t Active) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  switch (I.Op) {
+  case OpShfl:
+    return shflLanes(I, R, EM);
+  case OpVote: {
+    uint32_t Ballot = 0;
+    bool Neg = I.Flags & FNegC;
+    for (int L = 0; L < 32; ++L)
+      if ((EM >> L) & 1)
+        Ballot |= (uint32_t)(((A[L] & 1) != 0) != Neg) << L;
+    uint64_t V;
+    switch (I.Sub) {
+    case VoAll:
+      V = Ballot == EM;
+      break;
+    case VoAny:
+      V = Ballot != 0;
+      break;
+    case VoUni:
+      V = Ballot == 0 || Ballot == EM;
+      break;
+    default:
+      V = Ballot;
+      break;
+    }
+    LANES(D[l] = V);
+    return;
+  }
+  case OpActivemask: {
+    LANES(D[l] = Active);
+    return;
+  }
+  case OpElect: {
+    // One deterministic leader among the executing lanes: the lowest.
+    int Leader = __builtin_ctz(EM);
+    for (int L = 0; L < 32; ++L) {
+      if (!((EM >> L) & 1))
+        continue;
+      D[L] = (uint64_t)Leader;
+      R[(size_t)I.D[1] * 32 + L] = L == Leader;
+    }
+    return;
+  }
+  case OpMatch:
+    return matchLanes(I, R, EM);
+  case OpRedux:
+    return reduxLanes(I, R, EM);
+  default:
+    fail(W, *Fr.F, I, -1, "internal: bad warp op");
+  }
+}
+
+} // namespace warpscope::emu::core
