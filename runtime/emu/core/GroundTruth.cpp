@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Exec.h"
+#include "warpscope/ABI/Files.h"
 
 #include <nlohmann/json.hpp>
 
@@ -97,7 +98,7 @@ std::string ModuleImpl::groundTruthJson() const {
                               {"grid", {L.Grid.X, L.Grid.Y, L.Grid.Z}},
                               {"block", {L.Block.X, L.Block.Y, L.Block.Z}},
                               {"shared_bytes", L.Shared}});
-  Json Doc = {{"schema", "warpscope-emu/1"},
+  Json Doc = {{"schema", schema::Truth},
               {"module", PM->Name},
               {"functions", std::move(Functions)},
               {"launches", std::move(LaunchList)}};
