@@ -33,6 +33,7 @@ config.substitutions += [
     ("%cuda_home", config.cuda_home),
     ("%python", "python3"),
     ("%llvm-profdata", os.path.join(tools, "llvm-profdata")),
+    ("%builddir", config.warpscope_obj_root),
     ("%dbdump", "python3 " + os.path.join(config.test_source_root, "Inputs", "dbdump.py")),
 ]
 
