@@ -97,7 +97,7 @@ warpscope::loadPcSamples(const std::string &Dir) {
     return std::nullopt;
   for (const std::string &F : Set.Files)
     if (Error E = loadOne(F, Set))
-      return std::move(E);
+      return E;
 
   // Map pcs through each cubin's line table, read once per CRC.
   std::map<std::string, std::optional<cubin::LineTable>> Tables;

@@ -606,7 +606,7 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
       sys::path::append(RecordsPath, *Records->getAsString());
       if (Error E = readLaunchRecords(std::string(RecordsPath), NumCounters,
                                       ConfigSums))
-        return std::move(E);
+        return E;
     }
   }
   for (auto &[Key, GroupAndCounters] : ConfigSums.Groups) {

@@ -93,7 +93,9 @@ warpscope::summarize(const ProfileSet &Set, const std::string &Filter) {
       S.DivergentBranches += B.Divergent > 0;
       S.Visits += B.Visits;
       S.Divergent += B.Divergent;
-      BranchRow Row{&B, Sources.line(B.Loc.File, B.Loc.Line)};
+      BranchRow Row;
+      Row.Branch = &B;
+      Row.SourceText = Sources.line(B.Loc.File, B.Loc.Line);
       if (B.Visits)
         Row.Rate = double(B.Divergent) / B.Visits;
       if (B.ActiveThreads && !B.SuccessorThreads.empty())

@@ -67,6 +67,8 @@ static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
   const json::Array *Pcs = Top->getArray("pcs");
   if (!CollectedV || !Dropped || !Pcs)
     return fail(Path, "lacks collected_metrics, dropped_records or pcs");
+  // Plain copies of checked optionals (GCC 12 misreads optionals as unset).
+  const uint64_t DroppedRecords = *Dropped;
   std::vector<std::string> Collected;
   for (const json::Value &N : *CollectedV) {
     std::optional<StringRef> S = N.getAsString();
@@ -95,10 +97,10 @@ static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
       Set.Warnings.push_back((Name + ": " + *S).str());
     }
   }
-  Set.DroppedRecords += *Dropped;
-  if (*Dropped)
+  Set.DroppedRecords += DroppedRecords;
+  if (DroppedRecords)
     Set.Warnings.push_back(
-        (Name + ": " + Twine(*Dropped) +
+        (Name + ": " + Twine(DroppedRecords) +
          " SASS record(s) were dropped when collection stopped; the "
          "hardware counts are lower bounds")
             .str());
@@ -128,8 +130,9 @@ static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
     if (!Crc || !Fn || Fn->empty() || !Off || !Values)
       return fail(Path, "a pcs[] entry lacks cubin_crc, function, pc_offset "
                         "or metrics");
-    std::string Where = ("pc " + Twine(*Off) + " of " + *Fn).str();
-    if (!Seen.insert({Crc->str(), Fn->str(), *Off}).second)
+    const uint64_t Offset = *Off;
+    std::string Where = ("pc " + Twine(Offset) + " of " + *Fn).str();
+    if (!Seen.insert({Crc->str(), Fn->str(), Offset}).second)
       return fail(Path, Where + " appears twice; the file is damaged");
     for (const auto &[MName, MValue] : *Values) {
       if (!CollectedSet.count(MName.str()))
@@ -202,7 +205,7 @@ warpscope::loadSassMetrics(const std::string &Dir) {
     return std::nullopt;
   for (const std::string &F : Set.Files)
     if (Error E = loadOne(F, Set))
-      return std::move(E);
+      return E;
   return std::optional<SassMetricsSet>(std::move(Set));
 }
 

@@ -10,6 +10,18 @@ using namespace warpscope;
 
 namespace {
 
+BlockRecord block(unsigned Id, std::string Name, SourceLocation Loc,
+                  unsigned LoopDepth, bool LoopHeader, int64_t Counter) {
+  BlockRecord B;
+  B.Id = Id;
+  B.Name = std::move(Name);
+  B.Loc = std::move(Loc);
+  B.LoopDepth = LoopDepth;
+  B.LoopHeader = LoopHeader;
+  B.Counter = Counter;
+  return B;
+}
+
 ProgramDatabase sampleDatabase() {
   ProgramDatabase DB;
   DB.ModuleId = "0123456789abcdef";
@@ -23,8 +35,8 @@ ProgramDatabase sampleDatabase() {
   F.Kernel = true;
   F.Loc = {"/src/k.cu", 3, 0};
   F.CfgChecksum = 0xfeedfacecafebeefULL;
-  F.Blocks.push_back({0, "entry", {"/src/k.cu", 4, 7}, 0, false, 0});
-  F.Blocks.push_back({1, "", {"/src/k.cu", 5, 9}, 1, true, 5});
+  F.Blocks.push_back(block(0, "entry", {"/src/k.cu", 4, 7}, 0, false, 0));
+  F.Blocks.push_back(block(1, "", {"/src/k.cu", 5, 9}, 1, true, 5));
   BranchRecord Br;
   Br.Id = 0;
   Br.Block = 0;
@@ -139,7 +151,7 @@ TEST(ProgramDatabase, RejectsEquivalenceWithoutCounts) {
     ProgramDatabase In = sampleDatabase();
     In.Functions[0].Blocks[1].SameCountsAs = Bad == -2 ? 0 : Bad;
     if (Bad == -2) {
-      In.Functions[0].Blocks.push_back({2, "", {}, 0, false, 7});
+      In.Functions[0].Blocks.push_back(block(2, "", {}, 0, false, 7));
       In.Functions[0].Blocks[0].SameCountsAs = 2;
     }
     Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(In.toJson());

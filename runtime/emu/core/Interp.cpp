@@ -90,7 +90,7 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       return execFloat(W, Fr, I, EM);
     if (IsH)
       return execHalf(W, Fr, I, EM);
-    Unsupported();
+    return Unsupported(); // never returns (fail is [[noreturn]])
   case OpDiv:
   case OpRem:
     if (IsF)
@@ -160,7 +160,7 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       return execFloat(W, Fr, I, EM);
     if (IsH)
       return execHalf(W, Fr, I, EM);
-    Unsupported();
+    return Unsupported(); // never returns (fail is [[noreturn]])
   case OpTestp:
     return opTestp(I, R, EM);
   case OpSetp:

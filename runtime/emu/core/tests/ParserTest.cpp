@@ -176,7 +176,9 @@ TEST(Parser, TruncatedAndMutatedInputNeverCrashes) {
     }
     std::string Err;
     auto M = loadPtx(Mut, "mut", Err);
-    if (!M) EXPECT_FALSE(Err.empty());
+    if (!M) {
+      EXPECT_FALSE(Err.empty());
+    }
   }
   (void)Loaded;
 }

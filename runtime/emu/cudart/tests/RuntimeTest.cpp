@@ -3,8 +3,9 @@
 #include "FakeCore.h"
 #include "TestUtil.h"
 
-#include <cuda_runtime_api.h>
-#include <driver_functions.h>
+// cuda_runtime.h brings make_cudaExtent and friends (driver_functions.h is
+// not meant to be included directly).
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
