@@ -21,6 +21,7 @@ LIBRARY_LAYER = {
     "ABI": 0,       # counter layout, descriptors, schema tags, file names
     "Emu": 1,       # the emulator core, as the stand-in cudart sees it
     "Fatbin": 1,    # fatbin decoder (the emulator and the tools)
+    "Support": 1,   # shared by everything in the user's process
     "PTX": 2,       # compile-time PTX listings, histograms, classes
     "Database": 2,  # program database records, reader and writer
 }

@@ -17,6 +17,7 @@
 #include "PcSampleTable.h"
 #include "SassMetricsTable.h"
 #include "warpscope/ABI/Files.h"
+#include "warpscope/Support/AtomicFile.h"
 #include <cstdio>
 #include <cstdlib>
 #include <cupti.h>
@@ -32,6 +33,7 @@
 
 using namespace warpscope::collect;
 namespace files = warpscope::files;
+namespace support = warpscope::support;
 
 namespace {
 
@@ -140,15 +142,12 @@ void writeOutput() {
     Name = files::SassMetrics.perProcess(Pid);
     Text = Sass.toJson(Pid, programPath(), Chip).dump(1);
   }
-  std::string Error;
-  if (!makeDirectories(Settings.OutputDirectory) ||
-      !writeFileAtomically(Settings.OutputDirectory + "/" + Name, Text.data(),
-                           Text.size(), Error))
-    std::fprintf(
-        stderr, "warpscope-collect: %s\n",
-        Error.empty()
-            ? ("cannot create '" + Settings.OutputDirectory + "'").c_str()
-            : Error.c_str());
+  std::string Error = support::makeDirectories(Settings.OutputDirectory);
+  if (Error.empty())
+    Error = support::writeFileAtomically(Settings.OutputDirectory + "/" + Name,
+                                         Text);
+  if (!Error.empty())
+    std::fprintf(stderr, "warpscope-collect: %s\n", Error.c_str());
 }
 
 // --- PC sampling ------------------------------------------------------------

@@ -30,13 +30,6 @@ private:
   std::set<uint64_t> Saved;
 };
 
-/// Creates Dir and its parents; false if it cannot.
-bool makeDirectories(const std::string &Dir);
-/// Writes Text to Path through a temp file and rename (readers never see a
-/// half-written file).
-bool writeFileAtomically(const std::string &Path, const void *Data, size_t Size,
-                         std::string &Error);
-
 } // namespace warpscope::collect
 
 #endif // WARPSCOPE_COLLECT_CUBINSTORE_H

@@ -2,6 +2,7 @@
 
 #include "Profile.h"
 #include "warpscope/ABI/Files.h"
+#include "warpscope/Support/AtomicFile.h"
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -101,30 +102,12 @@ std::string warpscope::rt::launchesJsonLines(const Registry &R) {
   return Out;
 }
 
-std::string warpscope::rt::writeFileAtomically(const std::string &Dir,
-                                               const std::string &Name,
-                                               const std::string &Text) {
-  // mkdir -p
-  for (size_t Pos = 1; Pos <= Dir.size(); ++Pos)
-    if (Pos == Dir.size() || Dir[Pos] == '/') {
-      std::string Prefix = Dir.substr(0, Pos);
-      if (mkdir(Prefix.c_str(), 0777) && errno != EEXIST)
-        return "cannot create directory '" + Prefix + "': " + strerror(errno);
-    }
-  std::string Final = Dir + "/" + Name;
-  std::string Temp = Final + ".tmp." + std::to_string(getpid());
-  FILE *F = std::fopen(Temp.c_str(), "w");
-  if (!F)
-    return "cannot write '" + Temp + "': " + strerror(errno);
-  bool Ok = std::fwrite(Text.data(), 1, Text.size(), F) == Text.size();
-  Ok &= std::fclose(F) == 0;
-  if (!Ok) {
-    std::remove(Temp.c_str());
-    return "cannot write '" + Temp + "': " + strerror(errno);
-  }
-  if (std::rename(Temp.c_str(), Final.c_str()))
-    return "cannot rename '" + Temp + "' to '" + Final + "': " + strerror(errno);
-  return "";
+/// Dir/Name, written whole (warpscope/Support/AtomicFile.h), Dir created.
+static std::string writeInto(const std::string &Dir, const std::string &Name,
+                             const std::string &Text) {
+  std::string Error = support::makeDirectories(Dir);
+  return Error.empty() ? support::writeFileAtomically(Dir + "/" + Name, Text)
+                       : Error;
 }
 
 std::string warpscope::rt::writeProfile(const Registry &R, const ProcessInfo &P,
@@ -133,19 +116,18 @@ std::string warpscope::rt::writeProfile(const Registry &R, const ProcessInfo &P,
   for (const ModuleState &M : R.modules()) {
     if (!M.Desc->DatabaseSize)
       continue;
-    Error = writeFileAtomically(
-        Dir, files::Database.named(M.Desc->ModuleId),
-        std::string(M.Desc->Database, M.Desc->DatabaseSize));
+    Error = writeInto(Dir, files::Database.named(M.Desc->ModuleId),
+                      std::string(M.Desc->Database, M.Desc->DatabaseSize));
     if (!Error.empty())
       return "";
   }
   if (P.CollectionMode == Mode::PerLaunch) {
-    Error = writeFileAtomically(Dir, launchesFileName(P.Pid, P.Rank),
-                                launchesJsonLines(R));
+    Error =
+        writeInto(Dir, launchesFileName(P.Pid, P.Rank), launchesJsonLines(R));
     if (!Error.empty())
       return "";
   }
   std::string Name = profileFileName(P.Pid, P.Rank);
-  Error = writeFileAtomically(Dir, Name, profileJson(R, P).dump(1) + "\n");
+  Error = writeInto(Dir, Name, profileJson(R, P).dump(1) + "\n");
   return Error.empty() ? Dir + "/" + Name : "";
 }

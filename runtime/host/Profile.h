@@ -25,11 +25,6 @@ nlohmann::json profileJson(const Registry &R, const ProcessInfo &P);
 /// counters; the profile itself keeps only launch groups.
 std::string launchesJsonLines(const Registry &R);
 
-/// Writes Text to Dir/Name through a temp file and rename, creating Dir.
-/// Returns an empty string or a one-line error.
-std::string writeFileAtomically(const std::string &Dir, const std::string &Name,
-                                const std::string &Text);
-
 /// Writes the profile and the database of every module that ran. Returns
 /// the profile's path, or sets Error.
 std::string writeProfile(const Registry &R, const ProcessInfo &P,

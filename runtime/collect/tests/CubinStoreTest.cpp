@@ -50,7 +50,7 @@ TEST(CubinStore, UnwritableDirectoryIsOneLineError) {
   CubinStore S("/proc/warpscope-no-such-dir");
   std::string Error;
   EXPECT_FALSE(S.save(1, "x", 1, Error));
-  EXPECT_NE(Error.find("cannot create '/proc/warpscope-no-such-dir'"),
+  EXPECT_NE(Error.find("cannot create directory '/proc/warpscope-no-such-dir'"),
             std::string::npos)
       << Error;
   EXPECT_EQ(Error.find('\n'), std::string::npos);

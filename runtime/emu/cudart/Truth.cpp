@@ -10,6 +10,7 @@
 #include "RuntimeState.h"
 #include "warpscope/ABI/Environment.h"
 #include "warpscope/ABI/Files.h"
+#include "warpscope/Support/AtomicFile.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -21,23 +22,13 @@
 
 using namespace warpscope::emu;
 namespace files = warpscope::files;
+namespace support = warpscope::support;
 
 namespace {
 
 bool truthEnabled() {
   const char *E = getenv("WARPSCOPE_EMU_TRUTH");
   return !(E && (!strcmp(E, "0") || !strcmp(E, "off") || !strcmp(E, "false")));
-}
-
-void mkdirs(const std::string &Dir) {
-  std::string Cur;
-  size_t Pos = 0;
-  while (Pos != std::string::npos) {
-    Pos = Dir.find('/', Pos + 1);
-    Cur = Dir.substr(0, Pos);
-    if (!Cur.empty())
-      mkdir(Cur.c_str(), 0777);
-  }
 }
 
 } // namespace
@@ -49,23 +40,14 @@ void writeTruth(ModuleRec &R) {
     return;
   R.TruthWritten = true;
   std::string Dir = cudart::truthDirectory();
-  mkdirs(Dir);
-  std::string Base = files::Truth.named(std::to_string(getpid()) + "-" +
+  std::string Name = files::Truth.named(std::to_string(getpid()) + "-" +
                                         std::to_string(R.Index));
-  std::string Final = Dir + "/" + Base, Tmp = Dir + "/." + Base + ".tmp";
-  std::string Json = R.M->groundTruthJson();
-  FILE *F = fopen(Tmp.c_str(), "wb");
-  if (!F) {
-    fprintf(stderr, "warpscope-emu: warning: cannot write %s: %s\n",
-            Tmp.c_str(), strerror(errno));
-    return;
-  }
-  bool Ok = fwrite(Json.data(), 1, Json.size(), F) == Json.size();
-  Ok = (fclose(F) == 0) && Ok;
-  if (!Ok || rename(Tmp.c_str(), Final.c_str()) != 0) {
-    fprintf(stderr, "warpscope-emu: warning: cannot write %s\n", Final.c_str());
-    unlink(Tmp.c_str());
-  }
+  std::string Error = support::makeDirectories(Dir);
+  if (Error.empty())
+    Error =
+        support::writeFileAtomically(Dir + "/" + Name, R.M->groundTruthJson());
+  if (!Error.empty())
+    fprintf(stderr, "warpscope-emu: warning: %s\n", Error.c_str());
 }
 
 void atExitHandler() {
