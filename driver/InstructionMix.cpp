@@ -36,9 +36,9 @@ class EdgeFlow {
 public:
   explicit EdgeFlow(const FunctionProfile &F) : F(F), Preds(F.Blocks.size()) {
     for (const BlockCounts &B : F.Blocks) {
-      if (!B.HasSuccessors)
+      if (!B.hasSuccessors())
         Complete = false;
-      for (unsigned S : B.Successors)
+      for (unsigned S : B.successors())
         Preds[S].push_back(B.Id);
     }
   }
@@ -85,7 +85,7 @@ private:
 
   std::optional<WarpThread> derive(unsigned X, unsigned V) {
     const BlockCounts &BX = F.Blocks[X], &BV = F.Blocks[V];
-    const std::vector<unsigned> &Succ = BX.Successors;
+    const std::vector<unsigned> &Succ = BX.successors();
     if (!is_contained(Succ, V))
       return std::nullopt;
     WarpThread AtX{BX.WarpExecutions, BX.ThreadExecutions};

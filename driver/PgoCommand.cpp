@@ -116,19 +116,19 @@ Expected<pgo::FunctionCounts> instrCounts(const FunctionProfile &F) {
   pgo::FunctionCounts C;
   std::map<unsigned, std::vector<unsigned>> Preds;
   for (const BlockCounts &B : F.Blocks) {
-    if (!B.HasSuccessors)
+    if (!B.hasSuccessors())
       return createStringError(F.Demangled +
                                ": the database has no control-flow graph "
                                "(built by an older plugin); rebuild and rerun");
     C.Blocks.push_back(B.WarpExecutions);
-    for (unsigned S : B.Successors)
+    for (unsigned S : B.successors())
       Preds[S].push_back(B.Id);
   }
   std::map<unsigned, const BranchCounts *> ByBlock;
   for (const BranchCounts &Br : F.Branches)
     ByBlock[Br.Block] = &Br;
   for (const BlockCounts &B : F.Blocks) {
-    std::vector<unsigned> Succ = B.Successors;
+    std::vector<unsigned> Succ = B.successors();
     std::sort(Succ.begin(), Succ.end());
     Succ.erase(std::unique(Succ.begin(), Succ.end()), Succ.end());
     if (Succ.size() < 2)

@@ -95,8 +95,6 @@ struct Database {
   uint64_t NumCounters = 0;
 };
 
-Location location(const SourceLocation &L) { return {L.File, L.Line, L.Column}; }
-
 Expected<Database> loadDatabase(const std::string &Path,
                                 const std::string &ModuleId) {
   const char *Hint = "the profile directory is damaged; rerun the program";
@@ -121,73 +119,43 @@ Expected<Database> loadDatabase(const std::string &Path,
     Fn.Name = FR.Name;
     Fn.Demangled = FR.Demangled;
     Fn.Kernel = FR.Kernel;
-    Fn.Loc = location(FR.Loc);
+    Fn.Loc = FR.Loc;
     Fn.CfgChecksum = FR.CfgChecksum;
     for (const BlockRecord &BR : FR.Blocks) {
-      BlockCounts B;
-      B.Id = BR.Id;
-      B.Loc = location(BR.Loc);
-      B.LoopDepth = BR.LoopDepth;
       if (BR.Counter < 0)
         return fail(Path, "block " + Twine(BR.Id) + " of " + FR.Name +
                               " has no counter", Hint);
-      B.Counter = BR.Counter;
-      B.DerivedBranch = BR.DerivedBranch;
-      B.DerivedSuccessor = BR.DerivedSuccessor;
-      B.SameCountsAs = BR.SameCountsAs;
-      B.AssumesReconvergence = BR.AssumesReconvergence;
-      for (const std::vector<InlineFrame> &Stack : BR.InlineStacks) {
-        B.InlineStacks.emplace_back();
-        for (const InlineFrame &Fr : Stack)
-          B.InlineStacks.back().push_back(
-              {Fr.Function, Fr.LineOffset, Fr.Discriminator});
-      }
-      B.Ptx = OpcodeCounts(BR.Ptx.begin(), BR.Ptx.end());
-      if (BR.Successors) {
+      if (BR.Successors)
         for (unsigned S : *BR.Successors)
           if (S >= FR.Blocks.size())
             return fail(Path,
                         "block " + Twine(BR.Id) + " of " + FR.Name +
                             " has a successor that does not exist",
                         Hint);
-        B.HasSuccessors = true;
-        B.Successors = *BR.Successors;
-        B.Reconverges = BR.Reconverges;
-      }
-      Fn.Blocks.push_back(B);
+      BlockCounts B;
+      static_cast<BlockRecord &>(B) = BR;
+      if (!BR.Successors)
+        B.Reconverges = false; // only meaningful with the graph
+      Fn.Blocks.push_back(std::move(B));
     }
     Fn.PtxStatus = PD->PtxStatus;
     Fn.PtxArch = PD->PtxArch;
-    Fn.PtxUnattributed =
-        OpcodeCounts(FR.PtxUnattributed.begin(), FR.PtxUnattributed.end());
-    for (const PtxEdgeRecord &E : FR.PtxEdges)
-      Fn.PtxEdges.push_back({E.From, E.Other, E.Toward, E.OtherReconverges,
-                             E.SelfReconverges,
-                             OpcodeCounts(E.Ptx.begin(), E.Ptx.end())});
-    for (const PtxSwitchPartRecord &P : FR.PtxSwitchParts)
-      Fn.PtxSwitchParts.push_back(
-          {P.From, P.Reaches, OpcodeCounts(P.Ptx.begin(), P.Ptx.end())});
+    Fn.PtxUnattributed = FR.PtxUnattributed;
+    Fn.PtxEdges = FR.PtxEdges;
+    Fn.PtxSwitchParts = FR.PtxSwitchParts;
     for (const BranchRecord &R : FR.Branches) {
       BranchCounts Br;
-      Br.Id = R.Id;
-      Br.Block = R.Block;
-      Br.Kind = R.Kind == BranchKind::Switch ? "switch" : "br";
-      Br.Loc = location(R.Loc);
-      Br.Uniform = R.Uniform;
-      Br.Probed = R.Probed;
-      Br.SharesBlockCounts = R.SharesBlockCounts;
-      Br.CountsArrivals = R.CountsArrivals;
+      static_cast<BranchRecord &>(Br) = R;
+      // Only switches have uniform-visit words.
       Br.CountsUniformVisits = R.CountsUniformVisits && R.Successors.size() > 2;
-      Br.Successors = R.Successors;
-      Br.Counter = R.Counter < 0 ? UINT64_MAX : uint64_t(R.Counter);
-      Fn.Branches.push_back(Br);
+      Fn.Branches.push_back(std::move(Br));
     }
     DB.Functions.push_back(std::move(Fn));
   }
   // Every record must fit in the counter array.
   for (const FunctionProfile &Fn : DB.Functions) {
     for (const BlockCounts &B : Fn.Blocks)
-      if (B.Counter + BlockRecordWords > DB.NumCounters)
+      if (uint64_t(B.Counter) + BlockRecordWords > DB.NumCounters)
         return fail(Path, "block counter of " + Fn.Name + " is out of range",
                     Hint);
     for (const BranchCounts &Br : Fn.Branches) {
@@ -198,7 +166,7 @@ Expected<Database> loadDatabase(const std::string &Path,
                        : N > 2 ? switchUniformVisitsWord(N) // older layout
                                : branchRecordWords(N);
       if ((Br.Probed || LoopEntry) &&
-          (Br.Counter == UINT64_MAX || Br.Counter + Words > DB.NumCounters ||
+          (Br.Counter < 0 || uint64_t(Br.Counter) + Words > DB.NumCounters ||
            (LoopEntry && Br.Successors.size() != 2)))
         return fail(Path, "branch counter of " + Fn.Name + " is out of range",
                     Hint);

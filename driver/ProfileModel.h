@@ -8,6 +8,7 @@
 #ifndef WARPSCOPE_DRIVER_PROFILEMODEL_H
 #define WARPSCOPE_DRIVER_PROFILEMODEL_H
 
+#include "warpscope/Database/ProgramDatabase.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <map>
@@ -16,80 +17,46 @@
 
 namespace warpscope {
 
-struct Location {
-  std::string File;
-  unsigned Line = 0, Column = 0;
-};
-
-struct Frame {
-  std::string Function;
-  unsigned LineOffset = 0, Discriminator = 0;
-};
-
+// The database's records (warpscope/Database), used as they are; the
+// structs below add what a run counted.
+using Location = SourceLocation;
+using Frame = InlineFrame;
 /// PTX opcode (as written) -> count.
 using OpcodeCounts = std::map<std::string, uint64_t>;
+/// PTX run on one side of a block's two-way branch.
+using PtxEdge = PtxEdgeRecord;
+/// PTX inside the lowering of a block's switch, run by the lanes going to
+/// the blocks in Reaches.
+using PtxSwitchPart = PtxSwitchPartRecord;
 
-struct BlockCounts {
-  unsigned Id = 0;
-  Location Loc;
-  unsigned LoopDepth = 0;
-  uint64_t Counter = 0; ///< first word of its record in the module's array
-  int DerivedBranch = -1; ///< counts come from this branch's successor...
-  unsigned DerivedSuccessor = 0; ///< ...this one
-  /// Counts are block SameCountsAs's (it runs exactly when that one runs);
-  /// AssumesReconvergence: only if lanes split between the two meet here.
-  int SameCountsAs = -1;
-  bool AssumesReconvergence = false;
-  /// Every source position of the block, as inline stacks, outermost
-  /// first (for sample profiles).
-  std::vector<std::vector<Frame>> InlineStacks;
+/// A block as the database describes it (a loaded profile's blocks all have
+/// a Counter), with its counts.
+struct BlockCounts : BlockRecord {
   uint64_t WarpExecutions = 0, ThreadExecutions = 0;
-  OpcodeCounts Ptx; ///< static PTX instructions run with this block's counts
-  /// The control-flow graph, where the database has it (see the database's
-  /// `successors` and `reconverges`).
-  bool HasSuccessors = false;
-  std::vector<unsigned> Successors;
-  bool Reconverges = false;
+  /// The database holds the control-flow graph (`successors`).
+  bool hasSuccessors() const { return Successors.has_value(); }
+  /// Distinct successor blocks; empty when the database lacks them.
+  const std::vector<unsigned> &successors() const {
+    static const std::vector<unsigned> None;
+    return Successors ? *Successors : None;
+  }
 };
 
-/// PTX run on one side of a block's two-way branch (see the database's
-/// `ptx_edges`).
-struct PtxEdge {
-  unsigned From = 0, Other = 0;
-  bool Toward = false, OtherReconverges = false, SelfReconverges = false;
-  OpcodeCounts Ptx;
-};
-
-/// PTX inside the lowering of a block's switch (the database's
-/// `ptx_switch_parts`): run by the lanes going to the blocks in Reaches.
-struct PtxSwitchPart {
-  unsigned From = 0;
-  std::vector<unsigned> Reaches;
-  OpcodeCounts Ptx;
-};
-
-struct BranchCounts {
-  unsigned Id = 0, Block = 0;
-  std::string Kind; ///< br or switch
-  Location Loc;
-  bool Uniform = false, Probed = false;
-  bool SharesBlockCounts = false; ///< visits, active threads = its block's
-  std::vector<unsigned> Successors;
+/// A branch as the database describes it, with its counts. Counter is -1
+/// when the branch has no record of its own.
+struct BranchCounts : BranchRecord {
   uint64_t Visits = 0, Divergent = 0, ActiveThreads = 0;
   std::vector<uint64_t> SuccessorThreads; ///< one per successor
   uint64_t Successor0Arrivals = 0; ///< two-way: visits sending a lane to 0
-  bool CountsArrivals = false;      ///< ...and Successor0Arrivals is counted
   /// Switch: per successor, visits on which every active lane went there
   /// (empty when the database's record has no such words).
   std::vector<uint64_t> UniformVisits;
-  bool CountsUniformVisits = false;
   /// Two-way: visits sending a lane to successor K (each visit sends lanes
   /// to one side, or to both when divergent).
   uint64_t arrivals(unsigned K) const {
     return K == 0 ? Successor0Arrivals
                   : Visits + Divergent - Successor0Arrivals;
   }
-  uint64_t Counter = 0; ///< first word of its record, if probed
 };
 
 struct LaunchGroup {

@@ -246,12 +246,17 @@ json::Value warpscope::renderJson(const ProfileSet &Set,
       json::Array Succ;
       for (uint64_t T : B.SuccessorThreads)
         Succ.push_back(T);
-      Branches.push_back(json::Object{
-          {"file", B.Loc.File}, {"line", B.Loc.Line}, {"column", B.Loc.Column},
-          {"kind", B.Kind}, {"uniform", B.Uniform}, {"probed", B.Probed},
-          {"visits", B.Visits}, {"divergent", B.Divergent},
-          {"active_threads", B.ActiveThreads}, {"taken_threads", Taken},
-          {"successor_threads", std::move(Succ)}});
+      Branches.push_back(json::Object{{"file", B.Loc.File},
+                                      {"line", B.Loc.Line},
+                                      {"column", B.Loc.Column},
+                                      {"kind", branchKindName(B.Kind)},
+                                      {"uniform", B.Uniform},
+                                      {"probed", B.Probed},
+                                      {"visits", B.Visits},
+                                      {"divergent", B.Divergent},
+                                      {"active_threads", B.ActiveThreads},
+                                      {"taken_threads", Taken},
+                                      {"successor_threads", std::move(Succ)}});
     }
     for (const BlockCounts &B : F.Blocks)
       Blocks.push_back(json::Object{{"id", B.Id},

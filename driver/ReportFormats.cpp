@@ -29,9 +29,9 @@ void warpscope::renderCsv(const std::vector<FunctionSummary> &Summaries,
   for (const FunctionSummary &S : Summaries)
     for (const BranchCounts &B : S.Function->Branches) {
       uint64_t Taken = B.SuccessorThreads.empty() ? 0 : B.SuccessorThreads[0];
-      OS << csvField(S.Function->Demangled) << ','
-         << csvField(S.Function->Name) << ',' << csvField(B.Loc.File) << ','
-         << B.Loc.Line << ',' << B.Loc.Column << ',' << B.Kind << ','
+      OS << csvField(S.Function->Demangled) << ',' << csvField(S.Function->Name)
+         << ',' << csvField(B.Loc.File) << ',' << B.Loc.Line << ','
+         << B.Loc.Column << ',' << branchKindName(B.Kind) << ','
          << (B.Uniform ? "true" : "false") << ','
          << (B.Probed ? "true" : "false") << ',' << B.Visits << ','
          << B.Divergent << ','

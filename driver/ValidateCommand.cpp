@@ -190,7 +190,7 @@ int warpscope::runValidate() {
       // The probe's first instruction runs on every active lane.
       Report(Br.ActiveThreads == Probe.Thread, F, Where + " active threads",
              Br.ActiveThreads, Probe.Thread);
-      if (Br.Kind == "switch") {
+      if (Br.Kind == BranchKind::Switch) {
         Report(Br.Visits == Probe.Warp, F, Where + " visits", Br.Visits,
                Probe.Warp);
         continue;

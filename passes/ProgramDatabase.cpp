@@ -22,10 +22,6 @@ static json::Object histogramJson(const std::map<std::string, uint64_t> &H) {
   return O;
 }
 
-static const char *kindName(BranchKind K) {
-  return K == BranchKind::Switch ? "switch" : "br";
-}
-
 json::Value ProgramDatabase::toJson() const {
   json::Array Fns;
   for (const FunctionRecord &F : Functions) {
@@ -74,7 +70,7 @@ json::Value ProgramDatabase::toJson() const {
       json::Object O = locationJson(Br.Loc);
       O["id"] = Br.Id;
       O["block"] = Br.Block;
-      O["kind"] = kindName(Br.Kind);
+      O["kind"] = branchKindName(Br.Kind);
       json::Array Succ;
       for (unsigned S : Br.Successors)
         Succ.push_back(S);

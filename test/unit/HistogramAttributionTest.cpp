@@ -143,7 +143,6 @@ FunctionProfile guardedLoop() {
     B.Id = Id;
     B.WarpExecutions = W;
     B.ThreadExecutions = T;
-    B.HasSuccessors = true;
     B.Successors = std::move(Succ);
     B.Reconverges = Reconverges;
     F.Blocks.push_back(B);
@@ -203,7 +202,7 @@ TEST(EdgeFlow, NeedsTheControlFlowGraph) {
   F.Branches[0].CountsArrivals = true;
   F.Branches[0].Successor0Arrivals = 8;
   F.Branches[0].SuccessorThreads = {256, 64};
-  F.Blocks[1].HasSuccessors = false;
+  F.Blocks[1].Successors.reset();
   PtxEdge E{1, 2, true, false, true, {{"bra.uni", 1}}};
   if (std::optional<WarpThread> X = edgeExecutions(F, E)) {
     EXPECT_LE(X->Warp, 1000u);
@@ -239,9 +238,9 @@ TEST(EdgeFlow, LongLadderTerminates) {
     B.Id = I;
     B.WarpExecutions = 1000;
     B.ThreadExecutions = 32000;
-    B.HasSuccessors = true;
+    B.Successors.emplace();
     if (I + 2 < N) {
-      B.Successors = {I + 1, I + 2};
+      B.Successors = std::vector<unsigned>{I + 1, I + 2};
       BranchCounts Br;
       Br.Id = I;
       Br.Block = I;

@@ -70,6 +70,11 @@ struct BlockRecord {
 
 enum class BranchKind { Conditional, Switch };
 
+/// "br" or "switch", as the database and the reports spell it.
+inline const char *branchKindName(BranchKind K) {
+  return K == BranchKind::Switch ? "switch" : "br";
+}
+
 struct BranchRecord {
   unsigned Id = 0;
   unsigned Block = 0; ///< id of the block this branch terminates
