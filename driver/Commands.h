@@ -1,4 +1,5 @@
-//===- Commands.h - warpscope subcommands ----------------------------------===//
+//===- Commands.h - warpscope subcommands
+//----------------------------------===//
 //
 // Each subcommand lives in its own file, declares its options in its own
 // cl::SubCommand, and returns the process exit code (2 for bad input).

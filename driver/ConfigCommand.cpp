@@ -46,8 +46,7 @@ int warpscope::runConfig() {
     return 2;
   }
   std::string Plugin = pluginPath();
-  if (!NoInstrument && (ShowPlugin || ShowCFlags) &&
-      !sys::fs::exists(Plugin)) {
+  if (!NoInstrument && (ShowPlugin || ShowCFlags) && !sys::fs::exists(Plugin)) {
     WithColor::error(errs(), "warpscope config")
         << "plugin not found at '" << Plugin
         << "'; build it first (make build)\n";

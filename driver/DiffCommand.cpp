@@ -37,8 +37,8 @@ namespace {
 
 using BranchKey = std::tuple<std::string, unsigned, unsigned, unsigned>;
 
-std::map<BranchKey, const BranchCounts *> branchesByLocation(
-    const FunctionProfile &F) {
+std::map<BranchKey, const BranchCounts *>
+branchesByLocation(const FunctionProfile &F) {
   std::map<BranchKey, const BranchCounts *> Out;
   std::map<std::tuple<std::string, unsigned, unsigned>, unsigned> Seen;
   for (const BranchCounts &B : F.Branches) {
@@ -107,12 +107,12 @@ int warpscope::runDiff() {
     }
     const FunctionSummary &Prev = *It->second;
     Before.erase(It);
-    outs() << F.Demangled << "\n  warp executions " << change(Prev.WarpExecutions, After.WarpExecutions)
+    outs() << F.Demangled << "\n  warp executions "
+           << change(Prev.WarpExecutions, After.WarpExecutions)
            << "\n  thread executions "
            << change(Prev.ThreadExecutions, After.ThreadExecutions) << "\n";
     if (Prev.BranchEfficiency && After.BranchEfficiency) {
-      double Drop =
-          100 * (*Prev.BranchEfficiency - *After.BranchEfficiency);
+      double Drop = 100 * (*Prev.BranchEfficiency - *After.BranchEfficiency);
       outs() << formatv("  branch efficiency {0:F1}% -> {1:F1}% ({2} pp){3}\n",
                         100 * *Prev.BranchEfficiency,
                         100 * *After.BranchEfficiency, signedFixed(-Drop),
@@ -126,13 +126,12 @@ int warpscope::runDiff() {
       double Growth = rate(*Br) - rate(*O->second);
       if (Growth == 0 && Br->Visits == O->second->Visits)
         continue;
-      outs() << formatv("  {0}:{1}:{2}: divergence {3:F1}% -> {4:F1}% "
-                        "({5} pp), visits {6}{7}\n",
-                        sys::path::filename(std::get<0>(Key)), std::get<1>(Key),
-                        std::get<2>(Key), rate(*O->second), rate(*Br),
-                        signedFixed(Growth),
-                        change(O->second->Visits, Br->Visits),
-                        Regressed(Growth));
+      outs() << formatv(
+          "  {0}:{1}:{2}: divergence {3:F1}% -> {4:F1}% "
+          "({5} pp), visits {6}{7}\n",
+          sys::path::filename(std::get<0>(Key)), std::get<1>(Key),
+          std::get<2>(Key), rate(*O->second), rate(*Br), signedFixed(Growth),
+          change(O->second->Visits, Br->Visits), Regressed(Growth));
     }
   }
   for (auto &[Name, S] : Before)

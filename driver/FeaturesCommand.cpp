@@ -146,8 +146,8 @@ int warpscope::runFeatures() {
              << csvField(F.PtxArch) << ",64," << Ctas << ','
              << Ctas * threads(*L) << ',' << staticInstructions(F) << ','
              << M.Total.Thread << ','
-             << classThreads(M, {"fp16", "fp32", "fp64"}) << ','
-             << M.Total.Warp << ',' << S.Divergent << ','
+             << classThreads(M, {"fp16", "fp32", "fp64"}) << ',' << M.Total.Warp
+             << ',' << S.Divergent << ','
              << number(Ctas ? std::optional<double>(double(S.Divergent) / Ctas)
                             : std::nullopt)
              << ',' << number(S.BranchEfficiency) << ','
@@ -155,9 +155,8 @@ int warpscope::runFeatures() {
              << (Exact ? "yes" : "lower-bound") << "\n";
       continue;
     }
-    uint64_t Arith =
-        classThreads(M, {"int8", "int16", "int32", "int64", "fp16", "fp32",
-                         "fp64"});
+    uint64_t Arith = classThreads(
+        M, {"int8", "int16", "int32", "int64", "fp16", "fp32", "fp64"});
     uint64_t GlobalLocal = Bytes("global") + Bytes("local");
     outs() << csvField(F.Demangled) << ',' << csvField(F.Name) << ','
            << L->Grid[0] << ',' << L->Grid[1] << ',' << L->Grid[2] << ','

@@ -1,4 +1,5 @@
-//===- MixReport.h - Instruction mix, FLOPs and bytes in reports -----------===//
+//===- MixReport.h - Instruction mix, FLOPs and bytes in reports
+//-----------===//
 #ifndef WARPSCOPE_DRIVER_MIXREPORT_H
 #define WARPSCOPE_DRIVER_MIXREPORT_H
 

@@ -246,7 +246,8 @@ int warpscope::runPgo() {
     Out << Text;
   }
   if (!TextOnly) {
-    auto Profdata = sys::findProgramByName("llvm-profdata", {WARPSCOPE_LLVM_TOOLS});
+    auto Profdata =
+        sys::findProgramByName("llvm-profdata", {WARPSCOPE_LLVM_TOOLS});
     if (!Profdata)
       Profdata = sys::findProgramByName("llvm-profdata-22");
     if (!Profdata)

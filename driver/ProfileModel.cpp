@@ -123,8 +123,10 @@ Expected<Database> loadDatabase(const std::string &Path,
     Fn.CfgChecksum = FR.CfgChecksum;
     for (const BlockRecord &BR : FR.Blocks) {
       if (BR.Counter < 0)
-        return fail(Path, "block " + Twine(BR.Id) + " of " + FR.Name +
-                              " has no counter", Hint);
+        return fail(Path,
+                    "block " + Twine(BR.Id) + " of " + FR.Name +
+                        " has no counter",
+                    Hint);
       if (BR.Successors)
         for (unsigned S : *BR.Successors)
           if (S >= FR.Blocks.size())
@@ -467,9 +469,9 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
         if (!F.Problem.empty())
           break;
         if (Counters.size() != N)
-          return fail(Path, "module " + Id + " has " +
-                                Twine(Counters.size()) + " counters, expected " +
-                                Twine(N),
+          return fail(Path,
+                      "module " + Id + " has " + Twine(Counters.size()) +
+                          " counters, expected " + Twine(N),
                       "the profile is truncated; " + Twine(RerunHint));
         if (!F.flag(*MO, "complete")) {
           Set.Complete = false;
@@ -547,9 +549,9 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
         std::vector<LaunchGroup> &Groups =
             ByModule[Fn->first.first][Fn->second].Launches;
         // Streams are not told apart here: same kernel, same shape.
-        auto Key = std::make_tuple(&Groups, G.Grid[0], G.Grid[1], G.Grid[2],
-                                   G.Block[0], G.Block[1], G.Block[2],
-                                   G.SharedBytes);
+        auto Key =
+            std::make_tuple(&Groups, G.Grid[0], G.Grid[1], G.Grid[2],
+                            G.Block[0], G.Block[1], G.Block[2], G.SharedBytes);
         auto [Slot, Fresh] = GroupIndex.try_emplace(Key, Groups.size());
         if (Fresh) {
           Groups.push_back(G);

@@ -52,7 +52,8 @@ std::string where(const Location &L) {
 } // namespace
 
 std::string warpscope::formatPercent(std::optional<double> Fraction) {
-  return Fraction ? formatv("{0:F1}%", *Fraction * 100).str() : std::string("-");
+  return Fraction ? formatv("{0:F1}%", *Fraction * 100).str()
+                  : std::string("-");
 }
 
 Expected<std::vector<FunctionSummary>>
@@ -63,8 +64,10 @@ warpscope::summarize(const ProfileSet &Set, const std::string &Filter) {
     std::string Why;
     if (!R->isValid(Why))
       return createStringError(inconvertibleErrorCode(),
-                               "--kernel '" + Filter + "' is not a valid "
-                               "regular expression: " + Why);
+                               "--kernel '" + Filter +
+                                   "' is not a valid "
+                                   "regular expression: " +
+                                   Why);
   }
   SourceCache Sources;
   std::vector<FunctionSummary> Out;
@@ -175,8 +178,9 @@ void warpscope::renderText(const ProfileSet &Set,
     OS << "\nNo instrumented kernel ran.\n";
   for (const FunctionSummary &S : Summaries) {
     const FunctionProfile &F = *S.Function;
-    OS << "\n" << (F.Kernel ? "Kernel " : "Device function ") << F.Demangled
-       << "  [" << where(F.Loc) << "]\n";
+    OS << "\n"
+       << (F.Kernel ? "Kernel " : "Device function ") << F.Demangled << "  ["
+       << where(F.Loc) << "]\n";
     if (F.Kernel) {
       OS << "  launches: " << F.launches();
       for (const LaunchGroup &L : F.Launches)
@@ -223,9 +227,9 @@ void warpscope::renderText(const ProfileSet &Set,
       OS << formatv("    {0,-28} {1,10} {2,10} {3,7} {4,7} {5,7}  {6}\n",
                     where(B.Loc), B.Visits, B.Divergent,
                     formatPercent(B.Visits ? std::optional<double>(Row.Rate)
-                                     : std::nullopt),
+                                           : std::nullopt),
                     formatPercent(S.Divergent ? std::optional<double>(Row.Share)
-                                        : std::nullopt),
+                                              : std::nullopt),
                     formatPercent(Row.TakenFraction), Row.SourceText);
     }
   }
@@ -235,8 +239,9 @@ static json::Value optionalNumber(std::optional<double> V) {
   return V ? json::Value(*V) : json::Value(nullptr);
 }
 
-json::Value warpscope::renderJson(const ProfileSet &Set,
-                                  const std::vector<FunctionSummary> &Summaries) {
+json::Value
+warpscope::renderJson(const ProfileSet &Set,
+                      const std::vector<FunctionSummary> &Summaries) {
   json::Array Kernels;
   for (const FunctionSummary &S : Summaries) {
     const FunctionProfile &F = *S.Function;
@@ -273,24 +278,23 @@ json::Value warpscope::renderJson(const ProfileSet &Set,
           {"shared_bytes", L.SharedBytes},
           {"count", L.Count},
           {"time_ms", L.Timed ? json::Value(L.TimeMs) : json::Value(nullptr)}});
-    json::Object K{
-        {"name", F.Demangled},
-        {"mangled", F.Name},
-        {"module_id", F.ModuleId},
-        {"kind", F.Kernel ? "kernel" : "device"},
-        {"launches", F.launches()},
-        {"launch_configurations", std::move(Launches)},
-        {"time_ms", optionalNumber(S.TimeMs)},
-        {"warp_executions", S.WarpExecutions},
-        {"thread_executions", S.ThreadExecutions},
-        {"simd_efficiency", optionalNumber(S.SimdEfficiency)},
-        {"branch_efficiency", optionalNumber(S.BranchEfficiency)},
-        {"branches_probed", S.Probed},
-        {"branches_uniform", S.Uniform},
-        {"branches_divergent", S.DivergentBranches},
-        {"divergence_concentration_90", S.Concentration90},
-        {"branches", std::move(Branches)},
-        {"blocks", std::move(Blocks)}};
+    json::Object K{{"name", F.Demangled},
+                   {"mangled", F.Name},
+                   {"module_id", F.ModuleId},
+                   {"kind", F.Kernel ? "kernel" : "device"},
+                   {"launches", F.launches()},
+                   {"launch_configurations", std::move(Launches)},
+                   {"time_ms", optionalNumber(S.TimeMs)},
+                   {"warp_executions", S.WarpExecutions},
+                   {"thread_executions", S.ThreadExecutions},
+                   {"simd_efficiency", optionalNumber(S.SimdEfficiency)},
+                   {"branch_efficiency", optionalNumber(S.BranchEfficiency)},
+                   {"branches_probed", S.Probed},
+                   {"branches_uniform", S.Uniform},
+                   {"branches_divergent", S.DivergentBranches},
+                   {"divergence_concentration_90", S.Concentration90},
+                   {"branches", std::move(Branches)},
+                   {"blocks", std::move(Blocks)}};
     addMixJson(S.Mix, K);
     if (S.Hardware)
       addHardwareJson(*S.Hardware, K);
@@ -299,11 +303,9 @@ json::Value warpscope::renderJson(const ProfileSet &Set,
   json::Array Warnings;
   for (const std::string &W : Set.Warnings)
     Warnings.push_back(W);
-  return json::Object{{"schema", "warpscope-report/1"},
-                      {"program", Set.Program},
-                      {"device", Set.Device},
-                      {"mode", Set.Mode},
-                      {"complete", Set.Complete},
-                      {"warnings", std::move(Warnings)},
-                      {"kernels", std::move(Kernels)}};
+  return json::Object{
+      {"schema", "warpscope-report/1"}, {"program", Set.Program},
+      {"device", Set.Device},           {"mode", Set.Mode},
+      {"complete", Set.Complete},       {"warnings", std::move(Warnings)},
+      {"kernels", std::move(Kernels)}};
 }

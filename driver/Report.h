@@ -14,8 +14,8 @@ namespace warpscope {
 struct BranchRow {
   const BranchCounts *Branch;
   std::string SourceText;
-  double Rate = 0;  ///< divergent / visits
-  double Share = 0; ///< of the function's divergent visits
+  double Rate = 0;                     ///< divergent / visits
+  double Share = 0;                    ///< of the function's divergent visits
   std::optional<double> TakenFraction; ///< successor-0 threads / active
 };
 
@@ -28,7 +28,7 @@ struct FunctionSummary {
   uint64_t Visits = 0, Divergent = 0;
   std::optional<double> TimeMs;
   std::vector<BranchRow> Rows; ///< probed branches, most divergent first
-  InstructionMix Mix; ///< this function's own PTX (not its callees')
+  InstructionMix Mix;          ///< this function's own PTX (not its callees')
   /// The hardware's numbers, when the directory has SASS metrics.
   std::optional<HardwareComparison> Hardware;
 };

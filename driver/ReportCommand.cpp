@@ -25,8 +25,9 @@ static cl::opt<std::string>
     Format("format", cl::desc("text (default), json, csv, html or sarif"),
            cl::init("text"), cl::sub(ReportSub));
 static cl::opt<std::string>
-    KernelFilter("kernel", cl::desc("Only functions whose mangled or "
-                                    "demangled name matches this regex"),
+    KernelFilter("kernel",
+                 cl::desc("Only functions whose mangled or "
+                          "demangled name matches this regex"),
                  cl::init(""), cl::sub(ReportSub));
 static cl::opt<unsigned>
     Top("top", cl::desc("Branches shown per kernel in text (0 = all)"),
@@ -106,8 +107,7 @@ int warpscope::runReport() {
       Report.getAsObject()->try_emplace("stall_view",
                                         renderStallJson(**Stalls));
     OS << formatv("{0:2}", Report) << "\n";
-  }
-  else if (Format == "csv")
+  } else if (Format == "csv")
     renderCsv(*S, OS);
   else if (Format == "sarif")
     OS << formatv("{0:2}", renderSarif(*S, SarifThreshold)) << "\n";

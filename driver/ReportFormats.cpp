@@ -41,8 +41,9 @@ void warpscope::renderCsv(const std::vector<FunctionSummary> &Summaries,
     }
 }
 
-json::Value warpscope::renderSarif(const std::vector<FunctionSummary> &Summaries,
-                                   double MinRate) {
+json::Value
+warpscope::renderSarif(const std::vector<FunctionSummary> &Summaries,
+                       double MinRate) {
   json::Array Results;
   for (const FunctionSummary &S : Summaries)
     for (const BranchRow &Row : S.Rows) {
@@ -225,14 +226,14 @@ void warpscope::renderHtml(const ProfileSet &Set,
   for (const FunctionSummary &S : Summaries) {
     const FunctionProfile &F = *S.Function;
     OS << "<h2 id=\"f-" << escapeHtml(F.Name) << "\">"
-       << (F.Kernel ? "Kernel " : "Device function ")
-       << escapeHtml(F.Demangled) << "</h2>\n";
+       << (F.Kernel ? "Kernel " : "Device function ") << escapeHtml(F.Demangled)
+       << "</h2>\n";
     OS << formatv("<p>{0} probed, {1} proven uniform, {2} divergent branches; "
                   "branch efficiency {3}; SIMD efficiency {4}; 90% of "
                   "divergence in {5} branch(es).</p>\n",
                   S.Probed, S.Uniform, S.DivergentBranches,
-                  formatPercent(S.BranchEfficiency), formatPercent(S.SimdEfficiency),
-                  S.Concentration90);
+                  formatPercent(S.BranchEfficiency),
+                  formatPercent(S.SimdEfficiency), S.Concentration90);
     renderMixHtml(S.Mix, OS);
     if (S.Hardware)
       renderHardwareHtml(*S.Hardware, OS);
@@ -246,11 +247,14 @@ void warpscope::renderHtml(const ProfileSet &Set,
            << B.Loc.Line << ":" << B.Loc.Column << "</td><td class=\"n\">"
            << B.Visits << "</td><td class=\"n\">" << B.Divergent
            << "</td><td class=\"n\" data-v=\"" << R.Rate << "\">"
-           << formatPercent(B.Visits ? std::optional<double>(R.Rate) : std::nullopt)
+           << formatPercent(B.Visits ? std::optional<double>(R.Rate)
+                                     : std::nullopt)
            << "</td><td class=\"n\" data-v=\"" << R.Share << "\">"
-           << formatPercent(S.Divergent ? std::optional<double>(R.Share) : std::nullopt)
-           << "</td><td class=\"n\">" << formatPercent(R.TakenFraction) << "</td><td><code>"
-           << escapeHtml(R.SourceText) << "</code></td></tr>\n";
+           << formatPercent(S.Divergent ? std::optional<double>(R.Share)
+                                        : std::nullopt)
+           << "</td><td class=\"n\">" << formatPercent(R.TakenFraction)
+           << "</td><td><code>" << escapeHtml(R.SourceText)
+           << "</code></td></tr>\n";
       }
       OS << "</tbody></table>\n";
     }

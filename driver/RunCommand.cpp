@@ -33,9 +33,10 @@ static cl::opt<bool> Emulate("emulate",
                              cl::desc("Run on the CPU emulator (the default "
                                       "when no GPU is present)"),
                              cl::sub(warpscope::RunSub));
-static cl::opt<std::string>
-    Mode("mode", cl::desc("aggregate (default) or per-launch"),
-         cl::init("aggregate"), cl::sub(warpscope::RunSub));
+static cl::opt<std::string> Mode("mode",
+                                 cl::desc("aggregate (default) or per-launch"),
+                                 cl::init("aggregate"),
+                                 cl::sub(warpscope::RunSub));
 static cl::opt<std::string>
     OutDir("o", cl::desc("Profile directory"), cl::value_desc("dir"),
            cl::init(std::string(warpscope::DefaultOutputDirectory)),
@@ -56,8 +57,8 @@ static cl::opt<unsigned> SamplingPeriod(
              "(default: CUPTI's)"),
     cl::value_desc("N"), cl::sub(warpscope::RunSub));
 static cl::list<std::string> ProgramAndArgs(cl::Positional,
-                                     cl::desc("-- program [args...]"),
-                                     cl::sub(warpscope::RunSub));
+                                            cl::desc("-- program [args...]"),
+                                            cl::sub(warpscope::RunSub));
 
 static volatile pid_t ChildPid = 0;
 
@@ -107,7 +108,8 @@ int warpscope::runRun() {
     return Error(Bad);
   std::string Runtime = libraryDirectory() + "/libwarpscope-rt.so";
   if (!sys::fs::exists(Runtime))
-    return Error("runtime not found at '" + Runtime + "'; build it (make build)");
+    return Error("runtime not found at '" + Runtime +
+                 "'; build it (make build)");
   bool UseEmulator = Emulate;
   if (!UseEmulator && !gpuPresent()) {
     WithColor::note(errs(), "warpscope run")
@@ -165,8 +167,8 @@ int warpscope::runRun() {
   if (WIFEXITED(Status))
     return WEXITSTATUS(Status);
   if (WIFSIGNALED(Status)) {
-    errs() << "warpscope run: program terminated by signal "
-           << WTERMSIG(Status) << "\n";
+    errs() << "warpscope run: program terminated by signal " << WTERMSIG(Status)
+           << "\n";
     return 128 + WTERMSIG(Status);
   }
   return 1;

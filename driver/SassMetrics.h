@@ -37,8 +37,8 @@ llvm::StringRef sassCounterSuffix(SassCounter C);
 /// One counter of one function, summed over its pcs in every file.
 struct SassCounterSum {
   uint64_t Value = 0;
-  std::string Metric;  ///< the full name summed, e.g. smsp__sass_inst_executed
-  std::string Missing; ///< non-empty: why there is no value (Value is 0)
+  std::string Metric;   ///< the full name summed, e.g. smsp__sass_inst_executed
+  std::string Missing;  ///< non-empty: why there is no value (Value is 0)
   bool Derived = false; ///< the sum of other counters, not a metric itself
   bool available() const { return Missing.empty(); }
 };

@@ -29,8 +29,9 @@ cl::SubCommand warpscope::StaticSub(
     "static", "Static per-kernel PTX instruction counts of a .cu or .ptx "
               "file, without running anything");
 
-static cl::opt<std::string> Input(cl::Positional, cl::desc("<FILE.cu|FILE.ptx>"),
-                                  cl::Required, cl::sub(StaticSub));
+static cl::opt<std::string> Input(cl::Positional,
+                                  cl::desc("<FILE.cu|FILE.ptx>"), cl::Required,
+                                  cl::sub(StaticSub));
 static cl::list<std::string> ClangArgs(cl::ConsumeAfter,
                                        cl::desc("<clang flags for a .cu>..."),
                                        cl::sub(StaticSub));
@@ -52,13 +53,16 @@ int fail(const Twine &Msg) {
 /// Compiles Cu to PTX with clang 22; the PTX text, or an error.
 Expected<std::string> compileToPtx(StringRef Cu) {
   SmallString<128> Out;
-  if (std::error_code EC = sys::fs::createTemporaryFile("warpscope-static",
-                                                        "ptx", Out))
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("warpscope-static", "ptx", Out))
     return createStringError(EC, "cannot create a temporary file");
   std::string Clang = clangPath();
-  std::vector<std::string> Args = {Clang, "-x", "cuda",
+  std::vector<std::string> Args = {Clang,
+                                   "-x",
+                                   "cuda",
                                    "--cuda-gpu-arch=" + Arch,
-                                   "--cuda-device-only", "-S",
+                                   "--cuda-device-only",
+                                   "-S",
                                    "-Wno-unknown-cuda-version",
                                    "--cuda-path=" + cudaHome()};
   for (const std::string &A : ClangArgs)
@@ -73,9 +77,10 @@ Expected<std::string> compileToPtx(StringRef Cu) {
   auto Buf = MemoryBuffer::getFile(Out);
   sys::fs::remove(Out);
   if (Rc != 0)
-    return createStringError(Cu + ": clang failed (" +
-                             (Msg.empty() ? "exit " + std::to_string(Rc) : Msg) +
-                             "); see its messages above");
+    return createStringError(
+        Cu + ": clang failed (" +
+        (Msg.empty() ? "exit " + std::to_string(Rc) : Msg) +
+        "); see its messages above");
   if (!Buf)
     return createStringError(Cu + ": clang wrote no PTX");
   return (*Buf)->getBuffer().str();
@@ -122,7 +127,7 @@ int warpscope::runStatic() {
           ++Total;
         }
     if (Format == "text") {
-      outs() << formatv("{0} {1}: {2} PTX instructions in {3} blocks", 
+      outs() << formatv("{0} {1}: {2} PTX instructions in {3} blocks",
                         F.Kernel ? "kernel" : "device function", F.Name, Total,
                         F.Blocks.size());
       if (F.InstrumentationInstructions) {

@@ -182,8 +182,8 @@ int warpscope::runValidate() {
       std::string Where =
           formatv("branch {0} (line {1})", Br.Id, Br.Loc.Line).str();
       if (At == MarkerAt.end()) {
-        Report(Br.Visits == 0, F, Where + " has no probe in the PTX",
-               Br.Visits, 0);
+        Report(Br.Visits == 0, F, Where + " has no probe in the PTX", Br.Visits,
+               0);
         continue;
       }
       const TruthInstruction &Probe = Insts[At->second];
@@ -239,9 +239,10 @@ int warpscope::runValidate() {
     // they must not exceed the emulator's, and are listed as incomplete.
     const std::map<std::string, uint64_t> &Unknown = Mix.Unknown;
     for (const auto &[Opcode, E] : Emulated) {
-      WarpThread Ours = Mix.ByOpcode.count(Opcode) ? Mix.ByOpcode.at(Opcode)
-                                                   : WarpThread{};
-      if (Unknown.count(Opcode) && (Ours.Warp != E.Warp || Ours.Thread != E.Thread)) {
+      WarpThread Ours =
+          Mix.ByOpcode.count(Opcode) ? Mix.ByOpcode.at(Opcode) : WarpThread{};
+      if (Unknown.count(Opcode) &&
+          (Ours.Warp != E.Warp || Ours.Thread != E.Thread)) {
         bool Bound = Ours.Warp <= E.Warp && Ours.Thread <= E.Thread;
         Report(Bound, F, Opcode + " instructions (lower bound) warp-level",
                Ours.Warp, E.Warp);

@@ -1,4 +1,5 @@
-//===- main.cpp - The warpscope driver -------------------------------------===//
+//===- main.cpp - The warpscope driver
+//-------------------------------------===//
 //
 // warpscope <command> [options]; `warpscope <command> --help` for each.
 //
@@ -22,12 +23,10 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::SetVersionPrinter(printVersion);
   const Command Commands[] = {
-      {ConfigSub, runConfig}, {RunSub, runRun}, {ReportSub, runReport},
-      {ValidateSub, runValidate},
-      {DiffSub, runDiff},
-      {PgoSub, runPgo},
-      {StaticSub, runStatic},
-      {FeaturesSub, runFeatures}};
+      {ConfigSub, runConfig}, {RunSub, runRun},
+      {ReportSub, runReport}, {ValidateSub, runValidate},
+      {DiffSub, runDiff},     {PgoSub, runPgo},
+      {StaticSub, runStatic}, {FeaturesSub, runFeatures}};
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "WarpScope: where and why CUDA kernels "
                                    "lose time\n",

@@ -14,7 +14,7 @@ struct CollectSettings {
   /// log2 of cycles between samples, 5..31; unset: CUPTI's default.
   std::optional<unsigned> SamplingPeriod;
   std::string OutputDirectory; ///< see warpscope/Environment.h
-  std::string Warning; ///< one line about a bad setting, empty if none
+  std::string Warning;         ///< one line about a bad setting, empty if none
 };
 
 /// Reads WARPSCOPE_COLLECT (pc-sampling, the default, or sass-metrics),

@@ -70,7 +70,8 @@ uint64_t deviceWords(const ModuleDescriptor &D) {
 }
 
 /// Reads a module's device counters into Out, the replicas summed.
-std::string readCounters(const ModuleDescriptor &D, std::vector<uint64_t> &Out) {
+std::string readCounters(const ModuleDescriptor &D,
+                         std::vector<uint64_t> &Out) {
   Out.assign(D.NumCounters, 0);
   if (!D.NumCounters)
     return "";
@@ -290,9 +291,11 @@ WS_EXPORT cudaError_t __warpscope_cudaLaunchKernel(const void *Func, dim3 Grid,
   return launch(cudaLaunchKernel, Func, Grid, Block, Args, Shared, Stream);
 }
 
-WS_EXPORT cudaError_t __warpscope_cudaLaunchKernel_ptsz(
-    const void *Func, dim3 Grid, dim3 Block, void **Args, size_t Shared,
-    cudaStream_t Stream) {
+WS_EXPORT cudaError_t __warpscope_cudaLaunchKernel_ptsz(const void *Func,
+                                                        dim3 Grid, dim3 Block,
+                                                        void **Args,
+                                                        size_t Shared,
+                                                        cudaStream_t Stream) {
   // Looked up late: not every libcudart (the emulator's) has it.
   static auto Real =
       reinterpret_cast<LaunchFn>(dlsym(RTLD_DEFAULT, "cudaLaunchKernel_ptsz"));

@@ -26,8 +26,8 @@ Settings warpscope::rt::readSettings(const char *(*Get)(const char *)) {
     if (End && !*End && V <= 60000)
       S.FlushDelayMs = unsigned(V);
   }
-  for (const char *Var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-                          "SLURM_PROCID"})
+  for (const char *Var :
+       {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
     if (const char *R = Get(Var); R && *R) {
       char *End = nullptr;
       long V = std::strtol(R, &End, 10);

@@ -12,7 +12,7 @@ enum class Mode { Aggregate, PerLaunch };
 struct Settings {
   Mode CollectionMode = Mode::Aggregate;
   std::string OutputDirectory; ///< see warpscope/Environment.h
-  std::optional<int> Rank; ///< MPI/Slurm rank when launched by one
+  std::optional<int> Rank;     ///< MPI/Slurm rank when launched by one
   bool Quiet = false;
   /// For tests (WARPSCOPE_FLUSH_DELAY_MS): each flush waits this long before
   /// it writes, so a signal can arrive during one.

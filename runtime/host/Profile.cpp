@@ -71,8 +71,8 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
     L["kernel"] = Key.Kernel;
     L["count"] = CountAndTime.first;
     if (P.CollectionMode == Mode::PerLaunch)
-      L["time_ms"] = Untimed.count(Key) ? json(nullptr)
-                                        : json(CountAndTime.second);
+      L["time_ms"] =
+          Untimed.count(Key) ? json(nullptr) : json(CountAndTime.second);
     J["launches"].push_back(std::move(L));
   }
   if (P.CollectionMode == Mode::PerLaunch)

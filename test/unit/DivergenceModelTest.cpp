@@ -1,4 +1,5 @@
-//===- DivergenceModelTest.cpp - Our sources of divergence -----------------===//
+//===- DivergenceModelTest.cpp - Our sources of divergence
+//-----------------===//
 
 #include "DivergenceModel.h"
 #include "llvm/AsmParser/Parser.h"
@@ -58,13 +59,17 @@ protected:
 };
 
 TEST_F(DivergenceModelTest, ThreadAndLaneIndicesAreDivergent) {
-  EXPECT_EQ(classifyDivergence(named("tid")), InstructionUniformity::NeverUniform);
-  EXPECT_EQ(classifyDivergence(named("lane")), InstructionUniformity::NeverUniform);
+  EXPECT_EQ(classifyDivergence(named("tid")),
+            InstructionUniformity::NeverUniform);
+  EXPECT_EQ(classifyDivergence(named("lane")),
+            InstructionUniformity::NeverUniform);
 }
 
 TEST_F(DivergenceModelTest, BlockAndGridRegistersAreUniform) {
-  EXPECT_EQ(classifyDivergence(named("bid")), InstructionUniformity::AlwaysUniform);
-  EXPECT_EQ(classifyDivergence(named("grid")), InstructionUniformity::AlwaysUniform);
+  EXPECT_EQ(classifyDivergence(named("bid")),
+            InstructionUniformity::AlwaysUniform);
+  EXPECT_EQ(classifyDivergence(named("grid")),
+            InstructionUniformity::AlwaysUniform);
 }
 
 TEST_F(DivergenceModelTest, PureIntrinsicsFollowTheirOperands) {
@@ -72,10 +77,13 @@ TEST_F(DivergenceModelTest, PureIntrinsicsFollowTheirOperands) {
 }
 
 TEST_F(DivergenceModelTest, CallsLoadsAndAtomics) {
-  EXPECT_EQ(classifyDivergence(named("call")), InstructionUniformity::NeverUniform);
+  EXPECT_EQ(classifyDivergence(named("call")),
+            InstructionUniformity::NeverUniform);
   EXPECT_EQ(classifyDivergence(named("gl")), InstructionUniformity::Default);
-  EXPECT_EQ(classifyDivergence(named("gen")), InstructionUniformity::NeverUniform);
-  EXPECT_EQ(classifyDivergence(named("rmw")), InstructionUniformity::NeverUniform);
+  EXPECT_EQ(classifyDivergence(named("gen")),
+            InstructionUniformity::NeverUniform);
+  EXPECT_EQ(classifyDivergence(named("rmw")),
+            InstructionUniformity::NeverUniform);
 }
 
 TEST_F(DivergenceModelTest, KernelArgumentsUniformDeviceArgumentsNot) {

@@ -1,4 +1,5 @@
-//===- ModuleIdentityTest.cpp - Module ids are stable ----------------------===//
+//===- ModuleIdentityTest.cpp - Module ids are stable
+//----------------------===//
 
 #include "ModuleIdentity.h"
 #include "llvm/IR/LLVMContext.h"

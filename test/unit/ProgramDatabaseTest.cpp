@@ -1,4 +1,5 @@
-//===- ProgramDatabaseTest.cpp - Database writer and reader ----------------===//
+//===- ProgramDatabaseTest.cpp - Database writer and reader
+//----------------===//
 
 #include "warpscope/Database/ProgramDatabase.h"
 #include "llvm/Support/FileSystem.h"

@@ -100,8 +100,7 @@ TEST(StallReport, JoinsLinesWithTheDivergenceMap) {
                                         ->front()
                                         .getAsObject()
                                         ->getArray("lines")
-                                        ->
-                                        operator[](1)
+                                        ->operator[](1)
                                         .getAsObject();
   EXPECT_EQ(*Line4->getNumber("divergence_rate"), 0.25);
   EXPECT_EQ(*Line4->getInteger("line"), 4);

@@ -50,10 +50,10 @@ enum BlockCounter : uint32_t {
 /// their block counts without a probe of their own (written only when a
 /// successor does; zero otherwise).
 enum BranchCounter : uint32_t {
-  BranchVisits = 0,         ///< warp visits
-  BranchDivergent = 1,      ///< visits where active lanes disagree
-  BranchActiveThreads = 2,  ///< sum of active lanes over visits
-  BranchFirstSuccessor = 3, ///< threads taking successor 0, 1, ...
+  BranchVisits = 0,            ///< warp visits
+  BranchDivergent = 1,         ///< visits where active lanes disagree
+  BranchActiveThreads = 2,     ///< sum of active lanes over visits
+  BranchFirstSuccessor = 3,    ///< threads taking successor 0, 1, ...
   BranchSuccessor0Arrivals = 4 ///< two-way only: visits sending >= 1 lane to 0
 };
 
@@ -179,8 +179,8 @@ constexpr const char *LaunchKernelPtszWrapper =
 constexpr const char *DeviceResetWrapper = "__warpscope_cudaDeviceReset";
 
 struct KernelEntry {
-  const void *Stub;   ///< host stub, the key cudaLaunchKernel receives
-  const char *Name;   ///< mangled device name
+  const void *Stub; ///< host stub, the key cudaLaunchKernel receives
+  const char *Name; ///< mangled device name
 };
 
 /// Field order and types are ABI: the host pass builds this as an IR

@@ -79,7 +79,7 @@ struct BranchRecord {
   unsigned Id = 0;
   unsigned Block = 0; ///< id of the block this branch terminates
   BranchKind Kind = BranchKind::Conditional;
-  SourceLocation Loc; ///< of the condition where it has one
+  SourceLocation Loc;               ///< of the condition where it has one
   std::vector<unsigned> Successors; ///< distinct targets, probe order
   bool Uniform = false;             ///< proven by UniformityAnalysis
   bool Probed = false;
@@ -117,7 +117,7 @@ struct FunctionRecord {
   std::string Name; ///< mangled
   std::string Demangled;
   bool Kernel = false;
-  SourceLocation Loc;     ///< DISubprogram file and line
+  SourceLocation Loc; ///< DISubprogram file and line
   uint64_t CfgChecksum = 0;
   std::vector<BlockRecord> Blocks;
   std::vector<BranchRecord> Branches;

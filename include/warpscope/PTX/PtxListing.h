@@ -44,7 +44,7 @@ struct Function {
 };
 
 struct Module {
-  std::string Target; ///< from .target, e.g. sm_90
+  std::string Target;              ///< from .target, e.g. sm_90
   std::vector<Function> Functions; ///< with bodies, in PTX order
 };
 

@@ -20,9 +20,8 @@ namespace warpscope::emu::core {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("fma", "default")))
 #endif
-static void
-fmaLanesF32(uint32_t EM, uint64_t *D, const uint64_t *A, const uint64_t *B,
-            const uint64_t *C) {
+static void fmaLanesF32(uint32_t EM, uint64_t *D, const uint64_t *A,
+                        const uint64_t *B, const uint64_t *C) {
   tern<float>(EM, D, A, B, C,
               [](float X, float Y, float Z) { return std::fma(X, Y, Z); });
 }

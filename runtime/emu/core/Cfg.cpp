@@ -16,22 +16,29 @@ namespace warpscope::emu::core {
 
 void computeReconvergence(Function &F) {
   const uint32_t N = (uint32_t)F.Code.size();
-  if (N == 0) return;
+  if (N == 0)
+    return;
   std::vector<char> Leader(N + 1, 0);
   Leader[0] = 1;
   auto IsTerm = [&](const Inst &I) {
-    return I.Op == OpBra || I.Op == OpBrx || I.Op == OpRet || I.Op == OpExit || I.Op == OpTrap;
+    return I.Op == OpBra || I.Op == OpBrx || I.Op == OpRet || I.Op == OpExit ||
+           I.Op == OpTrap;
   };
   for (uint32_t K = 0; K < N; ++K) {
     const Inst &I = F.Code[K];
-    if (I.Op == OpBra && I.Target < N) Leader[I.Target] = 1;
+    if (I.Op == OpBra && I.Target < N)
+      Leader[I.Target] = 1;
     if (I.Op == OpBrx)
-      for (uint32_t T : F.BrxTables[I.Target]) if (T < N) Leader[T] = 1;
-    if (IsTerm(I)) Leader[K + 1] = 1;
+      for (uint32_t T : F.BrxTables[I.Target])
+        if (T < N)
+          Leader[T] = 1;
+    if (IsTerm(I))
+      Leader[K + 1] = 1;
   }
   std::vector<uint32_t> BlockOf(N + 1), Start;
   for (uint32_t K = 0; K < N; ++K) {
-    if (Leader[K]) Start.push_back(K);
+    if (Leader[K])
+      Start.push_back(K);
     BlockOf[K] = (uint32_t)Start.size() - 1;
   }
   const uint32_t NB = (uint32_t)Start.size();
@@ -45,19 +52,24 @@ void computeReconvergence(Function &F) {
     bool Guarded = I.Guard >= 0;
     if (I.Op == OpBra) {
       Add(BlockOf[std::min(I.Target, N)]);
-      if (Guarded) Add(BlockOf[End + 1]);
+      if (Guarded)
+        Add(BlockOf[End + 1]);
     } else if (I.Op == OpBrx) {
-      for (uint32_t T : F.BrxTables[I.Target]) Add(BlockOf[std::min(T, N)]);
-      if (Guarded) Add(BlockOf[End + 1]);
+      for (uint32_t T : F.BrxTables[I.Target])
+        Add(BlockOf[std::min(T, N)]);
+      if (Guarded)
+        Add(BlockOf[End + 1]);
     } else if (I.Op == OpRet || I.Op == OpExit || I.Op == OpTrap) {
       Add(Exit);
-      if (Guarded) Add(BlockOf[End + 1]);
+      if (Guarded)
+        Add(BlockOf[End + 1]);
     } else {
       Add(BlockOf[End + 1]);
     }
     std::sort(Succ[B].begin(), Succ[B].end());
     Succ[B].erase(std::unique(Succ[B].begin(), Succ[B].end()), Succ[B].end());
-    for (uint32_t S : Succ[B]) Pred[S].push_back(B);
+    for (uint32_t S : Succ[B])
+      Pred[S].push_back(B);
   }
   // Postorder of the reverse graph starting at Exit (edges Exit -> preds).
   std::vector<int> PoNum(NB + 1, -1);
@@ -71,7 +83,10 @@ void computeReconvergence(Function &F) {
       auto &Top = Stack.back();
       if (Top.second < Pred[Top.first].size()) {
         uint32_t Nx = Pred[Top.first][Top.second++];
-        if (!Seen[Nx]) { Seen[Nx] = 1; Stack.push_back({Nx, 0}); }
+        if (!Seen[Nx]) {
+          Seen[Nx] = 1;
+          Stack.push_back({Nx, 0});
+        }
       } else {
         PoNum[Top.first] = (int)Order.size();
         Order.push_back(Top.first);
@@ -83,8 +98,10 @@ void computeReconvergence(Function &F) {
   Idom[Exit] = (int)Exit;
   auto Intersect = [&](int A, int B) {
     while (A != B) {
-      while (PoNum[A] < PoNum[B]) A = Idom[A];
-      while (PoNum[B] < PoNum[A]) B = Idom[B];
+      while (PoNum[A] < PoNum[B])
+        A = Idom[A];
+      while (PoNum[B] < PoNum[A])
+        B = Idom[B];
     }
     return A;
   };
@@ -93,13 +110,18 @@ void computeReconvergence(Function &F) {
     Changed = false;
     for (size_t K = Order.size(); K-- > 0;) {
       uint32_t B = Order[K];
-      if (B == Exit) continue;
+      if (B == Exit)
+        continue;
       int New = -1;
       for (uint32_t S : Succ[B]) {
-        if (Idom[S] < 0) continue;
+        if (Idom[S] < 0)
+          continue;
         New = New < 0 ? (int)S : Intersect((int)S, New);
       }
-      if (New >= 0 && Idom[B] != New) { Idom[B] = New; Changed = true; }
+      if (New >= 0 && Idom[B] != New) {
+        Idom[B] = New;
+        Changed = true;
+      }
     }
   }
   for (uint32_t B = 0; B < NB; ++B) {
@@ -110,7 +132,8 @@ void computeReconvergence(Function &F) {
     I.Ipdom = R;
   }
   for (uint32_t K = 0; K < N; ++K)
-    if (F.Code[K].Ipdom == NoTarget) F.Code[K].Ipdom = N;
+    if (F.Code[K].Ipdom == NoTarget)
+      F.Code[K].Ipdom = N;
 }
 
 } // namespace warpscope::emu::core

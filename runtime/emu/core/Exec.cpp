@@ -28,32 +28,43 @@ std::string srcLoc(const ParsedModule &PM, const Inst &I) {
 
 ModuleImpl::ModuleImpl(std::unique_ptr<ParsedModule> P) : PM(std::move(P)) {
   for (auto &F : PM->Functions) {
-    if (!F->IsKernel || !F->HasBody) continue;
+    if (!F->IsKernel || !F->HasBody)
+      continue;
     KernelInfo KI;
     KI.Name = F->Name;
-    for (auto &PD : F->Params) KI.Params.push_back({PD.Name, PD.Size, PD.Align});
+    for (auto &PD : F->Params)
+      KI.Params.push_back({PD.Name, PD.Size, PD.Align});
     KI.StaticSharedBytes = F->Shared.StaticBytes;
     KI.LocalBytesPerThread = F->LocalBytes;
-    KI.NumRegisters = std::min<uint32_t>(std::max<uint32_t>(F->NumDeclaredRegs, 1), 255);
-    KI.MaxThreadsPerBlock = F->MaxNtid ? F->MaxNtid : F->ReqNtid ? F->ReqNtid : 1024;
+    KI.NumRegisters =
+        std::min<uint32_t>(std::max<uint32_t>(F->NumDeclaredRegs, 1), 255);
+    KI.MaxThreadsPerBlock = F->MaxNtid   ? F->MaxNtid
+                            : F->ReqNtid ? F->ReqNtid
+                                         : 1024;
     Kernels.push_back(KI);
   }
   for (auto &G : PM->Globals) {
-    if (G->Space == SpShared) continue;
+    if (G->Space == SpShared)
+      continue;
     Globals.push_back({G->Name, G->Size, G->Data});
   }
 }
 
 const KernelInfo *ModuleImpl::findKernel(const std::string &Name) const {
-  for (auto &K : Kernels) if (K.Name == Name) return &K;
+  for (auto &K : Kernels)
+    if (K.Name == Name)
+      return &K;
   return nullptr;
 }
 const GlobalInfo *ModuleImpl::findGlobal(const std::string &Name) const {
-  for (auto &G : Globals) if (G.Name == Name) return &G;
+  for (auto &G : Globals)
+    if (G.Name == Name)
+      return &G;
   return nullptr;
 }
 
-bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P, std::string &Error) {
+bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P,
+                        std::string &Error) {
   std::lock_guard<std::mutex> Lock(Mu);
   auto It = PM->FuncIndex.find(Kernel);
   if (It == PM->FuncIndex.end() || !PM->Functions[It->second]->IsKernel ||
@@ -69,8 +80,8 @@ bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P, std::s
   }
   uint32_t MaxT = K.MaxNtid ? K.MaxNtid : K.ReqNtid ? K.ReqNtid : 1024;
   if (NT > MaxT) {
-    Error = "kernel " + Kernel + ": block of " + std::to_string(NT) + " threads exceeds .maxntid " +
-            std::to_string(MaxT);
+    Error = "kernel " + Kernel + ": block of " + std::to_string(NT) +
+            " threads exceeds .maxntid " + std::to_string(MaxT);
     return false;
   }
   if (!K.Params.empty() && !P.Args) {
@@ -96,10 +107,12 @@ bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P, std::s
 
 } // namespace core
 
-std::unique_ptr<Module> loadPtx(const std::string &PtxText, const std::string &ModuleName,
+std::unique_ptr<Module> loadPtx(const std::string &PtxText,
+                                const std::string &ModuleName,
                                 std::string &Error) {
   auto PM = core::parsePtx(PtxText, ModuleName, Error);
-  if (!PM) return nullptr;
+  if (!PM)
+    return nullptr;
   return std::make_unique<core::ModuleImpl>(std::move(PM));
 }
 

@@ -1,4 +1,5 @@
-//===- Exec.h - Module implementation --------------------------------------===//
+//===- Exec.h - Module implementation
+//--------------------------------------===//
 #ifndef WARPSCOPE_EMU_CORE_EXEC_H
 #define WARPSCOPE_EMU_CORE_EXEC_H
 
@@ -24,7 +25,8 @@ public:
   const std::vector<GlobalInfo> &globals() const override { return Globals; }
   const KernelInfo *findKernel(const std::string &Name) const override;
   const GlobalInfo *findGlobal(const std::string &Name) const override;
-  bool launch(const std::string &Kernel, const LaunchParams &P, std::string &Error) override;
+  bool launch(const std::string &Kernel, const LaunchParams &P,
+              std::string &Error) override;
   std::string groundTruthJson() const override;
 
   std::unique_ptr<ParsedModule> PM;

@@ -24,45 +24,188 @@
 namespace warpscope::emu::core {
 
 enum class Ty : uint8_t {
-  None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64,
-  F16, F16x2, BF16, BF16x2, F32, F64, Pred
+  None,
+  B8,
+  B16,
+  B32,
+  B64,
+  B128,
+  U8,
+  U16,
+  U32,
+  U64,
+  S8,
+  S16,
+  S32,
+  S64,
+  F16,
+  F16x2,
+  BF16,
+  BF16x2,
+  F32,
+  F64,
+  Pred
 };
 unsigned tySize(Ty T);
 bool tySigned(Ty T);
 bool tyFloat(Ty T);
 Ty parseTy(const std::string &S); // Ty::None when not a type name
 
-enum Space : uint8_t { SpGeneric, SpGlobal, SpShared, SpLocal, SpParam, SpConst };
+enum Space : uint8_t {
+  SpGeneric,
+  SpGlobal,
+  SpShared,
+  SpLocal,
+  SpParam,
+  SpConst
+};
 
 enum Op : uint16_t {
-  OpNop, OpMov, OpClock32, OpClock64, OpGlobalTimer, OpPack, OpUnpack,
-  OpAdd, OpSub, OpMul, OpMad, OpMul24, OpMad24, OpDiv, OpRem, OpAbs, OpNeg,
-  OpMin, OpMax, OpAnd, OpOr, OpXor, OpNot, OpCnot, OpShl, OpShr, OpPopc,
-  OpClz, OpBrev, OpBfind, OpBfe, OpBfi, OpPrmt, OpLop3, OpShf, OpSad,
-  OpFma, OpRcp, OpSqrt, OpRsqrt, OpEx2, OpLg2, OpSin, OpCos, OpTanh,
-  OpTestp, OpCopysign, OpSetp, OpSet, OpSelp, OpSlct, OpCvt, OpCvta,
-  OpCvtPack, OpLd, OpSt, OpAtom, OpRed, OpBra, OpBrx, OpCall, OpRet, OpExit,
-  OpTrap, OpBar, OpShfl, OpVote, OpActivemask, OpMatch, OpRedux, OpElect,
-  OpIsspacep, OpDp4a, OpDp2a, OpUnsupported,
+  OpNop,
+  OpMov,
+  OpClock32,
+  OpClock64,
+  OpGlobalTimer,
+  OpPack,
+  OpUnpack,
+  OpAdd,
+  OpSub,
+  OpMul,
+  OpMad,
+  OpMul24,
+  OpMad24,
+  OpDiv,
+  OpRem,
+  OpAbs,
+  OpNeg,
+  OpMin,
+  OpMax,
+  OpAnd,
+  OpOr,
+  OpXor,
+  OpNot,
+  OpCnot,
+  OpShl,
+  OpShr,
+  OpPopc,
+  OpClz,
+  OpBrev,
+  OpBfind,
+  OpBfe,
+  OpBfi,
+  OpPrmt,
+  OpLop3,
+  OpShf,
+  OpSad,
+  OpFma,
+  OpRcp,
+  OpSqrt,
+  OpRsqrt,
+  OpEx2,
+  OpLg2,
+  OpSin,
+  OpCos,
+  OpTanh,
+  OpTestp,
+  OpCopysign,
+  OpSetp,
+  OpSet,
+  OpSelp,
+  OpSlct,
+  OpCvt,
+  OpCvta,
+  OpCvtPack,
+  OpLd,
+  OpSt,
+  OpAtom,
+  OpRed,
+  OpBra,
+  OpBrx,
+  OpCall,
+  OpRet,
+  OpExit,
+  OpTrap,
+  OpBar,
+  OpShfl,
+  OpVote,
+  OpActivemask,
+  OpMatch,
+  OpRedux,
+  OpElect,
+  OpIsspacep,
+  OpDp4a,
+  OpDp2a,
+  OpUnsupported,
 };
 
 // Modifier flags (Inst::Flags).
 enum : uint32_t {
-  FFtz = 1u << 0, FSat = 1u << 1, FApprox = 1u << 2, FHi = 1u << 3,
-  FWide = 1u << 4, FCcOut = 1u << 5, FCcIn = 1u << 6, FToSpace = 1u << 7,
-  FNan = 1u << 8, FShiftAmt = 1u << 9, FWrap = 1u << 10, FLeft = 1u << 11,
-  FNegC = 1u << 12, FHasPredOut = 1u << 13, FFull = 1u << 14,
-  FRelu = 1u << 15, FUni = 1u << 16, FIndirect = 1u << 17,
+  FFtz = 1u << 0,
+  FSat = 1u << 1,
+  FApprox = 1u << 2,
+  FHi = 1u << 3,
+  FWide = 1u << 4,
+  FCcOut = 1u << 5,
+  FCcIn = 1u << 6,
+  FToSpace = 1u << 7,
+  FNan = 1u << 8,
+  FShiftAmt = 1u << 9,
+  FWrap = 1u << 10,
+  FLeft = 1u << 11,
+  FNegC = 1u << 12,
+  FHasPredOut = 1u << 13,
+  FFull = 1u << 14,
+  FRelu = 1u << 15,
+  FUni = 1u << 16,
+  FIndirect = 1u << 17,
 };
 
-enum Rnd : uint8_t { RndNone, RndRn, RndRz, RndRm, RndRp, RndRni, RndRzi, RndRmi, RndRpi, RndRna };
+enum Rnd : uint8_t {
+  RndNone,
+  RndRn,
+  RndRz,
+  RndRm,
+  RndRp,
+  RndRni,
+  RndRzi,
+  RndRmi,
+  RndRpi,
+  RndRna
+};
 
 enum Cmp : uint8_t {
-  CmpEq, CmpNe, CmpLt, CmpLe, CmpGt, CmpGe, CmpLo, CmpLs, CmpHi, CmpHs,
-  CmpEqu, CmpNeu, CmpLtu, CmpLeu, CmpGtu, CmpGeu, CmpNum, CmpNan
+  CmpEq,
+  CmpNe,
+  CmpLt,
+  CmpLe,
+  CmpGt,
+  CmpGe,
+  CmpLo,
+  CmpLs,
+  CmpHi,
+  CmpHs,
+  CmpEqu,
+  CmpNeu,
+  CmpLtu,
+  CmpLeu,
+  CmpGtu,
+  CmpGeu,
+  CmpNum,
+  CmpNan
 };
 enum BoolOp : uint8_t { BoolNone, BoolAnd, BoolOr, BoolXor };
-enum AtomOp : uint8_t { AtAdd, AtMin, AtMax, AtInc, AtDec, AtAnd, AtOr, AtXor, AtExch, AtCas };
+enum AtomOp : uint8_t {
+  AtAdd,
+  AtMin,
+  AtMax,
+  AtInc,
+  AtDec,
+  AtAnd,
+  AtOr,
+  AtXor,
+  AtExch,
+  AtCas
+};
 enum ShflMode : uint8_t { ShUp, ShDown, ShBfly, ShIdx };
 enum VoteMode : uint8_t { VoAll, VoAny, VoUni, VoBallot };
 
@@ -78,7 +221,7 @@ struct Inst {
   uint8_t Space = SpGeneric, Space2 = SpGeneric;
   uint8_t Vec = 1;
   uint8_t Rnd = RndNone;
-  uint8_t Sub = 0;   // Cmp / AtomOp / ShflMode / VoteMode / builtin / ...
+  uint8_t Sub = 0; // Cmp / AtomOp / ShflMode / VoteMode / builtin / ...
   uint8_t Bool = BoolNone;
   uint8_t ND = 0, NS = 0;
   uint32_t Flags = 0;
@@ -86,12 +229,13 @@ struct Inst {
   bool GuardNeg = false;
   uint32_t D[4] = {SlotSink, SlotSink, SlotSink, SlotSink};
   uint32_t S[5] = {0, 0, 0, 0, 0};
-  uint32_t Addr = SlotZero; // address base slot for memory operands
-  int64_t Off = 0;          // address offset
-  uint32_t Target = NoTarget; // branch target / brx table / callee
-  uint32_t Ipdom = NoTarget;  // reconvergence point (instruction index)
+  uint32_t Addr = SlotZero;         // address base slot for memory operands
+  int64_t Off = 0;                  // address offset
+  uint32_t Target = NoTarget;       // branch target / brx table / callee
+  uint32_t Ipdom = NoTarget;        // reconvergence point (instruction index)
   uint32_t ArgBegin = 0, NArgs = 0; // call args in Function::CallArgs
-  uint32_t RetOff = 0, RetSize = 0; bool HasRet = false;
+  uint32_t RetOff = 0, RetSize = 0;
+  bool HasRet = false;
   // Source information (not used on the hot path).
   uint32_t PtxLine = 0, File = 0, Line = 0, Col = 0;
   int32_t Marker = -1; // index into Module markers
@@ -106,8 +250,8 @@ enum InitKind : uint8_t { InitValue, InitLocalSym, InitSpecial, InitSharedSym };
 struct SlotInit {
   uint32_t Slot;
   uint8_t Kind;
-  uint64_t Value; // value / local depot offset / special-register id /
-                  // shared variable index
+  uint64_t Value;  // value / local depot offset / special-register id /
+                   // shared variable index
   int64_t Add = 0; // InitSharedSym: byte offset added to the address
 };
 
@@ -126,7 +270,7 @@ struct Function {
   bool IsKernel = false, HasBody = false, Declared = false;
   Builtin Bi = BiNone;
   std::vector<Inst> Code;
-  std::vector<std::string> Opcodes; // full opcode text per instruction
+  std::vector<std::string> Opcodes;  // full opcode text per instruction
   std::vector<bool> Instrumentation; // inside a WarpScope probe's scope
   uint32_t NumSlots = FirstRegSlot;
   uint32_t NumDeclaredRegs = 0; // .reg names declared (all scopes)
@@ -140,7 +284,7 @@ struct Function {
   std::vector<std::vector<uint32_t>> BrxTables;
   std::vector<std::string> UnsupportedWhy; // OpUnsupported: Target indexes this
   uint32_t MaxNtid = 0, ReqNtid = 0;
-  SharedLayout Shared; // kernels only
+  SharedLayout Shared;     // kernels only
   uint32_t LocalStack = 0; // kernels only: per-thread local bytes incl. callees
   // Ground truth counters, one per instruction.
   // ThreadExec: guard-true lanes; ActiveExec: active lanes, guard ignored.
@@ -148,11 +292,37 @@ struct Function {
 };
 
 enum SpecialReg : uint8_t {
-  SrTidX, SrTidY, SrTidZ, SrNtidX, SrNtidY, SrNtidZ, SrCtaidX, SrCtaidY,
-  SrCtaidZ, SrNctaidX, SrNctaidY, SrNctaidZ, SrLaneid, SrWarpid, SrNwarpid,
-  SrSmid, SrNsmid, SrGridid, SrLanemaskEq, SrLanemaskLt, SrLanemaskLe,
-  SrLanemaskGt, SrLanemaskGe, SrDynSmem, SrTotalSmem, SrEnvreg, SrClock,
-  SrClock64, SrGlobaltimer, SrClusterZero, SrClusterOne
+  SrTidX,
+  SrTidY,
+  SrTidZ,
+  SrNtidX,
+  SrNtidY,
+  SrNtidZ,
+  SrCtaidX,
+  SrCtaidY,
+  SrCtaidZ,
+  SrNctaidX,
+  SrNctaidY,
+  SrNctaidZ,
+  SrLaneid,
+  SrWarpid,
+  SrNwarpid,
+  SrSmid,
+  SrNsmid,
+  SrGridid,
+  SrLanemaskEq,
+  SrLanemaskLt,
+  SrLanemaskLe,
+  SrLanemaskGt,
+  SrLanemaskGe,
+  SrDynSmem,
+  SrTotalSmem,
+  SrEnvreg,
+  SrClock,
+  SrClock64,
+  SrGlobaltimer,
+  SrClusterZero,
+  SrClusterOne
 };
 
 struct GlobalVar {
@@ -176,9 +346,8 @@ struct ParsedModule {
 };
 
 /// Parses and decodes; returns null and sets Error on failure.
-std::unique_ptr<ParsedModule> parsePtx(const std::string &Text,
-                                       const std::string &Name,
-                                       std::string &Error);
+std::unique_ptr<ParsedModule>
+parsePtx(const std::string &Text, const std::string &Name, std::string &Error);
 
 /// Post-dominator analysis: fills Inst::Ipdom for branches.
 void computeReconvergence(Function &F);

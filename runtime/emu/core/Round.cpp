@@ -15,17 +15,26 @@ namespace warpscope::emu::core {
 
 static int hostMode(int Mode) {
   switch (Mode) {
-  case RndRz: case RndRzi: return FE_TOWARDZERO;
-  case RndRm: case RndRmi: return FE_DOWNWARD;
-  case RndRp: case RndRpi: return FE_UPWARD;
-  default: return FE_TONEAREST;
+  case RndRz:
+  case RndRzi:
+    return FE_TOWARDZERO;
+  case RndRm:
+  case RndRmi:
+    return FE_DOWNWARD;
+  case RndRp:
+  case RndRpi:
+    return FE_UPWARD;
+  default:
+    return FE_TONEAREST;
   }
 }
 
 namespace {
 struct ModeGuard {
   int Old;
-  explicit ModeGuard(int Mode) : Old(std::fegetround()) { std::fesetround(hostMode(Mode)); }
+  explicit ModeGuard(int Mode) : Old(std::fegetround()) {
+    std::fesetround(hostMode(Mode));
+  }
   ~ModeGuard() { std::fesetround(Old); }
 };
 } // namespace
@@ -35,14 +44,30 @@ float roundedF32(int Op, float A, float B, float C, int Mode) {
   volatile float X = A, Y = B, Z = C;
   volatile float R;
   switch (Op) {
-  case ROpAdd: R = X + Y; break;
-  case ROpSub: R = X - Y; break;
-  case ROpMul: R = X * Y; break;
-  case ROpDiv: R = X / Y; break;
-  case ROpFma: R = std::fma((float)X, (float)Y, (float)Z); break;
-  case ROpSqrt: R = std::sqrt((float)X); break;
-  case ROpRcp: R = 1.0f / X; break;
-  default: R = X; break;
+  case ROpAdd:
+    R = X + Y;
+    break;
+  case ROpSub:
+    R = X - Y;
+    break;
+  case ROpMul:
+    R = X * Y;
+    break;
+  case ROpDiv:
+    R = X / Y;
+    break;
+  case ROpFma:
+    R = std::fma((float)X, (float)Y, (float)Z);
+    break;
+  case ROpSqrt:
+    R = std::sqrt((float)X);
+    break;
+  case ROpRcp:
+    R = 1.0f / X;
+    break;
+  default:
+    R = X;
+    break;
   }
   return R;
 }
@@ -52,21 +77,41 @@ double roundedF64(int Op, double A, double B, double C, int Mode) {
   volatile double X = A, Y = B, Z = C;
   volatile double R;
   switch (Op) {
-  case ROpAdd: R = X + Y; break;
-  case ROpSub: R = X - Y; break;
-  case ROpMul: R = X * Y; break;
-  case ROpDiv: R = X / Y; break;
-  case ROpFma: R = std::fma((double)X, (double)Y, (double)Z); break;
-  case ROpSqrt: R = std::sqrt((double)X); break;
-  case ROpRcp: R = 1.0 / X; break;
-  default: R = X; break;
+  case ROpAdd:
+    R = X + Y;
+    break;
+  case ROpSub:
+    R = X - Y;
+    break;
+  case ROpMul:
+    R = X * Y;
+    break;
+  case ROpDiv:
+    R = X / Y;
+    break;
+  case ROpFma:
+    R = std::fma((double)X, (double)Y, (double)Z);
+    break;
+  case ROpSqrt:
+    R = std::sqrt((double)X);
+    break;
+  case ROpRcp:
+    R = 1.0 / X;
+    break;
+  default:
+    R = X;
+    break;
   }
   return R;
 }
 
 float intToF32(int64_t V, bool Signed, int Mode) {
   ModeGuard G(Mode);
-  if (Signed) { volatile int64_t X = V; volatile float R = (float)X; return R; }
+  if (Signed) {
+    volatile int64_t X = V;
+    volatile float R = (float)X;
+    return R;
+  }
   volatile uint64_t X = (uint64_t)V;
   volatile float R = (float)X;
   return R;
@@ -74,7 +119,11 @@ float intToF32(int64_t V, bool Signed, int Mode) {
 
 double intToF64(int64_t V, bool Signed, int Mode) {
   ModeGuard G(Mode);
-  if (Signed) { volatile int64_t X = V; volatile double R = (double)X; return R; }
+  if (Signed) {
+    volatile int64_t X = V;
+    volatile double R = (double)X;
+    return R;
+  }
   volatile uint64_t X = (uint64_t)V;
   volatile double R = (double)X;
   return R;
@@ -89,11 +138,19 @@ float f64ToF32(double V, int Mode) {
 
 double roundToInt(double V, int Mode) {
   switch (Mode) {
-  case RndRzi: case RndRz: return std::trunc(V);
-  case RndRmi: case RndRm: return std::floor(V);
-  case RndRpi: case RndRp: return std::ceil(V);
-  case RndRna: return std::round(V);
-  default: return std::nearbyint(V); // ties to even under the default mode
+  case RndRzi:
+  case RndRz:
+    return std::trunc(V);
+  case RndRmi:
+  case RndRm:
+    return std::floor(V);
+  case RndRpi:
+  case RndRp:
+    return std::ceil(V);
+  case RndRna:
+    return std::round(V);
+  default:
+    return std::nearbyint(V); // ties to even under the default mode
   }
 }
 
@@ -103,11 +160,14 @@ static uint32_t toSmall(double X, int Mode, int ExpBits, int MantBits) {
   const uint32_t ExpMax = (1u << ExpBits) - 1;
   const uint32_t SignBit = 1u << (ExpBits + MantBits);
   const uint32_t Inf = ExpMax << MantBits;
-  if (std::isnan(X)) return Inf | (1u << (MantBits - 1));
+  if (std::isnan(X))
+    return Inf | (1u << (MantBits - 1));
   uint32_t Sign = std::signbit(X) ? SignBit : 0;
   double A = std::fabs(X);
-  if (std::isinf(A)) return Sign | Inf;
-  if (A == 0) return Sign;
+  if (std::isinf(A))
+    return Sign | Inf;
+  if (A == 0)
+    return Sign;
   const int Bias = (int)(ExpMax >> 1);
   const int MinExp = 1 - Bias;
   int E;
@@ -117,11 +177,21 @@ static uint32_t toSmall(double X, int Mode, int ExpBits, int MantBits) {
   double R;
   bool Neg = Sign != 0;
   switch (Mode) {
-  case RndRz: R = std::trunc(N); break;
-  case RndRm: R = Neg ? std::ceil(N) : std::floor(N); break;
-  case RndRp: R = Neg ? std::floor(N) : std::ceil(N); break;
-  case RndRna: R = std::round(N); break;
-  default: R = std::nearbyint(N); break;
+  case RndRz:
+    R = std::trunc(N);
+    break;
+  case RndRm:
+    R = Neg ? std::ceil(N) : std::floor(N);
+    break;
+  case RndRp:
+    R = Neg ? std::floor(N) : std::ceil(N);
+    break;
+  case RndRna:
+    R = std::round(N);
+    break;
+  default:
+    R = std::nearbyint(N);
+    break;
   }
   uint64_t Bits = ((uint64_t)(Ex - MinExp) << MantBits) + (uint64_t)R;
   if (Bits >= Inf) {
@@ -139,9 +209,12 @@ static double fromSmall(uint32_t B, int ExpBits, int MantBits) {
   uint32_t Ex = (B >> MantBits) & ExpMax;
   uint32_t Ma = B & ((1u << MantBits) - 1);
   double V;
-  if (Ex == ExpMax) V = Ma ? NAN : INFINITY;
-  else if (Ex == 0) V = std::ldexp((double)Ma, 1 - Bias - MantBits);
-  else V = std::ldexp((double)(Ma | (1u << MantBits)), (int)Ex - Bias - MantBits);
+  if (Ex == ExpMax)
+    V = Ma ? NAN : INFINITY;
+  else if (Ex == 0)
+    V = std::ldexp((double)Ma, 1 - Bias - MantBits);
+  else
+    V = std::ldexp((double)(Ma | (1u << MantBits)), (int)Ex - Bias - MantBits);
   return Neg ? -V : V;
 }
 

@@ -1,4 +1,5 @@
-//===- Round.h - directed rounding helpers ---------------------------------===//
+//===- Round.h - directed rounding helpers
+//---------------------------------===//
 #ifndef WARPSCOPE_EMU_CORE_ROUND_H
 #define WARPSCOPE_EMU_CORE_ROUND_H
 

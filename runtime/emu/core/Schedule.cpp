@@ -136,10 +136,10 @@ void Launcher::initFrame(Warp &W, Frame &Fr, Function &F, uint32_t Mask,
           V = (uint32_t)((2ull << L) - 1);
           break;
         case SrLanemaskGt:
-          V = (uint32_t) ~((2ull << L) - 1);
+          V = (uint32_t)~((2ull << L) - 1);
           break;
         case SrLanemaskGe:
-          V = (uint32_t) ~((1u << L) - 1);
+          V = (uint32_t)~((1u << L) - 1);
           break;
         case SrDynSmem:
           V = P.DynamicSharedBytes;

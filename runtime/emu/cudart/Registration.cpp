@@ -8,8 +8,8 @@
 // host stub or a variable's shadow to what the core loaded.
 //
 //===----------------------------------------------------------------------===//
-#include "warpscope/Fatbin/Fatbin.h"
 #include "RuntimeState.h"
+#include "warpscope/Fatbin/Fatbin.h"
 
 #include <dlfcn.h>
 #include <elf.h>

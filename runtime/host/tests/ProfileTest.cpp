@@ -1,4 +1,5 @@
-//===- ProfileTest.cpp - Profile JSON and atomic writes --------------------===//
+//===- ProfileTest.cpp - Profile JSON and atomic writes
+//--------------------===//
 
 #include "Profile.h"
 #include "gtest/gtest.h"
@@ -81,7 +82,8 @@ TEST(Profile, PerLaunchGroupsInProfileRecordsInJsonLines) {
   EXPECT_EQ(J["launch_records"], "launches-7.jsonl");
   std::string Lines = launchesJsonLines(R);
   ASSERT_EQ(std::count(Lines.begin(), Lines.end(), '\n'), 2);
-  nlohmann::json First = nlohmann::json::parse(Lines.substr(0, Lines.find('\n')));
+  nlohmann::json First =
+      nlohmann::json::parse(Lines.substr(0, Lines.find('\n')));
   EXPECT_EQ(First["time_ms"], 0.25);
   EXPECT_EQ(First["counters"],
             nlohmann::json::array({nlohmann::json::array({1, 7})}));

@@ -1,7 +1,8 @@
-//===- RegistryTest.cpp - Runtime bookkeeping without a GPU ----------------===//
+//===- RegistryTest.cpp - Runtime bookkeeping without a GPU
+//----------------===//
 
-#include "Environment.h"
 #include "Registry.h"
+#include "Environment.h"
 #include "gtest/gtest.h"
 #include <map>
 #include <string>
@@ -104,7 +105,8 @@ TEST(Environment, DefaultsModesAndRanks) {
   EXPECT_EQ(S.CollectionMode, Mode::Aggregate);
   EXPECT_EQ(S.OutputDirectory, "warpscope-out");
   EXPECT_FALSE(S.Rank);
-  Env = {{"WARPSCOPE_MODE", "per-launch"}, {"WARPSCOPE_OUT", "/tmp/x"},
+  Env = {{"WARPSCOPE_MODE", "per-launch"},
+         {"WARPSCOPE_OUT", "/tmp/x"},
          {"SLURM_PROCID", "7"}};
   S = readSettings(lookup);
   EXPECT_EQ(S.CollectionMode, Mode::PerLaunch);

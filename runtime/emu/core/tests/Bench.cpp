@@ -20,23 +20,32 @@ static uint64_t sumField(const std::string &J, const std::string &Key) {
   return S;
 }
 
-static double runOne(const std::string &Ptx, const char *Kernel, Dim3 G, Dim3 B, void **Args,
-                     const char *Label) {
+static double runOne(const std::string &Ptx, const char *Kernel, Dim3 G, Dim3 B,
+                     void **Args, const char *Label) {
   std::string Err;
   auto M = loadPtx(Ptx, "bench", Err);
-  if (!M) { std::fprintf(stderr, "load: %s\n", Err.c_str()); std::exit(1); }
+  if (!M) {
+    std::fprintf(stderr, "load: %s\n", Err.c_str());
+    std::exit(1);
+  }
   LaunchParams P;
   P.Grid = G;
   P.Block = B;
   P.Args = Args;
   auto T0 = std::chrono::steady_clock::now();
-  if (!M->launch(Kernel, P, Err)) { std::fprintf(stderr, "launch: %s\n", Err.c_str()); std::exit(1); }
+  if (!M->launch(Kernel, P, Err)) {
+    std::fprintf(stderr, "launch: %s\n", Err.c_str());
+    std::exit(1);
+  }
   auto T1 = std::chrono::steady_clock::now();
   double S = std::chrono::duration<double>(T1 - T0).count();
   std::string J = M->groundTruthJson();
-  uint64_t TI = sumField(J, "thread_executions"), WI = sumField(J, "warp_executions");
-  std::printf("%-8s %12llu thread-instr %10llu warp-instr %8.3f s  %8.1f M thread-instr/s\n", Label,
-              (unsigned long long)TI, (unsigned long long)WI, S, TI / S / 1e6);
+  uint64_t TI = sumField(J, "thread_executions"),
+           WI = sumField(J, "warp_executions");
+  std::printf("%-8s %12llu thread-instr %10llu warp-instr %8.3f s  %8.1f M "
+              "thread-instr/s\n",
+              Label, (unsigned long long)TI, (unsigned long long)WI, S,
+              TI / S / 1e6);
   return TI / S;
 }
 

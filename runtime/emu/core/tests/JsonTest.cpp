@@ -14,80 +14,135 @@ struct JsonCheck {
   const std::string &S;
   size_t P = 0;
   explicit JsonCheck(const std::string &S) : S(S) {}
-  void ws() { while (P < S.size() && std::isspace((unsigned char)S[P])) ++P; }
+  void ws() {
+    while (P < S.size() && std::isspace((unsigned char)S[P]))
+      ++P;
+  }
   bool lit(const char *L) {
     size_t N = std::strlen(L);
-    if (S.compare(P, N, L) != 0) return false;
+    if (S.compare(P, N, L) != 0)
+      return false;
     P += N;
     return true;
   }
   bool str() {
-    if (S[P] != '"') return false;
+    if (S[P] != '"')
+      return false;
     for (++P; P < S.size(); ++P) {
       unsigned char C = S[P];
-      if (C == '"') { ++P; return true; }
-      if (C < 0x20) return false;
+      if (C == '"') {
+        ++P;
+        return true;
+      }
+      if (C < 0x20)
+        return false;
       if (C == '\\') {
         ++P;
-        if (P >= S.size() || !std::strchr("\"\\/bfnrtu", S[P])) return false;
+        if (P >= S.size() || !std::strchr("\"\\/bfnrtu", S[P]))
+          return false;
       }
     }
     return false;
   }
   bool num() {
     size_t B = P;
-    if (S[P] == '-') ++P;
-    while (P < S.size() && (std::isdigit((unsigned char)S[P]) || S[P] == '.' || S[P] == 'e' || S[P] == 'E' || S[P] == '+' || S[P] == '-')) ++P;
+    if (S[P] == '-')
+      ++P;
+    while (P < S.size() &&
+           (std::isdigit((unsigned char)S[P]) || S[P] == '.' || S[P] == 'e' ||
+            S[P] == 'E' || S[P] == '+' || S[P] == '-'))
+      ++P;
     return P > B;
   }
   bool value() {
     ws();
-    if (P >= S.size()) return false;
+    if (P >= S.size())
+      return false;
     bool Ok;
     switch (S[P]) {
     case '{': {
-      ++P; ws();
-      if (S[P] == '}') { ++P; Ok = true; break; }
+      ++P;
+      ws();
+      if (S[P] == '}') {
+        ++P;
+        Ok = true;
+        break;
+      }
       for (;;) {
         ws();
-        if (!str()) return false;
+        if (!str())
+          return false;
         ws();
-        if (S[P++] != ':') return false;
-        if (!value()) return false;
+        if (S[P++] != ':')
+          return false;
+        if (!value())
+          return false;
         ws();
-        if (S[P] == ',') { ++P; continue; }
-        if (S[P] == '}') { ++P; break; }
+        if (S[P] == ',') {
+          ++P;
+          continue;
+        }
+        if (S[P] == '}') {
+          ++P;
+          break;
+        }
         return false;
       }
       Ok = true;
       break;
     }
     case '[': {
-      ++P; ws();
-      if (S[P] == ']') { ++P; Ok = true; break; }
+      ++P;
+      ws();
+      if (S[P] == ']') {
+        ++P;
+        Ok = true;
+        break;
+      }
       for (;;) {
-        if (!value()) return false;
+        if (!value())
+          return false;
         ws();
-        if (S[P] == ',') { ++P; continue; }
-        if (S[P] == ']') { ++P; break; }
+        if (S[P] == ',') {
+          ++P;
+          continue;
+        }
+        if (S[P] == ']') {
+          ++P;
+          break;
+        }
         return false;
       }
       Ok = true;
       break;
     }
-    case '"': Ok = str(); break;
-    case 't': Ok = lit("true"); break;
-    case 'f': Ok = lit("false"); break;
-    case 'n': Ok = lit("null"); break;
-    default: Ok = num();
+    case '"':
+      Ok = str();
+      break;
+    case 't':
+      Ok = lit("true");
+      break;
+    case 'f':
+      Ok = lit("false");
+      break;
+    case 'n':
+      Ok = lit("null");
+      break;
+    default:
+      Ok = num();
     }
     return Ok;
   }
-  bool all() { bool Ok = value(); ws(); return Ok && P == S.size(); }
+  bool all() {
+    bool Ok = value();
+    ws();
+    return Ok && P == S.size();
+  }
 };
 
 TEST(GroundTruth, WellFormedJson) {
-  for (const char *F : {"kernels_O2g.ptx", "features.ptx", "misc.ptx", "apps_O0.ptx"}) {
+  for (const char *F :
+       {"kernels_O2g.ptx", "features.ptx", "misc.ptx", "apps_O0.ptx"}) {
     auto M = load(F);
     ASSERT_TRUE(M);
     std::string J = M->groundTruthJson();
@@ -112,9 +167,11 @@ TEST(GroundTruth, CountersAccumulateAcrossLaunches) {
   ASSERT_TRUE(M);
   std::string K;
   for (auto &KI : M->kernels())
-    if (KI.Name.find("7diverge") != std::string::npos) K = KI.Name;
+    if (KI.Name.find("7diverge") != std::string::npos)
+      K = KI.Name;
   std::vector<int> Out(128);
-  for (int I = 0; I < 3; ++I) launch(*M, K, {1, 1, 1}, {128, 1, 1}, Args().add(Out.data()));
+  for (int I = 0; I < 3; ++I)
+    launch(*M, K, {1, 1, 1}, {128, 1, 1}, Args().add(Out.data()));
   auto TI = truthOf(M->groundTruthJson(), K);
   ASSERT_FALSE(TI.empty());
   EXPECT_EQ(TI[0].Warp, 12u);
@@ -131,7 +188,8 @@ TEST(GroundTruth, ConcurrentLaunchesFromThreads) {
   ASSERT_TRUE(M);
   std::string K;
   for (auto &KI : M->kernels())
-    if (KI.Name.find("7warpsum") != std::string::npos) K = KI.Name;
+    if (KI.Name.find("7warpsum") != std::string::npos)
+      K = KI.Name;
   const int N = 1000;
   std::vector<int> In(N, 1);
   int Outs[4] = {0, 0, 0, 0};
@@ -149,8 +207,10 @@ TEST(GroundTruth, ConcurrentLaunchesFromThreads) {
       std::string Err;
       EXPECT_TRUE(M->launch(K, P, Err)) << Err;
     });
-  for (auto &T : Ts) T.join();
-  for (int T = 0; T < 4; ++T) EXPECT_EQ(Outs[T], N);
+  for (auto &T : Ts)
+    T.join();
+  for (int T = 0; T < 4; ++T)
+    EXPECT_EQ(Outs[T], N);
 }
 
 } // namespace

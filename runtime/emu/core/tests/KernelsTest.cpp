@@ -17,9 +17,11 @@ TEST_P(Kernels, WarpOps) {
   const int N = 64;
   std::vector<int> In(N);
   uint32_t S = 9;
-  for (int I = 0; I < N; ++I) In[I] = (int)(lcg(S) % 2000);
+  for (int I = 0; I < N; ++I)
+    In[I] = (int)(lcg(S) % 2000);
   std::vector<unsigned> Out(N * 8, 0xdeadbeef);
-  launch(*M, mangled("warpops"), {1, 1, 1}, {64, 1, 1}, Args().add(In.data()).add(Out.data()));
+  launch(*M, mangled("warpops"), {1, 1, 1}, {64, 1, 1},
+         Args().add(In.data()).add(Out.data()));
   for (int W = 0; W < 2; ++W) {
     unsigned Ballot = 0, Any = 0, All = 1, B4 = 0, Sum = 0, Max = 0;
     std::map<int, unsigned> Match;
@@ -33,7 +35,8 @@ TEST_P(Kernels, WarpOps) {
       Sum += V;
       Max = std::max(Max, (unsigned)V);
       Match[V & 3] |= 1u << L;
-      if (V & 2) Act |= 1u << L;
+      if (V & 2)
+        Act |= 1u << L;
     }
     unsigned Uni = B4 == 0 || B4 == 0xffffffffu;
     for (int L = 0; L < 32; ++L) {
@@ -78,17 +81,22 @@ TEST_P(Kernels, Atomics) {
     EU[0] = EU[0] >= 17u ? 0 : EU[0] + 1;
     EU[1] = (EU[1] == 0 || EU[1] > 9u) ? 9u : EU[1] - 1;
     EU[2] = 7;
-    if (EU[3] == (unsigned)T) EU[3] = T + 1;
+    if (EU[3] == (unsigned)T)
+      EU[3] = T + 1;
     EL += (unsigned long long)T << 33;
     int B = T / Threads;
     SI[B][T & 3] += 1;
   }
   for (int B = 0; B < Blocks; ++B) {
-    for (int T = B * Threads; T < (B + 1) * Threads; ++T) SI[B][(T + 1) & 3] = std::max(SI[B][(T + 1) & 3], T);
-    for (int K = 0; K < 4; ++K) EI[6 + K] += SI[B][K];
+    for (int T = B * Threads; T < (B + 1) * Threads; ++T)
+      SI[B][(T + 1) & 3] = std::max(SI[B][(T + 1) & 3], T);
+    for (int K = 0; K < 4; ++K)
+      EI[6 + K] += SI[B][K];
   }
-  for (int K = 0; K < 10; ++K) EXPECT_EQ(GI[K], EI[K]) << "gi[" << K << "]";
-  for (int K = 0; K < 4; ++K) EXPECT_EQ(GU[K], EU[K]) << "gu[" << K << "]";
+  for (int K = 0; K < 10; ++K)
+    EXPECT_EQ(GI[K], EI[K]) << "gi[" << K << "]";
+  for (int K = 0; K < 4; ++K)
+    EXPECT_EQ(GU[K], EU[K]) << "gu[" << K << "]";
   EXPECT_EQ(GF, 0.5f * NT);
   EXPECT_EQ(GD, 0.25 * NT);
   EXPECT_EQ(GL, EL);
@@ -97,22 +105,27 @@ TEST_P(Kernels, Atomics) {
 TEST_P(Kernels, TransposeShared2D) {
   const int W = 37, H = 21;
   std::vector<float> In(W * H), Out(W * H, -1);
-  for (int I = 0; I < W * H; ++I) In[I] = (float)I * 0.5f;
-  launch(*M, mangled("transpose"), {(W + 15) / 16, (H + 15) / 16, 1}, {16, 16, 1},
-         Args().add(In.data()).add(Out.data()).add(W).add(H));
+  for (int I = 0; I < W * H; ++I)
+    In[I] = (float)I * 0.5f;
+  launch(*M, mangled("transpose"), {(W + 15) / 16, (H + 15) / 16, 1},
+         {16, 16, 1}, Args().add(In.data()).add(Out.data()).add(W).add(H));
   for (int Y = 0; Y < H; ++Y)
-    for (int X = 0; X < W; ++X) ASSERT_EQ(Out[X * H + Y], In[Y * W + X]) << X << "," << Y;
+    for (int X = 0; X < W; ++X)
+      ASSERT_EQ(Out[X * H + Y], In[Y * W + X]) << X << "," << Y;
 }
 
 TEST_P(Kernels, ReduceDynamicShared) {
   const int N = 1000, B = 128, G = (N + B - 1) / B;
   std::vector<int> In(N), Out(G, -1);
-  for (int I = 0; I < N; ++I) In[I] = I * 3 - 500;
-  launch(*M, mangled("reduce"), {G, 1, 1}, {B, 1, 1}, Args().add(In.data()).add(Out.data()).add(N), nullptr,
+  for (int I = 0; I < N; ++I)
+    In[I] = I * 3 - 500;
+  launch(*M, mangled("reduce"), {G, 1, 1}, {B, 1, 1},
+         Args().add(In.data()).add(Out.data()).add(N), nullptr,
          B * sizeof(int));
   for (int K = 0; K < G; ++K) {
     int E = 0;
-    for (int I = K * B; I < std::min(N, (K + 1) * B); ++I) E += In[I];
+    for (int I = K * B; I < std::min(N, (K + 1) * B); ++I)
+      E += In[I];
     EXPECT_EQ(Out[K], E) << K;
   }
 }
@@ -121,24 +134,32 @@ TEST_P(Kernels, LocalMemory) {
   const int N = 96;
   std::vector<int> Idx(N), Out(N, -1);
   uint32_t S = 5;
-  for (int I = 0; I < N; ++I) Idx[I] = (int)(lcg(S) % 1000);
-  launch(*M, mangled("localmem"), {3, 1, 1}, {32, 1, 1}, Args().add(Idx.data()).add(Out.data()));
+  for (int I = 0; I < N; ++I)
+    Idx[I] = (int)(lcg(S) % 1000);
+  launch(*M, mangled("localmem"), {3, 1, 1}, {32, 1, 1},
+         Args().add(Idx.data()).add(Out.data()));
   for (int T = 0; T < N; ++T) {
     int A[24];
-    for (int K = 0; K < 24; ++K) A[K] = T * K + 1;
-    for (int K = 0; K < 24; ++K) A[(K * 7) % 24] += A[K] ^ Idx[T];
+    for (int K = 0; K < 24; ++K)
+      A[K] = T * K + 1;
+    for (int K = 0; K < 24; ++K)
+      A[(K * 7) % 24] += A[K] ^ Idx[T];
     EXPECT_EQ(Out[T], A[Idx[T] % 24] + A[(Idx[T] + 5) % 24]) << T;
   }
 }
 
-struct Pair { int a; double b; };
+struct Pair {
+  int a;
+  double b;
+};
 int fibH(int N) { return N < 2 ? N : fibH(N - 1) + fibH(N - 2); }
 
 TEST_P(Kernels, DeviceCalls) {
   Pair P{3, 0.125};
   std::vector<int> OI(64, -1);
   std::vector<double> OD(64, -1);
-  launch(*M, mangled("calls"), {1, 1, 1}, {64, 1, 1}, Args().add(P).add(OI.data()).add(OD.data()));
+  launch(*M, mangled("calls"), {1, 1, 1}, {64, 1, 1},
+         Args().add(P).add(OI.data()).add(OD.data()));
   for (int T = 0; T < 64; ++T) {
     EXPECT_EQ(OI[T], fibH(T % 12) + 6 * T) << T;
     EXPECT_EQ(OD[T], (double)(P.a * (float)T) + P.b) << T;
@@ -149,7 +170,8 @@ TEST_P(Kernels, DivergenceGroundTruth) {
   std::vector<int> Out(256, -1);
   std::string K = mangled("diverge");
   launch(*M, K, {1, 1, 1}, {128, 1, 1}, Args().add(Out.data()));
-  for (int T = 0; T < 128; ++T) EXPECT_EQ(Out[T], (T & 1) ? fibH(T & 7) : T + 100);
+  for (int T = 0; T < 128; ++T)
+    EXPECT_EQ(Out[T], (T & 1) ? fibH(T & 7) : T + 100);
   std::string KU = mangled("uniform");
   launch(*M, KU, {4, 1, 1}, {64, 1, 1}, Args().add(Out.data()));
   std::string J = M->groundTruthJson();
@@ -167,7 +189,8 @@ TEST_P(Kernels, DivergenceGroundTruth) {
     EXPECT_LE(I.Thread, I.Warp * 32);
   }
   EXPECT_EQ(Cond, 1);
-  for (int T = 0; T < 256; ++T) EXPECT_EQ(Out[T], ((T / 64) & 1) ? fibH(T & 7) : T + 100);
+  for (int T = 0; T < 256; ++T)
+    EXPECT_EQ(Out[T], ((T / 64) & 1) ? fibH(T & 7) : T + 100);
   auto TU = truthOf(J, KU);
   int CondU = 0;
   for (auto &I : TU)
@@ -177,29 +200,48 @@ TEST_P(Kernels, DivergenceGroundTruth) {
       EXPECT_EQ(I.Divergent, 0u);
     }
   EXPECT_EQ(CondU, 1);
-  EXPECT_NE(J.find("\"launches\":[\n{\"kernel\":\"" + K + "\",\"grid\":[1,1,1],\"block\":[128,1,1]"), std::string::npos);
+  EXPECT_NE(J.find("\"launches\":[\n{\"kernel\":\"" + K +
+                   "\",\"grid\":[1,1,1],\"block\":[128,1,1]"),
+            std::string::npos);
 }
 
 TEST_P(Kernels, NestedDivergence) {
   const int N = 256;
   std::vector<int> In(N), Out(N, -12345);
   uint32_t S = 77;
-  for (int I = 0; I < N; ++I) In[I] = (int)(lcg(S) % 200) - 20;
-  launch(*M, mangled("nested"), {4, 1, 1}, {64, 1, 1}, Args().add(In.data()).add(Out.data()));
+  for (int I = 0; I < N; ++I)
+    In[I] = (int)(lcg(S) % 200) - 20;
+  launch(*M, mangled("nested"), {4, 1, 1}, {64, 1, 1},
+         Args().add(In.data()).add(Out.data()));
   for (int T = 0; T < N; ++T) {
     int X = In[T], Acc = 0;
-    if (X < 0) { EXPECT_EQ(Out[T], -12345); continue; }
+    if (X < 0) {
+      EXPECT_EQ(Out[T], -12345);
+      continue;
+    }
     for (int K = 0; K < (X & 15); ++K) {
-      if ((K ^ X) & 2) Acc += K;
-      else if (K > 7) break;
-      else Acc -= 1;
+      if ((K ^ X) & 2)
+        Acc += K;
+      else if (K > 7)
+        break;
+      else
+        Acc -= 1;
     }
     switch (X % 5) {
-    case 0: Acc *= 3; break;
-    case 1: Acc += 77; break;
-    case 2: Acc ^= 0x55; break;
-    case 3: Acc -= 9; break;
-    default: break;
+    case 0:
+      Acc *= 3;
+      break;
+    case 1:
+      Acc += 77;
+      break;
+    case 2:
+      Acc ^= 0x55;
+      break;
+    case 3:
+      Acc -= 9;
+      break;
+    default:
+      break;
     }
     EXPECT_EQ(Out[T], Acc) << T;
   }
@@ -223,27 +265,33 @@ TEST_P(Kernels, Printf) {
 // exit, and exited threads do not hold a barrier (as on Volta+ GPUs).
 TEST_P(Kernels, DivergentSyncthreadsCompletes) {
   std::vector<int> Out(64, 0);
-  launch(*M, mangled("deadlock"), {1, 1, 1}, {64, 1, 1}, Args().add(Out.data()));
-  for (int T = 0; T < 64; ++T) EXPECT_EQ(Out[T], 1);
+  launch(*M, mangled("deadlock"), {1, 1, 1}, {64, 1, 1},
+         Args().add(Out.data()));
+  for (int T = 0; T < 64; ++T)
+    EXPECT_EQ(Out[T], 1);
 }
 
 TEST_P(Kernels, Malloc) {
   std::vector<int> Out(40, -1);
   launch(*M, mangled("heap"), {1, 1, 1}, {40, 1, 1}, Args().add(Out.data()));
-  for (int T = 0; T < 40; ++T) EXPECT_EQ(Out[T], 2 * T + 3);
+  for (int T = 0; T < 40; ++T)
+    EXPECT_EQ(Out[T], 2 * T + 3);
 }
 
 TEST_P(Kernels, SharedOutOfRangeIsAnError) {
   std::vector<int> Out(64, 0);
   std::string Err;
-  EXPECT_TRUE(launch(*M, mangled("oob"), {1, 1, 1}, {8, 1, 1}, Args().add(Out.data()), &Err)) << Err;
-  EXPECT_FALSE(launch(*M, mangled("oob"), {2, 1, 1}, {16, 1, 1}, Args().add(Out.data()), &Err));
-  EXPECT_NE(Err.find("shared memory access out of range"), std::string::npos) << Err;
+  EXPECT_TRUE(launch(*M, mangled("oob"), {1, 1, 1}, {8, 1, 1},
+                     Args().add(Out.data()), &Err))
+      << Err;
+  EXPECT_FALSE(launch(*M, mangled("oob"), {2, 1, 1}, {16, 1, 1},
+                      Args().add(Out.data()), &Err));
+  EXPECT_NE(Err.find("shared memory access out of range"), std::string::npos)
+      << Err;
   EXPECT_NE(Err.find("thread (8,0,0)"), std::string::npos) << Err;
   EXPECT_NE(Err.find("block (0,0,0)"), std::string::npos) << Err;
   EXPECT_NE(Err.find("PTX line"), std::string::npos) << Err;
 }
-
 
 TEST_P(Kernels, SpecialRegisters3D) {
   Dim3 G{3, 2, 2}, B{8, 4, 3};
@@ -272,16 +320,20 @@ TEST_P(Kernels, SpecialRegisters3D) {
 
 TEST_P(Kernels, ExitThenBarrier) {
   std::vector<int> Out(96, 0);
-  launch(*M, mangled("early_exit"), {1, 1, 1}, {96, 1, 1}, Args().add(Out.data()));
-  for (int T = 0; T < 96; ++T) EXPECT_EQ(Out[T], T % 3 == 0 ? 0 : T + 1) << T;
+  launch(*M, mangled("early_exit"), {1, 1, 1}, {96, 1, 1},
+         Args().add(Out.data()));
+  for (int T = 0; T < 96; ++T)
+    EXPECT_EQ(Out[T], T % 3 == 0 ? 0 : T + 1) << T;
 }
 
 TEST_P(Kernels, TrapIsAnError) {
   std::vector<int> Flag(64, 0), Out(64, 0);
   std::string Err;
-  EXPECT_TRUE(launch(*M, mangled("traps"), {1, 1, 1}, {64, 1, 1}, Args().add(Flag.data()).add(Out.data()), &Err));
+  EXPECT_TRUE(launch(*M, mangled("traps"), {1, 1, 1}, {64, 1, 1},
+                     Args().add(Flag.data()).add(Out.data()), &Err));
   Flag[37] = 1;
-  EXPECT_FALSE(launch(*M, mangled("traps"), {1, 1, 1}, {64, 1, 1}, Args().add(Flag.data()).add(Out.data()), &Err));
+  EXPECT_FALSE(launch(*M, mangled("traps"), {1, 1, 1}, {64, 1, 1},
+                      Args().add(Flag.data()).add(Out.data()), &Err));
   EXPECT_NE(Err.find("trap"), std::string::npos) << Err;
   EXPECT_NE(Err.find("thread (37,0,0)"), std::string::npos) << Err;
   EXPECT_NE(Err.find("kernel _Z5traps"), std::string::npos) << Err;
@@ -292,22 +344,30 @@ TEST_P(Kernels, CheckedGlobalAccess) {
   registerAllocation(Buf.data(), 64 * sizeof(int));
   setenv("WARPSCOPE_EMU_CHECK", "1", 1);
   std::string Err;
-  bool Ok1 = launch(*M, mangled("bounded"), {2, 1, 1}, {32, 1, 1}, Args().add(Buf.data()).add(64), &Err);
+  bool Ok1 = launch(*M, mangled("bounded"), {2, 1, 1}, {32, 1, 1},
+                    Args().add(Buf.data()).add(64), &Err);
   EXPECT_TRUE(Ok1) << Err;
-  bool Ok2 = launch(*M, mangled("bounded"), {2, 1, 1}, {64, 1, 1}, Args().add(Buf.data()).add(65), &Err);
+  bool Ok2 = launch(*M, mangled("bounded"), {2, 1, 1}, {64, 1, 1},
+                    Args().add(Buf.data()).add(65), &Err);
   unsetenv("WARPSCOPE_EMU_CHECK");
   unregisterAllocation(Buf.data());
   EXPECT_FALSE(Ok2);
-  EXPECT_NE(Err.find("out-of-bounds global access of 4 bytes"), std::string::npos) << Err;
-  EXPECT_NE(Err.find("block (1,0,0), thread (0,0,0)"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("out-of-bounds global access of 4 bytes"),
+            std::string::npos)
+      << Err;
+  EXPECT_NE(Err.find("block (1,0,0), thread (0,0,0)"), std::string::npos)
+      << Err;
   // Without checking the same launch just runs (the buffer is big enough).
-  EXPECT_TRUE(launch(*M, mangled("bounded"), {2, 1, 1}, {64, 1, 1}, Args().add(Buf.data()).add(65), &Err)) << Err;
+  EXPECT_TRUE(launch(*M, mangled("bounded"), {2, 1, 1}, {64, 1, 1},
+                     Args().add(Buf.data()).add(65), &Err))
+      << Err;
   EXPECT_EQ(Buf[64], 64);
 }
 
 INSTANTIATE_TEST_SUITE_P(Ptx, Kernels,
-                         ::testing::Values("kernels_O0.ptx", "kernels_O2.ptx", "kernels_O3.ptx",
-                                           "kernels_O2g.ptx", "kernels_O1gl.ptx"),
+                         ::testing::Values("kernels_O0.ptx", "kernels_O2.ptx",
+                                           "kernels_O3.ptx", "kernels_O2g.ptx",
+                                           "kernels_O1gl.ptx"),
                          [](const auto &Info) {
                            std::string S = Info.param;
                            return S.substr(8, S.size() - 12);

@@ -10,14 +10,42 @@ using namespace emutest;
 
 namespace {
 
-uint32_t fb(float F) { uint32_t U; std::memcpy(&U, &F, 4); return U; }
-float bf(uint32_t U) { float F; std::memcpy(&F, &U, 4); return F; }
-uint64_t db(double D) { uint64_t U; std::memcpy(&U, &D, 8); return U; }
-uint64_t pack(uint32_t Lo, uint32_t Hi) { return (uint64_t)Lo | ((uint64_t)Hi << 32); }
+uint32_t fb(float F) {
+  uint32_t U;
+  std::memcpy(&U, &F, 4);
+  return U;
+}
+float bf(uint32_t U) {
+  float F;
+  std::memcpy(&F, &U, 4);
+  return F;
+}
+uint64_t db(double D) {
+  uint64_t U;
+  std::memcpy(&U, &D, 8);
+  return U;
+}
+uint64_t pack(uint32_t Lo, uint32_t Hi) {
+  return (uint64_t)Lo | ((uint64_t)Hi << 32);
+}
 
-uint16_t h(float F) { _Float16 X = (_Float16)F; uint16_t U; std::memcpy(&U, &X, 2); return U; }
-uint16_t hd(double D) { _Float16 X = (_Float16)D; uint16_t U; std::memcpy(&U, &X, 2); return U; }
-float hf(uint16_t U) { _Float16 X; std::memcpy(&X, &U, 2); return (float)X; }
+uint16_t h(float F) {
+  _Float16 X = (_Float16)F;
+  uint16_t U;
+  std::memcpy(&U, &X, 2);
+  return U;
+}
+uint16_t hd(double D) {
+  _Float16 X = (_Float16)D;
+  uint16_t U;
+  std::memcpy(&U, &X, 2);
+  return U;
+}
+float hf(uint16_t U) {
+  _Float16 X;
+  std::memcpy(&X, &U, 2);
+  return (float)X;
+}
 uint16_t bf16(float F) {
   uint32_t U = fb(F);
   return (uint16_t)((U + 0x7fff + ((U >> 16) & 1)) >> 16);
@@ -26,8 +54,10 @@ uint16_t bf16(float F) {
 bool ordered(float A, float B) { return !std::isnan(A) && !std::isnan(B); }
 
 uint32_t bfeS(uint32_t A, uint32_t Pos, uint32_t Len) {
-  Pos &= 0xff; Len &= 0xff;
-  if (Len == 0) return 0;
+  Pos &= 0xff;
+  Len &= 0xff;
+  if (Len == 0)
+    return 0;
   uint32_t Sbit = (A >> std::min(Pos + Len - 1, 31u)) & 1;
   uint32_t R = 0;
   for (uint32_t I = 0; I < 32; ++I) {
@@ -38,10 +68,13 @@ uint32_t bfeS(uint32_t A, uint32_t Pos, uint32_t Len) {
 }
 uint64_t bfeU64(uint64_t A, uint32_t Pos, uint32_t Len) {
   uint64_t R = 0;
-  for (uint32_t I = 0; I < Len && Pos + I <= 63; ++I) R |= ((A >> (Pos + I)) & 1) << I;
+  for (uint32_t I = 0; I < Len && Pos + I <= 63; ++I)
+    R |= ((A >> (Pos + I)) & 1) << I;
   return R;
 }
-uint32_t byteOf(uint32_t X, uint32_t Y, int I) { return ((((uint64_t)Y << 32) | X) >> (8 * (I & 7))) & 0xff; }
+uint32_t byteOf(uint32_t X, uint32_t Y, int I) {
+  return ((((uint64_t)Y << 32) | X) >> (8 * (I & 7))) & 0xff;
+}
 // Result bytes listed as in the PTX ISA table: d.b3 d.b2 d.b1 d.b0.
 uint32_t prmtMode(const char *Mode, uint32_t X, uint32_t Y, uint32_t Sel) {
   static const char *Tab[6][4] = {
@@ -50,15 +83,26 @@ uint32_t prmtMode(const char *Mode, uint32_t X, uint32_t Y, uint32_t Sel) {
       {"0000", "1110", "2210", "3210"}, {"1010", "3232", "1010", "3232"}};
   const char *Names[6] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
   int M = 0;
-  for (int K = 0; K < 6; ++K) if (!std::strcmp(Mode, Names[K])) M = K;
+  for (int K = 0; K < 6; ++K)
+    if (!std::strcmp(Mode, Names[K]))
+      M = K;
   const char *T = Tab[M][Sel & 3];
   uint32_t R = 0;
-  for (int K = 0; K < 4; ++K) R |= byteOf(X, Y, T[3 - K] - '0') << (8 * K);
+  for (int K = 0; K < 4; ++K)
+    R |= byteOf(X, Y, T[3 - K] - '0') << (8 * K);
   return R;
 }
-uint32_t bfindU(uint64_t V) { if (!V) return 0xffffffffu; return 63 - __builtin_clzll(V); }
-float ftz(float F) { return std::fpclassify(F) == FP_SUBNORMAL ? std::copysign(0.0f, F) : F; }
-float sat(float F) { return std::isnan(F) ? 0.0f : F < 0 ? 0.0f : F > 1 ? 1.0f : F; }
+uint32_t bfindU(uint64_t V) {
+  if (!V)
+    return 0xffffffffu;
+  return 63 - __builtin_clzll(V);
+}
+float ftz(float F) {
+  return std::fpclassify(F) == FP_SUBNORMAL ? std::copysign(0.0f, F) : F;
+}
+float sat(float F) {
+  return std::isnan(F) ? 0.0f : F < 0 ? 0.0f : F > 1 ? 1.0f : F;
+}
 template <class Fn> float directed(int Mode, Fn F) {
   int Old = std::fegetround();
   std::fesetround(Mode);
@@ -67,25 +111,35 @@ template <class Fn> float directed(int Mode, Fn F) {
   return R;
 }
 float fminP(float A, float B) {
-  if (std::isnan(A)) return std::isnan(B) ? bf(0x7fffffff) : B;
-  if (std::isnan(B)) return A;
-  if (A == 0 && B == 0) return std::signbit(A) ? A : B;
+  if (std::isnan(A))
+    return std::isnan(B) ? bf(0x7fffffff) : B;
+  if (std::isnan(B))
+    return A;
+  if (A == 0 && B == 0)
+    return std::signbit(A) ? A : B;
   return A < B ? A : B;
 }
 float fmaxNaN(float A, float B) {
-  if (std::isnan(A) || std::isnan(B)) return bf(0x7fffffff);
-  if (A == 0 && B == 0) return std::signbit(A) ? B : A;
+  if (std::isnan(A) || std::isnan(B))
+    return bf(0x7fffffff);
+  if (A == 0 && B == 0)
+    return std::signbit(A) ? B : A;
   return A > B ? A : B;
 }
 int32_t f2iSat(double V) {
-  if (std::isnan(V)) return 0;
-  if (V <= -2147483648.0) return INT32_MIN;
-  if (V >= 2147483647.0) return INT32_MAX;
+  if (std::isnan(V))
+    return 0;
+  if (V <= -2147483648.0)
+    return INT32_MIN;
+  if (V >= 2147483647.0)
+    return INT32_MAX;
   return (int32_t)V;
 }
 uint32_t f2uSat(double V) {
-  if (std::isnan(V) || V <= 0) return 0;
-  if (V >= 4294967295.0) return UINT32_MAX;
+  if (std::isnan(V) || V <= 0)
+    return 0;
+  if (V >= 4294967295.0)
+    return UINT32_MAX;
   return (uint32_t)V;
 }
 
@@ -103,28 +157,35 @@ bool expect(int K, const In &I, const In *All, int Lane, uint64_t &O) {
   switch (K) {
   case 0: {
     bool U = !ordered(A, B);
-    bool M[18] = {!U && A == B, !U && A != B, !U && A < B, !U && A <= B, !U && A > B, !U && A >= B,
-                  false, false, false, false, U || A == B, U || A != B, U || A < B, U || A <= B,
-                  U || A > B, U || A >= B, !U, U};
+    bool M[18] = {!U && A == B, !U && A != B, !U && A < B,
+                  !U && A <= B, !U && A > B,  !U && A >= B,
+                  false,        false,        false,
+                  false,        U || A == B,  U || A != B,
+                  U || A < B,   U || A <= B,  U || A > B,
+                  U || A >= B,  !U,           U};
     uint32_t R = 0;
-    for (int J = 0; J < 18; ++J) R |= (uint32_t)M[J] << J;
+    for (int J = 0; J < 18; ++J)
+      R |= (uint32_t)M[J] << J;
     O = R;
     return true;
   }
   case 1: {
-    bool M[6] = {SX == SY, SX != SY, SX < SY, SX <= SY, SX > SY, SX >= SY};
-    bool N[4] = {X < Y, X <= Y, X > Y, X >= Y};
+    bool M[6] = {SX == SY, SX != SY, SX<SY, SX <= SY, SX> SY, SX >= SY};
+    bool N[4] = {X<Y, X <= Y, X> Y, X >= Y};
     uint32_t R = 0;
-    for (int J = 0; J < 6; ++J) R |= (uint32_t)M[J] << J;
-    for (int J = 0; J < 4; ++J) R |= (uint32_t)N[J] << (J + 8);
+    for (int J = 0; J < 6; ++J)
+      R |= (uint32_t)M[J] << J;
+    for (int J = 0; J < 4; ++J)
+      R |= (uint32_t)N[J] << (J + 8);
     O = R;
     return true;
   }
   case 2: {
     bool C = X & 1;
-    bool Lt = SX < SY, Gt = X > Y, Ltu = !ordered(A, B) || A < B;
-    uint32_t R = (uint32_t)(Lt && C) | (uint32_t)(!Lt && C) << 1 | (uint32_t)(Gt || !C) << 2 |
-                 (uint32_t)(!Gt || !C) << 3 | (uint32_t)(Ltu != C) << 4 | (uint32_t)(!Ltu != C) << 5;
+    bool Lt = SX<SY, Gt = X> Y, Ltu = !ordered(A, B) || A < B;
+    uint32_t R = (uint32_t)(Lt && C) | (uint32_t)(!Lt && C) << 1 |
+                 (uint32_t)(Gt || !C) << 2 | (uint32_t)(!Gt || !C) << 3 |
+                 (uint32_t)(Ltu != C) << 4 | (uint32_t)(!Ltu != C) << 5;
     O = R;
     return true;
   }
@@ -138,9 +199,11 @@ bool expect(int K, const In &I, const In *All, int Lane, uint64_t &O) {
   }
   case 5: {
     int C = std::fpclassify(A);
-    bool M[6] = {std::isfinite(A), std::isinf(A), !std::isnan(A), std::isnan(A), C == FP_NORMAL, C == FP_SUBNORMAL};
+    bool M[6] = {std::isfinite(A), std::isinf(A),  !std::isnan(A),
+                 std::isnan(A),    C == FP_NORMAL, C == FP_SUBNORMAL};
     uint32_t R = 0;
-    for (int J = 0; J < 6; ++J) R |= (uint32_t)M[J] << J;
+    for (int J = 0; J < 6; ++J)
+      R |= (uint32_t)M[J] << J;
     O = R;
     return true;
   }
@@ -151,16 +214,23 @@ bool expect(int K, const In &I, const In *All, int Lane, uint64_t &O) {
   }
   case 7: {
     uint32_t Pos = X & 31, Len = Y & 15, R = Y;
-    for (uint32_t J = 0; J < Len && Pos + J < 32; ++J) R = (R & ~(1u << (Pos + J))) | (((X >> J) & 1) << (Pos + J));
+    for (uint32_t J = 0; J < Len && Pos + J < 32; ++J)
+      R = (R & ~(1u << (Pos + J))) | (((X >> J) & 1) << (Pos + J));
     O = pack(R, bfeS(X, Y & 31, (Y >> 5) & 31));
     return true;
   }
   case 8:
     O = bfeU64(pack(X, Y), Y & 63, (X >> 7) & 63);
     return true;
-  case 9: case 10: case 11: case 12: case 13: case 14: {
+  case 9:
+  case 10:
+  case 11:
+  case 12:
+  case 13:
+  case 14: {
     const char *Modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
-    uint32_t S = byteOf(X, Y, 1) | byteOf(X, Y, 3) << 8 | byteOf(X, Y, 5) << 16 | byteOf(X, Y, 7) << 24;
+    uint32_t S = byteOf(X, Y, 1) | byteOf(X, Y, 3) << 8 |
+                 byteOf(X, Y, 5) << 16 | byteOf(X, Y, 7) << 24;
     O = pack(prmtMode(Modes[K - 9], X, Y, Y), S);
     return true;
   }
@@ -171,7 +241,8 @@ bool expect(int K, const In &I, const In *All, int Lane, uint64_t &O) {
     return true;
   }
   case 16: {
-    int64_t X24 = ((int64_t)(int32_t)(X << 8)) >> 8, Y24 = ((int64_t)(int32_t)(Y << 8)) >> 8;
+    int64_t X24 = ((int64_t)(int32_t)(X << 8)) >> 8,
+            Y24 = ((int64_t)(int32_t)(Y << 8)) >> 8;
     uint32_t R = (uint32_t)(X24 * Y24);
     uint64_t UP = (uint64_t)(X & 0xffffff) * (Y & 0xffffff);
     R += (uint32_t)(UP >> 16);
@@ -200,7 +271,10 @@ bool expect(int K, const In &I, const In *All, int Lane, uint64_t &O) {
     uint64_t U1 = (uint64_t)R1 - Y - B0;
     uint32_t S1 = (uint32_t)U1, B1 = (U1 >> 63) & 1;
     uint32_t S2 = R2 - 1 - B1;
-    R0 ^= S2; R1 ^= S0; R2 += S1; R0 ^= R2;
+    R0 ^= S2;
+    R1 ^= S0;
+    R2 += S1;
+    R0 ^= R2;
     O = pack(R0, R1);
     return true;
   }
@@ -213,42 +287,55 @@ bool expect(int K, const In &I, const In *All, int Lane, uint64_t &O) {
   }
   case 20: {
     uint64_t V = pack(X, Y);
-    uint32_t R = __builtin_popcountll(V) + (V ? __builtin_clzll(V) : 64) + bfindU(V);
+    uint32_t R =
+        __builtin_popcountll(V) + (V ? __builtin_clzll(V) : 64) + bfindU(V);
     R += SX < 0 ? bfindU((uint32_t)~X) : bfindU(X);
     R += Y ? 31 - bfindU(Y) : 0xffffffffu;
     R += X == 0;
     uint64_t Bv = 0;
-    for (int J = 0; J < 64; ++J) Bv |= ((V >> J) & 1) << (63 - J);
+    for (int J = 0; J < 64; ++J)
+      Bv |= ((V >> J) & 1) << (63 - J);
     O = Bv ^ pack(R, R);
     return true;
   }
   case 21: {
-    uint32_t R = fb(std::copysign(B, A)) ^ fb(std::fabs(A)) ^ (fb(B) ^ 0x80000000u);
+    uint32_t R =
+        fb(std::copysign(B, A)) ^ fb(std::fabs(A)) ^ (fb(B) ^ 0x80000000u);
     uint32_t S = fb(fminP(A, B)) ^ R;
     O = pack(S, fb(fmaxNaN(A, B)));
     return true;
   }
   case 22: {
-    if (!ordered(A, B)) return false;
+    if (!ordered(A, B))
+      return false;
     uint16_t H1 = h(A), H2 = h(B);
     uint16_t H3 = h(hf(H1) + hf(H2));
     uint16_t H4 = h(hf(H3) * hf(H1));
     H3 = hd(std::fma((double)hf(H4), (double)hf(H2), (double)hf(H1)));
-    if (std::isnan(hf(H3))) return false;
+    if (std::isnan(hf(H3)))
+      return false;
     H4 = H3 ^ 0x8000;
     O = pack(H3 | (uint32_t)H4 << 16, fb(hf(H4)));
     return true;
   }
   case 23: {
-    if (!ordered(A, B)) return false;
+    if (!ordered(A, B))
+      return false;
     uint16_t Hi = h(hf(h(A)) * 2), Lo = h(hf(h(B)) * 2);
     O = pack(Lo | (uint32_t)Hi << 16, fb(bf((uint32_t)bf16(A) << 16) + 1.0f));
     return true;
   }
   case 24: {
-    float R = directed(FE_DOWNWARD, [&] { volatile float P = A, Q = B; return P + Q; });
-    float S = ftz(directed(FE_TOWARDZERO, [&] { volatile float P = ftz(A), Q = ftz(B); return P * Q; }));
-    if (std::isnan(R) || std::isnan(S)) return false;
+    float R = directed(FE_DOWNWARD, [&] {
+      volatile float P = A, Q = B;
+      return P + Q;
+    });
+    float S = ftz(directed(FE_TOWARDZERO, [&] {
+      volatile float P = ftz(A), Q = ftz(B);
+      return P * Q;
+    }));
+    if (std::isnan(R) || std::isnan(S))
+      return false;
     O = pack(fb(R) ^ fb(S), fb(sat(A + B)));
     return true;
   }
@@ -260,7 +347,8 @@ bool expect(int K, const In &I, const In *All, int Lane, uint64_t &O) {
     volatile double P = D, Q = 3.0;
     volatile double W = P / Q;
     std::fesetround(Old);
-    if (std::isnan(V)) return false;
+    if (std::isnan(V))
+      return false;
     O = db(V) ^ db(W);
     return true;
   }
@@ -274,20 +362,26 @@ bool expect(int K, const In &I, const In *All, int Lane, uint64_t &O) {
     return true;
   }
   case 27:
-    O = pack((uint32_t)f2iSat(std::trunc((double)A)), f2uSat(std::ceil((double)B)));
+    O = pack((uint32_t)f2iSat(std::trunc((double)A)),
+             f2uSat(std::ceil((double)B)));
     return true;
   case 28: {
     float T = std::fabs(A);
     float R = std::exp2(B) + std::log2(T);
     R = R + std::sin(B);
     R = R + std::cos(B);
-    if (std::isnan(R) || std::isnan(std::tanh(B))) return false;
+    if (std::isnan(R) || std::isnan(std::tanh(B)))
+      return false;
     O = pack(fb(R), fb(std::tanh(B)));
     return true;
   }
   case 29: {
     uint32_t Ballot = 0, Even = 0;
-    for (int L = 0; L < 32; ++L) if (!(All[L].X & 1)) { Ballot |= 1u << L; Even |= 1u << L; }
+    for (int L = 0; L < 32; ++L)
+      if (!(All[L].X & 1)) {
+        Ballot |= 1u << L;
+        Even |= 1u << L;
+      }
     uint32_t S = Lane >= 3 ? ((uint32_t)Lane - 3) | 0x100 : (uint32_t)Lane;
     uint32_t T = (X & 1) ? (1u << Lane) - 1 : Even;
     O = pack(Ballot ^ S, T);
@@ -305,38 +399,69 @@ TEST(Misc, InstructionFamilies) {
   ASSERT_TRUE(M);
   const int NC = 31;
   std::vector<In> Ins(32);
-  float SpecialA[] = {NAN, INFINITY, -0.0f, 1e-40f, -3.5f, 0.5f, 2.5f, 65504.0f, -1e-39f, 1.0f};
-  float SpecialB[] = {1.0f, -INFINITY, 0.0f, 2.0f, NAN, 0.5f, -2.5f, 3.0f, 1e-39f, -0.0f};
+  float SpecialA[] = {NAN,  INFINITY, -0.0f,    1e-40f,  -3.5f,
+                      0.5f, 2.5f,     65504.0f, -1e-39f, 1.0f};
+  float SpecialB[] = {1.0f, -INFINITY, 0.0f, 2.0f,   NAN,
+                      0.5f, -2.5f,     3.0f, 1e-39f, -0.0f};
   uint32_t Seed = 4242;
-  auto R = [&]() { Seed = Seed * 1664525u + 1013904223u; return Seed; };
+  auto R = [&]() {
+    Seed = Seed * 1664525u + 1013904223u;
+    return Seed;
+  };
   for (int L = 0; L < 32; ++L) {
     In &I = Ins[L];
-    I.A = L < 10 ? SpecialA[L] : (float)(int32_t)R() / (float)(1u << (R() % 28));
-    I.B = L < 10 ? SpecialB[L] : (float)(int32_t)R() / (float)(1u << (R() % 28));
+    I.A =
+        L < 10 ? SpecialA[L] : (float)(int32_t)R() / (float)(1u << (R() % 28));
+    I.B =
+        L < 10 ? SpecialB[L] : (float)(int32_t)R() / (float)(1u << (R() % 28));
     I.X = R();
     I.Y = L % 5 == 0 ? R() % 40 : R();
     I.Da = L < 3 ? -1.0 + L : (double)(int32_t)R() / 1000.0 + 1e-7 * R();
   }
-  Ins[10].X = 0; Ins[11].X = 0xffffffffu; Ins[12].X = 0x80000000u; Ins[12].Y = 0x7fffffffu;
-  Ins[13].Y = 0; Ins[14].X = 300; Ins[14].Y = 0xffff8000u; Ins[15].A = 3e9f; Ins[15].B = -5.0f;
-  Ins[16].A = -3e9f; Ins[16].B = 5e9f; Ins[17].A = 2.5f; Ins[17].B = 0.1f;
+  Ins[10].X = 0;
+  Ins[11].X = 0xffffffffu;
+  Ins[12].X = 0x80000000u;
+  Ins[12].Y = 0x7fffffffu;
+  Ins[13].Y = 0;
+  Ins[14].X = 300;
+  Ins[14].Y = 0xffff8000u;
+  Ins[15].A = 3e9f;
+  Ins[15].B = -5.0f;
+  Ins[16].A = -3e9f;
+  Ins[16].B = 5e9f;
+  Ins[17].A = 2.5f;
+  Ins[17].B = 0.1f;
   std::vector<float> A(32), B(32);
   std::vector<uint32_t> X(32), Y(32);
   std::vector<double> Da(32);
-  for (int L = 0; L < 32; ++L) { A[L] = Ins[L].A; B[L] = Ins[L].B; X[L] = Ins[L].X; Y[L] = Ins[L].Y; Da[L] = Ins[L].Da; }
+  for (int L = 0; L < 32; ++L) {
+    A[L] = Ins[L].A;
+    B[L] = Ins[L].B;
+    X[L] = Ins[L].X;
+    Y[L] = Ins[L].Y;
+    Da[L] = Ins[L].Da;
+  }
   std::vector<uint64_t> Out(32 * NC, 0xdeadbeefdeadbeefull);
   launch(*M, "misc", {1, 1, 1}, {32, 1, 1},
-         Args().add(A.data()).add(B.data()).add(X.data()).add(Y.data()).add(Da.data()).add(Out.data()));
+         Args()
+             .add(A.data())
+             .add(B.data())
+             .add(X.data())
+             .add(Y.data())
+             .add(Da.data())
+             .add(Out.data()));
   int Bad = 0, Compared = 0;
   for (int K = 0; K < NC; ++K)
     for (int L = 0; L < 32; ++L) {
       uint64_t E;
-      if (!expect(K, Ins[L], Ins.data(), L, E)) continue;
+      if (!expect(K, Ins[L], Ins.data(), L, E))
+        continue;
       ++Compared;
       uint64_t G = Out[L * NC + K];
       if (G != E && Bad++ < 40)
-        ADD_FAILURE() << "case " << K << " lane " << L << " (a=" << Ins[L].A << " b=" << Ins[L].B
-                      << " x=0x" << std::hex << Ins[L].X << " y=0x" << Ins[L].Y << "): got 0x" << G
+        ADD_FAILURE() << "case " << K << " lane " << L << " (a=" << Ins[L].A
+                      << " b=" << Ins[L].B << " x=0x" << std::hex << Ins[L].X
+                      << " y=0x" << Ins[L].Y << "): got 0x" << G
                       << " expected 0x" << E << std::dec;
     }
   EXPECT_GT(Compared, 900);

@@ -27,7 +27,8 @@ TEST(Parser, FeaturesKernel) {
   EXPECT_EQ(((uint32_t *)Arr->Address)[3], 4u);
   const GlobalInfo *Ptrs = M->findGlobal("ptrs");
   ASSERT_TRUE(Ptrs);
-  EXPECT_EQ(((uint64_t *)Ptrs->Address)[1], (uint64_t)(uintptr_t)Arr->Address + 8);
+  EXPECT_EQ(((uint64_t *)Ptrs->Address)[1],
+            (uint64_t)(uintptr_t)Arr->Address + 8);
   EXPECT_TRUE(M->findGlobal("cf"));
   EXPECT_FALSE(M->findGlobal("sh")); // shared is not a global
   EXPECT_FALSE(M->findKernel("twice"));
@@ -71,7 +72,7 @@ TEST(Parser, FeaturesKernel) {
       EXPECT_EQ(I.Opcode, "mov.u32");
       EXPECT_EQ(I.PtxLine, 53u);
     }
-    if (I.Opcode == "bra" ) {
+    if (I.Opcode == "bra") {
       EXPECT_TRUE(I.HasVisits);
       EXPECT_EQ(I.Visits, 2u);
       EXPECT_EQ(I.Divergent, 2u);
@@ -98,7 +99,8 @@ TEST(Parser, SourceLinesFromLoc) {
   EXPECT_NE(J.find("kernels.cu\",\"line\":"), std::string::npos);
   auto M2 = load("kernels_O1gl.ptx");
   ASSERT_TRUE(M2);
-  EXPECT_NE(M2->groundTruthJson().find("kernels.cu\",\"line\":"), std::string::npos);
+  EXPECT_NE(M2->groundTruthJson().find("kernels.cu\",\"line\":"),
+            std::string::npos);
 }
 
 const char *Header = ".version 8.0\n.target sm_90\n.address_size 64\n";
@@ -116,19 +118,23 @@ TEST(Parser, MalformedInputIsAnError) {
   EXPECT_NE(E.find("PTX line 6"), std::string::npos) << E;
   EXPECT_NE(E.find("%r1"), std::string::npos) << E;
   EXPECT_NE(E.find("in function k"), std::string::npos) << E;
-  E = errorOf(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, %r7;\n}\n");
+  E = errorOf(
+      ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, %r7;\n}\n");
   EXPECT_NE(E.find("%r7"), std::string::npos) << E;
-  E = errorOf(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 1\n}\n");
+  E = errorOf(
+      ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 1\n}\n");
   EXPECT_NE(E.find("PTX line"), std::string::npos) << E;
   E = errorOf(".visible .entry k()\n{\n\tbra.uni $L_nowhere;\n}\n");
   EXPECT_NE(E.find("$L_nowhere"), std::string::npos) << E;
   E = errorOf(".visible .entry k()\n{\n\tret;\n");
   EXPECT_FALSE(E.empty());
-  E = errorOf(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 1; # oops\n}\n");
+  E = errorOf(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 1; # "
+              "oops\n}\n");
   EXPECT_NE(E.find("unexpected character"), std::string::npos) << E;
   E = errorOf(".bogus_directive 1;\n");
   EXPECT_NE(E.find("PTX line 4"), std::string::npos) << E;
-  E = errorOf(".visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n\tld.global.u32 %rd1, [%rd1, 4];\n}\n");
+  E = errorOf(".visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n\tld.global.u32 "
+              "%rd1, [%rd1, 4];\n}\n");
   EXPECT_NE(E.find("expected address operand"), std::string::npos) << E;
 }
 
@@ -138,7 +144,8 @@ TEST(Parser, OversizedVariablesAreAnError) {
   std::string E;
   E = errorOf(".global .align 4 .b8 big[68719476736];\n");
   EXPECT_NE(E.find("'big' is larger than the emulator's limit of 256 MiB"),
-            std::string::npos) << E;
+            std::string::npos)
+      << E;
   E = errorOf(".global .b32 neg[-4];\n");
   EXPECT_NE(E.find("'neg'"), std::string::npos) << E;
   E = errorOf(".global .b64 wide[65536][65536];\n");
@@ -149,8 +156,8 @@ TEST(Parser, OversizedVariablesAreAnError) {
   E = errorOf(".global .align 3000000000 .b8 odd[4];\n");
   EXPECT_NE(E.find(".align 3000000000"), std::string::npos) << E;
   std::string Err;
-  EXPECT_TRUE(loadText(std::string(Header) + ".global .b8 fine[1048576];\n",
-                       &Err))
+  EXPECT_TRUE(
+      loadText(std::string(Header) + ".global .b8 fine[1048576];\n", &Err))
       << Err;
 }
 
@@ -161,8 +168,12 @@ TEST(Parser, TruncatedAndMutatedInputNeverCrashes) {
   for (size_t N = 0; N < Text.size(); N += 7) {
     std::string Err;
     auto M = loadPtx(Text.substr(0, N), "trunc", Err);
-    if (M) ++Loaded;
-    else { ++Failed; EXPECT_FALSE(Err.empty()); }
+    if (M)
+      ++Loaded;
+    else {
+      ++Failed;
+      EXPECT_FALSE(Err.empty());
+    }
   }
   EXPECT_GT(Failed, 0);
   uint32_t Seed = 1;
@@ -184,9 +195,10 @@ TEST(Parser, TruncatedAndMutatedInputNeverCrashes) {
 }
 
 TEST(Parser, AllCheckedInPtxLoads) {
-  for (const char *F : {"intops_O0.ptx", "intops_O2.ptx", "intops_O3.ptx", "floatops_O0.ptx",
-                        "floatops_O2.ptx", "kernels_O0.ptx", "kernels_O2.ptx", "kernels_O3.ptx",
-                        "kernels_O2g.ptx", "kernels_O1gl.ptx", "bench_O3.ptx", "features.ptx"}) {
+  for (const char *F : {"intops_O0.ptx", "intops_O2.ptx", "intops_O3.ptx",
+                        "floatops_O0.ptx", "floatops_O2.ptx", "kernels_O0.ptx",
+                        "kernels_O2.ptx", "kernels_O3.ptx", "kernels_O2g.ptx",
+                        "kernels_O1gl.ptx", "bench_O3.ptx", "features.ptx"}) {
     auto M = load(F);
     EXPECT_TRUE(M) << F;
   }
@@ -206,28 +218,38 @@ std::unique_ptr<Module> mustLoad(const std::string &Body) {
 // Well-formed but unimplemented instructions load (other kernels of the
 // module stay usable) and fail the launch that executes them.
 TEST(Errors, UnsupportedInstructionFailsWhenExecuted) {
-  auto M = mustLoad(".file 1 \"/src/app.cu\"\n.visible .entry k(.param .u32 p)\n{\n\t.reg .b64 %rd<2>;\n"
-                    "\t.reg .b32 %r<2>;\n\t.reg .pred %q;\n\tld.param.u32 %r1, [p];\n"
-                    "\tsetp.eq.u32 %q, %r1, 0;\n\t@%q bra $Lend;\n"
-                    "\t.loc 1 17 5\n\ttex.1d.v4.f32.s32 {%r1, %r1, %r1, %r1}, [tref, {%r1}];\n"
-                    "\tfrobnicate.b32 %r1;\n\tatom.global.nand.b64 %rd1, [%rd1], 1;\n$Lend:\n\tret;\n}\n"
-                    ".visible .entry ok()\n{\n\tret;\n}\n");
+  auto M = mustLoad(
+      ".file 1 \"/src/app.cu\"\n.visible .entry k(.param .u32 p)\n{\n\t.reg "
+      ".b64 %rd<2>;\n"
+      "\t.reg .b32 %r<2>;\n\t.reg .pred %q;\n\tld.param.u32 %r1, [p];\n"
+      "\tsetp.eq.u32 %q, %r1, 0;\n\t@%q bra $Lend;\n"
+      "\t.loc 1 17 5\n\ttex.1d.v4.f32.s32 {%r1, %r1, %r1, %r1}, [tref, "
+      "{%r1}];\n"
+      "\tfrobnicate.b32 %r1;\n\tatom.global.nand.b64 %rd1, [%rd1], "
+      "1;\n$Lend:\n\tret;\n}\n"
+      ".visible .entry ok()\n{\n\tret;\n}\n");
   ASSERT_TRUE(M);
   std::string Err;
   EXPECT_TRUE(launch(*M, "ok", {1, 1, 1}, {32, 1, 1}, Args(), &Err)) << Err;
-  EXPECT_TRUE(launch(*M, "k", {1, 1, 1}, {32, 1, 1}, Args().add(0u), &Err)) << Err;
+  EXPECT_TRUE(launch(*M, "k", {1, 1, 1}, {32, 1, 1}, Args().add(0u), &Err))
+      << Err;
   EXPECT_FALSE(launch(*M, "k", {1, 1, 1}, {32, 1, 1}, Args().add(1u), &Err));
   EXPECT_NE(Err.find("unsupported instruction"), std::string::npos) << Err;
   EXPECT_NE(Err.find("tex.1d.v4.f32.s32"), std::string::npos) << Err;
-  EXPECT_NE(Err.find("kernel k, block (0,0,0), thread (0,0,0)"), std::string::npos) << Err;
-  EXPECT_NE(Err.find("PTX line 14 (/src/app.cu:17:5)"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("kernel k, block (0,0,0), thread (0,0,0)"),
+            std::string::npos)
+      << Err;
+  EXPECT_NE(Err.find("PTX line 14 (/src/app.cu:17:5)"), std::string::npos)
+      << Err;
 }
 
 TEST(Errors, ParamAndLocalOutOfRange) {
-  auto M = mustLoad(".visible .entry k(.param .u32 p)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n"
+  auto M = mustLoad(".visible .entry k(.param .u32 p)\n{\n\t.reg .b32 "
+                    "%r<3>;\n\t.reg .b64 %rd<3>;\n"
                     "\t.local .align 4 .b8 depot[16];\n"
                     "\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r1, %r1, 2;\n"
-                    "\tcvt.u64.u32 %rd1, %r1;\n\tmov.u64 %rd2, depot;\n\tadd.u64 %rd2, %rd2, %rd1;\n"
+                    "\tcvt.u64.u32 %rd1, %r1;\n\tmov.u64 %rd2, "
+                    "depot;\n\tadd.u64 %rd2, %rd2, %rd1;\n"
                     "\tst.local.u32 [%rd2], %r1;\n"
                     "\tld.param.u32 %r2, [p+8];\n\tret;\n}\n");
   ASSERT_TRUE(M);
@@ -238,7 +260,8 @@ TEST(Errors, ParamAndLocalOutOfRange) {
   EXPECT_NE(Err.find("kernel k"), std::string::npos) << Err;
   EXPECT_NE(Err.find("ld.param.u32"), std::string::npos) << Err;
   EXPECT_FALSE(launch(*M, "k", {1, 1, 1}, {8, 1, 1}, Args().add(P), &Err));
-  EXPECT_NE(Err.find("local memory access out of range"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("local memory access out of range"), std::string::npos)
+      << Err;
   EXPECT_NE(Err.find("thread (4,0,0)"), std::string::npos) << Err;
   EXPECT_NE(Err.find("PTX line 14"), std::string::npos) << Err;
 }
@@ -259,11 +282,15 @@ TEST(Errors, BadLaunchConfiguration) {
 
 namespace {
 TEST(Parser, ParamLayout) {
-  auto M = mustLoad(".visible .entry k(.param .u32 a, .param .u64 .ptr .global .align 1 p, "
-                    ".param .align 4 .b8 s[12], .param .u16 h, .param .f64 d)\n{\n\t.reg .b64 %rd<2>;\n"
-                    "\t.reg .b32 %r<2>;\n\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [a];\n"
-                    "\tst.u32 [%rd1], %r1;\n\tld.param.u32 %r1, [s+8];\n\tst.u32 [%rd1+4], %r1;\n"
-                    "\tld.param.f64 %rd1, [d];\n\tret;\n}\n");
+  auto M = mustLoad(
+      ".visible .entry k(.param .u32 a, .param .u64 .ptr .global .align 1 p, "
+      ".param .align 4 .b8 s[12], .param .u16 h, .param .f64 d)\n{\n\t.reg "
+      ".b64 %rd<2>;\n"
+      "\t.reg .b32 %r<2>;\n\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, "
+      "[a];\n"
+      "\tst.u32 [%rd1], %r1;\n\tld.param.u32 %r1, [s+8];\n\tst.u32 [%rd1+4], "
+      "%r1;\n"
+      "\tld.param.f64 %rd1, [d];\n\tret;\n}\n");
   ASSERT_TRUE(M);
   const KernelInfo &K = M->kernels()[0];
   ASSERT_EQ(K.Params.size(), 5u);
@@ -294,17 +321,25 @@ TEST(Barriers, DeadlocksAreErrors) {
   std::string Err;
   EXPECT_FALSE(launch(*M, "inwarp", {1, 1, 1}, {32, 1, 1}, Args(), &Err));
   EXPECT_NE(Err.find("deadlock"), std::string::npos) << Err;
-  EXPECT_NE(Err.find("barrier 1 ('barrier.sync' at PTX line 19)"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("barrier 1 ('barrier.sync' at PTX line 19)"),
+            std::string::npos)
+      << Err;
   EXPECT_NE(Err.find("16 of 32 threads arrived"), std::string::npos) << Err;
   EXPECT_NE(Err.find("kernel inwarp, block (0,0,0)"), std::string::npos) << Err;
   EXPECT_FALSE(launch(*M, "somewarps", {1, 1, 1}, {64, 1, 1}, Args(), &Err));
   EXPECT_NE(Err.find("deadlock"), std::string::npos) << Err;
   EXPECT_NE(Err.find("barrier 3"), std::string::npos) << Err;
   std::vector<uint32_t> Out(128, 0);
-  EXPECT_TRUE(launch(*M, "named", {2, 1, 1}, {128, 1, 1}, Args().add(Out.data()), &Err)) << Err;
-  for (uint32_t T = 0; T < 128; ++T) EXPECT_EQ(Out[T], T);
+  EXPECT_TRUE(
+      launch(*M, "named", {2, 1, 1}, {128, 1, 1}, Args().add(Out.data()), &Err))
+      << Err;
+  for (uint32_t T = 0; T < 128; ++T)
+    EXPECT_EQ(Out[T], T);
   std::fill(Out.begin(), Out.end(), 0);
-  EXPECT_TRUE(launch(*M, "guarded", {1, 1, 1}, {64, 1, 1}, Args().add(Out.data()), &Err)) << Err;
-  for (uint32_t T = 0; T < 64; ++T) EXPECT_EQ(Out[T], T);
+  EXPECT_TRUE(launch(*M, "guarded", {1, 1, 1}, {64, 1, 1},
+                     Args().add(Out.data()), &Err))
+      << Err;
+  for (uint32_t T = 0; T < 64; ++T)
+    EXPECT_EQ(Out[T], T);
 }
 } // namespace

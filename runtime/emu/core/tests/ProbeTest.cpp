@@ -13,7 +13,8 @@ std::string stripComments(const std::string &T) {
   std::string O;
   for (size_t I = 0; I < T.size();) {
     if (T.compare(I, 2, "//") == 0) {
-      while (I < T.size() && T[I] != '\n') ++I;
+      while (I < T.size() && T[I] != '\n')
+        ++I;
       continue;
     }
     O += T[I++];
@@ -34,19 +35,24 @@ void runProbes(const char *File, bool Strip = false) {
   std::vector<unsigned long long> C(16, 0);
   std::vector<int> Out(400, -1);
   const int N = 250;
-  launch(*M, K, {3, 1, 1}, {96, 1, 1}, Args().add(C.data()).add(Out.data()).add(N));
-  launch(*M, K, {1, 1, 1}, {40, 1, 1}, Args().add(C.data()).add(Out.data()).add(N));
+  launch(*M, K, {3, 1, 1}, {96, 1, 1},
+         Args().add(C.data()).add(Out.data()).add(N));
+  launch(*M, K, {1, 1, 1}, {40, 1, 1},
+         Args().add(C.data()).add(Out.data()).add(N));
   for (int T = 0; T < N; ++T) {
     int V = T;
     if ((T * 7 + 3) % 5 < 2)
-      for (int J = 0; J < (T & 7); ++J) V = V * 3 + J;
+      for (int J = 0; J < (T & 7); ++J)
+        V = V * 3 + J;
     EXPECT_EQ(Out[T], V) << T;
   }
   auto TI = truthOf(M->groundTruthJson(), K);
   bool SawB0 = false, SawB6 = false, SawBr = false, WantBra = false;
   uint64_t Odd = 0;
-  for (int T = 0; T < 3 * 96; ++T) Odd += (T * 7 + 3) % 5 < 2;
-  for (int T = 0; T < 40; ++T) Odd += (T * 7 + 3) % 5 < 2;
+  for (int T = 0; T < 3 * 96; ++T)
+    Odd += (T * 7 + 3) % 5 < 2;
+  for (int T = 0; T < 40; ++T)
+    Odd += (T * 7 + 3) % 5 < 2;
   for (auto &I : TI) {
     if (I.Marker == "ws:block 0") {
       SawB0 = true;

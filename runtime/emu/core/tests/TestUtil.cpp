@@ -24,14 +24,16 @@ std::unique_ptr<Module> load(const std::string &Name) {
 std::unique_ptr<Module> loadText(const std::string &Text, std::string *ErrOut) {
   std::string Err;
   auto M = loadPtx(Text, "inline.ptx", Err);
-  if (ErrOut) *ErrOut = Err;
+  if (ErrOut)
+    *ErrOut = Err;
   return M;
 }
 
-bool launch(Module &M, const std::string &K, Dim3 G, Dim3 B, const Args &A, std::string *ErrOut,
-            uint32_t Dyn) {
+bool launch(Module &M, const std::string &K, Dim3 G, Dim3 B, const Args &A,
+            std::string *ErrOut, uint32_t Dyn) {
   std::vector<void *> Ptrs;
-  for (auto &Bl : A.Blobs) Ptrs.push_back((void *)Bl.data());
+  for (auto &Bl : A.Blobs)
+    Ptrs.push_back((void *)Bl.data());
   LaunchParams P;
   P.Grid = G;
   P.Block = B;
@@ -39,17 +41,22 @@ bool launch(Module &M, const std::string &K, Dim3 G, Dim3 B, const Args &A, std:
   P.Args = Ptrs.data();
   std::string Err;
   bool Ok = M.launch(K, P, Err);
-  if (ErrOut) *ErrOut = Err;
-  else EXPECT_TRUE(Ok) << Err;
+  if (ErrOut)
+    *ErrOut = Err;
+  else
+    EXPECT_TRUE(Ok) << Err;
   return Ok;
 }
 
-std::string firstKernel(Module &M) { return M.kernels().empty() ? "" : M.kernels()[0].Name; }
+std::string firstKernel(Module &M) {
+  return M.kernels().empty() ? "" : M.kernels()[0].Name;
+}
 
 static std::string field(const std::string &Obj, const std::string &Key) {
   std::string K = "\"" + Key + "\":";
   size_t P = Obj.find(K);
-  if (P == std::string::npos) return "";
+  if (P == std::string::npos)
+    return "";
   P += K.size();
   if (Obj[P] == '"') {
     size_t E = Obj.find('"', P + 1);
@@ -59,10 +66,12 @@ static std::string field(const std::string &Obj, const std::string &Key) {
   return Obj.substr(P, E - P);
 }
 
-std::vector<InstTruth> truthOf(const std::string &Json, const std::string &Func) {
+std::vector<InstTruth> truthOf(const std::string &Json,
+                               const std::string &Func) {
   std::vector<InstTruth> Out;
   size_t P = Json.find("{\"name\":\"" + Func + "\"");
-  if (P == std::string::npos) return Out;
+  if (P == std::string::npos)
+    return Out;
   size_t End = Json.find("]}", P);
   size_t Q = Json.find("\"instructions\":[", P);
   Q = Json.find('{', Q);
@@ -76,7 +85,8 @@ std::vector<InstTruth> truthOf(const std::string &Json, const std::string &Func)
     T.Thread = std::stoull(field(Obj, "thread_executions"));
     T.PtxLine = (unsigned)std::stoul(field(Obj, "ptx_line"));
     std::string L = field(Obj, "line");
-    if (!L.empty()) T.Line = (unsigned)std::stoul(L);
+    if (!L.empty())
+      T.Line = (unsigned)std::stoul(L);
     std::string V = field(Obj, "visits");
     if (!V.empty()) {
       T.HasVisits = true;

@@ -12,13 +12,15 @@ using namespace warpscope::emu;
 
 std::string readPtx(const std::string &Name); // from tests/ptx
 std::unique_ptr<Module> load(const std::string &Name);
-std::unique_ptr<Module> loadText(const std::string &Text, std::string *Err = nullptr);
+std::unique_ptr<Module> loadText(const std::string &Text,
+                                 std::string *Err = nullptr);
 
 // Launches with arguments given as a list of (pointer to value, size) blobs.
 struct Args {
   std::vector<std::vector<unsigned char>> Blobs;
   template <class T> Args &add(const T &V) {
-    Blobs.emplace_back((const unsigned char *)&V, (const unsigned char *)&V + sizeof(T));
+    Blobs.emplace_back((const unsigned char *)&V,
+                       (const unsigned char *)&V + sizeof(T));
     return *this;
   }
 };
@@ -33,7 +35,8 @@ struct InstTruth {
   bool HasVisits = false;
   unsigned PtxLine = 0, Line = 0;
 };
-std::vector<InstTruth> truthOf(const std::string &Json, const std::string &Func);
+std::vector<InstTruth> truthOf(const std::string &Json,
+                               const std::string &Func);
 // A test parameterized by a checked-in PTX file, with its kernels looked up
 // by plain name (the mangled name contains <length><name>).
 class ModuleFixture : public ::testing::TestWithParam<const char *> {
@@ -44,7 +47,8 @@ protected:
   }
   std::string mangled(const std::string &Plain) {
     for (auto &K : M->kernels())
-      if (K.Name.find(std::to_string(Plain.size()) + Plain) != std::string::npos)
+      if (K.Name.find(std::to_string(Plain.size()) + Plain) !=
+          std::string::npos)
         return K.Name;
     ADD_FAILURE() << "no kernel " << Plain;
     return "";
@@ -53,6 +57,8 @@ protected:
 };
 
 // The tests' deterministic input generator.
-inline uint32_t lcg(uint32_t &S) { S = S * 1664525u + 1013904223u; return S; }
+inline uint32_t lcg(uint32_t &S) {
+  S = S * 1664525u + 1013904223u;
+  return S;
+}
 } // namespace emutest
-
