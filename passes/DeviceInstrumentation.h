@@ -4,22 +4,50 @@
 // gives every block of every defined function a warp/thread execution
 // counter, probes every conditional branch and switch that
 // UniformityAnalysis cannot prove uniform, and writes the module's static
-// program database. Host modules are left alone.
+// program database. Host modules are left alone, and so are modules the
+// profile-use pass marked as profile-guided rebuilds.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_PASSES_DEVICEINSTRUMENTATION_H
 #define WARPSCOPE_PASSES_DEVICEINSTRUMENTATION_H
 
+#include "ModuleIdentity.h"
 #include "llvm/IR/PassManager.h"
+#include <string>
 
 namespace warpscope {
+
+/// The device pass's settings; each is the -warpscope-<name> option named
+/// beside it (docs/plugin-options.md), which overrides it when given.
+struct DeviceInstrumentationOptions {
+  bool Instrument = true;             ///< instrument
+  bool ProbeAll = false;              ///< probe-all
+  bool CheaperCounting = true;        ///< cheaper-counting
+  bool DeriveEquivalentBlocks = true; ///< derive-equivalent-blocks
+  bool AssumeReconvergence = false;   ///< assume-reconvergence
+  bool EdgeArrivals = true;           ///< edge-arrivals
+  bool CountLoopEntries = true;       ///< count-loop-entries
+  bool BranchThroughProbe = true;     ///< branch-through-probe
+  bool PromoteLoopCounters = true;    ///< promote-loop-counters
+  bool PromoteBlockProbes = false;    ///< promote-block-probes
+  bool SkipShortLoops = true;         ///< promote-skip-short-loops
+  unsigned CounterReplicas = 256;     ///< counter-replicas
+  std::string DatabaseOut;            ///< db-out
+  ModuleIdentityOptions Identity;     ///< module-id, db-dir
+};
 
 class DeviceInstrumentationPass
     : public llvm::PassInfoMixin<DeviceInstrumentationPass> {
 public:
+  /// Options given on the command line override Opts.
+  explicit DeviceInstrumentationPass(
+      DeviceInstrumentationOptions Opts = DeviceInstrumentationOptions());
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
   /// Also at -O0 and on optnone functions: a profile must not have holes.
   static bool isRequired() { return true; }
+
+private:
+  DeviceInstrumentationOptions Opts;
 };
 
 } // namespace warpscope

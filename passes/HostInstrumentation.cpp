@@ -5,10 +5,12 @@
 #include "PtxHistograms.h"
 #include "warpscope/ABI/Abi.h"
 #include "warpscope/Database/ProgramDatabase.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -19,28 +21,44 @@
 using namespace llvm;
 using namespace warpscope;
 
+#define DEBUG_TYPE "warpscope"
+
+STATISTIC(NumModulesRegistered, "Host modules registered with the runtime");
+
 static cl::opt<std::string> DatabaseIn(
-    "warpscope-db-in",
+    "warpscope-db-in", cl::Hidden,
     cl::desc("Program database to embed in the host module (default: the "
              "one the device compile left in -warpscope-db-dir)"),
     cl::init(""));
 
 static cl::opt<bool> Histograms(
-    "warpscope-histograms",
+    "warpscope-histograms", cl::Hidden,
     cl::desc("Add per-block PTX instruction histograms, read from the "
              "embedded fatbin, to the program database (default on)"),
     cl::init(true));
+
+static HostInstrumentationOptions
+overrideFromCL(HostInstrumentationOptions Opts) {
+  if (DatabaseIn.getNumOccurrences())
+    Opts.DatabaseIn = DatabaseIn;
+  if (Histograms.getNumOccurrences())
+    Opts.Histograms = Histograms;
+  Opts.Identity = overrideIdentityFromCL(Opts.Identity);
+  return Opts;
+}
 
 namespace {
 
 class HostInstrumenter {
 public:
-  explicit HostInstrumenter(Module &M) : M(M), Ctx(M.getContext()) {}
+  HostInstrumenter(Module &M, const HostInstrumentationOptions &Opts)
+      : M(M), Ctx(M.getContext()), Opts(Opts) {}
   bool run();
 
 private:
   Module &M;
   LLVMContext &Ctx;
+  const HostInstrumentationOptions &Opts;
 
   std::string databasePath(StringRef Id) const;
   Constant *stringConstant(StringRef S, StringRef Name, bool NulTerminate);
@@ -50,9 +68,9 @@ private:
 };
 
 std::string HostInstrumenter::databasePath(StringRef Id) const {
-  if (!DatabaseIn.empty())
-    return DatabaseIn;
-  SmallString<256> P(databaseDirectory());
+  if (!Opts.DatabaseIn.empty())
+    return Opts.DatabaseIn;
+  SmallString<256> P(databaseDirectory(Opts.Identity));
   sys::path::append(P, Id + ".json");
   return std::string(P);
 }
@@ -123,8 +141,11 @@ bool HostInstrumenter::run() {
     for (User *U : RegisterEnd->users())
       if (auto *CB = dyn_cast<CallBase>(U))
         EndCall = CB;
-  if (!EndCall)
+  if (!EndCall) {
+    LLVM_DEBUG(dbgs() << "warpscope: no __cudaRegisterFatBinaryEnd call: no "
+                         "device code to register\n");
     return false; // no device code in this translation unit
+  }
 
   SmallVector<CallBase *, 16> Registrations;
   if (RegisterFunction)
@@ -132,7 +153,7 @@ bool HostInstrumenter::run() {
       if (auto *CB = dyn_cast<CallBase>(U))
         Registrations.push_back(CB);
 
-  std::string Id = moduleId(M);
+  std::string Id = moduleId(M, Opts.Identity);
   std::string Path = databasePath(Id);
   std::string Database, CountersSymbol = CountersSymbolPrefix + Id;
   uint64_t NumCounters = 0;
@@ -159,7 +180,7 @@ bool HostInstrumenter::run() {
                     "); rebuild this file with the plugin");
       return false;
     }
-    if (Histograms) {
+    if (Opts.Histograms) {
       Expected<ProgramDatabase> DB = ProgramDatabase::fromJson(*V);
       if (!DB) {
         Ctx.emitError("warpscope: program database '" + Path +
@@ -226,6 +247,11 @@ bool HostInstrumenter::run() {
       IRBuilder<>(EndCall).CreateIsNotNull(Register, "ws.rt"), EndCall,
       /*Unreachable=*/false);
   IRBuilder<>(Then).CreateCall(Register, {DescGV, EndCall->getArgOperand(0)});
+  ++NumModulesRegistered;
+  LLVM_DEBUG(dbgs() << "warpscope: registering module " << Id << " ("
+                    << NumKernels << " kernels, " << NumCounters
+                    << " counters, database " << Database.size()
+                    << " bytes)\n");
 
   retargetCalls("cudaLaunchKernel", LaunchKernelWrapper);
   retargetCalls("cudaLaunchKernel_ptsz", LaunchKernelPtszWrapper);
@@ -235,10 +261,14 @@ bool HostInstrumenter::run() {
 
 } // namespace
 
+HostInstrumentationPass::HostInstrumentationPass(
+    HostInstrumentationOptions Opts)
+    : Opts(overrideFromCL(std::move(Opts))) {}
+
 PreservedAnalyses HostInstrumentationPass::run(Module &M,
                                                ModuleAnalysisManager &) {
   if (M.getTargetTriple().isNVPTX() || M.getTargetTriple().isAMDGPU())
     return PreservedAnalyses::all();
-  return HostInstrumenter(M).run() ? PreservedAnalyses::none()
-                                   : PreservedAnalyses::all();
+  return HostInstrumenter(M, Opts).run() ? PreservedAnalyses::none()
+                                         : PreservedAnalyses::all();
 }

@@ -9,15 +9,33 @@
 #ifndef WARPSCOPE_PASSES_HOSTINSTRUMENTATION_H
 #define WARPSCOPE_PASSES_HOSTINSTRUMENTATION_H
 
+#include "ModuleIdentity.h"
 #include "llvm/IR/PassManager.h"
+#include <string>
 
 namespace warpscope {
+
+/// What -warpscope-db-in and -warpscope-histograms set (and the module
+/// identity's options), for passes built from code.
+struct HostInstrumentationOptions {
+  /// Embed this database instead of the one in the database directory.
+  std::string DatabaseIn;
+  /// Add per-block PTX histograms from the embedded fatbin to the database.
+  bool Histograms = true;
+  ModuleIdentityOptions Identity;
+};
 
 class HostInstrumentationPass
     : public llvm::PassInfoMixin<HostInstrumentationPass> {
 public:
+  /// Options given on the command line override Opts.
+  explicit HostInstrumentationPass(
+      HostInstrumentationOptions Opts = HostInstrumentationOptions());
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
   static bool isRequired() { return true; }
+
+private:
+  HostInstrumentationOptions Opts;
 };
 
 } // namespace warpscope

@@ -10,18 +10,28 @@
 #include <unistd.h>
 
 using namespace llvm;
+using namespace warpscope;
 
 static cl::opt<std::string>
-    ModuleIdOverride("warpscope-module-id",
+    ModuleIdOverride("warpscope-module-id", cl::Hidden,
                      cl::desc("Use this module id (16 hex digits) instead "
                               "of hashing cwd and source file"),
                      cl::init(""));
 
 static cl::opt<std::string>
-    DatabaseDir("warpscope-db-dir",
+    DatabaseDir("warpscope-db-dir", cl::Hidden,
                 cl::desc("Directory for program databases handed from the "
                          "device compile to the host compile"),
                 cl::init(""));
+
+ModuleIdentityOptions
+warpscope::overrideIdentityFromCL(ModuleIdentityOptions Opts) {
+  if (ModuleIdOverride.getNumOccurrences())
+    Opts.ModuleId = ModuleIdOverride;
+  if (DatabaseDir.getNumOccurrences())
+    Opts.DatabaseDir = DatabaseDir;
+  return Opts;
+}
 
 uint64_t warpscope::fnv1a64(StringRef Data, uint64_t Seed) {
   uint64_t H = Seed;
@@ -32,9 +42,10 @@ uint64_t warpscope::fnv1a64(StringRef Data, uint64_t Seed) {
   return H;
 }
 
-std::string warpscope::moduleId(const Module &M) {
-  if (!ModuleIdOverride.empty())
-    return ModuleIdOverride;
+std::string warpscope::moduleId(const Module &M,
+                                const ModuleIdentityOptions &Opts) {
+  if (!Opts.ModuleId.empty())
+    return Opts.ModuleId;
   SmallString<256> Cwd;
   if (sys::fs::current_path(Cwd))
     Cwd.clear();
@@ -44,9 +55,9 @@ std::string warpscope::moduleId(const Module &M) {
   return formatv("{0:x-16}", H).str();
 }
 
-std::string warpscope::databaseDirectory() {
-  if (!DatabaseDir.empty())
-    return DatabaseDir;
+std::string warpscope::databaseDirectory(const ModuleIdentityOptions &Opts) {
+  if (!Opts.DatabaseDir.empty())
+    return Opts.DatabaseDir;
   if (auto Env = sys::Process::GetEnv("WARPSCOPE_DB_DIR"))
     return *Env;
   SmallString<128> Dir;

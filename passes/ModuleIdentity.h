@@ -3,6 +3,7 @@
 // The device and host cc1 of one CUDA translation unit must agree on a module
 // id without talking to each other. Both see the same working directory and
 // source_filename, so the id hashes those (or takes -warpscope-module-id).
+// Every pass that names a module or finds its database shares these options.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_PASSES_MODULEIDENTITY_H
@@ -18,16 +19,28 @@ class Module;
 
 namespace warpscope {
 
+/// -warpscope-module-id and -warpscope-db-dir, for passes built from code.
+struct ModuleIdentityOptions {
+  /// Use this id (16 hex digits) instead of hashing cwd and source file.
+  std::string ModuleId;
+  /// Where the device compile leaves databases for the host compile.
+  std::string DatabaseDir;
+};
+
+/// Opts with the values given on the command line applied.
+ModuleIdentityOptions overrideIdentityFromCL(ModuleIdentityOptions Opts);
+
 /// 64-bit FNV-1a; stable across hosts and releases (ids land in profiles).
 uint64_t fnv1a64(llvm::StringRef Data, uint64_t Seed = 0xcbf29ce484222325ULL);
 
-/// The module id as 16 lowercase hex digits.
-std::string moduleId(const llvm::Module &M);
+/// The module id as 16 lowercase hex digits (Opts.ModuleId when set).
+std::string moduleId(const llvm::Module &M,
+                     const ModuleIdentityOptions &Opts = {});
 
 /// Directory holding databases that the device compile leaves for the host
-/// compile: -warpscope-db-dir, else $WARPSCOPE_DB_DIR, else
+/// compile: Opts.DatabaseDir, else $WARPSCOPE_DB_DIR, else
 /// <system temp>/warpscope-<uid>/db.
-std::string databaseDirectory();
+std::string databaseDirectory(const ModuleIdentityOptions &Opts = {});
 
 } // namespace warpscope
 

@@ -1,9 +1,11 @@
 //===- Plugin.cpp - Registers WarpScope's passes with the new pass manager ===//
 //
-// clang -fpass-plugin=libWarpScope.so runs the device pass at the end of the
-// optimization pipeline (at every -O level), so it sees the code that runs.
-// opt -load-pass-plugin=libWarpScope.so -passes=warpscope-device (or
-// warpscope-host) for tests.
+// clang -fpass-plugin=libWarpScope.so records subprogram symbols at the
+// start of the pipeline and runs profile use, the device pass and the host
+// pass at its end (at every -O level), so they see the code that runs. For
+// tests, opt -load-pass-plugin=libWarpScope.so -passes=<name> runs one:
+// warpscope-subprogram-names, warpscope-pgo-use, warpscope-device,
+// warpscope-host. They hand each other state in the IR only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,8 +18,52 @@
 
 using namespace llvm;
 
+namespace {
+/// The names opt -passes= takes and -print-pipeline-passes prints.
+constexpr StringLiteral SubprogramNamesName = "warpscope-subprogram-names";
+constexpr StringLiteral ProfileUseName = "warpscope-pgo-use";
+constexpr StringLiteral DeviceName = "warpscope-device";
+constexpr StringLiteral HostName = "warpscope-host";
+} // namespace
+
+/// Adds the pass named Name (options from the command line); false when
+/// Name is not one of ours.
+static bool addPassByName(StringRef Name, ModulePassManager &MPM) {
+  if (Name == SubprogramNamesName) {
+    MPM.addPass(warpscope::RecordSubprogramNamesPass());
+    return true;
+  }
+  if (Name == ProfileUseName) {
+    MPM.addPass(warpscope::ProfileUsePass());
+    return true;
+  }
+  if (Name == DeviceName) {
+    MPM.addPass(warpscope::DeviceInstrumentationPass());
+    return true;
+  }
+  if (Name == HostName) {
+    MPM.addPass(warpscope::HostInstrumentationPass());
+    return true;
+  }
+  return false;
+}
+
+/// So a printed pipeline names our passes the way it is parsed back.
+static void registerPassNames(PassBuilder &PB) {
+  PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks();
+  if (!PIC)
+    return;
+  PIC->addClassToPassName(warpscope::RecordSubprogramNamesPass::name(),
+                          SubprogramNamesName);
+  PIC->addClassToPassName(warpscope::ProfileUsePass::name(), ProfileUseName);
+  PIC->addClassToPassName(warpscope::DeviceInstrumentationPass::name(),
+                          DeviceName);
+  PIC->addClassToPassName(warpscope::HostInstrumentationPass::name(), HostName);
+}
+
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "WarpScope", "0.1.0", [](PassBuilder &PB) {
+            registerPassNames(PB);
             PB.registerPipelineStartEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(warpscope::RecordSubprogramNamesPass());
@@ -34,15 +80,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
-                  if (Name == "warpscope-device") {
-                    MPM.addPass(warpscope::DeviceInstrumentationPass());
-                    return true;
-                  }
-                  if (Name == "warpscope-host") {
-                    MPM.addPass(warpscope::HostInstrumentationPass());
-                    return true;
-                  }
-                  return false;
+                  return addPassByName(Name, MPM);
                 });
           }};
 }

@@ -14,6 +14,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/ProfileData/InstrProfReader.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/TargetParser/Triple.h"
@@ -23,13 +24,25 @@
 using namespace llvm;
 using namespace warpscope;
 
+#define DEBUG_TYPE "warpscope"
+
 static cl::opt<std::string> ProfileUse(
     "warpscope-profile-use", cl::Hidden,
     cl::desc("Attach branch weights, entry counts and divergence rates from "
              "this LLVM profile (warpscope pgo --format instr) to device code"),
     cl::init(""));
 
-bool warpscope::profileUseRequested() { return !ProfileUse.empty(); }
+static ProfileUseOptions overrideFromCL(ProfileUseOptions Opts) {
+  if (ProfileUse.getNumOccurrences())
+    Opts.ProfileFile = ProfileUse;
+  Opts.Identity = overrideIdentityFromCL(Opts.Identity);
+  return Opts;
+}
+
+bool warpscope::usesProfile(const Module &M) {
+  return mdconst::extract_or_null<ConstantInt>(
+             M.getModuleFlag(ProfileUseFlag)) != nullptr;
+}
 
 namespace {
 
@@ -127,16 +140,23 @@ void staleWarning(Function &F) {
 
 } // namespace
 
+ProfileUsePass::ProfileUsePass(ProfileUseOptions Opts)
+    : Opts(overrideFromCL(std::move(Opts))) {}
+
 PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &) {
+  const std::string &ProfileUse = Opts.ProfileFile;
   if (ProfileUse.empty() || !M.getTargetTriple().isNVPTX())
     return PreservedAnalyses::all();
+  // Set first: even a profile that cannot be used makes this a rebuild,
+  // which the device pass leaves uninstrumented.
+  M.setModuleFlag(Module::Max, ProfileUseFlag, 1);
   if (sys::fs::is_directory(ProfileUse)) {
     M.getContext().emitError(
         "warpscope: -warpscope-profile-use=" + ProfileUse +
         " is a profile directory; it takes an LLVM profile: run 'warpscope "
         "pgo --format instr -o app.profdata " +
         ProfileUse + "' and pass app.profdata");
-    return PreservedAnalyses::all();
+    return PreservedAnalyses::none();
   }
   auto FS = vfs::getRealFileSystem();
   auto Reader = IndexedInstrProfReader::create(ProfileUse, *FS);
@@ -144,9 +164,9 @@ PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &) {
     M.getContext().emitError("warpscope: cannot read profile '" + ProfileUse +
                              "': " + toString(Reader.takeError()) +
                              " (write one with warpscope pgo --format instr)");
-    return PreservedAnalyses::all();
+    return PreservedAnalyses::none();
   }
-  std::string Prefix = pgo::recordName(moduleId(M), "");
+  std::string Prefix = pgo::recordName(moduleId(M, Opts.Identity), "");
   std::map<std::string, std::pair<uint64_t, std::vector<uint64_t>>> ByName;
   for (const NamedInstrProfRecord &R : **Reader)
     if (R.Name.starts_with(Prefix))
@@ -154,26 +174,27 @@ PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &) {
   if (Error E = (*Reader)->getError()) {
     M.getContext().emitError("warpscope: cannot read profile '" + ProfileUse +
                              "': " + toString(std::move(E)));
-    return PreservedAnalyses::all();
+    return PreservedAnalyses::none();
   }
   if (ByName.empty()) {
     warn(M.getContext(), "profile '" + ProfileUse +
                              "' has no counts for module " +
                              Prefix.substr(0, Prefix.size() - 1) + " (" +
                              M.getSourceFileName() + "); no weights attached");
-    return PreservedAnalyses::all();
+    return PreservedAnalyses::none();
   }
-  bool Changed = false;
   for (Function &F : M) {
     auto It = ByName.find(F.getName().str());
     if (F.isDeclaration() || It == ByName.end())
       continue;
     if (It->second.first != pgo::recordHash(cfgChecksum(F)) ||
         !annotate(F, It->second.second)) {
+      LLVM_DEBUG(dbgs() << "warpscope: " << F.getName()
+                        << ": record hash or counter count does not match "
+                           "the CFG\n");
       staleWarning(F);
       continue;
     }
-    Changed = true;
   }
-  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  return PreservedAnalyses::none(); // the module flag at least
 }

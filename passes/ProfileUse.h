@@ -9,24 +9,45 @@
 // by `warpscope pgo --format instr` (layout: warpscope/ABI/PgoRecord.h), read
 // with LLVM's own reader, so `llvm-profdata merge` combines runs. Stale
 // functions get one warning each and no weights. A build that uses a profile
-// is not instrumented.
+// is not instrumented: the pass marks the module with a module flag that the
+// device pass reads.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_PASSES_PROFILEUSE_H
 #define WARPSCOPE_PASSES_PROFILEUSE_H
 
+#include "ModuleIdentity.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
+#include <string>
 
 namespace warpscope {
 
-class ProfileUsePass : public llvm::PassInfoMixin<ProfileUsePass> {
-public:
-  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
-  static bool isRequired() { return true; }
+/// What -warpscope-profile-use sets (and the module identity's options), for
+/// passes built from code.
+struct ProfileUseOptions {
+  /// The LLVM profile to read; empty: the pass does nothing.
+  std::string ProfileFile;
+  ModuleIdentityOptions Identity;
 };
 
-/// True when -warpscope-profile-use was given.
-bool profileUseRequested();
+class ProfileUsePass : public llvm::PassInfoMixin<ProfileUsePass> {
+public:
+  /// Options given on the command line override Opts.
+  explicit ProfileUsePass(ProfileUseOptions Opts = ProfileUseOptions());
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+  static bool isRequired() { return true; }
+
+private:
+  ProfileUseOptions Opts;
+};
+
+/// The module flag (i32 1, behaviour Max) the pass sets on each device module
+/// it is given a profile for, whether or not the profile has counts for it.
+inline constexpr llvm::StringLiteral ProfileUseFlag = "warpscope.profile-use";
+
+/// Whether M carries ProfileUseFlag: it is a profile-guided rebuild.
+bool usesProfile(const llvm::Module &M);
 
 } // namespace warpscope
 

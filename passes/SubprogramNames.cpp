@@ -1,31 +1,38 @@
 //===- SubprogramNames.cpp - Subprogram -> symbol, recorded early ---------===//
 
 #include "SubprogramNames.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Module.h"
-#include <string>
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
+using namespace warpscope;
 
-namespace {
-/// One compile per process (cc1), and uniqued metadata keeps its address
-/// for the whole pipeline.
-DenseMap<const DISubprogram *, std::string> &symbols() {
-  static DenseMap<const DISubprogram *, std::string> Map;
-  return Map;
-}
-} // namespace
-
-PreservedAnalyses
-warpscope::RecordSubprogramNamesPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses RecordSubprogramNamesPass::run(Module &M,
+                                                 ModuleAnalysisManager &) {
+  if (!M.getTargetTriple().isNVPTX())
+    return PreservedAnalyses::all();
+  NamedMDNode *Records = M.getOrInsertNamedMetadata(SubprogramSymbolsMD);
+  Records->clearOperands();
+  LLVMContext &Ctx = M.getContext();
   for (Function &F : M)
-    if (const DISubprogram *SP = F.getSubprogram())
-      symbols()[SP] = F.getName().str();
+    if (DISubprogram *SP = F.getSubprogram())
+      Records->addOperand(
+          MDTuple::get(Ctx, {SP, MDString::get(Ctx, F.getName())}));
+  // Named metadata feeds no analysis.
   return PreservedAnalyses::all();
 }
 
-StringRef warpscope::recordedSymbol(const DISubprogram *SP) {
-  auto It = symbols().find(SP);
-  return It == symbols().end() ? StringRef() : StringRef(It->second);
+SubprogramSymbols warpscope::takeSubprogramSymbols(Module &M) {
+  SubprogramSymbols Symbols;
+  NamedMDNode *Records = M.getNamedMetadata(SubprogramSymbolsMD);
+  if (!Records)
+    return Symbols;
+  for (const MDNode *R : Records->operands())
+    if (R->getNumOperands() == 2)
+      if (auto *SP = dyn_cast_or_null<DISubprogram>(R->getOperand(0)))
+        if (auto *Name = dyn_cast_or_null<MDString>(R->getOperand(1)))
+          Symbols[SP] = Name->getString().str();
+  M.eraseNamedMetadata(Records);
+  return Symbols;
 }

@@ -1,0 +1,371 @@
+//===- CountingPlan.cpp - Which blocks and branches get probes ------------===//
+//
+// The counting plan of one function: every block gets a counter record and
+// every two-way branch or switch a branch record; a branch is probed unless
+// UniformityAnalysis proves it uniform (then it is pruned, or gets only a
+// loop-entry record), and a block is counted by its own probe, by its
+// branch's probe, or derived from a branch record or from an equivalent
+// block. The function's database record is filled in alongside.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CfgChecksum.h"
+#include "DeviceInstrumentationImpl.h"
+#include "DivergenceModel.h"
+#include "SourcePositions.h"
+#include "warpscope/ABI/Abi.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/UniformityAnalysis.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/Support/Debug.h"
+
+using namespace llvm;
+using namespace warpscope;
+using namespace warpscope::device;
+
+#define DEBUG_TYPE "warpscope"
+
+STATISTIC(NumUniformPruned, "Branches not probed: proven uniform");
+STATISTIC(NumLoopEntryRecords,
+          "Proven-uniform branches that count loop entries");
+STATISTIC(NumMergedBlocks, "Blocks counted by their branch's probe");
+STATISTIC(NumDerivedBlocks, "Blocks derived from a branch record");
+STATISTIC(NumEquivalentBlocks,
+          "Blocks taking the counts of a block that runs exactly when they do");
+
+/// Whether a two-way branch of BB enters a loop from outside over a critical
+/// edge while its other edge is critical too: then no block count tells how
+/// many visits took which edge, yet the code generator may put code there
+/// (MachineLICM creates a preheader on such an edge and hoists into it).
+static bool entersLoopOverCriticalEdges(const BasicBlock &BB,
+                                        ArrayRef<BasicBlock *> Succ,
+                                        const LoopInfo &LI) {
+  if (Succ.size() != 2 || any_of(Succ, [&](const BasicBlock *S) {
+        return S->getUniquePredecessor() == &BB;
+      }))
+    return false;
+  return any_of(Succ, [&](const BasicBlock *S) {
+    const Loop *L = LI.getLoopFor(S);
+    return L && L->getHeader() == S && !L->contains(&BB);
+  });
+}
+
+bool warpscope::device::endsLanes(const IntrinsicInst &II) {
+  switch (II.getIntrinsicID()) {
+  case Intrinsic::trap:
+  case Intrinsic::ubsantrap:
+  case Intrinsic::debugtrap:
+  case Intrinsic::nvvm_exit:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Calls may exit lanes or come back with another mask, so a block that
+/// makes one keeps its block probe at its start (so does one that may end
+/// lanes itself).
+static bool hasCalls(const BasicBlock &BB) {
+  for (const Instruction &I : BB)
+    if (const auto *CB = dyn_cast<CallBase>(&I)) {
+      const auto *II = dyn_cast<IntrinsicInst>(CB);
+      if (!II || endsLanes(*II))
+        return true;
+    }
+  return false;
+}
+
+/// Distinct successors in the order the probe numbers them: a conditional
+/// branch's true target first; a switch's default first, then its cases.
+static SmallVector<BasicBlock *, 4> distinctSuccessors(Instruction &Term) {
+  SmallVector<BasicBlock *, 4> Out;
+  SmallPtrSet<BasicBlock *, 4> Seen;
+  for (BasicBlock *S : successors(&Term))
+    if (Seen.insert(S).second)
+      Out.push_back(S);
+  return Out;
+}
+
+void ModuleInstrumenter::plan(Function &F) {
+  UniformityResult Uniformity = computeUniformity(F, FAM);
+  UniformityInfo &UI = *Uniformity.Info;
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+
+  FunctionRecord Rec;
+  Rec.Name = F.getName().str();
+  Rec.Demangled = demangle(Rec.Name);
+  Rec.Kernel = F.getCallingConv() == CallingConv::PTX_Kernel;
+  Rec.Loc = functionLocation(F);
+
+  BlockIndex BlockIds, BranchIdOf;
+  for (BasicBlock &BB : F)
+    BlockIds[&BB] = BlockIds.size();
+
+  PlannedFunction P{&F, {}, {}, {}};
+  unsigned Probed = 0, Uniform = 0;
+  for (BasicBlock &BB : F) {
+    BlockRecord B;
+    B.Id = BlockIds[&BB];
+    B.Name = BB.getName().str();
+    B.Loc = toSourceLocation(firstLocation(BB));
+    B.InlineStacks = inlineStacks(BB, Rec.Name, Symbols);
+    B.LoopDepth = LI.getLoopDepth(&BB);
+    B.LoopHeader = LI.isLoopHeader(&BB);
+    B.Counter = NextCounter;
+    P.Blocks.push_back({&BB, NextCounter, BlockCounting::OwnProbe});
+    NextCounter += BlockRecordWords;
+    Rec.Blocks.push_back(std::move(B));
+
+    Instruction *Term = BB.getTerminator();
+    if (!Term)
+      continue;
+    if (isa<IndirectBrInst>(Term) || isa<CallBrInst>(Term)) {
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(DEBUG_TYPE, "UnsupportedBranch", Term)
+               << "not probed: " << Term->getOpcodeName()
+               << " (indirect or inline-asm control flow) is not supported";
+      });
+      continue;
+    }
+    bool IsSwitch = isa<SwitchInst>(Term);
+    auto *Br = dyn_cast<BranchInst>(Term);
+    if (!IsSwitch && !(Br && Br->isConditional()))
+      continue;
+    SmallVector<BasicBlock *, 4> Succ = distinctSuccessors(*Term);
+    if (Succ.size() < 2)
+      continue;
+
+    BranchRecord R;
+    R.Id = Rec.Branches.size();
+    R.Block = BlockIds[&BB];
+    R.Kind = IsSwitch ? BranchKind::Switch : BranchKind::Conditional;
+    Value *Cond =
+        IsSwitch ? cast<SwitchInst>(Term)->getCondition() : Br->getCondition();
+    R.Loc = branchLocation(*Term, Cond);
+    for (BasicBlock *S : Succ)
+      R.Successors.push_back(BlockIds[S]);
+    R.Uniform = !UI.hasDivergentTerminator(BB);
+    R.Probed = !R.Uniform || Opts.ProbeAll;
+    Uniform += R.Uniform;
+    LLVM_DEBUG(dbgs() << "warpscope: " << F.getName() << ": branch in "
+                      << BB.getName() << ": "
+                      << (!R.Uniform ? "probed: may diverge"
+                          : R.Probed ? "probed: proven uniform, probe-all"
+                                     : "pruned: proven uniform")
+                      << "\n");
+    NumUniformPruned += !R.Probed;
+    if (R.Probed) {
+      ++Probed;
+      R.Counter = NextCounter;
+      R.CountsUniformVisits = Succ.size() > 2;
+      P.Branches.push_back({Term, Succ, NextCounter, std::nullopt});
+      BranchIdOf[&BB] = R.Id;
+      NextCounter += branchRecordWords(Succ.size());
+    } else if (Opts.CountLoopEntries && Br &&
+               entersLoopOverCriticalEdges(BB, Succ, LI)) {
+      LLVM_DEBUG(dbgs() << "warpscope:   but counts its loop entries: "
+                           "enters a loop over critical edges\n");
+      ++NumLoopEntryRecords;
+      R.CountsArrivals = true;
+      R.Counter = NextCounter;
+      P.LoopEntries.push_back({Br, NextCounter});
+      NextCounter += LoopEntryRecordWords;
+    }
+    Rec.Branches.push_back(std::move(R));
+  }
+  recordControlFlow(F, Rec, BlockIds);
+  Rec.CfgChecksum = cfgChecksum(F);
+  decideCounting(P, Rec, BlockIds, BranchIdOf);
+  for (PlannedBranch &Br : P.Branches)
+    if (Br.Successors.size() == 2) {
+      Br.CountArrivals = Br.FeedsDerivedBlock || Opts.EdgeArrivals;
+      Rec.Branches[BranchIdOf.lookup(Br.Terminator->getParent())]
+          .CountsArrivals = Br.CountArrivals;
+    }
+  decidePromotion(P, Rec, BlockIds, BranchIdOf);
+  unsigned NumBranches = Rec.Branches.size();
+  ORE.emit([&] {
+    return OptimizationRemarkAnalysis(DEBUG_TYPE, "Instrumented", &F)
+           << "instrumented " << ore::NV("Blocks", unsigned(F.size()))
+           << " blocks; probed " << ore::NV("Probed", Probed) << " of "
+           << ore::NV("Branches", NumBranches) << " branches ("
+           << ore::NV("Uniform", Uniform) << " proven uniform)";
+  });
+  DB.Functions.push_back(std::move(Rec));
+  Plans.push_back(std::move(P));
+}
+
+/// Each block's successors, and where the lanes of branches that may
+/// diverge meet again (their immediate post-dominators): the driver derives
+/// counts of edges the code generator puts code on from these.
+void ModuleInstrumenter::recordControlFlow(Function &F, FunctionRecord &Rec,
+                                           const BlockIndex &BlockIds) {
+  auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
+  std::vector<BasicBlock *> ById(Rec.Blocks.size());
+  for (BasicBlock &BB : F) {
+    unsigned Id = BlockIds.lookup(&BB);
+    ById[Id] = &BB;
+    BlockRecord &B = Rec.Blocks[Id];
+    B.Successors.emplace();
+    if (Instruction *Term = BB.getTerminator())
+      for (BasicBlock *S : distinctSuccessors(*Term))
+        B.Successors->push_back(BlockIds.lookup(S));
+  }
+  for (const BranchRecord &R : Rec.Branches) {
+    if (R.Uniform)
+      continue;
+    const DomTreeNode *N = PDT.getNode(ById[R.Block]);
+    if (N && N->getIDom() && N->getIDom()->getBlock())
+      Rec.Blocks[BlockIds.lookup(N->getIDom()->getBlock())].Reconverges = true;
+  }
+}
+
+/// The block R runs exactly when (on the same lanes, as many times as), so
+/// whose counts R takes: its nearest dominator that it post-dominates, in
+/// the same loop, when nothing between them (that block included) calls,
+/// and -- unless -warpscope-assume-reconvergence -- no branch between them
+/// may diverge, so the lanes that run one run the other together. Null when
+/// there is none. Crossed: whether a branch between them may diverge.
+static BasicBlock *
+equivalentSource(BasicBlock &R, DominatorTree &DT, PostDominatorTree &PDT,
+                 LoopInfo &LI,
+                 function_ref<bool(const BasicBlock *)> MayDiverge,
+                 bool AssumeReconvergence, bool &Crossed) {
+  Crossed = false;
+  const Loop *L = LI.getLoopFor(&R);
+  const DomTreeNode *N = DT.getNode(&R);
+  BasicBlock *From = nullptr;
+  for (N = N ? N->getIDom() : nullptr; N; N = N->getIDom()) {
+    // Inside a loop that R is not in: runs more often; skip. Outside R's
+    // loop: R runs more often than anything from here up.
+    if (L && !L->contains(N->getBlock()))
+      return nullptr;
+    if (LI.getLoopFor(N->getBlock()) != L)
+      continue;
+    if (PDT.dominates(&R, N->getBlock())) {
+      From = N->getBlock();
+      break;
+    }
+  }
+  if (!From)
+    return nullptr;
+  SmallVector<BasicBlock *, 8> Work = {From};
+  SmallPtrSet<BasicBlock *, 8> Seen = {From};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (hasCalls(*BB))
+      return nullptr;
+    if (MayDiverge(BB)) {
+      if (!AssumeReconvergence)
+        return nullptr;
+      Crossed = true;
+    }
+    for (BasicBlock *S : successors(BB)) {
+      if (S == &R)
+        continue;
+      if (S == From)
+        return nullptr; // a cycle around From that misses R
+      if (Seen.insert(S).second)
+        Work.push_back(S);
+    }
+  }
+  return From;
+}
+
+/// Cheaper counting where it stays exact: a block whose only way in is one
+/// side of a probed two-way branch takes its counts from that branch's record
+/// (threads to that side, warp arrivals at it) -- unless it post-dominates
+/// the branch: then it is where the branch's lanes reconverge (a loop exit),
+/// lanes that took it on different visits run it together, and arrivals
+/// overcount. A block ending in a probed branch, with no call before it, is
+/// counted by the branch's probe.
+void ModuleInstrumenter::decideCounting(PlannedFunction &P, FunctionRecord &Rec,
+                                        const BlockIndex &BlockIds,
+                                        const BlockIndex &BranchIdOf) {
+  if (!Opts.CheaperCounting)
+    return;
+  auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(*P.F);
+  for (PlannedBranch &Br : P.Branches) {
+    if (Br.Successors.size() != 2)
+      continue;
+    BasicBlock *From = Br.Terminator->getParent();
+    for (unsigned K = 0; K < 2; ++K) {
+      BasicBlock *S = Br.Successors[K];
+      if (S == From || S->getSinglePredecessor() != From ||
+          PDT.dominates(S, From))
+        continue;
+      unsigned Id = BlockIds.lookup(S);
+      LLVM_DEBUG(dbgs() << "warpscope: " << P.F->getName() << ": block "
+                        << S->getName() << " derived: only way in is side " << K
+                        << " of the probed branch in " << From->getName()
+                        << "\n");
+      ++NumDerivedBlocks;
+      P.Blocks[Id].How = BlockCounting::Derived;
+      Br.FeedsDerivedBlock = true;
+      Rec.Blocks[Id].DerivedBranch = BranchIdOf.lookup(From);
+      Rec.Blocks[Id].DerivedSuccessor = K;
+    }
+  }
+  for (PlannedBranch &Br : P.Branches) {
+    BasicBlock *BB = Br.Terminator->getParent();
+    PlannedBlock &Blk = P.Blocks[BlockIds.lookup(BB)];
+    if (Blk.How != BlockCounting::OwnProbe || hasCalls(*BB))
+      continue;
+    LLVM_DEBUG(dbgs() << "warpscope: " << P.F->getName() << ": block "
+                      << BB->getName()
+                      << " counted by its branch's probe: no call in it\n");
+    ++NumMergedBlocks;
+    Blk.How = BlockCounting::ByTerminatorProbe;
+    Br.MergedBlockWord = Blk.Word;
+    Rec.Branches[BranchIdOf.lookup(BB)].SharesBlockCounts = true;
+  }
+  if (!Opts.DeriveEquivalentBlocks)
+    return;
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(*P.F);
+  auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
+  auto MayDiverge = [&](const BasicBlock *BB) {
+    auto It = BranchIdOf.find(BB);
+    return It != BranchIdOf.end() && !Rec.Branches[It->second].Uniform;
+  };
+  // Loops LoopInfo does not see (irreducible cycles) would break the
+  // equal-counts argument: leave such functions alone.
+  ReversePostOrderTraversal<Function *> RPOT(P.F);
+  if (containsIrreducibleCFG<const BasicBlock *>(RPOT, LI)) {
+    LLVM_DEBUG(dbgs() << "warpscope: " << P.F->getName()
+                      << ": irreducible CFG, no equivalent blocks\n");
+    return;
+  }
+  // Dominators come first, so a source is final before its blocks use it.
+  for (BasicBlock *BB : RPOT) {
+    unsigned Id = BlockIds.lookup(BB);
+    if (P.Blocks[Id].How != BlockCounting::OwnProbe)
+      continue;
+    bool Crossed;
+    BasicBlock *From = equivalentSource(*BB, DT, PDT, LI, MayDiverge,
+                                        Opts.AssumeReconvergence, Crossed);
+    if (!From)
+      continue;
+    LLVM_DEBUG(dbgs() << "warpscope: " << P.F->getName() << ": block "
+                      << BB->getName() << " equivalent to " << From->getName()
+                      << ": runs exactly when it runs"
+                      << (Crossed ? " (assuming reconvergence)" : "") << "\n");
+    ++NumEquivalentBlocks;
+    // Name the block that has counts of its own (From may take them too).
+    const BlockRecord &Via = Rec.Blocks[BlockIds.lookup(From)];
+    P.Blocks[Id].How = BlockCounting::Equivalent;
+    Rec.Blocks[Id].AssumesReconvergence = Crossed || Via.AssumesReconvergence;
+    Rec.Blocks[Id].SameCountsAs =
+        Via.SameCountsAs >= 0 ? Via.SameCountsAs : int(Via.Id);
+  }
+}

@@ -1,0 +1,286 @@
+//===- ProbePlacement.cpp - Put the planned probes into the IR ------------===//
+//
+// Emission of one function's plan: loop-entry probes, branch probes (with
+// the successor index each hands its probe), block probes, the registers
+// and flushes of promoted loops, and the markers of derived blocks. The
+// probes' PTX comes from Probes.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceInstrumentationImpl.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+using namespace llvm;
+using namespace warpscope;
+using namespace warpscope::device;
+
+#define DEBUG_TYPE "warpscope"
+
+STATISTIC(NumBlockProbes, "Block probes placed");
+STATISTIC(NumBranchProbes,
+          "Branch probes placed (their block's too where merged)");
+STATISTIC(NumLoopEntryProbes, "Loop-entry probes placed");
+STATISTIC(NumPromotedProbes, "Probes counting in registers");
+STATISTIC(NumPromotedLoops, "Loops whose probes count in registers");
+
+/// A loop's latch that may leave it, on a compare: the loop strength
+/// reduction of the code generator rewrites such a compare for the branch
+/// (counting toward zero, or on the incremented value) and would keep the
+/// original for a probe that reads it, computing both.
+static bool exitingLatchCompare(const Instruction &Term, const LoopInfo &LI) {
+  const auto *BI = dyn_cast<BranchInst>(&Term);
+  const Loop *L = LI.getLoopFor(Term.getParent());
+  return BI && BI->isConditional() && isa<ICmpInst>(BI->getCondition()) && L &&
+         L->isLoopLatch(Term.getParent()) && L->isLoopExiting(Term.getParent());
+}
+
+Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
+                                          ProbeSpec &Spec) {
+  IRBuilder<> B(Br.Terminator);
+  // A two-way branch hands its condition to the probe as a predicate. When
+  // successor 0 is the next block, the code generator falls through to it
+  // and branches on the negated condition: hand the probe that one too (it
+  // negates it back in its vote), so both share one setp.
+  if (auto *BI = dyn_cast<BranchInst>(Br.Terminator)) {
+    Value *Cond = BI->getCondition();
+    if (BI->getSuccessor(0) == BI->getParent()->getNextNode() &&
+        isa<CmpInst>(Cond)) {
+      Spec.ConditionNegated = true;
+      return B.CreateNot(Cond);
+    }
+    return Cond;
+  }
+  auto *SI = cast<SwitchInst>(Br.Terminator);
+  auto IndexOf = [&](BasicBlock *BB) {
+    return unsigned(find(Br.Successors, BB) - Br.Successors.begin());
+  };
+  // An i32 switch hands the probe its value and case table. With 4 or more
+  // cases the probe maps values to successors in one lane per value; with
+  // fewer, a compare-and-select chain in every lane is cheaper. Either way
+  // the mapping is inside the probe, so histograms do not count it.
+  if (SI->getCondition()->getType()->isIntegerTy(32)) {
+    (SI->getNumCases() >= 4 ? Spec.SwitchValue : Spec.SwitchChain) = true;
+    Spec.DefaultSuccessor = IndexOf(SI->getDefaultDest());
+    for (auto Case : SI->cases())
+      Spec.Cases.push_back({uint32_t(Case.getCaseValue()->getZExtValue()),
+                            IndexOf(Case.getCaseSuccessor())});
+    return SI->getCondition();
+  }
+  // Other widths: the chain in IR (its instructions count as the program's).
+  Value *Index = B.getInt32(IndexOf(SI->getDefaultDest()));
+  for (auto Case : SI->cases()) {
+    unsigned I = IndexOf(Case.getCaseSuccessor());
+    if (I == IndexOf(SI->getDefaultDest()))
+      continue;
+    Value *Match = B.CreateICmpEQ(SI->getCondition(), Case.getCaseValue());
+    Index = B.CreateSelect(Match, B.getInt32(I), Index, "ws.succ");
+  }
+  return Index;
+}
+
+namespace {
+/// A probe to place, and for a promoted one its loop's words.
+struct PlannedProbe {
+  Instruction *At;
+  ProbeSpec Spec;
+  Loop *L;
+  unsigned First = 0; ///< its first word's index in its loop
+};
+
+struct PromotedLoop {
+  SmallVector<uint64_t, 8> Words;
+  SmallVector<unsigned, 4> Leads; ///< each probe's first word's index
+  SmallVector<BasicBlock *, 4> Exits;
+  unsigned Base = 0; ///< its words' first register slot
+};
+} // namespace
+
+/// Register slots (i64 allocas; mem2reg makes them registers). A lane's
+/// slots are zero whenever it is outside the loop using them (zero at entry,
+/// back to zero at each exit, and only a lane that led holds counts), so
+/// loops that neither nest nor share an exit can share slots: a lane is in
+/// one of them at a time, and a flush never sees another loop's counts.
+/// Sets each loop's exits and first slot; returns the number of slots.
+static unsigned assignSlots(MapVector<Loop *, PromotedLoop> &Loops) {
+  unsigned NumSlots = 0;
+  for (auto &[L, PL] : Loops) {
+    L->getUniqueExitBlocks(PL.Exits);
+    unsigned Base = 0;
+    for (bool Moved = true; Moved;) {
+      Moved = false;
+      for (auto &[M, Other] : Loops) {
+        if (M == L)
+          break; // only loops placed before this one
+        bool Conflict = M->contains(L) || L->contains(M) ||
+                        any_of(PL.Exits, [&](BasicBlock *E) {
+                          return is_contained(Other.Exits, E);
+                        });
+        if (Conflict && Base < Other.Base + Other.Words.size() &&
+            Other.Base < Base + PL.Words.size()) {
+          Base = Other.Base + Other.Words.size();
+          Moved = true;
+        }
+      }
+    }
+    PL.Base = Base;
+    NumSlots = std::max<unsigned>(NumSlots, Base + PL.Words.size());
+  }
+  return NumSlots;
+}
+
+void ModuleInstrumenter::instrument(const PlannedFunction &P) {
+  bool UseElect = targetHasElect(*P.F);
+  auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
+  // Each block's first instruction before any probe: a flush goes right
+  // after the block's own probe, a derived block's marker in front.
+  DenseMap<BasicBlock *, Instruction *> Start;
+  for (const PlannedBlock &B : P.Blocks)
+    Start[B.BB] = &*B.BB->getFirstInsertionPt();
+  for (const PlannedLoopEntry &E : P.LoopEntries)
+    emitLoopEntryProbe(E.Terminator, Array, E.Counter,
+                       E.Terminator->getCondition(), UseElect);
+  // Every probe, and for promoted ones their loop's words.
+  std::vector<PlannedProbe> Probes;
+  for (const PlannedBranch &Br : P.Branches) {
+    ProbeSpec Spec;
+    Spec.UseElect = UseElect;
+    Spec.BlockWord = Br.MergedBlockWord;
+    Spec.BranchWord = Br.Counter;
+    Spec.NumSuccessors = Br.Successors.size();
+    Spec.SuccessorIndex = successorIndex(Br, Spec);
+    Spec.CountArrivals = Br.CountArrivals;
+    Spec.PassCondition = Opts.BranchThroughProbe && Spec.NumSuccessors == 2 &&
+                         exitingLatchCompare(*Br.Terminator, LI);
+    Probes.push_back({Br.Terminator, Spec, Br.PromotedIn});
+  }
+  for (const PlannedBlock &B : P.Blocks)
+    if (B.How == BlockCounting::OwnProbe) {
+      ProbeSpec Spec;
+      Spec.UseElect = UseElect;
+      Spec.BlockWord = B.Word;
+      Probes.push_back({Start.lookup(B.BB), Spec, B.PromotedIn});
+    }
+  MapVector<Loop *, PromotedLoop> Loops;
+  for (PlannedProbe &Pr : Probes) {
+    if (!Pr.L || !canPromote(Pr.Spec)) {
+      Pr.L = nullptr;
+      continue;
+    }
+    PromotedLoop &PL = Loops[Pr.L];
+    Pr.First = PL.Words.size();
+    PL.Leads.push_back(PL.Words.size());
+    PL.Words.append(promotedWords(Pr.Spec));
+  }
+  unsigned NumSlots = assignSlots(Loops);
+  SmallVector<AllocaInst *, 16> Slots;
+  if (NumSlots) {
+    Instruction *Init = Start.lookup(&P.F->getEntryBlock());
+    IRBuilder<> B(Init);
+    for (unsigned K = 0; K < NumSlots; ++K)
+      Slots.push_back(B.CreateAlloca(B.getInt64Ty(), nullptr, "ws.acc"));
+    // One scope at the entry zeroes them all.
+    SmallVector<Value *, 16> Zero =
+        emitPromotedInit(Init, NumSlots, Loops.front().second.Words.front());
+    for (unsigned K = 0; K < NumSlots; ++K)
+      B.CreateStore(Zero[K], Slots[K]);
+  }
+  // A branch that takes its condition from its probe: as given to the
+  // probe, negated where ConditionNegated (then the successors swap, so the
+  // branch still goes to successor 0 when the original condition holds).
+  auto Rewire = [](const PlannedProbe &Pr, Value *Passed) {
+    if (!Passed)
+      return;
+    auto *BI = cast<BranchInst>(Pr.At);
+    BI->setCondition(Passed);
+    if (Pr.Spec.ConditionNegated)
+      BI->swapSuccessors();
+  };
+  for (const PlannedProbe &Pr : Probes) {
+    if (!Pr.L) {
+      Rewire(Pr, emitProbe(Pr.At, Array, Pr.Spec));
+      continue;
+    }
+    ++NumPromotedProbes;
+    unsigned Base = Loops[Pr.L].Base + Pr.First;
+    unsigned N = promotedWords(Pr.Spec).size();
+    IRBuilder<> B(Pr.At);
+    SmallVector<Value *, 6> Old;
+    for (unsigned K = 0; K < N; ++K)
+      Old.push_back(B.CreateLoad(B.getInt64Ty(), Slots[Base + K]));
+    SmallVector<Value *, 6> New = emitPromotedProbe(Pr.At, Pr.Spec, Old);
+    for (unsigned K = 0; K < N; ++K)
+      B.CreateStore(New[K], Slots[Base + K]);
+    if (New.size() > N)
+      Rewire(Pr, New[N]);
+  }
+  // At the start of each exit, after the exit's own probe, the flush, which
+  // hands back zeroes.
+  for (auto &[L, PL] : Loops) {
+    uint64_t Id = PL.Words.front();
+    for (BasicBlock *E : PL.Exits) {
+      IRBuilder<> X(Start.lookup(E));
+      SmallVector<Value *, 8> Values;
+      for (unsigned K = 0; K < PL.Words.size(); ++K)
+        Values.push_back(X.CreateLoad(X.getInt64Ty(), Slots[PL.Base + K]));
+      SmallVector<Value *, 8> Reset = emitPromotedFlush(
+          &*X.GetInsertPoint(), Array.Symbol, Values, PL.Words, PL.Leads, Id);
+      for (unsigned K = 0; K < PL.Words.size(); ++K)
+        X.CreateStore(Reset[K], Slots[PL.Base + K]);
+    }
+  }
+  for (const PlannedBlock &B : P.Blocks)
+    if (B.How == BlockCounting::Derived || B.How == BlockCounting::Equivalent)
+      emitBlockMarker(&*B.BB->getFirstInsertionPt(), B.Word);
+  if (!Slots.empty())
+    PromoteMemToReg(Slots, FAM.getResult<DominatorTreeAnalysis>(*P.F));
+  countPlaced(P, Loops.size());
+}
+
+/// The statistics, and a remark per function that says the same (this LLVM
+/// may be built without statistics; remarks work in every build).
+void ModuleInstrumenter::countPlaced(const PlannedFunction &P,
+                                     unsigned NumLoops) {
+  unsigned Own = 0, Merged = 0, Derived = 0, Equivalent = 0;
+  for (const PlannedBlock &B : P.Blocks)
+    switch (B.How) {
+    case BlockCounting::OwnProbe:
+      ++Own;
+      break;
+    case BlockCounting::ByTerminatorProbe:
+      ++Merged;
+      break;
+    case BlockCounting::Derived:
+      ++Derived;
+      break;
+    case BlockCounting::Equivalent:
+      ++Equivalent;
+      break;
+    }
+  NumBlockProbes += Own;
+  NumBranchProbes += P.Branches.size();
+  NumLoopEntryProbes += P.LoopEntries.size();
+  NumPromotedLoops += NumLoops;
+  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(*P.F);
+  ORE.emit([&] {
+    return OptimizationRemarkAnalysis(DEBUG_TYPE, "Probes", P.F)
+           << "placed " << ore::NV("BlockProbes", Own) << " block, "
+           << ore::NV("BranchProbes", unsigned(P.Branches.size()))
+           << " branch and "
+           << ore::NV("LoopEntryProbes", unsigned(P.LoopEntries.size()))
+           << " loop-entry probes; blocks counted by their branch's probe: "
+           << ore::NV("MergedBlocks", Merged)
+           << ", derived from a branch record: "
+           << ore::NV("DerivedBlocks", Derived)
+           << ", from an equivalent block: "
+           << ore::NV("EquivalentBlocks", Equivalent)
+           << "; loops counting in registers: "
+           << ore::NV("PromotedLoops", NumLoops);
+  });
+}

@@ -1,0 +1,50 @@
+//===- SourcePositions.h - Debug locations as database positions ----------===//
+//
+// Where the program database says functions, blocks and branches are: file,
+// line and column of the outermost inlined-at location, and for sample
+// profiles each block's inline stacks (function and line offset per level).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_PASSES_SOURCEPOSITIONS_H
+#define WARPSCOPE_PASSES_SOURCEPOSITIONS_H
+
+#include "SubprogramNames.h"
+#include "warpscope/Database/ProgramDatabase.h"
+#include "llvm/ADT/StringRef.h"
+#include <vector>
+
+namespace llvm {
+class BasicBlock;
+class DILocation;
+class Function;
+class Instruction;
+class Value;
+} // namespace llvm
+
+namespace warpscope {
+
+/// F's DISubprogram file and line (nothing without one).
+SourceLocation functionLocation(const llvm::Function &F);
+
+/// DL's outermost inlined-at location (nothing for null or line 0).
+SourceLocation toSourceLocation(const llvm::DILocation *DL);
+
+/// BB's first location with a line, or null.
+const llvm::DILocation *firstLocation(const llvm::BasicBlock &BB);
+
+/// Where a branch is: its condition's location, else its terminator's, else
+/// its block's first.
+SourceLocation branchLocation(const llvm::Instruction &Term,
+                              const llvm::Value *Cond);
+
+/// The distinct inline stacks of BB's located instructions, first located
+/// one first; the outermost frame is named Symbol, inlined frames by
+/// Symbols (what RecordSubprogramNamesPass recorded), else by linkage or
+/// debug name.
+std::vector<std::vector<InlineFrame>>
+inlineStacks(const llvm::BasicBlock &BB, llvm::StringRef Symbol,
+             const SubprogramSymbols &Symbols);
+
+} // namespace warpscope
+
+#endif // WARPSCOPE_PASSES_SOURCEPOSITIONS_H
