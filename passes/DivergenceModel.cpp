@@ -56,7 +56,8 @@ public:
   explicit WarpScopeDivergenceTTI(const DataLayout &DL)
       : TargetTransformInfoImplBase(DL) {}
   bool hasBranchDivergence(const Function *) const override { return true; }
-  InstructionUniformity getInstructionUniformity(const Value *V) const override {
+  InstructionUniformity
+  getInstructionUniformity(const Value *V) const override {
     return classifyDivergence(V);
   }
 };

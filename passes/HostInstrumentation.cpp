@@ -98,10 +98,9 @@ Constant *HostInstrumenter::kernelTable(ArrayRef<CallBase *> Registrations,
   }
   Count = Entries.size();
   auto *Ty = ArrayType::get(EntryTy, Entries.size());
-  auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/true,
-                                GlobalValue::PrivateLinkage,
-                                ConstantArray::get(Ty, Entries),
-                                "__warpscope_kernels");
+  auto *GV = new GlobalVariable(
+      M, Ty, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+      ConstantArray::get(Ty, Entries), "__warpscope_kernels");
   return GV;
 }
 

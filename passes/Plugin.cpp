@@ -68,15 +68,15 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(warpscope::RecordSubprogramNamesPass());
                 });
-            PB.registerOptimizerLastEPCallback(
-                [](ModulePassManager &MPM, OptimizationLevel,
-                   ThinOrFullLTOPhase) {
-                  // Each pass checks the module's triple and leaves the
-                  // other side alone.
-                  MPM.addPass(warpscope::ProfileUsePass());
-                  MPM.addPass(warpscope::DeviceInstrumentationPass());
-                  MPM.addPass(warpscope::HostInstrumentationPass());
-                });
+            PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
+                                                  OptimizationLevel,
+                                                  ThinOrFullLTOPhase) {
+              // Each pass checks the module's triple and leaves the
+              // other side alone.
+              MPM.addPass(warpscope::ProfileUsePass());
+              MPM.addPass(warpscope::DeviceInstrumentationPass());
+              MPM.addPass(warpscope::HostInstrumentationPass());
+            });
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,
                    ArrayRef<PassBuilder::PipelineElement>) {

@@ -1,4 +1,5 @@
-//===- Probes.h - Warp-vote probes as inline PTX ---------------------------===//
+//===- Probes.h - Warp-vote probes as inline PTX
+//---------------------------===//
 //
 // Each probe is one convergent inline-asm call: it reads the active mask,
 // elects the highest active lane and lets only that lane update the counters

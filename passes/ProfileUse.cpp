@@ -52,7 +52,8 @@ void warn(LLVMContext &Ctx, const Twine &Msg) {
 
 /// Branch weights are 32-bit: scale a set of counts down together.
 SmallVector<uint32_t, 4> toWeights(ArrayRef<uint64_t> Counts) {
-  uint64_t Max = Counts.empty() ? 0 : *std::max_element(Counts.begin(), Counts.end());
+  uint64_t Max =
+      Counts.empty() ? 0 : *std::max_element(Counts.begin(), Counts.end());
   uint64_t Scale = Max > UINT32_MAX ? Max / UINT32_MAX + 1 : 1;
   SmallVector<uint32_t, 4> W;
   for (uint64_t C : Counts)
@@ -62,7 +63,8 @@ SmallVector<uint32_t, 4> toWeights(ArrayRef<uint64_t> Counts) {
 
 /// Weights in terminator successor order from counts per distinct
 /// successor block (a switch may reach one block through several cases).
-void attachWeights(Instruction *Term, const std::map<BasicBlock *, uint64_t> &Per) {
+void attachWeights(Instruction *Term,
+                   const std::map<BasicBlock *, uint64_t> &Per) {
   SmallVector<uint64_t, 4> Counts;
   std::map<BasicBlock *, unsigned> Edges;
   for (unsigned I = 0; I < Term->getNumSuccessors(); ++I)
@@ -72,8 +74,9 @@ void attachWeights(Instruction *Term, const std::map<BasicBlock *, uint64_t> &Pe
     auto It = Per.find(S);
     Counts.push_back(It == Per.end() ? 0 : It->second / Edges[S]);
   }
-  Term->setMetadata(LLVMContext::MD_prof,
-                    MDBuilder(Term->getContext()).createBranchWeights(toWeights(Counts)));
+  Term->setMetadata(
+      LLVMContext::MD_prof,
+      MDBuilder(Term->getContext()).createBranchWeights(toWeights(Counts)));
 }
 
 /// Distinct successors of each block with two or more, by ascending block

@@ -207,14 +207,16 @@ public:
     }
   }
   SourceLocation location(const json::Object &O) {
-    return {str(O, "file"), unsigned(num(O, "line")), unsigned(num(O, "column"))};
+    return {str(O, "file"), unsigned(num(O, "line")),
+            unsigned(num(O, "column"))};
   }
 
 private:
   std::string Where;
   void fail(StringRef Key, StringRef Expected) {
     if (Error.empty())
-      Error = (Where + ": field '" + Key + "' is missing or not " + Expected).str();
+      Error =
+          (Where + ": field '" + Key + "' is missing or not " + Expected).str();
   }
 };
 } // namespace
@@ -320,7 +322,7 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
             Br.Id = R.num(*BO, "id");
             Br.Block = R.num(*BO, "block");
             Br.Kind = R.str(*BO, "kind") == "switch" ? BranchKind::Switch
-                                                      : BranchKind::Conditional;
+                                                     : BranchKind::Conditional;
             Br.Loc = R.location(*BO);
             R.ids(*BO, "successors", Br.Successors);
             Br.Uniform = R.flag(*BO, "uniform");
@@ -410,7 +412,8 @@ Error ProgramDatabase::writeFile(StringRef Path) const {
   if (!Dir.empty())
     if (std::error_code EC = sys::fs::create_directories(Dir))
       return createStringError(EC, "cannot create directory '" + Dir + "'");
-  std::string Temp = (Path + ".tmp." + Twine(sys::Process::getProcessId())).str();
+  std::string Temp =
+      (Path + ".tmp." + Twine(sys::Process::getProcessId())).str();
   {
     std::error_code EC;
     raw_fd_ostream OS(Temp, EC, sys::fs::OF_Text);
@@ -422,6 +425,7 @@ Error ProgramDatabase::writeFile(StringRef Path) const {
       return createStringError(OS.error(), "cannot write '" + Temp + "'");
   }
   if (std::error_code EC = sys::fs::rename(Temp, Path))
-    return createStringError(EC, "cannot rename '" + Temp + "' to '" + Path + "'");
+    return createStringError(EC,
+                             "cannot rename '" + Temp + "' to '" + Path + "'");
   return Error::success();
 }

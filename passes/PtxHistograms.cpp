@@ -25,11 +25,12 @@ StringRef embeddedFatbin(const Module &M) {
   const auto *Init = dyn_cast<ConstantStruct>(Wrapper->getInitializer());
   if (!Init || Init->getNumOperands() < 3)
     return {};
-  const auto *Data = dyn_cast<GlobalVariable>(
-      Init->getOperand(2)->stripPointerCasts());
+  const auto *Data =
+      dyn_cast<GlobalVariable>(Init->getOperand(2)->stripPointerCasts());
   if (!Data || !Data->hasInitializer())
     return {};
-  if (const auto *CDS = dyn_cast<ConstantDataSequential>(Data->getInitializer()))
+  if (const auto *CDS =
+          dyn_cast<ConstantDataSequential>(Data->getInitializer()))
     return CDS->getRawDataValues();
   return {};
 }
@@ -80,8 +81,7 @@ std::string warpscope::addPtxHistograms(const std::string &Ptx,
         continue;
       }
       F.PtxEdges.push_back({From->second->Id, Other->second->Id, Edge.Toward,
-                            Edge.OtherReconverges, Edge.SelfReconverges,
-                            Hist});
+                            Edge.OtherReconverges, Edge.SelfReconverges, Hist});
     }
     for (auto &[Part, Hist] : H.SwitchParts) {
       PtxSwitchPartRecord R;

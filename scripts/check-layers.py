@@ -117,7 +117,8 @@ def main():
         for dirpath, dirnames, filenames in os.walk(base):
             if top == ".":
                 dirnames[:] = []  # only the top-level CMakeLists.txt
-            dirnames[:] = [d for d in dirnames if d != "build" and not d.startswith(".")]
+            dirnames[:] = [d for d in dirnames if d not in ("build", "fixtures")
+                           and not d.startswith(".")]
             for name in filenames:
                 rel = os.path.relpath(os.path.join(dirpath, name), root)
                 if name == "CMakeLists.txt":

@@ -156,8 +156,8 @@ warpscope::ptx::attribute(const Function &F,
           F.Blocks[Preds[K][0]].Successors.size() == 2) {
         // Follow the straight line this side runs down to a marked block.
         unsigned At = K;
-        for (unsigned Steps = 0; Steps < 16 && !Marked[At] && SingleSuccessor(At);
-             ++Steps)
+        for (unsigned Steps = 0;
+             Steps < 16 && !Marked[At] && SingleSuccessor(At); ++Steps)
           At = F.Blocks[At].Successors[0];
         if (Marked[At] && !First[At]->IsEdge && !First[At]->IsPart) {
           Owner O;

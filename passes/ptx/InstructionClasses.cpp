@@ -23,9 +23,9 @@ std::vector<std::string> split(const std::string &Opcode) {
 /// Bits of a PTX type suffix (f32 -> 32, f16x2 -> 32), 0 if not a type.
 unsigned typeBits(const std::string &T) {
   static const std::set<std::string> Known = {
-      "b8",  "s8",  "u8",  "b16", "s16",  "u16",   "f16",  "bf16",
-      "b32", "s32", "u32", "f32", "tf32", "f16x2", "bf16x2", "b64",
-      "s64", "u64", "f64", "b128", "e4m3", "e5m2", "pred"};
+      "b8",  "s8",  "u8",  "b16",  "s16",  "u16",   "f16",    "bf16",
+      "b32", "s32", "u32", "f32",  "tf32", "f16x2", "bf16x2", "b64",
+      "s64", "u64", "f64", "b128", "e4m3", "e5m2",  "pred"};
   if (!Known.count(T))
     return 0;
   if (T == "pred")
@@ -113,7 +113,7 @@ InstructionInfo warpscope::ptx::classify(const std::string &Opcode) {
   unsigned Lanes = Type == "f16x2" || Type == "bf16x2" ? 2 : 1;
   auto FloatKind = [&] {
     unsigned Bits = typeBits(Type) / Lanes;
-    return Bits == 64 ? FloatWidth::Double
+    return Bits == 64   ? FloatWidth::Double
            : Bits == 32 ? FloatWidth::Single
                         : FloatWidth::Half;
   };
@@ -126,9 +126,9 @@ InstructionInfo warpscope::ptx::classify(const std::string &Opcode) {
     }
     return Info;
   }
-  if (Is({"add", "sub", "mul", "mad", "fma", "div", "rem", "abs", "neg", "min",
-          "max", "mul24", "mad24", "sad", "copysign", "dp4a", "dp2a", "addc",
-          "subc", "madc"})) {
+  if (Is({"add",      "sub",  "mul",  "mad",  "fma",   "div",   "rem",
+          "abs",      "neg",  "min",  "max",  "mul24", "mad24", "sad",
+          "copysign", "dp4a", "dp2a", "addc", "subc",  "madc"})) {
     if (Float) {
       FloatWidth W = FloatKind();
       Info.Class = W == FloatWidth::Double   ? "fp64"
@@ -144,9 +144,10 @@ InstructionInfo warpscope::ptx::classify(const std::string &Opcode) {
       return Info;
     }
     unsigned Bits = typeBits(Type);
-    Info.Class = Bits == 64 ? "int64" : Bits == 16 ? "int16"
-                                      : Bits == 8  ? "int8"
-                                                   : "int32";
+    Info.Class = Bits == 64   ? "int64"
+                 : Bits == 16 ? "int16"
+                 : Bits == 8  ? "int8"
+                              : "int32";
     return Info;
   }
   Info.Class = "other";

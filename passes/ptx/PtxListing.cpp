@@ -60,8 +60,8 @@ bool lex(const std::string &T, std::vector<Statement> &Out,
       ++Line;
       // These directives end at the end of their line, without ';'.
       std::string Stmt = trim(Cur);
-      for (const char *D : {".version", ".target", ".address_size", ".loc",
-                            ".file"})
+      for (const char *D :
+           {".version", ".target", ".address_size", ".loc", ".file"})
         if (Stmt.compare(0, std::strlen(D), D) == 0 &&
             (Stmt.size() == std::strlen(D) || Stmt[std::strlen(D)] == ' ' ||
              Stmt[std::strlen(D)] == '\t'))
