@@ -169,7 +169,8 @@ PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &) {
                              " (write one with warpscope pgo --format instr)");
     return PreservedAnalyses::none();
   }
-  std::string Prefix = pgo::recordName(moduleId(M, Opts.Identity), "");
+  std::string Id = moduleId(M, Opts.Identity);
+  std::string Prefix = pgo::recordName(Id, "");
   std::map<std::string, std::pair<uint64_t, std::vector<uint64_t>>> ByName;
   for (const NamedInstrProfRecord &R : **Reader)
     if (R.Name.starts_with(Prefix))
@@ -181,8 +182,7 @@ PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &) {
   }
   if (ByName.empty()) {
     warn(M.getContext(), "profile '" + ProfileUse +
-                             "' has no counts for module " +
-                             Prefix.substr(0, Prefix.size() - 1) + " (" +
+                             "' has no counts for module " + Id + " (" +
                              M.getSourceFileName() + "); no weights attached");
     return PreservedAnalyses::none();
   }

@@ -142,10 +142,8 @@ void writeOutput() {
     Name = files::SassMetrics.perProcess(Pid);
     Text = Sass.toJson(Pid, programPath(), Chip).dump(1);
   }
-  std::string Error = support::makeDirectories(Settings.OutputDirectory);
-  if (Error.empty())
-    Error = support::writeFileAtomically(Settings.OutputDirectory + "/" + Name,
-                                         Text);
+  std::string Error =
+      support::writeFileInDirectory(Settings.OutputDirectory, Name, Text);
   if (!Error.empty())
     std::fprintf(stderr, "warpscope-collect: %s\n", Error.c_str());
 }

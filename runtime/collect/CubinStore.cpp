@@ -24,10 +24,9 @@ bool CubinStore::save(uint64_t Crc, const void *Data, size_t Size,
     Error = "module with CRC " + hex64(Crc) + " has no cubin image";
     return false;
   }
-  Error = support::makeDirectories(Directory);
-  if (Error.empty())
-    Error = support::writeFileAtomically(
-        pathFor(Crc), std::string_view(static_cast<const char *>(Data), Size));
+  Error = support::writeFileInDirectory(
+      Directory, cubinFileName(Crc),
+      std::string_view(static_cast<const char *>(Data), Size));
   if (!Error.empty())
     return false;
   Saved.insert(Crc);

@@ -102,32 +102,26 @@ std::string warpscope::rt::launchesJsonLines(const Registry &R) {
   return Out;
 }
 
-/// Dir/Name, written whole (warpscope/Support/AtomicFile.h), Dir created.
-static std::string writeInto(const std::string &Dir, const std::string &Name,
-                             const std::string &Text) {
-  std::string Error = support::makeDirectories(Dir);
-  return Error.empty() ? support::writeFileAtomically(Dir + "/" + Name, Text)
-                       : Error;
-}
-
 std::string warpscope::rt::writeProfile(const Registry &R, const ProcessInfo &P,
                                         const std::string &Dir,
                                         std::string &Error) {
   for (const ModuleState &M : R.modules()) {
     if (!M.Desc->DatabaseSize)
       continue;
-    Error = writeInto(Dir, files::Database.named(M.Desc->ModuleId),
-                      std::string(M.Desc->Database, M.Desc->DatabaseSize));
+    Error = support::writeFileInDirectory(
+        Dir, files::Database.named(M.Desc->ModuleId),
+        std::string_view(M.Desc->Database, M.Desc->DatabaseSize));
     if (!Error.empty())
       return "";
   }
   if (P.CollectionMode == Mode::PerLaunch) {
-    Error =
-        writeInto(Dir, launchesFileName(P.Pid, P.Rank), launchesJsonLines(R));
+    Error = support::writeFileInDirectory(Dir, launchesFileName(P.Pid, P.Rank),
+                                          launchesJsonLines(R));
     if (!Error.empty())
       return "";
   }
   std::string Name = profileFileName(P.Pid, P.Rank);
-  Error = writeInto(Dir, Name, profileJson(R, P).dump(1) + "\n");
+  Error = support::writeFileInDirectory(Dir, Name,
+                                        profileJson(R, P).dump(1) + "\n");
   return Error.empty() ? Dir + "/" + Name : "";
 }

@@ -44,3 +44,10 @@ std::string warpscope::support::writeFileAtomically(const std::string &Path,
   }
   return "";
 }
+
+std::string warpscope::support::writeFileInDirectory(const std::string &Dir,
+                                                     const std::string &Name,
+                                                     std::string_view Data) {
+  std::string Error = makeDirectories(Dir);
+  return Error.empty() ? writeFileAtomically(Dir + "/" + Name, Data) : Error;
+}

@@ -23,6 +23,12 @@ std::string makeDirectories(const std::string &Dir);
 /// temporary file never stays behind.
 std::string writeFileAtomically(const std::string &Path, std::string_view Data);
 
+/// Dir/Name written as above, Dir created first: what every writer of a
+/// profile-directory file does. Returns "" or the one-line error.
+std::string writeFileInDirectory(const std::string &Dir,
+                                 const std::string &Name,
+                                 std::string_view Data);
+
 } // namespace warpscope::support
 
 #endif // WARPSCOPE_SUPPORT_ATOMICFILE_H

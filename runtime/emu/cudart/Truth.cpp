@@ -42,10 +42,8 @@ void writeTruth(ModuleRec &R) {
   std::string Dir = cudart::truthDirectory();
   std::string Name = files::Truth.named(std::to_string(getpid()) + "-" +
                                         std::to_string(R.Index));
-  std::string Error = support::makeDirectories(Dir);
-  if (Error.empty())
-    Error =
-        support::writeFileAtomically(Dir + "/" + Name, R.M->groundTruthJson());
+  std::string Error =
+      support::writeFileInDirectory(Dir, Name, R.M->groundTruthJson());
   if (!Error.empty())
     fprintf(stderr, "warpscope-emu: warning: %s\n", Error.c_str());
 }

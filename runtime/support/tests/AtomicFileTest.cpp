@@ -47,6 +47,19 @@ TEST(AtomicFile, CreatesParentsAndReplacesWhole) {
   EXPECT_EQ(entries(Dir), 1u); // no temporary file left
 }
 
+TEST(AtomicFile, WritesIntoADirectoryItCreates) {
+  std::string Dir = scratch("into") + "/x/y";
+  ASSERT_EQ(writeFileInDirectory(Dir, "f.json", "{}"), "");
+  EXPECT_EQ(read(Dir + "/f.json"), "{}");
+  EXPECT_EQ(entries(Dir), 1u);
+  std::string Blocker = scratch("into") + "/file";
+  ASSERT_EQ(writeFileAtomically(Blocker, "x"), "");
+  std::string E = writeFileInDirectory(Blocker + "/d", "f", "x");
+  EXPECT_NE(E.find("cannot create directory '" + Blocker + "/d'"),
+            std::string::npos)
+      << E;
+}
+
 TEST(AtomicFile, FailuresNameTheFileAndLeaveNothing) {
   std::string Dir = scratch("bad");
   ASSERT_EQ(makeDirectories(Dir), "");
