@@ -21,9 +21,6 @@ struct CollectSettings {
 /// WARPSCOPE_SAMPLING_PERIOD and WARPSCOPE_OUT; Get is getenv or a test map.
 CollectSettings readCollectSettings(const char *(*Get)(const char *));
 
-/// Parses a sampling period; nullopt unless an integer in 5..31.
-std::optional<unsigned> parseSamplingPeriod(const std::string &Text);
-
 } // namespace warpscope::collect
 
 #endif // WARPSCOPE_COLLECT_COLLECTSETTINGS_H

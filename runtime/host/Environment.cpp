@@ -3,39 +3,29 @@
 #include "Environment.h"
 #include "warpscope/ABI/Environment.h"
 #include "warpscope/ABI/Files.h"
-#include <cstdlib>
-#include <cstring>
+#include "warpscope/Support/Settings.h"
+#include <cstdint>
 
 using namespace warpscope::rt;
+namespace support = warpscope::support;
 
 Settings warpscope::rt::readSettings(const char *(*Get)(const char *)) {
+  support::SettingsReader R(Get);
   Settings S;
-  if (const char *M = Get("WARPSCOPE_MODE"); M && *M) {
-    if (!std::strcmp(M, "per-launch"))
-      S.CollectionMode = Mode::PerLaunch;
-    else if (std::strcmp(M, "aggregate"))
-      S.Warning = std::string("WARPSCOPE_MODE='") + M +
-                  "' is not 'aggregate' or 'per-launch'; using aggregate";
-  }
+  if (R.choice("WARPSCOPE_MODE", {"aggregate", "per-launch"}, 0) == 1)
+    S.CollectionMode = Mode::PerLaunch;
   S.OutputDirectory = warpscope::outputDirectory(Get);
-  if (const char *Q = Get("WARPSCOPE_QUIET"); Q && *Q && std::strcmp(Q, "0"))
-    S.Quiet = true;
-  if (const char *D = Get("WARPSCOPE_FLUSH_DELAY_MS"); D && *D) {
-    char *End = nullptr;
-    unsigned long V = std::strtoul(D, &End, 10);
-    if (End && !*End && V <= 60000)
-      S.FlushDelayMs = unsigned(V);
-  }
+  S.Quiet = R.flag("WARPSCOPE_QUIET", false);
+  S.FlushDelayMs = unsigned(
+      R.integer("WARPSCOPE_FLUSH_DELAY_MS", 0, 60000, "0").value_or(0));
+  // Launchers' rank variables are not ours to complain about.
   for (const char *Var :
        {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
-    if (const char *R = Get(Var); R && *R) {
-      char *End = nullptr;
-      long V = std::strtol(R, &End, 10);
-      if (End && !*End && V >= 0) {
-        S.Rank = int(V);
-        break;
-      }
+    if (auto Rank = R.integer(Var, 0, INT32_MAX, nullptr)) {
+      S.Rank = int(*Rank);
+      break;
     }
+  S.Warning = R.firstWarning();
   return S;
 }
 

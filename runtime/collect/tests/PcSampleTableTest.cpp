@@ -210,9 +210,12 @@ TEST(CollectSettings, ReadsModePeriodAndDirectory) {
   S = readCollectSettings(Get);
   EXPECT_FALSE(S.SamplingPeriod);
   EXPECT_NE(S.Warning.find("5..31"), std::string::npos);
-  for (const char *Bad : {"", "32", "-5", "5x", "100", "abc"})
-    EXPECT_FALSE(parseSamplingPeriod(Bad)) << Bad;
-  EXPECT_EQ(*parseSamplingPeriod("5"), 5u);
+  for (const char *Bad : {"", "32", "-5", "5x", "100", "abc", " 5", "+5"}) {
+    TestEnv = {{"WARPSCOPE_SAMPLING_PERIOD", Bad}};
+    EXPECT_FALSE(readCollectSettings(Get).SamplingPeriod) << Bad;
+  }
+  TestEnv = {{"WARPSCOPE_SAMPLING_PERIOD", "5"}};
+  EXPECT_EQ(*readCollectSettings(Get).SamplingPeriod, 5u);
 }
 
 } // namespace

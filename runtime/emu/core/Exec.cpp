@@ -7,11 +7,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
+#include "warpscope/Support/Settings.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
+#include <set>
 
 namespace warpscope::emu {
 namespace core {
@@ -63,6 +67,20 @@ const GlobalInfo *ModuleImpl::findGlobal(const std::string &Name) const {
   return nullptr;
 }
 
+// Settings are read at each launch, so a test or a debugger can switch them
+// between launches; a malformed value is reported once per process.
+void ModuleImpl::readLaunchSettings() {
+  support::SettingsReader R;
+  CheckGlobal = R.flag("WARPSCOPE_EMU_CHECK", false);
+  ProgressSeconds = R.number("WARPSCOPE_EMU_PROGRESS", 0, 86400, 0);
+  static std::mutex WarnedMu;
+  static std::set<std::string> Warned;
+  std::lock_guard<std::mutex> L(WarnedMu);
+  for (const std::string &W : R.warnings())
+    if (Warned.insert(W).second)
+      std::fprintf(stderr, "warpscope-emu: warning: %s\n", W.c_str());
+}
+
 bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P,
                         std::string &Error) {
   std::lock_guard<std::mutex> Lock(Mu);
@@ -88,8 +106,7 @@ bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P,
     Error = "kernel " + Kernel + ": missing arguments";
     return false;
   }
-  const char *Env = std::getenv("WARPSCOPE_EMU_CHECK");
-  CheckGlobal = Env && Env[0] && std::strcmp(Env, "0") != 0;
+  readLaunchSettings();
   Launches.push_back({Kernel, P.Grid, P.Block, P.DynamicSharedBytes});
   ++LaunchCount;
   try {

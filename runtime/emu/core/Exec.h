@@ -28,13 +28,16 @@ public:
   bool launch(const std::string &Kernel, const LaunchParams &P,
               std::string &Error) override;
   std::string groundTruthJson() const override;
+  void readLaunchSettings();
 
   std::unique_ptr<ParsedModule> PM;
   std::vector<KernelInfo> Kernels;
   std::vector<GlobalInfo> Globals;
   std::vector<LaunchRecord> Launches;
   uint64_t LaunchCount = 0;
-  bool CheckGlobal = false;
+  /// Read from the environment at each launch (readLaunchSettings).
+  bool CheckGlobal = false;   ///< WARPSCOPE_EMU_CHECK
+  double ProgressSeconds = 0; ///< WARPSCOPE_EMU_PROGRESS
   mutable std::mutex Mu;
 };
 

@@ -413,11 +413,9 @@ bool Launcher::arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
 /// running longer than that reports its blocks done on stderr that often.
 class LaunchProgress {
 public:
-  LaunchProgress(const std::string &Kernel, uint64_t Blocks)
+  LaunchProgress(const std::string &Kernel, uint64_t Blocks, double Seconds)
       : Kernel(Kernel), Blocks(Blocks), Start(std::chrono::steady_clock::now()),
         Last(Start) {
-    const char *E = std::getenv("WARPSCOPE_EMU_PROGRESS");
-    double Seconds = E ? std::atof(E) : 0;
     Enabled = Seconds > 0;
     Interval = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::chrono::duration<double>(Seconds));
@@ -463,7 +461,7 @@ void Launcher::run() {
   LocalStack = K.LocalStack;
   LocalBuf.assign((size_t)LocalStack * NWarps * 32 + LocalGuard, 0);
   Warps.resize(NWarps);
-  LaunchProgress Progress(K.Name, (uint64_t)G.X * G.Y * G.Z);
+  LaunchProgress Progress(K.Name, (uint64_t)G.X * G.Y * G.Z, M.ProgressSeconds);
   for (uint32_t Z = 0; Z < G.Z; ++Z)
     for (uint32_t Y = 0; Y < G.Y; ++Y)
       for (uint32_t X = 0; X < G.X; ++X) {

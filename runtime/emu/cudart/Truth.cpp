@@ -11,6 +11,7 @@
 #include "warpscope/ABI/Environment.h"
 #include "warpscope/ABI/Files.h"
 #include "warpscope/Support/AtomicFile.h"
+#include "warpscope/Support/Settings.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -27,8 +28,11 @@ namespace support = warpscope::support;
 namespace {
 
 bool truthEnabled() {
-  const char *E = getenv("WARPSCOPE_EMU_TRUTH");
-  return !(E && (!strcmp(E, "0") || !strcmp(E, "off") || !strcmp(E, "false")));
+  support::SettingsReader R;
+  bool On = R.flag("WARPSCOPE_EMU_TRUTH", true);
+  if (!R.warnings().empty())
+    fprintf(stderr, "warpscope-emu: warning: %s\n", R.firstWarning().c_str());
+  return On;
 }
 
 } // namespace
