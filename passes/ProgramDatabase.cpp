@@ -219,6 +219,167 @@ private:
           (Where + ": field '" + Key + "' is missing or not " + Expected).str();
   }
 };
+
+// One record of each kind; errors are kept in R (the first one wins).
+BlockRecord readBlock(Reader &R, const json::Object &BO) {
+  BlockRecord B;
+  B.Id = R.num(BO, "id");
+  B.Name = R.str(BO, "name");
+  B.Loc = R.location(BO);
+  B.LoopDepth = R.num(BO, "loop_depth");
+  B.LoopHeader = R.flag(BO, "loop_header");
+  B.Counter = R.num(BO, "counter");
+  // Optional: without them, edge counts are not derived by flow.
+  if (BO.get("successors")) {
+    R.ids(BO, "successors", B.Successors.emplace());
+    B.Reconverges = R.flag(BO, "reconverges");
+  }
+  // Optional: without it, no sample profile for the block.
+  if (const json::Array *Stacks = BO.getArray("inline_stacks"))
+    for (const json::Value &SV : *Stacks) {
+      const json::Array *Frames = SV.getAsArray();
+      if (!Frames) {
+        R.object(SV, "inline_stacks[]"); // records the error
+        break;
+      }
+      std::vector<InlineFrame> Stack;
+      for (const json::Value &FV : *Frames)
+        if (const json::Object *FO = R.object(FV, "inline frame"))
+          Stack.push_back({R.str(*FO, "function"),
+                           unsigned(R.num(*FO, "line_offset")),
+                           unsigned(R.num(*FO, "discriminator"))});
+      B.InlineStacks.push_back(std::move(Stack));
+    }
+  if (const json::Value *D = BO.get("derived_from"); D && D->getAsObject()) {
+    B.DerivedBranch = R.num(*D->getAsObject(), "branch");
+    B.DerivedSuccessor = R.num(*D->getAsObject(), "successor");
+  } else if (!D || !D->getAsNull()) {
+    R.Error = R.Error.empty() ? "program database: field "
+                                "'derived_from' is missing or not "
+                                "an object or null"
+                              : R.Error;
+  }
+  // Absent in databases of older plugins.
+  if (const json::Value *S = BO.get("same_counts_as"); S && S->getAsObject()) {
+    B.SameCountsAs = R.num(*S->getAsObject(), "block");
+    B.AssumesReconvergence =
+        S->getAsObject()->getBoolean("assumes_reconvergence").value_or(false);
+  } else if (S && !S->getAsNull()) {
+    R.Error = R.Error.empty() ? "program database: field "
+                                "'same_counts_as' is not an "
+                                "object or null"
+                              : R.Error;
+  }
+  R.histogram(BO, "ptx", B.Ptx);
+  B.Promoted = BO.getBoolean("promoted").value_or(false);
+  return B;
+}
+
+BranchRecord readBranch(Reader &R, const json::Object &BO) {
+  BranchRecord Br;
+  Br.Id = R.num(BO, "id");
+  Br.Block = R.num(BO, "block");
+  Br.Kind = R.str(BO, "kind") == "switch" ? BranchKind::Switch
+                                          : BranchKind::Conditional;
+  Br.Loc = R.location(BO);
+  R.ids(BO, "successors", Br.Successors);
+  Br.Uniform = R.flag(BO, "uniform");
+  Br.Probed = R.flag(BO, "probed");
+  Br.SharesBlockCounts = R.flag(BO, "shares_block_counts");
+  Br.CountsUniformVisits =
+      BO.getBoolean("counts_uniform_visits").value_or(false);
+  Br.CountsArrivals = BO.getBoolean("counts_arrivals").value_or(false);
+  Br.Promoted = BO.getBoolean("promoted").value_or(false);
+  Br.Counter = R.num(BO, "counter");
+  return Br;
+}
+
+PtxEdgeRecord readPtxEdge(Reader &R, const json::Object &EO,
+                          const FunctionRecord &F) {
+  PtxEdgeRecord E;
+  E.From = R.num(EO, "from");
+  E.Other = R.num(EO, "other");
+  E.Toward = R.flag(EO, "toward");
+  E.OtherReconverges = R.flag(EO, "other_reconverges");
+  E.SelfReconverges = R.flag(EO, "self_reconverges");
+  R.histogram(EO, "ptx", E.Ptx);
+  if (E.From >= F.Blocks.size() || E.Other >= F.Blocks.size())
+    R.Error = R.Error.empty() ? "program database: a ptx edge of " + F.Name +
+                                    " names no block"
+                              : R.Error;
+  return E;
+}
+
+PtxSwitchPartRecord readSwitchPart(Reader &R, const json::Object &PO,
+                                   const FunctionRecord &F) {
+  PtxSwitchPartRecord P;
+  P.From = R.num(PO, "from");
+  R.ids(PO, "reaches", P.Reaches);
+  R.histogram(PO, "ptx", P.Ptx);
+  bool Named = P.From < F.Blocks.size();
+  for (unsigned B : P.Reaches)
+    Named &= B < F.Blocks.size();
+  if (!Named)
+    R.Error = R.Error.empty() ? "program database: a ptx switch "
+                                "part of " +
+                                    F.Name + " names no block"
+                              : R.Error;
+  return P;
+}
+
+FunctionRecord readFunction(Reader &R, const json::Object &FO) {
+  FunctionRecord F;
+  F.Name = R.str(FO, "name");
+  F.Demangled = R.str(FO, "demangled");
+  F.Kernel = R.str(FO, "kind") == "kernel";
+  F.Loc = R.location(FO);
+  StringRef(R.str(FO, "cfg_checksum")).getAsInteger(16, F.CfgChecksum);
+  if (const json::Array *Bs = R.array(FO, "blocks"))
+    for (const json::Value &BV : *Bs)
+      if (const json::Object *BO = R.object(BV, "block"))
+        F.Blocks.push_back(readBlock(R, *BO));
+  if (const json::Array *Brs = R.array(FO, "branches"))
+    for (const json::Value &BV : *Brs)
+      if (const json::Object *BO = R.object(BV, "branch"))
+        F.Branches.push_back(readBranch(R, *BO));
+  R.histogram(FO, "ptx_unattributed", F.PtxUnattributed);
+  if (const json::Array *Es = FO.getArray("ptx_edges"))
+    for (const json::Value &EV : *Es)
+      if (const json::Object *EO = R.object(EV, "ptx edge"))
+        F.PtxEdges.push_back(readPtxEdge(R, *EO, F));
+  if (const json::Array *Ps = FO.getArray("ptx_switch_parts"))
+    for (const json::Value &PV : *Ps)
+      if (const json::Object *PO = R.object(PV, "ptx switch part"))
+        F.PtxSwitchParts.push_back(readSwitchPart(R, *PO, F));
+  F.PtxInstrumentation =
+      FO.getInteger("ptx_instrumentation_instructions").value_or(0);
+  return F;
+}
+
+/// "" or why a block's derivation or equivalence names nothing it can use.
+std::string referenceError(const ProgramDatabase &DB) {
+  // Derivations must point at a probed two-way branch of the same function.
+  for (const FunctionRecord &F : DB.Functions)
+    for (const BlockRecord &B : F.Blocks)
+      if (B.DerivedBranch >= 0 &&
+          (size_t(B.DerivedBranch) >= F.Branches.size() ||
+           !F.Branches[B.DerivedBranch].Probed ||
+           F.Branches[B.DerivedBranch].Successors.size() != 2 ||
+           B.DerivedSuccessor > 1))
+        return "program database: block " + std::to_string(B.Id) + " of " +
+               F.Name + " is derived from a branch that cannot give its counts";
+  // An equivalence must name another block of the function, one that has
+  // counts of its own (probed or derived from a branch).
+  for (const FunctionRecord &F : DB.Functions)
+    for (const BlockRecord &B : F.Blocks)
+      if (B.SameCountsAs >= 0 &&
+          (size_t(B.SameCountsAs) >= F.Blocks.size() ||
+           unsigned(B.SameCountsAs) == B.Id || B.DerivedBranch >= 0 ||
+           F.Blocks[B.SameCountsAs].SameCountsAs >= 0))
+        return "program database: block " + std::to_string(B.Id) + " of " +
+               F.Name + " takes its counts from a block that cannot give them";
+  return "";
+}
 } // namespace
 
 Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
@@ -251,128 +412,7 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
       const json::Object *FO = R.object(FV, "function");
       if (!FO)
         break;
-      FunctionRecord F;
-      F.Name = R.str(*FO, "name");
-      F.Demangled = R.str(*FO, "demangled");
-      F.Kernel = R.str(*FO, "kind") == "kernel";
-      F.Loc = R.location(*FO);
-      StringRef(R.str(*FO, "cfg_checksum")).getAsInteger(16, F.CfgChecksum);
-      if (const json::Array *Bs = R.array(*FO, "blocks"))
-        for (const json::Value &BV : *Bs)
-          if (const json::Object *BO = R.object(BV, "block")) {
-            BlockRecord B;
-            B.Id = R.num(*BO, "id");
-            B.Name = R.str(*BO, "name");
-            B.Loc = R.location(*BO);
-            B.LoopDepth = R.num(*BO, "loop_depth");
-            B.LoopHeader = R.flag(*BO, "loop_header");
-            B.Counter = R.num(*BO, "counter");
-            // Optional: without them, edge counts are not derived by flow.
-            if (BO->get("successors")) {
-              R.ids(*BO, "successors", B.Successors.emplace());
-              B.Reconverges = R.flag(*BO, "reconverges");
-            }
-            // Optional: without it, no sample profile for the block.
-            if (const json::Array *Stacks = BO->getArray("inline_stacks"))
-              for (const json::Value &SV : *Stacks) {
-                const json::Array *Frames = SV.getAsArray();
-                if (!Frames) {
-                  R.object(SV, "inline_stacks[]"); // records the error
-                  break;
-                }
-                std::vector<InlineFrame> Stack;
-                for (const json::Value &FV : *Frames)
-                  if (const json::Object *FO = R.object(FV, "inline frame"))
-                    Stack.push_back({R.str(*FO, "function"),
-                                     unsigned(R.num(*FO, "line_offset")),
-                                     unsigned(R.num(*FO, "discriminator"))});
-                B.InlineStacks.push_back(std::move(Stack));
-              }
-            if (const json::Value *D = BO->get("derived_from");
-                D && D->getAsObject()) {
-              B.DerivedBranch = R.num(*D->getAsObject(), "branch");
-              B.DerivedSuccessor = R.num(*D->getAsObject(), "successor");
-            } else if (!D || !D->getAsNull()) {
-              R.Error = R.Error.empty() ? "program database: field "
-                                          "'derived_from' is missing or not "
-                                          "an object or null"
-                                        : R.Error;
-            }
-            // Absent in databases of older plugins.
-            if (const json::Value *S = BO->get("same_counts_as");
-                S && S->getAsObject()) {
-              B.SameCountsAs = R.num(*S->getAsObject(), "block");
-              B.AssumesReconvergence = S->getAsObject()
-                                           ->getBoolean("assumes_reconvergence")
-                                           .value_or(false);
-            } else if (S && !S->getAsNull()) {
-              R.Error = R.Error.empty() ? "program database: field "
-                                          "'same_counts_as' is not an "
-                                          "object or null"
-                                        : R.Error;
-            }
-            R.histogram(*BO, "ptx", B.Ptx);
-            B.Promoted = BO->getBoolean("promoted").value_or(false);
-            F.Blocks.push_back(std::move(B));
-          }
-      if (const json::Array *Brs = R.array(*FO, "branches"))
-        for (const json::Value &BV : *Brs)
-          if (const json::Object *BO = R.object(BV, "branch")) {
-            BranchRecord Br;
-            Br.Id = R.num(*BO, "id");
-            Br.Block = R.num(*BO, "block");
-            Br.Kind = R.str(*BO, "kind") == "switch" ? BranchKind::Switch
-                                                     : BranchKind::Conditional;
-            Br.Loc = R.location(*BO);
-            R.ids(*BO, "successors", Br.Successors);
-            Br.Uniform = R.flag(*BO, "uniform");
-            Br.Probed = R.flag(*BO, "probed");
-            Br.SharesBlockCounts = R.flag(*BO, "shares_block_counts");
-            Br.CountsUniformVisits =
-                BO->getBoolean("counts_uniform_visits").value_or(false);
-            Br.CountsArrivals =
-                BO->getBoolean("counts_arrivals").value_or(false);
-            Br.Promoted = BO->getBoolean("promoted").value_or(false);
-            Br.Counter = R.num(*BO, "counter");
-            F.Branches.push_back(std::move(Br));
-          }
-      R.histogram(*FO, "ptx_unattributed", F.PtxUnattributed);
-      if (const json::Array *Es = FO->getArray("ptx_edges"))
-        for (const json::Value &EV : *Es)
-          if (const json::Object *EO = R.object(EV, "ptx edge")) {
-            PtxEdgeRecord E;
-            E.From = R.num(*EO, "from");
-            E.Other = R.num(*EO, "other");
-            E.Toward = R.flag(*EO, "toward");
-            E.OtherReconverges = R.flag(*EO, "other_reconverges");
-            E.SelfReconverges = R.flag(*EO, "self_reconverges");
-            R.histogram(*EO, "ptx", E.Ptx);
-            if (E.From >= F.Blocks.size() || E.Other >= F.Blocks.size())
-              R.Error = R.Error.empty() ? "program database: a ptx edge of " +
-                                              F.Name + " names no block"
-                                        : R.Error;
-            F.PtxEdges.push_back(std::move(E));
-          }
-      if (const json::Array *Ps = FO->getArray("ptx_switch_parts"))
-        for (const json::Value &PV : *Ps)
-          if (const json::Object *PO = R.object(PV, "ptx switch part")) {
-            PtxSwitchPartRecord P;
-            P.From = R.num(*PO, "from");
-            R.ids(*PO, "reaches", P.Reaches);
-            R.histogram(*PO, "ptx", P.Ptx);
-            bool Named = P.From < F.Blocks.size();
-            for (unsigned B : P.Reaches)
-              Named &= B < F.Blocks.size();
-            if (!Named)
-              R.Error = R.Error.empty() ? "program database: a ptx switch "
-                                          "part of " +
-                                              F.Name + " names no block"
-                                        : R.Error;
-            F.PtxSwitchParts.push_back(std::move(P));
-          }
-      F.PtxInstrumentation =
-          FO->getInteger("ptx_instrumentation_instructions").value_or(0);
-      DB.Functions.push_back(std::move(F));
+      DB.Functions.push_back(readFunction(R, *FO));
     }
   if (const json::Object *P = Top->getObject("ptx_histograms")) {
     DB.PtxStatus = R.str(*P, "status");
@@ -380,30 +420,8 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
   }
   if (!R.Error.empty())
     return createStringError(R.Error);
-  // Derivations must point at a probed two-way branch of the same function.
-  for (const FunctionRecord &F : DB.Functions)
-    for (const BlockRecord &B : F.Blocks)
-      if (B.DerivedBranch >= 0 &&
-          (size_t(B.DerivedBranch) >= F.Branches.size() ||
-           !F.Branches[B.DerivedBranch].Probed ||
-           F.Branches[B.DerivedBranch].Successors.size() != 2 ||
-           B.DerivedSuccessor > 1))
-        return createStringError("program database: block " +
-                                 std::to_string(B.Id) + " of " + F.Name +
-                                 " is derived from a branch that cannot "
-                                 "give its counts");
-  // An equivalence must name another block of the function, one that has
-  // counts of its own (probed or derived from a branch).
-  for (const FunctionRecord &F : DB.Functions)
-    for (const BlockRecord &B : F.Blocks)
-      if (B.SameCountsAs >= 0 &&
-          (size_t(B.SameCountsAs) >= F.Blocks.size() ||
-           unsigned(B.SameCountsAs) == B.Id || B.DerivedBranch >= 0 ||
-           F.Blocks[B.SameCountsAs].SameCountsAs >= 0))
-        return createStringError("program database: block " +
-                                 std::to_string(B.Id) + " of " + F.Name +
-                                 " takes its counts from a block that "
-                                 "cannot give them");
+  if (std::string Bad = referenceError(DB); !Bad.empty())
+    return createStringError(Bad);
   return DB;
 }
 
