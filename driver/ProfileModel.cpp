@@ -395,20 +395,25 @@ Error readLaunchRecords(const std::string &Path,
   return Error::success();
 }
 
-} // namespace
+/// Reads a profile directory: every profile-*.json in order, the databases
+/// they name (once per module), the per-launch records; sums the counts.
+class ProfileLoader {
+public:
+  explicit ProfileLoader(const std::string &Dir) : Dir(Dir) {
+    Set.Directory = Dir;
+  }
+  Expected<ProfileSet> load();
 
-Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
-  if (!sys::fs::is_directory(Dir))
-    return fail(Dir, "is not a profile directory", RerunHint);
+private:
+  Error readProfile(const std::string &Path);
+  Error readModule(Fields &F, const json::Object &MO, const std::string &Path);
+  Error loadModuleDatabase(const std::string &Id, StringRef Name, uint64_t N);
+  /// false when the record is malformed (the problem is in F).
+  bool readLaunch(Fields &F, const json::Object &LO);
+  Error finish();
+
+  std::string Dir;
   ProfileSet Set;
-  Set.Directory = Dir;
-  std::error_code EC;
-  Set.ProfileFiles = filesNamed(Dir, files::Profile, EC);
-  if (EC)
-    return fail(Dir, "cannot be listed (" + EC.message() + ")", RerunHint);
-  if (Set.ProfileFiles.empty())
-    return fail(Dir, "holds no profile-*.json", RerunHint);
-
   std::map<std::string, Database> Databases;
   std::map<std::string, std::vector<FunctionProfile>> ByModule;
   ConfigurationSums ConfigSums;
@@ -420,165 +425,204 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
                       uint32_t, uint32_t, uint64_t>,
            size_t>
       GroupIndex;
-  for (const std::string &Path : Set.ProfileFiles) {
-    Expected<json::Value> V = readJson(Path, RerunHint);
-    if (!V)
-      return V.takeError();
-    const json::Object &Top = *V->getAsObject();
-    Fields F{Path, ""};
-    std::string Schema = F.str(Top, "schema");
-    if (F.Problem.empty() && Schema != schema::Profile)
-      return fail(Path,
-                  "has schema '" + Schema + "', this warpscope reads '" +
-                      schema::Profile + "'",
-                  "use the warpscope that wrote it, or rerun the program");
-    Set.Program = F.str(Top, "program");
-    Set.Device = F.str(Top, "device");
-    Set.Mode = F.str(Top, "mode");
-    // Written by the runtime's handler of a fatal signal: the counts stop
-    // where the program did.
-    if (const json::Value *SigV = Top.get("ended_by_signal")) {
-      std::optional<int64_t> Sig = SigV->getAsInteger();
-      if (!Sig || *Sig <= 0 || *Sig > 64)
-        return fail(Path, "has an ended_by_signal that is no signal number",
-                    RerunHint);
-      const char *Name = strsignal(int(*Sig));
-      Set.Warnings.push_back((sys::path::filename(Path) +
-                              ": the program ended by signal " + Twine(*Sig) +
-                              " (" + (Name ? Name : "?") +
-                              "); the counts are those up to then")
-                                 .str());
-    }
-    if (const json::Array *Mods = F.arr(Top, "modules"))
-      for (const json::Value &MV : *Mods) {
-        const json::Object *MO = F.obj(MV, "modules[]");
-        if (!MO)
-          break;
-        std::string Id = F.str(*MO, "module_id");
-        uint64_t N = F.u64(*MO, "num_counters");
-        std::vector<uint64_t> Counters;
-        if (const json::Array *C = F.arr(*MO, "counters"))
-          for (const json::Value &CV : *C) {
-            auto X = CV.getAsUINT64();
-            if (!X) {
-              F.bad("counters", "an array of non-negative integers");
-              break;
-            }
-            Counters.push_back(*X);
-          }
-        if (!F.Problem.empty())
-          break;
-        if (Counters.size() != N)
-          return fail(Path,
-                      "module " + Id + " has " + Twine(Counters.size()) +
-                          " counters, expected " + Twine(N),
-                      "the profile is truncated; " + Twine(RerunHint));
-        if (!F.flag(*MO, "complete")) {
-          Set.Complete = false;
-          auto Err = MO->getString("error");
-          Set.Warnings.push_back("module " + Id + ": counts incomplete (" +
-                                 (Err ? Err->str() : "unknown reason") + ")");
-        }
-        const json::Value *DbName = MO->get("database");
-        if (!DbName || !DbName->getAsString())
-          continue; // device side not instrumented: launches only
-        if (!Databases.count(Id)) {
-          SmallString<256> DbPath(Dir);
-          sys::path::append(DbPath, *DbName->getAsString());
-          Expected<Database> DB = loadDatabase(std::string(DbPath), Id);
-          if (!DB)
-            return DB.takeError();
-          if (DB->NumCounters != N)
-            return fail(std::string(DbPath),
-                        "describes " + Twine(DB->NumCounters) +
-                            " counters but the profile has " + Twine(N),
-                        "the program was rebuilt after it ran; rerun it");
-          unsigned Assumed = 0;
-          for (const FunctionProfile &Fn : DB->Functions)
-            for (const BlockCounts &B : Fn.Blocks)
-              Assumed += B.AssumesReconvergence;
-          if (Assumed)
-            Set.Warnings.push_back(
-                "module " + Id + ": " + std::to_string(Assumed) +
-                " block counts assume that lanes which split meet again at "
-                "the branch's post-dominator (built with "
-                "-warpscope-assume-reconvergence): exact on the emulator, "
-                "not guaranteed on a GPU");
-          ByModule[Id] = DB->Functions;
-          for (size_t I = 0; I < DB->Functions.size(); ++I)
-            FunctionIndex[{Id, DB->Functions[I].Name}] = I;
-          ModuleOrder.push_back(Id);
-          Databases.emplace(Id, std::move(*DB));
-        }
-        std::vector<FunctionProfile> Run;
-        std::string Bad = countsFor(Databases[Id], Counters, Run);
-        if (!Bad.empty())
-          return fail(Path, "module " + Id + ": " + Bad,
-                      "the profile is damaged; " + Twine(RerunHint));
-        addCounts(ByModule[Id], Run);
-      }
-    if (const json::Array *Ls = F.arr(Top, "launches"))
-      for (const json::Value &LV : *Ls) {
-        const json::Object *LO = F.obj(LV, "launches[]");
-        if (!LO)
-          break;
-        const json::Value *Mod = LO->get("module_id");
-        std::string Kernel = F.str(*LO, "kernel");
-        LaunchGroup G;
-        const json::Array *Grid = F.arr(*LO, "grid");
-        const json::Array *Block = F.arr(*LO, "block");
-        if (!Grid || !Block || Grid->size() != 3 || Block->size() != 3) {
-          F.bad("grid/block", "three integers");
-          break;
-        }
-        for (int K = 0; K < 3; ++K) {
-          G.Grid[K] = (*Grid)[K].getAsUINT64().value_or(0);
-          G.Block[K] = (*Block)[K].getAsUINT64().value_or(0);
-        }
-        G.SharedBytes = F.u64(*LO, "shared_bytes");
-        G.Count = F.u64(*LO, "count");
-        if (auto T = LO->getNumber("time_ms")) {
-          G.TimeMs = *T;
-          G.Timed = true;
-        }
-        if (!Mod || !Mod->getAsString())
-          continue; // a stub the runtime did not know
-        auto Fn = FunctionIndex.find({Mod->getAsString()->str(), Kernel});
-        if (Fn == FunctionIndex.end())
-          continue; // kernel of an uninstrumented module
-        std::vector<LaunchGroup> &Groups =
-            ByModule[Fn->first.first][Fn->second].Launches;
-        // Streams are not told apart here: same kernel, same shape.
-        auto Key =
-            std::make_tuple(&Groups, G.Grid[0], G.Grid[1], G.Grid[2],
-                            G.Block[0], G.Block[1], G.Block[2], G.SharedBytes);
-        auto [Slot, Fresh] = GroupIndex.try_emplace(Key, Groups.size());
-        if (Fresh) {
-          Groups.push_back(G);
-        } else {
-          LaunchGroup &Same = Groups[Slot->second];
-          Same.Count += G.Count;
-          Same.TimeMs += G.TimeMs;
-          Same.Timed |= G.Timed;
-        }
-      }
-    if (!F.Problem.empty())
-      return fail(Path, F.Problem, RerunHint);
-    // Per-launch runs: each launch's counter changes, per configuration.
-    if (const json::Value *Records = Top.get("launch_records")) {
-      if (!Records->getAsString())
-        return fail(Path, "field 'launch_records' is not a file name",
-                    RerunHint);
-      std::map<std::string, uint64_t> NumCounters;
-      for (const auto &[Id, DB] : Databases)
-        NumCounters[Id] = DB.NumCounters;
-      SmallString<256> RecordsPath(Dir);
-      sys::path::append(RecordsPath, *Records->getAsString());
-      if (Error E = readLaunchRecords(std::string(RecordsPath), NumCounters,
-                                      ConfigSums))
-        return E;
-    }
+};
+
+Expected<ProfileSet> ProfileLoader::load() {
+  if (!sys::fs::is_directory(Dir))
+    return fail(Dir, "is not a profile directory", RerunHint);
+  std::error_code EC;
+  Set.ProfileFiles = filesNamed(Dir, files::Profile, EC);
+  if (EC)
+    return fail(Dir, "cannot be listed (" + EC.message() + ")", RerunHint);
+  if (Set.ProfileFiles.empty())
+    return fail(Dir, "holds no profile-*.json", RerunHint);
+  for (const std::string &Path : Set.ProfileFiles)
+    if (Error E = readProfile(Path))
+      return E;
+  if (Error E = finish())
+    return E;
+  return std::move(Set);
+}
+
+Error ProfileLoader::readProfile(const std::string &Path) {
+  Expected<json::Value> V = readJson(Path, RerunHint);
+  if (!V)
+    return V.takeError();
+  const json::Object &Top = *V->getAsObject();
+  Fields F{Path, ""};
+  std::string Schema = F.str(Top, "schema");
+  if (F.Problem.empty() && Schema != schema::Profile)
+    return fail(Path,
+                "has schema '" + Schema + "', this warpscope reads '" +
+                    schema::Profile + "'",
+                "use the warpscope that wrote it, or rerun the program");
+  Set.Program = F.str(Top, "program");
+  Set.Device = F.str(Top, "device");
+  Set.Mode = F.str(Top, "mode");
+  // Written by the runtime's handler of a fatal signal: the counts stop
+  // where the program did.
+  if (const json::Value *SigV = Top.get("ended_by_signal")) {
+    std::optional<int64_t> Sig = SigV->getAsInteger();
+    if (!Sig || *Sig <= 0 || *Sig > 64)
+      return fail(Path, "has an ended_by_signal that is no signal number",
+                  RerunHint);
+    const char *Name = strsignal(int(*Sig));
+    Set.Warnings.push_back((sys::path::filename(Path) +
+                            ": the program ended by signal " + Twine(*Sig) +
+                            " (" + (Name ? Name : "?") +
+                            "); the counts are those up to then")
+                               .str());
   }
+  if (const json::Array *Mods = F.arr(Top, "modules"))
+    for (const json::Value &MV : *Mods) {
+      const json::Object *MO = F.obj(MV, "modules[]");
+      if (!MO)
+        break;
+      if (Error E = readModule(F, *MO, Path))
+        return E;
+      if (!F.Problem.empty())
+        break;
+    }
+  if (const json::Array *Ls = F.arr(Top, "launches"))
+    for (const json::Value &LV : *Ls) {
+      const json::Object *LO = F.obj(LV, "launches[]");
+      if (!LO || !readLaunch(F, *LO))
+        break;
+    }
+  if (!F.Problem.empty())
+    return fail(Path, F.Problem, RerunHint);
+  // Per-launch runs: each launch's counter changes, per configuration.
+  if (const json::Value *Records = Top.get("launch_records")) {
+    if (!Records->getAsString())
+      return fail(Path, "field 'launch_records' is not a file name", RerunHint);
+    std::map<std::string, uint64_t> NumCounters;
+    for (const auto &[Id, DB] : Databases)
+      NumCounters[Id] = DB.NumCounters;
+    SmallString<256> RecordsPath(Dir);
+    sys::path::append(RecordsPath, *Records->getAsString());
+    if (Error E = readLaunchRecords(std::string(RecordsPath), NumCounters,
+                                    ConfigSums))
+      return E;
+  }
+  return Error::success();
+}
+
+Error ProfileLoader::readModule(Fields &F, const json::Object &MO,
+                                const std::string &Path) {
+  std::string Id = F.str(MO, "module_id");
+  uint64_t N = F.u64(MO, "num_counters");
+  std::vector<uint64_t> Counters;
+  if (const json::Array *C = F.arr(MO, "counters"))
+    for (const json::Value &CV : *C) {
+      auto X = CV.getAsUINT64();
+      if (!X) {
+        F.bad("counters", "an array of non-negative integers");
+        break;
+      }
+      Counters.push_back(*X);
+    }
+  if (!F.Problem.empty())
+    return Error::success(); // reported by the caller
+  if (Counters.size() != N)
+    return fail(Path,
+                "module " + Id + " has " + Twine(Counters.size()) +
+                    " counters, expected " + Twine(N),
+                "the profile is truncated; " + Twine(RerunHint));
+  if (!F.flag(MO, "complete")) {
+    Set.Complete = false;
+    auto Err = MO.getString("error");
+    Set.Warnings.push_back("module " + Id + ": counts incomplete (" +
+                           (Err ? Err->str() : "unknown reason") + ")");
+  }
+  const json::Value *DbName = MO.get("database");
+  if (!DbName || !DbName->getAsString())
+    return Error::success(); // device side not instrumented: launches only
+  if (!Databases.count(Id))
+    if (Error E = loadModuleDatabase(Id, *DbName->getAsString(), N))
+      return E;
+  std::vector<FunctionProfile> Run;
+  std::string Bad = countsFor(Databases[Id], Counters, Run);
+  if (!Bad.empty())
+    return fail(Path, "module " + Id + ": " + Bad,
+                "the profile is damaged; " + Twine(RerunHint));
+  addCounts(ByModule[Id], Run);
+  return Error::success();
+}
+
+Error ProfileLoader::loadModuleDatabase(const std::string &Id, StringRef Name,
+                                        uint64_t N) {
+  SmallString<256> DbPath(Dir);
+  sys::path::append(DbPath, Name);
+  Expected<Database> DB = loadDatabase(std::string(DbPath), Id);
+  if (!DB)
+    return DB.takeError();
+  if (DB->NumCounters != N)
+    return fail(std::string(DbPath),
+                "describes " + Twine(DB->NumCounters) +
+                    " counters but the profile has " + Twine(N),
+                "the program was rebuilt after it ran; rerun it");
+  unsigned Assumed = 0;
+  for (const FunctionProfile &Fn : DB->Functions)
+    for (const BlockCounts &B : Fn.Blocks)
+      Assumed += B.AssumesReconvergence;
+  if (Assumed)
+    Set.Warnings.push_back(
+        "module " + Id + ": " + std::to_string(Assumed) +
+        " block counts assume that lanes which split meet again at "
+        "the branch's post-dominator (built with "
+        "-warpscope-assume-reconvergence): exact on the emulator, "
+        "not guaranteed on a GPU");
+  ByModule[Id] = DB->Functions;
+  for (size_t I = 0; I < DB->Functions.size(); ++I)
+    FunctionIndex[{Id, DB->Functions[I].Name}] = I;
+  ModuleOrder.push_back(Id);
+  Databases.emplace(Id, std::move(*DB));
+  return Error::success();
+}
+
+bool ProfileLoader::readLaunch(Fields &F, const json::Object &LO) {
+  const json::Value *Mod = LO.get("module_id");
+  std::string Kernel = F.str(LO, "kernel");
+  LaunchGroup G;
+  const json::Array *Grid = F.arr(LO, "grid");
+  const json::Array *Block = F.arr(LO, "block");
+  if (!Grid || !Block || Grid->size() != 3 || Block->size() != 3) {
+    F.bad("grid/block", "three integers");
+    return false;
+  }
+  for (int K = 0; K < 3; ++K) {
+    G.Grid[K] = (*Grid)[K].getAsUINT64().value_or(0);
+    G.Block[K] = (*Block)[K].getAsUINT64().value_or(0);
+  }
+  G.SharedBytes = F.u64(LO, "shared_bytes");
+  G.Count = F.u64(LO, "count");
+  if (auto T = LO.getNumber("time_ms")) {
+    G.TimeMs = *T;
+    G.Timed = true;
+  }
+  if (!Mod || !Mod->getAsString())
+    return true; // a stub the runtime did not know
+  auto Fn = FunctionIndex.find({Mod->getAsString()->str(), Kernel});
+  if (Fn == FunctionIndex.end())
+    return true; // kernel of an uninstrumented module
+  std::vector<LaunchGroup> &Groups =
+      ByModule[Fn->first.first][Fn->second].Launches;
+  // Streams are not told apart here: same kernel, same shape.
+  auto Key = std::make_tuple(&Groups, G.Grid[0], G.Grid[1], G.Grid[2],
+                             G.Block[0], G.Block[1], G.Block[2], G.SharedBytes);
+  auto [Slot, Fresh] = GroupIndex.try_emplace(Key, Groups.size());
+  if (Fresh) {
+    Groups.push_back(G);
+  } else {
+    LaunchGroup &Same = Groups[Slot->second];
+    Same.Count += G.Count;
+    Same.TimeMs += G.TimeMs;
+    Same.Timed |= G.Timed;
+  }
+  return true;
+}
+
+Error ProfileLoader::finish() {
   for (auto &[Key, GroupAndCounters] : ConfigSums.Groups) {
     const std::string &Id = std::get<0>(Key), &Kernel = std::get<1>(Key);
     if (ConfigSums.Incomplete.count({Id, Kernel}))
@@ -601,5 +645,11 @@ Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
   for (const std::string &Id : ModuleOrder)
     for (FunctionProfile &Fn : ByModule[Id])
       Set.Functions.push_back(std::move(Fn));
-  return Set;
+  return Error::success();
+}
+
+} // namespace
+
+Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
+  return ProfileLoader(Dir).load();
 }
