@@ -99,12 +99,9 @@ bool InstDecoder::texture() {
   }
   if (Vals->size() != I.Vec)
     fail("'" + Opc + "': vector operand size mismatch");
-  if (B == "sust") {
-    if (Dims + I.Vec > 5)
-      throw Unsupported("'" + Opc + "': 3d surface stores of .v4 are not "
-                        "supported");
+  if (B == "sust") { // the values go in D: S has no room for 3 + 4 slots
     for (size_t K = 0; K < Vals->size(); ++K)
-      setS(Dims + K, (*Vals)[K], I.T);
+      I.D[K] = P.srcSlot((*Vals)[K], I.T);
   } else {
     for (size_t K = 0; K < Vals->size(); ++K)
       setD(K, (*Vals)[K]);

@@ -137,7 +137,7 @@ enum Op : uint16_t {
   OpDp2a,
   OpTex,  // Addr: object handle; S: coordinates; Sub: dimensions
   OpSuld, // ... Sub: dimensions | boundary mode << 4 (0 trap, 1 clamp, 2 zero)
-  OpSust, // ... S: coordinates, then the values
+  OpSust, // ... S: coordinates; D: the values stored (read, not written)
   OpUnsupported,
 };
 

@@ -112,7 +112,7 @@ void Launcher::execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
         memcpy(&X, P + V * Elem, Elem);
         R[(size_t)I.D[V] * 32 + L] = X;
       } else {
-        uint64_t X = Src(Dims + V);
+        uint64_t X = R[(size_t)I.D[V] * 32 + L]; // sust: values in D
         memcpy(P + V * Elem, &X, Elem);
       }
     }
