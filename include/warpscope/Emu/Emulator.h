@@ -102,12 +102,12 @@ enum class FilterMode : uint8_t { Point, Linear };
 
 struct ImageDesc {
   void *Data = nullptr; ///< texel (0, 0, 0); sust writes through it
-  uint8_t Dims = 1;           ///< 1, 2 or 3
+  uint8_t Dims = 1;     ///< 1, 2 or 3
   /// Linear memory (cudaResourceTypeLinear): integer fetches outside the
   /// width return zero, as tex1Dfetch does.
   bool LinearMemory = false;
   uint64_t Width = 0, Height = 1, Depth = 1; ///< texels
-  uint64_t Pitch = 0;       ///< bytes from one row to the next
+  uint64_t Pitch = 0;                        ///< bytes from one row to the next
   uint64_t SlicePitch = 0;  ///< bytes from one 2D slice to the next
   uint8_t Channels = 1;     ///< 1, 2 or 4, all of the same format
   uint8_t ChannelBits = 32; ///< 8, 16 or 32 (Float: 16 or 32)

@@ -30,8 +30,7 @@ unsigned geometry(const Mods &M) {
 } // namespace
 
 bool InstDecoder::texture() {
-  if (B == "tld4" || B == "txq" || B == "suq" || B == "sured" ||
-      B == "istypep")
+  if (B == "tld4" || B == "txq" || B == "suq" || B == "sured" || B == "istypep")
     throw Unsupported("'" + Opc + "': texture " +
                       (B == "tld4" ? "gather" : "query/reduction") +
                       " instructions are not supported");
@@ -44,7 +43,8 @@ bool InstDecoder::texture() {
                       "(no layered, cube or multisample textures)");
   bool IsTex = B == "tex";
   if (!IsTex && !Md.has("b"))
-    throw Unsupported("'" + Opc + "': formatted surface access (.p) is not "
+    throw Unsupported("'" + Opc +
+                      "': formatted surface access (.p) is not "
                       "supported");
   const RawOp *Mem = nullptr, *Val = nullptr;
   size_t Extra = 0; // tex: operands after [handle, coords]
@@ -63,11 +63,13 @@ bool InstDecoder::texture() {
   if (IsTex) {
     size_t Want = Md.has("level") ? 1 : Md.has("grad") ? 2 : 0;
     if (Extra != Want || !Val->Name2.empty())
-      throw Unsupported("'" + Opc + "': texel offsets and depth compare are "
+      throw Unsupported("'" + Opc +
+                        "': texel offsets and depth compare are "
                         "not supported");
     if (I.Vec != 4 || (I.T != Ty::F32 && I.T != Ty::S32 && I.T != Ty::U32) ||
         (I.T2 != Ty::F32 && I.T2 != Ty::S32))
-      throw Unsupported("'" + Opc + "': only .v4 results of .f32/.s32/.u32 "
+      throw Unsupported("'" + Opc +
+                        "': only .v4 results of .f32/.s32/.u32 "
                         "with .f32/.s32 coordinates are supported");
   } else if (I.T != Ty::B8 && I.T != Ty::B16 && I.T != Ty::B32 &&
              I.T != Ty::B64) {
@@ -79,10 +81,12 @@ bool InstDecoder::texture() {
   const std::vector<RawOp> &Co = Mem->Elems[0].Elems;
   if (Co.size() != (Dims == 3 ? 4u : Dims))
     fail("'" + Opc + "': wrong number of coordinates");
-  RawOp H;
-  H.Kind = RawOp::Reg;
-  H.Name = Mem->Name;
-  I.Addr = P.srcSlot(H, Ty::U64);
+  uint32_t HandleSlot;
+  if (!P.lookupReg(Mem->Name, HandleSlot)) // a .texref/.surfref name
+    throw Unsupported("'" + Opc + "' on '" + Mem->Name +
+                      "': texture and surface references are not supported "
+                      "(use texture/surface objects)");
+  I.Addr = HandleSlot;
   for (unsigned D = 0; D < Dims; ++D)
     setS(D, Co[D], IsTex ? I.T2 : Ty::S32);
   I.Sub = (uint8_t)Dims;

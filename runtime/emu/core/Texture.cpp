@@ -244,7 +244,9 @@ struct Fetcher {
 
 // Weight of the upper texel: frac(X) in 9-bit fixed point, 8 bits of
 // fraction, rounded to nearest (so 1.0 is possible).
-float fixedWeight(float Frac) { return std::floor(Frac * 256.0f + 0.5f) / 256.0f; }
+float fixedWeight(float Frac) {
+  return std::floor(Frac * 256.0f + 0.5f) / 256.0f;
+}
 
 void linearFilter(const Fetcher &Fe, const float *X, float *Out) {
   int Dims = Fe.T.Image.Dims;

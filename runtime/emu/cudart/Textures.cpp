@@ -46,7 +46,8 @@ TexState &T() {
 // Channel format to the core's description; false when unsupported.
 bool formatOf(const cudaChannelFormatDesc &D, ImageDesc &Im) {
   int N = D.w ? 4 : D.z ? 3 : D.y ? 2 : 1;
-  if (N == 3 || (N >= 2 && D.y != D.x) || (N == 4 && (D.z != D.x || D.w != D.x)))
+  if (N == 3 || (N >= 2 && D.y != D.x) ||
+      (N == 4 && (D.z != D.x || D.w != D.x)))
     return false;
   Im.Channels = (uint8_t)N;
   Im.ChannelBits = (uint8_t)D.x;
@@ -219,8 +220,8 @@ WS_EXPORT cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc *Desc,
   if (Desc)
     *Desc = A->Desc;
   if (Extent)
-    *Extent = cudaExtent{A->Image.Width,
-                         A->Image.Dims == 2 ? A->Image.Height : 0, 0};
+    *Extent =
+        cudaExtent{A->Image.Width, A->Image.Dims == 2 ? A->Image.Height : 0, 0};
   if (Flags)
     *Flags = A->Flags;
   return cudaSuccess;
@@ -386,9 +387,8 @@ WS_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t Obj) {
 
 static const TexRec *findObject(uint64_t H, bool Surface) {
   auto It = T().Objects.find(H);
-  return It == T().Objects.end() || It->second.Surface != Surface
-             ? nullptr
-             : &It->second;
+  return It == T().Objects.end() || It->second.Surface != Surface ? nullptr
+                                                                  : &It->second;
 }
 
 WS_EXPORT cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc *Res,
@@ -424,8 +424,8 @@ WS_EXPORT cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc *Res,
 WS_ALIAS(cudaMemcpy2DToArray_ptds, cudaMemcpy2DToArray, cudaError_t,
          cudaArray_t, size_t, size_t, const void *, size_t, size_t, size_t,
          cudaMemcpyKind)
-WS_ALIAS(cudaMemcpy2DFromArray_ptds, cudaMemcpy2DFromArray, cudaError_t,
-         void *, size_t, cudaArray_const_t, size_t, size_t, size_t, size_t,
+WS_ALIAS(cudaMemcpy2DFromArray_ptds, cudaMemcpy2DFromArray, cudaError_t, void *,
+         size_t, cudaArray_const_t, size_t, size_t, size_t, size_t,
          cudaMemcpyKind)
 WS_ALIAS(cudaMemcpyToArray_ptds, cudaMemcpyToArray, cudaError_t, cudaArray_t,
          size_t, size_t, const void *, size_t, cudaMemcpyKind)
@@ -435,5 +435,5 @@ WS_ALIAS(cudaMemcpy2DToArrayAsync_ptsz, cudaMemcpy2DToArrayAsync, cudaError_t,
          cudaArray_t, size_t, size_t, const void *, size_t, size_t, size_t,
          cudaMemcpyKind, cudaStream_t)
 WS_ALIAS(cudaMemcpy2DFromArrayAsync_ptsz, cudaMemcpy2DFromArrayAsync,
-         cudaError_t, void *, size_t, cudaArray_const_t, size_t, size_t,
-         size_t, size_t, cudaMemcpyKind, cudaStream_t)
+         cudaError_t, void *, size_t, cudaArray_const_t, size_t, size_t, size_t,
+         size_t, cudaMemcpyKind, cudaStream_t)

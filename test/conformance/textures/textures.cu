@@ -102,7 +102,8 @@ struct HostImage {
   int texelBytes() const { return F.Bits / 8 * F.Channels; }
   // Raw channel as an integer (sign-extended) or float bits.
   int64_t rawInt(int X, int Y, int C) const {
-    const uint8_t *P = &Bytes[((size_t)Y * W + X) * texelBytes() + C * F.Bits / 8];
+    const uint8_t *P =
+        &Bytes[((size_t)Y * W + X) * texelBytes() + C * F.Bits / 8];
     bool S = F.Kind == cudaChannelFormatKindSigned;
     if (F.Bits == 8)
       return S ? (int64_t)(int8_t)*P : (int64_t)*P;
@@ -254,7 +255,8 @@ static HostImage makeImage(Format F, int W, int H, unsigned Seed) {
   for (size_t K = 0; K < Im.Bytes.size(); K += F.Bits / 8) {
     S = S * 1664525u + 1013904223u;
     if (F.Kind == cudaChannelFormatKindFloat) {
-      float V = (float)(int)((S >> 8) % 2001) / 64.0f - 15.0f + (float)(S & 7) / 3.0f;
+      float V =
+          (float)(int)((S >> 8) % 2001) / 64.0f - 15.0f + (float)(S & 7) / 3.0f;
       memcpy(&Im.Bytes[K], &V, 4);
     } else {
       memcpy(&Im.Bytes[K], &S, F.Bits / 8);
@@ -284,10 +286,10 @@ static std::vector<float> coords(int N, bool Norm) {
 template <class T>
 static void runCase(const HostImage &Im, bool Is2D, const Sampler &S,
                     bool Pitched) {
-  cudaChannelFormatDesc D = cudaCreateChannelDesc(
-      Im.F.Bits, Im.F.Channels > 1 ? Im.F.Bits : 0,
-      Im.F.Channels > 2 ? Im.F.Bits : 0, Im.F.Channels > 3 ? Im.F.Bits : 0,
-      Im.F.Kind);
+  cudaChannelFormatDesc D =
+      cudaCreateChannelDesc(Im.F.Bits, Im.F.Channels > 1 ? Im.F.Bits : 0,
+                            Im.F.Channels > 2 ? Im.F.Bits : 0,
+                            Im.F.Channels > 3 ? Im.F.Bits : 0, Im.F.Kind);
   cudaResourceDesc R;
   memset(&R, 0, sizeof R);
   cudaArray_t Arr = nullptr;
@@ -370,9 +372,8 @@ static void runCase(const HostImage &Im, bool Is2D, const Sampler &S,
       int NC = (int)(sizeof(T) / (FloatOut ? 4 : Im.F.Bits / 8));
       for (int C = 0; C < NC; ++C) {
         ++Checks;
-        uint32_t Want =
-            narrow(refFetch(Im, S, X[K], Is2D ? Y[K] : 0, C, Is2D), Im.F,
-                   FloatOut);
+        uint32_t Want = narrow(refFetch(Im, S, X[K], Is2D ? Y[K] : 0, C, Is2D),
+                               Im.F, FloatOut);
         if (Got[C] != Want && Bad++ < 3)
           fprintf(stderr,
                   "%s %s %s mode=%d filter=%d read=%d norm=%d: (%.9g, %.9g) "
@@ -472,8 +473,8 @@ static void surfaces(cudaChannelFormatDesc D, const char *Name) {
     CK(cudaMallocArray(&A, &D, W, H, cudaArraySurfaceLoadStore));
     // Destination covers the reads one texel beyond each edge.
     CK(cudaMallocArray(&B, &D, W + 2, H + 2, cudaArraySurfaceLoadStore));
-    CK(cudaMemcpy2DToArray(A, 0, 0, Src.data(), W * sizeof(T), W * sizeof(T),
-                           H, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy2DToArray(A, 0, 0, Src.data(), W * sizeof(T), W * sizeof(T), H,
+                           cudaMemcpyHostToDevice));
     cudaResourceDesc R;
     memset(&R, 0, sizeof R);
     R.resType = cudaResourceTypeArray;
@@ -502,8 +503,8 @@ static void surfaces(cudaChannelFormatDesc D, const char *Name) {
         }
         ++Checks;
         if (memcmp(&Want, &Out[Y * (W + 2) + X], sizeof(T)) != 0 && !Bad++)
-          fprintf(stderr, "surface %s mode %d: wrong texel at (%d, %d)\n",
-                  Name, (int)M, X - 1, Y - 1);
+          fprintf(stderr, "surface %s mode %d: wrong texel at (%d, %d)\n", Name,
+                  (int)M, X - 1, Y - 1);
       }
     Failures += Bad != 0;
     CK(cudaDestroySurfaceObject(SA));
@@ -573,18 +574,24 @@ static int expectLaunchFailure(bool Trap) {
 int main(int argc, char **argv) {
   if (argc > 1)
     return expectLaunchFailure(strcmp(argv[1], "trap") == 0);
-  runFormat<unsigned char, float>({"u8", cudaChannelFormatKindUnsigned, 8, 1}, 1);
-  runFormat<unsigned short, float>({"u16", cudaChannelFormatKindUnsigned, 16, 1}, 2);
+  runFormat<unsigned char, float>({"u8", cudaChannelFormatKindUnsigned, 8, 1},
+                                  1);
+  runFormat<unsigned short, float>(
+      {"u16", cudaChannelFormatKindUnsigned, 16, 1}, 2);
   runFormat<short, float>({"s16", cudaChannelFormatKindSigned, 16, 1}, 3);
   runFormat<float, float>({"f32", cudaChannelFormatKindFloat, 32, 1}, 4);
   runFormat<float4, float4>({"float4", cudaChannelFormatKindFloat, 32, 4}, 5);
   runFormat<uchar4, float4>({"uchar4", cudaChannelFormatKindUnsigned, 8, 4}, 6);
   // Pitched 2D memory, one sampler of each filter.
   HostImage P = makeImage({"f32", cudaChannelFormatKindFloat, 32, 1}, 9, 6, 7);
-  runCase<float>(P, true, {cudaAddressModeClamp, cudaFilterModeLinear,
-                           cudaReadModeElementType, false}, true);
-  runCase<float>(P, true, {cudaAddressModeWrap, cudaFilterModePoint,
-                           cudaReadModeElementType, true}, true);
+  runCase<float>(P, true,
+                 {cudaAddressModeClamp, cudaFilterModeLinear,
+                  cudaReadModeElementType, false},
+                 true);
+  runCase<float>(
+      P, true,
+      {cudaAddressModeWrap, cudaFilterModePoint, cudaReadModeElementType, true},
+      true);
   linearMemory();
   surfaces<float>(cudaCreateChannelDesc<float>(), "float");
   surfaces<uchar4>(cudaCreateChannelDesc<uchar4>(), "uchar4");

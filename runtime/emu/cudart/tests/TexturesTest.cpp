@@ -181,9 +181,10 @@ TEST_F(Textures, SurfacesNeedLoadStoreArrays) {
 
 TEST_F(Textures, UnsupportedFormatsAndModesAreRefused) {
   cudaArray_t A;
-  cudaChannelFormatDesc Three = cudaCreateChannelDesc(8, 8, 8, 0,
-                                                      cudaChannelFormatKindUnsigned);
-  EXPECT_EQ(cudaMallocArray(&A, &Three, 4, 4), cudaErrorInvalidChannelDescriptor);
+  cudaChannelFormatDesc Three =
+      cudaCreateChannelDesc(8, 8, 8, 0, cudaChannelFormatKindUnsigned);
+  EXPECT_EQ(cudaMallocArray(&A, &Three, 4, 4),
+            cudaErrorInvalidChannelDescriptor);
   cudaChannelFormatDesc D = cudaCreateChannelDesc<float>();
   EXPECT_EQ(cudaMallocArray(&A, &D, 4, 4, cudaArrayLayered),
             cudaErrorNotSupported);
