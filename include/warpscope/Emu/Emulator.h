@@ -92,6 +92,47 @@ void setPrintfSink(void (*Sink)(const char *Text, size_t Len));
 void registerAllocation(void *Ptr, size_t Size);
 void unregisterAllocation(void *Ptr);
 
+/// Texture and surface objects (docs/emulator.md, "Textures and surfaces").
+/// The stand-in cudart describes the image behind a CUDA texture or surface
+/// object here and gives the program the handle returned; tex, suld and sust
+/// resolve it when they execute. The image memory stays the caller's.
+enum class ChannelKind : uint8_t { Unsigned, Signed, Float };
+enum class AddressMode : uint8_t { Wrap, Clamp, Mirror, Border };
+enum class FilterMode : uint8_t { Point, Linear };
+
+struct ImageDesc {
+  void *Data = nullptr; ///< texel (0, 0, 0); sust writes through it
+  uint8_t Dims = 1;     ///< 1, 2 or 3
+  /// Linear memory (cudaResourceTypeLinear): integer fetches outside the
+  /// width return zero, as tex1Dfetch does.
+  bool LinearMemory = false;
+  uint64_t Width = 0, Height = 1, Depth = 1; ///< texels
+  uint64_t Pitch = 0;                        ///< bytes from one row to the next
+  uint64_t SlicePitch = 0;  ///< bytes from one 2D slice to the next
+  uint8_t Channels = 1;     ///< 1, 2 or 4, all of the same format
+  uint8_t ChannelBits = 32; ///< 8, 16 or 32 (Float: 16 or 32)
+  ChannelKind Kind = ChannelKind::Float;
+  uint32_t texelBytes() const { return Channels * ChannelBits / 8; }
+};
+
+struct SamplerDesc {
+  AddressMode Address[3] = {AddressMode::Clamp, AddressMode::Clamp,
+                            AddressMode::Clamp};
+  FilterMode Filter = FilterMode::Point;
+  bool NormalizedFloat = false;  ///< cudaReadModeNormalizedFloat
+  bool NormalizedCoords = false; ///< coordinates in [0, 1)
+  float BorderColor[4] = {0, 0, 0, 0};
+};
+
+/// Registers a texture (image + sampler) or a surface (image only) and
+/// returns its handle, never 0. False/0 with Error set when the description
+/// is invalid. unregisterImage forgets a handle (false if unknown).
+/// Thread-safe.
+uint64_t registerTexture(const ImageDesc &Image, const SamplerDesc &Sampler,
+                         std::string &Error);
+uint64_t registerSurface(const ImageDesc &Image, std::string &Error);
+bool unregisterImage(uint64_t Handle);
+
 } // namespace warpscope::emu
 
 #endif // WARPSCOPE_EMU_EMULATOR_H

@@ -10,6 +10,7 @@
 //   Arith.cpp     f32/f64/f16 arithmetic and cvt
 //   WarpOps.cpp   warp-collective operations (shfl, vote, match, redux, ...)
 //   Builtins.cpp  calls without a body: vprintf, malloc, free, assert
+//   TextureOps.cpp tex, suld, sust on texture and surface objects
 // Exec.cpp holds the module (launch entry) and GroundTruth.cpp its counts
 // as JSON.
 //
@@ -123,6 +124,8 @@ private:
   void execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execCvta(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execIsspacep(Frame &Fr, const Inst &I, uint32_t EM);
+  // TextureOps.cpp
+  void execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Arith.cpp
   void execCvt(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   uint64_t cvtToFloat(Warp &W, Frame &Fr, const Inst &I, int L, bool SrcFloat,

@@ -184,6 +184,10 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   case OpAtom:
   case OpRed:
     return execAtom(W, Fr, I, EM);
+  case OpTex:
+  case OpSuld:
+  case OpSust:
+    return execTexture(W, Fr, I, EM);
   default:
     fail(W, *Fr.F, I, -1, "unsupported instruction");
   }

@@ -214,6 +214,7 @@ private:
   bool conversion();
   // DecodeMemoryControl.cpp.
   bool memory();
+  bool texture(); // DecodeTexture.cpp
   bool control();
   bool call();
   bool warp();

@@ -135,6 +135,9 @@ enum Op : uint16_t {
   OpIsspacep,
   OpDp4a,
   OpDp2a,
+  OpTex,  // Addr: object handle; S: coordinates; Sub: dimensions
+  OpSuld, // ... Sub: dimensions | boundary mode << 4 (0 trap, 1 clamp, 2 zero)
+  OpSust, // ... S: coordinates; D: the values stored (read, not written)
   OpUnsupported,
 };
 

@@ -9,6 +9,7 @@
 //   Memory.cpp        device and host allocation
 //   MemoryCopy.cpp    cudaMemcpy*, cudaMemset*, peer access
 //   Symbols.cpp       __device__/__constant__ variables (cudaMemcpyToSymbol)
+//   Textures.cpp      CUDA arrays, texture and surface objects
 //   Streams.cpp       streams and events
 //   Device.cpp        device properties, attributes, limits, reset
 //   Functions.cpp     kernel attributes and occupancy

@@ -117,6 +117,10 @@ std::map<uintptr_t, size_t> &allocations() {
   static std::map<uintptr_t, size_t> M;
   return M;
 }
+std::map<uint64_t, ImageRecord> &images() {
+  static std::map<uint64_t, ImageRecord> M;
+  return M;
+}
 std::vector<std::string> &loadedModules() {
   static std::vector<std::string> L;
   return L;
@@ -227,6 +231,25 @@ void registerAllocation(void *Ptr, size_t Size) {
 
 void unregisterAllocation(void *Ptr) {
   fake::allocations().erase(reinterpret_cast<uintptr_t>(Ptr));
+}
+
+uint64_t registerTexture(const ImageDesc &Image, const SamplerDesc &Sampler,
+                         std::string &) {
+  static uint64_t Next = 100;
+  uint64_t H = Next++;
+  fake::images()[H] = {Image, Sampler, false};
+  return H;
+}
+
+uint64_t registerSurface(const ImageDesc &Image, std::string &) {
+  static uint64_t Next = 100;
+  uint64_t H = Next++;
+  fake::images()[H] = {Image, SamplerDesc(), true};
+  return H;
+}
+
+bool unregisterImage(uint64_t Handle) {
+  return fake::images().erase(Handle) != 0;
 }
 
 } // namespace warpscope::emu

@@ -18,6 +18,13 @@ struct LaunchRecord {
 std::vector<LaunchRecord> &launches();
 /// What registerAllocation/unregisterAllocation left registered.
 std::map<uintptr_t, size_t> &allocations();
+/// What registerTexture/registerSurface were given, by handle.
+struct ImageRecord {
+  ImageDesc Image;
+  SamplerDesc Sampler;
+  bool Surface = false;
+};
+std::map<uint64_t, ImageRecord> &images();
 /// ModuleName of every loadPtx call.
 std::vector<std::string> &loadedModules();
 

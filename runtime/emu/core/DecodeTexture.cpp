@@ -1,0 +1,116 @@
+//===- DecodeTexture.cpp - decoding tex, suld and sust --------------------===//
+//
+// Texture and surface instructions on object handles (the form clang emits
+// for the CUDA object API): tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32}
+// (also .level and .grad: images have one level, so the level of detail is
+// not needed), suld.b/sust.b.{1d,2d,3d}[.vN].bNN.{trap,clamp,zero}. Layered
+// and cube geometries, gathers (tld4), queries (txq, suq), formatted
+// surface access (.p) and sured decode as unsupported instructions that
+// name themselves.
+//
+//===----------------------------------------------------------------------===//
+#include "ParserInternal.h"
+
+namespace warpscope::emu::core::parser {
+
+namespace {
+
+unsigned geometry(const Mods &M) {
+  for (auto &X : M.List) {
+    if (X == "1d")
+      return 1;
+    if (X == "2d")
+      return 2;
+    if (X == "3d")
+      return 3;
+  }
+  return 0;
+}
+
+} // namespace
+
+bool InstDecoder::texture() {
+  if (B == "tld4" || B == "txq" || B == "suq" || B == "sured" || B == "istypep")
+    throw Unsupported("'" + Opc + "': texture " +
+                      (B == "tld4" ? "gather" : "query/reduction") +
+                      " instructions are not supported");
+  if (B != "tex" && B != "suld" && B != "sust")
+    return false;
+  unsigned Dims = geometry(Md);
+  if (!Dims)
+    throw Unsupported("'" + Opc +
+                      "': only 1d, 2d and 3d geometries are supported "
+                      "(no layered, cube or multisample textures)");
+  bool IsTex = B == "tex";
+  if (!IsTex && !Md.has("b"))
+    throw Unsupported("'" + Opc +
+                      "': formatted surface access (.p) is not "
+                      "supported");
+  const RawOp *Mem = nullptr, *Val = nullptr;
+  size_t Extra = 0; // tex: operands after [handle, coords]
+  if (B == "sust") {
+    if (Ops.size() != 2)
+      fail("'" + Opc + "' expects 2 operands");
+    Mem = &Ops[0];
+    Val = &Ops[1];
+  } else {
+    if (Ops.size() < 2)
+      fail("'" + Opc + "' expects at least 2 operands");
+    Val = &Ops[0];
+    Mem = &Ops[1];
+    Extra = Ops.size() - 2;
+  }
+  if (IsTex) {
+    size_t Want = Md.has("level") ? 1 : Md.has("grad") ? 2 : 0;
+    if (Extra != Want || !Val->Name2.empty())
+      throw Unsupported("'" + Opc +
+                        "': texel offsets and depth compare are "
+                        "not supported");
+    if (I.Vec != 4 || (I.T != Ty::F32 && I.T != Ty::S32 && I.T != Ty::U32) ||
+        (I.T2 != Ty::F32 && I.T2 != Ty::S32))
+      throw Unsupported("'" + Opc +
+                        "': only .v4 results of .f32/.s32/.u32 "
+                        "with .f32/.s32 coordinates are supported");
+  } else if (I.T != Ty::B8 && I.T != Ty::B16 && I.T != Ty::B32 &&
+             I.T != Ty::B64) {
+    fail("'" + Opc + "' needs a .b8/.b16/.b32/.b64 type");
+  }
+  if (Mem->Kind != RawOp::Mem || Mem->Name.empty() || Mem->Off != 0 ||
+      Mem->Elems.size() != 1 || Mem->Elems[0].Kind != RawOp::Vec)
+    fail("'" + Opc + "' expects [handle, {coordinates}]");
+  const std::vector<RawOp> &Co = Mem->Elems[0].Elems;
+  if (Co.size() != (Dims == 3 ? 4u : Dims))
+    fail("'" + Opc + "': wrong number of coordinates");
+  uint32_t HandleSlot;
+  if (!P.lookupReg(Mem->Name, HandleSlot)) // a .texref/.surfref name
+    throw Unsupported("'" + Opc + "' on '" + Mem->Name +
+                      "': texture and surface references are not supported "
+                      "(use texture/surface objects)");
+  I.Addr = HandleSlot;
+  for (unsigned D = 0; D < Dims; ++D)
+    setS(D, Co[D], IsTex ? I.T2 : Ty::S32);
+  I.Sub = (uint8_t)Dims;
+  I.Op = IsTex ? OpTex : B == "suld" ? OpSuld : OpSust;
+  if (!IsTex) {
+    unsigned Mode = Md.has("clamp") ? 1 : Md.has("zero") ? 2 : 0;
+    I.Sub |= (uint8_t)(Mode << 4);
+  }
+  std::vector<RawOp> One;
+  const std::vector<RawOp> *Vals = &Val->Elems;
+  if (Val->Kind != RawOp::Vec) {
+    One.push_back(*Val);
+    Vals = &One;
+  }
+  if (Vals->size() != I.Vec)
+    fail("'" + Opc + "': vector operand size mismatch");
+  if (B == "sust") { // the values go in D: S has no room for 3 + 4 slots
+    for (size_t K = 0; K < Vals->size(); ++K)
+      I.D[K] = P.srcSlot((*Vals)[K], I.T);
+  } else {
+    for (size_t K = 0; K < Vals->size(); ++K)
+      setD(K, (*Vals)[K]);
+  }
+  return true;
+}
+
+} // namespace warpscope::emu::core::parser
