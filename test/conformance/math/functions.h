@@ -153,10 +153,10 @@ static const double kPi = 3.14159265358979323846;
   M(rsqrtf, float, 1, rsqrtf(x), 1 / sqrtl(X), U(2), DOM(0, 100)) \
   M(cbrtf, float, 1, cbrtf(x), cbrtl(X), U(1), ALLX) \
   M(rcbrtf, float, 1, rcbrtf(x), 1 / cbrtl(X), U(1), ALLX) \
-  M(j0f, float, 1, j0f(x), j0l(X), U(9).absBeyond(8, 2.2e-6), DOM(-30, 30)) \
-  M(j1f, float, 1, j1f(x), j1l(X), U(9).absBeyond(8, 2.2e-6), DOM(-30, 30)) \
-  M(y0f, float, 1, y0f(x), y0l(X), U(9).absBeyond(8, 2.2e-6), DOM(0, 30)) \
-  M(y1f, float, 1, y1f(x), y1l(X), U(9).absBeyond(8, 2.2e-6), DOM(0, 30)) \
+  M(j0f, float, 1, j0f(x), besselMpfr(X, mpfr_j0), U(9).absBeyond(8, 2.2e-6), DOM(-30, 30)) \
+  M(j1f, float, 1, j1f(x), besselMpfr(X, mpfr_j1), U(9).absBeyond(8, 2.2e-6), DOM(-30, 30)) \
+  M(y0f, float, 1, y0f(x), besselMpfr(X, mpfr_y0), U(9).absBeyond(8, 2.2e-6), DOM(0, 30)) \
+  M(y1f, float, 1, y1f(x), besselMpfr(X, mpfr_y1), U(9).absBeyond(8, 2.2e-6), DOM(0, 30)) \
   M(cyl_bessel_i0f, float, 1, cyl_bessel_i0f(x), besselIRef(X, 0), U(6), DOM(-90, 90)) \
   M(cyl_bessel_i1f, float, 1, cyl_bessel_i1f(x), besselIRef(X, 1), U(6), DOM(-90, 90)) \
   M(truncf, float, 1, truncf(x), truncl(X), U(0), DOM(-100, 100)) \
@@ -201,6 +201,7 @@ static const double kPi = 3.14159265358979323846;
   M(__tanf, float, 1, __tanf(x), tanl(X), INFO(), DOM(-kPi, kPi)) \
   M(__powf, float, 2, __powf(x, y), powl(X, Y), INFO(), (Domain{0, 10, -20, 20})) \
   M(__fdividef, float, 2, __fdividef(x, y), (long double)X / Y, U(2).yMag(0x1p-126, 0x1p126), ALLX) \
+  M(__frsqrt_rn, float, 1, __frsqrt_rn(x), 1 / sqrtl(X), U(0), ALLX) \
   M(__frcp_rn, float, 1, __frcp_rn(x), MC_RND(float, FE_TONEAREST, 1.0f / a), U(0), ALLX) \
   M(__frcp_rz, float, 1, __frcp_rz(x), MC_RND(float, FE_TOWARDZERO, 1.0f / a), U(0), ALLX) \
   M(__frcp_ru, float, 1, __frcp_ru(x), MC_RND(float, FE_UPWARD, 1.0f / a), U(0), ALLX) \
@@ -209,16 +210,23 @@ static const double kPi = 3.14159265358979323846;
   M(__fsqrt_rz, float, 1, __fsqrt_rz(x), MC_RND(float, FE_TOWARDZERO, sqrtf(a)), U(0), ALLX) \
   M(__fsqrt_ru, float, 1, __fsqrt_ru(x), MC_RND(float, FE_UPWARD, sqrtf(a)), U(0), ALLX) \
   M(__fsqrt_rd, float, 1, __fsqrt_rd(x), MC_RND(float, FE_DOWNWARD, sqrtf(a)), U(0), ALLX) \
-  M(__frsqrt_rn, float, 1, __frsqrt_rn(x), 1 / sqrtl(X), U(0), ALLX) \
+  M(__fadd_rn, float, 2, __fadd_rn(x, y), MC_RND(float, FE_TONEAREST, a + b), U(0), ALLX) \
   M(__fadd_rz, float, 2, __fadd_rz(x, y), MC_RND(float, FE_TOWARDZERO, a + b), U(0), ALLX) \
   M(__fadd_ru, float, 2, __fadd_ru(x, y), MC_RND(float, FE_UPWARD, a + b), U(0), ALLX) \
   M(__fadd_rd, float, 2, __fadd_rd(x, y), MC_RND(float, FE_DOWNWARD, a + b), U(0), ALLX) \
+  M(__fsub_rn, float, 2, __fsub_rn(x, y), MC_RND(float, FE_TONEAREST, a - b), U(0), ALLX) \
   M(__fsub_rz, float, 2, __fsub_rz(x, y), MC_RND(float, FE_TOWARDZERO, a - b), U(0), ALLX) \
+  M(__fsub_ru, float, 2, __fsub_ru(x, y), MC_RND(float, FE_UPWARD, a - b), U(0), ALLX) \
+  M(__fsub_rd, float, 2, __fsub_rd(x, y), MC_RND(float, FE_DOWNWARD, a - b), U(0), ALLX) \
+  M(__fmul_rn, float, 2, __fmul_rn(x, y), MC_RND(float, FE_TONEAREST, a * b), U(0), ALLX) \
+  M(__fmul_rz, float, 2, __fmul_rz(x, y), MC_RND(float, FE_TOWARDZERO, a * b), U(0), ALLX) \
   M(__fmul_ru, float, 2, __fmul_ru(x, y), MC_RND(float, FE_UPWARD, a * b), U(0), ALLX) \
   M(__fmul_rd, float, 2, __fmul_rd(x, y), MC_RND(float, FE_DOWNWARD, a * b), U(0), ALLX) \
+  M(__fdiv_rn, float, 2, __fdiv_rn(x, y), MC_RND(float, FE_TONEAREST, a / b), U(0), ALLX) \
   M(__fdiv_rz, float, 2, __fdiv_rz(x, y), MC_RND(float, FE_TOWARDZERO, a / b), U(0), ALLX) \
   M(__fdiv_ru, float, 2, __fdiv_ru(x, y), MC_RND(float, FE_UPWARD, a / b), U(0), ALLX) \
   M(__fdiv_rd, float, 2, __fdiv_rd(x, y), MC_RND(float, FE_DOWNWARD, a / b), U(0), ALLX) \
+  M(__fmaf_rn, float, 3, __fmaf_rn(x, y, z), MC_RND(float, FE_TONEAREST, fmaf(a, b, c)), U(0), ALLX) \
   M(__fmaf_rz, float, 3, __fmaf_rz(x, y, z), MC_RND(float, FE_TOWARDZERO, fmaf(a, b, c)), U(0), ALLX) \
   M(__fmaf_ru, float, 3, __fmaf_ru(x, y, z), MC_RND(float, FE_UPWARD, fmaf(a, b, c)), U(0), ALLX) \
   M(__fmaf_rd, float, 3, __fmaf_rd(x, y, z), MC_RND(float, FE_DOWNWARD, fmaf(a, b, c)), U(0), ALLX)

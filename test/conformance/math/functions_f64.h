@@ -46,10 +46,10 @@
   M(rsqrt, double, 1, rsqrt(x), 1 / sqrtl(X), U(1), DOM(0, 100)) \
   M(cbrt, double, 1, cbrt(x), cbrtl(X), U(1), ALLX) \
   M(rcbrt, double, 1, rcbrt(x), 1 / cbrtl(X), U(1), ALLX) \
-  M(j0, double, 1, j0(x), j0l(X), U(7).absBeyond(8, 5e-12), DOM(-30, 30)) \
-  M(j1, double, 1, j1(x), j1l(X), U(7).absBeyond(8, 5e-12), DOM(-30, 30)) \
-  M(y0, double, 1, y0(x), y0l(X), U(7).absBeyond(8, 5e-12), DOM(0, 30)) \
-  M(y1, double, 1, y1(x), y1l(X), U(7).absBeyond(8, 5e-12), DOM(0, 30)) \
+  M(j0, double, 1, j0(x), besselMpfr(X, mpfr_j0), U(7).absBeyond(8, 5e-12), DOM(-30, 30)) \
+  M(j1, double, 1, j1(x), besselMpfr(X, mpfr_j1), U(7).absBeyond(8, 5e-12), DOM(-30, 30)) \
+  M(y0, double, 1, y0(x), besselMpfr(X, mpfr_y0), U(7).absBeyond(8, 5e-12), DOM(0, 30)) \
+  M(y1, double, 1, y1(x), besselMpfr(X, mpfr_y1), U(7).absBeyond(8, 5e-12), DOM(0, 30)) \
   M(cyl_bessel_i0, double, 1, cyl_bessel_i0(x), besselIRef(X, 0), U(6), DOM(-713, 713)) \
   M(cyl_bessel_i1, double, 1, cyl_bessel_i1(x), besselIRef(X, 1), U(6), DOM(-713, 713)) \
   M(trunc, double, 1, trunc(x), truncl(X), U(0), DOM(-100, 100)) \
@@ -90,14 +90,23 @@
   M(__dsqrt_rz, double, 1, __dsqrt_rz(x), MC_RND(double, FE_TOWARDZERO, sqrt(a)), U(0), ALLX) \
   M(__dsqrt_ru, double, 1, __dsqrt_ru(x), MC_RND(double, FE_UPWARD, sqrt(a)), U(0), ALLX) \
   M(__dsqrt_rd, double, 1, __dsqrt_rd(x), MC_RND(double, FE_DOWNWARD, sqrt(a)), U(0), ALLX) \
+  M(__dadd_rn, double, 2, __dadd_rn(x, y), MC_RND(double, FE_TONEAREST, a + b), U(0), ALLX) \
   M(__dadd_rz, double, 2, __dadd_rz(x, y), MC_RND(double, FE_TOWARDZERO, a + b), U(0), ALLX) \
   M(__dadd_ru, double, 2, __dadd_ru(x, y), MC_RND(double, FE_UPWARD, a + b), U(0), ALLX) \
+  M(__dadd_rd, double, 2, __dadd_rd(x, y), MC_RND(double, FE_DOWNWARD, a + b), U(0), ALLX) \
+  M(__dsub_rn, double, 2, __dsub_rn(x, y), MC_RND(double, FE_TONEAREST, a - b), U(0), ALLX) \
+  M(__dsub_rz, double, 2, __dsub_rz(x, y), MC_RND(double, FE_TOWARDZERO, a - b), U(0), ALLX) \
+  M(__dsub_ru, double, 2, __dsub_ru(x, y), MC_RND(double, FE_UPWARD, a - b), U(0), ALLX) \
   M(__dsub_rd, double, 2, __dsub_rd(x, y), MC_RND(double, FE_DOWNWARD, a - b), U(0), ALLX) \
+  M(__dmul_rn, double, 2, __dmul_rn(x, y), MC_RND(double, FE_TONEAREST, a * b), U(0), ALLX) \
   M(__dmul_rz, double, 2, __dmul_rz(x, y), MC_RND(double, FE_TOWARDZERO, a * b), U(0), ALLX) \
   M(__dmul_ru, double, 2, __dmul_ru(x, y), MC_RND(double, FE_UPWARD, a * b), U(0), ALLX) \
+  M(__dmul_rd, double, 2, __dmul_rd(x, y), MC_RND(double, FE_DOWNWARD, a * b), U(0), ALLX) \
+  M(__ddiv_rn, double, 2, __ddiv_rn(x, y), MC_RND(double, FE_TONEAREST, a / b), U(0), ALLX) \
   M(__ddiv_rz, double, 2, __ddiv_rz(x, y), MC_RND(double, FE_TOWARDZERO, a / b), U(0), ALLX) \
   M(__ddiv_ru, double, 2, __ddiv_ru(x, y), MC_RND(double, FE_UPWARD, a / b), U(0), ALLX) \
   M(__ddiv_rd, double, 2, __ddiv_rd(x, y), MC_RND(double, FE_DOWNWARD, a / b), U(0), ALLX) \
+  M(__fma_rn, double, 3, __fma_rn(x, y, z), MC_RND(double, FE_TONEAREST, fma(a, b, c)), U(0), ALLX) \
   M(__fma_rz, double, 3, __fma_rz(x, y, z), MC_RND(double, FE_TOWARDZERO, fma(a, b, c)), U(0), ALLX) \
   M(__fma_ru, double, 3, __fma_ru(x, y, z), MC_RND(double, FE_UPWARD, fma(a, b, c)), U(0), ALLX) \
   M(__fma_rd, double, 3, __fma_rd(x, y, z), MC_RND(double, FE_DOWNWARD, fma(a, b, c)), U(0), ALLX)

@@ -6,6 +6,7 @@
 #pragma once
 #include <cfenv>
 #include <cmath>
+#include <mpfr.h>
 
 static const long double kPiL = 3.141592653589793238462643383279502884L;
 
@@ -106,6 +107,22 @@ static long double erfcxRef(long double x) {
   }
   long double h = x * x, l = fmal(x, x, -h);
   return expl(h) * (1 + l) * erfcl(x);
+}
+
+// Bessel functions of the first and second kind, orders 0 and 1, with
+// MPFR at 128 bits: glibc's j0l/y0l lose their relative accuracy near the
+// zeros, where a double result needs more than long double offers.
+static long double besselMpfr(long double x,
+                              int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t)) {
+  if (std::isinf(x) && f == mpfr_j1) // odd: j1(-inf) = -0 (CUDA Math API)
+    return copysignl(0, x);
+  mpfr_t m;
+  mpfr_init2(m, 128);
+  mpfr_set_ld(m, x, MPFR_RNDN);
+  f(m, m, MPFR_RNDN);
+  long double r = mpfr_get_ld(m, MPFR_RNDN);
+  mpfr_clear(m);
+  return r;
 }
 
 // Modified Bessel I0, I1: power series (all terms positive, no cancellation).

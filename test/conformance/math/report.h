@@ -30,9 +30,11 @@ int main(int argc, char **argv) {
   bool markdown = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--inputs" && i + 1 < argc)
-      nRandom = atoi(argv[++i]);
-    else if (a == "--filter" && i + 1 < argc)
+    if (a == "--inputs" && i + 1 < argc) {
+      char *end = nullptr;
+      long v = strtol(argv[++i], &end, 10);
+      nRandom = *end || v < 0 || v > 100000000 ? -1 : (int)v;
+    } else if (a == "--filter" && i + 1 < argc)
       filter = argv[++i];
     else if (a == "--dump" && i + 1 < argc)
       dump = argv[++i];
@@ -49,7 +51,7 @@ int main(int argc, char **argv) {
     }
   }
   if (nRandom < 0 || nRandom > 100000000) {
-    fprintf(stderr, "error: --inputs must be in [0, 1e8]\n");
+    fprintf(stderr, "error: --inputs takes an integer in [0, 100000000]\n");
     return 2;
   }
   FILE *df = dump ? fopen(dump, "wb") : nullptr;
