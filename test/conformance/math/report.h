@@ -84,6 +84,10 @@ int main(int argc, char **argv) {
                              : runEntry<double>(e, nRandom, seed);
     const char *verdict = r.failures ? "FAIL" : e.bound.info ? "info" : "ok";
     failed += r.failures != 0;
+    std::string bound = boundText(e.bound);
+    for (size_t p = 0; markdown && (p = bound.find('|', p)) != bound.npos;
+         p += 2)
+      bound.insert(p, "\\"); // a bare | would split the Markdown cell
     char at[96];
     snprintf(at, sizeof at, e.arity > 1 ? "%.9Lg (%.9Lg)" : "%.9Lg", r.atX,
              r.atY);
@@ -91,7 +95,7 @@ int main(int argc, char **argv) {
                     : "%-16s %s n=%-6zu checked=%-6zu max_ulp=%-4g at %-28s "
                       "max_abs=%-9.3g bound: %s  %s\n",
            e.name, e.prec == F32 ? "f32" : "f64", r.n, r.checked, r.maxUlp, at,
-           r.maxAbs, boundText(e.bound).c_str(), verdict);
+           r.maxAbs, bound.c_str(), verdict);
     if (r.failures)
       fprintf(stderr,
               "  %s: %zu inputs out of bound, first x=%.17Lg y=%.17Lg: got "
