@@ -113,6 +113,170 @@ Error loadTruth(const std::string &Dir, Truth &Out, unsigned &Files) {
   return Error::success();
 }
 
+/// Compares one profile's counts with the emulator's ground truth, printing
+/// a line per mismatch (and per match with --verbose).
+class Validator {
+public:
+  void checkFunction(const FunctionProfile &F,
+                     const std::vector<TruthInstruction> &Insts);
+  /// false when the function has no instruction histograms.
+  bool checkMix(const FunctionProfile &F,
+                const std::vector<TruthInstruction> &Insts);
+  unsigned Checked = 0, Mismatches = 0, Incomplete = 0;
+
+private:
+  void report(bool Ok, const FunctionProfile &F, const Twine &What,
+              uint64_t Ours, uint64_t Theirs);
+  void checkBlocks(const FunctionProfile &F,
+                   const std::vector<TruthInstruction> &Insts,
+                   const std::map<std::string, size_t> &MarkerAt);
+  void checkBranches(const FunctionProfile &F,
+                     const std::vector<TruthInstruction> &Insts,
+                     const std::map<std::string, size_t> &MarkerAt);
+};
+
+void Validator::report(bool Ok, const FunctionProfile &F, const Twine &What,
+                       uint64_t Ours, uint64_t Theirs) {
+  ++Checked;
+  if (Ok && !Verbose)
+    return;
+  if (!Ok)
+    ++Mismatches;
+  outs() << (Ok ? "ok       " : "MISMATCH ") << F.Demangled << ": " << What
+         << ": instrumentation " << Ours << ", emulator " << Theirs << "\n";
+}
+
+void Validator::checkFunction(const FunctionProfile &F,
+                              const std::vector<TruthInstruction> &Insts) {
+  // A merged probe's marker names two records: "ws:block N ws:branch M".
+  std::map<std::string, size_t> MarkerAt;
+  for (size_t K = 0; K < Insts.size(); ++K) {
+    SmallVector<StringRef, 4> Words;
+    StringRef(Insts[K].Marker).split(Words, ' ', -1, /*KeepEmpty=*/false);
+    for (size_t W = 0; W + 1 < Words.size(); W += 2)
+      MarkerAt[(Words[W] + " " + Words[W + 1]).str()] = K;
+  }
+  checkBlocks(F, Insts, MarkerAt);
+  checkBranches(F, Insts, MarkerAt);
+}
+
+void Validator::checkBlocks(const FunctionProfile &F,
+                            const std::vector<TruthInstruction> &Insts,
+                            const std::map<std::string, size_t> &MarkerAt) {
+  for (const BlockCounts &B : F.Blocks) {
+    std::string M = formatv("{0} {1}", BlockMarker, B.Counter).str();
+    auto At = MarkerAt.find(M);
+    std::string Where = formatv("block {0} (line {1})", B.Id, B.Loc.Line);
+    if (At == MarkerAt.end()) {
+      // A block the code generator removed never runs; any count is wrong.
+      report(B.WarpExecutions == 0, F, Where + " has no probe in the PTX",
+             B.WarpExecutions, 0);
+      continue;
+    }
+    const TruthInstruction &I = Insts[At->second];
+    report(B.WarpExecutions == I.Warp, F, Where + " warp executions",
+           B.WarpExecutions, I.Warp);
+    report(B.ThreadExecutions == I.Thread, F, Where + " thread executions",
+           B.ThreadExecutions, I.Thread);
+  }
+}
+
+void Validator::checkBranches(const FunctionProfile &F,
+                              const std::vector<TruthInstruction> &Insts,
+                              const std::map<std::string, size_t> &MarkerAt) {
+  for (const BranchCounts &Br : F.Branches) {
+    if (!Br.Probed)
+      continue;
+    std::string M = formatv("{0} {1}", BranchMarker, Br.Counter).str();
+    auto At = MarkerAt.find(M);
+    std::string Where =
+        formatv("branch {0} (line {1})", Br.Id, Br.Loc.Line).str();
+    if (At == MarkerAt.end()) {
+      report(Br.Visits == 0, F, Where + " has no probe in the PTX", Br.Visits,
+             0);
+      continue;
+    }
+    const TruthInstruction &Probe = Insts[At->second];
+    // The probe's first instruction runs on every active lane.
+    report(Br.ActiveThreads == Probe.Thread, F, Where + " active threads",
+           Br.ActiveThreads, Probe.Thread);
+    if (Br.Kind == BranchKind::Switch) {
+      report(Br.Visits == Probe.Warp, F, Where + " visits", Br.Visits,
+             Probe.Warp);
+      continue;
+    }
+    const TruthInstruction *Bra = nullptr;
+    for (size_t K = At->second + 1; K < Insts.size(); ++K) {
+      if (StringRef(Insts[K].Marker).contains(BranchMarker))
+        break;
+      if (Insts[K].Conditional) {
+        Bra = &Insts[K];
+        break;
+      }
+    }
+    if (!Bra) {
+      report(false, F, Where + " has no conditional bra after its probe",
+             Br.Visits, 0);
+      continue;
+    }
+    report(Br.Visits == Bra->Visits, F, Where + " visits", Br.Visits,
+           Bra->Visits);
+    report(Br.Divergent == Bra->Divergent, F, Where + " divergent visits",
+           Br.Divergent, Bra->Divergent);
+    // A guarded bra runs on the lanes that take it: one successor's
+    // threads (which one depends on how the code generator laid it out).
+    if (Br.SuccessorThreads.size() == 2) {
+      uint64_t Taken = Br.SuccessorThreads[0] == Bra->Thread
+                           ? Br.SuccessorThreads[0]
+                           : Br.SuccessorThreads[1];
+      report(Taken == Bra->Thread, F, Where + " threads to one successor",
+             Taken, Bra->Thread);
+    }
+  }
+}
+
+bool Validator::checkMix(const FunctionProfile &F,
+                         const std::vector<TruthInstruction> &Insts) {
+  InstructionMix Mix = instructionMix(F);
+  if (!Mix.Available)
+    return false;
+  std::map<std::string, WarpThread> Emulated;
+  for (const TruthInstruction &I : Insts)
+    if (!I.Instrumentation)
+      Emulated[I.Opcode] += WarpThread{I.Warp, I.Active};
+  // Opcodes with instructions the counts cannot give are lower bounds:
+  // they must not exceed the emulator's, and are listed as incomplete.
+  const std::map<std::string, uint64_t> &Unknown = Mix.Unknown;
+  for (const auto &[Opcode, E] : Emulated) {
+    WarpThread Ours =
+        Mix.ByOpcode.count(Opcode) ? Mix.ByOpcode.at(Opcode) : WarpThread{};
+    if (Unknown.count(Opcode) &&
+        (Ours.Warp != E.Warp || Ours.Thread != E.Thread)) {
+      bool Bound = Ours.Warp <= E.Warp && Ours.Thread <= E.Thread;
+      report(Bound, F, Opcode + " instructions (lower bound) warp-level",
+             Ours.Warp, E.Warp);
+      if (Bound) {
+        ++Incomplete;
+        outs() << "partial  " << F.Demangled << ": " << Opcode << ": "
+               << Unknown.at(Opcode)
+               << " static instructions not tied to counts; instrumentation "
+               << Ours.Warp << " of the emulator's " << E.Warp
+               << " warp-level\n";
+      }
+      continue;
+    }
+    report(Ours.Warp == E.Warp, F, Opcode + " warp-level instructions",
+           Ours.Warp, E.Warp);
+    report(Ours.Thread == E.Thread, F, Opcode + " thread-level instructions",
+           Ours.Thread, E.Thread);
+  }
+  for (const auto &[Opcode, Ours] : Mix.ByOpcode)
+    if (!Emulated.count(Opcode))
+      report(Ours.Warp == 0, F, Opcode + " (not in the PTX) instructions",
+             Ours.Warp, 0);
+  return true;
+}
+
 } // namespace
 
 int warpscope::runValidate() {
@@ -133,143 +297,19 @@ int warpscope::runValidate() {
   if (!Set->Complete)
     return Fail(Dir + ": the profile is incomplete (" + Set->Warnings.front() +
                 ")");
-
-  unsigned Checked = 0, Mismatches = 0;
-  auto Report = [&](bool Ok, const FunctionProfile &F, const Twine &What,
-                    uint64_t Ours, uint64_t Theirs) {
-    ++Checked;
-    if (Ok && !Verbose)
-      return;
-    if (!Ok)
-      ++Mismatches;
-    outs() << (Ok ? "ok       " : "MISMATCH ") << F.Demangled << ": " << What
-           << ": instrumentation " << Ours << ", emulator " << Theirs << "\n";
-  };
-  for (const FunctionProfile &F : Set->Functions) {
-    auto It = T.find(F.Name);
-    if (It == T.end())
-      continue; // never loaded by the emulator, so never ran
-    const std::vector<TruthInstruction> &Insts = It->second;
-    // A merged probe's marker names two records: "ws:block N ws:branch M".
-    std::map<std::string, size_t> MarkerAt;
-    for (size_t K = 0; K < Insts.size(); ++K) {
-      SmallVector<StringRef, 4> Words;
-      StringRef(Insts[K].Marker).split(Words, ' ', -1, /*KeepEmpty=*/false);
-      for (size_t W = 0; W + 1 < Words.size(); W += 2)
-        MarkerAt[(Words[W] + " " + Words[W + 1]).str()] = K;
-    }
-    for (const BlockCounts &B : F.Blocks) {
-      std::string M = formatv("{0} {1}", BlockMarker, B.Counter).str();
-      auto At = MarkerAt.find(M);
-      std::string Where = formatv("block {0} (line {1})", B.Id, B.Loc.Line);
-      if (At == MarkerAt.end()) {
-        // A block the code generator removed never runs; any count is wrong.
-        Report(B.WarpExecutions == 0, F, Where + " has no probe in the PTX",
-               B.WarpExecutions, 0);
-        continue;
-      }
-      const TruthInstruction &I = Insts[At->second];
-      Report(B.WarpExecutions == I.Warp, F, Where + " warp executions",
-             B.WarpExecutions, I.Warp);
-      Report(B.ThreadExecutions == I.Thread, F, Where + " thread executions",
-             B.ThreadExecutions, I.Thread);
-    }
-    for (const BranchCounts &Br : F.Branches) {
-      if (!Br.Probed)
-        continue;
-      std::string M = formatv("{0} {1}", BranchMarker, Br.Counter).str();
-      auto At = MarkerAt.find(M);
-      std::string Where =
-          formatv("branch {0} (line {1})", Br.Id, Br.Loc.Line).str();
-      if (At == MarkerAt.end()) {
-        Report(Br.Visits == 0, F, Where + " has no probe in the PTX", Br.Visits,
-               0);
-        continue;
-      }
-      const TruthInstruction &Probe = Insts[At->second];
-      // The probe's first instruction runs on every active lane.
-      Report(Br.ActiveThreads == Probe.Thread, F, Where + " active threads",
-             Br.ActiveThreads, Probe.Thread);
-      if (Br.Kind == BranchKind::Switch) {
-        Report(Br.Visits == Probe.Warp, F, Where + " visits", Br.Visits,
-               Probe.Warp);
-        continue;
-      }
-      const TruthInstruction *Bra = nullptr;
-      for (size_t K = At->second + 1; K < Insts.size(); ++K) {
-        if (StringRef(Insts[K].Marker).contains(BranchMarker))
-          break;
-        if (Insts[K].Conditional) {
-          Bra = &Insts[K];
-          break;
-        }
-      }
-      if (!Bra) {
-        Report(false, F, Where + " has no conditional bra after its probe",
-               Br.Visits, 0);
-        continue;
-      }
-      Report(Br.Visits == Bra->Visits, F, Where + " visits", Br.Visits,
-             Bra->Visits);
-      Report(Br.Divergent == Bra->Divergent, F, Where + " divergent visits",
-             Br.Divergent, Bra->Divergent);
-      // A guarded bra runs on the lanes that take it: one successor's
-      // threads (which one depends on how the code generator laid it out).
-      if (Br.SuccessorThreads.size() == 2) {
-        uint64_t Taken = Br.SuccessorThreads[0] == Bra->Thread
-                             ? Br.SuccessorThreads[0]
-                             : Br.SuccessorThreads[1];
-        Report(Taken == Bra->Thread, F, Where + " threads to one successor",
-               Taken, Bra->Thread);
-      }
-    }
-  }
-  unsigned MixChecked = 0, Incomplete = 0;
-  for (const FunctionProfile &F : Set->Functions) {
-    auto It = T.find(F.Name);
-    InstructionMix Mix = instructionMix(F);
-    if (It == T.end() || !Mix.Available)
-      continue;
-    ++MixChecked;
-    std::map<std::string, WarpThread> Emulated;
-    for (const TruthInstruction &I : It->second)
-      if (!I.Instrumentation)
-        Emulated[I.Opcode] += WarpThread{I.Warp, I.Active};
-    // Opcodes with instructions the counts cannot give are lower bounds:
-    // they must not exceed the emulator's, and are listed as incomplete.
-    const std::map<std::string, uint64_t> &Unknown = Mix.Unknown;
-    for (const auto &[Opcode, E] : Emulated) {
-      WarpThread Ours =
-          Mix.ByOpcode.count(Opcode) ? Mix.ByOpcode.at(Opcode) : WarpThread{};
-      if (Unknown.count(Opcode) &&
-          (Ours.Warp != E.Warp || Ours.Thread != E.Thread)) {
-        bool Bound = Ours.Warp <= E.Warp && Ours.Thread <= E.Thread;
-        Report(Bound, F, Opcode + " instructions (lower bound) warp-level",
-               Ours.Warp, E.Warp);
-        if (Bound) {
-          ++Incomplete;
-          outs() << "partial  " << F.Demangled << ": " << Opcode << ": "
-                 << Unknown.at(Opcode)
-                 << " static instructions not tied to counts; instrumentation "
-                 << Ours.Warp << " of the emulator's " << E.Warp
-                 << " warp-level\n";
-        }
-        continue;
-      }
-      Report(Ours.Warp == E.Warp, F, Opcode + " warp-level instructions",
-             Ours.Warp, E.Warp);
-      Report(Ours.Thread == E.Thread, F, Opcode + " thread-level instructions",
-             Ours.Thread, E.Thread);
-    }
-    for (const auto &[Opcode, Ours] : Mix.ByOpcode)
-      if (!Emulated.count(Opcode))
-        Report(Ours.Warp == 0, F, Opcode + " (not in the PTX) instructions",
-               Ours.Warp, 0);
-  }
-  if (!Checked)
+  Validator V;
+  for (const FunctionProfile &F : Set->Functions)
+    // Functions the emulator never loaded never ran.
+    if (auto It = T.find(F.Name); It != T.end())
+      V.checkFunction(F, It->second);
+  unsigned MixChecked = 0;
+  for (const FunctionProfile &F : Set->Functions)
+    if (auto It = T.find(F.Name); It != T.end())
+      MixChecked += V.checkMix(F, It->second);
+  if (!V.Checked)
     return Fail(Dir + ": no instrumented function ran on the emulator");
   outs() << formatv("validate: {0} counts checked ({1} functions with "
                     "instruction histograms), {2} mismatches, {3} partial\n",
-                    Checked, MixChecked, Mismatches, Incomplete);
-  return Mismatches ? 1 : 0;
+                    V.Checked, MixChecked, V.Mismatches, V.Incomplete);
+  return V.Mismatches ? 1 : 0;
 }
