@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+"""Generates instr_forms.h for the instruction conformance suite (issue 16).
+
+Each form is one PTX instruction in inline asm (asm volatile), operands in
+registers or as an immediate in one literal syntax; the host reference in
+ref.h gives the expected bits. Run from anywhere:
+    python3 test/conformance/instr/gen_instr.py
+and check in the regenerated instr_forms.h and covered-forms.txt.
+"""
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CTYPE = {'h': 'unsigned short', 'r': 'unsigned int', 'l': 'unsigned long long'}
+FORMS = []  # (name, ptx, dst, srcs, case class, ref expr, check)
+
+
+def form(name, ptx, dst, srcs, cls, ref, check='exact'):
+    FORMS.append((name, ptx, dst, srcs, cls, ref, check))
+
+
+RMS = ['rn', 'rz', 'rm', 'rp']
+
+
+def float_forms():
+    ops = [('add', 'ADD', 2), ('sub', 'SUB', 2), ('mul', 'MUL', 2),
+           ('fma', 'FMA', 3), ('div', 'DIV', 2), ('sqrt', 'SQRT', 1),
+           ('rcp', 'RCP', 1)]
+    regs = ['%1', '%2', '%3']
+    for op, OP, n in ops:
+        for rm in RMS:
+            srcs = regs[:n]
+            for ftz in ['', '.ftz']:
+                for sat in ['', '.sat']:
+                    if sat and op in ('div', 'sqrt', 'rcp'):
+                        continue
+                    name = f'{op}.{rm}{ftz}{sat}.f32'
+                    form(name, f'{name} %0, {", ".join(srcs)};', 'r',
+                         'r' * n, f'f32_{n}',
+                         f'ref::f32op(ref::{OP}, ref::{rm.upper()}, '
+                         f'{str(bool(ftz)).lower()}, {str(bool(sat)).lower()},'
+                         ' a, b, c)', 'nan')
+            name = f'{op}.{rm}.f64'
+            form(name, f'{name} %0, {", ".join(srcs)};', 'l', 'l' * n,
+                 f'f64_{n}', f'ref::f64op(ref::{OP}, ref::{rm.upper()}, a, b, c)',
+                 'nan')
+    # mad.rn.f32 is fma.rn.f32 under another name.
+    form('mad.rn.f32', 'mad.rn.f32 %0, %1, %2, %3;', 'r', 'rrr', 'f32_3',
+         'ref::f32op(ref::FMA, ref::RN, false, false, a, b, c)', 'nan')
+    for mm in ['min', 'max']:
+        mx = 'true' if mm == 'max' else 'false'
+        for ftz in ['', '.ftz']:
+            form(f'{mm}{ftz}.f32', f'{mm}{ftz}.f32 %0, %1, %2;', 'r', 'rr',
+                 'f32_2', f'ref::f32minmax({mx}, {str(bool(ftz)).lower()}, a, b)')
+        form(f'{mm}.f64', f'{mm}.f64 %0, %1, %2;', 'l', 'll', 'f64_2',
+             f'ref::f64minmax({mx}, a, b)', 'nan')
+    for ftz in ['', '.ftz']:
+        fl = str(bool(ftz)).lower()
+        form(f'abs{ftz}.f32', f'abs{ftz}.f32 %0, %1;', 'r', 'r', 'f32_1',
+             f'ref::f32abs({fl}, a)')
+        form(f'neg{ftz}.f32', f'neg{ftz}.f32 %0, %1;', 'r', 'r', 'f32_1',
+             f'ref::f32neg({fl}, a)')
+    form('abs.f64', 'abs.f64 %0, %1;', 'l', 'l', 'f64_1',
+         'a & 0x7fffffffffffffffull')
+    form('neg.f64', 'neg.f64 %0, %1;', 'l', 'l', 'f64_1',
+         'a ^ 0x8000000000000000ull')
+    # Immediates in each float literal syntax.
+    for lit, val in [('0f3F800000', '1.0f'), ('0fBF000000', '-0.5f'),
+                     ('0f7F800000', 'INFINITY'), ('0f80000000', '-0.0f')]:
+        form(f'add.rn.f32 imm {lit}', f'add.rn.f32 %0, %1, {lit};', 'r', 'r',
+             'f32_1', f'ref::f32op(ref::ADD, ref::RN, false, false, a, '
+             f'ref::bits((float)({val})), 0)', 'nan')
+    for lit, val in [('0d3FF0000000000000', '1.0'),
+                     ('0dC338000000000000', '-0x1.8p+52'),
+                     ('0d8000000000000000', '-0.0'), ('1.5', '1.5'),
+                     ('-2.25', '-2.25')]:
+        form(f'add.rn.f64 imm {lit}', f'add.rn.f64 %0, %1, {lit};', 'l', 'l',
+             'f64_1', f'ref::f64op(ref::ADD, ref::RN, a, ref::bits({val}), 0)',
+             'nan')
+
+
+def cvt_forms():
+    ints = [('s32', 'r', 'int32_t'), ('u32', 'r', 'uint32_t'),
+            ('s64', 'l', 'int64_t'), ('u64', 'l', 'uint64_t')]
+    for rm in RMS:
+        R = f'ref::{rm.upper()}'
+        for it, reg, cty in ints:
+            form(f'cvt.{rm}i.{it}.f32', f'cvt.{rm}i.{it}.f32 %0, %1;', reg, 'r',
+                 'f32_1', f'(u64)ref::toInt<{cty}>({R}, ref::f(a)) & '
+                 f'ref::mask({32 if reg == "r" else 64})')
+            form(f'cvt.{rm}i.{it}.f64', f'cvt.{rm}i.{it}.f64 %0, %1;', reg, 'l',
+                 'f64_1', f'(u64)ref::toInt<{cty}>({R}, ref::d(a)) & '
+                 f'ref::mask({32 if reg == "r" else 64})')
+            icls = 'i32_1' if reg == 'r' else 'i64_1'
+            form(f'cvt.{rm}.f32.{it}', f'cvt.{rm}.f32.{it} %0, %1;', 'r', reg,
+                 icls, f'ref::bits(ref::fromInt<float>({R}, ({cty})a))')
+            form(f'cvt.{rm}.f64.{it}', f'cvt.{rm}.f64.{it} %0, %1;', 'l', reg,
+                 icls, f'ref::bits(ref::fromInt<double>({R}, ({cty})a))')
+        for ftz in ['', '.ftz']:
+            fl = str(bool(ftz)).lower()
+            form(f'cvt.{rm}i{ftz}.f32.f32', f'cvt.{rm}i{ftz}.f32.f32 %0, %1;',
+                 'r', 'r', 'f32_1',
+                 f'ref::bits(ref::toIntegral({R}, ref::fz({fl}, ref::f(a))))',
+                 'nan')
+            form(f'cvt.{rm}{ftz}.f32.f64', f'cvt.{rm}{ftz}.f32.f64 %0, %1;',
+                 'r', 'l', 'f64_1',
+                 f'ref::bits(ref::f64tof32({R}, {fl}, ref::d(a)))', 'nan')
+        form(f'cvt.{rm}i.f64.f64', f'cvt.{rm}i.f64.f64 %0, %1;', 'l', 'l',
+             'f64_1', f'ref::bits(ref::toIntegral({R}, ref::d(a)))', 'nan')
+    for ftz in ['', '.ftz']:
+        fl = str(bool(ftz)).lower()
+        form(f'cvt{ftz}.f64.f32', f'cvt{ftz}.f64.f32 %0, %1;', 'l', 'r',
+             'f32_1', f'ref::bits((double)ref::fz({fl}, ref::f(a)))', 'nan')
+    # Integer widening/narrowing.
+    form('cvt.s64.s32', 'cvt.s64.s32 %0, %1;', 'l', 'r', 'i32_1',
+         '(u64)ref::sext(a, 32)')
+    form('cvt.u64.u32', 'cvt.u64.u32 %0, %1;', 'l', 'r', 'i32_1',
+         'a & 0xffffffffull')
+    form('cvt.u32.u64', 'cvt.u32.u64 %0, %1;', 'r', 'l', 'i64_1',
+         'a & 0xffffffffull')
+    form('cvt.s32.s8', 'cvt.s32.s8 %0, %1;', 'r', 'r', 'i32_1',
+         '(u64)ref::sext(a, 8) & 0xffffffffull')
+    form('cvt.u32.u16', 'cvt.u32.u16 %0, %1;', 'r', 'r', 'i32_1',
+         'a & 0xffffull')
+    form('cvt.sat.s32.s64', 'cvt.sat.s32.s64 %0, %1;', 'r', 'l', 'i64_1',
+         '(u64)(uint32_t)((int64_t)a < INT32_MIN ? INT32_MIN : '
+         '(int64_t)a > INT32_MAX ? INT32_MAX : (int64_t)a)')
+
+
+def int_forms():
+    for w, reg, cls in [(32, 'r', 'i32_2'), (64, 'l', 'i64_2')]:
+        m = f'ref::mask({w})'
+        b = f'b{w}'
+        s, u = f's{w}', f'u{w}'
+        two = [
+            (f'add.{s}', f'(a + b) & {m}'), (f'sub.{s}', f'(a - b) & {m}'),
+            (f'mul.lo.{s}', f'(a * b) & {m}'),
+            (f'mul.hi.{u}', f'ref::mulhiU(a, b, {w})'),
+            (f'mul.hi.{s}', f'ref::mulhiS(a, b, {w}) & {m}'),
+            (f'and.{b}', 'a & b'), (f'or.{b}', 'a | b'),
+            (f'xor.{b}', 'a ^ b'),
+            (f'min.{s}', f'(u64)(ref::sext(a,{w}) < ref::sext(b,{w}) ? a : b)'),
+            (f'max.{s}', f'(u64)(ref::sext(a,{w}) > ref::sext(b,{w}) ? a : b)'),
+            (f'min.{u}', f'((a & {m}) < (b & {m}) ? a : b)'),
+            (f'max.{u}', f'((a & {m}) > (b & {m}) ? a : b)'),
+        ]
+        for n, e in two:
+            form(n, f'{n} %0, %1, %2;', reg, reg * 2, cls, e)
+        # Shift amounts are always .u32.
+        for n, e in [(f'shl.{b}', f'ref::shl(a, b, {w})'),
+                     (f'shr.{u}', f'ref::shrU(a, b, {w})'),
+                     (f'shr.{s}', f'ref::shrS(a, b, {w})')]:
+            form(n, f'{n} %0, %1, %2;', reg, reg + 'r', f'sh{w}', e)
+        one = [(f'not.{b}', f'~a & {m}'), (f'neg.{s}', f'(0 - a) & {m}'),
+               (f'abs.{s}', f'(u64)(ref::sext(a,{w}) < 0 ? 0 - a : a) & {m}'),
+               (f'cnot.{b}', f'(u64)((a & {m}) == 0)')]
+        for n, e in one:
+            form(n, f'{n} %0, %1;', reg, reg, cls.replace('_2', '_1'), e)
+        for n, e in [(f'popc.{b}', 'ref::popc(a)'),
+                     (f'clz.{b}', f'ref::clz(a, {w})'),
+                     (f'bfind.{u}', f'ref::bfind(a, {w}, false, false)'),
+                     (f'bfind.{s}', f'ref::bfind(a, {w}, true, false)'),
+                     (f'bfind.shiftamt.{u}', f'ref::bfind(a, {w}, false, true)')]:
+            form(n, f'{n} %0, %1;', 'r', reg, cls.replace('_2', '_1'), e)
+        form(f'brev.{b}', f'brev.{b} %0, %1;', reg, reg, cls.replace('_2', '_1'),
+             f'ref::brev(a, {w})')
+        form(f'mad.lo.{s}', f'mad.lo.{s} %0, %1, %2, %3;', reg, reg * 3,
+             cls.replace('_2', '_3'), f'(a * b + c) & {m}')
+        for sg in ['u', 's']:
+            form(f'bfe.{sg}{w}', f'bfe.{sg}{w} %0, %1, %2, %3;', reg, reg + 'rr',
+                 'bfe', f'ref::bfe(a, b, c, {w}, {str(sg == "s").lower()})')
+        form(f'div.{u}', f'div.{u} %0, %1, %2;', reg, reg * 2, f'div{w}',
+             f'(a & {m}) / (b & {m})')
+        form(f'rem.{u}', f'rem.{u} %0, %1, %2;', reg, reg * 2, f'div{w}',
+             f'(a & {m}) % (b & {m})')
+        form(f'div.{s}', f'div.{s} %0, %1, %2;', reg, reg * 2, f'div{w}',
+             f'(u64)(ref::sext(a,{w}) / ref::sext(b,{w})) & {m}')
+        form(f'rem.{s}', f'rem.{s} %0, %1, %2;', reg, reg * 2, f'div{w}',
+             f'(u64)(ref::sext(a,{w}) % ref::sext(b,{w})) & {m}')
+    form('mul.wide.s32', 'mul.wide.s32 %0, %1, %2;', 'l', 'rr', 'i32_2',
+         '(u64)(ref::sext(a,32) * ref::sext(b,32))')
+    form('mul.wide.u32', 'mul.wide.u32 %0, %1, %2;', 'l', 'rr', 'i32_2',
+         '(a & 0xffffffffull) * (b & 0xffffffffull)')
+    form('add.sat.s32', 'add.sat.s32 %0, %1, %2;', 'r', 'rr', 'i32_2',
+         '(u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>('
+         'INT32_MIN, ref::sext(a,32) + ref::sext(b,32)))')
+    # Integer immediates in each literal syntax.
+    for lit, val in [('7', '7ull'), ('-1', '0xffffffffull'),
+                     ('0x80000000', '0x80000000ull'), ('0xFFFFFFFF', '0xffffffffull'),
+                     ('-2147483648', '0x80000000ull'), ('017', '15ull'),
+                     ('0b101', '5ull')]:
+        form(f'add.s32 imm {lit}', f'add.s32 %0, %1, {lit};', 'r', 'r',
+             'i32_1', f'(a + {val}) & 0xffffffffull')
+    for lit, val in [('-1', '~0ull'), ('0x8000000000000000', '1ull << 63'),
+                     ('4294967296', '1ull << 32'), ('-4294967297', '0ull - 4294967297ull')]:
+        form(f'add.s64 imm {lit}', f'add.s64 %0, %1, {lit};', 'l', 'l',
+             'i64_1', f'a + ({val})')
+
+
+def mov_forms():
+    for lit, val in [('0dC338000000000000', '0xC338000000000000ull'),
+                     ('0d7FF8000000000001', '0x7FF8000000000001ull'),
+                     ('0x123456789ABCDEF0', '0x123456789ABCDEF0ull'),
+                     ('-1', '~0ull'), ('-9223372036854775808', '1ull << 63'),
+                     ('1.5', '0x3FF8000000000000ull')]:
+        for ty in ['b64', 'u64', 'f64']:
+            isF = lit[:2] in ('0d', '0f') or '.' in lit
+            if (ty[0] == 'f' and not isF) or (ty[0] == 'u' and isF):
+                continue  # ptxas rejects these pairings
+            form(f'mov.{ty} imm {lit}', f'mov.{ty} %0, {lit};', 'l', '',
+                 'idx', val)
+    for lit, val in [('0f3FC00000', '0x3FC00000ull'), ('0f80000001', '0x80000001ull'),
+                     ('0x89ABCDEF', '0x89ABCDEFull'), ('-2', '0xFFFFFFFEull'),
+                     ('1.5', '0x3FC00000ull')]:
+        for ty in ['b32', 'u32', 'f32']:
+            isF = lit[:2] in ('0d', '0f') or '.' in lit
+            if (ty[0] == 'f' and not isF) or (ty[0] == 'u' and isF) or (
+                    ty[0] == 'b' and lit == '1.5'):
+                continue  # ptxas rejects these pairings
+            form(f'mov.{ty} imm {lit}', f'mov.{ty} %0, {lit};', 'r', '',
+                 'idx', val)
+    sregs = [('%tid.x', 'a % 128'), ('%ntid.x', '128'), ('%ctaid.x', 'a / 128'),
+             ('%laneid', 'a % 32'), ('%lanemask_eq', '1ull << (a % 32)'),
+             ('%lanemask_lt', '(1ull << (a % 32)) - 1'),
+             ('%lanemask_le', '((2ull << (a % 32)) - 1) & 0xffffffffull'),
+             ('%lanemask_gt', '~((2ull << (a % 32)) - 1) & 0xffffffffull'),
+             ('%lanemask_ge', '~((1ull << (a % 32)) - 1) & 0xffffffffull'),
+             ('%tid.y', '0'), ('%nctaid.y', '1')]
+    for sr, e in sregs:
+        form(f'mov.u32 {sr}', f'mov.u32 %0, %{sr};', 'r', '', 'idx', e)
+    form('mov.b64 pack', 'mov.b64 %0, {%1, %2};', 'l', 'rr', 'i32_2',
+         '(a & 0xffffffffull) | (b << 32)')
+    form('mov.b64 unpack',
+         '{ .reg .b32 lo, hi; mov.b64 {lo, hi}, %1; xor.b32 %0, lo, hi; }',
+         'r', 'l', 'i64_1', '(a ^ (a >> 32)) & 0xffffffffull')
+    form('mov.b32 pack16', '{ .reg .b16 x, y; cvt.u16.u32 x, %1; '
+         'cvt.u16.u32 y, %2; mov.b32 %0, {x, y}; }', 'r', 'rr', 'i32_2',
+         '(a & 0xffffull) | ((b & 0xffffull) << 16)')
+
+
+def cmp_forms():
+    fcmp = {'eq': 'x == y', 'ne': '!(x != x || y != y) && x != y',
+            'lt': 'x < y', 'le': 'x <= y', 'gt': 'x > y', 'ge': 'x >= y',
+            'equ': 'x != x || y != y || x == y', 'neu': 'x != y',
+            'ltu': '!(x >= y)', 'leu': '!(x > y)', 'gtu': '!(x <= y)',
+            'geu': '!(x < y)', 'num': 'x == x && y == y',
+            'nan': 'x != x || y != y'}
+    for c, e in fcmp.items():
+        for ty, reg, conv in [('f32', 'r', 'ref::f'), ('f64', 'l', 'ref::d')]:
+            body = (f'{{ .reg .pred p; setp.{c}.{ty} p, %1, %2; '
+                    'selp.u32 %0, 1, 0, p; }')
+            form(f'setp.{c}.{ty}', body, 'r', reg * 2, f'{ty}_2',
+                 f'[&] {{ auto x = {conv}(a), y = {conv}(b); return (u64)({e}); }}()')
+        form(f'set.{c}.u32.f32', f'set.{c}.u32.f32 %0, %1, %2;', 'r', 'rr',
+             'f32_2', f'[&] {{ auto x = ref::f(a), y = ref::f(b); '
+             f'return ({e}) ? 0xffffffffull : 0ull; }}()')
+    for c, op in [('eq', '=='), ('ne', '!='), ('lt', '<'), ('le', '<='),
+                  ('gt', '>'), ('ge', '>=')]:
+        for ty in ['s32', 'u32', 's64', 'u64']:
+            w = int(ty[1:])
+            reg = 'r' if w == 32 else 'l'
+            cast = f'ref::sext(a,{w})' if ty[0] == 's' else f'(a & ref::mask({w}))'
+            castb = cast.replace('a', 'b').replace('mbsk', 'mask')
+            body = (f'{{ .reg .pred p; setp.{c}.{ty} p, %1, %2; '
+                    'selp.u32 %0, 1, 0, p; }')
+            form(f'setp.{c}.{ty}', body, 'r', reg * 2, f'i{w}_2',
+                 f'(u64)({cast} {op} {castb})')
+    for c, op in [('lo', '<'), ('hi', '>'), ('ls', '<='), ('hs', '>=')]:
+        body = (f'{{ .reg .pred p; setp.{c}.u32 p, %1, %2; '
+                'selp.u32 %0, 1, 0, p; }')
+        form(f'setp.{c}.u32', body, 'r', 'rr', 'i32_2',
+             f'(u64)((a & 0xffffffffull) {op} (b & 0xffffffffull))')
+    form('selp.b32', '{ .reg .pred p; setp.ne.u32 p, %3, 0; '
+         'selp.b32 %0, %1, %2, p; }', 'r', 'rrr', 'i32_3',
+         '(c & 0xffffffffull) ? a : b')
+    form('selp.f64', '{ .reg .pred p; setp.ne.u64 p, %3, 0; '
+         'selp.f64 %0, %1, %2, p; }', 'l', 'lll', 'i64_3', 'c ? a : b')
+    form('setp.and', '{ .reg .pred p, q; setp.ne.u32 q, %3, 0; '
+         'setp.lt.s32.and p, %1, %2, q; selp.u32 %0, 1, 0, p; }', 'r', 'rrr',
+         'i32_3', '(u64)((ref::sext(a,32) < ref::sext(b,32)) && (c & 0xffffffffull))')
+
+
+def emit():
+    float_forms()
+    cvt_forms()
+    int_forms()
+    mov_forms()
+    cmp_forms()
+    out = ['// GENERATED by test/conformance/instr/gen_instr.py -- do not edit.',
+           '// Regenerate: python3 test/conformance/instr/gen_instr.py',
+           '#pragma once', '']
+    table = []
+    for i, (name, ptx, dst, srcs, cls, ref, check) in enumerate(FORMS):
+        args = ['const u64 *A', 'const u64 *B', 'const u64 *C', 'u64 *O',
+                'int n']
+        body = [f'  {CTYPE[dst]} d;']
+        ins = []
+        for j, s in enumerate(srcs):
+            arr = 'ABC'[j]
+            body.append(f'  {CTYPE[s]} s{j} = ({CTYPE[s]}){arr}[i];')
+            ins.append(f'"{s}"(s{j})')
+        esc = ptx.replace('"', '\\"')
+        body.append(f'  asm volatile("{esc}" : "={dst}"(d) : {", ".join(ins)});'
+                    if ins else f'  asm volatile("{esc}" : "={dst}"(d));')
+        out.append(f'// {name}')
+        out.append(f'__global__ void k{i}({", ".join(args)}) {{')
+        out.append('  int i = blockIdx.x * blockDim.x + threadIdx.x;')
+        out.append('  if (i >= n)\n    return;')
+        out += body
+        out.append('  O[i] = d;\n}')
+        table.append(f'    {{"{name}", k{i}, "{cls}", {len(srcs)}, {"r" if dst == "r" else ("h" if dst == "h" else "l")!r}, '
+                     f'[](u64 a, u64 b, u64 c) -> u64 {{ (void)a; (void)b; (void)c; return {ref}; }}, '
+                     f'Check::{check.capitalize()}}},')
+    out.append('')
+    out.append('static const Form kForms[] = {')
+    out += table
+    out.append('};')
+    with open(os.path.join(HERE, 'instr_forms.h'), 'w') as fh:
+        fh.write('\n'.join(out) + '\n')
+    with open(os.path.join(HERE, 'covered-forms.txt'), 'w') as fh:
+        fh.write('# GENERATED by gen_instr.py: forms the suite covers\n')
+        for f in sorted({f[0] for f in FORMS}):
+            fh.write(f + '\n')
+    print(f'{len(FORMS)} forms')
+
+
+if __name__ == '__main__':
+    emit()
