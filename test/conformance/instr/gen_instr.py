@@ -7,6 +7,7 @@ ref.h gives the expected bits. Run from anywhere:
     python3 test/conformance/instr/gen_instr.py
 and check in the regenerated instr_forms.h and covered-forms.txt.
 """
+import importlib.util
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -274,17 +275,159 @@ def cmp_forms():
          '(c & 0xffffffffull) ? a : b')
     form('selp.f64', '{ .reg .pred p; setp.ne.u64 p, %3, 0; '
          'selp.f64 %0, %1, %2, p; }', 'l', 'lll', 'i64_3', 'c ? a : b')
-    form('setp.and', '{ .reg .pred p, q; setp.ne.u32 q, %3, 0; '
+    form('setp.lt.and.s32', '{ .reg .pred p, q; setp.ne.u32 q, %3, 0; '
          'setp.lt.s32.and p, %1, %2, q; selp.u32 %0, 1, 0, p; }', 'r', 'rrr',
          'i32_3', '(u64)((ref::sext(a,32) < ref::sext(b,32)) && (c & 0xffffffffull))')
 
 
+def key_of(name):
+    """The scripts/ptx-forms.py key of a suite form name."""
+    spec = importlib.util.spec_from_file_location(
+        'ptxforms', os.path.join(HERE, '..', '..', '..', 'scripts',
+                                 'ptx-forms.py'))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    parts = name.split()
+    if len(parts) == 1:
+        return name
+    if parts[1] == 'imm':
+        return f'{parts[0]} {mod.operand_kind(parts[2])}'
+    if parts[1].startswith('%'):
+        return f'{parts[0]} {mod.operand_kind(parts[1])}'
+    return f'{parts[0]} vec'
+
+
+def imm_variants():
+    """Second operand as an immediate, for the binary forms clang emits so."""
+    lits32 = [('7', '7ull'), ('-3', '0xfffffffdull'), ('0xF0F0F0F0', '0xf0f0f0f0ull')]
+    lits64 = [('7', '7ull'), ('-3', '~2ull'), ('0x7FFFFFFFFFFFFFFF', '~0ull >> 1')]
+    litsh = [('5', '5ull'), ('31', '31ull')]
+    base = list(FORMS)
+    for name, ptx, dst, srcs, cls, ref, check in base:
+        if ' ' in name or srcs not in ('rr', 'll', 'lr'):
+            continue
+        op = name.split('.')[0]
+        if cls in ('f32_2', 'f64_2'):
+            if op not in ('add', 'sub', 'mul', 'div', 'min', 'max', 'setp'):
+                continue
+            if op in ('add', 'sub', 'mul', 'div') and '.rn.' not in name and \
+                    '.rz.' not in name:
+                continue
+            lits = [('0f3F800000', '0x3f800000ull'), ('0fFF800000', '0xff800000ull')] \
+                if cls == 'f32_2' else [('0d3FF0000000000000', '0x3ff0000000000000ull'),
+                                        ('0dC338000000000000', '0xc338000000000000ull')]
+        elif cls in ('i32_2', 'i64_2'):
+            lits = lits32 if cls == 'i32_2' else lits64
+        elif cls in ('sh32', 'sh64'):
+            lits = litsh
+        else:
+            continue
+        for lit, val in lits:
+            form(f'{name} imm {lit}', ptx.replace('%2', lit), dst, srcs[0],
+                 cls[:-1] + '1' if cls[-1] == '2' else cls,
+                 f'[&] {{ b = {val}; return {ref}; }}()', check)
+
+
+def more_forms():
+    """Aliases and small forms clang emits (see clang-forms.txt)."""
+    for op, OP in [('add', 'ADD'), ('sub', 'SUB'), ('mul', 'MUL')]:
+        form(f'{op}.f32', f'{op}.f32 %0, %1, %2;', 'r', 'rr', 'f32_2',
+             f'ref::f32op(ref::{OP}, ref::RN, false, false, a, b, c)', 'nan')
+        form(f'{op}.f64', f'{op}.f64 %0, %1, %2;', 'l', 'll', 'f64_2',
+             f'ref::f64op(ref::{OP}, ref::RN, a, b, c)', 'nan')
+    form('add.sat.f32', 'add.sat.f32 %0, %1, %2;', 'r', 'rr', 'f32_2',
+         'ref::f32op(ref::ADD, ref::RN, false, true, a, b, c)', 'nan')
+    for t, m in [('u32', '0xffffffffull'), ('u64', '~0ull')]:
+        reg = 'r' if t == 'u32' else 'l'
+        form(f'add.{t}', f'add.{t} %0, %1, %2;', reg, reg * 2, f'i{t[1:]}_2',
+             f'(a + b) & {m}')
+    form('mad.lo.u64', 'mad.lo.u64 %0, %1, %2, %3;', 'l', 'lll', 'i64_3',
+         'a * b + c')
+    form('mad.wide.u32', 'mad.wide.u32 %0, %1, %2, %3;', 'l', 'rrl', 'i32_3',
+         '(a & 0xffffffffull) * (b & 0xffffffffull) + c')
+    form('mad.hi.s32', 'mad.hi.s32 %0, %1, %2, %3;', 'r', 'rrr', 'i32_3',
+         '(ref::mulhiS(a, b, 32) + c) & 0xffffffffull')
+    form('mul24.lo.s32', 'mul24.lo.s32 %0, %1, %2;', 'r', 'rr', 'i32_2',
+         '(u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull')
+    form('mul24.hi.u32', 'mul24.hi.u32 %0, %1, %2;', 'r', 'rr', 'i32_2',
+         '(((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull')
+    form('sad.u32', 'sad.u32 %0, %1, %2, %3;', 'r', 'rrr', 'i32_3',
+         '(((a & 0xffffffffull) > (b & 0xffffffffull) ? a - b : b - a) + c) & 0xffffffffull')
+    form('sad.s32', 'sad.s32 %0, %1, %2, %3;', 'r', 'rrr', 'i32_3',
+         '((u64)(ref::sext(a,32) > ref::sext(b,32) ? ref::sext(a,32) - ref::sext(b,32)'
+         ' : ref::sext(b,32) - ref::sext(a,32)) + c) & 0xffffffffull')
+    for t, w in [('s16', 16), ('u16', 16)]:
+        form(f'sub.{t}', f'sub.{t} %0, %1, %2;', 'h', 'hh', 'i32_2',
+             '(a - b) & 0xffffull')
+        form(f'mul.lo.{t}', f'mul.lo.{t} %0, %1, %2;', 'h', 'hh', 'i32_2',
+             '(a * b) & 0xffffull')
+    form('mul.hi.u16', 'mul.hi.u16 %0, %1, %2;', 'h', 'hh', 'i32_2',
+         '((a & 0xffffull) * (b & 0xffffull)) >> 16')
+    form('shr.u16', 'shr.u16 %0, %1, %2;', 'h', 'hr', 'sh32',
+         'ref::shrU(a & 0xffff, b, 16)')
+    for s, d, e in [('s16', 's32', '(u64)ref::sext(a, 16) & 0xffffffffull'),
+                    ('s16', 's64', '(u64)ref::sext(a, 16)'),
+                    ('u16', 'u64', 'a & 0xffffull')]:
+        form(f'cvt.{d}.{s}', f'cvt.{d}.{s} %0, %1;', 'r' if d[1:] == '32' else 'l',
+             'h', 'i32_1', e)
+    form('cvt.u16.u32', 'cvt.u16.u32 %0, %1;', 'h', 'r', 'i32_1', 'a & 0xffffull')
+    form('cvt.sat.s8.s32', 'cvt.sat.s8.s32 %0, %1;', 'h', 'r', 'i32_1',
+         '(u64)(uint8_t)(int8_t)std::max<int64_t>(-128, std::min<int64_t>(127, ref::sext(a, 32)))'
+         ' & 0xffull', 'low8')
+    form('cvt.sat.u8.u32', 'cvt.sat.u8.u32 %0, %1;', 'h', 'r', 'i32_1',
+         '(a & 0xffffffffull) > 255 ? 255 : (a & 0xffffffffull)', 'low8')
+    form('cvt.rzi.s16.f32', 'cvt.rzi.s16.f32 %0, %1;', 'h', 'r', 'f32_1',
+         '(u64)(uint16_t)ref::toInt<int16_t>(ref::RZ, ref::f(a))')
+    form('cvt.sat.f32.f32', 'cvt.sat.f32.f32 %0, %1;', 'r', 'r', 'f32_1',
+         'ref::bits(ref::sat(ref::f(a)))')
+    form('copysign.f32', 'copysign.f32 %0, %1, %2;', 'r', 'rr', 'f32_2',
+         '(b & 0x7fffffffull) | (a & 0x80000000ull)')
+    form('copysign.f64', 'copysign.f64 %0, %1, %2;', 'l', 'll', 'f64_2',
+         '(b & ~0ull >> 1) | (a & 1ull << 63)')
+    for t, fn in [('finite', 'std::isfinite(x)'), ('infinite', 'std::isinf(x)'),
+                  ('number', '!std::isnan(x)'), ('notanumber', 'std::isnan(x)'),
+                  ('normal', 'std::isnormal(x)'),
+                  ('subnormal', 'std::fpclassify(x) == FP_SUBNORMAL')]:
+        for ty, reg, conv in [('f32', 'r', 'ref::f'), ('f64', 'l', 'ref::d')]:
+            form(f'testp.{t}.{ty}', f'{{ .reg .pred p; testp.{t}.{ty} p, %1; '
+                 'selp.u32 %0, 1, 0, p; }', 'r', reg, f'{ty}_1',
+                 f'[&] {{ auto x = {conv}(a); return (u64)({fn}); }}()')
+    for op, e in [('and', '&&'), ('or', '||'), ('xor', '!=')]:
+        form(f'{op}.pred', f'{{ .reg .pred p, q, r; setp.ne.u32 p, %1, 0; '
+             f'setp.ne.u32 q, %2, 0; {op}.pred r, p, q; selp.u32 %0, 1, 0, r; }}',
+             'r', 'rr', 'i32_2',
+             f'(u64)(((a & 0xffffffffull) != 0) {e} ((b & 0xffffffffull) != 0))')
+    form('not.pred', '{ .reg .pred p, r; setp.ne.u32 p, %1, 0; not.pred r, p; '
+         'selp.u32 %0, 1, 0, r; }', 'r', 'r', 'i32_1',
+         '(u64)((a & 0xffffffffull) == 0)')
+    form('slct.u32.s32', 'slct.u32.s32 %0, %1, %2, %3;', 'r', 'rrr', 'i32_3',
+         'ref::sext(c, 32) >= 0 ? a : b')
+    form('slct.f32.f32', 'slct.f32.f32 %0, %1, %2, %3;', 'r', 'rrr', 'f32_3',
+         'ref::f(c) >= 0.0f || (c & 0xffffffffull) == 0x80000000ull ? a : b')
+    for t in ['b32', 'b64']:
+        reg = 'r' if t == 'b32' else 'l'
+        for c, op in [('eq', '=='), ('ne', '!=')]:
+            form(f'setp.{c}.{t}', f'{{ .reg .pred p; setp.{c}.{t} p, %1, %2; '
+                 'selp.u32 %0, 1, 0, p; }', 'r', reg * 2, f'i{t[1:]}_2',
+                 f'(u64)(a {op} b)')
+    form('selp.b64', '{ .reg .pred p; setp.ne.u64 p, %3, 0; '
+         'selp.b64 %0, %1, %2, p; }', 'l', 'lll', 'i64_3', 'c ? a : b')
+    form('selp.f32', '{ .reg .pred p; setp.ne.u32 p, %3, 0; '
+         'selp.f32 %0, %1, %2, p; }', 'r', 'rrr', 'f32_3',
+         '(c & 0xffffffffull) ? a : b')
+    for t, reg in [('b16', 'h'), ('b32', 'r'), ('b64', 'l'), ('u32', 'r')]:
+        form(f'mov.{t}', f'mov.{t} %0, %1;', reg, reg, 'i64_1',
+             f'a & {"0xffffull" if reg == "h" else "0xffffffffull" if reg == "r" else "~0ull"}')
+
+
 def emit():
     float_forms()
+    more_forms()
     cvt_forms()
     int_forms()
     mov_forms()
     cmp_forms()
+    imm_variants()
     out = ['// GENERATED by test/conformance/instr/gen_instr.py -- do not edit.',
            '// Regenerate: python3 test/conformance/instr/gen_instr.py',
            '#pragma once', '']
@@ -318,7 +461,7 @@ def emit():
         fh.write('\n'.join(out) + '\n')
     with open(os.path.join(HERE, 'covered-forms.txt'), 'w') as fh:
         fh.write('# GENERATED by gen_instr.py: forms the suite covers\n')
-        for f in sorted({f[0] for f in FORMS}):
+        for f in sorted({key_of(f[0]) for f in FORMS}):
             fh.write(f + '\n')
     print(f'{len(FORMS)} forms')
 

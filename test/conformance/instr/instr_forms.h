@@ -671,9 +671,7 @@ __global__ void k60(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rn.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rn.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rn.sat.f32
@@ -685,9 +683,7 @@ __global__ void k61(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rn.sat.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rn.sat.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rn.ftz.f32
@@ -699,9 +695,7 @@ __global__ void k62(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rn.ftz.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rn.ftz.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rn.ftz.sat.f32
@@ -713,9 +707,7 @@ __global__ void k63(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rn.ftz.sat.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rn.ftz.sat.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rn.f64
@@ -727,9 +719,7 @@ __global__ void k64(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
   unsigned long long s2 = (unsigned long long)C[i];
-  asm volatile("fma.rn.f64 %0, %1, %2, %3;"
-               : "=l"(d)
-               : "l"(s0), "l"(s1), "l"(s2));
+  asm volatile("fma.rn.f64 %0, %1, %2, %3;" : "=l"(d) : "l"(s0), "l"(s1), "l"(s2));
   O[i] = d;
 }
 // fma.rz.f32
@@ -741,9 +731,7 @@ __global__ void k65(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rz.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rz.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rz.sat.f32
@@ -755,9 +743,7 @@ __global__ void k66(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rz.sat.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rz.sat.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rz.ftz.f32
@@ -769,9 +755,7 @@ __global__ void k67(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rz.ftz.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rz.ftz.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rz.ftz.sat.f32
@@ -783,9 +767,7 @@ __global__ void k68(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rz.ftz.sat.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rz.ftz.sat.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rz.f64
@@ -797,9 +779,7 @@ __global__ void k69(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
   unsigned long long s2 = (unsigned long long)C[i];
-  asm volatile("fma.rz.f64 %0, %1, %2, %3;"
-               : "=l"(d)
-               : "l"(s0), "l"(s1), "l"(s2));
+  asm volatile("fma.rz.f64 %0, %1, %2, %3;" : "=l"(d) : "l"(s0), "l"(s1), "l"(s2));
   O[i] = d;
 }
 // fma.rm.f32
@@ -811,9 +791,7 @@ __global__ void k70(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rm.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rm.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rm.sat.f32
@@ -825,9 +803,7 @@ __global__ void k71(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rm.sat.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rm.sat.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rm.ftz.f32
@@ -839,9 +815,7 @@ __global__ void k72(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rm.ftz.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rm.ftz.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rm.ftz.sat.f32
@@ -853,9 +827,7 @@ __global__ void k73(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rm.ftz.sat.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rm.ftz.sat.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rm.f64
@@ -867,9 +839,7 @@ __global__ void k74(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
   unsigned long long s2 = (unsigned long long)C[i];
-  asm volatile("fma.rm.f64 %0, %1, %2, %3;"
-               : "=l"(d)
-               : "l"(s0), "l"(s1), "l"(s2));
+  asm volatile("fma.rm.f64 %0, %1, %2, %3;" : "=l"(d) : "l"(s0), "l"(s1), "l"(s2));
   O[i] = d;
 }
 // fma.rp.f32
@@ -881,9 +851,7 @@ __global__ void k75(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rp.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rp.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rp.sat.f32
@@ -895,9 +863,7 @@ __global__ void k76(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rp.sat.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rp.sat.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rp.ftz.f32
@@ -909,9 +875,7 @@ __global__ void k77(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rp.ftz.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rp.ftz.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rp.ftz.sat.f32
@@ -923,9 +887,7 @@ __global__ void k78(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("fma.rp.ftz.sat.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("fma.rp.ftz.sat.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // fma.rp.f64
@@ -937,9 +899,7 @@ __global__ void k79(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
   unsigned long long s2 = (unsigned long long)C[i];
-  asm volatile("fma.rp.f64 %0, %1, %2, %3;"
-               : "=l"(d)
-               : "l"(s0), "l"(s1), "l"(s2));
+  asm volatile("fma.rp.f64 %0, %1, %2, %3;" : "=l"(d) : "l"(s0), "l"(s1), "l"(s2));
   O[i] = d;
 }
 // div.rn.f32
@@ -1323,9 +1283,7 @@ __global__ void k116(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("mad.rn.f32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("mad.rn.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // min.f32
@@ -1544,8 +1502,652 @@ __global__ void k137(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   asm volatile("add.rn.f64 %0, %1, -2.25;" : "=l"(d) : "l"(s0));
   O[i] = d;
 }
-// cvt.rni.s32.f32
+// add.f32
 __global__ void k138(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("add.f32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// add.f64
+__global__ void k139(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  unsigned long long s1 = (unsigned long long)B[i];
+  asm volatile("add.f64 %0, %1, %2;" : "=l"(d) : "l"(s0), "l"(s1));
+  O[i] = d;
+}
+// sub.f32
+__global__ void k140(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("sub.f32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// sub.f64
+__global__ void k141(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  unsigned long long s1 = (unsigned long long)B[i];
+  asm volatile("sub.f64 %0, %1, %2;" : "=l"(d) : "l"(s0), "l"(s1));
+  O[i] = d;
+}
+// mul.f32
+__global__ void k142(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mul.f32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// mul.f64
+__global__ void k143(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  unsigned long long s1 = (unsigned long long)B[i];
+  asm volatile("mul.f64 %0, %1, %2;" : "=l"(d) : "l"(s0), "l"(s1));
+  O[i] = d;
+}
+// add.sat.f32
+__global__ void k144(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("add.sat.f32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// add.u32
+__global__ void k145(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("add.u32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// add.u64
+__global__ void k146(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  unsigned long long s1 = (unsigned long long)B[i];
+  asm volatile("add.u64 %0, %1, %2;" : "=l"(d) : "l"(s0), "l"(s1));
+  O[i] = d;
+}
+// mad.lo.u64
+__global__ void k147(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  unsigned long long s1 = (unsigned long long)B[i];
+  unsigned long long s2 = (unsigned long long)C[i];
+  asm volatile("mad.lo.u64 %0, %1, %2, %3;" : "=l"(d) : "l"(s0), "l"(s1), "l"(s2));
+  O[i] = d;
+}
+// mad.wide.u32
+__global__ void k148(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned long long s2 = (unsigned long long)C[i];
+  asm volatile("mad.wide.u32 %0, %1, %2, %3;" : "=l"(d) : "r"(s0), "r"(s1), "l"(s2));
+  O[i] = d;
+}
+// mad.hi.s32
+__global__ void k149(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("mad.hi.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// mul24.lo.s32
+__global__ void k150(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mul24.lo.s32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// mul24.hi.u32
+__global__ void k151(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mul24.hi.u32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// sad.u32
+__global__ void k152(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("sad.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// sad.s32
+__global__ void k153(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("sad.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// sub.s16
+__global__ void k154(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("sub.s16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// mul.lo.s16
+__global__ void k155(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("mul.lo.s16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// sub.u16
+__global__ void k156(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("sub.u16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// mul.lo.u16
+__global__ void k157(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("mul.lo.u16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// mul.hi.u16
+__global__ void k158(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("mul.hi.u16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// shr.u16
+__global__ void k159(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("shr.u16 %0, %1, %2;" : "=h"(d) : "h"(s0), "r"(s1));
+  O[i] = d;
+}
+// cvt.s32.s16
+__global__ void k160(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("cvt.s32.s16 %0, %1;" : "=r"(d) : "h"(s0));
+  O[i] = d;
+}
+// cvt.s64.s16
+__global__ void k161(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("cvt.s64.s16 %0, %1;" : "=l"(d) : "h"(s0));
+  O[i] = d;
+}
+// cvt.u64.u16
+__global__ void k162(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("cvt.u64.u16 %0, %1;" : "=l"(d) : "h"(s0));
+  O[i] = d;
+}
+// cvt.u16.u32
+__global__ void k163(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("cvt.u16.u32 %0, %1;" : "=h"(d) : "r"(s0));
+  O[i] = d;
+}
+// cvt.sat.s8.s32
+__global__ void k164(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("cvt.sat.s8.s32 %0, %1;" : "=h"(d) : "r"(s0));
+  O[i] = d;
+}
+// cvt.sat.u8.u32
+__global__ void k165(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("cvt.sat.u8.u32 %0, %1;" : "=h"(d) : "r"(s0));
+  O[i] = d;
+}
+// cvt.rzi.s16.f32
+__global__ void k166(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("cvt.rzi.s16.f32 %0, %1;" : "=h"(d) : "r"(s0));
+  O[i] = d;
+}
+// cvt.sat.f32.f32
+__global__ void k167(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("cvt.sat.f32.f32 %0, %1;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// copysign.f32
+__global__ void k168(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("copysign.f32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// copysign.f64
+__global__ void k169(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  unsigned long long s1 = (unsigned long long)B[i];
+  asm volatile("copysign.f64 %0, %1, %2;" : "=l"(d) : "l"(s0), "l"(s1));
+  O[i] = d;
+}
+// testp.finite.f32
+__global__ void k170(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; testp.finite.f32 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// testp.finite.f64
+__global__ void k171(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; testp.finite.f64 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// testp.infinite.f32
+__global__ void k172(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; testp.infinite.f32 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// testp.infinite.f64
+__global__ void k173(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; testp.infinite.f64 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// testp.number.f32
+__global__ void k174(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; testp.number.f32 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// testp.number.f64
+__global__ void k175(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; testp.number.f64 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// testp.notanumber.f32
+__global__ void k176(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; testp.notanumber.f32 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// testp.notanumber.f64
+__global__ void k177(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; testp.notanumber.f64 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// testp.normal.f32
+__global__ void k178(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; testp.normal.f32 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// testp.normal.f64
+__global__ void k179(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; testp.normal.f64 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// testp.subnormal.f32
+__global__ void k180(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; testp.subnormal.f32 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// testp.subnormal.f64
+__global__ void k181(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; testp.subnormal.f64 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// and.pred
+__global__ void k182(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("{ .reg .pred p, q, r; setp.ne.u32 p, %1, 0; setp.ne.u32 q, %2, 0; and.pred r, p, q; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// or.pred
+__global__ void k183(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("{ .reg .pred p, q, r; setp.ne.u32 p, %1, 0; setp.ne.u32 q, %2, 0; or.pred r, p, q; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// xor.pred
+__global__ void k184(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("{ .reg .pred p, q, r; setp.ne.u32 p, %1, 0; setp.ne.u32 q, %2, 0; xor.pred r, p, q; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// not.pred
+__global__ void k185(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, r; setp.ne.u32 p, %1, 0; not.pred r, p; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// slct.u32.s32
+__global__ void k186(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("slct.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// slct.f32.f32
+__global__ void k187(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("slct.f32.f32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// setp.eq.b32
+__global__ void k188(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("{ .reg .pred p; setp.eq.b32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// setp.ne.b32
+__global__ void k189(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// setp.eq.b64
+__global__ void k190(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  unsigned long long s1 = (unsigned long long)B[i];
+  asm volatile("{ .reg .pred p; setp.eq.b64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
+  O[i] = d;
+}
+// setp.ne.b64
+__global__ void k191(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  unsigned long long s1 = (unsigned long long)B[i];
+  asm volatile("{ .reg .pred p; setp.ne.b64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
+  O[i] = d;
+}
+// selp.b64
+__global__ void k192(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  unsigned long long s1 = (unsigned long long)B[i];
+  unsigned long long s2 = (unsigned long long)C[i];
+  asm volatile("{ .reg .pred p; setp.ne.u64 p, %3, 0; selp.b64 %0, %1, %2, p; }" : "=l"(d) : "l"(s0), "l"(s1), "l"(s2));
+  O[i] = d;
+}
+// selp.f32
+__global__ void k193(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("{ .reg .pred p; setp.ne.u32 p, %3, 0; selp.f32 %0, %1, %2, p; }" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// mov.b16
+__global__ void k194(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("mov.b16 %0, %1;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// mov.b32
+__global__ void k195(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mov.b32 %0, %1;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mov.b64
+__global__ void k196(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mov.b64 %0, %1;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mov.u32
+__global__ void k197(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mov.u32 %0, %1;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// cvt.rni.s32.f32
+__global__ void k198(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1555,7 +2157,7 @@ __global__ void k138(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.s32.f64
-__global__ void k139(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k199(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1565,7 +2167,7 @@ __global__ void k139(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f32.s32
-__global__ void k140(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k200(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1575,7 +2177,7 @@ __global__ void k140(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f64.s32
-__global__ void k141(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k201(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1585,7 +2187,7 @@ __global__ void k141(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.u32.f32
-__global__ void k142(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k202(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1595,7 +2197,7 @@ __global__ void k142(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.u32.f64
-__global__ void k143(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k203(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1605,7 +2207,7 @@ __global__ void k143(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f32.u32
-__global__ void k144(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k204(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1615,7 +2217,7 @@ __global__ void k144(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f64.u32
-__global__ void k145(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k205(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1625,7 +2227,7 @@ __global__ void k145(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.s64.f32
-__global__ void k146(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k206(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1635,7 +2237,7 @@ __global__ void k146(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.s64.f64
-__global__ void k147(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k207(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1645,7 +2247,7 @@ __global__ void k147(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f32.s64
-__global__ void k148(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k208(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1655,7 +2257,7 @@ __global__ void k148(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f64.s64
-__global__ void k149(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k209(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1665,7 +2267,7 @@ __global__ void k149(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.u64.f32
-__global__ void k150(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k210(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1675,7 +2277,7 @@ __global__ void k150(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.u64.f64
-__global__ void k151(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k211(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1685,7 +2287,7 @@ __global__ void k151(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f32.u64
-__global__ void k152(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k212(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1695,7 +2297,7 @@ __global__ void k152(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f64.u64
-__global__ void k153(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k213(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1705,7 +2307,7 @@ __global__ void k153(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.f32.f32
-__global__ void k154(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k214(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1715,7 +2317,7 @@ __global__ void k154(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f32.f64
-__global__ void k155(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k215(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1725,7 +2327,7 @@ __global__ void k155(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.ftz.f32.f32
-__global__ void k156(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k216(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1735,7 +2337,7 @@ __global__ void k156(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.ftz.f32.f64
-__global__ void k157(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k217(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1745,7 +2347,7 @@ __global__ void k157(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.f64.f64
-__global__ void k158(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k218(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1755,7 +2357,7 @@ __global__ void k158(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.s32.f32
-__global__ void k159(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k219(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1765,7 +2367,7 @@ __global__ void k159(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.s32.f64
-__global__ void k160(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k220(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1775,7 +2377,7 @@ __global__ void k160(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f32.s32
-__global__ void k161(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k221(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1785,7 +2387,7 @@ __global__ void k161(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f64.s32
-__global__ void k162(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k222(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1795,7 +2397,7 @@ __global__ void k162(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.u32.f32
-__global__ void k163(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k223(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1805,7 +2407,7 @@ __global__ void k163(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.u32.f64
-__global__ void k164(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k224(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1815,7 +2417,7 @@ __global__ void k164(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f32.u32
-__global__ void k165(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k225(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1825,7 +2427,7 @@ __global__ void k165(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f64.u32
-__global__ void k166(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k226(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1835,7 +2437,7 @@ __global__ void k166(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.s64.f32
-__global__ void k167(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k227(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1845,7 +2447,7 @@ __global__ void k167(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.s64.f64
-__global__ void k168(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k228(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1855,7 +2457,7 @@ __global__ void k168(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f32.s64
-__global__ void k169(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k229(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1865,7 +2467,7 @@ __global__ void k169(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f64.s64
-__global__ void k170(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k230(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1875,7 +2477,7 @@ __global__ void k170(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.u64.f32
-__global__ void k171(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k231(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1885,7 +2487,7 @@ __global__ void k171(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.u64.f64
-__global__ void k172(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k232(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1895,7 +2497,7 @@ __global__ void k172(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f32.u64
-__global__ void k173(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k233(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1905,7 +2507,7 @@ __global__ void k173(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f64.u64
-__global__ void k174(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k234(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1915,7 +2517,7 @@ __global__ void k174(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.f32.f32
-__global__ void k175(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k235(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1925,7 +2527,7 @@ __global__ void k175(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f32.f64
-__global__ void k176(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k236(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1935,7 +2537,7 @@ __global__ void k176(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.ftz.f32.f32
-__global__ void k177(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k237(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1945,7 +2547,7 @@ __global__ void k177(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.ftz.f32.f64
-__global__ void k178(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k238(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1955,7 +2557,7 @@ __global__ void k178(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.f64.f64
-__global__ void k179(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k239(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1965,7 +2567,7 @@ __global__ void k179(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.s32.f32
-__global__ void k180(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k240(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1975,7 +2577,7 @@ __global__ void k180(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.s32.f64
-__global__ void k181(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k241(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1985,7 +2587,7 @@ __global__ void k181(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f32.s32
-__global__ void k182(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k242(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -1995,7 +2597,7 @@ __global__ void k182(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f64.s32
-__global__ void k183(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k243(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2005,7 +2607,7 @@ __global__ void k183(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.u32.f32
-__global__ void k184(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k244(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2015,7 +2617,7 @@ __global__ void k184(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.u32.f64
-__global__ void k185(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k245(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2025,7 +2627,7 @@ __global__ void k185(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f32.u32
-__global__ void k186(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k246(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2035,7 +2637,7 @@ __global__ void k186(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f64.u32
-__global__ void k187(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k247(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2045,7 +2647,7 @@ __global__ void k187(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.s64.f32
-__global__ void k188(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k248(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2055,7 +2657,7 @@ __global__ void k188(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.s64.f64
-__global__ void k189(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k249(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2065,7 +2667,7 @@ __global__ void k189(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f32.s64
-__global__ void k190(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k250(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2075,7 +2677,7 @@ __global__ void k190(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f64.s64
-__global__ void k191(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k251(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2085,7 +2687,7 @@ __global__ void k191(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.u64.f32
-__global__ void k192(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k252(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2095,7 +2697,7 @@ __global__ void k192(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.u64.f64
-__global__ void k193(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k253(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2105,7 +2707,7 @@ __global__ void k193(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f32.u64
-__global__ void k194(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k254(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2115,7 +2717,7 @@ __global__ void k194(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f64.u64
-__global__ void k195(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k255(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2125,7 +2727,7 @@ __global__ void k195(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.f32.f32
-__global__ void k196(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k256(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2135,7 +2737,7 @@ __global__ void k196(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f32.f64
-__global__ void k197(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k257(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2145,7 +2747,7 @@ __global__ void k197(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.ftz.f32.f32
-__global__ void k198(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k258(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2155,7 +2757,7 @@ __global__ void k198(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.ftz.f32.f64
-__global__ void k199(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k259(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2165,7 +2767,7 @@ __global__ void k199(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.f64.f64
-__global__ void k200(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k260(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2175,7 +2777,7 @@ __global__ void k200(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.s32.f32
-__global__ void k201(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k261(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2185,7 +2787,7 @@ __global__ void k201(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.s32.f64
-__global__ void k202(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k262(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2195,7 +2797,7 @@ __global__ void k202(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f32.s32
-__global__ void k203(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k263(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2205,7 +2807,7 @@ __global__ void k203(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f64.s32
-__global__ void k204(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k264(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2215,7 +2817,7 @@ __global__ void k204(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.u32.f32
-__global__ void k205(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k265(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2225,7 +2827,7 @@ __global__ void k205(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.u32.f64
-__global__ void k206(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k266(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2235,7 +2837,7 @@ __global__ void k206(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f32.u32
-__global__ void k207(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k267(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2245,7 +2847,7 @@ __global__ void k207(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f64.u32
-__global__ void k208(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k268(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2255,7 +2857,7 @@ __global__ void k208(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.s64.f32
-__global__ void k209(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k269(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2265,7 +2867,7 @@ __global__ void k209(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.s64.f64
-__global__ void k210(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k270(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2275,7 +2877,7 @@ __global__ void k210(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f32.s64
-__global__ void k211(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k271(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2285,7 +2887,7 @@ __global__ void k211(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f64.s64
-__global__ void k212(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k272(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2295,7 +2897,7 @@ __global__ void k212(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.u64.f32
-__global__ void k213(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k273(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2305,7 +2907,7 @@ __global__ void k213(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.u64.f64
-__global__ void k214(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k274(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2315,7 +2917,7 @@ __global__ void k214(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f32.u64
-__global__ void k215(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k275(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2325,7 +2927,7 @@ __global__ void k215(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f64.u64
-__global__ void k216(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k276(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2335,7 +2937,7 @@ __global__ void k216(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.f32.f32
-__global__ void k217(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k277(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2345,7 +2947,7 @@ __global__ void k217(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f32.f64
-__global__ void k218(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k278(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2355,7 +2957,7 @@ __global__ void k218(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.ftz.f32.f32
-__global__ void k219(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k279(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2365,7 +2967,7 @@ __global__ void k219(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.ftz.f32.f64
-__global__ void k220(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k280(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2375,7 +2977,7 @@ __global__ void k220(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.f64.f64
-__global__ void k221(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k281(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2385,7 +2987,7 @@ __global__ void k221(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.f64.f32
-__global__ void k222(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k282(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2395,7 +2997,7 @@ __global__ void k222(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.ftz.f64.f32
-__global__ void k223(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k283(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2405,7 +3007,7 @@ __global__ void k223(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.s64.s32
-__global__ void k224(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k284(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2415,7 +3017,7 @@ __global__ void k224(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.u64.u32
-__global__ void k225(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k285(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2425,7 +3027,7 @@ __global__ void k225(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.u32.u64
-__global__ void k226(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k286(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2435,7 +3037,7 @@ __global__ void k226(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.s32.s8
-__global__ void k227(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k287(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2445,7 +3047,7 @@ __global__ void k227(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.u32.u16
-__global__ void k228(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k288(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2455,7 +3057,7 @@ __global__ void k228(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.sat.s32.s64
-__global__ void k229(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k289(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2465,7 +3067,7 @@ __global__ void k229(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32
-__global__ void k230(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k290(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2476,7 +3078,7 @@ __global__ void k230(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s32
-__global__ void k231(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k291(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2487,7 +3089,7 @@ __global__ void k231(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s32
-__global__ void k232(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k292(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2498,7 +3100,7 @@ __global__ void k232(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u32
-__global__ void k233(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k293(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2509,7 +3111,7 @@ __global__ void k233(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s32
-__global__ void k234(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k294(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2520,7 +3122,7 @@ __global__ void k234(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b32
-__global__ void k235(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k295(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2531,7 +3133,7 @@ __global__ void k235(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b32
-__global__ void k236(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k296(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2542,7 +3144,7 @@ __global__ void k236(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b32
-__global__ void k237(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k297(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2553,7 +3155,7 @@ __global__ void k237(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s32
-__global__ void k238(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k298(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2564,7 +3166,7 @@ __global__ void k238(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s32
-__global__ void k239(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k299(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2575,7 +3177,7 @@ __global__ void k239(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u32
-__global__ void k240(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k300(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2586,7 +3188,7 @@ __global__ void k240(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u32
-__global__ void k241(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k301(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2597,7 +3199,7 @@ __global__ void k241(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shl.b32
-__global__ void k242(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k302(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2608,7 +3210,7 @@ __global__ void k242(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u32
-__global__ void k243(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k303(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2619,7 +3221,7 @@ __global__ void k243(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.s32
-__global__ void k244(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k304(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2630,7 +3232,7 @@ __global__ void k244(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // not.b32
-__global__ void k245(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k305(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2640,7 +3242,7 @@ __global__ void k245(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // neg.s32
-__global__ void k246(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k306(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2650,7 +3252,7 @@ __global__ void k246(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // abs.s32
-__global__ void k247(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k307(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2660,7 +3262,7 @@ __global__ void k247(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cnot.b32
-__global__ void k248(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k308(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2670,7 +3272,7 @@ __global__ void k248(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // popc.b32
-__global__ void k249(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k309(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2680,7 +3282,7 @@ __global__ void k249(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // clz.b32
-__global__ void k250(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k310(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2690,7 +3292,7 @@ __global__ void k250(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfind.u32
-__global__ void k251(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k311(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2700,7 +3302,7 @@ __global__ void k251(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfind.s32
-__global__ void k252(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k312(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2710,7 +3312,7 @@ __global__ void k252(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfind.shiftamt.u32
-__global__ void k253(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k313(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2720,7 +3322,7 @@ __global__ void k253(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // brev.b32
-__global__ void k254(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k314(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2730,7 +3332,7 @@ __global__ void k254(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s32
-__global__ void k255(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k315(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2738,13 +3340,11 @@ __global__ void k255(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("mad.lo.s32 %0, %1, %2, %3;"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("mad.lo.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // bfe.u32
-__global__ void k256(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k316(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2756,7 +3356,7 @@ __global__ void k256(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfe.s32
-__global__ void k257(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k317(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2768,7 +3368,7 @@ __global__ void k257(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.u32
-__global__ void k258(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k318(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2779,7 +3379,7 @@ __global__ void k258(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // rem.u32
-__global__ void k259(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k319(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2790,7 +3390,7 @@ __global__ void k259(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.s32
-__global__ void k260(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k320(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2801,7 +3401,7 @@ __global__ void k260(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // rem.s32
-__global__ void k261(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k321(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2812,7 +3412,7 @@ __global__ void k261(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64
-__global__ void k262(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k322(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2823,7 +3423,7 @@ __global__ void k262(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s64
-__global__ void k263(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k323(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2834,7 +3434,7 @@ __global__ void k263(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s64
-__global__ void k264(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k324(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2845,7 +3445,7 @@ __global__ void k264(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u64
-__global__ void k265(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k325(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2856,7 +3456,7 @@ __global__ void k265(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s64
-__global__ void k266(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k326(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2867,7 +3467,7 @@ __global__ void k266(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b64
-__global__ void k267(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k327(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2878,7 +3478,7 @@ __global__ void k267(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b64
-__global__ void k268(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k328(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2889,7 +3489,7 @@ __global__ void k268(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b64
-__global__ void k269(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k329(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2900,7 +3500,7 @@ __global__ void k269(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s64
-__global__ void k270(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k330(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2911,7 +3511,7 @@ __global__ void k270(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s64
-__global__ void k271(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k331(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2922,7 +3522,7 @@ __global__ void k271(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u64
-__global__ void k272(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k332(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2933,7 +3533,7 @@ __global__ void k272(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u64
-__global__ void k273(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k333(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2944,7 +3544,7 @@ __global__ void k273(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shl.b64
-__global__ void k274(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k334(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2955,7 +3555,7 @@ __global__ void k274(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u64
-__global__ void k275(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k335(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2966,7 +3566,7 @@ __global__ void k275(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.s64
-__global__ void k276(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k336(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2977,7 +3577,7 @@ __global__ void k276(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // not.b64
-__global__ void k277(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k337(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2987,7 +3587,7 @@ __global__ void k277(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // neg.s64
-__global__ void k278(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k338(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2997,7 +3597,7 @@ __global__ void k278(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // abs.s64
-__global__ void k279(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k339(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3007,7 +3607,7 @@ __global__ void k279(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cnot.b64
-__global__ void k280(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k340(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3017,7 +3617,7 @@ __global__ void k280(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // popc.b64
-__global__ void k281(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k341(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3027,7 +3627,7 @@ __global__ void k281(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // clz.b64
-__global__ void k282(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k342(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3037,7 +3637,7 @@ __global__ void k282(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfind.u64
-__global__ void k283(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k343(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3047,7 +3647,7 @@ __global__ void k283(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfind.s64
-__global__ void k284(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k344(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3057,7 +3657,7 @@ __global__ void k284(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfind.shiftamt.u64
-__global__ void k285(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k345(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3067,7 +3667,7 @@ __global__ void k285(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // brev.b64
-__global__ void k286(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k346(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3077,7 +3677,7 @@ __global__ void k286(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s64
-__global__ void k287(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k347(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3085,13 +3685,11 @@ __global__ void k287(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
   unsigned long long s2 = (unsigned long long)C[i];
-  asm volatile("mad.lo.s64 %0, %1, %2, %3;"
-               : "=l"(d)
-               : "l"(s0), "l"(s1), "l"(s2));
+  asm volatile("mad.lo.s64 %0, %1, %2, %3;" : "=l"(d) : "l"(s0), "l"(s1), "l"(s2));
   O[i] = d;
 }
 // bfe.u64
-__global__ void k288(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k348(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3103,7 +3701,7 @@ __global__ void k288(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfe.s64
-__global__ void k289(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k349(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3115,7 +3713,7 @@ __global__ void k289(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.u64
-__global__ void k290(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k350(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3126,7 +3724,7 @@ __global__ void k290(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // rem.u64
-__global__ void k291(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k351(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3137,7 +3735,7 @@ __global__ void k291(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.s64
-__global__ void k292(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k352(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3148,7 +3746,7 @@ __global__ void k292(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // rem.s64
-__global__ void k293(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k353(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3159,7 +3757,7 @@ __global__ void k293(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.s32
-__global__ void k294(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k354(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3170,7 +3768,7 @@ __global__ void k294(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.u32
-__global__ void k295(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k355(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3181,7 +3779,7 @@ __global__ void k295(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.sat.s32
-__global__ void k296(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k356(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3192,7 +3790,7 @@ __global__ void k296(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm 7
-__global__ void k297(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k357(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3202,7 +3800,7 @@ __global__ void k297(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm -1
-__global__ void k298(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k358(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3212,7 +3810,7 @@ __global__ void k298(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm 0x80000000
-__global__ void k299(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k359(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3222,7 +3820,7 @@ __global__ void k299(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm 0xFFFFFFFF
-__global__ void k300(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k360(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3232,7 +3830,7 @@ __global__ void k300(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm -2147483648
-__global__ void k301(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k361(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3242,7 +3840,7 @@ __global__ void k301(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm 017
-__global__ void k302(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k362(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3252,7 +3850,7 @@ __global__ void k302(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm 0b101
-__global__ void k303(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k363(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3262,7 +3860,7 @@ __global__ void k303(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm -1
-__global__ void k304(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k364(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3272,7 +3870,7 @@ __global__ void k304(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm 0x8000000000000000
-__global__ void k305(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k365(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3282,7 +3880,7 @@ __global__ void k305(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm 4294967296
-__global__ void k306(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k366(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3292,7 +3890,7 @@ __global__ void k306(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm -4294967297
-__global__ void k307(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k367(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3302,7 +3900,7 @@ __global__ void k307(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm 0dC338000000000000
-__global__ void k308(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k368(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3311,7 +3909,7 @@ __global__ void k308(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.f64 imm 0dC338000000000000
-__global__ void k309(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k369(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3320,7 +3918,7 @@ __global__ void k309(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm 0d7FF8000000000001
-__global__ void k310(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k370(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3329,7 +3927,7 @@ __global__ void k310(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.f64 imm 0d7FF8000000000001
-__global__ void k311(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k371(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3338,7 +3936,7 @@ __global__ void k311(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm 0x123456789ABCDEF0
-__global__ void k312(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k372(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3347,7 +3945,7 @@ __global__ void k312(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u64 imm 0x123456789ABCDEF0
-__global__ void k313(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k373(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3356,7 +3954,7 @@ __global__ void k313(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm -1
-__global__ void k314(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k374(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3365,7 +3963,7 @@ __global__ void k314(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u64 imm -1
-__global__ void k315(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k375(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3374,7 +3972,7 @@ __global__ void k315(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm -9223372036854775808
-__global__ void k316(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k376(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3383,7 +3981,7 @@ __global__ void k316(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u64 imm -9223372036854775808
-__global__ void k317(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k377(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3392,7 +3990,7 @@ __global__ void k317(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm 1.5
-__global__ void k318(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k378(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3401,7 +3999,7 @@ __global__ void k318(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.f64 imm 1.5
-__global__ void k319(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k379(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3410,7 +4008,7 @@ __global__ void k319(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b32 imm 0f3FC00000
-__global__ void k320(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k380(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3419,7 +4017,7 @@ __global__ void k320(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.f32 imm 0f3FC00000
-__global__ void k321(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k381(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3428,7 +4026,7 @@ __global__ void k321(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b32 imm 0f80000001
-__global__ void k322(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k382(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3437,7 +4035,7 @@ __global__ void k322(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.f32 imm 0f80000001
-__global__ void k323(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k383(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3446,7 +4044,7 @@ __global__ void k323(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b32 imm 0x89ABCDEF
-__global__ void k324(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k384(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3455,7 +4053,7 @@ __global__ void k324(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 imm 0x89ABCDEF
-__global__ void k325(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k385(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3464,7 +4062,7 @@ __global__ void k325(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b32 imm -2
-__global__ void k326(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k386(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3473,7 +4071,7 @@ __global__ void k326(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 imm -2
-__global__ void k327(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k387(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3482,7 +4080,7 @@ __global__ void k327(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.f32 imm 1.5
-__global__ void k328(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k388(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3491,7 +4089,7 @@ __global__ void k328(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %tid.x
-__global__ void k329(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k389(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3500,7 +4098,7 @@ __global__ void k329(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %ntid.x
-__global__ void k330(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k390(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3509,7 +4107,7 @@ __global__ void k330(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %ctaid.x
-__global__ void k331(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k391(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3518,7 +4116,7 @@ __global__ void k331(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %laneid
-__global__ void k332(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k392(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3527,7 +4125,7 @@ __global__ void k332(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %lanemask_eq
-__global__ void k333(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k393(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3536,7 +4134,7 @@ __global__ void k333(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %lanemask_lt
-__global__ void k334(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k394(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3545,7 +4143,7 @@ __global__ void k334(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %lanemask_le
-__global__ void k335(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k395(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3554,7 +4152,7 @@ __global__ void k335(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %lanemask_gt
-__global__ void k336(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k396(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3563,7 +4161,7 @@ __global__ void k336(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %lanemask_ge
-__global__ void k337(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k397(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3572,7 +4170,7 @@ __global__ void k337(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %tid.y
-__global__ void k338(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k398(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3581,7 +4179,7 @@ __global__ void k338(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %nctaid.y
-__global__ void k339(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k399(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3590,7 +4188,7 @@ __global__ void k339(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 pack
-__global__ void k340(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k400(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3601,59 +4199,50 @@ __global__ void k340(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 unpack
-__global__ void k341(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k401(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
-  asm volatile("{ .reg .b32 lo, hi; mov.b64 {lo, hi}, %1; xor.b32 %0, lo, hi; }"
-               : "=r"(d)
-               : "l"(s0));
+  asm volatile("{ .reg .b32 lo, hi; mov.b64 {lo, hi}, %1; xor.b32 %0, lo, hi; }" : "=r"(d) : "l"(s0));
   O[i] = d;
 }
 // mov.b32 pack16
-__global__ void k342(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k402(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .b16 x, y; cvt.u16.u32 x, %1; cvt.u16.u32 y, %2; "
-               "mov.b32 %0, {x, y}; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .b16 x, y; cvt.u16.u32 x, %1; cvt.u16.u32 y, %2; mov.b32 %0, {x, y}; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.eq.f32
-__global__ void k343(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k403(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.eq.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.eq.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.eq.f64
-__global__ void k344(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k404(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.eq.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.eq.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.eq.u32.f32
-__global__ void k345(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k405(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3664,33 +4253,29 @@ __global__ void k345(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.f32
-__global__ void k346(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k406(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.ne.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.ne.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.ne.f64
-__global__ void k347(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k407(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.ne.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.ne.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.ne.u32.f32
-__global__ void k348(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k408(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3701,33 +4286,29 @@ __global__ void k348(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.f32
-__global__ void k349(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k409(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.lt.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.lt.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.lt.f64
-__global__ void k350(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k410(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.lt.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.lt.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.lt.u32.f32
-__global__ void k351(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k411(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3738,33 +4319,29 @@ __global__ void k351(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.f32
-__global__ void k352(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k412(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.le.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.le.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.le.f64
-__global__ void k353(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k413(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.le.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.le.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.le.u32.f32
-__global__ void k354(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k414(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3775,33 +4352,29 @@ __global__ void k354(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.f32
-__global__ void k355(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k415(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.gt.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.gt.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.gt.f64
-__global__ void k356(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k416(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.gt.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.gt.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.gt.u32.f32
-__global__ void k357(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k417(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3812,33 +4385,29 @@ __global__ void k357(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.f32
-__global__ void k358(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k418(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.ge.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.ge.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.ge.f64
-__global__ void k359(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k419(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.ge.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.ge.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.ge.u32.f32
-__global__ void k360(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k420(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3849,33 +4418,29 @@ __global__ void k360(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.equ.f32
-__global__ void k361(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k421(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.equ.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.equ.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.equ.f64
-__global__ void k362(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k422(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.equ.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.equ.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.equ.u32.f32
-__global__ void k363(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k423(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3886,33 +4451,29 @@ __global__ void k363(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.neu.f32
-__global__ void k364(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k424(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.neu.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.neu.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.neu.f64
-__global__ void k365(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k425(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.neu.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.neu.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.neu.u32.f32
-__global__ void k366(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k426(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3923,33 +4484,29 @@ __global__ void k366(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.f32
-__global__ void k367(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k427(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.ltu.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.ltu.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.ltu.f64
-__global__ void k368(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k428(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.ltu.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.ltu.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.ltu.u32.f32
-__global__ void k369(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k429(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3960,33 +4517,29 @@ __global__ void k369(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.leu.f32
-__global__ void k370(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k430(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.leu.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.leu.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.leu.f64
-__global__ void k371(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k431(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.leu.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.leu.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.leu.u32.f32
-__global__ void k372(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k432(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3997,33 +4550,29 @@ __global__ void k372(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gtu.f32
-__global__ void k373(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k433(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.gtu.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.gtu.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.gtu.f64
-__global__ void k374(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k434(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.gtu.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.gtu.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.gtu.u32.f32
-__global__ void k375(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k435(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4034,33 +4583,29 @@ __global__ void k375(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.geu.f32
-__global__ void k376(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k436(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.geu.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.geu.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.geu.f64
-__global__ void k377(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k437(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.geu.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.geu.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.geu.u32.f32
-__global__ void k378(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k438(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4071,33 +4616,29 @@ __global__ void k378(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.num.f32
-__global__ void k379(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k439(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.num.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.num.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.num.f64
-__global__ void k380(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k440(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.num.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.num.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.num.u32.f32
-__global__ void k381(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k441(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4108,33 +4649,29 @@ __global__ void k381(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.nan.f32
-__global__ void k382(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k442(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.nan.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.nan.f32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.nan.f64
-__global__ void k383(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k443(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.nan.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.nan.f64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // set.nan.u32.f32
-__global__ void k384(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k444(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4145,371 +4682,315 @@ __global__ void k384(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s32
-__global__ void k385(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k445(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.eq.s32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.eq.s32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.eq.u32
-__global__ void k386(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k446(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.eq.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.eq.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.eq.s64
-__global__ void k387(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k447(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.eq.s64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.eq.s64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // setp.eq.u64
-__global__ void k388(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k448(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.eq.u64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.eq.u64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // setp.ne.s32
-__global__ void k389(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k449(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.ne.s32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.ne.s32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.ne.u32
-__global__ void k390(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k450(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.ne.s64
-__global__ void k391(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k451(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.ne.s64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.ne.s64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // setp.ne.u64
-__global__ void k392(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k452(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.ne.u64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.ne.u64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // setp.lt.s32
-__global__ void k393(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k453(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.lt.s32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.lt.s32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.lt.u32
-__global__ void k394(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k454(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.lt.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.lt.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.lt.s64
-__global__ void k395(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k455(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.lt.s64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.lt.s64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // setp.lt.u64
-__global__ void k396(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k456(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.lt.u64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.lt.u64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // setp.le.s32
-__global__ void k397(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k457(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.le.s32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.le.s32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.le.u32
-__global__ void k398(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k458(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.le.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.le.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.le.s64
-__global__ void k399(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k459(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.le.s64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.le.s64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // setp.le.u64
-__global__ void k400(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k460(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.le.u64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.le.u64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // setp.gt.s32
-__global__ void k401(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k461(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.gt.s32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.gt.s32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.gt.u32
-__global__ void k402(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k462(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.gt.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.gt.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.gt.s64
-__global__ void k403(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k463(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.gt.s64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.gt.s64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // setp.gt.u64
-__global__ void k404(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k464(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.gt.u64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.gt.u64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // setp.ge.s32
-__global__ void k405(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k465(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.ge.s32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.ge.s32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.ge.u32
-__global__ void k406(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k466(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.ge.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.ge.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.ge.s64
-__global__ void k407(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k467(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.ge.s64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.ge.s64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // setp.ge.u64
-__global__ void k408(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k468(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
-  asm volatile("{ .reg .pred p; setp.ge.u64 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "l"(s0), "l"(s1));
+  asm volatile("{ .reg .pred p; setp.ge.u64 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0), "l"(s1));
   O[i] = d;
 }
 // setp.lo.u32
-__global__ void k409(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k469(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.lo.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.lo.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.hi.u32
-__global__ void k410(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k470(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.hi.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.hi.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.ls.u32
-__global__ void k411(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k471(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.ls.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.ls.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // setp.hs.u32
-__global__ void k412(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k472(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
   unsigned int d;
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
-  asm volatile("{ .reg .pred p; setp.hs.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1));
+  asm volatile("{ .reg .pred p; setp.hs.u32 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1));
   O[i] = d;
 }
 // selp.b32
-__global__ void k413(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k473(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4517,13 +4998,11 @@ __global__ void k413(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("{ .reg .pred p; setp.ne.u32 p, %3, 0; selp.b32 %0, %1, %2, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("{ .reg .pred p; setp.ne.u32 p, %3, 0; selp.b32 %0, %1, %2, p; }" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
 // selp.f64
-__global__ void k414(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k474(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4531,13 +5010,11 @@ __global__ void k414(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned long long s0 = (unsigned long long)A[i];
   unsigned long long s1 = (unsigned long long)B[i];
   unsigned long long s2 = (unsigned long long)C[i];
-  asm volatile("{ .reg .pred p; setp.ne.u64 p, %3, 0; selp.f64 %0, %1, %2, p; }"
-               : "=l"(d)
-               : "l"(s0), "l"(s1), "l"(s2));
+  asm volatile("{ .reg .pred p; setp.ne.u64 p, %3, 0; selp.f64 %0, %1, %2, p; }" : "=l"(d) : "l"(s0), "l"(s1), "l"(s2));
   O[i] = d;
 }
-// setp.and
-__global__ void k415(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+// setp.lt.and.s32
+__global__ void k475(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4545,10 +5022,3507 @@ __global__ void k415(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   unsigned int s0 = (unsigned int)A[i];
   unsigned int s1 = (unsigned int)B[i];
   unsigned int s2 = (unsigned int)C[i];
-  asm volatile("{ .reg .pred p, q; setp.ne.u32 q, %3, 0; setp.lt.s32.and p, "
-               "%1, %2, q; selp.u32 %0, 1, 0, p; }"
-               : "=r"(d)
-               : "r"(s0), "r"(s1), "r"(s2));
+  asm volatile("{ .reg .pred p, q; setp.ne.u32 q, %3, 0; setp.lt.s32.and p, %1, %2, q; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// add.rn.f32 imm 0f3F800000
+__global__ void k476(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rn.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rn.f32 imm 0fFF800000
+__global__ void k477(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rn.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rn.sat.f32 imm 0f3F800000
+__global__ void k478(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rn.sat.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rn.sat.f32 imm 0fFF800000
+__global__ void k479(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rn.sat.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rn.ftz.f32 imm 0f3F800000
+__global__ void k480(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rn.ftz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rn.ftz.f32 imm 0fFF800000
+__global__ void k481(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rn.ftz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rn.ftz.sat.f32 imm 0f3F800000
+__global__ void k482(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rn.ftz.sat.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rn.ftz.sat.f32 imm 0fFF800000
+__global__ void k483(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rn.ftz.sat.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rn.f64 imm 0d3FF0000000000000
+__global__ void k484(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("add.rn.f64 %0, %1, 0d3FF0000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// add.rn.f64 imm 0dC338000000000000
+__global__ void k485(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("add.rn.f64 %0, %1, 0dC338000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// add.rz.f32 imm 0f3F800000
+__global__ void k486(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rz.f32 imm 0fFF800000
+__global__ void k487(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rz.sat.f32 imm 0f3F800000
+__global__ void k488(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rz.sat.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rz.sat.f32 imm 0fFF800000
+__global__ void k489(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rz.sat.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rz.ftz.f32 imm 0f3F800000
+__global__ void k490(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rz.ftz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rz.ftz.f32 imm 0fFF800000
+__global__ void k491(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rz.ftz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rz.ftz.sat.f32 imm 0f3F800000
+__global__ void k492(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rz.ftz.sat.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rz.ftz.sat.f32 imm 0fFF800000
+__global__ void k493(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.rz.ftz.sat.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.rz.f64 imm 0d3FF0000000000000
+__global__ void k494(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("add.rz.f64 %0, %1, 0d3FF0000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// add.rz.f64 imm 0dC338000000000000
+__global__ void k495(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("add.rz.f64 %0, %1, 0dC338000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// sub.rn.f32 imm 0f3F800000
+__global__ void k496(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rn.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rn.f32 imm 0fFF800000
+__global__ void k497(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rn.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rn.sat.f32 imm 0f3F800000
+__global__ void k498(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rn.sat.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rn.sat.f32 imm 0fFF800000
+__global__ void k499(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rn.sat.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rn.ftz.f32 imm 0f3F800000
+__global__ void k500(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rn.ftz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rn.ftz.f32 imm 0fFF800000
+__global__ void k501(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rn.ftz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rn.ftz.sat.f32 imm 0f3F800000
+__global__ void k502(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rn.ftz.sat.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rn.ftz.sat.f32 imm 0fFF800000
+__global__ void k503(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rn.ftz.sat.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rn.f64 imm 0d3FF0000000000000
+__global__ void k504(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("sub.rn.f64 %0, %1, 0d3FF0000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// sub.rn.f64 imm 0dC338000000000000
+__global__ void k505(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("sub.rn.f64 %0, %1, 0dC338000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// sub.rz.f32 imm 0f3F800000
+__global__ void k506(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rz.f32 imm 0fFF800000
+__global__ void k507(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rz.sat.f32 imm 0f3F800000
+__global__ void k508(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rz.sat.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rz.sat.f32 imm 0fFF800000
+__global__ void k509(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rz.sat.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rz.ftz.f32 imm 0f3F800000
+__global__ void k510(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rz.ftz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rz.ftz.f32 imm 0fFF800000
+__global__ void k511(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rz.ftz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rz.ftz.sat.f32 imm 0f3F800000
+__global__ void k512(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rz.ftz.sat.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rz.ftz.sat.f32 imm 0fFF800000
+__global__ void k513(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.rz.ftz.sat.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.rz.f64 imm 0d3FF0000000000000
+__global__ void k514(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("sub.rz.f64 %0, %1, 0d3FF0000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// sub.rz.f64 imm 0dC338000000000000
+__global__ void k515(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("sub.rz.f64 %0, %1, 0dC338000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.rn.f32 imm 0f3F800000
+__global__ void k516(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rn.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rn.f32 imm 0fFF800000
+__global__ void k517(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rn.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rn.sat.f32 imm 0f3F800000
+__global__ void k518(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rn.sat.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rn.sat.f32 imm 0fFF800000
+__global__ void k519(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rn.sat.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rn.ftz.f32 imm 0f3F800000
+__global__ void k520(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rn.ftz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rn.ftz.f32 imm 0fFF800000
+__global__ void k521(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rn.ftz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rn.ftz.sat.f32 imm 0f3F800000
+__global__ void k522(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rn.ftz.sat.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rn.ftz.sat.f32 imm 0fFF800000
+__global__ void k523(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rn.ftz.sat.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rn.f64 imm 0d3FF0000000000000
+__global__ void k524(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.rn.f64 %0, %1, 0d3FF0000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.rn.f64 imm 0dC338000000000000
+__global__ void k525(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.rn.f64 %0, %1, 0dC338000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.rz.f32 imm 0f3F800000
+__global__ void k526(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rz.f32 imm 0fFF800000
+__global__ void k527(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rz.sat.f32 imm 0f3F800000
+__global__ void k528(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rz.sat.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rz.sat.f32 imm 0fFF800000
+__global__ void k529(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rz.sat.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rz.ftz.f32 imm 0f3F800000
+__global__ void k530(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rz.ftz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rz.ftz.f32 imm 0fFF800000
+__global__ void k531(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rz.ftz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rz.ftz.sat.f32 imm 0f3F800000
+__global__ void k532(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rz.ftz.sat.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rz.ftz.sat.f32 imm 0fFF800000
+__global__ void k533(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.rz.ftz.sat.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.rz.f64 imm 0d3FF0000000000000
+__global__ void k534(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.rz.f64 %0, %1, 0d3FF0000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.rz.f64 imm 0dC338000000000000
+__global__ void k535(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.rz.f64 %0, %1, 0dC338000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// div.rn.f32 imm 0f3F800000
+__global__ void k536(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("div.rn.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// div.rn.f32 imm 0fFF800000
+__global__ void k537(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("div.rn.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// div.rn.ftz.f32 imm 0f3F800000
+__global__ void k538(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("div.rn.ftz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// div.rn.ftz.f32 imm 0fFF800000
+__global__ void k539(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("div.rn.ftz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// div.rn.f64 imm 0d3FF0000000000000
+__global__ void k540(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("div.rn.f64 %0, %1, 0d3FF0000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// div.rn.f64 imm 0dC338000000000000
+__global__ void k541(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("div.rn.f64 %0, %1, 0dC338000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// div.rz.f32 imm 0f3F800000
+__global__ void k542(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("div.rz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// div.rz.f32 imm 0fFF800000
+__global__ void k543(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("div.rz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// div.rz.ftz.f32 imm 0f3F800000
+__global__ void k544(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("div.rz.ftz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// div.rz.ftz.f32 imm 0fFF800000
+__global__ void k545(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("div.rz.ftz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// div.rz.f64 imm 0d3FF0000000000000
+__global__ void k546(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("div.rz.f64 %0, %1, 0d3FF0000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// div.rz.f64 imm 0dC338000000000000
+__global__ void k547(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("div.rz.f64 %0, %1, 0dC338000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// min.f32 imm 0f3F800000
+__global__ void k548(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("min.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// min.f32 imm 0fFF800000
+__global__ void k549(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("min.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// min.ftz.f32 imm 0f3F800000
+__global__ void k550(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("min.ftz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// min.ftz.f32 imm 0fFF800000
+__global__ void k551(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("min.ftz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// min.f64 imm 0d3FF0000000000000
+__global__ void k552(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("min.f64 %0, %1, 0d3FF0000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// min.f64 imm 0dC338000000000000
+__global__ void k553(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("min.f64 %0, %1, 0dC338000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// max.f32 imm 0f3F800000
+__global__ void k554(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("max.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// max.f32 imm 0fFF800000
+__global__ void k555(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("max.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// max.ftz.f32 imm 0f3F800000
+__global__ void k556(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("max.ftz.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// max.ftz.f32 imm 0fFF800000
+__global__ void k557(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("max.ftz.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// max.f64 imm 0d3FF0000000000000
+__global__ void k558(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("max.f64 %0, %1, 0d3FF0000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// max.f64 imm 0dC338000000000000
+__global__ void k559(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("max.f64 %0, %1, 0dC338000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// add.u32 imm 7
+__global__ void k560(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.u32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.u32 imm -3
+__global__ void k561(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.u32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.u32 imm 0xF0F0F0F0
+__global__ void k562(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.u32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.u64 imm 7
+__global__ void k563(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("add.u64 %0, %1, 7;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// add.u64 imm -3
+__global__ void k564(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("add.u64 %0, %1, -3;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// add.u64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k565(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("add.u64 %0, %1, 0x7FFFFFFFFFFFFFFF;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul24.lo.s32 imm 7
+__global__ void k566(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul24.lo.s32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul24.lo.s32 imm -3
+__global__ void k567(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul24.lo.s32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul24.lo.s32 imm 0xF0F0F0F0
+__global__ void k568(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul24.lo.s32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul24.hi.u32 imm 7
+__global__ void k569(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul24.hi.u32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul24.hi.u32 imm -3
+__global__ void k570(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul24.hi.u32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul24.hi.u32 imm 0xF0F0F0F0
+__global__ void k571(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul24.hi.u32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// and.pred imm 7
+__global__ void k572(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, q, r; setp.ne.u32 p, %1, 0; setp.ne.u32 q, 7, 0; and.pred r, p, q; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// and.pred imm -3
+__global__ void k573(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, q, r; setp.ne.u32 p, %1, 0; setp.ne.u32 q, -3, 0; and.pred r, p, q; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// and.pred imm 0xF0F0F0F0
+__global__ void k574(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, q, r; setp.ne.u32 p, %1, 0; setp.ne.u32 q, 0xF0F0F0F0, 0; and.pred r, p, q; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// or.pred imm 7
+__global__ void k575(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, q, r; setp.ne.u32 p, %1, 0; setp.ne.u32 q, 7, 0; or.pred r, p, q; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// or.pred imm -3
+__global__ void k576(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, q, r; setp.ne.u32 p, %1, 0; setp.ne.u32 q, -3, 0; or.pred r, p, q; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// or.pred imm 0xF0F0F0F0
+__global__ void k577(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, q, r; setp.ne.u32 p, %1, 0; setp.ne.u32 q, 0xF0F0F0F0, 0; or.pred r, p, q; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// xor.pred imm 7
+__global__ void k578(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, q, r; setp.ne.u32 p, %1, 0; setp.ne.u32 q, 7, 0; xor.pred r, p, q; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// xor.pred imm -3
+__global__ void k579(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, q, r; setp.ne.u32 p, %1, 0; setp.ne.u32 q, -3, 0; xor.pred r, p, q; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// xor.pred imm 0xF0F0F0F0
+__global__ void k580(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, q, r; setp.ne.u32 p, %1, 0; setp.ne.u32 q, 0xF0F0F0F0, 0; xor.pred r, p, q; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.b32 imm 7
+__global__ void k581(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.b32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.b32 imm -3
+__global__ void k582(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.b32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.b32 imm 0xF0F0F0F0
+__global__ void k583(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.b32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ne.b32 imm 7
+__global__ void k584(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ne.b32 imm -3
+__global__ void k585(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ne.b32 imm 0xF0F0F0F0
+__global__ void k586(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.b64 imm 7
+__global__ void k587(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.b64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.eq.b64 imm -3
+__global__ void k588(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.b64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.eq.b64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k589(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.b64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ne.b64 imm 7
+__global__ void k590(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ne.b64 imm -3
+__global__ void k591(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ne.b64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k592(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// add.s32 imm 7
+__global__ void k593(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.s32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.s32 imm -3
+__global__ void k594(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.s32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.s32 imm 0xF0F0F0F0
+__global__ void k595(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.s32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.s32 imm 7
+__global__ void k596(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.s32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.s32 imm -3
+__global__ void k597(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.s32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.s32 imm 0xF0F0F0F0
+__global__ void k598(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.s32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.lo.s32 imm 7
+__global__ void k599(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.lo.s32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.lo.s32 imm -3
+__global__ void k600(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.lo.s32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.lo.s32 imm 0xF0F0F0F0
+__global__ void k601(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.lo.s32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.hi.u32 imm 7
+__global__ void k602(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.hi.u32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.hi.u32 imm -3
+__global__ void k603(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.hi.u32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.hi.u32 imm 0xF0F0F0F0
+__global__ void k604(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.hi.u32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.hi.s32 imm 7
+__global__ void k605(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.hi.s32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.hi.s32 imm -3
+__global__ void k606(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.hi.s32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.hi.s32 imm 0xF0F0F0F0
+__global__ void k607(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.hi.s32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// and.b32 imm 7
+__global__ void k608(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("and.b32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// and.b32 imm -3
+__global__ void k609(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("and.b32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// and.b32 imm 0xF0F0F0F0
+__global__ void k610(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("and.b32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// or.b32 imm 7
+__global__ void k611(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("or.b32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// or.b32 imm -3
+__global__ void k612(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("or.b32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// or.b32 imm 0xF0F0F0F0
+__global__ void k613(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("or.b32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// xor.b32 imm 7
+__global__ void k614(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("xor.b32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// xor.b32 imm -3
+__global__ void k615(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("xor.b32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// xor.b32 imm 0xF0F0F0F0
+__global__ void k616(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("xor.b32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// min.s32 imm 7
+__global__ void k617(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("min.s32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// min.s32 imm -3
+__global__ void k618(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("min.s32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// min.s32 imm 0xF0F0F0F0
+__global__ void k619(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("min.s32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// max.s32 imm 7
+__global__ void k620(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("max.s32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// max.s32 imm -3
+__global__ void k621(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("max.s32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// max.s32 imm 0xF0F0F0F0
+__global__ void k622(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("max.s32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// min.u32 imm 7
+__global__ void k623(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("min.u32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// min.u32 imm -3
+__global__ void k624(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("min.u32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// min.u32 imm 0xF0F0F0F0
+__global__ void k625(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("min.u32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// max.u32 imm 7
+__global__ void k626(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("max.u32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// max.u32 imm -3
+__global__ void k627(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("max.u32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// max.u32 imm 0xF0F0F0F0
+__global__ void k628(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("max.u32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shl.b32 imm 5
+__global__ void k629(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("shl.b32 %0, %1, 5;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shl.b32 imm 31
+__global__ void k630(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("shl.b32 %0, %1, 31;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shr.u32 imm 5
+__global__ void k631(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("shr.u32 %0, %1, 5;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shr.u32 imm 31
+__global__ void k632(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("shr.u32 %0, %1, 31;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shr.s32 imm 5
+__global__ void k633(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("shr.s32 %0, %1, 5;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shr.s32 imm 31
+__global__ void k634(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("shr.s32 %0, %1, 31;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.s64 imm 7
+__global__ void k635(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("add.s64 %0, %1, 7;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// add.s64 imm -3
+__global__ void k636(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("add.s64 %0, %1, -3;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// add.s64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k637(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("add.s64 %0, %1, 0x7FFFFFFFFFFFFFFF;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// sub.s64 imm 7
+__global__ void k638(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("sub.s64 %0, %1, 7;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// sub.s64 imm -3
+__global__ void k639(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("sub.s64 %0, %1, -3;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// sub.s64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k640(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("sub.s64 %0, %1, 0x7FFFFFFFFFFFFFFF;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.lo.s64 imm 7
+__global__ void k641(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.lo.s64 %0, %1, 7;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.lo.s64 imm -3
+__global__ void k642(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.lo.s64 %0, %1, -3;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.lo.s64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k643(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.lo.s64 %0, %1, 0x7FFFFFFFFFFFFFFF;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.hi.u64 imm 7
+__global__ void k644(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.hi.u64 %0, %1, 7;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.hi.u64 imm -3
+__global__ void k645(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.hi.u64 %0, %1, -3;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.hi.u64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k646(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.hi.u64 %0, %1, 0x7FFFFFFFFFFFFFFF;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.hi.s64 imm 7
+__global__ void k647(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.hi.s64 %0, %1, 7;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.hi.s64 imm -3
+__global__ void k648(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.hi.s64 %0, %1, -3;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.hi.s64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k649(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.hi.s64 %0, %1, 0x7FFFFFFFFFFFFFFF;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// and.b64 imm 7
+__global__ void k650(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("and.b64 %0, %1, 7;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// and.b64 imm -3
+__global__ void k651(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("and.b64 %0, %1, -3;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// and.b64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k652(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("and.b64 %0, %1, 0x7FFFFFFFFFFFFFFF;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// or.b64 imm 7
+__global__ void k653(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("or.b64 %0, %1, 7;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// or.b64 imm -3
+__global__ void k654(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("or.b64 %0, %1, -3;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// or.b64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k655(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("or.b64 %0, %1, 0x7FFFFFFFFFFFFFFF;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// xor.b64 imm 7
+__global__ void k656(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("xor.b64 %0, %1, 7;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// xor.b64 imm -3
+__global__ void k657(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("xor.b64 %0, %1, -3;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// xor.b64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k658(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("xor.b64 %0, %1, 0x7FFFFFFFFFFFFFFF;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// min.s64 imm 7
+__global__ void k659(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("min.s64 %0, %1, 7;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// min.s64 imm -3
+__global__ void k660(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("min.s64 %0, %1, -3;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// min.s64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k661(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("min.s64 %0, %1, 0x7FFFFFFFFFFFFFFF;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// max.s64 imm 7
+__global__ void k662(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("max.s64 %0, %1, 7;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// max.s64 imm -3
+__global__ void k663(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("max.s64 %0, %1, -3;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// max.s64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k664(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("max.s64 %0, %1, 0x7FFFFFFFFFFFFFFF;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// min.u64 imm 7
+__global__ void k665(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("min.u64 %0, %1, 7;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// min.u64 imm -3
+__global__ void k666(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("min.u64 %0, %1, -3;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// min.u64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k667(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("min.u64 %0, %1, 0x7FFFFFFFFFFFFFFF;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// max.u64 imm 7
+__global__ void k668(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("max.u64 %0, %1, 7;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// max.u64 imm -3
+__global__ void k669(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("max.u64 %0, %1, -3;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// max.u64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k670(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("max.u64 %0, %1, 0x7FFFFFFFFFFFFFFF;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// shl.b64 imm 5
+__global__ void k671(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("shl.b64 %0, %1, 5;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// shl.b64 imm 31
+__global__ void k672(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("shl.b64 %0, %1, 31;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// shr.u64 imm 5
+__global__ void k673(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("shr.u64 %0, %1, 5;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// shr.u64 imm 31
+__global__ void k674(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("shr.u64 %0, %1, 31;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// shr.s64 imm 5
+__global__ void k675(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("shr.s64 %0, %1, 5;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// shr.s64 imm 31
+__global__ void k676(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("shr.s64 %0, %1, 31;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.wide.s32 imm 7
+__global__ void k677(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.wide.s32 %0, %1, 7;" : "=l"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.wide.s32 imm -3
+__global__ void k678(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.wide.s32 %0, %1, -3;" : "=l"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.wide.s32 imm 0xF0F0F0F0
+__global__ void k679(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.wide.s32 %0, %1, 0xF0F0F0F0;" : "=l"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.wide.u32 imm 7
+__global__ void k680(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.wide.u32 %0, %1, 7;" : "=l"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.wide.u32 imm -3
+__global__ void k681(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.wide.u32 %0, %1, -3;" : "=l"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.wide.u32 imm 0xF0F0F0F0
+__global__ void k682(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.wide.u32 %0, %1, 0xF0F0F0F0;" : "=l"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.sat.s32 imm 7
+__global__ void k683(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.sat.s32 %0, %1, 7;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.sat.s32 imm -3
+__global__ void k684(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.sat.s32 %0, %1, -3;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.sat.s32 imm 0xF0F0F0F0
+__global__ void k685(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.sat.s32 %0, %1, 0xF0F0F0F0;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.f32 imm 0f3F800000
+__global__ void k686(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.f32 imm 0fFF800000
+__global__ void k687(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.f64 imm 0d3FF0000000000000
+__global__ void k688(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.eq.f64 imm 0dC338000000000000
+__global__ void k689(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ne.f32 imm 0f3F800000
+__global__ void k690(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ne.f32 imm 0fFF800000
+__global__ void k691(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ne.f64 imm 0d3FF0000000000000
+__global__ void k692(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ne.f64 imm 0dC338000000000000
+__global__ void k693(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.lt.f32 imm 0f3F800000
+__global__ void k694(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.lt.f32 imm 0fFF800000
+__global__ void k695(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.lt.f64 imm 0d3FF0000000000000
+__global__ void k696(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.lt.f64 imm 0dC338000000000000
+__global__ void k697(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.le.f32 imm 0f3F800000
+__global__ void k698(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.le.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.le.f32 imm 0fFF800000
+__global__ void k699(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.le.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.le.f64 imm 0d3FF0000000000000
+__global__ void k700(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.le.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.le.f64 imm 0dC338000000000000
+__global__ void k701(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.le.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.gt.f32 imm 0f3F800000
+__global__ void k702(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.gt.f32 imm 0fFF800000
+__global__ void k703(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.gt.f64 imm 0d3FF0000000000000
+__global__ void k704(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.gt.f64 imm 0dC338000000000000
+__global__ void k705(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ge.f32 imm 0f3F800000
+__global__ void k706(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ge.f32 imm 0fFF800000
+__global__ void k707(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ge.f64 imm 0d3FF0000000000000
+__global__ void k708(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ge.f64 imm 0dC338000000000000
+__global__ void k709(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.equ.f32 imm 0f3F800000
+__global__ void k710(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.equ.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.equ.f32 imm 0fFF800000
+__global__ void k711(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.equ.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.equ.f64 imm 0d3FF0000000000000
+__global__ void k712(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.equ.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.equ.f64 imm 0dC338000000000000
+__global__ void k713(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.equ.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.neu.f32 imm 0f3F800000
+__global__ void k714(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.neu.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.neu.f32 imm 0fFF800000
+__global__ void k715(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.neu.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.neu.f64 imm 0d3FF0000000000000
+__global__ void k716(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.neu.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.neu.f64 imm 0dC338000000000000
+__global__ void k717(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.neu.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ltu.f32 imm 0f3F800000
+__global__ void k718(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ltu.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ltu.f32 imm 0fFF800000
+__global__ void k719(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ltu.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ltu.f64 imm 0d3FF0000000000000
+__global__ void k720(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ltu.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ltu.f64 imm 0dC338000000000000
+__global__ void k721(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ltu.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.leu.f32 imm 0f3F800000
+__global__ void k722(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.leu.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.leu.f32 imm 0fFF800000
+__global__ void k723(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.leu.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.leu.f64 imm 0d3FF0000000000000
+__global__ void k724(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.leu.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.leu.f64 imm 0dC338000000000000
+__global__ void k725(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.leu.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.gtu.f32 imm 0f3F800000
+__global__ void k726(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.gtu.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.gtu.f32 imm 0fFF800000
+__global__ void k727(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.gtu.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.gtu.f64 imm 0d3FF0000000000000
+__global__ void k728(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.gtu.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.gtu.f64 imm 0dC338000000000000
+__global__ void k729(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.gtu.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.geu.f32 imm 0f3F800000
+__global__ void k730(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.geu.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.geu.f32 imm 0fFF800000
+__global__ void k731(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.geu.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.geu.f64 imm 0d3FF0000000000000
+__global__ void k732(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.geu.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.geu.f64 imm 0dC338000000000000
+__global__ void k733(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.geu.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.num.f32 imm 0f3F800000
+__global__ void k734(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.num.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.num.f32 imm 0fFF800000
+__global__ void k735(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.num.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.num.f64 imm 0d3FF0000000000000
+__global__ void k736(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.num.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.num.f64 imm 0dC338000000000000
+__global__ void k737(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.num.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.nan.f32 imm 0f3F800000
+__global__ void k738(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.nan.f32 p, %1, 0f3F800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.nan.f32 imm 0fFF800000
+__global__ void k739(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.nan.f32 p, %1, 0fFF800000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.nan.f64 imm 0d3FF0000000000000
+__global__ void k740(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.nan.f64 p, %1, 0d3FF0000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.nan.f64 imm 0dC338000000000000
+__global__ void k741(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.nan.f64 p, %1, 0dC338000000000000; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.eq.s32 imm 7
+__global__ void k742(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.s32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.s32 imm -3
+__global__ void k743(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.s32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.s32 imm 0xF0F0F0F0
+__global__ void k744(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.s32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.u32 imm 7
+__global__ void k745(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.u32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.u32 imm -3
+__global__ void k746(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.u32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.u32 imm 0xF0F0F0F0
+__global__ void k747(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.u32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.s64 imm 7
+__global__ void k748(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.s64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.eq.s64 imm -3
+__global__ void k749(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.s64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.eq.s64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k750(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.s64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.eq.u64 imm 7
+__global__ void k751(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.u64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.eq.u64 imm -3
+__global__ void k752(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.u64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.eq.u64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k753(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.u64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ne.s32 imm 7
+__global__ void k754(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.s32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ne.s32 imm -3
+__global__ void k755(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.s32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ne.s32 imm 0xF0F0F0F0
+__global__ void k756(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.s32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ne.u32 imm 7
+__global__ void k757(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ne.u32 imm -3
+__global__ void k758(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ne.u32 imm 0xF0F0F0F0
+__global__ void k759(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ne.s64 imm 7
+__global__ void k760(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.s64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ne.s64 imm -3
+__global__ void k761(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.s64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ne.s64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k762(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.s64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ne.u64 imm 7
+__global__ void k763(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.u64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ne.u64 imm -3
+__global__ void k764(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.u64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ne.u64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k765(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.u64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.lt.s32 imm 7
+__global__ void k766(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.s32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.lt.s32 imm -3
+__global__ void k767(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.s32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.lt.s32 imm 0xF0F0F0F0
+__global__ void k768(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.s32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.lt.u32 imm 7
+__global__ void k769(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.u32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.lt.u32 imm -3
+__global__ void k770(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.u32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.lt.u32 imm 0xF0F0F0F0
+__global__ void k771(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.u32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.lt.s64 imm 7
+__global__ void k772(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.s64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.lt.s64 imm -3
+__global__ void k773(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.s64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.lt.s64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k774(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.s64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.lt.u64 imm 7
+__global__ void k775(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.u64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.lt.u64 imm -3
+__global__ void k776(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.u64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.lt.u64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k777(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.lt.u64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.le.s32 imm 7
+__global__ void k778(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.le.s32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.le.s32 imm -3
+__global__ void k779(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.le.s32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.le.s32 imm 0xF0F0F0F0
+__global__ void k780(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.le.s32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.le.u32 imm 7
+__global__ void k781(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.le.u32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.le.u32 imm -3
+__global__ void k782(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.le.u32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.le.u32 imm 0xF0F0F0F0
+__global__ void k783(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.le.u32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.le.s64 imm 7
+__global__ void k784(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.le.s64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.le.s64 imm -3
+__global__ void k785(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.le.s64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.le.s64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k786(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.le.s64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.le.u64 imm 7
+__global__ void k787(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.le.u64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.le.u64 imm -3
+__global__ void k788(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.le.u64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.le.u64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k789(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.le.u64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.gt.s32 imm 7
+__global__ void k790(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.s32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.gt.s32 imm -3
+__global__ void k791(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.s32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.gt.s32 imm 0xF0F0F0F0
+__global__ void k792(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.s32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.gt.u32 imm 7
+__global__ void k793(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.u32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.gt.u32 imm -3
+__global__ void k794(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.u32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.gt.u32 imm 0xF0F0F0F0
+__global__ void k795(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.u32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.gt.s64 imm 7
+__global__ void k796(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.s64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.gt.s64 imm -3
+__global__ void k797(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.s64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.gt.s64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k798(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.s64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.gt.u64 imm 7
+__global__ void k799(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.u64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.gt.u64 imm -3
+__global__ void k800(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.u64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.gt.u64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k801(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.u64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ge.s32 imm 7
+__global__ void k802(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.s32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ge.s32 imm -3
+__global__ void k803(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.s32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ge.s32 imm 0xF0F0F0F0
+__global__ void k804(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.s32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ge.u32 imm 7
+__global__ void k805(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.u32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ge.u32 imm -3
+__global__ void k806(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.u32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ge.u32 imm 0xF0F0F0F0
+__global__ void k807(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.u32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ge.s64 imm 7
+__global__ void k808(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.s64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ge.s64 imm -3
+__global__ void k809(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.s64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ge.s64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k810(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.s64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ge.u64 imm 7
+__global__ void k811(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.u64 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ge.u64 imm -3
+__global__ void k812(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.u64 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.ge.u64 imm 0x7FFFFFFFFFFFFFFF
+__global__ void k813(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ge.u64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.lo.u32 imm 7
+__global__ void k814(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.lo.u32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.lo.u32 imm -3
+__global__ void k815(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.lo.u32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.lo.u32 imm 0xF0F0F0F0
+__global__ void k816(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.lo.u32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.hi.u32 imm 7
+__global__ void k817(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.hi.u32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.hi.u32 imm -3
+__global__ void k818(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.hi.u32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.hi.u32 imm 0xF0F0F0F0
+__global__ void k819(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.hi.u32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ls.u32 imm 7
+__global__ void k820(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ls.u32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ls.u32 imm -3
+__global__ void k821(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ls.u32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.ls.u32 imm 0xF0F0F0F0
+__global__ void k822(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ls.u32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.hs.u32 imm 7
+__global__ void k823(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.hs.u32 p, %1, 7; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.hs.u32 imm -3
+__global__ void k824(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.hs.u32 p, %1, -3; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.hs.u32 imm 0xF0F0F0F0
+__global__ void k825(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.hs.u32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
   O[i] = d;
 }
 
@@ -4691,282 +8665,692 @@ static const Form kForms[] = {
     {"add.rn.f64 imm 0d8000000000000000", k135, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::ADD, ref::RN, a, ref::bits(-0.0), 0); }, Check::Nan},
     {"add.rn.f64 imm 1.5", k136, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::ADD, ref::RN, a, ref::bits(1.5), 0); }, Check::Nan},
     {"add.rn.f64 imm -2.25", k137, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::ADD, ref::RN, a, ref::bits(-2.25), 0); }, Check::Nan},
-    {"cvt.rni.s32.f32", k138, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RN, ref::f(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rni.s32.f64", k139, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RN, ref::d(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rn.f32.s32", k140, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (int32_t)a)); }, Check::Exact},
-    {"cvt.rn.f64.s32", k141, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (int32_t)a)); }, Check::Exact},
-    {"cvt.rni.u32.f32", k142, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RN, ref::f(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rni.u32.f64", k143, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RN, ref::d(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rn.f32.u32", k144, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (uint32_t)a)); }, Check::Exact},
-    {"cvt.rn.f64.u32", k145, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (uint32_t)a)); }, Check::Exact},
-    {"cvt.rni.s64.f32", k146, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RN, ref::f(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rni.s64.f64", k147, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RN, ref::d(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rn.f32.s64", k148, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (int64_t)a)); }, Check::Exact},
-    {"cvt.rn.f64.s64", k149, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (int64_t)a)); }, Check::Exact},
-    {"cvt.rni.u64.f32", k150, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RN, ref::f(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rni.u64.f64", k151, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RN, ref::d(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rn.f32.u64", k152, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (uint64_t)a)); }, Check::Exact},
-    {"cvt.rn.f64.u64", k153, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (uint64_t)a)); }, Check::Exact},
-    {"cvt.rni.f32.f32", k154, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RN, ref::fz(false, ref::f(a)))); }, Check::Nan},
-    {"cvt.rn.f32.f64", k155, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RN, false, ref::d(a))); }, Check::Nan},
-    {"cvt.rni.ftz.f32.f32", k156, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RN, ref::fz(true, ref::f(a)))); }, Check::Nan},
-    {"cvt.rn.ftz.f32.f64", k157, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RN, true, ref::d(a))); }, Check::Nan},
-    {"cvt.rni.f64.f64", k158, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RN, ref::d(a))); }, Check::Nan},
-    {"cvt.rzi.s32.f32", k159, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RZ, ref::f(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rzi.s32.f64", k160, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RZ, ref::d(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rz.f32.s32", k161, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (int32_t)a)); }, Check::Exact},
-    {"cvt.rz.f64.s32", k162, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (int32_t)a)); }, Check::Exact},
-    {"cvt.rzi.u32.f32", k163, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RZ, ref::f(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rzi.u32.f64", k164, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RZ, ref::d(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rz.f32.u32", k165, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (uint32_t)a)); }, Check::Exact},
-    {"cvt.rz.f64.u32", k166, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (uint32_t)a)); }, Check::Exact},
-    {"cvt.rzi.s64.f32", k167, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RZ, ref::f(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rzi.s64.f64", k168, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RZ, ref::d(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rz.f32.s64", k169, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (int64_t)a)); }, Check::Exact},
-    {"cvt.rz.f64.s64", k170, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (int64_t)a)); }, Check::Exact},
-    {"cvt.rzi.u64.f32", k171, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RZ, ref::f(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rzi.u64.f64", k172, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RZ, ref::d(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rz.f32.u64", k173, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (uint64_t)a)); }, Check::Exact},
-    {"cvt.rz.f64.u64", k174, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (uint64_t)a)); }, Check::Exact},
-    {"cvt.rzi.f32.f32", k175, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RZ, ref::fz(false, ref::f(a)))); }, Check::Nan},
-    {"cvt.rz.f32.f64", k176, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RZ, false, ref::d(a))); }, Check::Nan},
-    {"cvt.rzi.ftz.f32.f32", k177, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RZ, ref::fz(true, ref::f(a)))); }, Check::Nan},
-    {"cvt.rz.ftz.f32.f64", k178, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RZ, true, ref::d(a))); }, Check::Nan},
-    {"cvt.rzi.f64.f64", k179, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RZ, ref::d(a))); }, Check::Nan},
-    {"cvt.rmi.s32.f32", k180, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RM, ref::f(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rmi.s32.f64", k181, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RM, ref::d(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rm.f32.s32", k182, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (int32_t)a)); }, Check::Exact},
-    {"cvt.rm.f64.s32", k183, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (int32_t)a)); }, Check::Exact},
-    {"cvt.rmi.u32.f32", k184, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RM, ref::f(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rmi.u32.f64", k185, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RM, ref::d(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rm.f32.u32", k186, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (uint32_t)a)); }, Check::Exact},
-    {"cvt.rm.f64.u32", k187, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (uint32_t)a)); }, Check::Exact},
-    {"cvt.rmi.s64.f32", k188, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RM, ref::f(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rmi.s64.f64", k189, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RM, ref::d(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rm.f32.s64", k190, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (int64_t)a)); }, Check::Exact},
-    {"cvt.rm.f64.s64", k191, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (int64_t)a)); }, Check::Exact},
-    {"cvt.rmi.u64.f32", k192, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RM, ref::f(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rmi.u64.f64", k193, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RM, ref::d(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rm.f32.u64", k194, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (uint64_t)a)); }, Check::Exact},
-    {"cvt.rm.f64.u64", k195, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (uint64_t)a)); }, Check::Exact},
-    {"cvt.rmi.f32.f32", k196, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RM, ref::fz(false, ref::f(a)))); }, Check::Nan},
-    {"cvt.rm.f32.f64", k197, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RM, false, ref::d(a))); }, Check::Nan},
-    {"cvt.rmi.ftz.f32.f32", k198, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RM, ref::fz(true, ref::f(a)))); }, Check::Nan},
-    {"cvt.rm.ftz.f32.f64", k199, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RM, true, ref::d(a))); }, Check::Nan},
-    {"cvt.rmi.f64.f64", k200, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RM, ref::d(a))); }, Check::Nan},
-    {"cvt.rpi.s32.f32", k201, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RP, ref::f(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rpi.s32.f64", k202, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RP, ref::d(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rp.f32.s32", k203, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (int32_t)a)); }, Check::Exact},
-    {"cvt.rp.f64.s32", k204, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (int32_t)a)); }, Check::Exact},
-    {"cvt.rpi.u32.f32", k205, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RP, ref::f(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rpi.u32.f64", k206, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RP, ref::d(a)) & ref::mask(32); }, Check::Exact},
-    {"cvt.rp.f32.u32", k207, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (uint32_t)a)); }, Check::Exact},
-    {"cvt.rp.f64.u32", k208, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (uint32_t)a)); }, Check::Exact},
-    {"cvt.rpi.s64.f32", k209, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RP, ref::f(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rpi.s64.f64", k210, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RP, ref::d(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rp.f32.s64", k211, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (int64_t)a)); }, Check::Exact},
-    {"cvt.rp.f64.s64", k212, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (int64_t)a)); }, Check::Exact},
-    {"cvt.rpi.u64.f32", k213, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RP, ref::f(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rpi.u64.f64", k214, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RP, ref::d(a)) & ref::mask(64); }, Check::Exact},
-    {"cvt.rp.f32.u64", k215, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (uint64_t)a)); }, Check::Exact},
-    {"cvt.rp.f64.u64", k216, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (uint64_t)a)); }, Check::Exact},
-    {"cvt.rpi.f32.f32", k217, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RP, ref::fz(false, ref::f(a)))); }, Check::Nan},
-    {"cvt.rp.f32.f64", k218, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RP, false, ref::d(a))); }, Check::Nan},
-    {"cvt.rpi.ftz.f32.f32", k219, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RP, ref::fz(true, ref::f(a)))); }, Check::Nan},
-    {"cvt.rp.ftz.f32.f64", k220, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RP, true, ref::d(a))); }, Check::Nan},
-    {"cvt.rpi.f64.f64", k221, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RP, ref::d(a))); }, Check::Nan},
-    {"cvt.f64.f32", k222, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits((double)ref::fz(false, ref::f(a))); }, Check::Nan},
-    {"cvt.ftz.f64.f32", k223, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits((double)ref::fz(true, ref::f(a))); }, Check::Nan},
-    {"cvt.s64.s32", k224, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 32); }, Check::Exact},
-    {"cvt.u64.u32", k225, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact},
-    {"cvt.u32.u64", k226, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact},
-    {"cvt.s32.s8", k227, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 8) & 0xffffffffull; }, Check::Exact},
-    {"cvt.u32.u16", k228, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffull; }, Check::Exact},
-    {"cvt.sat.s32.s64", k229, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint32_t)((int64_t)a < INT32_MIN ? INT32_MIN : (int64_t)a > INT32_MAX ? INT32_MAX : (int64_t)a); }, Check::Exact},
-    {"add.s32", k230, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & ref::mask(32); }, Check::Exact},
-    {"sub.s32", k231, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & ref::mask(32); }, Check::Exact},
-    {"mul.lo.s32", k232, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & ref::mask(32); }, Check::Exact},
-    {"mul.hi.u32", k233, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiU(a, b, 32); }, Check::Exact},
-    {"mul.hi.s32", k234, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiS(a, b, 32) & ref::mask(32); }, Check::Exact},
-    {"and.b32", k235, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & b; }, Check::Exact},
-    {"or.b32", k236, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a | b; }, Check::Exact},
-    {"xor.b32", k237, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ^ b; }, Check::Exact},
-    {"min.s32", k238, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }, Check::Exact},
-    {"max.s32", k239, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }, Check::Exact},
-    {"min.u32", k240, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }, Check::Exact},
-    {"max.u32", k241, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }, Check::Exact},
-    {"shl.b32", k242, "sh32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shl(a, b, 32); }, Check::Exact},
-    {"shr.u32", k243, "sh32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrU(a, b, 32); }, Check::Exact},
-    {"shr.s32", k244, "sh32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrS(a, b, 32); }, Check::Exact},
-    {"not.b32", k245, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~a & ref::mask(32); }, Check::Exact},
-    {"neg.s32", k246, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (0 - a) & ref::mask(32); }, Check::Exact},
-    {"abs.s32", k247, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) < 0 ? 0 - a : a) & ref::mask(32); }, Check::Exact},
-    {"cnot.b32", k248, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) == 0); }, Check::Exact},
-    {"popc.b32", k249, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::popc(a); }, Check::Exact},
-    {"clz.b32", k250, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::clz(a, 32); }, Check::Exact},
-    {"bfind.u32", k251, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 32, false, false); }, Check::Exact},
-    {"bfind.s32", k252, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 32, true, false); }, Check::Exact},
-    {"bfind.shiftamt.u32", k253, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 32, false, true); }, Check::Exact},
-    {"brev.b32", k254, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::brev(a, 32); }, Check::Exact},
-    {"mad.lo.s32", k255, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b + c) & ref::mask(32); }, Check::Exact},
-    {"bfe.u32", k256, "bfe", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 32, false); }, Check::Exact},
-    {"bfe.s32", k257, "bfe", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 32, true); }, Check::Exact},
-    {"div.u32", k258, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(32)) / (b & ref::mask(32)); }, Check::Exact},
-    {"rem.u32", k259, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(32)) % (b & ref::mask(32)); }, Check::Exact},
-    {"div.s32", k260, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) / ref::sext(b,32)) & ref::mask(32); }, Check::Exact},
-    {"rem.s32", k261, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) % ref::sext(b,32)) & ref::mask(32); }, Check::Exact},
-    {"add.s64", k262, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & ref::mask(64); }, Check::Exact},
-    {"sub.s64", k263, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & ref::mask(64); }, Check::Exact},
-    {"mul.lo.s64", k264, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & ref::mask(64); }, Check::Exact},
-    {"mul.hi.u64", k265, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiU(a, b, 64); }, Check::Exact},
-    {"mul.hi.s64", k266, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiS(a, b, 64) & ref::mask(64); }, Check::Exact},
-    {"and.b64", k267, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & b; }, Check::Exact},
-    {"or.b64", k268, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a | b; }, Check::Exact},
-    {"xor.b64", k269, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ^ b; }, Check::Exact},
-    {"min.s64", k270, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }, Check::Exact},
-    {"max.s64", k271, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }, Check::Exact},
-    {"min.u64", k272, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }, Check::Exact},
-    {"max.u64", k273, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }, Check::Exact},
-    {"shl.b64", k274, "sh64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shl(a, b, 64); }, Check::Exact},
-    {"shr.u64", k275, "sh64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrU(a, b, 64); }, Check::Exact},
-    {"shr.s64", k276, "sh64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrS(a, b, 64); }, Check::Exact},
-    {"not.b64", k277, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~a & ref::mask(64); }, Check::Exact},
-    {"neg.s64", k278, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (0 - a) & ref::mask(64); }, Check::Exact},
-    {"abs.s64", k279, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) < 0 ? 0 - a : a) & ref::mask(64); }, Check::Exact},
-    {"cnot.b64", k280, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) == 0); }, Check::Exact},
-    {"popc.b64", k281, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::popc(a); }, Check::Exact},
-    {"clz.b64", k282, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::clz(a, 64); }, Check::Exact},
-    {"bfind.u64", k283, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 64, false, false); }, Check::Exact},
-    {"bfind.s64", k284, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 64, true, false); }, Check::Exact},
-    {"bfind.shiftamt.u64", k285, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 64, false, true); }, Check::Exact},
-    {"brev.b64", k286, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::brev(a, 64); }, Check::Exact},
-    {"mad.lo.s64", k287, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b + c) & ref::mask(64); }, Check::Exact},
-    {"bfe.u64", k288, "bfe", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 64, false); }, Check::Exact},
-    {"bfe.s64", k289, "bfe", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 64, true); }, Check::Exact},
-    {"div.u64", k290, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(64)) / (b & ref::mask(64)); }, Check::Exact},
-    {"rem.u64", k291, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(64)) % (b & ref::mask(64)); }, Check::Exact},
-    {"div.s64", k292, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) / ref::sext(b,64)) & ref::mask(64); }, Check::Exact},
-    {"rem.s64", k293, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) % ref::sext(b,64)) & ref::mask(64); }, Check::Exact},
-    {"mul.wide.s32", k294, "i32_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }, Check::Exact},
-    {"mul.wide.u32", k295, "i32_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) * (b & 0xffffffffull); }, Check::Exact},
-    {"add.sat.s32", k296, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }, Check::Exact},
-    {"add.s32 imm 7", k297, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 7ull) & 0xffffffffull; }, Check::Exact},
-    {"add.s32 imm -1", k298, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0xffffffffull) & 0xffffffffull; }, Check::Exact},
-    {"add.s32 imm 0x80000000", k299, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0x80000000ull) & 0xffffffffull; }, Check::Exact},
-    {"add.s32 imm 0xFFFFFFFF", k300, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0xffffffffull) & 0xffffffffull; }, Check::Exact},
-    {"add.s32 imm -2147483648", k301, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0x80000000ull) & 0xffffffffull; }, Check::Exact},
-    {"add.s32 imm 017", k302, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 15ull) & 0xffffffffull; }, Check::Exact},
-    {"add.s32 imm 0b101", k303, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 5ull) & 0xffffffffull; }, Check::Exact},
-    {"add.s64 imm -1", k304, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (~0ull); }, Check::Exact},
-    {"add.s64 imm 0x8000000000000000", k305, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (1ull << 63); }, Check::Exact},
-    {"add.s64 imm 4294967296", k306, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (1ull << 32); }, Check::Exact},
-    {"add.s64 imm -4294967297", k307, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (0ull - 4294967297ull); }, Check::Exact},
-    {"mov.b64 imm 0dC338000000000000", k308, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xC338000000000000ull; }, Check::Exact},
-    {"mov.f64 imm 0dC338000000000000", k309, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xC338000000000000ull; }, Check::Exact},
-    {"mov.b64 imm 0d7FF8000000000001", k310, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x7FF8000000000001ull; }, Check::Exact},
-    {"mov.f64 imm 0d7FF8000000000001", k311, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x7FF8000000000001ull; }, Check::Exact},
-    {"mov.b64 imm 0x123456789ABCDEF0", k312, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x123456789ABCDEF0ull; }, Check::Exact},
-    {"mov.u64 imm 0x123456789ABCDEF0", k313, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x123456789ABCDEF0ull; }, Check::Exact},
-    {"mov.b64 imm -1", k314, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~0ull; }, Check::Exact},
-    {"mov.u64 imm -1", k315, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~0ull; }, Check::Exact},
-    {"mov.b64 imm -9223372036854775808", k316, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1ull << 63; }, Check::Exact},
-    {"mov.u64 imm -9223372036854775808", k317, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1ull << 63; }, Check::Exact},
-    {"mov.b64 imm 1.5", k318, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FF8000000000000ull; }, Check::Exact},
-    {"mov.f64 imm 1.5", k319, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FF8000000000000ull; }, Check::Exact},
-    {"mov.b32 imm 0f3FC00000", k320, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FC00000ull; }, Check::Exact},
-    {"mov.f32 imm 0f3FC00000", k321, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FC00000ull; }, Check::Exact},
-    {"mov.b32 imm 0f80000001", k322, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x80000001ull; }, Check::Exact},
-    {"mov.f32 imm 0f80000001", k323, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x80000001ull; }, Check::Exact},
-    {"mov.b32 imm 0x89ABCDEF", k324, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x89ABCDEFull; }, Check::Exact},
-    {"mov.u32 imm 0x89ABCDEF", k325, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x89ABCDEFull; }, Check::Exact},
-    {"mov.b32 imm -2", k326, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xFFFFFFFEull; }, Check::Exact},
-    {"mov.u32 imm -2", k327, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xFFFFFFFEull; }, Check::Exact},
-    {"mov.f32 imm 1.5", k328, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FC00000ull; }, Check::Exact},
-    {"mov.u32 %tid.x", k329, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a % 128; }, Check::Exact},
-    {"mov.u32 %ntid.x", k330, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 128; }, Check::Exact},
-    {"mov.u32 %ctaid.x", k331, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a / 128; }, Check::Exact},
-    {"mov.u32 %laneid", k332, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a % 32; }, Check::Exact},
-    {"mov.u32 %lanemask_eq", k333, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1ull << (a % 32); }, Check::Exact},
-    {"mov.u32 %lanemask_lt", k334, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (1ull << (a % 32)) - 1; }, Check::Exact},
-    {"mov.u32 %lanemask_le", k335, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((2ull << (a % 32)) - 1) & 0xffffffffull; }, Check::Exact},
-    {"mov.u32 %lanemask_gt", k336, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~((2ull << (a % 32)) - 1) & 0xffffffffull; }, Check::Exact},
-    {"mov.u32 %lanemask_ge", k337, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~((1ull << (a % 32)) - 1) & 0xffffffffull; }, Check::Exact},
-    {"mov.u32 %tid.y", k338, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact},
-    {"mov.u32 %nctaid.y", k339, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact},
-    {"mov.b64 pack", k340, "i32_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) | (b << 32); }, Check::Exact},
-    {"mov.b64 unpack", k341, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a ^ (a >> 32)) & 0xffffffffull; }, Check::Exact},
-    {"mov.b32 pack16", k342, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) | ((b & 0xffffull) << 16); }, Check::Exact},
-    {"setp.eq.f32", k343, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }, Check::Exact},
-    {"setp.eq.f64", k344, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }, Check::Exact},
-    {"set.eq.u32.f32", k345, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x == y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.ne.f32", k346, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }, Check::Exact},
-    {"setp.ne.f64", k347, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }, Check::Exact},
-    {"set.ne.u32.f32", k348, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x != x || y != y) && x != y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.lt.f32", k349, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }, Check::Exact},
-    {"setp.lt.f64", k350, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }, Check::Exact},
-    {"set.lt.u32.f32", k351, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x < y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.le.f32", k352, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }, Check::Exact},
-    {"setp.le.f64", k353, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }, Check::Exact},
-    {"set.le.u32.f32", k354, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x <= y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.gt.f32", k355, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }, Check::Exact},
-    {"setp.gt.f64", k356, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }, Check::Exact},
-    {"set.gt.u32.f32", k357, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x > y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.ge.f32", k358, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }, Check::Exact},
-    {"setp.ge.f64", k359, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }, Check::Exact},
-    {"set.ge.u32.f32", k360, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x >= y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.equ.f32", k361, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }, Check::Exact},
-    {"setp.equ.f64", k362, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }, Check::Exact},
-    {"set.equ.u32.f32", k363, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x != x || y != y || x == y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.neu.f32", k364, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }, Check::Exact},
-    {"setp.neu.f64", k365, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }, Check::Exact},
-    {"set.neu.u32.f32", k366, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x != y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.ltu.f32", k367, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }, Check::Exact},
-    {"setp.ltu.f64", k368, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }, Check::Exact},
-    {"set.ltu.u32.f32", k369, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x >= y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.leu.f32", k370, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }, Check::Exact},
-    {"setp.leu.f64", k371, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }, Check::Exact},
-    {"set.leu.u32.f32", k372, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x > y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.gtu.f32", k373, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }, Check::Exact},
-    {"setp.gtu.f64", k374, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }, Check::Exact},
-    {"set.gtu.u32.f32", k375, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x <= y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.geu.f32", k376, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }, Check::Exact},
-    {"setp.geu.f64", k377, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }, Check::Exact},
-    {"set.geu.u32.f32", k378, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x < y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.num.f32", k379, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }, Check::Exact},
-    {"setp.num.f64", k380, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }, Check::Exact},
-    {"set.num.u32.f32", k381, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x == x && y == y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.nan.f32", k382, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }, Check::Exact},
-    {"setp.nan.f64", k383, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }, Check::Exact},
-    {"set.nan.u32.f32", k384, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x != x || y != y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
-    {"setp.eq.s32", k385, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }, Check::Exact},
-    {"setp.eq.u32", k386, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }, Check::Exact},
-    {"setp.eq.s64", k387, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }, Check::Exact},
-    {"setp.eq.u64", k388, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }, Check::Exact},
-    {"setp.ne.s32", k389, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }, Check::Exact},
-    {"setp.ne.u32", k390, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }, Check::Exact},
-    {"setp.ne.s64", k391, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }, Check::Exact},
-    {"setp.ne.u64", k392, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }, Check::Exact},
-    {"setp.lt.s32", k393, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }, Check::Exact},
-    {"setp.lt.u32", k394, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }, Check::Exact},
-    {"setp.lt.s64", k395, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }, Check::Exact},
-    {"setp.lt.u64", k396, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }, Check::Exact},
-    {"setp.le.s32", k397, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }, Check::Exact},
-    {"setp.le.u32", k398, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }, Check::Exact},
-    {"setp.le.s64", k399, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }, Check::Exact},
-    {"setp.le.u64", k400, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }, Check::Exact},
-    {"setp.gt.s32", k401, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }, Check::Exact},
-    {"setp.gt.u32", k402, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }, Check::Exact},
-    {"setp.gt.s64", k403, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }, Check::Exact},
-    {"setp.gt.u64", k404, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }, Check::Exact},
-    {"setp.ge.s32", k405, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }, Check::Exact},
-    {"setp.ge.u32", k406, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }, Check::Exact},
-    {"setp.ge.s64", k407, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }, Check::Exact},
-    {"setp.ge.u64", k408, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }, Check::Exact},
-    {"setp.lo.u32", k409, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }, Check::Exact},
-    {"setp.hi.u32", k410, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }, Check::Exact},
-    {"setp.ls.u32", k411, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }, Check::Exact},
-    {"setp.hs.u32", k412, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }, Check::Exact},
-    {"selp.b32", k413, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (c & 0xffffffffull) ? a : b; }, Check::Exact},
-    {"selp.f64", k414, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return c ? a : b; }, Check::Exact},
-    {"setp.and", k415, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((ref::sext(a,32) < ref::sext(b,32)) && (c & 0xffffffffull)); }, Check::Exact},
+    {"add.f32", k138, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }, Check::Nan},
+    {"add.f64", k139, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::ADD, ref::RN, a, b, c); }, Check::Nan},
+    {"sub.f32", k140, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::SUB, ref::RN, false, false, a, b, c); }, Check::Nan},
+    {"sub.f64", k141, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::SUB, ref::RN, a, b, c); }, Check::Nan},
+    {"mul.f32", k142, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::MUL, ref::RN, false, false, a, b, c); }, Check::Nan},
+    {"mul.f64", k143, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::MUL, ref::RN, a, b, c); }, Check::Nan},
+    {"add.sat.f32", k144, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, true, a, b, c); }, Check::Nan},
+    {"add.u32", k145, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & 0xffffffffull; }, Check::Exact},
+    {"add.u64", k146, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & ~0ull; }, Check::Exact},
+    {"mad.lo.u64", k147, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a * b + c; }, Check::Exact},
+    {"mad.wide.u32", k148, "i32_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) * (b & 0xffffffffull) + c; }, Check::Exact},
+    {"mad.hi.s32", k149, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::mulhiS(a, b, 32) + c) & 0xffffffffull; }, Check::Exact},
+    {"mul24.lo.s32", k150, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }, Check::Exact},
+    {"mul24.hi.u32", k151, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }, Check::Exact},
+    {"sad.u32", k152, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (((a & 0xffffffffull) > (b & 0xffffffffull) ? a - b : b - a) + c) & 0xffffffffull; }, Check::Exact},
+    {"sad.s32", k153, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((u64)(ref::sext(a,32) > ref::sext(b,32) ? ref::sext(a,32) - ref::sext(b,32) : ref::sext(b,32) - ref::sext(a,32)) + c) & 0xffffffffull; }, Check::Exact},
+    {"sub.s16", k154, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & 0xffffull; }, Check::Exact},
+    {"mul.lo.s16", k155, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & 0xffffull; }, Check::Exact},
+    {"sub.u16", k156, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & 0xffffull; }, Check::Exact},
+    {"mul.lo.u16", k157, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & 0xffffull; }, Check::Exact},
+    {"mul.hi.u16", k158, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & 0xffffull) * (b & 0xffffull)) >> 16; }, Check::Exact},
+    {"shr.u16", k159, "sh32", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrU(a & 0xffff, b, 16); }, Check::Exact},
+    {"cvt.s32.s16", k160, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 16) & 0xffffffffull; }, Check::Exact},
+    {"cvt.s64.s16", k161, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 16); }, Check::Exact},
+    {"cvt.u64.u16", k162, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffull; }, Check::Exact},
+    {"cvt.u16.u32", k163, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffull; }, Check::Exact},
+    {"cvt.sat.s8.s32", k164, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint8_t)(int8_t)std::max<int64_t>(-128, std::min<int64_t>(127, ref::sext(a, 32))) & 0xffull; }, Check::Low8},
+    {"cvt.sat.u8.u32", k165, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) > 255 ? 255 : (a & 0xffffffffull); }, Check::Low8},
+    {"cvt.rzi.s16.f32", k166, "f32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint16_t)ref::toInt<int16_t>(ref::RZ, ref::f(a)); }, Check::Exact},
+    {"cvt.sat.f32.f32", k167, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::sat(ref::f(a))); }, Check::Exact},
+    {"copysign.f32", k168, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (b & 0x7fffffffull) | (a & 0x80000000ull); }, Check::Exact},
+    {"copysign.f64", k169, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (b & ~0ull >> 1) | (a & 1ull << 63); }, Check::Exact},
+    {"testp.finite.f32", k170, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isfinite(x)); }(); }, Check::Exact},
+    {"testp.finite.f64", k171, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isfinite(x)); }(); }, Check::Exact},
+    {"testp.infinite.f32", k172, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isinf(x)); }(); }, Check::Exact},
+    {"testp.infinite.f64", k173, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isinf(x)); }(); }, Check::Exact},
+    {"testp.number.f32", k174, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(!std::isnan(x)); }(); }, Check::Exact},
+    {"testp.number.f64", k175, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(!std::isnan(x)); }(); }, Check::Exact},
+    {"testp.notanumber.f32", k176, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isnan(x)); }(); }, Check::Exact},
+    {"testp.notanumber.f64", k177, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isnan(x)); }(); }, Check::Exact},
+    {"testp.normal.f32", k178, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isnormal(x)); }(); }, Check::Exact},
+    {"testp.normal.f64", k179, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isnormal(x)); }(); }, Check::Exact},
+    {"testp.subnormal.f32", k180, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::fpclassify(x) == FP_SUBNORMAL); }(); }, Check::Exact},
+    {"testp.subnormal.f64", k181, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::fpclassify(x) == FP_SUBNORMAL); }(); }, Check::Exact},
+    {"and.pred", k182, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }, Check::Exact},
+    {"or.pred", k183, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }, Check::Exact},
+    {"xor.pred", k184, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }, Check::Exact},
+    {"not.pred", k185, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) == 0); }, Check::Exact},
+    {"slct.u32.s32", k186, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::sext(c, 32) >= 0 ? a : b; }, Check::Exact},
+    {"slct.f32.f32", k187, "f32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f(c) >= 0.0f || (c & 0xffffffffull) == 0x80000000ull ? a : b; }, Check::Exact},
+    {"setp.eq.b32", k188, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(a == b); }, Check::Exact},
+    {"setp.ne.b32", k189, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(a != b); }, Check::Exact},
+    {"setp.eq.b64", k190, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(a == b); }, Check::Exact},
+    {"setp.ne.b64", k191, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(a != b); }, Check::Exact},
+    {"selp.b64", k192, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return c ? a : b; }, Check::Exact},
+    {"selp.f32", k193, "f32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (c & 0xffffffffull) ? a : b; }, Check::Exact},
+    {"mov.b16", k194, "i64_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffull; }, Check::Exact},
+    {"mov.b32", k195, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact},
+    {"mov.b64", k196, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & ~0ull; }, Check::Exact},
+    {"mov.u32", k197, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact},
+    {"cvt.rni.s32.f32", k198, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RN, ref::f(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rni.s32.f64", k199, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RN, ref::d(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rn.f32.s32", k200, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (int32_t)a)); }, Check::Exact},
+    {"cvt.rn.f64.s32", k201, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (int32_t)a)); }, Check::Exact},
+    {"cvt.rni.u32.f32", k202, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RN, ref::f(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rni.u32.f64", k203, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RN, ref::d(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rn.f32.u32", k204, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (uint32_t)a)); }, Check::Exact},
+    {"cvt.rn.f64.u32", k205, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (uint32_t)a)); }, Check::Exact},
+    {"cvt.rni.s64.f32", k206, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RN, ref::f(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rni.s64.f64", k207, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RN, ref::d(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rn.f32.s64", k208, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (int64_t)a)); }, Check::Exact},
+    {"cvt.rn.f64.s64", k209, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (int64_t)a)); }, Check::Exact},
+    {"cvt.rni.u64.f32", k210, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RN, ref::f(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rni.u64.f64", k211, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RN, ref::d(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rn.f32.u64", k212, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (uint64_t)a)); }, Check::Exact},
+    {"cvt.rn.f64.u64", k213, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (uint64_t)a)); }, Check::Exact},
+    {"cvt.rni.f32.f32", k214, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RN, ref::fz(false, ref::f(a)))); }, Check::Nan},
+    {"cvt.rn.f32.f64", k215, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RN, false, ref::d(a))); }, Check::Nan},
+    {"cvt.rni.ftz.f32.f32", k216, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RN, ref::fz(true, ref::f(a)))); }, Check::Nan},
+    {"cvt.rn.ftz.f32.f64", k217, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RN, true, ref::d(a))); }, Check::Nan},
+    {"cvt.rni.f64.f64", k218, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RN, ref::d(a))); }, Check::Nan},
+    {"cvt.rzi.s32.f32", k219, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RZ, ref::f(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rzi.s32.f64", k220, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RZ, ref::d(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rz.f32.s32", k221, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (int32_t)a)); }, Check::Exact},
+    {"cvt.rz.f64.s32", k222, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (int32_t)a)); }, Check::Exact},
+    {"cvt.rzi.u32.f32", k223, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RZ, ref::f(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rzi.u32.f64", k224, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RZ, ref::d(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rz.f32.u32", k225, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (uint32_t)a)); }, Check::Exact},
+    {"cvt.rz.f64.u32", k226, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (uint32_t)a)); }, Check::Exact},
+    {"cvt.rzi.s64.f32", k227, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RZ, ref::f(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rzi.s64.f64", k228, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RZ, ref::d(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rz.f32.s64", k229, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (int64_t)a)); }, Check::Exact},
+    {"cvt.rz.f64.s64", k230, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (int64_t)a)); }, Check::Exact},
+    {"cvt.rzi.u64.f32", k231, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RZ, ref::f(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rzi.u64.f64", k232, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RZ, ref::d(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rz.f32.u64", k233, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (uint64_t)a)); }, Check::Exact},
+    {"cvt.rz.f64.u64", k234, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (uint64_t)a)); }, Check::Exact},
+    {"cvt.rzi.f32.f32", k235, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RZ, ref::fz(false, ref::f(a)))); }, Check::Nan},
+    {"cvt.rz.f32.f64", k236, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RZ, false, ref::d(a))); }, Check::Nan},
+    {"cvt.rzi.ftz.f32.f32", k237, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RZ, ref::fz(true, ref::f(a)))); }, Check::Nan},
+    {"cvt.rz.ftz.f32.f64", k238, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RZ, true, ref::d(a))); }, Check::Nan},
+    {"cvt.rzi.f64.f64", k239, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RZ, ref::d(a))); }, Check::Nan},
+    {"cvt.rmi.s32.f32", k240, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RM, ref::f(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rmi.s32.f64", k241, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RM, ref::d(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rm.f32.s32", k242, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (int32_t)a)); }, Check::Exact},
+    {"cvt.rm.f64.s32", k243, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (int32_t)a)); }, Check::Exact},
+    {"cvt.rmi.u32.f32", k244, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RM, ref::f(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rmi.u32.f64", k245, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RM, ref::d(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rm.f32.u32", k246, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (uint32_t)a)); }, Check::Exact},
+    {"cvt.rm.f64.u32", k247, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (uint32_t)a)); }, Check::Exact},
+    {"cvt.rmi.s64.f32", k248, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RM, ref::f(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rmi.s64.f64", k249, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RM, ref::d(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rm.f32.s64", k250, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (int64_t)a)); }, Check::Exact},
+    {"cvt.rm.f64.s64", k251, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (int64_t)a)); }, Check::Exact},
+    {"cvt.rmi.u64.f32", k252, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RM, ref::f(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rmi.u64.f64", k253, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RM, ref::d(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rm.f32.u64", k254, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (uint64_t)a)); }, Check::Exact},
+    {"cvt.rm.f64.u64", k255, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (uint64_t)a)); }, Check::Exact},
+    {"cvt.rmi.f32.f32", k256, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RM, ref::fz(false, ref::f(a)))); }, Check::Nan},
+    {"cvt.rm.f32.f64", k257, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RM, false, ref::d(a))); }, Check::Nan},
+    {"cvt.rmi.ftz.f32.f32", k258, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RM, ref::fz(true, ref::f(a)))); }, Check::Nan},
+    {"cvt.rm.ftz.f32.f64", k259, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RM, true, ref::d(a))); }, Check::Nan},
+    {"cvt.rmi.f64.f64", k260, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RM, ref::d(a))); }, Check::Nan},
+    {"cvt.rpi.s32.f32", k261, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RP, ref::f(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rpi.s32.f64", k262, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RP, ref::d(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rp.f32.s32", k263, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (int32_t)a)); }, Check::Exact},
+    {"cvt.rp.f64.s32", k264, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (int32_t)a)); }, Check::Exact},
+    {"cvt.rpi.u32.f32", k265, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RP, ref::f(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rpi.u32.f64", k266, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RP, ref::d(a)) & ref::mask(32); }, Check::Exact},
+    {"cvt.rp.f32.u32", k267, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (uint32_t)a)); }, Check::Exact},
+    {"cvt.rp.f64.u32", k268, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (uint32_t)a)); }, Check::Exact},
+    {"cvt.rpi.s64.f32", k269, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RP, ref::f(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rpi.s64.f64", k270, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RP, ref::d(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rp.f32.s64", k271, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (int64_t)a)); }, Check::Exact},
+    {"cvt.rp.f64.s64", k272, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (int64_t)a)); }, Check::Exact},
+    {"cvt.rpi.u64.f32", k273, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RP, ref::f(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rpi.u64.f64", k274, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RP, ref::d(a)) & ref::mask(64); }, Check::Exact},
+    {"cvt.rp.f32.u64", k275, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (uint64_t)a)); }, Check::Exact},
+    {"cvt.rp.f64.u64", k276, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (uint64_t)a)); }, Check::Exact},
+    {"cvt.rpi.f32.f32", k277, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RP, ref::fz(false, ref::f(a)))); }, Check::Nan},
+    {"cvt.rp.f32.f64", k278, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RP, false, ref::d(a))); }, Check::Nan},
+    {"cvt.rpi.ftz.f32.f32", k279, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RP, ref::fz(true, ref::f(a)))); }, Check::Nan},
+    {"cvt.rp.ftz.f32.f64", k280, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RP, true, ref::d(a))); }, Check::Nan},
+    {"cvt.rpi.f64.f64", k281, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RP, ref::d(a))); }, Check::Nan},
+    {"cvt.f64.f32", k282, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits((double)ref::fz(false, ref::f(a))); }, Check::Nan},
+    {"cvt.ftz.f64.f32", k283, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits((double)ref::fz(true, ref::f(a))); }, Check::Nan},
+    {"cvt.s64.s32", k284, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 32); }, Check::Exact},
+    {"cvt.u64.u32", k285, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact},
+    {"cvt.u32.u64", k286, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact},
+    {"cvt.s32.s8", k287, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 8) & 0xffffffffull; }, Check::Exact},
+    {"cvt.u32.u16", k288, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffull; }, Check::Exact},
+    {"cvt.sat.s32.s64", k289, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint32_t)((int64_t)a < INT32_MIN ? INT32_MIN : (int64_t)a > INT32_MAX ? INT32_MAX : (int64_t)a); }, Check::Exact},
+    {"add.s32", k290, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & ref::mask(32); }, Check::Exact},
+    {"sub.s32", k291, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & ref::mask(32); }, Check::Exact},
+    {"mul.lo.s32", k292, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & ref::mask(32); }, Check::Exact},
+    {"mul.hi.u32", k293, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiU(a, b, 32); }, Check::Exact},
+    {"mul.hi.s32", k294, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiS(a, b, 32) & ref::mask(32); }, Check::Exact},
+    {"and.b32", k295, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & b; }, Check::Exact},
+    {"or.b32", k296, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a | b; }, Check::Exact},
+    {"xor.b32", k297, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ^ b; }, Check::Exact},
+    {"min.s32", k298, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }, Check::Exact},
+    {"max.s32", k299, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }, Check::Exact},
+    {"min.u32", k300, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }, Check::Exact},
+    {"max.u32", k301, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }, Check::Exact},
+    {"shl.b32", k302, "sh32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shl(a, b, 32); }, Check::Exact},
+    {"shr.u32", k303, "sh32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrU(a, b, 32); }, Check::Exact},
+    {"shr.s32", k304, "sh32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrS(a, b, 32); }, Check::Exact},
+    {"not.b32", k305, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~a & ref::mask(32); }, Check::Exact},
+    {"neg.s32", k306, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (0 - a) & ref::mask(32); }, Check::Exact},
+    {"abs.s32", k307, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) < 0 ? 0 - a : a) & ref::mask(32); }, Check::Exact},
+    {"cnot.b32", k308, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) == 0); }, Check::Exact},
+    {"popc.b32", k309, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::popc(a); }, Check::Exact},
+    {"clz.b32", k310, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::clz(a, 32); }, Check::Exact},
+    {"bfind.u32", k311, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 32, false, false); }, Check::Exact},
+    {"bfind.s32", k312, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 32, true, false); }, Check::Exact},
+    {"bfind.shiftamt.u32", k313, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 32, false, true); }, Check::Exact},
+    {"brev.b32", k314, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::brev(a, 32); }, Check::Exact},
+    {"mad.lo.s32", k315, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b + c) & ref::mask(32); }, Check::Exact},
+    {"bfe.u32", k316, "bfe", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 32, false); }, Check::Exact},
+    {"bfe.s32", k317, "bfe", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 32, true); }, Check::Exact},
+    {"div.u32", k318, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(32)) / (b & ref::mask(32)); }, Check::Exact},
+    {"rem.u32", k319, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(32)) % (b & ref::mask(32)); }, Check::Exact},
+    {"div.s32", k320, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) / ref::sext(b,32)) & ref::mask(32); }, Check::Exact},
+    {"rem.s32", k321, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) % ref::sext(b,32)) & ref::mask(32); }, Check::Exact},
+    {"add.s64", k322, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & ref::mask(64); }, Check::Exact},
+    {"sub.s64", k323, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & ref::mask(64); }, Check::Exact},
+    {"mul.lo.s64", k324, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & ref::mask(64); }, Check::Exact},
+    {"mul.hi.u64", k325, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiU(a, b, 64); }, Check::Exact},
+    {"mul.hi.s64", k326, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiS(a, b, 64) & ref::mask(64); }, Check::Exact},
+    {"and.b64", k327, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & b; }, Check::Exact},
+    {"or.b64", k328, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a | b; }, Check::Exact},
+    {"xor.b64", k329, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ^ b; }, Check::Exact},
+    {"min.s64", k330, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }, Check::Exact},
+    {"max.s64", k331, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }, Check::Exact},
+    {"min.u64", k332, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }, Check::Exact},
+    {"max.u64", k333, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }, Check::Exact},
+    {"shl.b64", k334, "sh64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shl(a, b, 64); }, Check::Exact},
+    {"shr.u64", k335, "sh64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrU(a, b, 64); }, Check::Exact},
+    {"shr.s64", k336, "sh64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrS(a, b, 64); }, Check::Exact},
+    {"not.b64", k337, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~a & ref::mask(64); }, Check::Exact},
+    {"neg.s64", k338, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (0 - a) & ref::mask(64); }, Check::Exact},
+    {"abs.s64", k339, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) < 0 ? 0 - a : a) & ref::mask(64); }, Check::Exact},
+    {"cnot.b64", k340, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) == 0); }, Check::Exact},
+    {"popc.b64", k341, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::popc(a); }, Check::Exact},
+    {"clz.b64", k342, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::clz(a, 64); }, Check::Exact},
+    {"bfind.u64", k343, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 64, false, false); }, Check::Exact},
+    {"bfind.s64", k344, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 64, true, false); }, Check::Exact},
+    {"bfind.shiftamt.u64", k345, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 64, false, true); }, Check::Exact},
+    {"brev.b64", k346, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::brev(a, 64); }, Check::Exact},
+    {"mad.lo.s64", k347, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b + c) & ref::mask(64); }, Check::Exact},
+    {"bfe.u64", k348, "bfe", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 64, false); }, Check::Exact},
+    {"bfe.s64", k349, "bfe", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 64, true); }, Check::Exact},
+    {"div.u64", k350, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(64)) / (b & ref::mask(64)); }, Check::Exact},
+    {"rem.u64", k351, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(64)) % (b & ref::mask(64)); }, Check::Exact},
+    {"div.s64", k352, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) / ref::sext(b,64)) & ref::mask(64); }, Check::Exact},
+    {"rem.s64", k353, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) % ref::sext(b,64)) & ref::mask(64); }, Check::Exact},
+    {"mul.wide.s32", k354, "i32_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }, Check::Exact},
+    {"mul.wide.u32", k355, "i32_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) * (b & 0xffffffffull); }, Check::Exact},
+    {"add.sat.s32", k356, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }, Check::Exact},
+    {"add.s32 imm 7", k357, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 7ull) & 0xffffffffull; }, Check::Exact},
+    {"add.s32 imm -1", k358, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0xffffffffull) & 0xffffffffull; }, Check::Exact},
+    {"add.s32 imm 0x80000000", k359, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0x80000000ull) & 0xffffffffull; }, Check::Exact},
+    {"add.s32 imm 0xFFFFFFFF", k360, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0xffffffffull) & 0xffffffffull; }, Check::Exact},
+    {"add.s32 imm -2147483648", k361, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0x80000000ull) & 0xffffffffull; }, Check::Exact},
+    {"add.s32 imm 017", k362, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 15ull) & 0xffffffffull; }, Check::Exact},
+    {"add.s32 imm 0b101", k363, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 5ull) & 0xffffffffull; }, Check::Exact},
+    {"add.s64 imm -1", k364, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (~0ull); }, Check::Exact},
+    {"add.s64 imm 0x8000000000000000", k365, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (1ull << 63); }, Check::Exact},
+    {"add.s64 imm 4294967296", k366, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (1ull << 32); }, Check::Exact},
+    {"add.s64 imm -4294967297", k367, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (0ull - 4294967297ull); }, Check::Exact},
+    {"mov.b64 imm 0dC338000000000000", k368, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xC338000000000000ull; }, Check::Exact},
+    {"mov.f64 imm 0dC338000000000000", k369, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xC338000000000000ull; }, Check::Exact},
+    {"mov.b64 imm 0d7FF8000000000001", k370, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x7FF8000000000001ull; }, Check::Exact},
+    {"mov.f64 imm 0d7FF8000000000001", k371, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x7FF8000000000001ull; }, Check::Exact},
+    {"mov.b64 imm 0x123456789ABCDEF0", k372, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x123456789ABCDEF0ull; }, Check::Exact},
+    {"mov.u64 imm 0x123456789ABCDEF0", k373, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x123456789ABCDEF0ull; }, Check::Exact},
+    {"mov.b64 imm -1", k374, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~0ull; }, Check::Exact},
+    {"mov.u64 imm -1", k375, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~0ull; }, Check::Exact},
+    {"mov.b64 imm -9223372036854775808", k376, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1ull << 63; }, Check::Exact},
+    {"mov.u64 imm -9223372036854775808", k377, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1ull << 63; }, Check::Exact},
+    {"mov.b64 imm 1.5", k378, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FF8000000000000ull; }, Check::Exact},
+    {"mov.f64 imm 1.5", k379, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FF8000000000000ull; }, Check::Exact},
+    {"mov.b32 imm 0f3FC00000", k380, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FC00000ull; }, Check::Exact},
+    {"mov.f32 imm 0f3FC00000", k381, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FC00000ull; }, Check::Exact},
+    {"mov.b32 imm 0f80000001", k382, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x80000001ull; }, Check::Exact},
+    {"mov.f32 imm 0f80000001", k383, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x80000001ull; }, Check::Exact},
+    {"mov.b32 imm 0x89ABCDEF", k384, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x89ABCDEFull; }, Check::Exact},
+    {"mov.u32 imm 0x89ABCDEF", k385, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x89ABCDEFull; }, Check::Exact},
+    {"mov.b32 imm -2", k386, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xFFFFFFFEull; }, Check::Exact},
+    {"mov.u32 imm -2", k387, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xFFFFFFFEull; }, Check::Exact},
+    {"mov.f32 imm 1.5", k388, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FC00000ull; }, Check::Exact},
+    {"mov.u32 %tid.x", k389, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a % 128; }, Check::Exact},
+    {"mov.u32 %ntid.x", k390, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 128; }, Check::Exact},
+    {"mov.u32 %ctaid.x", k391, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a / 128; }, Check::Exact},
+    {"mov.u32 %laneid", k392, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a % 32; }, Check::Exact},
+    {"mov.u32 %lanemask_eq", k393, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1ull << (a % 32); }, Check::Exact},
+    {"mov.u32 %lanemask_lt", k394, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (1ull << (a % 32)) - 1; }, Check::Exact},
+    {"mov.u32 %lanemask_le", k395, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((2ull << (a % 32)) - 1) & 0xffffffffull; }, Check::Exact},
+    {"mov.u32 %lanemask_gt", k396, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~((2ull << (a % 32)) - 1) & 0xffffffffull; }, Check::Exact},
+    {"mov.u32 %lanemask_ge", k397, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~((1ull << (a % 32)) - 1) & 0xffffffffull; }, Check::Exact},
+    {"mov.u32 %tid.y", k398, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact},
+    {"mov.u32 %nctaid.y", k399, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact},
+    {"mov.b64 pack", k400, "i32_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) | (b << 32); }, Check::Exact},
+    {"mov.b64 unpack", k401, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a ^ (a >> 32)) & 0xffffffffull; }, Check::Exact},
+    {"mov.b32 pack16", k402, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) | ((b & 0xffffull) << 16); }, Check::Exact},
+    {"setp.eq.f32", k403, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }, Check::Exact},
+    {"setp.eq.f64", k404, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }, Check::Exact},
+    {"set.eq.u32.f32", k405, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x == y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.ne.f32", k406, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }, Check::Exact},
+    {"setp.ne.f64", k407, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }, Check::Exact},
+    {"set.ne.u32.f32", k408, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x != x || y != y) && x != y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.lt.f32", k409, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }, Check::Exact},
+    {"setp.lt.f64", k410, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }, Check::Exact},
+    {"set.lt.u32.f32", k411, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x < y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.le.f32", k412, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }, Check::Exact},
+    {"setp.le.f64", k413, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }, Check::Exact},
+    {"set.le.u32.f32", k414, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x <= y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.gt.f32", k415, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }, Check::Exact},
+    {"setp.gt.f64", k416, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }, Check::Exact},
+    {"set.gt.u32.f32", k417, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x > y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.ge.f32", k418, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }, Check::Exact},
+    {"setp.ge.f64", k419, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }, Check::Exact},
+    {"set.ge.u32.f32", k420, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x >= y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.equ.f32", k421, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }, Check::Exact},
+    {"setp.equ.f64", k422, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }, Check::Exact},
+    {"set.equ.u32.f32", k423, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x != x || y != y || x == y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.neu.f32", k424, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }, Check::Exact},
+    {"setp.neu.f64", k425, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }, Check::Exact},
+    {"set.neu.u32.f32", k426, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x != y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.ltu.f32", k427, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }, Check::Exact},
+    {"setp.ltu.f64", k428, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }, Check::Exact},
+    {"set.ltu.u32.f32", k429, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x >= y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.leu.f32", k430, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }, Check::Exact},
+    {"setp.leu.f64", k431, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }, Check::Exact},
+    {"set.leu.u32.f32", k432, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x > y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.gtu.f32", k433, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }, Check::Exact},
+    {"setp.gtu.f64", k434, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }, Check::Exact},
+    {"set.gtu.u32.f32", k435, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x <= y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.geu.f32", k436, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }, Check::Exact},
+    {"setp.geu.f64", k437, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }, Check::Exact},
+    {"set.geu.u32.f32", k438, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x < y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.num.f32", k439, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }, Check::Exact},
+    {"setp.num.f64", k440, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }, Check::Exact},
+    {"set.num.u32.f32", k441, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x == x && y == y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.nan.f32", k442, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }, Check::Exact},
+    {"setp.nan.f64", k443, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }, Check::Exact},
+    {"set.nan.u32.f32", k444, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x != x || y != y) ? 0xffffffffull : 0ull; }(); }, Check::Exact},
+    {"setp.eq.s32", k445, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }, Check::Exact},
+    {"setp.eq.u32", k446, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }, Check::Exact},
+    {"setp.eq.s64", k447, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }, Check::Exact},
+    {"setp.eq.u64", k448, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }, Check::Exact},
+    {"setp.ne.s32", k449, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }, Check::Exact},
+    {"setp.ne.u32", k450, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }, Check::Exact},
+    {"setp.ne.s64", k451, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }, Check::Exact},
+    {"setp.ne.u64", k452, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }, Check::Exact},
+    {"setp.lt.s32", k453, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }, Check::Exact},
+    {"setp.lt.u32", k454, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }, Check::Exact},
+    {"setp.lt.s64", k455, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }, Check::Exact},
+    {"setp.lt.u64", k456, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }, Check::Exact},
+    {"setp.le.s32", k457, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }, Check::Exact},
+    {"setp.le.u32", k458, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }, Check::Exact},
+    {"setp.le.s64", k459, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }, Check::Exact},
+    {"setp.le.u64", k460, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }, Check::Exact},
+    {"setp.gt.s32", k461, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }, Check::Exact},
+    {"setp.gt.u32", k462, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }, Check::Exact},
+    {"setp.gt.s64", k463, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }, Check::Exact},
+    {"setp.gt.u64", k464, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }, Check::Exact},
+    {"setp.ge.s32", k465, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }, Check::Exact},
+    {"setp.ge.u32", k466, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }, Check::Exact},
+    {"setp.ge.s64", k467, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }, Check::Exact},
+    {"setp.ge.u64", k468, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }, Check::Exact},
+    {"setp.lo.u32", k469, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }, Check::Exact},
+    {"setp.hi.u32", k470, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }, Check::Exact},
+    {"setp.ls.u32", k471, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }, Check::Exact},
+    {"setp.hs.u32", k472, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }, Check::Exact},
+    {"selp.b32", k473, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (c & 0xffffffffull) ? a : b; }, Check::Exact},
+    {"selp.f64", k474, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return c ? a : b; }, Check::Exact},
+    {"setp.lt.and.s32", k475, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((ref::sext(a,32) < ref::sext(b,32)) && (c & 0xffffffffull)); }, Check::Exact},
+    {"add.rn.f32 imm 0f3F800000", k476, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }(); }, Check::Nan},
+    {"add.rn.f32 imm 0fFF800000", k477, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }(); }, Check::Nan},
+    {"add.rn.sat.f32 imm 0f3F800000", k478, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, false, true, a, b, c); }(); }, Check::Nan},
+    {"add.rn.sat.f32 imm 0fFF800000", k479, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, false, true, a, b, c); }(); }, Check::Nan},
+    {"add.rn.ftz.f32 imm 0f3F800000", k480, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, true, false, a, b, c); }(); }, Check::Nan},
+    {"add.rn.ftz.f32 imm 0fFF800000", k481, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, true, false, a, b, c); }(); }, Check::Nan},
+    {"add.rn.ftz.sat.f32 imm 0f3F800000", k482, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, true, true, a, b, c); }(); }, Check::Nan},
+    {"add.rn.ftz.sat.f32 imm 0fFF800000", k483, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, true, true, a, b, c); }(); }, Check::Nan},
+    {"add.rn.f64 imm 0d3FF0000000000000", k484, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::ADD, ref::RN, a, b, c); }(); }, Check::Nan},
+    {"add.rn.f64 imm 0dC338000000000000", k485, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::ADD, ref::RN, a, b, c); }(); }, Check::Nan},
+    {"add.rz.f32 imm 0f3F800000", k486, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, false, false, a, b, c); }(); }, Check::Nan},
+    {"add.rz.f32 imm 0fFF800000", k487, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, false, false, a, b, c); }(); }, Check::Nan},
+    {"add.rz.sat.f32 imm 0f3F800000", k488, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, false, true, a, b, c); }(); }, Check::Nan},
+    {"add.rz.sat.f32 imm 0fFF800000", k489, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, false, true, a, b, c); }(); }, Check::Nan},
+    {"add.rz.ftz.f32 imm 0f3F800000", k490, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, true, false, a, b, c); }(); }, Check::Nan},
+    {"add.rz.ftz.f32 imm 0fFF800000", k491, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, true, false, a, b, c); }(); }, Check::Nan},
+    {"add.rz.ftz.sat.f32 imm 0f3F800000", k492, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, true, true, a, b, c); }(); }, Check::Nan},
+    {"add.rz.ftz.sat.f32 imm 0fFF800000", k493, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, true, true, a, b, c); }(); }, Check::Nan},
+    {"add.rz.f64 imm 0d3FF0000000000000", k494, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::ADD, ref::RZ, a, b, c); }(); }, Check::Nan},
+    {"add.rz.f64 imm 0dC338000000000000", k495, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::ADD, ref::RZ, a, b, c); }(); }, Check::Nan},
+    {"sub.rn.f32 imm 0f3F800000", k496, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, false, false, a, b, c); }(); }, Check::Nan},
+    {"sub.rn.f32 imm 0fFF800000", k497, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, false, false, a, b, c); }(); }, Check::Nan},
+    {"sub.rn.sat.f32 imm 0f3F800000", k498, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, false, true, a, b, c); }(); }, Check::Nan},
+    {"sub.rn.sat.f32 imm 0fFF800000", k499, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, false, true, a, b, c); }(); }, Check::Nan},
+    {"sub.rn.ftz.f32 imm 0f3F800000", k500, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, true, false, a, b, c); }(); }, Check::Nan},
+    {"sub.rn.ftz.f32 imm 0fFF800000", k501, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, true, false, a, b, c); }(); }, Check::Nan},
+    {"sub.rn.ftz.sat.f32 imm 0f3F800000", k502, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, true, true, a, b, c); }(); }, Check::Nan},
+    {"sub.rn.ftz.sat.f32 imm 0fFF800000", k503, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, true, true, a, b, c); }(); }, Check::Nan},
+    {"sub.rn.f64 imm 0d3FF0000000000000", k504, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::SUB, ref::RN, a, b, c); }(); }, Check::Nan},
+    {"sub.rn.f64 imm 0dC338000000000000", k505, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::SUB, ref::RN, a, b, c); }(); }, Check::Nan},
+    {"sub.rz.f32 imm 0f3F800000", k506, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, false, false, a, b, c); }(); }, Check::Nan},
+    {"sub.rz.f32 imm 0fFF800000", k507, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, false, false, a, b, c); }(); }, Check::Nan},
+    {"sub.rz.sat.f32 imm 0f3F800000", k508, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, false, true, a, b, c); }(); }, Check::Nan},
+    {"sub.rz.sat.f32 imm 0fFF800000", k509, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, false, true, a, b, c); }(); }, Check::Nan},
+    {"sub.rz.ftz.f32 imm 0f3F800000", k510, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, true, false, a, b, c); }(); }, Check::Nan},
+    {"sub.rz.ftz.f32 imm 0fFF800000", k511, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, true, false, a, b, c); }(); }, Check::Nan},
+    {"sub.rz.ftz.sat.f32 imm 0f3F800000", k512, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, true, true, a, b, c); }(); }, Check::Nan},
+    {"sub.rz.ftz.sat.f32 imm 0fFF800000", k513, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, true, true, a, b, c); }(); }, Check::Nan},
+    {"sub.rz.f64 imm 0d3FF0000000000000", k514, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::SUB, ref::RZ, a, b, c); }(); }, Check::Nan},
+    {"sub.rz.f64 imm 0dC338000000000000", k515, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::SUB, ref::RZ, a, b, c); }(); }, Check::Nan},
+    {"mul.rn.f32 imm 0f3F800000", k516, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, false, false, a, b, c); }(); }, Check::Nan},
+    {"mul.rn.f32 imm 0fFF800000", k517, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, false, false, a, b, c); }(); }, Check::Nan},
+    {"mul.rn.sat.f32 imm 0f3F800000", k518, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, false, true, a, b, c); }(); }, Check::Nan},
+    {"mul.rn.sat.f32 imm 0fFF800000", k519, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, false, true, a, b, c); }(); }, Check::Nan},
+    {"mul.rn.ftz.f32 imm 0f3F800000", k520, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, true, false, a, b, c); }(); }, Check::Nan},
+    {"mul.rn.ftz.f32 imm 0fFF800000", k521, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, true, false, a, b, c); }(); }, Check::Nan},
+    {"mul.rn.ftz.sat.f32 imm 0f3F800000", k522, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, true, true, a, b, c); }(); }, Check::Nan},
+    {"mul.rn.ftz.sat.f32 imm 0fFF800000", k523, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, true, true, a, b, c); }(); }, Check::Nan},
+    {"mul.rn.f64 imm 0d3FF0000000000000", k524, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::MUL, ref::RN, a, b, c); }(); }, Check::Nan},
+    {"mul.rn.f64 imm 0dC338000000000000", k525, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::MUL, ref::RN, a, b, c); }(); }, Check::Nan},
+    {"mul.rz.f32 imm 0f3F800000", k526, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, false, false, a, b, c); }(); }, Check::Nan},
+    {"mul.rz.f32 imm 0fFF800000", k527, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, false, false, a, b, c); }(); }, Check::Nan},
+    {"mul.rz.sat.f32 imm 0f3F800000", k528, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, false, true, a, b, c); }(); }, Check::Nan},
+    {"mul.rz.sat.f32 imm 0fFF800000", k529, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, false, true, a, b, c); }(); }, Check::Nan},
+    {"mul.rz.ftz.f32 imm 0f3F800000", k530, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, true, false, a, b, c); }(); }, Check::Nan},
+    {"mul.rz.ftz.f32 imm 0fFF800000", k531, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, true, false, a, b, c); }(); }, Check::Nan},
+    {"mul.rz.ftz.sat.f32 imm 0f3F800000", k532, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, true, true, a, b, c); }(); }, Check::Nan},
+    {"mul.rz.ftz.sat.f32 imm 0fFF800000", k533, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, true, true, a, b, c); }(); }, Check::Nan},
+    {"mul.rz.f64 imm 0d3FF0000000000000", k534, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::MUL, ref::RZ, a, b, c); }(); }, Check::Nan},
+    {"mul.rz.f64 imm 0dC338000000000000", k535, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::MUL, ref::RZ, a, b, c); }(); }, Check::Nan},
+    {"div.rn.f32 imm 0f3F800000", k536, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RN, false, false, a, b, c); }(); }, Check::Nan},
+    {"div.rn.f32 imm 0fFF800000", k537, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RN, false, false, a, b, c); }(); }, Check::Nan},
+    {"div.rn.ftz.f32 imm 0f3F800000", k538, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RN, true, false, a, b, c); }(); }, Check::Nan},
+    {"div.rn.ftz.f32 imm 0fFF800000", k539, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RN, true, false, a, b, c); }(); }, Check::Nan},
+    {"div.rn.f64 imm 0d3FF0000000000000", k540, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::DIV, ref::RN, a, b, c); }(); }, Check::Nan},
+    {"div.rn.f64 imm 0dC338000000000000", k541, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::DIV, ref::RN, a, b, c); }(); }, Check::Nan},
+    {"div.rz.f32 imm 0f3F800000", k542, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RZ, false, false, a, b, c); }(); }, Check::Nan},
+    {"div.rz.f32 imm 0fFF800000", k543, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RZ, false, false, a, b, c); }(); }, Check::Nan},
+    {"div.rz.ftz.f32 imm 0f3F800000", k544, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RZ, true, false, a, b, c); }(); }, Check::Nan},
+    {"div.rz.ftz.f32 imm 0fFF800000", k545, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RZ, true, false, a, b, c); }(); }, Check::Nan},
+    {"div.rz.f64 imm 0d3FF0000000000000", k546, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::DIV, ref::RZ, a, b, c); }(); }, Check::Nan},
+    {"div.rz.f64 imm 0dC338000000000000", k547, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::DIV, ref::RZ, a, b, c); }(); }, Check::Nan},
+    {"min.f32 imm 0f3F800000", k548, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(false, false, a, b); }(); }, Check::Exact},
+    {"min.f32 imm 0fFF800000", k549, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(false, false, a, b); }(); }, Check::Exact},
+    {"min.ftz.f32 imm 0f3F800000", k550, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(false, true, a, b); }(); }, Check::Exact},
+    {"min.ftz.f32 imm 0fFF800000", k551, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(false, true, a, b); }(); }, Check::Exact},
+    {"min.f64 imm 0d3FF0000000000000", k552, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64minmax(false, a, b); }(); }, Check::Nan},
+    {"min.f64 imm 0dC338000000000000", k553, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64minmax(false, a, b); }(); }, Check::Nan},
+    {"max.f32 imm 0f3F800000", k554, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(true, false, a, b); }(); }, Check::Exact},
+    {"max.f32 imm 0fFF800000", k555, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(true, false, a, b); }(); }, Check::Exact},
+    {"max.ftz.f32 imm 0f3F800000", k556, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(true, true, a, b); }(); }, Check::Exact},
+    {"max.ftz.f32 imm 0fFF800000", k557, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(true, true, a, b); }(); }, Check::Exact},
+    {"max.f64 imm 0d3FF0000000000000", k558, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64minmax(true, a, b); }(); }, Check::Nan},
+    {"max.f64 imm 0dC338000000000000", k559, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64minmax(true, a, b); }(); }, Check::Nan},
+    {"add.u32 imm 7", k560, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & 0xffffffffull; }(); }, Check::Exact},
+    {"add.u32 imm -3", k561, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a + b) & 0xffffffffull; }(); }, Check::Exact},
+    {"add.u32 imm 0xF0F0F0F0", k562, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a + b) & 0xffffffffull; }(); }, Check::Exact},
+    {"add.u64 imm 7", k563, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ~0ull; }(); }, Check::Exact},
+    {"add.u64 imm -3", k564, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a + b) & ~0ull; }(); }, Check::Exact},
+    {"add.u64 imm 0x7FFFFFFFFFFFFFFF", k565, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a + b) & ~0ull; }(); }, Check::Exact},
+    {"mul24.lo.s32 imm 7", k566, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact},
+    {"mul24.lo.s32 imm -3", k567, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact},
+    {"mul24.lo.s32 imm 0xF0F0F0F0", k568, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact},
+    {"mul24.hi.u32 imm 7", k569, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact},
+    {"mul24.hi.u32 imm -3", k570, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact},
+    {"mul24.hi.u32 imm 0xF0F0F0F0", k571, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact},
+    {"and.pred imm 7", k572, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact},
+    {"and.pred imm -3", k573, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact},
+    {"and.pred imm 0xF0F0F0F0", k574, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact},
+    {"or.pred imm 7", k575, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact},
+    {"or.pred imm -3", k576, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact},
+    {"or.pred imm 0xF0F0F0F0", k577, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact},
+    {"xor.pred imm 7", k578, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact},
+    {"xor.pred imm -3", k579, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact},
+    {"xor.pred imm 0xF0F0F0F0", k580, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact},
+    {"setp.eq.b32 imm 7", k581, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a == b); }(); }, Check::Exact},
+    {"setp.eq.b32 imm -3", k582, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(a == b); }(); }, Check::Exact},
+    {"setp.eq.b32 imm 0xF0F0F0F0", k583, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(a == b); }(); }, Check::Exact},
+    {"setp.ne.b32 imm 7", k584, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a != b); }(); }, Check::Exact},
+    {"setp.ne.b32 imm -3", k585, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(a != b); }(); }, Check::Exact},
+    {"setp.ne.b32 imm 0xF0F0F0F0", k586, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(a != b); }(); }, Check::Exact},
+    {"setp.eq.b64 imm 7", k587, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a == b); }(); }, Check::Exact},
+    {"setp.eq.b64 imm -3", k588, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a == b); }(); }, Check::Exact},
+    {"setp.eq.b64 imm 0x7FFFFFFFFFFFFFFF", k589, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a == b); }(); }, Check::Exact},
+    {"setp.ne.b64 imm 7", k590, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a != b); }(); }, Check::Exact},
+    {"setp.ne.b64 imm -3", k591, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a != b); }(); }, Check::Exact},
+    {"setp.ne.b64 imm 0x7FFFFFFFFFFFFFFF", k592, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a != b); }(); }, Check::Exact},
+    {"add.s32 imm 7", k593, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ref::mask(32); }(); }, Check::Exact},
+    {"add.s32 imm -3", k594, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a + b) & ref::mask(32); }(); }, Check::Exact},
+    {"add.s32 imm 0xF0F0F0F0", k595, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a + b) & ref::mask(32); }(); }, Check::Exact},
+    {"sub.s32 imm 7", k596, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a - b) & ref::mask(32); }(); }, Check::Exact},
+    {"sub.s32 imm -3", k597, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a - b) & ref::mask(32); }(); }, Check::Exact},
+    {"sub.s32 imm 0xF0F0F0F0", k598, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a - b) & ref::mask(32); }(); }, Check::Exact},
+    {"mul.lo.s32 imm 7", k599, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a * b) & ref::mask(32); }(); }, Check::Exact},
+    {"mul.lo.s32 imm -3", k600, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a * b) & ref::mask(32); }(); }, Check::Exact},
+    {"mul.lo.s32 imm 0xF0F0F0F0", k601, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a * b) & ref::mask(32); }(); }, Check::Exact},
+    {"mul.hi.u32 imm 7", k602, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact},
+    {"mul.hi.u32 imm -3", k603, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact},
+    {"mul.hi.u32 imm 0xF0F0F0F0", k604, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact},
+    {"mul.hi.s32 imm 7", k605, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact},
+    {"mul.hi.s32 imm -3", k606, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact},
+    {"mul.hi.s32 imm 0xF0F0F0F0", k607, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact},
+    {"and.b32 imm 7", k608, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a & b; }(); }, Check::Exact},
+    {"and.b32 imm -3", k609, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a & b; }(); }, Check::Exact},
+    {"and.b32 imm 0xF0F0F0F0", k610, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a & b; }(); }, Check::Exact},
+    {"or.b32 imm 7", k611, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a | b; }(); }, Check::Exact},
+    {"or.b32 imm -3", k612, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a | b; }(); }, Check::Exact},
+    {"or.b32 imm 0xF0F0F0F0", k613, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a | b; }(); }, Check::Exact},
+    {"xor.b32 imm 7", k614, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a ^ b; }(); }, Check::Exact},
+    {"xor.b32 imm -3", k615, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a ^ b; }(); }, Check::Exact},
+    {"xor.b32 imm 0xF0F0F0F0", k616, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a ^ b; }(); }, Check::Exact},
+    {"min.s32 imm 7", k617, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact},
+    {"min.s32 imm -3", k618, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact},
+    {"min.s32 imm 0xF0F0F0F0", k619, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact},
+    {"max.s32 imm 7", k620, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact},
+    {"max.s32 imm -3", k621, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact},
+    {"max.s32 imm 0xF0F0F0F0", k622, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact},
+    {"min.u32 imm 7", k623, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact},
+    {"min.u32 imm -3", k624, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact},
+    {"min.u32 imm 0xF0F0F0F0", k625, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact},
+    {"max.u32 imm 7", k626, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact},
+    {"max.u32 imm -3", k627, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact},
+    {"max.u32 imm 0xF0F0F0F0", k628, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact},
+    {"shl.b32 imm 5", k629, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shl(a, b, 32); }(); }, Check::Exact},
+    {"shl.b32 imm 31", k630, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shl(a, b, 32); }(); }, Check::Exact},
+    {"shr.u32 imm 5", k631, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrU(a, b, 32); }(); }, Check::Exact},
+    {"shr.u32 imm 31", k632, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrU(a, b, 32); }(); }, Check::Exact},
+    {"shr.s32 imm 5", k633, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrS(a, b, 32); }(); }, Check::Exact},
+    {"shr.s32 imm 31", k634, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrS(a, b, 32); }(); }, Check::Exact},
+    {"add.s64 imm 7", k635, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ref::mask(64); }(); }, Check::Exact},
+    {"add.s64 imm -3", k636, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a + b) & ref::mask(64); }(); }, Check::Exact},
+    {"add.s64 imm 0x7FFFFFFFFFFFFFFF", k637, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a + b) & ref::mask(64); }(); }, Check::Exact},
+    {"sub.s64 imm 7", k638, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a - b) & ref::mask(64); }(); }, Check::Exact},
+    {"sub.s64 imm -3", k639, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a - b) & ref::mask(64); }(); }, Check::Exact},
+    {"sub.s64 imm 0x7FFFFFFFFFFFFFFF", k640, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a - b) & ref::mask(64); }(); }, Check::Exact},
+    {"mul.lo.s64 imm 7", k641, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a * b) & ref::mask(64); }(); }, Check::Exact},
+    {"mul.lo.s64 imm -3", k642, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a * b) & ref::mask(64); }(); }, Check::Exact},
+    {"mul.lo.s64 imm 0x7FFFFFFFFFFFFFFF", k643, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a * b) & ref::mask(64); }(); }, Check::Exact},
+    {"mul.hi.u64 imm 7", k644, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiU(a, b, 64); }(); }, Check::Exact},
+    {"mul.hi.u64 imm -3", k645, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ref::mulhiU(a, b, 64); }(); }, Check::Exact},
+    {"mul.hi.u64 imm 0x7FFFFFFFFFFFFFFF", k646, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ref::mulhiU(a, b, 64); }(); }, Check::Exact},
+    {"mul.hi.s64 imm 7", k647, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact},
+    {"mul.hi.s64 imm -3", k648, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact},
+    {"mul.hi.s64 imm 0x7FFFFFFFFFFFFFFF", k649, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact},
+    {"and.b64 imm 7", k650, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a & b; }(); }, Check::Exact},
+    {"and.b64 imm -3", k651, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a & b; }(); }, Check::Exact},
+    {"and.b64 imm 0x7FFFFFFFFFFFFFFF", k652, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a & b; }(); }, Check::Exact},
+    {"or.b64 imm 7", k653, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a | b; }(); }, Check::Exact},
+    {"or.b64 imm -3", k654, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a | b; }(); }, Check::Exact},
+    {"or.b64 imm 0x7FFFFFFFFFFFFFFF", k655, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a | b; }(); }, Check::Exact},
+    {"xor.b64 imm 7", k656, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a ^ b; }(); }, Check::Exact},
+    {"xor.b64 imm -3", k657, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a ^ b; }(); }, Check::Exact},
+    {"xor.b64 imm 0x7FFFFFFFFFFFFFFF", k658, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a ^ b; }(); }, Check::Exact},
+    {"min.s64 imm 7", k659, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact},
+    {"min.s64 imm -3", k660, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact},
+    {"min.s64 imm 0x7FFFFFFFFFFFFFFF", k661, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact},
+    {"max.s64 imm 7", k662, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact},
+    {"max.s64 imm -3", k663, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact},
+    {"max.s64 imm 0x7FFFFFFFFFFFFFFF", k664, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact},
+    {"min.u64 imm 7", k665, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact},
+    {"min.u64 imm -3", k666, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact},
+    {"min.u64 imm 0x7FFFFFFFFFFFFFFF", k667, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact},
+    {"max.u64 imm 7", k668, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact},
+    {"max.u64 imm -3", k669, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact},
+    {"max.u64 imm 0x7FFFFFFFFFFFFFFF", k670, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact},
+    {"shl.b64 imm 5", k671, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shl(a, b, 64); }(); }, Check::Exact},
+    {"shl.b64 imm 31", k672, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shl(a, b, 64); }(); }, Check::Exact},
+    {"shr.u64 imm 5", k673, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrU(a, b, 64); }(); }, Check::Exact},
+    {"shr.u64 imm 31", k674, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrU(a, b, 64); }(); }, Check::Exact},
+    {"shr.s64 imm 5", k675, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrS(a, b, 64); }(); }, Check::Exact},
+    {"shr.s64 imm 31", k676, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrS(a, b, 64); }(); }, Check::Exact},
+    {"mul.wide.s32 imm 7", k677, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact},
+    {"mul.wide.s32 imm -3", k678, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact},
+    {"mul.wide.s32 imm 0xF0F0F0F0", k679, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact},
+    {"mul.wide.u32 imm 7", k680, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact},
+    {"mul.wide.u32 imm -3", k681, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact},
+    {"mul.wide.u32 imm 0xF0F0F0F0", k682, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact},
+    {"add.sat.s32 imm 7", k683, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact},
+    {"add.sat.s32 imm -3", k684, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact},
+    {"add.sat.s32 imm 0xF0F0F0F0", k685, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact},
+    {"setp.eq.f32 imm 0f3F800000", k686, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }(); }, Check::Exact},
+    {"setp.eq.f32 imm 0fFF800000", k687, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }(); }, Check::Exact},
+    {"setp.eq.f64 imm 0d3FF0000000000000", k688, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }(); }, Check::Exact},
+    {"setp.eq.f64 imm 0dC338000000000000", k689, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }(); }, Check::Exact},
+    {"setp.ne.f32 imm 0f3F800000", k690, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact},
+    {"setp.ne.f32 imm 0fFF800000", k691, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact},
+    {"setp.ne.f64 imm 0d3FF0000000000000", k692, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact},
+    {"setp.ne.f64 imm 0dC338000000000000", k693, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact},
+    {"setp.lt.f32 imm 0f3F800000", k694, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }(); }, Check::Exact},
+    {"setp.lt.f32 imm 0fFF800000", k695, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }(); }, Check::Exact},
+    {"setp.lt.f64 imm 0d3FF0000000000000", k696, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }(); }, Check::Exact},
+    {"setp.lt.f64 imm 0dC338000000000000", k697, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }(); }, Check::Exact},
+    {"setp.le.f32 imm 0f3F800000", k698, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }(); }, Check::Exact},
+    {"setp.le.f32 imm 0fFF800000", k699, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }(); }, Check::Exact},
+    {"setp.le.f64 imm 0d3FF0000000000000", k700, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }(); }, Check::Exact},
+    {"setp.le.f64 imm 0dC338000000000000", k701, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }(); }, Check::Exact},
+    {"setp.gt.f32 imm 0f3F800000", k702, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }(); }, Check::Exact},
+    {"setp.gt.f32 imm 0fFF800000", k703, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }(); }, Check::Exact},
+    {"setp.gt.f64 imm 0d3FF0000000000000", k704, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }(); }, Check::Exact},
+    {"setp.gt.f64 imm 0dC338000000000000", k705, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }(); }, Check::Exact},
+    {"setp.ge.f32 imm 0f3F800000", k706, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }(); }, Check::Exact},
+    {"setp.ge.f32 imm 0fFF800000", k707, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }(); }, Check::Exact},
+    {"setp.ge.f64 imm 0d3FF0000000000000", k708, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }(); }, Check::Exact},
+    {"setp.ge.f64 imm 0dC338000000000000", k709, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }(); }, Check::Exact},
+    {"setp.equ.f32 imm 0f3F800000", k710, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact},
+    {"setp.equ.f32 imm 0fFF800000", k711, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact},
+    {"setp.equ.f64 imm 0d3FF0000000000000", k712, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact},
+    {"setp.equ.f64 imm 0dC338000000000000", k713, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact},
+    {"setp.neu.f32 imm 0f3F800000", k714, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }(); }, Check::Exact},
+    {"setp.neu.f32 imm 0fFF800000", k715, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }(); }, Check::Exact},
+    {"setp.neu.f64 imm 0d3FF0000000000000", k716, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }(); }, Check::Exact},
+    {"setp.neu.f64 imm 0dC338000000000000", k717, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }(); }, Check::Exact},
+    {"setp.ltu.f32 imm 0f3F800000", k718, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact},
+    {"setp.ltu.f32 imm 0fFF800000", k719, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact},
+    {"setp.ltu.f64 imm 0d3FF0000000000000", k720, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact},
+    {"setp.ltu.f64 imm 0dC338000000000000", k721, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact},
+    {"setp.leu.f32 imm 0f3F800000", k722, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact},
+    {"setp.leu.f32 imm 0fFF800000", k723, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact},
+    {"setp.leu.f64 imm 0d3FF0000000000000", k724, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact},
+    {"setp.leu.f64 imm 0dC338000000000000", k725, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact},
+    {"setp.gtu.f32 imm 0f3F800000", k726, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact},
+    {"setp.gtu.f32 imm 0fFF800000", k727, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact},
+    {"setp.gtu.f64 imm 0d3FF0000000000000", k728, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact},
+    {"setp.gtu.f64 imm 0dC338000000000000", k729, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact},
+    {"setp.geu.f32 imm 0f3F800000", k730, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact},
+    {"setp.geu.f32 imm 0fFF800000", k731, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact},
+    {"setp.geu.f64 imm 0d3FF0000000000000", k732, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact},
+    {"setp.geu.f64 imm 0dC338000000000000", k733, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact},
+    {"setp.num.f32 imm 0f3F800000", k734, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact},
+    {"setp.num.f32 imm 0fFF800000", k735, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact},
+    {"setp.num.f64 imm 0d3FF0000000000000", k736, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact},
+    {"setp.num.f64 imm 0dC338000000000000", k737, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact},
+    {"setp.nan.f32 imm 0f3F800000", k738, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact},
+    {"setp.nan.f32 imm 0fFF800000", k739, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact},
+    {"setp.nan.f64 imm 0d3FF0000000000000", k740, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact},
+    {"setp.nan.f64 imm 0dC338000000000000", k741, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact},
+    {"setp.eq.s32 imm 7", k742, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.eq.s32 imm -3", k743, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.eq.s32 imm 0xF0F0F0F0", k744, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.eq.u32 imm 7", k745, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.eq.u32 imm -3", k746, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.eq.u32 imm 0xF0F0F0F0", k747, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.eq.s64 imm 7", k748, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.eq.s64 imm -3", k749, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.eq.s64 imm 0x7FFFFFFFFFFFFFFF", k750, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.eq.u64 imm 7", k751, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.eq.u64 imm -3", k752, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.eq.u64 imm 0x7FFFFFFFFFFFFFFF", k753, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.ne.s32 imm 7", k754, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.ne.s32 imm -3", k755, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.ne.s32 imm 0xF0F0F0F0", k756, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.ne.u32 imm 7", k757, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.ne.u32 imm -3", k758, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.ne.u32 imm 0xF0F0F0F0", k759, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.ne.s64 imm 7", k760, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.ne.s64 imm -3", k761, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.ne.s64 imm 0x7FFFFFFFFFFFFFFF", k762, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.ne.u64 imm 7", k763, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.ne.u64 imm -3", k764, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.ne.u64 imm 0x7FFFFFFFFFFFFFFF", k765, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.lt.s32 imm 7", k766, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.lt.s32 imm -3", k767, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.lt.s32 imm 0xF0F0F0F0", k768, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.lt.u32 imm 7", k769, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.lt.u32 imm -3", k770, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.lt.u32 imm 0xF0F0F0F0", k771, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.lt.s64 imm 7", k772, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.lt.s64 imm -3", k773, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.lt.s64 imm 0x7FFFFFFFFFFFFFFF", k774, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.lt.u64 imm 7", k775, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.lt.u64 imm -3", k776, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.lt.u64 imm 0x7FFFFFFFFFFFFFFF", k777, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.le.s32 imm 7", k778, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.le.s32 imm -3", k779, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.le.s32 imm 0xF0F0F0F0", k780, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.le.u32 imm 7", k781, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.le.u32 imm -3", k782, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.le.u32 imm 0xF0F0F0F0", k783, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.le.s64 imm 7", k784, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.le.s64 imm -3", k785, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.le.s64 imm 0x7FFFFFFFFFFFFFFF", k786, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.le.u64 imm 7", k787, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.le.u64 imm -3", k788, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.le.u64 imm 0x7FFFFFFFFFFFFFFF", k789, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.gt.s32 imm 7", k790, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.gt.s32 imm -3", k791, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.gt.s32 imm 0xF0F0F0F0", k792, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.gt.u32 imm 7", k793, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.gt.u32 imm -3", k794, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.gt.u32 imm 0xF0F0F0F0", k795, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.gt.s64 imm 7", k796, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.gt.s64 imm -3", k797, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.gt.s64 imm 0x7FFFFFFFFFFFFFFF", k798, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.gt.u64 imm 7", k799, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.gt.u64 imm -3", k800, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.gt.u64 imm 0x7FFFFFFFFFFFFFFF", k801, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.ge.s32 imm 7", k802, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.ge.s32 imm -3", k803, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.ge.s32 imm 0xF0F0F0F0", k804, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact},
+    {"setp.ge.u32 imm 7", k805, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.ge.u32 imm -3", k806, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.ge.u32 imm 0xF0F0F0F0", k807, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact},
+    {"setp.ge.s64 imm 7", k808, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.ge.s64 imm -3", k809, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.ge.s64 imm 0x7FFFFFFFFFFFFFFF", k810, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact},
+    {"setp.ge.u64 imm 7", k811, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.ge.u64 imm -3", k812, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.ge.u64 imm 0x7FFFFFFFFFFFFFFF", k813, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact},
+    {"setp.lo.u32 imm 7", k814, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact},
+    {"setp.lo.u32 imm -3", k815, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact},
+    {"setp.lo.u32 imm 0xF0F0F0F0", k816, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact},
+    {"setp.hi.u32 imm 7", k817, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact},
+    {"setp.hi.u32 imm -3", k818, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact},
+    {"setp.hi.u32 imm 0xF0F0F0F0", k819, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact},
+    {"setp.ls.u32 imm 7", k820, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact},
+    {"setp.ls.u32 imm -3", k821, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact},
+    {"setp.ls.u32 imm 0xF0F0F0F0", k822, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact},
+    {"setp.hs.u32 imm 7", k823, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact},
+    {"setp.hs.u32 imm -3", k824, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact},
+    {"setp.hs.u32 imm 0xF0F0F0F0", k825, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact},
 };
