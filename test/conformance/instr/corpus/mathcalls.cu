@@ -1,8 +1,8 @@
 // Corpus input for scripts/ptx-forms.py: calls many CUDA math functions and
 // intrinsics so that the PTX forms libdevice and the CUDA headers emit are
 // part of clang-forms.txt. Not run; compiled to PTX only.
-#include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 __global__ void f32(const float *x, float *y, int *k) {
   float a = x[threadIdx.x], b = x[threadIdx.x + 1], c = x[threadIdx.x + 2];
@@ -28,8 +28,9 @@ __global__ void f32(const float *x, float *y, int *k) {
          (int)__float2ll_ru(a) + ilogbf(a) + __float_as_int(b) + isnan(a) +
          isinf(b) + signbit(c) + __popc(k[1]) + __clz(k[2]) + __ffs(k[3]) +
          __brev(k[4]) + __byte_perm(k[1], k[2], 0x3210) + __mulhi(k[1], k[2]) +
-         __umulhi(k[1], k[2]) + __sad(k[1], k[2], 0) + __funnelshift_l(k[1], k[2], 3) +
-         __hadd(k[1], k[2]) + __rhadd(k[1], k[2]) + __vabsdiffu4(k[1], k[2]) +
+         __umulhi(k[1], k[2]) + __sad(k[1], k[2], 0) +
+         __funnelshift_l(k[1], k[2], 3) + __hadd(k[1], k[2]) +
+         __rhadd(k[1], k[2]) + __vabsdiffu4(k[1], k[2]) +
          (int)__double2float_rn((double)a) + __dp4a(k[1], k[2], 0);
 }
 
@@ -39,20 +40,21 @@ __global__ void f64(const double *x, double *y, long long *k) {
   y[0] = sin(a) + cos(b) + tan(c) + exp(a) + exp2(b) + exp10(c) + expm1(a) +
          log(a) + log2(b) + log10(c) + log1p(a) + pow(a, b) + sqrt(a) +
          rsqrt(b) + cbrt(c) + hypot(a, b) + atan2(a, b) + asin(a) + acos(b) +
-         atan(c) + sinh(a) + cosh(b) + tanh(c) + erf(a) + erfc(b) +
-         erfinv(a) + lgamma(a) + tgamma(b) + fmod(a, b) + remainder(a, b) +
-         frexp(a, &e) + ldexp(a, 3) + floor(a) + ceil(b) + trunc(c) +
-         round(a) + rint(b) + fabs(a) + fmin(a, b) + fmax(a, b) +
-         fma(a, b, c) + __dadd_rn(a, b) + __dmul_rz(a, b) + __ddiv_ru(a, b) +
-         __drcp_rd(a) + __dsqrt_rn(a) + __fma_rz(a, b, c) + (double)__double2float_rz(a);
+         atan(c) + sinh(a) + cosh(b) + tanh(c) + erf(a) + erfc(b) + erfinv(a) +
+         lgamma(a) + tgamma(b) + fmod(a, b) + remainder(a, b) + frexp(a, &e) +
+         ldexp(a, 3) + floor(a) + ceil(b) + trunc(c) + round(a) + rint(b) +
+         fabs(a) + fmin(a, b) + fmax(a, b) + fma(a, b, c) + __dadd_rn(a, b) +
+         __dmul_rz(a, b) + __ddiv_ru(a, b) + __drcp_rd(a) + __dsqrt_rn(a) +
+         __fma_rz(a, b, c) + (double)__double2float_rz(a);
   k[0] = __double2ll_rn(a) + __double2int_rz(b) + __double2uint_ru(c) +
          __double_as_longlong(a) + __double2hiint(b) + __popcll(k[1]) +
-         __clzll(k[2]) + __ffsll(k[3]) + __brevll(k[4]) + __mul64hi(k[1], k[2]) +
-         __umul64hi(k[1], k[2]) + llrint(a) + lround(b) + isnan(c);
+         __clzll(k[2]) + __ffsll(k[3]) + __brevll(k[4]) +
+         __mul64hi(k[1], k[2]) + __umul64hi(k[1], k[2]) + llrint(a) +
+         lround(b) + isnan(c);
 }
 
 __global__ void halves(const __half *x, const __nv_bfloat16 *z, __half *y,
-                     __nv_bfloat16 *w, float *o) {
+                       __nv_bfloat16 *w, float *o) {
   __half a = x[threadIdx.x], b = x[threadIdx.x + 1];
   __half2 p = __halves2half2(a, b), q = __halves2half2(b, a);
   y[0] = __hadd(a, b) * __hsub(a, b) + __hfma(a, b, a) + hsqrt(a) + hexp(b) +
