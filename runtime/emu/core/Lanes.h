@@ -146,12 +146,11 @@ template <class Fn> static inline bool uintDispatch(Ty T, Fn &&F) {
 static inline float ftz32(float X) {
   return std::fpclassify(X) == FP_SUBNORMAL ? std::copysign(0.0f, X) : X;
 }
-// .sat clamps to [+0.0, 1.0]: NaN and -0.0 both give +0.0.
 static inline float sat32(float X) {
-  return std::isnan(X) || X <= 0 ? 0.0f : X > 1 ? 1.0f : X;
+  return std::isnan(X) ? 0.0f : X < 0 ? 0.0f : X > 1 ? 1.0f : X;
 }
 static inline double sat64(double X) {
-  return std::isnan(X) || X <= 0 ? 0.0 : X > 1 ? 1.0 : X;
+  return std::isnan(X) ? 0.0 : X < 0 ? 0.0 : X > 1 ? 1.0 : X;
 }
 
 // PTX canonical NaN (0x7fffffff for f32).

@@ -13,10 +13,43 @@ import os
 HERE = os.path.dirname(os.path.abspath(__file__))
 CTYPE = {'h': 'unsigned short', 'r': 'unsigned int', 'l': 'unsigned long long'}
 FORMS = []  # (name, ptx, dst, srcs, case class, ref expr, check)
+BOUNDS = {}  # name -> (max relative error, max absolute error) of .approx
 
 
 def form(name, ptx, dst, srcs, cls, ref, check='exact'):
+    if '.sat.' in name and 'f32' in name:
+        check = 'satz'  # see Check::Satz in instr.cu
     FORMS.append((name, ptx, dst, srcs, cls, ref, check))
+
+
+def approx_forms():
+    """.approx f32 forms: the reference is the exact value in double (ref
+    returns double bits); the check allows the PTX ISA's documented maximum
+    error, relative (rel) or absolute (abs), and needs infinities, NaNs and
+    zeros where the exact result has them."""
+    x = '(double)ref::fz(FTZ, ref::f(a))'
+    y = '(double)ref::fz(FTZ, ref::f(b))'
+    ops = [('rcp', f'1.0 / {x}', 2 ** -23, 0, 1),
+           ('sqrt', f'std::sqrt({x})', 2 ** -23, 0, 1),
+           ('rsqrt', f'1.0 / std::sqrt({x})', 2 ** -22.9, 0, 1),
+           ('ex2', f'std::exp2({x})', 2 ** -22.5, 0, 1),
+           ('lg2', f'std::log2({x})', 0, 2 ** -22.6, 1),
+           ('sin', f'std::fabs({x}) <= 100 * M_PI ? std::sin({x}) : ref::d(ref::kUnbounded)', 0,
+            2 ** -20.5, 1),
+           ('cos', f'std::fabs({x}) <= 100 * M_PI ? std::cos({x}) : ref::d(ref::kUnbounded)', 0,
+            2 ** -20.5, 1),
+           ('div', f'{x} / {y}', 2 ** -22, 0, 2)]
+    for op, e, rel, ab, n in ops:
+        for ftz in ['', '.ftz']:
+            name = f'{op}.approx{ftz}.f32'
+            srcs = ', '.join(['%1', '%2'][:n])
+            expr = e.replace('FTZ', 'true' if ftz else 'false')
+            form(name, f'{name} %0, {srcs};', 'r', 'r' * n, f'f32_{n}',
+                 f'ref::bits((double)({expr}))', 'approx')
+            BOUNDS[name] = (rel, ab)
+    form('tanh.approx.f32', 'tanh.approx.f32 %0, %1;', 'r', 'r', 'f32_1',
+         'ref::bits(std::tanh((double)ref::f(a)))', 'approx')
+    BOUNDS['tanh.approx.f32'] = (2 ** -10.9, 0)
 
 
 RMS = ['rn', 'rz', 'rm', 'rp']
@@ -422,6 +455,7 @@ def more_forms():
 
 def emit():
     float_forms()
+    approx_forms()
     more_forms()
     cvt_forms()
     int_forms()
@@ -452,7 +486,8 @@ def emit():
         out.append('  O[i] = d;\n}')
         table.append(f'    {{"{name}", k{i}, "{cls}", {len(srcs)}, {"r" if dst == "r" else ("h" if dst == "h" else "l")!r}, '
                      f'[](u64 a, u64 b, u64 c) -> u64 {{ (void)a; (void)b; (void)c; return {ref}; }}, '
-                     f'Check::{check.capitalize()}}},')
+                     f'Check::{check.capitalize()}, '
+                     f'{BOUNDS.get(name, (0, 0))[0]!r}, {BOUNDS.get(name, (0, 0))[1]!r}}},')
     out.append('')
     out.append('static const Form kForms[] = {')
     out += table

@@ -17,6 +17,9 @@ using s32 = int32_t;
 using s64 = int64_t;
 
 enum Rm { RN, RZ, RM, RP };
+// Expected value of an .approx case whose input lies outside the range the
+// ISA bounds the error on (a NaN payload no arithmetic produces).
+constexpr u64 kUnbounded = 0x7ff8dead0000beefull;
 
 inline float f(u64 b) {
   u32 v = (u32)b;
