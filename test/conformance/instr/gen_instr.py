@@ -361,6 +361,20 @@ def imm_variants():
                  f'[&] {{ b = {val}; return {ref}; }}()', check)
 
 
+def half_forms():
+    """f16/bf16 conversions that clang emits."""
+    for rm in RMS:
+        form(f'cvt.{rm}.f16.f32', f'cvt.{rm}.f16.f32 %0, %1;', 'h', 'r', 'f32_1',
+             f'ref::narrow(ref::{rm.upper()}, ref::f(a), 10, -14, 15)', 'nan16')
+        form(f'cvt.{rm}.bf16.f32', f'cvt.{rm}.bf16.f32 %0, %1;', 'h', 'r',
+             'f32_1', f'ref::narrow(ref::{rm.upper()}, ref::f(a), 7, -126, 127)',
+             'nanbf16')
+    form('cvt.f32.f16', 'cvt.f32.f16 %0, %1;', 'r', 'h', 'i32_1',
+         'ref::f16tof32(a & 0xffff)', 'nan')
+    form('cvt.f32.bf16', 'cvt.f32.bf16 %0, %1;', 'r', 'h', 'i32_1',
+         '(a & 0xffffull) << 16', 'nan')
+
+
 def more_forms():
     """Aliases and small forms clang emits (see clang-forms.txt)."""
     for op, OP in [('add', 'ADD'), ('sub', 'SUB'), ('mul', 'MUL')]:
@@ -456,6 +470,7 @@ def more_forms():
 def emit():
     float_forms()
     approx_forms()
+    half_forms()
     more_forms()
     cvt_forms()
     int_forms()

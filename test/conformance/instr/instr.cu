@@ -22,7 +22,8 @@ using u64 = uint64_t;
 // Satz: f32 .sat, where the ISA's "[0.0, 1.0]" leaves the sign of a zero
 // result open (-0.0 is in that range); either zero matches an expected zero
 // until a GPU run (issue 21) settles it.
-enum class Check { Exact, Nan, Low8, Approx, Satz };
+// Nan16, Nanbf16: Nan for f16 and bf16 results.
+enum class Check { Exact, Nan, Low8, Approx, Satz, Nan16, Nanbf16 };
 struct Form {
   const char *name;
   void (*kernel)(const u64 *, const u64 *, const u64 *, u64 *, int);
@@ -69,6 +70,10 @@ static bool matches(const Form &f, u64 got, u64 want) {
   if (f.check == Check::Satz && (want & 0x7fffffff) == 0 &&
       (got & 0x7fffffff) == 0)
     return true;
+  if (f.check == Check::Nan16 || f.check == Check::Nanbf16) {
+    u64 inf = f.check == Check::Nan16 ? 0x7c00 : 0x7f80;
+    return (want & 0x7fff) > inf && (got & 0x7fff) > inf;
+  }
   if (f.check == Check::Low8)
     return (got & 0xff) == (want & 0xff);
   return f.check == Check::Nan && isNan(want, f.dst) && isNan(got, f.dst);
@@ -113,7 +118,9 @@ static int runForm(const Form &f, const std::vector<Case> &cs, FILE *dump,
       std::fprintf(dump, "%s\t%zu\t%llx %llx %llx\t%llx%s\n", f.name, i,
                    (unsigned long long)cs[i].a, (unsigned long long)cs[i].b,
                    (unsigned long long)cs[i].c, (unsigned long long)got,
-                   f.check == Check::Nan      ? "\tnan-any"
+                   f.check == Check::Nan || f.check == Check::Nan16 ||
+                           f.check == Check::Nanbf16
+                       ? "\tnan-any"
                    : f.check == Check::Approx ? "\tapprox"
                    : f.check == Check::Satz   ? "\tsat-zero-sign"
                                               : "");

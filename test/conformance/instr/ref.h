@@ -3,6 +3,7 @@
 // (fesetround; built with -frounding-math) or exact integer methods. It does
 // not share code with the emulator (runtime/emu/core) on purpose.
 #pragma once
+#include <algorithm>
 #include <cfenv>
 #include <cmath>
 #include <cstdint>
@@ -192,6 +193,53 @@ inline float f64tof32(Rm rm, bool ftzOn, double x) {
     return (float)vx;
   });
   return fz(ftzOn, r);
+}
+
+// f32 to a narrower binary format (f16: 10 stored significand bits,
+// exponents -14..15; bf16: 7 bits, -126..127) under a rounding mode, by
+// exact scaling in double: the value is a whole number of quanta.
+inline u64 narrow(Rm rm, float x, int mant, int emin, int emax) {
+  u64 sign = std::signbit(x) ? 1ull << (mant + (emax == 15 ? 5 : 8)) : 0;
+  int expBits = emax == 15 ? 5 : 8;
+  u64 infBits = ((1ull << expBits) - 1) << mant;
+  if (std::isnan(x))
+    return sign | infBits | (1ull << (mant - 1));
+  if (std::isinf(x))
+    return sign | infBits;
+  bool neg = std::signbit(x);
+  double a = std::fabs((double)x);
+  if (a == 0)
+    return sign;
+  int e;
+  std::frexp(a, &e);
+  int qe = std::max(e - 1 - mant, emin - mant);
+  double n = std::ldexp(a, -qe), fl = std::floor(n), frac = n - fl;
+  double r = fl;
+  if (rm == RN)
+    r = frac > 0.5 || (frac == 0.5 && std::fmod(fl, 2) == 1) ? fl + 1 : fl;
+  else if ((rm == RM && neg) || (rm == RP && !neg))
+    r = frac > 0 ? fl + 1 : fl;
+  double v = std::ldexp(r, qe);
+  if (v >= std::ldexp(1.0, emax + 1)) {
+    bool toInf = rm == RN || (rm == RM && neg) || (rm == RP && !neg);
+    return sign | (toInf ? infBits : infBits - 1);
+  }
+  if (v < std::ldexp(1.0, emin))
+    return sign | (u64)std::ldexp(v, mant - emin);
+  int ev;
+  std::frexp(v, &ev);
+  u64 bexp = (u64)(ev - 1 + (emax));
+  u64 m = (u64)(std::ldexp(v, mant - (ev - 1))) - (1ull << mant);
+  return sign | bexp << mant | m;
+}
+// f16 bits to f32 (exact).
+inline u64 f16tof32(u64 h) {
+  int e = (h >> 10) & 31;
+  double m = (double)(h & 1023);
+  double v = e == 0    ? std::ldexp(m, -24)
+             : e == 31 ? (m != 0 ? NAN : INFINITY)
+                       : std::ldexp(1024 + m, e - 25);
+  return bits((float)(h & 0x8000 ? -v : v));
 }
 
 // Integer helpers with exact semantics.
