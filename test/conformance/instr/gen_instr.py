@@ -375,6 +375,66 @@ def half_forms():
          '(a & 0xffffull) << 16', 'nan')
 
 
+def carry_bit_forms():
+    """Carry chains, funnel shifts, byte permute, lop3, bfi, dp4a."""
+    M = '0xffffffffull'
+    cin = f'((c & {M}) != 0)'
+    form('add.cc.u32', '{ .reg .b32 t; add.cc.u32 t, %1, %2; '
+         'addc.u32 %0, 0, 0; }', 'r', 'rr', 'i32_2',
+         f'((a & {M}) + (b & {M})) >> 32')
+    form('addc.u32', '{ .reg .b32 t; add.cc.u32 t, %3, -1; '
+         'addc.u32 %0, %1, %2; }', 'r', 'rrr', 'i32_3',
+         f'(a + b + {cin}) & {M}')
+    form('addc.cc.u32', '{ .reg .b32 t, u; add.cc.u32 t, %3, -1; '
+         'addc.cc.u32 u, %1, %2; addc.u32 %0, 0, 0; }', 'r', 'rrr', 'i32_3',
+         f'((a & {M}) + (b & {M}) + {cin}) >> 32')
+    form('sub.cc.u32', '{ .reg .b32 t; sub.cc.u32 t, %1, %2; '
+         'subc.u32 %0, 0, 0; }', 'r', 'rr', 'i32_2',
+         f'(a & {M}) < (b & {M}) ? {M} : 0')
+    form('subc.u32', '{ .reg .b32 t; sub.cc.u32 t, 0, %3; '
+         'subc.u32 %0, %1, %2; }', 'r', 'rrr', 'i32_3',
+         f'(a - b - {cin}) & {M}')
+    form('subc.cc.u32', '{ .reg .b32 t, u; sub.cc.u32 t, 0, %3; '
+         'subc.cc.u32 u, %1, %2; subc.u32 %0, 0, 0; }', 'r', 'rrr', 'i32_3',
+         f'(a & {M}) < (b & {M}) + {cin} ? {M} : 0')
+    cin64 = '(c != 0)'
+    form('add.cc.s64', '{ .reg .b64 t; add.cc.s64 t, %1, %2; '
+         'addc.s64 %0, 0, 0; }', 'l', 'll', 'i64_2', '(u64)(a + b < a)')
+    form('addc.cc.s64', '{ .reg .b64 t, u; add.cc.s64 t, %3, -1; '
+         'addc.cc.s64 u, %1, %2; addc.s64 %0, 0, 0; }', 'l', 'lll', 'i64_3',
+         f'(u64)(((unsigned __int128)a + b + {cin64}) >> 64)')
+    form('mad.lo.cc.u32', '{ .reg .b32 t; mad.lo.cc.u32 t, %1, %2, %3; '
+         'addc.u32 %0, 0, 0; }', 'r', 'rrr', 'i32_3',
+         f'((((a & {M}) * (b & {M})) & {M}) + (c & {M})) >> 32')
+    form('madc.hi.u32', '{ .reg .b32 t; mad.lo.cc.u32 t, %1, %2, %3; '
+         'madc.hi.u32 %0, %1, %2, 0; }', 'r', 'rrr', 'i32_3',
+         f'(ref::mulhiU(a, b, 32) + (((((a & {M}) * (b & {M})) & {M}) + '
+         f'(c & {M})) >> 32)) & {M}')
+    form('madc.lo.cc.u32', '{ .reg .b32 t, u; add.cc.u32 t, %3, -1; '
+         'madc.lo.cc.u32 u, %1, %2, %3; addc.u32 %0, 0, 0; }', 'r', 'rrr',
+         'i32_3', f'((((a & {M}) * (b & {M})) & {M}) + (c & {M}) + {cin}) >> 32')
+    for d, m in [('l', 'wrap'), ('l', 'clamp'), ('r', 'wrap'), ('r', 'clamp')]:
+        n = '(c & 31)' if m == 'wrap' else 'std::min<u64>(c & 0xffffffffull, 32)'
+        e = (f'(((b << 32 | (a & {M})) << {n}) >> 32) & {M}' if d == 'l' else
+             f'((b << 32 | (a & {M})) >> {n}) & {M}')
+        form(f'shf.{d}.{m}.b32', f'shf.{d}.{m}.b32 %0, %1, %2, %3;', 'r', 'rrr',
+             'i32_3', e)
+    form('shf.l.wrap.b32 imm 5', 'shf.l.wrap.b32 %0, %1, %2, 5;', 'r', 'rr',
+         'i32_2', f'(((b << 32 | (a & {M})) << 5) >> 32) & {M}')
+    form('prmt.b32', 'prmt.b32 %0, %1, %2, %3;', 'r', 'rrr', 'i32_3',
+         'ref::prmt(a, b, c)')
+    form('prmt.b32 imm 0x7531', 'prmt.b32 %0, %1, %2, 0x7531;', 'r', 'rr',
+         'i32_2', 'ref::prmt(a, b, 0x7531)')
+    for lut in ['0x96', '0xE8', '0x1E']:
+        form(f'lop3.b32 imm {lut}', f'lop3.b32 %0, %1, %2, %3, {lut};', 'r',
+             'rrr', 'i32_3', f'ref::lop3(a, b, c, {lut})')
+    form('bfi.b32', '{ .reg .b32 t; mov.b32 t, 0x12345678; '
+         'bfi.b32 %0, %1, t, %2, %3; }', 'r', 'rrr', 'bfe',
+         'ref::bfi(a, 0x12345678, b, c, 32)')
+    form('dp4a.s32.s32', 'dp4a.s32.s32 %0, %1, %2, %3;', 'r', 'rrr', 'i32_3',
+         'ref::dp4a(a, b, c)')
+
+
 def more_forms():
     """Aliases and small forms clang emits (see clang-forms.txt)."""
     for op, OP in [('add', 'ADD'), ('sub', 'SUB'), ('mul', 'MUL')]:
@@ -471,6 +531,7 @@ def emit():
     float_forms()
     approx_forms()
     half_forms()
+    carry_bit_forms()
     more_forms()
     cvt_forms()
     int_forms()

@@ -327,4 +327,32 @@ inline u64 bfi(u64 a, u64 b, u64 c, u64 dd, int w) {
   }
   return r;
 }
+// prmt default mode: bytes 0-3 of a and 4-7 of b; selector nibble bit 3
+// replicates the chosen byte's sign bit.
+inline u64 prmt(u64 a, u64 b, u64 c) {
+  u64 src = (b & 0xffffffffull) << 32 | (a & 0xffffffffull), r = 0;
+  for (int i = 0; i < 4; ++i) {
+    u32 sel = (u32)(c >> (4 * i)) & 0xf;
+    u64 byte = src >> (8 * (sel & 7)) & 0xff;
+    if (sel & 8)
+      byte = (byte & 0x80) ? 0xff : 0;
+    r |= byte << (8 * i);
+  }
+  return r;
+}
+// lop3: result bit = lut bit at index (a << 2 | b << 1 | c).
+inline u64 lop3(u64 a, u64 b, u64 c, u32 lut) {
+  u64 r = 0;
+  for (int i = 0; i < 32; ++i) {
+    u32 idx = (u32)((a >> i & 1) << 2 | (b >> i & 1) << 1 | (c >> i & 1));
+    r |= (u64)(lut >> idx & 1) << i;
+  }
+  return r;
+}
+inline u64 dp4a(u64 a, u64 b, u64 c) {
+  s64 sum = (s32)c;
+  for (int i = 0; i < 4; ++i)
+    sum += (s64)(int8_t)(a >> (8 * i)) * (s64)(int8_t)(b >> (8 * i));
+  return (u64)sum & 0xffffffffull;
+}
 } // namespace ref
