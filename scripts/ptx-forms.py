@@ -3,7 +3,8 @@
 
 A form is the opcode with its modifiers and types (cvt.rzi.s32.f32) plus
 the kinds of its non-register operands: immediates by literal syntax
-(imm:dec imm:neg imm:hex imm:0f imm:0d imm:float), special registers
+(imm:dec imm:neg imm:hex imm:oct imm:bin imm:0f imm:0d
+imm:float), special registers
 (sreg:tid.x) and vectors (vec). Memory, symbol and register operands are
 not part of the key.
 
@@ -41,6 +42,10 @@ def operand_kind(op):
         return 'imm:0d'
     if re.fullmatch(r'-?0[xX][0-9a-fA-F]+U?', op):
         return 'imm:hex'
+    if re.fullmatch(r'-?0[bB][01]+U?', op):
+        return 'imm:bin'
+    if re.fullmatch(r'-?0[0-7]+U?', op):
+        return 'imm:oct'
     if re.fullmatch(r'-\d+U?', op):
         return 'imm:neg'
     if re.fullmatch(r'\d+U?', op):

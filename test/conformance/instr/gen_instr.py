@@ -324,7 +324,11 @@ def key_of(name):
     if len(parts) == 1:
         return name
     if parts[1] == 'imm':
-        return f'{parts[0]} {mod.operand_kind(parts[2])}'
+        kinds = []
+        for lit in parts[2:]:
+            if mod.operand_kind(lit) not in kinds:
+                kinds.append(mod.operand_kind(lit))
+        return ' '.join([parts[0]] + kinds)
     if parts[1].startswith('%'):
         return f'{parts[0]} {mod.operand_kind(parts[1])}'
     return f'{parts[0]} vec'
@@ -435,6 +439,33 @@ def carry_bit_forms():
          'ref::dp4a(a, b, c)')
 
 
+def warp_forms():
+    """shfl and vote on full warps: lane j of a warp holds value(j), so the
+    reference knows every lane's input (class idx: a is the thread index)."""
+    val = 'v(a - a % 32 + ({j}))'
+    pre = ('{ .reg .b32 v; mad.lo.u32 v, %1, -1640531527, 1; ')
+    for mode, c, src in [('idx', 31, '5'), ('up', 0, 'a % 32 >= 3 ? a % 32 - 3 : a % 32'),
+                         ('down', 31, 'a % 32 + 3 <= 31 ? a % 32 + 3 : a % 32'),
+                         ('bfly', 31, '(a % 32) ^ 3')]:
+        lane = '5' if mode == 'idx' else '3'
+        form(f'shfl.sync.{mode}.b32 imm {lane} -1',
+             pre + f'shfl.sync.{mode}.b32 %0, v, {lane}, {c}, -1; }}', 'r', 'r',
+             'idx', '[&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 1) '
+             f'& 0xffffffffull; }}; return {val.format(j=src)}; }}()')
+    body = ('{ .reg .pred p, q; .reg .b32 t; and.b32 t, %1, 5; '
+            'setp.ne.u32 p, t, 0; ')
+    warp = ('[&] { u64 r = 0; for (u64 j = 0; j < 32; ++j) r |= (u64)(((a - a % 32 + j) '
+            '& 5) != 0) << j; return EXPR; }()')
+    form('vote.sync.ballot.b32 imm -1', body + 'vote.sync.ballot.b32 %0, p, -1; }',
+         'r', 'r', 'idx', warp.replace('EXPR', 'r'))
+    form('vote.sync.any.pred imm -1', body + 'vote.sync.any.pred q, p, -1; '
+         'selp.u32 %0, 1, 0, q; }', 'r', 'r', 'idx',
+         warp.replace('EXPR', '(u64)(r != 0)'))
+    form('vote.sync.all.pred imm -1', '{ .reg .pred p, q; setp.ne.u32 p, %1, 7; '
+         'vote.sync.all.pred q, p, -1; selp.u32 %0, 1, 0, q; }', 'r', 'r', 'idx',
+         '(u64)(a / 32 != 0)')
+
+
 def more_forms():
     """Aliases and small forms clang emits (see clang-forms.txt)."""
     for op, OP in [('add', 'ADD'), ('sub', 'SUB'), ('mul', 'MUL')]:
@@ -532,6 +563,7 @@ def emit():
     approx_forms()
     half_forms()
     carry_bit_forms()
+    warp_forms()
     more_forms()
     cvt_forms()
     int_forms()

@@ -2046,8 +2046,78 @@ __global__ void k187(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   asm volatile("dp4a.s32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
-// add.f32
+// shfl.sync.idx.b32 imm 5 -1
 __global__ void k188(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v; mad.lo.u32 v, %1, -1640531527, 1; shfl.sync.idx.b32 %0, v, 5, 31, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shfl.sync.up.b32 imm 3 -1
+__global__ void k189(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v; mad.lo.u32 v, %1, -1640531527, 1; shfl.sync.up.b32 %0, v, 3, 0, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shfl.sync.down.b32 imm 3 -1
+__global__ void k190(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v; mad.lo.u32 v, %1, -1640531527, 1; shfl.sync.down.b32 %0, v, 3, 31, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shfl.sync.bfly.b32 imm 3 -1
+__global__ void k191(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v; mad.lo.u32 v, %1, -1640531527, 1; shfl.sync.bfly.b32 %0, v, 3, 31, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// vote.sync.ballot.b32 imm -1
+__global__ void k192(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, q; .reg .b32 t; and.b32 t, %1, 5; setp.ne.u32 p, t, 0; vote.sync.ballot.b32 %0, p, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// vote.sync.any.pred imm -1
+__global__ void k193(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, q; .reg .b32 t; and.b32 t, %1, 5; setp.ne.u32 p, t, 0; vote.sync.any.pred q, p, -1; selp.u32 %0, 1, 0, q; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// vote.sync.all.pred imm -1
+__global__ void k194(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, q; setp.ne.u32 p, %1, 7; vote.sync.all.pred q, p, -1; selp.u32 %0, 1, 0, q; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.f32
+__global__ void k195(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2058,7 +2128,7 @@ __global__ void k188(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.f64
-__global__ void k189(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k196(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2069,7 +2139,7 @@ __global__ void k189(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.f32
-__global__ void k190(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k197(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2080,7 +2150,7 @@ __global__ void k190(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.f64
-__global__ void k191(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k198(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2091,7 +2161,7 @@ __global__ void k191(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.f32
-__global__ void k192(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k199(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2102,7 +2172,7 @@ __global__ void k192(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.f64
-__global__ void k193(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k200(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2113,7 +2183,7 @@ __global__ void k193(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.sat.f32
-__global__ void k194(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k201(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2124,7 +2194,7 @@ __global__ void k194(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u32
-__global__ void k195(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k202(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2135,7 +2205,7 @@ __global__ void k195(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u64
-__global__ void k196(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k203(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2146,7 +2216,7 @@ __global__ void k196(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.u64
-__global__ void k197(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k204(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2158,7 +2228,7 @@ __global__ void k197(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.wide.u32
-__global__ void k198(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k205(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2170,7 +2240,7 @@ __global__ void k198(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.hi.s32
-__global__ void k199(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k206(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2182,7 +2252,7 @@ __global__ void k199(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.lo.s32
-__global__ void k200(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k207(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2193,7 +2263,7 @@ __global__ void k200(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.hi.u32
-__global__ void k201(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k208(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2204,7 +2274,7 @@ __global__ void k201(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sad.u32
-__global__ void k202(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k209(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2216,7 +2286,7 @@ __global__ void k202(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sad.s32
-__global__ void k203(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k210(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2228,7 +2298,7 @@ __global__ void k203(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s16
-__global__ void k204(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k211(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2239,7 +2309,7 @@ __global__ void k204(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s16
-__global__ void k205(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k212(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2250,7 +2320,7 @@ __global__ void k205(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.u16
-__global__ void k206(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k213(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2261,7 +2331,7 @@ __global__ void k206(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.u16
-__global__ void k207(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k214(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2272,7 +2342,7 @@ __global__ void k207(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u16
-__global__ void k208(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k215(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2283,7 +2353,7 @@ __global__ void k208(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u16
-__global__ void k209(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k216(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2294,7 +2364,7 @@ __global__ void k209(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.s32.s16
-__global__ void k210(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k217(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2304,7 +2374,7 @@ __global__ void k210(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.s64.s16
-__global__ void k211(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k218(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2314,7 +2384,7 @@ __global__ void k211(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.u64.u16
-__global__ void k212(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k219(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2324,7 +2394,7 @@ __global__ void k212(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.u16.u32
-__global__ void k213(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k220(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2334,7 +2404,7 @@ __global__ void k213(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.sat.s8.s32
-__global__ void k214(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k221(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2344,7 +2414,7 @@ __global__ void k214(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.sat.u8.u32
-__global__ void k215(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k222(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2354,7 +2424,7 @@ __global__ void k215(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.s16.f32
-__global__ void k216(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k223(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2364,7 +2434,7 @@ __global__ void k216(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.sat.f32.f32
-__global__ void k217(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k224(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2374,7 +2444,7 @@ __global__ void k217(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // copysign.f32
-__global__ void k218(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k225(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2385,7 +2455,7 @@ __global__ void k218(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // copysign.f64
-__global__ void k219(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k226(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2396,7 +2466,7 @@ __global__ void k219(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // testp.finite.f32
-__global__ void k220(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k227(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2406,7 +2476,7 @@ __global__ void k220(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // testp.finite.f64
-__global__ void k221(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k228(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2416,7 +2486,7 @@ __global__ void k221(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // testp.infinite.f32
-__global__ void k222(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k229(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2426,7 +2496,7 @@ __global__ void k222(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // testp.infinite.f64
-__global__ void k223(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k230(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2436,7 +2506,7 @@ __global__ void k223(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // testp.number.f32
-__global__ void k224(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k231(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2446,7 +2516,7 @@ __global__ void k224(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // testp.number.f64
-__global__ void k225(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k232(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2456,7 +2526,7 @@ __global__ void k225(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // testp.notanumber.f32
-__global__ void k226(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k233(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2466,7 +2536,7 @@ __global__ void k226(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // testp.notanumber.f64
-__global__ void k227(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k234(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2476,7 +2546,7 @@ __global__ void k227(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // testp.normal.f32
-__global__ void k228(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k235(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2486,7 +2556,7 @@ __global__ void k228(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // testp.normal.f64
-__global__ void k229(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k236(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2496,7 +2566,7 @@ __global__ void k229(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // testp.subnormal.f32
-__global__ void k230(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k237(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2506,7 +2576,7 @@ __global__ void k230(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // testp.subnormal.f64
-__global__ void k231(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k238(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2516,7 +2586,7 @@ __global__ void k231(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.pred
-__global__ void k232(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k239(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2527,7 +2597,7 @@ __global__ void k232(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.pred
-__global__ void k233(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k240(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2538,7 +2608,7 @@ __global__ void k233(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.pred
-__global__ void k234(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k241(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2549,7 +2619,7 @@ __global__ void k234(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // not.pred
-__global__ void k235(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k242(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2559,7 +2629,7 @@ __global__ void k235(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // slct.u32.s32
-__global__ void k236(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k243(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2571,7 +2641,7 @@ __global__ void k236(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // slct.f32.f32
-__global__ void k237(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k244(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2583,7 +2653,7 @@ __global__ void k237(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b32
-__global__ void k238(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k245(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2594,7 +2664,7 @@ __global__ void k238(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b32
-__global__ void k239(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k246(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2605,7 +2675,7 @@ __global__ void k239(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b64
-__global__ void k240(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k247(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2616,7 +2686,7 @@ __global__ void k240(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b64
-__global__ void k241(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k248(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2627,7 +2697,7 @@ __global__ void k241(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b64
-__global__ void k242(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k249(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2639,7 +2709,7 @@ __global__ void k242(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.f32
-__global__ void k243(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k250(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2651,7 +2721,7 @@ __global__ void k243(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b16
-__global__ void k244(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k251(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2661,7 +2731,7 @@ __global__ void k244(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b32
-__global__ void k245(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k252(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2671,7 +2741,7 @@ __global__ void k245(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64
-__global__ void k246(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k253(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2681,7 +2751,7 @@ __global__ void k246(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32
-__global__ void k247(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k254(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2691,7 +2761,7 @@ __global__ void k247(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.s32.f32
-__global__ void k248(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k255(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2701,7 +2771,7 @@ __global__ void k248(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.s32.f64
-__global__ void k249(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k256(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2711,7 +2781,7 @@ __global__ void k249(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f32.s32
-__global__ void k250(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k257(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2721,7 +2791,7 @@ __global__ void k250(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f64.s32
-__global__ void k251(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k258(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2731,7 +2801,7 @@ __global__ void k251(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.u32.f32
-__global__ void k252(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k259(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2741,7 +2811,7 @@ __global__ void k252(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.u32.f64
-__global__ void k253(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k260(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2751,7 +2821,7 @@ __global__ void k253(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f32.u32
-__global__ void k254(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k261(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2761,7 +2831,7 @@ __global__ void k254(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f64.u32
-__global__ void k255(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k262(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2771,7 +2841,7 @@ __global__ void k255(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.s64.f32
-__global__ void k256(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k263(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2781,7 +2851,7 @@ __global__ void k256(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.s64.f64
-__global__ void k257(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k264(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2791,7 +2861,7 @@ __global__ void k257(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f32.s64
-__global__ void k258(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k265(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2801,7 +2871,7 @@ __global__ void k258(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f64.s64
-__global__ void k259(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k266(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2811,7 +2881,7 @@ __global__ void k259(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.u64.f32
-__global__ void k260(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k267(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2821,7 +2891,7 @@ __global__ void k260(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.u64.f64
-__global__ void k261(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k268(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2831,7 +2901,7 @@ __global__ void k261(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f32.u64
-__global__ void k262(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k269(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2841,7 +2911,7 @@ __global__ void k262(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f64.u64
-__global__ void k263(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k270(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2851,7 +2921,7 @@ __global__ void k263(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.f32.f32
-__global__ void k264(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k271(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2861,7 +2931,7 @@ __global__ void k264(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f32.f64
-__global__ void k265(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k272(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2871,7 +2941,7 @@ __global__ void k265(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.ftz.f32.f32
-__global__ void k266(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k273(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2881,7 +2951,7 @@ __global__ void k266(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.ftz.f32.f64
-__global__ void k267(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k274(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2891,7 +2961,7 @@ __global__ void k267(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rni.f64.f64
-__global__ void k268(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k275(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2901,7 +2971,7 @@ __global__ void k268(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.s32.f32
-__global__ void k269(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k276(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2911,7 +2981,7 @@ __global__ void k269(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.s32.f64
-__global__ void k270(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k277(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2921,7 +2991,7 @@ __global__ void k270(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f32.s32
-__global__ void k271(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k278(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2931,7 +3001,7 @@ __global__ void k271(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f64.s32
-__global__ void k272(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k279(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2941,7 +3011,7 @@ __global__ void k272(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.u32.f32
-__global__ void k273(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k280(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2951,7 +3021,7 @@ __global__ void k273(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.u32.f64
-__global__ void k274(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k281(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2961,7 +3031,7 @@ __global__ void k274(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f32.u32
-__global__ void k275(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k282(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2971,7 +3041,7 @@ __global__ void k275(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f64.u32
-__global__ void k276(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k283(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2981,7 +3051,7 @@ __global__ void k276(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.s64.f32
-__global__ void k277(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k284(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -2991,7 +3061,7 @@ __global__ void k277(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.s64.f64
-__global__ void k278(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k285(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3001,7 +3071,7 @@ __global__ void k278(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f32.s64
-__global__ void k279(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k286(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3011,7 +3081,7 @@ __global__ void k279(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f64.s64
-__global__ void k280(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k287(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3021,7 +3091,7 @@ __global__ void k280(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.u64.f32
-__global__ void k281(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k288(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3031,7 +3101,7 @@ __global__ void k281(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.u64.f64
-__global__ void k282(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k289(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3041,7 +3111,7 @@ __global__ void k282(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f32.u64
-__global__ void k283(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k290(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3051,7 +3121,7 @@ __global__ void k283(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f64.u64
-__global__ void k284(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k291(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3061,7 +3131,7 @@ __global__ void k284(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.f32.f32
-__global__ void k285(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k292(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3071,7 +3141,7 @@ __global__ void k285(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.f32.f64
-__global__ void k286(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k293(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3081,7 +3151,7 @@ __global__ void k286(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.ftz.f32.f32
-__global__ void k287(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k294(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3091,7 +3161,7 @@ __global__ void k287(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rz.ftz.f32.f64
-__global__ void k288(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k295(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3101,7 +3171,7 @@ __global__ void k288(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rzi.f64.f64
-__global__ void k289(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k296(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3111,7 +3181,7 @@ __global__ void k289(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.s32.f32
-__global__ void k290(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k297(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3121,7 +3191,7 @@ __global__ void k290(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.s32.f64
-__global__ void k291(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k298(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3131,7 +3201,7 @@ __global__ void k291(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f32.s32
-__global__ void k292(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k299(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3141,7 +3211,7 @@ __global__ void k292(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f64.s32
-__global__ void k293(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k300(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3151,7 +3221,7 @@ __global__ void k293(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.u32.f32
-__global__ void k294(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k301(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3161,7 +3231,7 @@ __global__ void k294(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.u32.f64
-__global__ void k295(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k302(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3171,7 +3241,7 @@ __global__ void k295(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f32.u32
-__global__ void k296(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k303(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3181,7 +3251,7 @@ __global__ void k296(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f64.u32
-__global__ void k297(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k304(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3191,7 +3261,7 @@ __global__ void k297(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.s64.f32
-__global__ void k298(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k305(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3201,7 +3271,7 @@ __global__ void k298(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.s64.f64
-__global__ void k299(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k306(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3211,7 +3281,7 @@ __global__ void k299(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f32.s64
-__global__ void k300(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k307(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3221,7 +3291,7 @@ __global__ void k300(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f64.s64
-__global__ void k301(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k308(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3231,7 +3301,7 @@ __global__ void k301(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.u64.f32
-__global__ void k302(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k309(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3241,7 +3311,7 @@ __global__ void k302(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.u64.f64
-__global__ void k303(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k310(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3251,7 +3321,7 @@ __global__ void k303(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f32.u64
-__global__ void k304(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k311(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3261,7 +3331,7 @@ __global__ void k304(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f64.u64
-__global__ void k305(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k312(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3271,7 +3341,7 @@ __global__ void k305(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.f32.f32
-__global__ void k306(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k313(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3281,7 +3351,7 @@ __global__ void k306(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.f32.f64
-__global__ void k307(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k314(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3291,7 +3361,7 @@ __global__ void k307(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.ftz.f32.f32
-__global__ void k308(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k315(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3301,7 +3371,7 @@ __global__ void k308(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rm.ftz.f32.f64
-__global__ void k309(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k316(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3311,7 +3381,7 @@ __global__ void k309(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rmi.f64.f64
-__global__ void k310(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k317(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3321,7 +3391,7 @@ __global__ void k310(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.s32.f32
-__global__ void k311(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k318(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3331,7 +3401,7 @@ __global__ void k311(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.s32.f64
-__global__ void k312(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k319(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3341,7 +3411,7 @@ __global__ void k312(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f32.s32
-__global__ void k313(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k320(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3351,7 +3421,7 @@ __global__ void k313(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f64.s32
-__global__ void k314(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k321(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3361,7 +3431,7 @@ __global__ void k314(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.u32.f32
-__global__ void k315(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k322(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3371,7 +3441,7 @@ __global__ void k315(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.u32.f64
-__global__ void k316(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k323(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3381,7 +3451,7 @@ __global__ void k316(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f32.u32
-__global__ void k317(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k324(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3391,7 +3461,7 @@ __global__ void k317(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f64.u32
-__global__ void k318(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k325(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3401,7 +3471,7 @@ __global__ void k318(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.s64.f32
-__global__ void k319(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k326(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3411,7 +3481,7 @@ __global__ void k319(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.s64.f64
-__global__ void k320(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k327(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3421,7 +3491,7 @@ __global__ void k320(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f32.s64
-__global__ void k321(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k328(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3431,7 +3501,7 @@ __global__ void k321(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f64.s64
-__global__ void k322(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k329(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3441,7 +3511,7 @@ __global__ void k322(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.u64.f32
-__global__ void k323(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k330(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3451,7 +3521,7 @@ __global__ void k323(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.u64.f64
-__global__ void k324(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k331(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3461,7 +3531,7 @@ __global__ void k324(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f32.u64
-__global__ void k325(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k332(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3471,7 +3541,7 @@ __global__ void k325(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f64.u64
-__global__ void k326(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k333(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3481,7 +3551,7 @@ __global__ void k326(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.f32.f32
-__global__ void k327(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k334(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3491,7 +3561,7 @@ __global__ void k327(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.f32.f64
-__global__ void k328(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k335(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3501,7 +3571,7 @@ __global__ void k328(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.ftz.f32.f32
-__global__ void k329(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k336(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3511,7 +3581,7 @@ __global__ void k329(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rp.ftz.f32.f64
-__global__ void k330(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k337(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3521,7 +3591,7 @@ __global__ void k330(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rpi.f64.f64
-__global__ void k331(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k338(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3531,7 +3601,7 @@ __global__ void k331(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.f64.f32
-__global__ void k332(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k339(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3541,7 +3611,7 @@ __global__ void k332(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.ftz.f64.f32
-__global__ void k333(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k340(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3551,7 +3621,7 @@ __global__ void k333(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.s64.s32
-__global__ void k334(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k341(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3561,7 +3631,7 @@ __global__ void k334(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.u64.u32
-__global__ void k335(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k342(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3571,7 +3641,7 @@ __global__ void k335(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.u32.u64
-__global__ void k336(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k343(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3581,7 +3651,7 @@ __global__ void k336(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.s32.s8
-__global__ void k337(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k344(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3591,7 +3661,7 @@ __global__ void k337(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.u32.u16
-__global__ void k338(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k345(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3601,7 +3671,7 @@ __global__ void k338(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.sat.s32.s64
-__global__ void k339(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k346(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3611,7 +3681,7 @@ __global__ void k339(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32
-__global__ void k340(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k347(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3622,7 +3692,7 @@ __global__ void k340(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s32
-__global__ void k341(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k348(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3633,7 +3703,7 @@ __global__ void k341(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s32
-__global__ void k342(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k349(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3644,7 +3714,7 @@ __global__ void k342(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u32
-__global__ void k343(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k350(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3655,7 +3725,7 @@ __global__ void k343(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s32
-__global__ void k344(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k351(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3666,7 +3736,7 @@ __global__ void k344(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b32
-__global__ void k345(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k352(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3677,7 +3747,7 @@ __global__ void k345(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b32
-__global__ void k346(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k353(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3688,7 +3758,7 @@ __global__ void k346(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b32
-__global__ void k347(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k354(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3699,7 +3769,7 @@ __global__ void k347(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s32
-__global__ void k348(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k355(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3710,7 +3780,7 @@ __global__ void k348(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s32
-__global__ void k349(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k356(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3721,7 +3791,7 @@ __global__ void k349(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u32
-__global__ void k350(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k357(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3732,7 +3802,7 @@ __global__ void k350(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u32
-__global__ void k351(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k358(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3743,7 +3813,7 @@ __global__ void k351(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shl.b32
-__global__ void k352(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k359(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3754,7 +3824,7 @@ __global__ void k352(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u32
-__global__ void k353(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k360(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3765,7 +3835,7 @@ __global__ void k353(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.s32
-__global__ void k354(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k361(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3776,7 +3846,7 @@ __global__ void k354(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // not.b32
-__global__ void k355(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k362(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3786,7 +3856,7 @@ __global__ void k355(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // neg.s32
-__global__ void k356(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k363(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3796,7 +3866,7 @@ __global__ void k356(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // abs.s32
-__global__ void k357(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k364(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3806,7 +3876,7 @@ __global__ void k357(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cnot.b32
-__global__ void k358(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k365(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3816,7 +3886,7 @@ __global__ void k358(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // popc.b32
-__global__ void k359(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k366(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3826,7 +3896,7 @@ __global__ void k359(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // clz.b32
-__global__ void k360(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k367(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3836,7 +3906,7 @@ __global__ void k360(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfind.u32
-__global__ void k361(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k368(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3846,7 +3916,7 @@ __global__ void k361(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfind.s32
-__global__ void k362(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k369(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3856,7 +3926,7 @@ __global__ void k362(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfind.shiftamt.u32
-__global__ void k363(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k370(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3866,7 +3936,7 @@ __global__ void k363(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // brev.b32
-__global__ void k364(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k371(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3876,7 +3946,7 @@ __global__ void k364(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s32
-__global__ void k365(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k372(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3888,7 +3958,7 @@ __global__ void k365(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfe.u32
-__global__ void k366(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k373(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3900,7 +3970,7 @@ __global__ void k366(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfe.s32
-__global__ void k367(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k374(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3912,7 +3982,7 @@ __global__ void k367(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.u32
-__global__ void k368(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k375(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3923,7 +3993,7 @@ __global__ void k368(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // rem.u32
-__global__ void k369(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k376(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3934,7 +4004,7 @@ __global__ void k369(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.s32
-__global__ void k370(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k377(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3945,7 +4015,7 @@ __global__ void k370(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // rem.s32
-__global__ void k371(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k378(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3956,7 +4026,7 @@ __global__ void k371(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64
-__global__ void k372(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k379(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3967,7 +4037,7 @@ __global__ void k372(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s64
-__global__ void k373(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k380(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3978,7 +4048,7 @@ __global__ void k373(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s64
-__global__ void k374(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k381(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -3989,7 +4059,7 @@ __global__ void k374(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u64
-__global__ void k375(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k382(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4000,7 +4070,7 @@ __global__ void k375(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s64
-__global__ void k376(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k383(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4011,7 +4081,7 @@ __global__ void k376(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b64
-__global__ void k377(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k384(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4022,7 +4092,7 @@ __global__ void k377(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b64
-__global__ void k378(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k385(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4033,7 +4103,7 @@ __global__ void k378(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b64
-__global__ void k379(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k386(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4044,7 +4114,7 @@ __global__ void k379(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s64
-__global__ void k380(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k387(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4055,7 +4125,7 @@ __global__ void k380(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s64
-__global__ void k381(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k388(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4066,7 +4136,7 @@ __global__ void k381(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u64
-__global__ void k382(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k389(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4077,7 +4147,7 @@ __global__ void k382(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u64
-__global__ void k383(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k390(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4088,7 +4158,7 @@ __global__ void k383(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shl.b64
-__global__ void k384(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k391(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4099,7 +4169,7 @@ __global__ void k384(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u64
-__global__ void k385(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k392(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4110,7 +4180,7 @@ __global__ void k385(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.s64
-__global__ void k386(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k393(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4121,7 +4191,7 @@ __global__ void k386(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // not.b64
-__global__ void k387(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k394(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4131,7 +4201,7 @@ __global__ void k387(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // neg.s64
-__global__ void k388(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k395(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4141,7 +4211,7 @@ __global__ void k388(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // abs.s64
-__global__ void k389(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k396(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4151,7 +4221,7 @@ __global__ void k389(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cnot.b64
-__global__ void k390(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k397(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4161,7 +4231,7 @@ __global__ void k390(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // popc.b64
-__global__ void k391(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k398(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4171,7 +4241,7 @@ __global__ void k391(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // clz.b64
-__global__ void k392(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k399(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4181,7 +4251,7 @@ __global__ void k392(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfind.u64
-__global__ void k393(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k400(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4191,7 +4261,7 @@ __global__ void k393(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfind.s64
-__global__ void k394(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k401(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4201,7 +4271,7 @@ __global__ void k394(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfind.shiftamt.u64
-__global__ void k395(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k402(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4211,7 +4281,7 @@ __global__ void k395(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // brev.b64
-__global__ void k396(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k403(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4221,7 +4291,7 @@ __global__ void k396(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s64
-__global__ void k397(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k404(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4233,7 +4303,7 @@ __global__ void k397(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfe.u64
-__global__ void k398(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k405(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4245,7 +4315,7 @@ __global__ void k398(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfe.s64
-__global__ void k399(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k406(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4257,7 +4327,7 @@ __global__ void k399(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.u64
-__global__ void k400(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k407(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4268,7 +4338,7 @@ __global__ void k400(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // rem.u64
-__global__ void k401(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k408(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4279,7 +4349,7 @@ __global__ void k401(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.s64
-__global__ void k402(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k409(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4290,7 +4360,7 @@ __global__ void k402(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // rem.s64
-__global__ void k403(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k410(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4301,7 +4371,7 @@ __global__ void k403(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.s32
-__global__ void k404(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k411(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4312,7 +4382,7 @@ __global__ void k404(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.u32
-__global__ void k405(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k412(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4323,7 +4393,7 @@ __global__ void k405(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.sat.s32
-__global__ void k406(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k413(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4334,7 +4404,7 @@ __global__ void k406(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm 7
-__global__ void k407(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k414(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4344,7 +4414,7 @@ __global__ void k407(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm -1
-__global__ void k408(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k415(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4354,7 +4424,7 @@ __global__ void k408(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm 0x80000000
-__global__ void k409(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k416(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4364,7 +4434,7 @@ __global__ void k409(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm 0xFFFFFFFF
-__global__ void k410(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k417(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4374,7 +4444,7 @@ __global__ void k410(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm -2147483648
-__global__ void k411(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k418(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4384,7 +4454,7 @@ __global__ void k411(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm 017
-__global__ void k412(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k419(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4394,7 +4464,7 @@ __global__ void k412(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm 0b101
-__global__ void k413(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k420(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4404,7 +4474,7 @@ __global__ void k413(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm -1
-__global__ void k414(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k421(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4414,7 +4484,7 @@ __global__ void k414(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm 0x8000000000000000
-__global__ void k415(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k422(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4424,7 +4494,7 @@ __global__ void k415(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm 4294967296
-__global__ void k416(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k423(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4434,7 +4504,7 @@ __global__ void k416(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm -4294967297
-__global__ void k417(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k424(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4444,7 +4514,7 @@ __global__ void k417(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm 0dC338000000000000
-__global__ void k418(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k425(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4453,7 +4523,7 @@ __global__ void k418(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.f64 imm 0dC338000000000000
-__global__ void k419(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k426(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4462,7 +4532,7 @@ __global__ void k419(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm 0d7FF8000000000001
-__global__ void k420(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k427(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4471,7 +4541,7 @@ __global__ void k420(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.f64 imm 0d7FF8000000000001
-__global__ void k421(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k428(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4480,7 +4550,7 @@ __global__ void k421(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm 0x123456789ABCDEF0
-__global__ void k422(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k429(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4489,7 +4559,7 @@ __global__ void k422(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u64 imm 0x123456789ABCDEF0
-__global__ void k423(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k430(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4498,7 +4568,7 @@ __global__ void k423(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm -1
-__global__ void k424(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k431(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4507,7 +4577,7 @@ __global__ void k424(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u64 imm -1
-__global__ void k425(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k432(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4516,7 +4586,7 @@ __global__ void k425(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm -9223372036854775808
-__global__ void k426(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k433(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4525,7 +4595,7 @@ __global__ void k426(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u64 imm -9223372036854775808
-__global__ void k427(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k434(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4534,7 +4604,7 @@ __global__ void k427(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm 1.5
-__global__ void k428(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k435(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4543,7 +4613,7 @@ __global__ void k428(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.f64 imm 1.5
-__global__ void k429(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k436(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4552,7 +4622,7 @@ __global__ void k429(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b32 imm 0f3FC00000
-__global__ void k430(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k437(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4561,7 +4631,7 @@ __global__ void k430(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.f32 imm 0f3FC00000
-__global__ void k431(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k438(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4570,7 +4640,7 @@ __global__ void k431(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b32 imm 0f80000001
-__global__ void k432(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k439(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4579,7 +4649,7 @@ __global__ void k432(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.f32 imm 0f80000001
-__global__ void k433(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k440(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4588,7 +4658,7 @@ __global__ void k433(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b32 imm 0x89ABCDEF
-__global__ void k434(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k441(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4597,7 +4667,7 @@ __global__ void k434(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 imm 0x89ABCDEF
-__global__ void k435(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k442(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4606,7 +4676,7 @@ __global__ void k435(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b32 imm -2
-__global__ void k436(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k443(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4615,7 +4685,7 @@ __global__ void k436(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 imm -2
-__global__ void k437(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k444(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4624,7 +4694,7 @@ __global__ void k437(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.f32 imm 1.5
-__global__ void k438(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k445(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4633,7 +4703,7 @@ __global__ void k438(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %tid.x
-__global__ void k439(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k446(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4642,7 +4712,7 @@ __global__ void k439(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %ntid.x
-__global__ void k440(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k447(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4651,7 +4721,7 @@ __global__ void k440(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %ctaid.x
-__global__ void k441(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k448(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4660,7 +4730,7 @@ __global__ void k441(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %laneid
-__global__ void k442(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k449(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4669,7 +4739,7 @@ __global__ void k442(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %lanemask_eq
-__global__ void k443(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k450(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4678,7 +4748,7 @@ __global__ void k443(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %lanemask_lt
-__global__ void k444(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k451(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4687,7 +4757,7 @@ __global__ void k444(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %lanemask_le
-__global__ void k445(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k452(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4696,7 +4766,7 @@ __global__ void k445(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %lanemask_gt
-__global__ void k446(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k453(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4705,7 +4775,7 @@ __global__ void k446(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %lanemask_ge
-__global__ void k447(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k454(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4714,7 +4784,7 @@ __global__ void k447(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %tid.y
-__global__ void k448(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k455(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4723,7 +4793,7 @@ __global__ void k448(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %nctaid.y
-__global__ void k449(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k456(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4732,7 +4802,7 @@ __global__ void k449(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 pack
-__global__ void k450(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k457(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4743,7 +4813,7 @@ __global__ void k450(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 unpack
-__global__ void k451(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k458(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4753,7 +4823,7 @@ __global__ void k451(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b32 pack16
-__global__ void k452(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k459(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4764,7 +4834,7 @@ __global__ void k452(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.f32
-__global__ void k453(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k460(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4775,7 +4845,7 @@ __global__ void k453(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.f64
-__global__ void k454(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k461(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4786,7 +4856,7 @@ __global__ void k454(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.eq.u32.f32
-__global__ void k455(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k462(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4797,7 +4867,7 @@ __global__ void k455(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.f32
-__global__ void k456(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k463(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4808,7 +4878,7 @@ __global__ void k456(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.f64
-__global__ void k457(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k464(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4819,7 +4889,7 @@ __global__ void k457(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.ne.u32.f32
-__global__ void k458(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k465(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4830,7 +4900,7 @@ __global__ void k458(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.f32
-__global__ void k459(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k466(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4841,7 +4911,7 @@ __global__ void k459(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.f64
-__global__ void k460(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k467(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4852,7 +4922,7 @@ __global__ void k460(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.lt.u32.f32
-__global__ void k461(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k468(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4863,7 +4933,7 @@ __global__ void k461(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.f32
-__global__ void k462(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k469(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4874,7 +4944,7 @@ __global__ void k462(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.f64
-__global__ void k463(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k470(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4885,7 +4955,7 @@ __global__ void k463(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.le.u32.f32
-__global__ void k464(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k471(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4896,7 +4966,7 @@ __global__ void k464(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.f32
-__global__ void k465(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k472(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4907,7 +4977,7 @@ __global__ void k465(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.f64
-__global__ void k466(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k473(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4918,7 +4988,7 @@ __global__ void k466(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.gt.u32.f32
-__global__ void k467(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k474(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4929,7 +4999,7 @@ __global__ void k467(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.f32
-__global__ void k468(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k475(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4940,7 +5010,7 @@ __global__ void k468(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.f64
-__global__ void k469(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k476(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4951,7 +5021,7 @@ __global__ void k469(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.ge.u32.f32
-__global__ void k470(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k477(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4962,7 +5032,7 @@ __global__ void k470(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.equ.f32
-__global__ void k471(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k478(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4973,7 +5043,7 @@ __global__ void k471(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.equ.f64
-__global__ void k472(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k479(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4984,7 +5054,7 @@ __global__ void k472(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.equ.u32.f32
-__global__ void k473(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k480(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -4995,7 +5065,7 @@ __global__ void k473(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.neu.f32
-__global__ void k474(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k481(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5006,7 +5076,7 @@ __global__ void k474(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.neu.f64
-__global__ void k475(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k482(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5017,7 +5087,7 @@ __global__ void k475(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.neu.u32.f32
-__global__ void k476(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k483(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5028,7 +5098,7 @@ __global__ void k476(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.f32
-__global__ void k477(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k484(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5039,7 +5109,7 @@ __global__ void k477(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.f64
-__global__ void k478(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k485(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5050,7 +5120,7 @@ __global__ void k478(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.ltu.u32.f32
-__global__ void k479(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k486(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5061,7 +5131,7 @@ __global__ void k479(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.leu.f32
-__global__ void k480(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k487(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5072,7 +5142,7 @@ __global__ void k480(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.leu.f64
-__global__ void k481(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k488(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5083,7 +5153,7 @@ __global__ void k481(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.leu.u32.f32
-__global__ void k482(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k489(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5094,7 +5164,7 @@ __global__ void k482(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gtu.f32
-__global__ void k483(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k490(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5105,7 +5175,7 @@ __global__ void k483(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gtu.f64
-__global__ void k484(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k491(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5116,7 +5186,7 @@ __global__ void k484(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.gtu.u32.f32
-__global__ void k485(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k492(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5127,7 +5197,7 @@ __global__ void k485(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.geu.f32
-__global__ void k486(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k493(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5138,7 +5208,7 @@ __global__ void k486(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.geu.f64
-__global__ void k487(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k494(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5149,7 +5219,7 @@ __global__ void k487(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.geu.u32.f32
-__global__ void k488(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k495(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5160,7 +5230,7 @@ __global__ void k488(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.num.f32
-__global__ void k489(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k496(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5171,7 +5241,7 @@ __global__ void k489(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.num.f64
-__global__ void k490(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k497(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5182,7 +5252,7 @@ __global__ void k490(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.num.u32.f32
-__global__ void k491(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k498(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5193,7 +5263,7 @@ __global__ void k491(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.nan.f32
-__global__ void k492(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k499(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5204,7 +5274,7 @@ __global__ void k492(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.nan.f64
-__global__ void k493(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k500(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5215,7 +5285,7 @@ __global__ void k493(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.nan.u32.f32
-__global__ void k494(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k501(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5226,7 +5296,7 @@ __global__ void k494(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s32
-__global__ void k495(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k502(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5237,7 +5307,7 @@ __global__ void k495(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u32
-__global__ void k496(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k503(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5248,7 +5318,7 @@ __global__ void k496(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s64
-__global__ void k497(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k504(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5259,7 +5329,7 @@ __global__ void k497(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u64
-__global__ void k498(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k505(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5270,7 +5340,7 @@ __global__ void k498(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s32
-__global__ void k499(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k506(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5281,7 +5351,7 @@ __global__ void k499(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u32
-__global__ void k500(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k507(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5292,7 +5362,7 @@ __global__ void k500(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s64
-__global__ void k501(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k508(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5303,7 +5373,7 @@ __global__ void k501(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u64
-__global__ void k502(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k509(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5314,7 +5384,7 @@ __global__ void k502(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s32
-__global__ void k503(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k510(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5325,7 +5395,7 @@ __global__ void k503(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u32
-__global__ void k504(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k511(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5336,7 +5406,7 @@ __global__ void k504(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s64
-__global__ void k505(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k512(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5347,7 +5417,7 @@ __global__ void k505(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u64
-__global__ void k506(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k513(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5358,7 +5428,7 @@ __global__ void k506(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s32
-__global__ void k507(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k514(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5369,7 +5439,7 @@ __global__ void k507(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u32
-__global__ void k508(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k515(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5380,7 +5450,7 @@ __global__ void k508(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s64
-__global__ void k509(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k516(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5391,7 +5461,7 @@ __global__ void k509(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u64
-__global__ void k510(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k517(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5402,7 +5472,7 @@ __global__ void k510(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s32
-__global__ void k511(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k518(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5413,7 +5483,7 @@ __global__ void k511(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u32
-__global__ void k512(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k519(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5424,7 +5494,7 @@ __global__ void k512(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s64
-__global__ void k513(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k520(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5435,7 +5505,7 @@ __global__ void k513(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u64
-__global__ void k514(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k521(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5446,7 +5516,7 @@ __global__ void k514(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s32
-__global__ void k515(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k522(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5457,7 +5527,7 @@ __global__ void k515(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u32
-__global__ void k516(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k523(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5468,7 +5538,7 @@ __global__ void k516(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s64
-__global__ void k517(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k524(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5479,7 +5549,7 @@ __global__ void k517(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u64
-__global__ void k518(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k525(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5490,7 +5560,7 @@ __global__ void k518(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lo.u32
-__global__ void k519(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k526(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5501,7 +5571,7 @@ __global__ void k519(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hi.u32
-__global__ void k520(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k527(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5512,7 +5582,7 @@ __global__ void k520(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ls.u32
-__global__ void k521(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k528(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5523,7 +5593,7 @@ __global__ void k521(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hs.u32
-__global__ void k522(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k529(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5534,7 +5604,7 @@ __global__ void k522(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b32
-__global__ void k523(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k530(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5546,7 +5616,7 @@ __global__ void k523(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.f64
-__global__ void k524(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k531(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5558,7 +5628,7 @@ __global__ void k524(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.and.s32
-__global__ void k525(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k532(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5570,7 +5640,7 @@ __global__ void k525(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.f32 imm 0f3F800000
-__global__ void k526(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k533(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5580,7 +5650,7 @@ __global__ void k526(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.f32 imm 0fFF800000
-__global__ void k527(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k534(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5590,7 +5660,7 @@ __global__ void k527(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.sat.f32 imm 0f3F800000
-__global__ void k528(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k535(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5600,7 +5670,7 @@ __global__ void k528(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.sat.f32 imm 0fFF800000
-__global__ void k529(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k536(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5610,7 +5680,7 @@ __global__ void k529(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.ftz.f32 imm 0f3F800000
-__global__ void k530(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k537(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5620,7 +5690,7 @@ __global__ void k530(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.ftz.f32 imm 0fFF800000
-__global__ void k531(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k538(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5630,7 +5700,7 @@ __global__ void k531(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.ftz.sat.f32 imm 0f3F800000
-__global__ void k532(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k539(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5640,7 +5710,7 @@ __global__ void k532(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.ftz.sat.f32 imm 0fFF800000
-__global__ void k533(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k540(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5650,7 +5720,7 @@ __global__ void k533(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.f64 imm 0d3FF0000000000000
-__global__ void k534(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k541(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5660,7 +5730,7 @@ __global__ void k534(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.f64 imm 0dC338000000000000
-__global__ void k535(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k542(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5670,7 +5740,7 @@ __global__ void k535(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.f32 imm 0f3F800000
-__global__ void k536(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k543(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5680,7 +5750,7 @@ __global__ void k536(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.f32 imm 0fFF800000
-__global__ void k537(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k544(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5690,7 +5760,7 @@ __global__ void k537(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.sat.f32 imm 0f3F800000
-__global__ void k538(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k545(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5700,7 +5770,7 @@ __global__ void k538(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.sat.f32 imm 0fFF800000
-__global__ void k539(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k546(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5710,7 +5780,7 @@ __global__ void k539(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.ftz.f32 imm 0f3F800000
-__global__ void k540(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k547(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5720,7 +5790,7 @@ __global__ void k540(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.ftz.f32 imm 0fFF800000
-__global__ void k541(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k548(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5730,7 +5800,7 @@ __global__ void k541(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.ftz.sat.f32 imm 0f3F800000
-__global__ void k542(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k549(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5740,7 +5810,7 @@ __global__ void k542(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.ftz.sat.f32 imm 0fFF800000
-__global__ void k543(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k550(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5750,7 +5820,7 @@ __global__ void k543(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.f64 imm 0d3FF0000000000000
-__global__ void k544(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k551(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5760,7 +5830,7 @@ __global__ void k544(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.f64 imm 0dC338000000000000
-__global__ void k545(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k552(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5770,7 +5840,7 @@ __global__ void k545(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.f32 imm 0f3F800000
-__global__ void k546(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k553(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5780,7 +5850,7 @@ __global__ void k546(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.f32 imm 0fFF800000
-__global__ void k547(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k554(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5790,7 +5860,7 @@ __global__ void k547(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.sat.f32 imm 0f3F800000
-__global__ void k548(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k555(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5800,7 +5870,7 @@ __global__ void k548(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.sat.f32 imm 0fFF800000
-__global__ void k549(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k556(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5810,7 +5880,7 @@ __global__ void k549(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.ftz.f32 imm 0f3F800000
-__global__ void k550(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k557(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5820,7 +5890,7 @@ __global__ void k550(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.ftz.f32 imm 0fFF800000
-__global__ void k551(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k558(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5830,7 +5900,7 @@ __global__ void k551(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.ftz.sat.f32 imm 0f3F800000
-__global__ void k552(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k559(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5840,7 +5910,7 @@ __global__ void k552(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.ftz.sat.f32 imm 0fFF800000
-__global__ void k553(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k560(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5850,7 +5920,7 @@ __global__ void k553(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.f64 imm 0d3FF0000000000000
-__global__ void k554(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k561(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5860,7 +5930,7 @@ __global__ void k554(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.f64 imm 0dC338000000000000
-__global__ void k555(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k562(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5870,7 +5940,7 @@ __global__ void k555(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.f32 imm 0f3F800000
-__global__ void k556(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k563(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5880,7 +5950,7 @@ __global__ void k556(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.f32 imm 0fFF800000
-__global__ void k557(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k564(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5890,7 +5960,7 @@ __global__ void k557(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.sat.f32 imm 0f3F800000
-__global__ void k558(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k565(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5900,7 +5970,7 @@ __global__ void k558(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.sat.f32 imm 0fFF800000
-__global__ void k559(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k566(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5910,7 +5980,7 @@ __global__ void k559(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.ftz.f32 imm 0f3F800000
-__global__ void k560(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k567(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5920,7 +5990,7 @@ __global__ void k560(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.ftz.f32 imm 0fFF800000
-__global__ void k561(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k568(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5930,7 +6000,7 @@ __global__ void k561(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.ftz.sat.f32 imm 0f3F800000
-__global__ void k562(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k569(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5940,7 +6010,7 @@ __global__ void k562(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.ftz.sat.f32 imm 0fFF800000
-__global__ void k563(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k570(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5950,7 +6020,7 @@ __global__ void k563(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.f64 imm 0d3FF0000000000000
-__global__ void k564(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k571(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5960,7 +6030,7 @@ __global__ void k564(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.f64 imm 0dC338000000000000
-__global__ void k565(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k572(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5970,7 +6040,7 @@ __global__ void k565(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.f32 imm 0f3F800000
-__global__ void k566(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k573(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5980,7 +6050,7 @@ __global__ void k566(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.f32 imm 0fFF800000
-__global__ void k567(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k574(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5990,7 +6060,7 @@ __global__ void k567(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.sat.f32 imm 0f3F800000
-__global__ void k568(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k575(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6000,7 +6070,7 @@ __global__ void k568(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.sat.f32 imm 0fFF800000
-__global__ void k569(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k576(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6010,7 +6080,7 @@ __global__ void k569(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.ftz.f32 imm 0f3F800000
-__global__ void k570(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k577(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6020,7 +6090,7 @@ __global__ void k570(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.ftz.f32 imm 0fFF800000
-__global__ void k571(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k578(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6030,7 +6100,7 @@ __global__ void k571(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.ftz.sat.f32 imm 0f3F800000
-__global__ void k572(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k579(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6040,7 +6110,7 @@ __global__ void k572(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.ftz.sat.f32 imm 0fFF800000
-__global__ void k573(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k580(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6050,7 +6120,7 @@ __global__ void k573(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.f64 imm 0d3FF0000000000000
-__global__ void k574(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k581(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6060,7 +6130,7 @@ __global__ void k574(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.f64 imm 0dC338000000000000
-__global__ void k575(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k582(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6070,7 +6140,7 @@ __global__ void k575(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.f32 imm 0f3F800000
-__global__ void k576(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k583(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6080,7 +6150,7 @@ __global__ void k576(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.f32 imm 0fFF800000
-__global__ void k577(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k584(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6090,7 +6160,7 @@ __global__ void k577(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.sat.f32 imm 0f3F800000
-__global__ void k578(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k585(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6100,7 +6170,7 @@ __global__ void k578(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.sat.f32 imm 0fFF800000
-__global__ void k579(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k586(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6110,7 +6180,7 @@ __global__ void k579(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.ftz.f32 imm 0f3F800000
-__global__ void k580(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k587(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6120,7 +6190,7 @@ __global__ void k580(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.ftz.f32 imm 0fFF800000
-__global__ void k581(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k588(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6130,7 +6200,7 @@ __global__ void k581(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.ftz.sat.f32 imm 0f3F800000
-__global__ void k582(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k589(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6140,7 +6210,7 @@ __global__ void k582(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.ftz.sat.f32 imm 0fFF800000
-__global__ void k583(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k590(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6150,7 +6220,7 @@ __global__ void k583(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.f64 imm 0d3FF0000000000000
-__global__ void k584(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k591(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6160,7 +6230,7 @@ __global__ void k584(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.f64 imm 0dC338000000000000
-__global__ void k585(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k592(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6170,7 +6240,7 @@ __global__ void k585(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rn.f32 imm 0f3F800000
-__global__ void k586(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k593(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6180,7 +6250,7 @@ __global__ void k586(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rn.f32 imm 0fFF800000
-__global__ void k587(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k594(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6190,7 +6260,7 @@ __global__ void k587(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rn.ftz.f32 imm 0f3F800000
-__global__ void k588(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k595(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6200,7 +6270,7 @@ __global__ void k588(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rn.ftz.f32 imm 0fFF800000
-__global__ void k589(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k596(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6210,7 +6280,7 @@ __global__ void k589(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rn.f64 imm 0d3FF0000000000000
-__global__ void k590(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k597(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6220,7 +6290,7 @@ __global__ void k590(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rn.f64 imm 0dC338000000000000
-__global__ void k591(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k598(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6230,7 +6300,7 @@ __global__ void k591(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rz.f32 imm 0f3F800000
-__global__ void k592(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k599(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6240,7 +6310,7 @@ __global__ void k592(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rz.f32 imm 0fFF800000
-__global__ void k593(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k600(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6250,7 +6320,7 @@ __global__ void k593(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rz.ftz.f32 imm 0f3F800000
-__global__ void k594(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k601(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6260,7 +6330,7 @@ __global__ void k594(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rz.ftz.f32 imm 0fFF800000
-__global__ void k595(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k602(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6270,7 +6340,7 @@ __global__ void k595(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rz.f64 imm 0d3FF0000000000000
-__global__ void k596(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k603(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6280,7 +6350,7 @@ __global__ void k596(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rz.f64 imm 0dC338000000000000
-__global__ void k597(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k604(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6290,7 +6360,7 @@ __global__ void k597(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.f32 imm 0f3F800000
-__global__ void k598(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k605(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6300,7 +6370,7 @@ __global__ void k598(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.f32 imm 0fFF800000
-__global__ void k599(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k606(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6310,7 +6380,7 @@ __global__ void k599(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.ftz.f32 imm 0f3F800000
-__global__ void k600(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k607(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6320,7 +6390,7 @@ __global__ void k600(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.ftz.f32 imm 0fFF800000
-__global__ void k601(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k608(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6330,7 +6400,7 @@ __global__ void k601(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.f64 imm 0d3FF0000000000000
-__global__ void k602(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k609(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6340,7 +6410,7 @@ __global__ void k602(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.f64 imm 0dC338000000000000
-__global__ void k603(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k610(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6350,7 +6420,7 @@ __global__ void k603(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.f32 imm 0f3F800000
-__global__ void k604(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k611(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6360,7 +6430,7 @@ __global__ void k604(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.f32 imm 0fFF800000
-__global__ void k605(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k612(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6370,7 +6440,7 @@ __global__ void k605(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.ftz.f32 imm 0f3F800000
-__global__ void k606(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k613(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6380,7 +6450,7 @@ __global__ void k606(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.ftz.f32 imm 0fFF800000
-__global__ void k607(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k614(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6390,7 +6460,7 @@ __global__ void k607(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.f64 imm 0d3FF0000000000000
-__global__ void k608(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k615(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6400,7 +6470,7 @@ __global__ void k608(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.f64 imm 0dC338000000000000
-__global__ void k609(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k616(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6410,7 +6480,7 @@ __global__ void k609(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.cc.u32 imm 7
-__global__ void k610(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k617(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6420,7 +6490,7 @@ __global__ void k610(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.cc.u32 imm -3
-__global__ void k611(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k618(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6430,7 +6500,7 @@ __global__ void k611(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.cc.u32 imm 0xF0F0F0F0
-__global__ void k612(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k619(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6440,7 +6510,7 @@ __global__ void k612(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.cc.u32 imm 7
-__global__ void k613(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k620(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6450,7 +6520,7 @@ __global__ void k613(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.cc.u32 imm -3
-__global__ void k614(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k621(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6460,7 +6530,7 @@ __global__ void k614(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.cc.u32 imm 0xF0F0F0F0
-__global__ void k615(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k622(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6470,7 +6540,7 @@ __global__ void k615(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.cc.s64 imm 7
-__global__ void k616(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k623(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6480,7 +6550,7 @@ __global__ void k616(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.cc.s64 imm -3
-__global__ void k617(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k624(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6490,7 +6560,7 @@ __global__ void k617(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.cc.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k618(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k625(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6500,7 +6570,7 @@ __global__ void k618(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u32 imm 7
-__global__ void k619(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k626(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6510,7 +6580,7 @@ __global__ void k619(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u32 imm -3
-__global__ void k620(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k627(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6520,7 +6590,7 @@ __global__ void k620(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u32 imm 0xF0F0F0F0
-__global__ void k621(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k628(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6530,7 +6600,7 @@ __global__ void k621(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u64 imm 7
-__global__ void k622(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k629(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6540,7 +6610,7 @@ __global__ void k622(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u64 imm -3
-__global__ void k623(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k630(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6550,7 +6620,7 @@ __global__ void k623(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k624(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k631(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6560,7 +6630,7 @@ __global__ void k624(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.lo.s32 imm 7
-__global__ void k625(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k632(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6570,7 +6640,7 @@ __global__ void k625(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.lo.s32 imm -3
-__global__ void k626(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k633(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6580,7 +6650,7 @@ __global__ void k626(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.lo.s32 imm 0xF0F0F0F0
-__global__ void k627(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k634(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6590,7 +6660,7 @@ __global__ void k627(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.hi.u32 imm 7
-__global__ void k628(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k635(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6600,7 +6670,7 @@ __global__ void k628(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.hi.u32 imm -3
-__global__ void k629(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k636(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6610,7 +6680,7 @@ __global__ void k629(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.hi.u32 imm 0xF0F0F0F0
-__global__ void k630(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k637(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6620,7 +6690,7 @@ __global__ void k630(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.pred imm 7
-__global__ void k631(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k638(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6630,7 +6700,7 @@ __global__ void k631(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.pred imm -3
-__global__ void k632(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k639(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6640,7 +6710,7 @@ __global__ void k632(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.pred imm 0xF0F0F0F0
-__global__ void k633(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k640(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6650,7 +6720,7 @@ __global__ void k633(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.pred imm 7
-__global__ void k634(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k641(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6660,7 +6730,7 @@ __global__ void k634(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.pred imm -3
-__global__ void k635(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k642(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6670,7 +6740,7 @@ __global__ void k635(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.pred imm 0xF0F0F0F0
-__global__ void k636(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k643(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6680,7 +6750,7 @@ __global__ void k636(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.pred imm 7
-__global__ void k637(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k644(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6690,7 +6760,7 @@ __global__ void k637(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.pred imm -3
-__global__ void k638(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k645(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6700,7 +6770,7 @@ __global__ void k638(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.pred imm 0xF0F0F0F0
-__global__ void k639(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k646(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6710,7 +6780,7 @@ __global__ void k639(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b32 imm 7
-__global__ void k640(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k647(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6720,7 +6790,7 @@ __global__ void k640(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b32 imm -3
-__global__ void k641(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k648(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6730,7 +6800,7 @@ __global__ void k641(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b32 imm 0xF0F0F0F0
-__global__ void k642(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k649(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6740,7 +6810,7 @@ __global__ void k642(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b32 imm 7
-__global__ void k643(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k650(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6750,7 +6820,7 @@ __global__ void k643(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b32 imm -3
-__global__ void k644(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k651(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6760,7 +6830,7 @@ __global__ void k644(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b32 imm 0xF0F0F0F0
-__global__ void k645(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k652(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6770,7 +6840,7 @@ __global__ void k645(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b64 imm 7
-__global__ void k646(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k653(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6780,7 +6850,7 @@ __global__ void k646(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b64 imm -3
-__global__ void k647(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k654(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6790,7 +6860,7 @@ __global__ void k647(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k648(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k655(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6800,7 +6870,7 @@ __global__ void k648(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b64 imm 7
-__global__ void k649(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k656(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6810,7 +6880,7 @@ __global__ void k649(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b64 imm -3
-__global__ void k650(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k657(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6820,7 +6890,7 @@ __global__ void k650(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k651(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k658(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6830,7 +6900,7 @@ __global__ void k651(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm 7
-__global__ void k652(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k659(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6840,7 +6910,7 @@ __global__ void k652(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm -3
-__global__ void k653(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k660(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6850,7 +6920,7 @@ __global__ void k653(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm 0xF0F0F0F0
-__global__ void k654(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k661(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6860,7 +6930,7 @@ __global__ void k654(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s32 imm 7
-__global__ void k655(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k662(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6870,7 +6940,7 @@ __global__ void k655(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s32 imm -3
-__global__ void k656(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k663(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6880,7 +6950,7 @@ __global__ void k656(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s32 imm 0xF0F0F0F0
-__global__ void k657(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k664(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6890,7 +6960,7 @@ __global__ void k657(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s32 imm 7
-__global__ void k658(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k665(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6900,7 +6970,7 @@ __global__ void k658(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s32 imm -3
-__global__ void k659(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k666(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6910,7 +6980,7 @@ __global__ void k659(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s32 imm 0xF0F0F0F0
-__global__ void k660(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k667(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6920,7 +6990,7 @@ __global__ void k660(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u32 imm 7
-__global__ void k661(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k668(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6930,7 +7000,7 @@ __global__ void k661(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u32 imm -3
-__global__ void k662(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k669(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6940,7 +7010,7 @@ __global__ void k662(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u32 imm 0xF0F0F0F0
-__global__ void k663(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k670(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6950,7 +7020,7 @@ __global__ void k663(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s32 imm 7
-__global__ void k664(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k671(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6960,7 +7030,7 @@ __global__ void k664(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s32 imm -3
-__global__ void k665(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k672(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6970,7 +7040,7 @@ __global__ void k665(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s32 imm 0xF0F0F0F0
-__global__ void k666(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k673(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6980,7 +7050,7 @@ __global__ void k666(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b32 imm 7
-__global__ void k667(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k674(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6990,7 +7060,7 @@ __global__ void k667(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b32 imm -3
-__global__ void k668(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k675(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7000,7 +7070,7 @@ __global__ void k668(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b32 imm 0xF0F0F0F0
-__global__ void k669(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k676(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7010,7 +7080,7 @@ __global__ void k669(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b32 imm 7
-__global__ void k670(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k677(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7020,7 +7090,7 @@ __global__ void k670(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b32 imm -3
-__global__ void k671(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k678(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7030,7 +7100,7 @@ __global__ void k671(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b32 imm 0xF0F0F0F0
-__global__ void k672(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k679(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7040,7 +7110,7 @@ __global__ void k672(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b32 imm 7
-__global__ void k673(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k680(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7050,7 +7120,7 @@ __global__ void k673(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b32 imm -3
-__global__ void k674(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k681(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7060,7 +7130,7 @@ __global__ void k674(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b32 imm 0xF0F0F0F0
-__global__ void k675(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k682(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7070,7 +7140,7 @@ __global__ void k675(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s32 imm 7
-__global__ void k676(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k683(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7080,7 +7150,7 @@ __global__ void k676(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s32 imm -3
-__global__ void k677(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k684(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7090,7 +7160,7 @@ __global__ void k677(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s32 imm 0xF0F0F0F0
-__global__ void k678(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k685(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7100,7 +7170,7 @@ __global__ void k678(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s32 imm 7
-__global__ void k679(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k686(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7110,7 +7180,7 @@ __global__ void k679(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s32 imm -3
-__global__ void k680(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k687(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7120,7 +7190,7 @@ __global__ void k680(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s32 imm 0xF0F0F0F0
-__global__ void k681(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k688(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7130,7 +7200,7 @@ __global__ void k681(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u32 imm 7
-__global__ void k682(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k689(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7140,7 +7210,7 @@ __global__ void k682(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u32 imm -3
-__global__ void k683(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k690(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7150,7 +7220,7 @@ __global__ void k683(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u32 imm 0xF0F0F0F0
-__global__ void k684(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k691(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7160,7 +7230,7 @@ __global__ void k684(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u32 imm 7
-__global__ void k685(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k692(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7170,7 +7240,7 @@ __global__ void k685(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u32 imm -3
-__global__ void k686(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k693(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7180,7 +7250,7 @@ __global__ void k686(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u32 imm 0xF0F0F0F0
-__global__ void k687(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k694(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7190,7 +7260,7 @@ __global__ void k687(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shl.b32 imm 5
-__global__ void k688(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k695(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7200,7 +7270,7 @@ __global__ void k688(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shl.b32 imm 31
-__global__ void k689(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k696(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7210,7 +7280,7 @@ __global__ void k689(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u32 imm 5
-__global__ void k690(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k697(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7220,7 +7290,7 @@ __global__ void k690(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u32 imm 31
-__global__ void k691(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k698(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7230,7 +7300,7 @@ __global__ void k691(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.s32 imm 5
-__global__ void k692(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k699(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7240,7 +7310,7 @@ __global__ void k692(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.s32 imm 31
-__global__ void k693(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k700(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7250,7 +7320,7 @@ __global__ void k693(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm 7
-__global__ void k694(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k701(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7260,7 +7330,7 @@ __global__ void k694(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm -3
-__global__ void k695(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k702(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7270,7 +7340,7 @@ __global__ void k695(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k696(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k703(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7280,7 +7350,7 @@ __global__ void k696(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s64 imm 7
-__global__ void k697(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k704(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7290,7 +7360,7 @@ __global__ void k697(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s64 imm -3
-__global__ void k698(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k705(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7300,7 +7370,7 @@ __global__ void k698(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k699(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k706(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7310,7 +7380,7 @@ __global__ void k699(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s64 imm 7
-__global__ void k700(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k707(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7320,7 +7390,7 @@ __global__ void k700(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s64 imm -3
-__global__ void k701(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k708(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7330,7 +7400,7 @@ __global__ void k701(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k702(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k709(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7340,7 +7410,7 @@ __global__ void k702(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u64 imm 7
-__global__ void k703(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k710(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7350,7 +7420,7 @@ __global__ void k703(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u64 imm -3
-__global__ void k704(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k711(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7360,7 +7430,7 @@ __global__ void k704(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k705(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k712(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7370,7 +7440,7 @@ __global__ void k705(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s64 imm 7
-__global__ void k706(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k713(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7380,7 +7450,7 @@ __global__ void k706(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s64 imm -3
-__global__ void k707(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k714(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7390,7 +7460,7 @@ __global__ void k707(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k708(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k715(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7400,7 +7470,7 @@ __global__ void k708(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b64 imm 7
-__global__ void k709(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k716(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7410,7 +7480,7 @@ __global__ void k709(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b64 imm -3
-__global__ void k710(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k717(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7420,7 +7490,7 @@ __global__ void k710(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k711(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k718(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7430,7 +7500,7 @@ __global__ void k711(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b64 imm 7
-__global__ void k712(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k719(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7440,7 +7510,7 @@ __global__ void k712(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b64 imm -3
-__global__ void k713(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k720(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7450,7 +7520,7 @@ __global__ void k713(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k714(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k721(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7460,7 +7530,7 @@ __global__ void k714(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b64 imm 7
-__global__ void k715(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k722(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7470,7 +7540,7 @@ __global__ void k715(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b64 imm -3
-__global__ void k716(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k723(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7480,7 +7550,7 @@ __global__ void k716(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k717(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k724(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7490,7 +7560,7 @@ __global__ void k717(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s64 imm 7
-__global__ void k718(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k725(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7500,7 +7570,7 @@ __global__ void k718(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s64 imm -3
-__global__ void k719(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k726(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7510,7 +7580,7 @@ __global__ void k719(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k720(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k727(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7520,7 +7590,7 @@ __global__ void k720(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s64 imm 7
-__global__ void k721(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k728(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7530,7 +7600,7 @@ __global__ void k721(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s64 imm -3
-__global__ void k722(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k729(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7540,7 +7610,7 @@ __global__ void k722(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k723(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k730(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7550,7 +7620,7 @@ __global__ void k723(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u64 imm 7
-__global__ void k724(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k731(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7560,7 +7630,7 @@ __global__ void k724(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u64 imm -3
-__global__ void k725(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k732(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7570,7 +7640,7 @@ __global__ void k725(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k726(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k733(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7580,7 +7650,7 @@ __global__ void k726(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u64 imm 7
-__global__ void k727(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k734(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7590,7 +7660,7 @@ __global__ void k727(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u64 imm -3
-__global__ void k728(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k735(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7600,7 +7670,7 @@ __global__ void k728(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k729(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k736(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7610,7 +7680,7 @@ __global__ void k729(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shl.b64 imm 5
-__global__ void k730(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k737(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7620,7 +7690,7 @@ __global__ void k730(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shl.b64 imm 31
-__global__ void k731(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k738(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7630,7 +7700,7 @@ __global__ void k731(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u64 imm 5
-__global__ void k732(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k739(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7640,7 +7710,7 @@ __global__ void k732(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u64 imm 31
-__global__ void k733(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k740(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7650,7 +7720,7 @@ __global__ void k733(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.s64 imm 5
-__global__ void k734(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k741(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7660,7 +7730,7 @@ __global__ void k734(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.s64 imm 31
-__global__ void k735(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k742(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7670,7 +7740,7 @@ __global__ void k735(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.s32 imm 7
-__global__ void k736(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k743(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7680,7 +7750,7 @@ __global__ void k736(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.s32 imm -3
-__global__ void k737(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k744(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7690,7 +7760,7 @@ __global__ void k737(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.s32 imm 0xF0F0F0F0
-__global__ void k738(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k745(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7700,7 +7770,7 @@ __global__ void k738(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.u32 imm 7
-__global__ void k739(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k746(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7710,7 +7780,7 @@ __global__ void k739(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.u32 imm -3
-__global__ void k740(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k747(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7720,7 +7790,7 @@ __global__ void k740(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.u32 imm 0xF0F0F0F0
-__global__ void k741(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k748(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7730,7 +7800,7 @@ __global__ void k741(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.sat.s32 imm 7
-__global__ void k742(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k749(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7740,7 +7810,7 @@ __global__ void k742(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.sat.s32 imm -3
-__global__ void k743(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k750(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7750,7 +7820,7 @@ __global__ void k743(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.sat.s32 imm 0xF0F0F0F0
-__global__ void k744(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k751(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7760,7 +7830,7 @@ __global__ void k744(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.f32 imm 0f3F800000
-__global__ void k745(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k752(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7770,7 +7840,7 @@ __global__ void k745(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.f32 imm 0fFF800000
-__global__ void k746(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k753(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7780,7 +7850,7 @@ __global__ void k746(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.f64 imm 0d3FF0000000000000
-__global__ void k747(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k754(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7790,7 +7860,7 @@ __global__ void k747(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.f64 imm 0dC338000000000000
-__global__ void k748(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k755(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7800,7 +7870,7 @@ __global__ void k748(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.f32 imm 0f3F800000
-__global__ void k749(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k756(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7810,7 +7880,7 @@ __global__ void k749(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.f32 imm 0fFF800000
-__global__ void k750(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k757(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7820,7 +7890,7 @@ __global__ void k750(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.f64 imm 0d3FF0000000000000
-__global__ void k751(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k758(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7830,7 +7900,7 @@ __global__ void k751(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.f64 imm 0dC338000000000000
-__global__ void k752(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k759(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7840,7 +7910,7 @@ __global__ void k752(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.f32 imm 0f3F800000
-__global__ void k753(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k760(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7850,7 +7920,7 @@ __global__ void k753(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.f32 imm 0fFF800000
-__global__ void k754(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k761(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7860,7 +7930,7 @@ __global__ void k754(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.f64 imm 0d3FF0000000000000
-__global__ void k755(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k762(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7870,7 +7940,7 @@ __global__ void k755(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.f64 imm 0dC338000000000000
-__global__ void k756(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k763(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7880,7 +7950,7 @@ __global__ void k756(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.f32 imm 0f3F800000
-__global__ void k757(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k764(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7890,7 +7960,7 @@ __global__ void k757(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.f32 imm 0fFF800000
-__global__ void k758(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k765(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7900,7 +7970,7 @@ __global__ void k758(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.f64 imm 0d3FF0000000000000
-__global__ void k759(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k766(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7910,7 +7980,7 @@ __global__ void k759(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.f64 imm 0dC338000000000000
-__global__ void k760(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k767(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7920,7 +7990,7 @@ __global__ void k760(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.f32 imm 0f3F800000
-__global__ void k761(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k768(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7930,7 +8000,7 @@ __global__ void k761(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.f32 imm 0fFF800000
-__global__ void k762(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k769(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7940,7 +8010,7 @@ __global__ void k762(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.f64 imm 0d3FF0000000000000
-__global__ void k763(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k770(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7950,7 +8020,7 @@ __global__ void k763(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.f64 imm 0dC338000000000000
-__global__ void k764(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k771(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7960,7 +8030,7 @@ __global__ void k764(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.f32 imm 0f3F800000
-__global__ void k765(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k772(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7970,7 +8040,7 @@ __global__ void k765(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.f32 imm 0fFF800000
-__global__ void k766(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k773(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7980,7 +8050,7 @@ __global__ void k766(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.f64 imm 0d3FF0000000000000
-__global__ void k767(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k774(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7990,7 +8060,7 @@ __global__ void k767(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.f64 imm 0dC338000000000000
-__global__ void k768(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k775(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8000,7 +8070,7 @@ __global__ void k768(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.equ.f32 imm 0f3F800000
-__global__ void k769(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k776(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8010,7 +8080,7 @@ __global__ void k769(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.equ.f32 imm 0fFF800000
-__global__ void k770(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k777(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8020,7 +8090,7 @@ __global__ void k770(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.equ.f64 imm 0d3FF0000000000000
-__global__ void k771(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k778(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8030,7 +8100,7 @@ __global__ void k771(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.equ.f64 imm 0dC338000000000000
-__global__ void k772(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k779(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8040,7 +8110,7 @@ __global__ void k772(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.neu.f32 imm 0f3F800000
-__global__ void k773(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k780(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8050,7 +8120,7 @@ __global__ void k773(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.neu.f32 imm 0fFF800000
-__global__ void k774(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k781(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8060,7 +8130,7 @@ __global__ void k774(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.neu.f64 imm 0d3FF0000000000000
-__global__ void k775(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k782(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8070,7 +8140,7 @@ __global__ void k775(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.neu.f64 imm 0dC338000000000000
-__global__ void k776(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k783(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8080,7 +8150,7 @@ __global__ void k776(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.f32 imm 0f3F800000
-__global__ void k777(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k784(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8090,7 +8160,7 @@ __global__ void k777(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.f32 imm 0fFF800000
-__global__ void k778(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k785(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8100,7 +8170,7 @@ __global__ void k778(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.f64 imm 0d3FF0000000000000
-__global__ void k779(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k786(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8110,7 +8180,7 @@ __global__ void k779(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.f64 imm 0dC338000000000000
-__global__ void k780(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k787(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8120,7 +8190,7 @@ __global__ void k780(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.leu.f32 imm 0f3F800000
-__global__ void k781(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k788(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8130,7 +8200,7 @@ __global__ void k781(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.leu.f32 imm 0fFF800000
-__global__ void k782(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k789(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8140,7 +8210,7 @@ __global__ void k782(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.leu.f64 imm 0d3FF0000000000000
-__global__ void k783(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k790(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8150,7 +8220,7 @@ __global__ void k783(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.leu.f64 imm 0dC338000000000000
-__global__ void k784(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k791(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8160,7 +8230,7 @@ __global__ void k784(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gtu.f32 imm 0f3F800000
-__global__ void k785(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k792(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8170,7 +8240,7 @@ __global__ void k785(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gtu.f32 imm 0fFF800000
-__global__ void k786(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k793(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8180,7 +8250,7 @@ __global__ void k786(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gtu.f64 imm 0d3FF0000000000000
-__global__ void k787(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k794(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8190,7 +8260,7 @@ __global__ void k787(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gtu.f64 imm 0dC338000000000000
-__global__ void k788(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k795(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8200,7 +8270,7 @@ __global__ void k788(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.geu.f32 imm 0f3F800000
-__global__ void k789(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k796(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8210,7 +8280,7 @@ __global__ void k789(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.geu.f32 imm 0fFF800000
-__global__ void k790(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k797(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8220,7 +8290,7 @@ __global__ void k790(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.geu.f64 imm 0d3FF0000000000000
-__global__ void k791(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k798(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8230,7 +8300,7 @@ __global__ void k791(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.geu.f64 imm 0dC338000000000000
-__global__ void k792(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k799(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8240,7 +8310,7 @@ __global__ void k792(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.num.f32 imm 0f3F800000
-__global__ void k793(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k800(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8250,7 +8320,7 @@ __global__ void k793(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.num.f32 imm 0fFF800000
-__global__ void k794(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k801(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8260,7 +8330,7 @@ __global__ void k794(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.num.f64 imm 0d3FF0000000000000
-__global__ void k795(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k802(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8270,7 +8340,7 @@ __global__ void k795(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.num.f64 imm 0dC338000000000000
-__global__ void k796(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k803(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8280,7 +8350,7 @@ __global__ void k796(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.nan.f32 imm 0f3F800000
-__global__ void k797(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k804(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8290,7 +8360,7 @@ __global__ void k797(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.nan.f32 imm 0fFF800000
-__global__ void k798(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k805(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8300,7 +8370,7 @@ __global__ void k798(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.nan.f64 imm 0d3FF0000000000000
-__global__ void k799(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k806(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8310,7 +8380,7 @@ __global__ void k799(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.nan.f64 imm 0dC338000000000000
-__global__ void k800(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k807(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8320,7 +8390,7 @@ __global__ void k800(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s32 imm 7
-__global__ void k801(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k808(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8330,7 +8400,7 @@ __global__ void k801(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s32 imm -3
-__global__ void k802(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k809(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8340,7 +8410,7 @@ __global__ void k802(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s32 imm 0xF0F0F0F0
-__global__ void k803(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k810(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8350,7 +8420,7 @@ __global__ void k803(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u32 imm 7
-__global__ void k804(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k811(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8360,7 +8430,7 @@ __global__ void k804(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u32 imm -3
-__global__ void k805(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k812(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8370,7 +8440,7 @@ __global__ void k805(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u32 imm 0xF0F0F0F0
-__global__ void k806(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k813(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8380,7 +8450,7 @@ __global__ void k806(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s64 imm 7
-__global__ void k807(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k814(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8390,7 +8460,7 @@ __global__ void k807(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s64 imm -3
-__global__ void k808(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k815(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8400,7 +8470,7 @@ __global__ void k808(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k809(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k816(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8410,7 +8480,7 @@ __global__ void k809(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u64 imm 7
-__global__ void k810(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k817(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8420,7 +8490,7 @@ __global__ void k810(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u64 imm -3
-__global__ void k811(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k818(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8430,7 +8500,7 @@ __global__ void k811(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k812(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k819(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8440,7 +8510,7 @@ __global__ void k812(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s32 imm 7
-__global__ void k813(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k820(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8450,7 +8520,7 @@ __global__ void k813(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s32 imm -3
-__global__ void k814(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k821(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8460,7 +8530,7 @@ __global__ void k814(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s32 imm 0xF0F0F0F0
-__global__ void k815(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k822(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8470,7 +8540,7 @@ __global__ void k815(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u32 imm 7
-__global__ void k816(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k823(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8480,7 +8550,7 @@ __global__ void k816(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u32 imm -3
-__global__ void k817(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k824(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8490,7 +8560,7 @@ __global__ void k817(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u32 imm 0xF0F0F0F0
-__global__ void k818(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k825(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8500,7 +8570,7 @@ __global__ void k818(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s64 imm 7
-__global__ void k819(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k826(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8510,7 +8580,7 @@ __global__ void k819(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s64 imm -3
-__global__ void k820(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k827(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8520,7 +8590,7 @@ __global__ void k820(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k821(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k828(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8530,7 +8600,7 @@ __global__ void k821(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u64 imm 7
-__global__ void k822(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k829(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8540,7 +8610,7 @@ __global__ void k822(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u64 imm -3
-__global__ void k823(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k830(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8550,7 +8620,7 @@ __global__ void k823(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k824(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k831(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8560,7 +8630,7 @@ __global__ void k824(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s32 imm 7
-__global__ void k825(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k832(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8570,7 +8640,7 @@ __global__ void k825(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s32 imm -3
-__global__ void k826(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k833(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8580,7 +8650,7 @@ __global__ void k826(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s32 imm 0xF0F0F0F0
-__global__ void k827(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k834(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8590,7 +8660,7 @@ __global__ void k827(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u32 imm 7
-__global__ void k828(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k835(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8600,7 +8670,7 @@ __global__ void k828(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u32 imm -3
-__global__ void k829(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k836(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8610,7 +8680,7 @@ __global__ void k829(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u32 imm 0xF0F0F0F0
-__global__ void k830(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k837(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8620,7 +8690,7 @@ __global__ void k830(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s64 imm 7
-__global__ void k831(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k838(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8630,7 +8700,7 @@ __global__ void k831(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s64 imm -3
-__global__ void k832(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k839(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8640,7 +8710,7 @@ __global__ void k832(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k833(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k840(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8650,7 +8720,7 @@ __global__ void k833(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u64 imm 7
-__global__ void k834(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k841(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8660,7 +8730,7 @@ __global__ void k834(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u64 imm -3
-__global__ void k835(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k842(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8670,7 +8740,7 @@ __global__ void k835(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k836(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k843(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8680,7 +8750,7 @@ __global__ void k836(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s32 imm 7
-__global__ void k837(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k844(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8690,7 +8760,7 @@ __global__ void k837(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s32 imm -3
-__global__ void k838(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k845(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8700,7 +8770,7 @@ __global__ void k838(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s32 imm 0xF0F0F0F0
-__global__ void k839(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k846(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8710,7 +8780,7 @@ __global__ void k839(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u32 imm 7
-__global__ void k840(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k847(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8720,7 +8790,7 @@ __global__ void k840(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u32 imm -3
-__global__ void k841(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k848(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8730,7 +8800,7 @@ __global__ void k841(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u32 imm 0xF0F0F0F0
-__global__ void k842(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k849(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8740,7 +8810,7 @@ __global__ void k842(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s64 imm 7
-__global__ void k843(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k850(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8750,7 +8820,7 @@ __global__ void k843(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s64 imm -3
-__global__ void k844(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k851(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8760,7 +8830,7 @@ __global__ void k844(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k845(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k852(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8770,7 +8840,7 @@ __global__ void k845(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u64 imm 7
-__global__ void k846(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k853(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8780,7 +8850,7 @@ __global__ void k846(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u64 imm -3
-__global__ void k847(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k854(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8790,7 +8860,7 @@ __global__ void k847(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k848(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k855(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8800,7 +8870,7 @@ __global__ void k848(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s32 imm 7
-__global__ void k849(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k856(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8810,7 +8880,7 @@ __global__ void k849(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s32 imm -3
-__global__ void k850(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k857(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8820,7 +8890,7 @@ __global__ void k850(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s32 imm 0xF0F0F0F0
-__global__ void k851(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k858(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8830,7 +8900,7 @@ __global__ void k851(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u32 imm 7
-__global__ void k852(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k859(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8840,7 +8910,7 @@ __global__ void k852(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u32 imm -3
-__global__ void k853(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k860(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8850,7 +8920,7 @@ __global__ void k853(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u32 imm 0xF0F0F0F0
-__global__ void k854(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k861(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8860,7 +8930,7 @@ __global__ void k854(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s64 imm 7
-__global__ void k855(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k862(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8870,7 +8940,7 @@ __global__ void k855(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s64 imm -3
-__global__ void k856(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k863(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8880,7 +8950,7 @@ __global__ void k856(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k857(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k864(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8890,7 +8960,7 @@ __global__ void k857(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u64 imm 7
-__global__ void k858(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k865(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8900,7 +8970,7 @@ __global__ void k858(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u64 imm -3
-__global__ void k859(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k866(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8910,7 +8980,7 @@ __global__ void k859(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k860(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k867(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8920,7 +8990,7 @@ __global__ void k860(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s32 imm 7
-__global__ void k861(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k868(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8930,7 +9000,7 @@ __global__ void k861(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s32 imm -3
-__global__ void k862(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k869(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8940,7 +9010,7 @@ __global__ void k862(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s32 imm 0xF0F0F0F0
-__global__ void k863(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k870(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8950,7 +9020,7 @@ __global__ void k863(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u32 imm 7
-__global__ void k864(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k871(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8960,7 +9030,7 @@ __global__ void k864(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u32 imm -3
-__global__ void k865(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k872(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8970,7 +9040,7 @@ __global__ void k865(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u32 imm 0xF0F0F0F0
-__global__ void k866(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k873(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8980,7 +9050,7 @@ __global__ void k866(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s64 imm 7
-__global__ void k867(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k874(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8990,7 +9060,7 @@ __global__ void k867(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s64 imm -3
-__global__ void k868(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k875(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9000,7 +9070,7 @@ __global__ void k868(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k869(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k876(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9010,7 +9080,7 @@ __global__ void k869(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u64 imm 7
-__global__ void k870(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k877(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9020,7 +9090,7 @@ __global__ void k870(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u64 imm -3
-__global__ void k871(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k878(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9030,7 +9100,7 @@ __global__ void k871(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k872(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k879(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9040,7 +9110,7 @@ __global__ void k872(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lo.u32 imm 7
-__global__ void k873(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k880(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9050,7 +9120,7 @@ __global__ void k873(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lo.u32 imm -3
-__global__ void k874(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k881(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9060,7 +9130,7 @@ __global__ void k874(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lo.u32 imm 0xF0F0F0F0
-__global__ void k875(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k882(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9070,7 +9140,7 @@ __global__ void k875(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hi.u32 imm 7
-__global__ void k876(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k883(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9080,7 +9150,7 @@ __global__ void k876(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hi.u32 imm -3
-__global__ void k877(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k884(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9090,7 +9160,7 @@ __global__ void k877(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hi.u32 imm 0xF0F0F0F0
-__global__ void k878(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k885(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9100,7 +9170,7 @@ __global__ void k878(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ls.u32 imm 7
-__global__ void k879(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k886(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9110,7 +9180,7 @@ __global__ void k879(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ls.u32 imm -3
-__global__ void k880(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k887(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9120,7 +9190,7 @@ __global__ void k880(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ls.u32 imm 0xF0F0F0F0
-__global__ void k881(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k888(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9130,7 +9200,7 @@ __global__ void k881(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hs.u32 imm 7
-__global__ void k882(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k889(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9140,7 +9210,7 @@ __global__ void k882(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hs.u32 imm -3
-__global__ void k883(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k890(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9150,7 +9220,7 @@ __global__ void k883(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hs.u32 imm 0xF0F0F0F0
-__global__ void k884(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k891(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9349,701 +9419,708 @@ static const Form kForms[] = {
     {"lop3.b32 imm 0x1E", k185, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::lop3(a, b, c, 0x1E); }, Check::Exact, 0, 0},
     {"bfi.b32", k186, "bfe", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfi(a, 0x12345678, b, c, 32); }, Check::Exact, 0, 0},
     {"dp4a.s32.s32", k187, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::dp4a(a, b, c); }, Check::Exact, 0, 0},
-    {"add.f32", k188, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }, Check::Nan, 0, 0},
-    {"add.f64", k189, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::ADD, ref::RN, a, b, c); }, Check::Nan, 0, 0},
-    {"sub.f32", k190, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::SUB, ref::RN, false, false, a, b, c); }, Check::Nan, 0, 0},
-    {"sub.f64", k191, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::SUB, ref::RN, a, b, c); }, Check::Nan, 0, 0},
-    {"mul.f32", k192, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::MUL, ref::RN, false, false, a, b, c); }, Check::Nan, 0, 0},
-    {"mul.f64", k193, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::MUL, ref::RN, a, b, c); }, Check::Nan, 0, 0},
-    {"add.sat.f32", k194, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, true, a, b, c); }, Check::Satz, 0, 0},
-    {"add.u32", k195, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"add.u64", k196, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & ~0ull; }, Check::Exact, 0, 0},
-    {"mad.lo.u64", k197, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a * b + c; }, Check::Exact, 0, 0},
-    {"mad.wide.u32", k198, "i32_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) * (b & 0xffffffffull) + c; }, Check::Exact, 0, 0},
-    {"mad.hi.s32", k199, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::mulhiS(a, b, 32) + c) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"mul24.lo.s32", k200, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"mul24.hi.u32", k201, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"sad.u32", k202, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (((a & 0xffffffffull) > (b & 0xffffffffull) ? a - b : b - a) + c) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"sad.s32", k203, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((u64)(ref::sext(a,32) > ref::sext(b,32) ? ref::sext(a,32) - ref::sext(b,32) : ref::sext(b,32) - ref::sext(a,32)) + c) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"sub.s16", k204, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & 0xffffull; }, Check::Exact, 0, 0},
-    {"mul.lo.s16", k205, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & 0xffffull; }, Check::Exact, 0, 0},
-    {"sub.u16", k206, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & 0xffffull; }, Check::Exact, 0, 0},
-    {"mul.lo.u16", k207, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & 0xffffull; }, Check::Exact, 0, 0},
-    {"mul.hi.u16", k208, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & 0xffffull) * (b & 0xffffull)) >> 16; }, Check::Exact, 0, 0},
-    {"shr.u16", k209, "sh32", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrU(a & 0xffff, b, 16); }, Check::Exact, 0, 0},
-    {"cvt.s32.s16", k210, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 16) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"cvt.s64.s16", k211, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 16); }, Check::Exact, 0, 0},
-    {"cvt.u64.u16", k212, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffull; }, Check::Exact, 0, 0},
-    {"cvt.u16.u32", k213, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffull; }, Check::Exact, 0, 0},
-    {"cvt.sat.s8.s32", k214, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint8_t)(int8_t)std::max<int64_t>(-128, std::min<int64_t>(127, ref::sext(a, 32))) & 0xffull; }, Check::Low8, 0, 0},
-    {"cvt.sat.u8.u32", k215, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) > 255 ? 255 : (a & 0xffffffffull); }, Check::Low8, 0, 0},
-    {"cvt.rzi.s16.f32", k216, "f32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint16_t)ref::toInt<int16_t>(ref::RZ, ref::f(a)); }, Check::Exact, 0, 0},
-    {"cvt.sat.f32.f32", k217, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::sat(ref::f(a))); }, Check::Satz, 0, 0},
-    {"copysign.f32", k218, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (b & 0x7fffffffull) | (a & 0x80000000ull); }, Check::Exact, 0, 0},
-    {"copysign.f64", k219, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (b & ~0ull >> 1) | (a & 1ull << 63); }, Check::Exact, 0, 0},
-    {"testp.finite.f32", k220, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isfinite(x)); }(); }, Check::Exact, 0, 0},
-    {"testp.finite.f64", k221, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isfinite(x)); }(); }, Check::Exact, 0, 0},
-    {"testp.infinite.f32", k222, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isinf(x)); }(); }, Check::Exact, 0, 0},
-    {"testp.infinite.f64", k223, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isinf(x)); }(); }, Check::Exact, 0, 0},
-    {"testp.number.f32", k224, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(!std::isnan(x)); }(); }, Check::Exact, 0, 0},
-    {"testp.number.f64", k225, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(!std::isnan(x)); }(); }, Check::Exact, 0, 0},
-    {"testp.notanumber.f32", k226, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isnan(x)); }(); }, Check::Exact, 0, 0},
-    {"testp.notanumber.f64", k227, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isnan(x)); }(); }, Check::Exact, 0, 0},
-    {"testp.normal.f32", k228, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isnormal(x)); }(); }, Check::Exact, 0, 0},
-    {"testp.normal.f64", k229, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isnormal(x)); }(); }, Check::Exact, 0, 0},
-    {"testp.subnormal.f32", k230, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::fpclassify(x) == FP_SUBNORMAL); }(); }, Check::Exact, 0, 0},
-    {"testp.subnormal.f64", k231, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::fpclassify(x) == FP_SUBNORMAL); }(); }, Check::Exact, 0, 0},
-    {"and.pred", k232, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }, Check::Exact, 0, 0},
-    {"or.pred", k233, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }, Check::Exact, 0, 0},
-    {"xor.pred", k234, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }, Check::Exact, 0, 0},
-    {"not.pred", k235, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) == 0); }, Check::Exact, 0, 0},
-    {"slct.u32.s32", k236, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::sext(c, 32) >= 0 ? a : b; }, Check::Exact, 0, 0},
-    {"slct.f32.f32", k237, "f32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f(c) >= 0.0f || (c & 0xffffffffull) == 0x80000000ull ? a : b; }, Check::Exact, 0, 0},
-    {"setp.eq.b32", k238, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(a == b); }, Check::Exact, 0, 0},
-    {"setp.ne.b32", k239, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(a != b); }, Check::Exact, 0, 0},
-    {"setp.eq.b64", k240, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(a == b); }, Check::Exact, 0, 0},
-    {"setp.ne.b64", k241, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(a != b); }, Check::Exact, 0, 0},
-    {"selp.b64", k242, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return c ? a : b; }, Check::Exact, 0, 0},
-    {"selp.f32", k243, "f32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (c & 0xffffffffull) ? a : b; }, Check::Exact, 0, 0},
-    {"mov.b16", k244, "i64_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffull; }, Check::Exact, 0, 0},
-    {"mov.b32", k245, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"mov.b64", k246, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & ~0ull; }, Check::Exact, 0, 0},
-    {"mov.u32", k247, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"cvt.rni.s32.f32", k248, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RN, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rni.s32.f64", k249, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RN, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rn.f32.s32", k250, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (int32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rn.f64.s32", k251, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (int32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rni.u32.f32", k252, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RN, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rni.u32.f64", k253, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RN, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rn.f32.u32", k254, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (uint32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rn.f64.u32", k255, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (uint32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rni.s64.f32", k256, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RN, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rni.s64.f64", k257, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RN, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rn.f32.s64", k258, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (int64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rn.f64.s64", k259, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (int64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rni.u64.f32", k260, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RN, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rni.u64.f64", k261, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RN, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rn.f32.u64", k262, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (uint64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rn.f64.u64", k263, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (uint64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rni.f32.f32", k264, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RN, ref::fz(false, ref::f(a)))); }, Check::Nan, 0, 0},
-    {"cvt.rn.f32.f64", k265, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RN, false, ref::d(a))); }, Check::Nan, 0, 0},
-    {"cvt.rni.ftz.f32.f32", k266, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RN, ref::fz(true, ref::f(a)))); }, Check::Nan, 0, 0},
-    {"cvt.rn.ftz.f32.f64", k267, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RN, true, ref::d(a))); }, Check::Nan, 0, 0},
-    {"cvt.rni.f64.f64", k268, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RN, ref::d(a))); }, Check::Nan, 0, 0},
-    {"cvt.rzi.s32.f32", k269, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RZ, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rzi.s32.f64", k270, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RZ, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rz.f32.s32", k271, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (int32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rz.f64.s32", k272, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (int32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rzi.u32.f32", k273, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RZ, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rzi.u32.f64", k274, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RZ, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rz.f32.u32", k275, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (uint32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rz.f64.u32", k276, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (uint32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rzi.s64.f32", k277, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RZ, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rzi.s64.f64", k278, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RZ, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rz.f32.s64", k279, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (int64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rz.f64.s64", k280, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (int64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rzi.u64.f32", k281, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RZ, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rzi.u64.f64", k282, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RZ, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rz.f32.u64", k283, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (uint64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rz.f64.u64", k284, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (uint64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rzi.f32.f32", k285, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RZ, ref::fz(false, ref::f(a)))); }, Check::Nan, 0, 0},
-    {"cvt.rz.f32.f64", k286, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RZ, false, ref::d(a))); }, Check::Nan, 0, 0},
-    {"cvt.rzi.ftz.f32.f32", k287, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RZ, ref::fz(true, ref::f(a)))); }, Check::Nan, 0, 0},
-    {"cvt.rz.ftz.f32.f64", k288, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RZ, true, ref::d(a))); }, Check::Nan, 0, 0},
-    {"cvt.rzi.f64.f64", k289, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RZ, ref::d(a))); }, Check::Nan, 0, 0},
-    {"cvt.rmi.s32.f32", k290, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RM, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rmi.s32.f64", k291, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RM, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rm.f32.s32", k292, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (int32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rm.f64.s32", k293, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (int32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rmi.u32.f32", k294, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RM, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rmi.u32.f64", k295, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RM, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rm.f32.u32", k296, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (uint32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rm.f64.u32", k297, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (uint32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rmi.s64.f32", k298, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RM, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rmi.s64.f64", k299, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RM, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rm.f32.s64", k300, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (int64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rm.f64.s64", k301, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (int64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rmi.u64.f32", k302, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RM, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rmi.u64.f64", k303, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RM, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rm.f32.u64", k304, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (uint64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rm.f64.u64", k305, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (uint64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rmi.f32.f32", k306, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RM, ref::fz(false, ref::f(a)))); }, Check::Nan, 0, 0},
-    {"cvt.rm.f32.f64", k307, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RM, false, ref::d(a))); }, Check::Nan, 0, 0},
-    {"cvt.rmi.ftz.f32.f32", k308, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RM, ref::fz(true, ref::f(a)))); }, Check::Nan, 0, 0},
-    {"cvt.rm.ftz.f32.f64", k309, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RM, true, ref::d(a))); }, Check::Nan, 0, 0},
-    {"cvt.rmi.f64.f64", k310, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RM, ref::d(a))); }, Check::Nan, 0, 0},
-    {"cvt.rpi.s32.f32", k311, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RP, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rpi.s32.f64", k312, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RP, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rp.f32.s32", k313, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (int32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rp.f64.s32", k314, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (int32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rpi.u32.f32", k315, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RP, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rpi.u32.f64", k316, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RP, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cvt.rp.f32.u32", k317, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (uint32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rp.f64.u32", k318, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (uint32_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rpi.s64.f32", k319, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RP, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rpi.s64.f64", k320, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RP, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rp.f32.s64", k321, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (int64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rp.f64.s64", k322, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (int64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rpi.u64.f32", k323, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RP, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rpi.u64.f64", k324, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RP, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cvt.rp.f32.u64", k325, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (uint64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rp.f64.u64", k326, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (uint64_t)a)); }, Check::Exact, 0, 0},
-    {"cvt.rpi.f32.f32", k327, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RP, ref::fz(false, ref::f(a)))); }, Check::Nan, 0, 0},
-    {"cvt.rp.f32.f64", k328, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RP, false, ref::d(a))); }, Check::Nan, 0, 0},
-    {"cvt.rpi.ftz.f32.f32", k329, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RP, ref::fz(true, ref::f(a)))); }, Check::Nan, 0, 0},
-    {"cvt.rp.ftz.f32.f64", k330, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RP, true, ref::d(a))); }, Check::Nan, 0, 0},
-    {"cvt.rpi.f64.f64", k331, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RP, ref::d(a))); }, Check::Nan, 0, 0},
-    {"cvt.f64.f32", k332, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits((double)ref::fz(false, ref::f(a))); }, Check::Nan, 0, 0},
-    {"cvt.ftz.f64.f32", k333, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits((double)ref::fz(true, ref::f(a))); }, Check::Nan, 0, 0},
-    {"cvt.s64.s32", k334, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 32); }, Check::Exact, 0, 0},
-    {"cvt.u64.u32", k335, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"cvt.u32.u64", k336, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"cvt.s32.s8", k337, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 8) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"cvt.u32.u16", k338, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffull; }, Check::Exact, 0, 0},
-    {"cvt.sat.s32.s64", k339, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint32_t)((int64_t)a < INT32_MIN ? INT32_MIN : (int64_t)a > INT32_MAX ? INT32_MAX : (int64_t)a); }, Check::Exact, 0, 0},
-    {"add.s32", k340, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"sub.s32", k341, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"mul.lo.s32", k342, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"mul.hi.u32", k343, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiU(a, b, 32); }, Check::Exact, 0, 0},
-    {"mul.hi.s32", k344, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiS(a, b, 32) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"and.b32", k345, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & b; }, Check::Exact, 0, 0},
-    {"or.b32", k346, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a | b; }, Check::Exact, 0, 0},
-    {"xor.b32", k347, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ^ b; }, Check::Exact, 0, 0},
-    {"min.s32", k348, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }, Check::Exact, 0, 0},
-    {"max.s32", k349, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }, Check::Exact, 0, 0},
-    {"min.u32", k350, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }, Check::Exact, 0, 0},
-    {"max.u32", k351, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }, Check::Exact, 0, 0},
-    {"shl.b32", k352, "sh32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shl(a, b, 32); }, Check::Exact, 0, 0},
-    {"shr.u32", k353, "sh32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrU(a, b, 32); }, Check::Exact, 0, 0},
-    {"shr.s32", k354, "sh32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrS(a, b, 32); }, Check::Exact, 0, 0},
-    {"not.b32", k355, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~a & ref::mask(32); }, Check::Exact, 0, 0},
-    {"neg.s32", k356, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (0 - a) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"abs.s32", k357, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) < 0 ? 0 - a : a) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"cnot.b32", k358, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) == 0); }, Check::Exact, 0, 0},
-    {"popc.b32", k359, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::popc(a); }, Check::Exact, 0, 0},
-    {"clz.b32", k360, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::clz(a, 32); }, Check::Exact, 0, 0},
-    {"bfind.u32", k361, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 32, false, false); }, Check::Exact, 0, 0},
-    {"bfind.s32", k362, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 32, true, false); }, Check::Exact, 0, 0},
-    {"bfind.shiftamt.u32", k363, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 32, false, true); }, Check::Exact, 0, 0},
-    {"brev.b32", k364, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::brev(a, 32); }, Check::Exact, 0, 0},
-    {"mad.lo.s32", k365, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b + c) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"bfe.u32", k366, "bfe", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 32, false); }, Check::Exact, 0, 0},
-    {"bfe.s32", k367, "bfe", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 32, true); }, Check::Exact, 0, 0},
-    {"div.u32", k368, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(32)) / (b & ref::mask(32)); }, Check::Exact, 0, 0},
-    {"rem.u32", k369, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(32)) % (b & ref::mask(32)); }, Check::Exact, 0, 0},
-    {"div.s32", k370, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) / ref::sext(b,32)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"rem.s32", k371, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) % ref::sext(b,32)) & ref::mask(32); }, Check::Exact, 0, 0},
-    {"add.s64", k372, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"sub.s64", k373, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"mul.lo.s64", k374, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"mul.hi.u64", k375, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiU(a, b, 64); }, Check::Exact, 0, 0},
-    {"mul.hi.s64", k376, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiS(a, b, 64) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"and.b64", k377, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & b; }, Check::Exact, 0, 0},
-    {"or.b64", k378, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a | b; }, Check::Exact, 0, 0},
-    {"xor.b64", k379, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ^ b; }, Check::Exact, 0, 0},
-    {"min.s64", k380, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }, Check::Exact, 0, 0},
-    {"max.s64", k381, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }, Check::Exact, 0, 0},
-    {"min.u64", k382, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }, Check::Exact, 0, 0},
-    {"max.u64", k383, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }, Check::Exact, 0, 0},
-    {"shl.b64", k384, "sh64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shl(a, b, 64); }, Check::Exact, 0, 0},
-    {"shr.u64", k385, "sh64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrU(a, b, 64); }, Check::Exact, 0, 0},
-    {"shr.s64", k386, "sh64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrS(a, b, 64); }, Check::Exact, 0, 0},
-    {"not.b64", k387, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~a & ref::mask(64); }, Check::Exact, 0, 0},
-    {"neg.s64", k388, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (0 - a) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"abs.s64", k389, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) < 0 ? 0 - a : a) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"cnot.b64", k390, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) == 0); }, Check::Exact, 0, 0},
-    {"popc.b64", k391, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::popc(a); }, Check::Exact, 0, 0},
-    {"clz.b64", k392, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::clz(a, 64); }, Check::Exact, 0, 0},
-    {"bfind.u64", k393, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 64, false, false); }, Check::Exact, 0, 0},
-    {"bfind.s64", k394, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 64, true, false); }, Check::Exact, 0, 0},
-    {"bfind.shiftamt.u64", k395, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 64, false, true); }, Check::Exact, 0, 0},
-    {"brev.b64", k396, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::brev(a, 64); }, Check::Exact, 0, 0},
-    {"mad.lo.s64", k397, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b + c) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"bfe.u64", k398, "bfe", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 64, false); }, Check::Exact, 0, 0},
-    {"bfe.s64", k399, "bfe", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 64, true); }, Check::Exact, 0, 0},
-    {"div.u64", k400, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(64)) / (b & ref::mask(64)); }, Check::Exact, 0, 0},
-    {"rem.u64", k401, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(64)) % (b & ref::mask(64)); }, Check::Exact, 0, 0},
-    {"div.s64", k402, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) / ref::sext(b,64)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"rem.s64", k403, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) % ref::sext(b,64)) & ref::mask(64); }, Check::Exact, 0, 0},
-    {"mul.wide.s32", k404, "i32_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }, Check::Exact, 0, 0},
-    {"mul.wide.u32", k405, "i32_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) * (b & 0xffffffffull); }, Check::Exact, 0, 0},
-    {"add.sat.s32", k406, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }, Check::Exact, 0, 0},
-    {"add.s32 imm 7", k407, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 7ull) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"add.s32 imm -1", k408, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0xffffffffull) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"add.s32 imm 0x80000000", k409, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0x80000000ull) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"add.s32 imm 0xFFFFFFFF", k410, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0xffffffffull) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"add.s32 imm -2147483648", k411, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0x80000000ull) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"add.s32 imm 017", k412, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 15ull) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"add.s32 imm 0b101", k413, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 5ull) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"add.s64 imm -1", k414, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (~0ull); }, Check::Exact, 0, 0},
-    {"add.s64 imm 0x8000000000000000", k415, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (1ull << 63); }, Check::Exact, 0, 0},
-    {"add.s64 imm 4294967296", k416, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (1ull << 32); }, Check::Exact, 0, 0},
-    {"add.s64 imm -4294967297", k417, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (0ull - 4294967297ull); }, Check::Exact, 0, 0},
-    {"mov.b64 imm 0dC338000000000000", k418, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xC338000000000000ull; }, Check::Exact, 0, 0},
-    {"mov.f64 imm 0dC338000000000000", k419, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xC338000000000000ull; }, Check::Exact, 0, 0},
-    {"mov.b64 imm 0d7FF8000000000001", k420, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x7FF8000000000001ull; }, Check::Exact, 0, 0},
-    {"mov.f64 imm 0d7FF8000000000001", k421, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x7FF8000000000001ull; }, Check::Exact, 0, 0},
-    {"mov.b64 imm 0x123456789ABCDEF0", k422, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x123456789ABCDEF0ull; }, Check::Exact, 0, 0},
-    {"mov.u64 imm 0x123456789ABCDEF0", k423, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x123456789ABCDEF0ull; }, Check::Exact, 0, 0},
-    {"mov.b64 imm -1", k424, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~0ull; }, Check::Exact, 0, 0},
-    {"mov.u64 imm -1", k425, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~0ull; }, Check::Exact, 0, 0},
-    {"mov.b64 imm -9223372036854775808", k426, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1ull << 63; }, Check::Exact, 0, 0},
-    {"mov.u64 imm -9223372036854775808", k427, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1ull << 63; }, Check::Exact, 0, 0},
-    {"mov.b64 imm 1.5", k428, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FF8000000000000ull; }, Check::Exact, 0, 0},
-    {"mov.f64 imm 1.5", k429, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FF8000000000000ull; }, Check::Exact, 0, 0},
-    {"mov.b32 imm 0f3FC00000", k430, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FC00000ull; }, Check::Exact, 0, 0},
-    {"mov.f32 imm 0f3FC00000", k431, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FC00000ull; }, Check::Exact, 0, 0},
-    {"mov.b32 imm 0f80000001", k432, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x80000001ull; }, Check::Exact, 0, 0},
-    {"mov.f32 imm 0f80000001", k433, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x80000001ull; }, Check::Exact, 0, 0},
-    {"mov.b32 imm 0x89ABCDEF", k434, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x89ABCDEFull; }, Check::Exact, 0, 0},
-    {"mov.u32 imm 0x89ABCDEF", k435, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x89ABCDEFull; }, Check::Exact, 0, 0},
-    {"mov.b32 imm -2", k436, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xFFFFFFFEull; }, Check::Exact, 0, 0},
-    {"mov.u32 imm -2", k437, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xFFFFFFFEull; }, Check::Exact, 0, 0},
-    {"mov.f32 imm 1.5", k438, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FC00000ull; }, Check::Exact, 0, 0},
-    {"mov.u32 %tid.x", k439, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a % 128; }, Check::Exact, 0, 0},
-    {"mov.u32 %ntid.x", k440, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 128; }, Check::Exact, 0, 0},
-    {"mov.u32 %ctaid.x", k441, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a / 128; }, Check::Exact, 0, 0},
-    {"mov.u32 %laneid", k442, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a % 32; }, Check::Exact, 0, 0},
-    {"mov.u32 %lanemask_eq", k443, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1ull << (a % 32); }, Check::Exact, 0, 0},
-    {"mov.u32 %lanemask_lt", k444, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (1ull << (a % 32)) - 1; }, Check::Exact, 0, 0},
-    {"mov.u32 %lanemask_le", k445, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((2ull << (a % 32)) - 1) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"mov.u32 %lanemask_gt", k446, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~((2ull << (a % 32)) - 1) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"mov.u32 %lanemask_ge", k447, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~((1ull << (a % 32)) - 1) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"mov.u32 %tid.y", k448, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
-    {"mov.u32 %nctaid.y", k449, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
-    {"mov.b64 pack", k450, "i32_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) | (b << 32); }, Check::Exact, 0, 0},
-    {"mov.b64 unpack", k451, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a ^ (a >> 32)) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"mov.b32 pack16", k452, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) | ((b & 0xffffull) << 16); }, Check::Exact, 0, 0},
-    {"setp.eq.f32", k453, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.f64", k454, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }, Check::Exact, 0, 0},
-    {"set.eq.u32.f32", k455, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x == y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.ne.f32", k456, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.f64", k457, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }, Check::Exact, 0, 0},
-    {"set.ne.u32.f32", k458, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x != x || y != y) && x != y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.lt.f32", k459, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.f64", k460, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }, Check::Exact, 0, 0},
-    {"set.lt.u32.f32", k461, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x < y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.le.f32", k462, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }, Check::Exact, 0, 0},
-    {"setp.le.f64", k463, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }, Check::Exact, 0, 0},
-    {"set.le.u32.f32", k464, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x <= y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.gt.f32", k465, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.f64", k466, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }, Check::Exact, 0, 0},
-    {"set.gt.u32.f32", k467, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x > y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.ge.f32", k468, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.f64", k469, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }, Check::Exact, 0, 0},
-    {"set.ge.u32.f32", k470, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x >= y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.equ.f32", k471, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }, Check::Exact, 0, 0},
-    {"setp.equ.f64", k472, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }, Check::Exact, 0, 0},
-    {"set.equ.u32.f32", k473, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x != x || y != y || x == y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.neu.f32", k474, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }, Check::Exact, 0, 0},
-    {"setp.neu.f64", k475, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }, Check::Exact, 0, 0},
-    {"set.neu.u32.f32", k476, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x != y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.ltu.f32", k477, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }, Check::Exact, 0, 0},
-    {"setp.ltu.f64", k478, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }, Check::Exact, 0, 0},
-    {"set.ltu.u32.f32", k479, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x >= y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.leu.f32", k480, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }, Check::Exact, 0, 0},
-    {"setp.leu.f64", k481, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }, Check::Exact, 0, 0},
-    {"set.leu.u32.f32", k482, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x > y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.gtu.f32", k483, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }, Check::Exact, 0, 0},
-    {"setp.gtu.f64", k484, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }, Check::Exact, 0, 0},
-    {"set.gtu.u32.f32", k485, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x <= y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.geu.f32", k486, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }, Check::Exact, 0, 0},
-    {"setp.geu.f64", k487, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }, Check::Exact, 0, 0},
-    {"set.geu.u32.f32", k488, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x < y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.num.f32", k489, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }, Check::Exact, 0, 0},
-    {"setp.num.f64", k490, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }, Check::Exact, 0, 0},
-    {"set.num.u32.f32", k491, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x == x && y == y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.nan.f32", k492, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }, Check::Exact, 0, 0},
-    {"setp.nan.f64", k493, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }, Check::Exact, 0, 0},
-    {"set.nan.u32.f32", k494, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x != x || y != y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
-    {"setp.eq.s32", k495, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }, Check::Exact, 0, 0},
-    {"setp.eq.u32", k496, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }, Check::Exact, 0, 0},
-    {"setp.eq.s64", k497, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }, Check::Exact, 0, 0},
-    {"setp.eq.u64", k498, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }, Check::Exact, 0, 0},
-    {"setp.ne.s32", k499, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }, Check::Exact, 0, 0},
-    {"setp.ne.u32", k500, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }, Check::Exact, 0, 0},
-    {"setp.ne.s64", k501, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }, Check::Exact, 0, 0},
-    {"setp.ne.u64", k502, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }, Check::Exact, 0, 0},
-    {"setp.lt.s32", k503, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }, Check::Exact, 0, 0},
-    {"setp.lt.u32", k504, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }, Check::Exact, 0, 0},
-    {"setp.lt.s64", k505, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }, Check::Exact, 0, 0},
-    {"setp.lt.u64", k506, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }, Check::Exact, 0, 0},
-    {"setp.le.s32", k507, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }, Check::Exact, 0, 0},
-    {"setp.le.u32", k508, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }, Check::Exact, 0, 0},
-    {"setp.le.s64", k509, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }, Check::Exact, 0, 0},
-    {"setp.le.u64", k510, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }, Check::Exact, 0, 0},
-    {"setp.gt.s32", k511, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }, Check::Exact, 0, 0},
-    {"setp.gt.u32", k512, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }, Check::Exact, 0, 0},
-    {"setp.gt.s64", k513, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }, Check::Exact, 0, 0},
-    {"setp.gt.u64", k514, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }, Check::Exact, 0, 0},
-    {"setp.ge.s32", k515, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }, Check::Exact, 0, 0},
-    {"setp.ge.u32", k516, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }, Check::Exact, 0, 0},
-    {"setp.ge.s64", k517, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }, Check::Exact, 0, 0},
-    {"setp.ge.u64", k518, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }, Check::Exact, 0, 0},
-    {"setp.lo.u32", k519, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }, Check::Exact, 0, 0},
-    {"setp.hi.u32", k520, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }, Check::Exact, 0, 0},
-    {"setp.ls.u32", k521, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }, Check::Exact, 0, 0},
-    {"setp.hs.u32", k522, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }, Check::Exact, 0, 0},
-    {"selp.b32", k523, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (c & 0xffffffffull) ? a : b; }, Check::Exact, 0, 0},
-    {"selp.f64", k524, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return c ? a : b; }, Check::Exact, 0, 0},
-    {"setp.lt.and.s32", k525, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((ref::sext(a,32) < ref::sext(b,32)) && (c & 0xffffffffull)); }, Check::Exact, 0, 0},
-    {"add.rn.f32 imm 0f3F800000", k526, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rn.f32 imm 0fFF800000", k527, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rn.sat.f32 imm 0f3F800000", k528, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rn.sat.f32 imm 0fFF800000", k529, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rn.ftz.f32 imm 0f3F800000", k530, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rn.ftz.f32 imm 0fFF800000", k531, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rn.ftz.sat.f32 imm 0f3F800000", k532, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rn.ftz.sat.f32 imm 0fFF800000", k533, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rn.f64 imm 0d3FF0000000000000", k534, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::ADD, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rn.f64 imm 0dC338000000000000", k535, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::ADD, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rz.f32 imm 0f3F800000", k536, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rz.f32 imm 0fFF800000", k537, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rz.sat.f32 imm 0f3F800000", k538, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rz.sat.f32 imm 0fFF800000", k539, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rz.ftz.f32 imm 0f3F800000", k540, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rz.ftz.f32 imm 0fFF800000", k541, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rz.ftz.sat.f32 imm 0f3F800000", k542, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rz.ftz.sat.f32 imm 0fFF800000", k543, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rz.f64 imm 0d3FF0000000000000", k544, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::ADD, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rz.f64 imm 0dC338000000000000", k545, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::ADD, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rn.f32 imm 0f3F800000", k546, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rn.f32 imm 0fFF800000", k547, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rn.sat.f32 imm 0f3F800000", k548, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rn.sat.f32 imm 0fFF800000", k549, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rn.ftz.f32 imm 0f3F800000", k550, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rn.ftz.f32 imm 0fFF800000", k551, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rn.ftz.sat.f32 imm 0f3F800000", k552, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rn.ftz.sat.f32 imm 0fFF800000", k553, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rn.f64 imm 0d3FF0000000000000", k554, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::SUB, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rn.f64 imm 0dC338000000000000", k555, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::SUB, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rz.f32 imm 0f3F800000", k556, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rz.f32 imm 0fFF800000", k557, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rz.sat.f32 imm 0f3F800000", k558, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rz.sat.f32 imm 0fFF800000", k559, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rz.ftz.f32 imm 0f3F800000", k560, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rz.ftz.f32 imm 0fFF800000", k561, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rz.ftz.sat.f32 imm 0f3F800000", k562, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rz.ftz.sat.f32 imm 0fFF800000", k563, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rz.f64 imm 0d3FF0000000000000", k564, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::SUB, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rz.f64 imm 0dC338000000000000", k565, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::SUB, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rn.f32 imm 0f3F800000", k566, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rn.f32 imm 0fFF800000", k567, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rn.sat.f32 imm 0f3F800000", k568, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rn.sat.f32 imm 0fFF800000", k569, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rn.ftz.f32 imm 0f3F800000", k570, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rn.ftz.f32 imm 0fFF800000", k571, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rn.ftz.sat.f32 imm 0f3F800000", k572, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rn.ftz.sat.f32 imm 0fFF800000", k573, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rn.f64 imm 0d3FF0000000000000", k574, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::MUL, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rn.f64 imm 0dC338000000000000", k575, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::MUL, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rz.f32 imm 0f3F800000", k576, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rz.f32 imm 0fFF800000", k577, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rz.sat.f32 imm 0f3F800000", k578, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rz.sat.f32 imm 0fFF800000", k579, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rz.ftz.f32 imm 0f3F800000", k580, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rz.ftz.f32 imm 0fFF800000", k581, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rz.ftz.sat.f32 imm 0f3F800000", k582, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rz.ftz.sat.f32 imm 0fFF800000", k583, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rz.f64 imm 0d3FF0000000000000", k584, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::MUL, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rz.f64 imm 0dC338000000000000", k585, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::MUL, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rn.f32 imm 0f3F800000", k586, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rn.f32 imm 0fFF800000", k587, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rn.ftz.f32 imm 0f3F800000", k588, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rn.ftz.f32 imm 0fFF800000", k589, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rn.f64 imm 0d3FF0000000000000", k590, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::DIV, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rn.f64 imm 0dC338000000000000", k591, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::DIV, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rz.f32 imm 0f3F800000", k592, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rz.f32 imm 0fFF800000", k593, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rz.ftz.f32 imm 0f3F800000", k594, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rz.ftz.f32 imm 0fFF800000", k595, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rz.f64 imm 0d3FF0000000000000", k596, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::DIV, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rz.f64 imm 0dC338000000000000", k597, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::DIV, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"min.f32 imm 0f3F800000", k598, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(false, false, a, b); }(); }, Check::Exact, 0, 0},
-    {"min.f32 imm 0fFF800000", k599, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(false, false, a, b); }(); }, Check::Exact, 0, 0},
-    {"min.ftz.f32 imm 0f3F800000", k600, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(false, true, a, b); }(); }, Check::Exact, 0, 0},
-    {"min.ftz.f32 imm 0fFF800000", k601, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(false, true, a, b); }(); }, Check::Exact, 0, 0},
-    {"min.f64 imm 0d3FF0000000000000", k602, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64minmax(false, a, b); }(); }, Check::Nan, 0, 0},
-    {"min.f64 imm 0dC338000000000000", k603, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64minmax(false, a, b); }(); }, Check::Nan, 0, 0},
-    {"max.f32 imm 0f3F800000", k604, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(true, false, a, b); }(); }, Check::Exact, 0, 0},
-    {"max.f32 imm 0fFF800000", k605, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(true, false, a, b); }(); }, Check::Exact, 0, 0},
-    {"max.ftz.f32 imm 0f3F800000", k606, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(true, true, a, b); }(); }, Check::Exact, 0, 0},
-    {"max.ftz.f32 imm 0fFF800000", k607, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(true, true, a, b); }(); }, Check::Exact, 0, 0},
-    {"max.f64 imm 0d3FF0000000000000", k608, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64minmax(true, a, b); }(); }, Check::Nan, 0, 0},
-    {"max.f64 imm 0dC338000000000000", k609, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64minmax(true, a, b); }(); }, Check::Nan, 0, 0},
-    {"add.cc.u32 imm 7", k610, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & 0xffffffffull) + (b & 0xffffffffull)) >> 32; }(); }, Check::Exact, 0, 0},
-    {"add.cc.u32 imm -3", k611, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & 0xffffffffull) + (b & 0xffffffffull)) >> 32; }(); }, Check::Exact, 0, 0},
-    {"add.cc.u32 imm 0xF0F0F0F0", k612, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & 0xffffffffull) + (b & 0xffffffffull)) >> 32; }(); }, Check::Exact, 0, 0},
-    {"sub.cc.u32 imm 7", k613, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a & 0xffffffffull) < (b & 0xffffffffull) ? 0xffffffffull : 0; }(); }, Check::Exact, 0, 0},
-    {"sub.cc.u32 imm -3", k614, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a & 0xffffffffull) < (b & 0xffffffffull) ? 0xffffffffull : 0; }(); }, Check::Exact, 0, 0},
-    {"sub.cc.u32 imm 0xF0F0F0F0", k615, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a & 0xffffffffull) < (b & 0xffffffffull) ? 0xffffffffull : 0; }(); }, Check::Exact, 0, 0},
-    {"add.cc.s64 imm 7", k616, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a + b < a); }(); }, Check::Exact, 0, 0},
-    {"add.cc.s64 imm -3", k617, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a + b < a); }(); }, Check::Exact, 0, 0},
-    {"add.cc.s64 imm 0x7FFFFFFFFFFFFFFF", k618, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a + b < a); }(); }, Check::Exact, 0, 0},
-    {"add.u32 imm 7", k619, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"add.u32 imm -3", k620, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a + b) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"add.u32 imm 0xF0F0F0F0", k621, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a + b) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"add.u64 imm 7", k622, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ~0ull; }(); }, Check::Exact, 0, 0},
-    {"add.u64 imm -3", k623, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a + b) & ~0ull; }(); }, Check::Exact, 0, 0},
-    {"add.u64 imm 0x7FFFFFFFFFFFFFFF", k624, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a + b) & ~0ull; }(); }, Check::Exact, 0, 0},
-    {"mul24.lo.s32 imm 7", k625, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"mul24.lo.s32 imm -3", k626, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"mul24.lo.s32 imm 0xF0F0F0F0", k627, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"mul24.hi.u32 imm 7", k628, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"mul24.hi.u32 imm -3", k629, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"mul24.hi.u32 imm 0xF0F0F0F0", k630, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"and.pred imm 7", k631, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"and.pred imm -3", k632, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"and.pred imm 0xF0F0F0F0", k633, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"or.pred imm 7", k634, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"or.pred imm -3", k635, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"or.pred imm 0xF0F0F0F0", k636, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"xor.pred imm 7", k637, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"xor.pred imm -3", k638, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"xor.pred imm 0xF0F0F0F0", k639, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.b32 imm 7", k640, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.b32 imm -3", k641, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.b32 imm 0xF0F0F0F0", k642, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.b32 imm 7", k643, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.b32 imm -3", k644, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.b32 imm 0xF0F0F0F0", k645, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.b64 imm 7", k646, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.b64 imm -3", k647, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.b64 imm 0x7FFFFFFFFFFFFFFF", k648, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.b64 imm 7", k649, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.b64 imm -3", k650, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.b64 imm 0x7FFFFFFFFFFFFFFF", k651, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
-    {"add.s32 imm 7", k652, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"add.s32 imm -3", k653, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a + b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"add.s32 imm 0xF0F0F0F0", k654, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a + b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"sub.s32 imm 7", k655, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a - b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"sub.s32 imm -3", k656, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a - b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"sub.s32 imm 0xF0F0F0F0", k657, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a - b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"mul.lo.s32 imm 7", k658, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a * b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"mul.lo.s32 imm -3", k659, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a * b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"mul.lo.s32 imm 0xF0F0F0F0", k660, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a * b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.u32 imm 7", k661, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.u32 imm -3", k662, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.u32 imm 0xF0F0F0F0", k663, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.s32 imm 7", k664, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.s32 imm -3", k665, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.s32 imm 0xF0F0F0F0", k666, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"and.b32 imm 7", k667, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a & b; }(); }, Check::Exact, 0, 0},
-    {"and.b32 imm -3", k668, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a & b; }(); }, Check::Exact, 0, 0},
-    {"and.b32 imm 0xF0F0F0F0", k669, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a & b; }(); }, Check::Exact, 0, 0},
-    {"or.b32 imm 7", k670, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a | b; }(); }, Check::Exact, 0, 0},
-    {"or.b32 imm -3", k671, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a | b; }(); }, Check::Exact, 0, 0},
-    {"or.b32 imm 0xF0F0F0F0", k672, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a | b; }(); }, Check::Exact, 0, 0},
-    {"xor.b32 imm 7", k673, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a ^ b; }(); }, Check::Exact, 0, 0},
-    {"xor.b32 imm -3", k674, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a ^ b; }(); }, Check::Exact, 0, 0},
-    {"xor.b32 imm 0xF0F0F0F0", k675, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a ^ b; }(); }, Check::Exact, 0, 0},
-    {"min.s32 imm 7", k676, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.s32 imm -3", k677, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.s32 imm 0xF0F0F0F0", k678, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.s32 imm 7", k679, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.s32 imm -3", k680, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.s32 imm 0xF0F0F0F0", k681, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.u32 imm 7", k682, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.u32 imm -3", k683, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.u32 imm 0xF0F0F0F0", k684, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.u32 imm 7", k685, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.u32 imm -3", k686, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.u32 imm 0xF0F0F0F0", k687, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"shl.b32 imm 5", k688, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shl(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"shl.b32 imm 31", k689, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shl(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"shr.u32 imm 5", k690, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrU(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"shr.u32 imm 31", k691, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrU(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"shr.s32 imm 5", k692, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrS(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"shr.s32 imm 31", k693, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrS(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"add.s64 imm 7", k694, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"add.s64 imm -3", k695, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a + b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"add.s64 imm 0x7FFFFFFFFFFFFFFF", k696, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a + b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"sub.s64 imm 7", k697, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a - b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"sub.s64 imm -3", k698, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a - b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"sub.s64 imm 0x7FFFFFFFFFFFFFFF", k699, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a - b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"mul.lo.s64 imm 7", k700, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a * b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"mul.lo.s64 imm -3", k701, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a * b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"mul.lo.s64 imm 0x7FFFFFFFFFFFFFFF", k702, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a * b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.u64 imm 7", k703, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiU(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.u64 imm -3", k704, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ref::mulhiU(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.u64 imm 0x7FFFFFFFFFFFFFFF", k705, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ref::mulhiU(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.s64 imm 7", k706, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.s64 imm -3", k707, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.s64 imm 0x7FFFFFFFFFFFFFFF", k708, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"and.b64 imm 7", k709, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a & b; }(); }, Check::Exact, 0, 0},
-    {"and.b64 imm -3", k710, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a & b; }(); }, Check::Exact, 0, 0},
-    {"and.b64 imm 0x7FFFFFFFFFFFFFFF", k711, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a & b; }(); }, Check::Exact, 0, 0},
-    {"or.b64 imm 7", k712, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a | b; }(); }, Check::Exact, 0, 0},
-    {"or.b64 imm -3", k713, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a | b; }(); }, Check::Exact, 0, 0},
-    {"or.b64 imm 0x7FFFFFFFFFFFFFFF", k714, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a | b; }(); }, Check::Exact, 0, 0},
-    {"xor.b64 imm 7", k715, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a ^ b; }(); }, Check::Exact, 0, 0},
-    {"xor.b64 imm -3", k716, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a ^ b; }(); }, Check::Exact, 0, 0},
-    {"xor.b64 imm 0x7FFFFFFFFFFFFFFF", k717, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a ^ b; }(); }, Check::Exact, 0, 0},
-    {"min.s64 imm 7", k718, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.s64 imm -3", k719, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.s64 imm 0x7FFFFFFFFFFFFFFF", k720, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.s64 imm 7", k721, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.s64 imm -3", k722, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.s64 imm 0x7FFFFFFFFFFFFFFF", k723, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.u64 imm 7", k724, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.u64 imm -3", k725, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.u64 imm 0x7FFFFFFFFFFFFFFF", k726, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.u64 imm 7", k727, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.u64 imm -3", k728, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.u64 imm 0x7FFFFFFFFFFFFFFF", k729, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"shl.b64 imm 5", k730, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shl(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"shl.b64 imm 31", k731, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shl(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"shr.u64 imm 5", k732, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrU(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"shr.u64 imm 31", k733, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrU(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"shr.s64 imm 5", k734, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrS(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"shr.s64 imm 31", k735, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrS(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"mul.wide.s32 imm 7", k736, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"mul.wide.s32 imm -3", k737, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"mul.wide.s32 imm 0xF0F0F0F0", k738, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"mul.wide.u32 imm 7", k739, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact, 0, 0},
-    {"mul.wide.u32 imm -3", k740, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact, 0, 0},
-    {"mul.wide.u32 imm 0xF0F0F0F0", k741, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact, 0, 0},
-    {"add.sat.s32 imm 7", k742, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact, 0, 0},
-    {"add.sat.s32 imm -3", k743, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact, 0, 0},
-    {"add.sat.s32 imm 0xF0F0F0F0", k744, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.f32 imm 0f3F800000", k745, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.f32 imm 0fFF800000", k746, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.f64 imm 0d3FF0000000000000", k747, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.f64 imm 0dC338000000000000", k748, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.f32 imm 0f3F800000", k749, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.f32 imm 0fFF800000", k750, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.f64 imm 0d3FF0000000000000", k751, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.f64 imm 0dC338000000000000", k752, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.f32 imm 0f3F800000", k753, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.f32 imm 0fFF800000", k754, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.f64 imm 0d3FF0000000000000", k755, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.f64 imm 0dC338000000000000", k756, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.le.f32 imm 0f3F800000", k757, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.le.f32 imm 0fFF800000", k758, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.le.f64 imm 0d3FF0000000000000", k759, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.le.f64 imm 0dC338000000000000", k760, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.f32 imm 0f3F800000", k761, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.f32 imm 0fFF800000", k762, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.f64 imm 0d3FF0000000000000", k763, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.f64 imm 0dC338000000000000", k764, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.f32 imm 0f3F800000", k765, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.f32 imm 0fFF800000", k766, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.f64 imm 0d3FF0000000000000", k767, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.f64 imm 0dC338000000000000", k768, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.equ.f32 imm 0f3F800000", k769, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.equ.f32 imm 0fFF800000", k770, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.equ.f64 imm 0d3FF0000000000000", k771, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.equ.f64 imm 0dC338000000000000", k772, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.neu.f32 imm 0f3F800000", k773, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.neu.f32 imm 0fFF800000", k774, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.neu.f64 imm 0d3FF0000000000000", k775, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.neu.f64 imm 0dC338000000000000", k776, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ltu.f32 imm 0f3F800000", k777, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ltu.f32 imm 0fFF800000", k778, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ltu.f64 imm 0d3FF0000000000000", k779, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ltu.f64 imm 0dC338000000000000", k780, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.leu.f32 imm 0f3F800000", k781, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.leu.f32 imm 0fFF800000", k782, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.leu.f64 imm 0d3FF0000000000000", k783, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.leu.f64 imm 0dC338000000000000", k784, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gtu.f32 imm 0f3F800000", k785, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gtu.f32 imm 0fFF800000", k786, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gtu.f64 imm 0d3FF0000000000000", k787, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gtu.f64 imm 0dC338000000000000", k788, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.geu.f32 imm 0f3F800000", k789, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.geu.f32 imm 0fFF800000", k790, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.geu.f64 imm 0d3FF0000000000000", k791, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.geu.f64 imm 0dC338000000000000", k792, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.num.f32 imm 0f3F800000", k793, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.num.f32 imm 0fFF800000", k794, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.num.f64 imm 0d3FF0000000000000", k795, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.num.f64 imm 0dC338000000000000", k796, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.nan.f32 imm 0f3F800000", k797, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.nan.f32 imm 0fFF800000", k798, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.nan.f64 imm 0d3FF0000000000000", k799, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.nan.f64 imm 0dC338000000000000", k800, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.s32 imm 7", k801, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.s32 imm -3", k802, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.s32 imm 0xF0F0F0F0", k803, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.u32 imm 7", k804, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.u32 imm -3", k805, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.u32 imm 0xF0F0F0F0", k806, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.s64 imm 7", k807, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.s64 imm -3", k808, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.s64 imm 0x7FFFFFFFFFFFFFFF", k809, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.u64 imm 7", k810, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.u64 imm -3", k811, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.u64 imm 0x7FFFFFFFFFFFFFFF", k812, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.s32 imm 7", k813, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.s32 imm -3", k814, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.s32 imm 0xF0F0F0F0", k815, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.u32 imm 7", k816, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.u32 imm -3", k817, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.u32 imm 0xF0F0F0F0", k818, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.s64 imm 7", k819, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.s64 imm -3", k820, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.s64 imm 0x7FFFFFFFFFFFFFFF", k821, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.u64 imm 7", k822, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.u64 imm -3", k823, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.u64 imm 0x7FFFFFFFFFFFFFFF", k824, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.s32 imm 7", k825, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.s32 imm -3", k826, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.s32 imm 0xF0F0F0F0", k827, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.u32 imm 7", k828, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.u32 imm -3", k829, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.u32 imm 0xF0F0F0F0", k830, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.s64 imm 7", k831, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.s64 imm -3", k832, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.s64 imm 0x7FFFFFFFFFFFFFFF", k833, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.u64 imm 7", k834, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.u64 imm -3", k835, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.u64 imm 0x7FFFFFFFFFFFFFFF", k836, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.le.s32 imm 7", k837, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.le.s32 imm -3", k838, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.le.s32 imm 0xF0F0F0F0", k839, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.le.u32 imm 7", k840, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.le.u32 imm -3", k841, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.le.u32 imm 0xF0F0F0F0", k842, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.le.s64 imm 7", k843, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.le.s64 imm -3", k844, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.le.s64 imm 0x7FFFFFFFFFFFFFFF", k845, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.le.u64 imm 7", k846, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.le.u64 imm -3", k847, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.le.u64 imm 0x7FFFFFFFFFFFFFFF", k848, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.s32 imm 7", k849, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.s32 imm -3", k850, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.s32 imm 0xF0F0F0F0", k851, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.u32 imm 7", k852, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.u32 imm -3", k853, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.u32 imm 0xF0F0F0F0", k854, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.s64 imm 7", k855, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.s64 imm -3", k856, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.s64 imm 0x7FFFFFFFFFFFFFFF", k857, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.u64 imm 7", k858, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.u64 imm -3", k859, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.u64 imm 0x7FFFFFFFFFFFFFFF", k860, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.s32 imm 7", k861, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.s32 imm -3", k862, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.s32 imm 0xF0F0F0F0", k863, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.u32 imm 7", k864, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.u32 imm -3", k865, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.u32 imm 0xF0F0F0F0", k866, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.s64 imm 7", k867, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.s64 imm -3", k868, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.s64 imm 0x7FFFFFFFFFFFFFFF", k869, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.u64 imm 7", k870, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.u64 imm -3", k871, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.u64 imm 0x7FFFFFFFFFFFFFFF", k872, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.lo.u32 imm 7", k873, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.lo.u32 imm -3", k874, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.lo.u32 imm 0xF0F0F0F0", k875, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.hi.u32 imm 7", k876, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.hi.u32 imm -3", k877, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.hi.u32 imm 0xF0F0F0F0", k878, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.ls.u32 imm 7", k879, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.ls.u32 imm -3", k880, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.ls.u32 imm 0xF0F0F0F0", k881, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.hs.u32 imm 7", k882, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.hs.u32 imm -3", k883, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.hs.u32 imm 0xF0F0F0F0", k884, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.idx.b32 imm 5 -1", k188, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 1) & 0xffffffffull; }; return v(a - a % 32 + (5)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.up.b32 imm 3 -1", k189, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 1) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 >= 3 ? a % 32 - 3 : a % 32)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.down.b32 imm 3 -1", k190, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 1) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 + 3 <= 31 ? a % 32 + 3 : a % 32)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.bfly.b32 imm 3 -1", k191, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 1) & 0xffffffffull; }; return v(a - a % 32 + ((a % 32) ^ 3)); }(); }, Check::Exact, 0, 0},
+    {"vote.sync.ballot.b32 imm -1", k192, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 r = 0; for (u64 j = 0; j < 32; ++j) r |= (u64)(((a - a % 32 + j) & 5) != 0) << j; return r; }(); }, Check::Exact, 0, 0},
+    {"vote.sync.any.pred imm -1", k193, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 r = 0; for (u64 j = 0; j < 32; ++j) r |= (u64)(((a - a % 32 + j) & 5) != 0) << j; return (u64)(r != 0); }(); }, Check::Exact, 0, 0},
+    {"vote.sync.all.pred imm -1", k194, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(a / 32 != 0); }, Check::Exact, 0, 0},
+    {"add.f32", k195, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }, Check::Nan, 0, 0},
+    {"add.f64", k196, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::ADD, ref::RN, a, b, c); }, Check::Nan, 0, 0},
+    {"sub.f32", k197, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::SUB, ref::RN, false, false, a, b, c); }, Check::Nan, 0, 0},
+    {"sub.f64", k198, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::SUB, ref::RN, a, b, c); }, Check::Nan, 0, 0},
+    {"mul.f32", k199, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::MUL, ref::RN, false, false, a, b, c); }, Check::Nan, 0, 0},
+    {"mul.f64", k200, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::MUL, ref::RN, a, b, c); }, Check::Nan, 0, 0},
+    {"add.sat.f32", k201, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, true, a, b, c); }, Check::Satz, 0, 0},
+    {"add.u32", k202, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"add.u64", k203, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & ~0ull; }, Check::Exact, 0, 0},
+    {"mad.lo.u64", k204, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a * b + c; }, Check::Exact, 0, 0},
+    {"mad.wide.u32", k205, "i32_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) * (b & 0xffffffffull) + c; }, Check::Exact, 0, 0},
+    {"mad.hi.s32", k206, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::mulhiS(a, b, 32) + c) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mul24.lo.s32", k207, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mul24.hi.u32", k208, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"sad.u32", k209, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (((a & 0xffffffffull) > (b & 0xffffffffull) ? a - b : b - a) + c) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"sad.s32", k210, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((u64)(ref::sext(a,32) > ref::sext(b,32) ? ref::sext(a,32) - ref::sext(b,32) : ref::sext(b,32) - ref::sext(a,32)) + c) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"sub.s16", k211, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & 0xffffull; }, Check::Exact, 0, 0},
+    {"mul.lo.s16", k212, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & 0xffffull; }, Check::Exact, 0, 0},
+    {"sub.u16", k213, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & 0xffffull; }, Check::Exact, 0, 0},
+    {"mul.lo.u16", k214, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & 0xffffull; }, Check::Exact, 0, 0},
+    {"mul.hi.u16", k215, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & 0xffffull) * (b & 0xffffull)) >> 16; }, Check::Exact, 0, 0},
+    {"shr.u16", k216, "sh32", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrU(a & 0xffff, b, 16); }, Check::Exact, 0, 0},
+    {"cvt.s32.s16", k217, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 16) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"cvt.s64.s16", k218, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 16); }, Check::Exact, 0, 0},
+    {"cvt.u64.u16", k219, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffull; }, Check::Exact, 0, 0},
+    {"cvt.u16.u32", k220, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffull; }, Check::Exact, 0, 0},
+    {"cvt.sat.s8.s32", k221, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint8_t)(int8_t)std::max<int64_t>(-128, std::min<int64_t>(127, ref::sext(a, 32))) & 0xffull; }, Check::Low8, 0, 0},
+    {"cvt.sat.u8.u32", k222, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) > 255 ? 255 : (a & 0xffffffffull); }, Check::Low8, 0, 0},
+    {"cvt.rzi.s16.f32", k223, "f32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint16_t)ref::toInt<int16_t>(ref::RZ, ref::f(a)); }, Check::Exact, 0, 0},
+    {"cvt.sat.f32.f32", k224, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::sat(ref::f(a))); }, Check::Satz, 0, 0},
+    {"copysign.f32", k225, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (b & 0x7fffffffull) | (a & 0x80000000ull); }, Check::Exact, 0, 0},
+    {"copysign.f64", k226, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (b & ~0ull >> 1) | (a & 1ull << 63); }, Check::Exact, 0, 0},
+    {"testp.finite.f32", k227, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isfinite(x)); }(); }, Check::Exact, 0, 0},
+    {"testp.finite.f64", k228, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isfinite(x)); }(); }, Check::Exact, 0, 0},
+    {"testp.infinite.f32", k229, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isinf(x)); }(); }, Check::Exact, 0, 0},
+    {"testp.infinite.f64", k230, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isinf(x)); }(); }, Check::Exact, 0, 0},
+    {"testp.number.f32", k231, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(!std::isnan(x)); }(); }, Check::Exact, 0, 0},
+    {"testp.number.f64", k232, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(!std::isnan(x)); }(); }, Check::Exact, 0, 0},
+    {"testp.notanumber.f32", k233, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isnan(x)); }(); }, Check::Exact, 0, 0},
+    {"testp.notanumber.f64", k234, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isnan(x)); }(); }, Check::Exact, 0, 0},
+    {"testp.normal.f32", k235, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isnormal(x)); }(); }, Check::Exact, 0, 0},
+    {"testp.normal.f64", k236, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isnormal(x)); }(); }, Check::Exact, 0, 0},
+    {"testp.subnormal.f32", k237, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::fpclassify(x) == FP_SUBNORMAL); }(); }, Check::Exact, 0, 0},
+    {"testp.subnormal.f64", k238, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::fpclassify(x) == FP_SUBNORMAL); }(); }, Check::Exact, 0, 0},
+    {"and.pred", k239, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }, Check::Exact, 0, 0},
+    {"or.pred", k240, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }, Check::Exact, 0, 0},
+    {"xor.pred", k241, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }, Check::Exact, 0, 0},
+    {"not.pred", k242, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) == 0); }, Check::Exact, 0, 0},
+    {"slct.u32.s32", k243, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::sext(c, 32) >= 0 ? a : b; }, Check::Exact, 0, 0},
+    {"slct.f32.f32", k244, "f32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f(c) >= 0.0f || (c & 0xffffffffull) == 0x80000000ull ? a : b; }, Check::Exact, 0, 0},
+    {"setp.eq.b32", k245, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(a == b); }, Check::Exact, 0, 0},
+    {"setp.ne.b32", k246, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(a != b); }, Check::Exact, 0, 0},
+    {"setp.eq.b64", k247, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(a == b); }, Check::Exact, 0, 0},
+    {"setp.ne.b64", k248, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(a != b); }, Check::Exact, 0, 0},
+    {"selp.b64", k249, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return c ? a : b; }, Check::Exact, 0, 0},
+    {"selp.f32", k250, "f32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (c & 0xffffffffull) ? a : b; }, Check::Exact, 0, 0},
+    {"mov.b16", k251, "i64_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffull; }, Check::Exact, 0, 0},
+    {"mov.b32", k252, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mov.b64", k253, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & ~0ull; }, Check::Exact, 0, 0},
+    {"mov.u32", k254, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"cvt.rni.s32.f32", k255, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RN, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rni.s32.f64", k256, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RN, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rn.f32.s32", k257, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (int32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rn.f64.s32", k258, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (int32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rni.u32.f32", k259, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RN, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rni.u32.f64", k260, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RN, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rn.f32.u32", k261, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (uint32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rn.f64.u32", k262, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (uint32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rni.s64.f32", k263, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RN, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rni.s64.f64", k264, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RN, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rn.f32.s64", k265, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (int64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rn.f64.s64", k266, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (int64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rni.u64.f32", k267, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RN, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rni.u64.f64", k268, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RN, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rn.f32.u64", k269, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RN, (uint64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rn.f64.u64", k270, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RN, (uint64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rni.f32.f32", k271, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RN, ref::fz(false, ref::f(a)))); }, Check::Nan, 0, 0},
+    {"cvt.rn.f32.f64", k272, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RN, false, ref::d(a))); }, Check::Nan, 0, 0},
+    {"cvt.rni.ftz.f32.f32", k273, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RN, ref::fz(true, ref::f(a)))); }, Check::Nan, 0, 0},
+    {"cvt.rn.ftz.f32.f64", k274, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RN, true, ref::d(a))); }, Check::Nan, 0, 0},
+    {"cvt.rni.f64.f64", k275, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RN, ref::d(a))); }, Check::Nan, 0, 0},
+    {"cvt.rzi.s32.f32", k276, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RZ, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rzi.s32.f64", k277, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RZ, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rz.f32.s32", k278, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (int32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rz.f64.s32", k279, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (int32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rzi.u32.f32", k280, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RZ, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rzi.u32.f64", k281, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RZ, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rz.f32.u32", k282, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (uint32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rz.f64.u32", k283, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (uint32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rzi.s64.f32", k284, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RZ, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rzi.s64.f64", k285, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RZ, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rz.f32.s64", k286, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (int64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rz.f64.s64", k287, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (int64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rzi.u64.f32", k288, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RZ, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rzi.u64.f64", k289, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RZ, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rz.f32.u64", k290, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RZ, (uint64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rz.f64.u64", k291, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RZ, (uint64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rzi.f32.f32", k292, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RZ, ref::fz(false, ref::f(a)))); }, Check::Nan, 0, 0},
+    {"cvt.rz.f32.f64", k293, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RZ, false, ref::d(a))); }, Check::Nan, 0, 0},
+    {"cvt.rzi.ftz.f32.f32", k294, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RZ, ref::fz(true, ref::f(a)))); }, Check::Nan, 0, 0},
+    {"cvt.rz.ftz.f32.f64", k295, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RZ, true, ref::d(a))); }, Check::Nan, 0, 0},
+    {"cvt.rzi.f64.f64", k296, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RZ, ref::d(a))); }, Check::Nan, 0, 0},
+    {"cvt.rmi.s32.f32", k297, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RM, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rmi.s32.f64", k298, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RM, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rm.f32.s32", k299, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (int32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rm.f64.s32", k300, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (int32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rmi.u32.f32", k301, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RM, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rmi.u32.f64", k302, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RM, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rm.f32.u32", k303, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (uint32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rm.f64.u32", k304, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (uint32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rmi.s64.f32", k305, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RM, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rmi.s64.f64", k306, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RM, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rm.f32.s64", k307, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (int64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rm.f64.s64", k308, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (int64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rmi.u64.f32", k309, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RM, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rmi.u64.f64", k310, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RM, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rm.f32.u64", k311, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RM, (uint64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rm.f64.u64", k312, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RM, (uint64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rmi.f32.f32", k313, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RM, ref::fz(false, ref::f(a)))); }, Check::Nan, 0, 0},
+    {"cvt.rm.f32.f64", k314, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RM, false, ref::d(a))); }, Check::Nan, 0, 0},
+    {"cvt.rmi.ftz.f32.f32", k315, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RM, ref::fz(true, ref::f(a)))); }, Check::Nan, 0, 0},
+    {"cvt.rm.ftz.f32.f64", k316, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RM, true, ref::d(a))); }, Check::Nan, 0, 0},
+    {"cvt.rmi.f64.f64", k317, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RM, ref::d(a))); }, Check::Nan, 0, 0},
+    {"cvt.rpi.s32.f32", k318, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RP, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rpi.s32.f64", k319, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int32_t>(ref::RP, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rp.f32.s32", k320, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (int32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rp.f64.s32", k321, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (int32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rpi.u32.f32", k322, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RP, ref::f(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rpi.u32.f64", k323, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint32_t>(ref::RP, ref::d(a)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cvt.rp.f32.u32", k324, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (uint32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rp.f64.u32", k325, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (uint32_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rpi.s64.f32", k326, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RP, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rpi.s64.f64", k327, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<int64_t>(ref::RP, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rp.f32.s64", k328, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (int64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rp.f64.s64", k329, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (int64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rpi.u64.f32", k330, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RP, ref::f(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rpi.u64.f64", k331, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::toInt<uint64_t>(ref::RP, ref::d(a)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cvt.rp.f32.u64", k332, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<float>(ref::RP, (uint64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rp.f64.u64", k333, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::fromInt<double>(ref::RP, (uint64_t)a)); }, Check::Exact, 0, 0},
+    {"cvt.rpi.f32.f32", k334, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RP, ref::fz(false, ref::f(a)))); }, Check::Nan, 0, 0},
+    {"cvt.rp.f32.f64", k335, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RP, false, ref::d(a))); }, Check::Nan, 0, 0},
+    {"cvt.rpi.ftz.f32.f32", k336, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RP, ref::fz(true, ref::f(a)))); }, Check::Nan, 0, 0},
+    {"cvt.rp.ftz.f32.f64", k337, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::f64tof32(ref::RP, true, ref::d(a))); }, Check::Nan, 0, 0},
+    {"cvt.rpi.f64.f64", k338, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits(ref::toIntegral(ref::RP, ref::d(a))); }, Check::Nan, 0, 0},
+    {"cvt.f64.f32", k339, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits((double)ref::fz(false, ref::f(a))); }, Check::Nan, 0, 0},
+    {"cvt.ftz.f64.f32", k340, "f32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bits((double)ref::fz(true, ref::f(a))); }, Check::Nan, 0, 0},
+    {"cvt.s64.s32", k341, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 32); }, Check::Exact, 0, 0},
+    {"cvt.u64.u32", k342, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"cvt.u32.u64", k343, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"cvt.s32.s8", k344, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::sext(a, 8) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"cvt.u32.u16", k345, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0xffffull; }, Check::Exact, 0, 0},
+    {"cvt.sat.s32.s64", k346, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint32_t)((int64_t)a < INT32_MIN ? INT32_MIN : (int64_t)a > INT32_MAX ? INT32_MAX : (int64_t)a); }, Check::Exact, 0, 0},
+    {"add.s32", k347, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"sub.s32", k348, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"mul.lo.s32", k349, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"mul.hi.u32", k350, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiU(a, b, 32); }, Check::Exact, 0, 0},
+    {"mul.hi.s32", k351, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiS(a, b, 32) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"and.b32", k352, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & b; }, Check::Exact, 0, 0},
+    {"or.b32", k353, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a | b; }, Check::Exact, 0, 0},
+    {"xor.b32", k354, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ^ b; }, Check::Exact, 0, 0},
+    {"min.s32", k355, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }, Check::Exact, 0, 0},
+    {"max.s32", k356, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }, Check::Exact, 0, 0},
+    {"min.u32", k357, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }, Check::Exact, 0, 0},
+    {"max.u32", k358, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }, Check::Exact, 0, 0},
+    {"shl.b32", k359, "sh32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shl(a, b, 32); }, Check::Exact, 0, 0},
+    {"shr.u32", k360, "sh32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrU(a, b, 32); }, Check::Exact, 0, 0},
+    {"shr.s32", k361, "sh32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrS(a, b, 32); }, Check::Exact, 0, 0},
+    {"not.b32", k362, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~a & ref::mask(32); }, Check::Exact, 0, 0},
+    {"neg.s32", k363, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (0 - a) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"abs.s32", k364, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) < 0 ? 0 - a : a) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"cnot.b32", k365, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) == 0); }, Check::Exact, 0, 0},
+    {"popc.b32", k366, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::popc(a); }, Check::Exact, 0, 0},
+    {"clz.b32", k367, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::clz(a, 32); }, Check::Exact, 0, 0},
+    {"bfind.u32", k368, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 32, false, false); }, Check::Exact, 0, 0},
+    {"bfind.s32", k369, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 32, true, false); }, Check::Exact, 0, 0},
+    {"bfind.shiftamt.u32", k370, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 32, false, true); }, Check::Exact, 0, 0},
+    {"brev.b32", k371, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::brev(a, 32); }, Check::Exact, 0, 0},
+    {"mad.lo.s32", k372, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b + c) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"bfe.u32", k373, "bfe", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 32, false); }, Check::Exact, 0, 0},
+    {"bfe.s32", k374, "bfe", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 32, true); }, Check::Exact, 0, 0},
+    {"div.u32", k375, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(32)) / (b & ref::mask(32)); }, Check::Exact, 0, 0},
+    {"rem.u32", k376, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(32)) % (b & ref::mask(32)); }, Check::Exact, 0, 0},
+    {"div.s32", k377, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) / ref::sext(b,32)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"rem.s32", k378, "div32", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) % ref::sext(b,32)) & ref::mask(32); }, Check::Exact, 0, 0},
+    {"add.s64", k379, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"sub.s64", k380, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - b) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"mul.lo.s64", k381, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"mul.hi.u64", k382, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiU(a, b, 64); }, Check::Exact, 0, 0},
+    {"mul.hi.s64", k383, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::mulhiS(a, b, 64) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"and.b64", k384, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & b; }, Check::Exact, 0, 0},
+    {"or.b64", k385, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a | b; }, Check::Exact, 0, 0},
+    {"xor.b64", k386, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ^ b; }, Check::Exact, 0, 0},
+    {"min.s64", k387, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }, Check::Exact, 0, 0},
+    {"max.s64", k388, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }, Check::Exact, 0, 0},
+    {"min.u64", k389, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }, Check::Exact, 0, 0},
+    {"max.u64", k390, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }, Check::Exact, 0, 0},
+    {"shl.b64", k391, "sh64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shl(a, b, 64); }, Check::Exact, 0, 0},
+    {"shr.u64", k392, "sh64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrU(a, b, 64); }, Check::Exact, 0, 0},
+    {"shr.s64", k393, "sh64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::shrS(a, b, 64); }, Check::Exact, 0, 0},
+    {"not.b64", k394, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~a & ref::mask(64); }, Check::Exact, 0, 0},
+    {"neg.s64", k395, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (0 - a) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"abs.s64", k396, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) < 0 ? 0 - a : a) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"cnot.b64", k397, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) == 0); }, Check::Exact, 0, 0},
+    {"popc.b64", k398, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::popc(a); }, Check::Exact, 0, 0},
+    {"clz.b64", k399, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::clz(a, 64); }, Check::Exact, 0, 0},
+    {"bfind.u64", k400, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 64, false, false); }, Check::Exact, 0, 0},
+    {"bfind.s64", k401, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 64, true, false); }, Check::Exact, 0, 0},
+    {"bfind.shiftamt.u64", k402, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfind(a, 64, false, true); }, Check::Exact, 0, 0},
+    {"brev.b64", k403, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::brev(a, 64); }, Check::Exact, 0, 0},
+    {"mad.lo.s64", k404, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b + c) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"bfe.u64", k405, "bfe", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 64, false); }, Check::Exact, 0, 0},
+    {"bfe.s64", k406, "bfe", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::bfe(a, b, c, 64, true); }, Check::Exact, 0, 0},
+    {"div.u64", k407, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(64)) / (b & ref::mask(64)); }, Check::Exact, 0, 0},
+    {"rem.u64", k408, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ref::mask(64)) % (b & ref::mask(64)); }, Check::Exact, 0, 0},
+    {"div.s64", k409, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) / ref::sext(b,64)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"rem.s64", k410, "div64", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) % ref::sext(b,64)) & ref::mask(64); }, Check::Exact, 0, 0},
+    {"mul.wide.s32", k411, "i32_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }, Check::Exact, 0, 0},
+    {"mul.wide.u32", k412, "i32_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) * (b & 0xffffffffull); }, Check::Exact, 0, 0},
+    {"add.sat.s32", k413, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }, Check::Exact, 0, 0},
+    {"add.s32 imm 7", k414, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 7ull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"add.s32 imm -1", k415, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0xffffffffull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"add.s32 imm 0x80000000", k416, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0x80000000ull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"add.s32 imm 0xFFFFFFFF", k417, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0xffffffffull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"add.s32 imm -2147483648", k418, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 0x80000000ull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"add.s32 imm 017", k419, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 15ull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"add.s32 imm 0b101", k420, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 5ull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"add.s64 imm -1", k421, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (~0ull); }, Check::Exact, 0, 0},
+    {"add.s64 imm 0x8000000000000000", k422, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (1ull << 63); }, Check::Exact, 0, 0},
+    {"add.s64 imm 4294967296", k423, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (1ull << 32); }, Check::Exact, 0, 0},
+    {"add.s64 imm -4294967297", k424, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a + (0ull - 4294967297ull); }, Check::Exact, 0, 0},
+    {"mov.b64 imm 0dC338000000000000", k425, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xC338000000000000ull; }, Check::Exact, 0, 0},
+    {"mov.f64 imm 0dC338000000000000", k426, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xC338000000000000ull; }, Check::Exact, 0, 0},
+    {"mov.b64 imm 0d7FF8000000000001", k427, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x7FF8000000000001ull; }, Check::Exact, 0, 0},
+    {"mov.f64 imm 0d7FF8000000000001", k428, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x7FF8000000000001ull; }, Check::Exact, 0, 0},
+    {"mov.b64 imm 0x123456789ABCDEF0", k429, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x123456789ABCDEF0ull; }, Check::Exact, 0, 0},
+    {"mov.u64 imm 0x123456789ABCDEF0", k430, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x123456789ABCDEF0ull; }, Check::Exact, 0, 0},
+    {"mov.b64 imm -1", k431, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~0ull; }, Check::Exact, 0, 0},
+    {"mov.u64 imm -1", k432, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~0ull; }, Check::Exact, 0, 0},
+    {"mov.b64 imm -9223372036854775808", k433, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1ull << 63; }, Check::Exact, 0, 0},
+    {"mov.u64 imm -9223372036854775808", k434, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1ull << 63; }, Check::Exact, 0, 0},
+    {"mov.b64 imm 1.5", k435, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FF8000000000000ull; }, Check::Exact, 0, 0},
+    {"mov.f64 imm 1.5", k436, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FF8000000000000ull; }, Check::Exact, 0, 0},
+    {"mov.b32 imm 0f3FC00000", k437, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FC00000ull; }, Check::Exact, 0, 0},
+    {"mov.f32 imm 0f3FC00000", k438, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FC00000ull; }, Check::Exact, 0, 0},
+    {"mov.b32 imm 0f80000001", k439, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x80000001ull; }, Check::Exact, 0, 0},
+    {"mov.f32 imm 0f80000001", k440, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x80000001ull; }, Check::Exact, 0, 0},
+    {"mov.b32 imm 0x89ABCDEF", k441, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x89ABCDEFull; }, Check::Exact, 0, 0},
+    {"mov.u32 imm 0x89ABCDEF", k442, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x89ABCDEFull; }, Check::Exact, 0, 0},
+    {"mov.b32 imm -2", k443, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xFFFFFFFEull; }, Check::Exact, 0, 0},
+    {"mov.u32 imm -2", k444, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xFFFFFFFEull; }, Check::Exact, 0, 0},
+    {"mov.f32 imm 1.5", k445, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0x3FC00000ull; }, Check::Exact, 0, 0},
+    {"mov.u32 %tid.x", k446, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a % 128; }, Check::Exact, 0, 0},
+    {"mov.u32 %ntid.x", k447, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 128; }, Check::Exact, 0, 0},
+    {"mov.u32 %ctaid.x", k448, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a / 128; }, Check::Exact, 0, 0},
+    {"mov.u32 %laneid", k449, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a % 32; }, Check::Exact, 0, 0},
+    {"mov.u32 %lanemask_eq", k450, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1ull << (a % 32); }, Check::Exact, 0, 0},
+    {"mov.u32 %lanemask_lt", k451, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (1ull << (a % 32)) - 1; }, Check::Exact, 0, 0},
+    {"mov.u32 %lanemask_le", k452, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((2ull << (a % 32)) - 1) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mov.u32 %lanemask_gt", k453, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~((2ull << (a % 32)) - 1) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mov.u32 %lanemask_ge", k454, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ~((1ull << (a % 32)) - 1) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mov.u32 %tid.y", k455, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
+    {"mov.u32 %nctaid.y", k456, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.b64 pack", k457, "i32_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) | (b << 32); }, Check::Exact, 0, 0},
+    {"mov.b64 unpack", k458, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a ^ (a >> 32)) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mov.b32 pack16", k459, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) | ((b & 0xffffull) << 16); }, Check::Exact, 0, 0},
+    {"setp.eq.f32", k460, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.f64", k461, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }, Check::Exact, 0, 0},
+    {"set.eq.u32.f32", k462, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x == y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.ne.f32", k463, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.f64", k464, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }, Check::Exact, 0, 0},
+    {"set.ne.u32.f32", k465, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x != x || y != y) && x != y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.lt.f32", k466, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.f64", k467, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }, Check::Exact, 0, 0},
+    {"set.lt.u32.f32", k468, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x < y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.le.f32", k469, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }, Check::Exact, 0, 0},
+    {"setp.le.f64", k470, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }, Check::Exact, 0, 0},
+    {"set.le.u32.f32", k471, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x <= y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.gt.f32", k472, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.f64", k473, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }, Check::Exact, 0, 0},
+    {"set.gt.u32.f32", k474, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x > y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.ge.f32", k475, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.f64", k476, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }, Check::Exact, 0, 0},
+    {"set.ge.u32.f32", k477, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x >= y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.equ.f32", k478, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }, Check::Exact, 0, 0},
+    {"setp.equ.f64", k479, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }, Check::Exact, 0, 0},
+    {"set.equ.u32.f32", k480, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x != x || y != y || x == y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.neu.f32", k481, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }, Check::Exact, 0, 0},
+    {"setp.neu.f64", k482, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }, Check::Exact, 0, 0},
+    {"set.neu.u32.f32", k483, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x != y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.ltu.f32", k484, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }, Check::Exact, 0, 0},
+    {"setp.ltu.f64", k485, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }, Check::Exact, 0, 0},
+    {"set.ltu.u32.f32", k486, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x >= y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.leu.f32", k487, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }, Check::Exact, 0, 0},
+    {"setp.leu.f64", k488, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }, Check::Exact, 0, 0},
+    {"set.leu.u32.f32", k489, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x > y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.gtu.f32", k490, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }, Check::Exact, 0, 0},
+    {"setp.gtu.f64", k491, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }, Check::Exact, 0, 0},
+    {"set.gtu.u32.f32", k492, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x <= y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.geu.f32", k493, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }, Check::Exact, 0, 0},
+    {"setp.geu.f64", k494, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }, Check::Exact, 0, 0},
+    {"set.geu.u32.f32", k495, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (!(x < y)) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.num.f32", k496, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }, Check::Exact, 0, 0},
+    {"setp.num.f64", k497, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }, Check::Exact, 0, 0},
+    {"set.num.u32.f32", k498, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x == x && y == y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.nan.f32", k499, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }, Check::Exact, 0, 0},
+    {"setp.nan.f64", k500, "f64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }, Check::Exact, 0, 0},
+    {"set.nan.u32.f32", k501, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a), y = ref::f(b); return (x != x || y != y) ? 0xffffffffull : 0ull; }(); }, Check::Exact, 0, 0},
+    {"setp.eq.s32", k502, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }, Check::Exact, 0, 0},
+    {"setp.eq.u32", k503, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }, Check::Exact, 0, 0},
+    {"setp.eq.s64", k504, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }, Check::Exact, 0, 0},
+    {"setp.eq.u64", k505, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }, Check::Exact, 0, 0},
+    {"setp.ne.s32", k506, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }, Check::Exact, 0, 0},
+    {"setp.ne.u32", k507, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }, Check::Exact, 0, 0},
+    {"setp.ne.s64", k508, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }, Check::Exact, 0, 0},
+    {"setp.ne.u64", k509, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }, Check::Exact, 0, 0},
+    {"setp.lt.s32", k510, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }, Check::Exact, 0, 0},
+    {"setp.lt.u32", k511, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }, Check::Exact, 0, 0},
+    {"setp.lt.s64", k512, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }, Check::Exact, 0, 0},
+    {"setp.lt.u64", k513, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }, Check::Exact, 0, 0},
+    {"setp.le.s32", k514, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }, Check::Exact, 0, 0},
+    {"setp.le.u32", k515, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }, Check::Exact, 0, 0},
+    {"setp.le.s64", k516, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }, Check::Exact, 0, 0},
+    {"setp.le.u64", k517, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }, Check::Exact, 0, 0},
+    {"setp.gt.s32", k518, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }, Check::Exact, 0, 0},
+    {"setp.gt.u32", k519, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }, Check::Exact, 0, 0},
+    {"setp.gt.s64", k520, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }, Check::Exact, 0, 0},
+    {"setp.gt.u64", k521, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }, Check::Exact, 0, 0},
+    {"setp.ge.s32", k522, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }, Check::Exact, 0, 0},
+    {"setp.ge.u32", k523, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }, Check::Exact, 0, 0},
+    {"setp.ge.s64", k524, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }, Check::Exact, 0, 0},
+    {"setp.ge.u64", k525, "i64_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }, Check::Exact, 0, 0},
+    {"setp.lo.u32", k526, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }, Check::Exact, 0, 0},
+    {"setp.hi.u32", k527, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }, Check::Exact, 0, 0},
+    {"setp.ls.u32", k528, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }, Check::Exact, 0, 0},
+    {"setp.hs.u32", k529, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }, Check::Exact, 0, 0},
+    {"selp.b32", k530, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (c & 0xffffffffull) ? a : b; }, Check::Exact, 0, 0},
+    {"selp.f64", k531, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return c ? a : b; }, Check::Exact, 0, 0},
+    {"setp.lt.and.s32", k532, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((ref::sext(a,32) < ref::sext(b,32)) && (c & 0xffffffffull)); }, Check::Exact, 0, 0},
+    {"add.rn.f32 imm 0f3F800000", k533, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rn.f32 imm 0fFF800000", k534, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rn.sat.f32 imm 0f3F800000", k535, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rn.sat.f32 imm 0fFF800000", k536, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rn.ftz.f32 imm 0f3F800000", k537, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rn.ftz.f32 imm 0fFF800000", k538, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rn.ftz.sat.f32 imm 0f3F800000", k539, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rn.ftz.sat.f32 imm 0fFF800000", k540, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rn.f64 imm 0d3FF0000000000000", k541, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::ADD, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rn.f64 imm 0dC338000000000000", k542, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::ADD, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rz.f32 imm 0f3F800000", k543, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rz.f32 imm 0fFF800000", k544, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rz.sat.f32 imm 0f3F800000", k545, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rz.sat.f32 imm 0fFF800000", k546, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rz.ftz.f32 imm 0f3F800000", k547, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rz.ftz.f32 imm 0fFF800000", k548, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rz.ftz.sat.f32 imm 0f3F800000", k549, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rz.ftz.sat.f32 imm 0fFF800000", k550, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rz.f64 imm 0d3FF0000000000000", k551, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::ADD, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rz.f64 imm 0dC338000000000000", k552, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::ADD, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rn.f32 imm 0f3F800000", k553, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rn.f32 imm 0fFF800000", k554, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rn.sat.f32 imm 0f3F800000", k555, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rn.sat.f32 imm 0fFF800000", k556, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rn.ftz.f32 imm 0f3F800000", k557, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rn.ftz.f32 imm 0fFF800000", k558, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rn.ftz.sat.f32 imm 0f3F800000", k559, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rn.ftz.sat.f32 imm 0fFF800000", k560, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rn.f64 imm 0d3FF0000000000000", k561, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::SUB, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rn.f64 imm 0dC338000000000000", k562, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::SUB, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rz.f32 imm 0f3F800000", k563, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rz.f32 imm 0fFF800000", k564, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rz.sat.f32 imm 0f3F800000", k565, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rz.sat.f32 imm 0fFF800000", k566, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rz.ftz.f32 imm 0f3F800000", k567, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rz.ftz.f32 imm 0fFF800000", k568, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rz.ftz.sat.f32 imm 0f3F800000", k569, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rz.ftz.sat.f32 imm 0fFF800000", k570, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rz.f64 imm 0d3FF0000000000000", k571, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::SUB, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rz.f64 imm 0dC338000000000000", k572, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::SUB, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rn.f32 imm 0f3F800000", k573, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rn.f32 imm 0fFF800000", k574, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rn.sat.f32 imm 0f3F800000", k575, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rn.sat.f32 imm 0fFF800000", k576, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rn.ftz.f32 imm 0f3F800000", k577, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rn.ftz.f32 imm 0fFF800000", k578, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rn.ftz.sat.f32 imm 0f3F800000", k579, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rn.ftz.sat.f32 imm 0fFF800000", k580, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rn.f64 imm 0d3FF0000000000000", k581, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::MUL, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rn.f64 imm 0dC338000000000000", k582, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::MUL, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rz.f32 imm 0f3F800000", k583, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rz.f32 imm 0fFF800000", k584, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rz.sat.f32 imm 0f3F800000", k585, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rz.sat.f32 imm 0fFF800000", k586, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rz.ftz.f32 imm 0f3F800000", k587, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rz.ftz.f32 imm 0fFF800000", k588, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rz.ftz.sat.f32 imm 0f3F800000", k589, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rz.ftz.sat.f32 imm 0fFF800000", k590, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rz.f64 imm 0d3FF0000000000000", k591, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::MUL, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rz.f64 imm 0dC338000000000000", k592, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::MUL, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rn.f32 imm 0f3F800000", k593, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rn.f32 imm 0fFF800000", k594, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rn.ftz.f32 imm 0f3F800000", k595, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rn.ftz.f32 imm 0fFF800000", k596, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rn.f64 imm 0d3FF0000000000000", k597, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::DIV, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rn.f64 imm 0dC338000000000000", k598, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::DIV, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rz.f32 imm 0f3F800000", k599, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rz.f32 imm 0fFF800000", k600, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rz.ftz.f32 imm 0f3F800000", k601, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rz.ftz.f32 imm 0fFF800000", k602, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rz.f64 imm 0d3FF0000000000000", k603, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::DIV, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rz.f64 imm 0dC338000000000000", k604, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::DIV, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"min.f32 imm 0f3F800000", k605, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(false, false, a, b); }(); }, Check::Exact, 0, 0},
+    {"min.f32 imm 0fFF800000", k606, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(false, false, a, b); }(); }, Check::Exact, 0, 0},
+    {"min.ftz.f32 imm 0f3F800000", k607, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(false, true, a, b); }(); }, Check::Exact, 0, 0},
+    {"min.ftz.f32 imm 0fFF800000", k608, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(false, true, a, b); }(); }, Check::Exact, 0, 0},
+    {"min.f64 imm 0d3FF0000000000000", k609, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64minmax(false, a, b); }(); }, Check::Nan, 0, 0},
+    {"min.f64 imm 0dC338000000000000", k610, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64minmax(false, a, b); }(); }, Check::Nan, 0, 0},
+    {"max.f32 imm 0f3F800000", k611, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(true, false, a, b); }(); }, Check::Exact, 0, 0},
+    {"max.f32 imm 0fFF800000", k612, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(true, false, a, b); }(); }, Check::Exact, 0, 0},
+    {"max.ftz.f32 imm 0f3F800000", k613, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(true, true, a, b); }(); }, Check::Exact, 0, 0},
+    {"max.ftz.f32 imm 0fFF800000", k614, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(true, true, a, b); }(); }, Check::Exact, 0, 0},
+    {"max.f64 imm 0d3FF0000000000000", k615, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64minmax(true, a, b); }(); }, Check::Nan, 0, 0},
+    {"max.f64 imm 0dC338000000000000", k616, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64minmax(true, a, b); }(); }, Check::Nan, 0, 0},
+    {"add.cc.u32 imm 7", k617, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & 0xffffffffull) + (b & 0xffffffffull)) >> 32; }(); }, Check::Exact, 0, 0},
+    {"add.cc.u32 imm -3", k618, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & 0xffffffffull) + (b & 0xffffffffull)) >> 32; }(); }, Check::Exact, 0, 0},
+    {"add.cc.u32 imm 0xF0F0F0F0", k619, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & 0xffffffffull) + (b & 0xffffffffull)) >> 32; }(); }, Check::Exact, 0, 0},
+    {"sub.cc.u32 imm 7", k620, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a & 0xffffffffull) < (b & 0xffffffffull) ? 0xffffffffull : 0; }(); }, Check::Exact, 0, 0},
+    {"sub.cc.u32 imm -3", k621, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a & 0xffffffffull) < (b & 0xffffffffull) ? 0xffffffffull : 0; }(); }, Check::Exact, 0, 0},
+    {"sub.cc.u32 imm 0xF0F0F0F0", k622, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a & 0xffffffffull) < (b & 0xffffffffull) ? 0xffffffffull : 0; }(); }, Check::Exact, 0, 0},
+    {"add.cc.s64 imm 7", k623, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a + b < a); }(); }, Check::Exact, 0, 0},
+    {"add.cc.s64 imm -3", k624, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a + b < a); }(); }, Check::Exact, 0, 0},
+    {"add.cc.s64 imm 0x7FFFFFFFFFFFFFFF", k625, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a + b < a); }(); }, Check::Exact, 0, 0},
+    {"add.u32 imm 7", k626, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"add.u32 imm -3", k627, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a + b) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"add.u32 imm 0xF0F0F0F0", k628, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a + b) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"add.u64 imm 7", k629, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ~0ull; }(); }, Check::Exact, 0, 0},
+    {"add.u64 imm -3", k630, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a + b) & ~0ull; }(); }, Check::Exact, 0, 0},
+    {"add.u64 imm 0x7FFFFFFFFFFFFFFF", k631, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a + b) & ~0ull; }(); }, Check::Exact, 0, 0},
+    {"mul24.lo.s32 imm 7", k632, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"mul24.lo.s32 imm -3", k633, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"mul24.lo.s32 imm 0xF0F0F0F0", k634, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"mul24.hi.u32 imm 7", k635, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"mul24.hi.u32 imm -3", k636, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"mul24.hi.u32 imm 0xF0F0F0F0", k637, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"and.pred imm 7", k638, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"and.pred imm -3", k639, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"and.pred imm 0xF0F0F0F0", k640, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"or.pred imm 7", k641, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"or.pred imm -3", k642, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"or.pred imm 0xF0F0F0F0", k643, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"xor.pred imm 7", k644, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"xor.pred imm -3", k645, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"xor.pred imm 0xF0F0F0F0", k646, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.b32 imm 7", k647, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.b32 imm -3", k648, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.b32 imm 0xF0F0F0F0", k649, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.b32 imm 7", k650, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.b32 imm -3", k651, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.b32 imm 0xF0F0F0F0", k652, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.b64 imm 7", k653, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.b64 imm -3", k654, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.b64 imm 0x7FFFFFFFFFFFFFFF", k655, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.b64 imm 7", k656, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.b64 imm -3", k657, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.b64 imm 0x7FFFFFFFFFFFFFFF", k658, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
+    {"add.s32 imm 7", k659, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"add.s32 imm -3", k660, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a + b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"add.s32 imm 0xF0F0F0F0", k661, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a + b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"sub.s32 imm 7", k662, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a - b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"sub.s32 imm -3", k663, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a - b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"sub.s32 imm 0xF0F0F0F0", k664, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a - b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"mul.lo.s32 imm 7", k665, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a * b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"mul.lo.s32 imm -3", k666, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a * b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"mul.lo.s32 imm 0xF0F0F0F0", k667, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a * b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.u32 imm 7", k668, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.u32 imm -3", k669, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.u32 imm 0xF0F0F0F0", k670, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.s32 imm 7", k671, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.s32 imm -3", k672, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.s32 imm 0xF0F0F0F0", k673, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"and.b32 imm 7", k674, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a & b; }(); }, Check::Exact, 0, 0},
+    {"and.b32 imm -3", k675, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a & b; }(); }, Check::Exact, 0, 0},
+    {"and.b32 imm 0xF0F0F0F0", k676, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a & b; }(); }, Check::Exact, 0, 0},
+    {"or.b32 imm 7", k677, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a | b; }(); }, Check::Exact, 0, 0},
+    {"or.b32 imm -3", k678, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a | b; }(); }, Check::Exact, 0, 0},
+    {"or.b32 imm 0xF0F0F0F0", k679, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a | b; }(); }, Check::Exact, 0, 0},
+    {"xor.b32 imm 7", k680, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a ^ b; }(); }, Check::Exact, 0, 0},
+    {"xor.b32 imm -3", k681, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a ^ b; }(); }, Check::Exact, 0, 0},
+    {"xor.b32 imm 0xF0F0F0F0", k682, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a ^ b; }(); }, Check::Exact, 0, 0},
+    {"min.s32 imm 7", k683, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.s32 imm -3", k684, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.s32 imm 0xF0F0F0F0", k685, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.s32 imm 7", k686, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.s32 imm -3", k687, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.s32 imm 0xF0F0F0F0", k688, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.u32 imm 7", k689, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.u32 imm -3", k690, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.u32 imm 0xF0F0F0F0", k691, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.u32 imm 7", k692, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.u32 imm -3", k693, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.u32 imm 0xF0F0F0F0", k694, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"shl.b32 imm 5", k695, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shl(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"shl.b32 imm 31", k696, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shl(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"shr.u32 imm 5", k697, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrU(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"shr.u32 imm 31", k698, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrU(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"shr.s32 imm 5", k699, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrS(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"shr.s32 imm 31", k700, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrS(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"add.s64 imm 7", k701, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"add.s64 imm -3", k702, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a + b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"add.s64 imm 0x7FFFFFFFFFFFFFFF", k703, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a + b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"sub.s64 imm 7", k704, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a - b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"sub.s64 imm -3", k705, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a - b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"sub.s64 imm 0x7FFFFFFFFFFFFFFF", k706, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a - b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"mul.lo.s64 imm 7", k707, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a * b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"mul.lo.s64 imm -3", k708, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a * b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"mul.lo.s64 imm 0x7FFFFFFFFFFFFFFF", k709, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a * b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.u64 imm 7", k710, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiU(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.u64 imm -3", k711, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ref::mulhiU(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.u64 imm 0x7FFFFFFFFFFFFFFF", k712, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ref::mulhiU(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.s64 imm 7", k713, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.s64 imm -3", k714, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.s64 imm 0x7FFFFFFFFFFFFFFF", k715, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"and.b64 imm 7", k716, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a & b; }(); }, Check::Exact, 0, 0},
+    {"and.b64 imm -3", k717, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a & b; }(); }, Check::Exact, 0, 0},
+    {"and.b64 imm 0x7FFFFFFFFFFFFFFF", k718, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a & b; }(); }, Check::Exact, 0, 0},
+    {"or.b64 imm 7", k719, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a | b; }(); }, Check::Exact, 0, 0},
+    {"or.b64 imm -3", k720, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a | b; }(); }, Check::Exact, 0, 0},
+    {"or.b64 imm 0x7FFFFFFFFFFFFFFF", k721, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a | b; }(); }, Check::Exact, 0, 0},
+    {"xor.b64 imm 7", k722, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a ^ b; }(); }, Check::Exact, 0, 0},
+    {"xor.b64 imm -3", k723, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a ^ b; }(); }, Check::Exact, 0, 0},
+    {"xor.b64 imm 0x7FFFFFFFFFFFFFFF", k724, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a ^ b; }(); }, Check::Exact, 0, 0},
+    {"min.s64 imm 7", k725, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.s64 imm -3", k726, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.s64 imm 0x7FFFFFFFFFFFFFFF", k727, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.s64 imm 7", k728, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.s64 imm -3", k729, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.s64 imm 0x7FFFFFFFFFFFFFFF", k730, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.u64 imm 7", k731, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.u64 imm -3", k732, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.u64 imm 0x7FFFFFFFFFFFFFFF", k733, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.u64 imm 7", k734, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.u64 imm -3", k735, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.u64 imm 0x7FFFFFFFFFFFFFFF", k736, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"shl.b64 imm 5", k737, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shl(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"shl.b64 imm 31", k738, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shl(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"shr.u64 imm 5", k739, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrU(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"shr.u64 imm 31", k740, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrU(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"shr.s64 imm 5", k741, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrS(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"shr.s64 imm 31", k742, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrS(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"mul.wide.s32 imm 7", k743, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"mul.wide.s32 imm -3", k744, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"mul.wide.s32 imm 0xF0F0F0F0", k745, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"mul.wide.u32 imm 7", k746, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact, 0, 0},
+    {"mul.wide.u32 imm -3", k747, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact, 0, 0},
+    {"mul.wide.u32 imm 0xF0F0F0F0", k748, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact, 0, 0},
+    {"add.sat.s32 imm 7", k749, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact, 0, 0},
+    {"add.sat.s32 imm -3", k750, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact, 0, 0},
+    {"add.sat.s32 imm 0xF0F0F0F0", k751, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.f32 imm 0f3F800000", k752, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.f32 imm 0fFF800000", k753, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.f64 imm 0d3FF0000000000000", k754, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.f64 imm 0dC338000000000000", k755, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.f32 imm 0f3F800000", k756, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.f32 imm 0fFF800000", k757, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.f64 imm 0d3FF0000000000000", k758, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.f64 imm 0dC338000000000000", k759, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.f32 imm 0f3F800000", k760, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.f32 imm 0fFF800000", k761, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.f64 imm 0d3FF0000000000000", k762, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.f64 imm 0dC338000000000000", k763, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.le.f32 imm 0f3F800000", k764, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.le.f32 imm 0fFF800000", k765, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.le.f64 imm 0d3FF0000000000000", k766, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.le.f64 imm 0dC338000000000000", k767, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.f32 imm 0f3F800000", k768, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.f32 imm 0fFF800000", k769, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.f64 imm 0d3FF0000000000000", k770, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.f64 imm 0dC338000000000000", k771, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.f32 imm 0f3F800000", k772, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.f32 imm 0fFF800000", k773, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.f64 imm 0d3FF0000000000000", k774, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.f64 imm 0dC338000000000000", k775, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.equ.f32 imm 0f3F800000", k776, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.equ.f32 imm 0fFF800000", k777, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.equ.f64 imm 0d3FF0000000000000", k778, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.equ.f64 imm 0dC338000000000000", k779, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.neu.f32 imm 0f3F800000", k780, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.neu.f32 imm 0fFF800000", k781, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.neu.f64 imm 0d3FF0000000000000", k782, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.neu.f64 imm 0dC338000000000000", k783, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ltu.f32 imm 0f3F800000", k784, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ltu.f32 imm 0fFF800000", k785, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ltu.f64 imm 0d3FF0000000000000", k786, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ltu.f64 imm 0dC338000000000000", k787, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.leu.f32 imm 0f3F800000", k788, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.leu.f32 imm 0fFF800000", k789, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.leu.f64 imm 0d3FF0000000000000", k790, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.leu.f64 imm 0dC338000000000000", k791, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gtu.f32 imm 0f3F800000", k792, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gtu.f32 imm 0fFF800000", k793, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gtu.f64 imm 0d3FF0000000000000", k794, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gtu.f64 imm 0dC338000000000000", k795, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.geu.f32 imm 0f3F800000", k796, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.geu.f32 imm 0fFF800000", k797, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.geu.f64 imm 0d3FF0000000000000", k798, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.geu.f64 imm 0dC338000000000000", k799, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.num.f32 imm 0f3F800000", k800, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.num.f32 imm 0fFF800000", k801, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.num.f64 imm 0d3FF0000000000000", k802, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.num.f64 imm 0dC338000000000000", k803, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.nan.f32 imm 0f3F800000", k804, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.nan.f32 imm 0fFF800000", k805, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.nan.f64 imm 0d3FF0000000000000", k806, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.nan.f64 imm 0dC338000000000000", k807, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.s32 imm 7", k808, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.s32 imm -3", k809, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.s32 imm 0xF0F0F0F0", k810, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.u32 imm 7", k811, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.u32 imm -3", k812, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.u32 imm 0xF0F0F0F0", k813, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.s64 imm 7", k814, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.s64 imm -3", k815, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.s64 imm 0x7FFFFFFFFFFFFFFF", k816, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.u64 imm 7", k817, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.u64 imm -3", k818, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.u64 imm 0x7FFFFFFFFFFFFFFF", k819, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.s32 imm 7", k820, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.s32 imm -3", k821, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.s32 imm 0xF0F0F0F0", k822, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.u32 imm 7", k823, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.u32 imm -3", k824, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.u32 imm 0xF0F0F0F0", k825, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.s64 imm 7", k826, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.s64 imm -3", k827, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.s64 imm 0x7FFFFFFFFFFFFFFF", k828, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.u64 imm 7", k829, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.u64 imm -3", k830, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.u64 imm 0x7FFFFFFFFFFFFFFF", k831, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.s32 imm 7", k832, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.s32 imm -3", k833, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.s32 imm 0xF0F0F0F0", k834, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.u32 imm 7", k835, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.u32 imm -3", k836, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.u32 imm 0xF0F0F0F0", k837, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.s64 imm 7", k838, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.s64 imm -3", k839, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.s64 imm 0x7FFFFFFFFFFFFFFF", k840, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.u64 imm 7", k841, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.u64 imm -3", k842, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.u64 imm 0x7FFFFFFFFFFFFFFF", k843, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.le.s32 imm 7", k844, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.le.s32 imm -3", k845, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.le.s32 imm 0xF0F0F0F0", k846, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.le.u32 imm 7", k847, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.le.u32 imm -3", k848, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.le.u32 imm 0xF0F0F0F0", k849, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.le.s64 imm 7", k850, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.le.s64 imm -3", k851, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.le.s64 imm 0x7FFFFFFFFFFFFFFF", k852, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.le.u64 imm 7", k853, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.le.u64 imm -3", k854, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.le.u64 imm 0x7FFFFFFFFFFFFFFF", k855, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.s32 imm 7", k856, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.s32 imm -3", k857, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.s32 imm 0xF0F0F0F0", k858, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.u32 imm 7", k859, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.u32 imm -3", k860, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.u32 imm 0xF0F0F0F0", k861, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.s64 imm 7", k862, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.s64 imm -3", k863, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.s64 imm 0x7FFFFFFFFFFFFFFF", k864, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.u64 imm 7", k865, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.u64 imm -3", k866, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.u64 imm 0x7FFFFFFFFFFFFFFF", k867, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.s32 imm 7", k868, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.s32 imm -3", k869, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.s32 imm 0xF0F0F0F0", k870, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.u32 imm 7", k871, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.u32 imm -3", k872, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.u32 imm 0xF0F0F0F0", k873, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.s64 imm 7", k874, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.s64 imm -3", k875, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.s64 imm 0x7FFFFFFFFFFFFFFF", k876, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.u64 imm 7", k877, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.u64 imm -3", k878, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.u64 imm 0x7FFFFFFFFFFFFFFF", k879, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.lo.u32 imm 7", k880, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.lo.u32 imm -3", k881, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.lo.u32 imm 0xF0F0F0F0", k882, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.hi.u32 imm 7", k883, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.hi.u32 imm -3", k884, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.hi.u32 imm 0xF0F0F0F0", k885, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.ls.u32 imm 7", k886, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.ls.u32 imm -3", k887, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.ls.u32 imm 0xF0F0F0F0", k888, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.hs.u32 imm 7", k889, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.hs.u32 imm -3", k890, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.hs.u32 imm 0xF0F0F0F0", k891, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
 };
