@@ -75,30 +75,33 @@ inline double sat(double x) {
   return x > 1.0 ? 1.0 : x;
 }
 
-// f32 arithmetic: op selects + - * fma / sqrt rcp.
+// f32/f64 arithmetic: op selects + - * fma / sqrt rcp.
 enum Op { ADD, SUB, MUL, FMA, DIV, SQRT, RCP };
+// One operation in T under the current rounding mode; volatile keeps the
+// compiler from folding it under the default mode.
+template <class T> T arith(Op op, T x, T y, T z) {
+  volatile T vx = x, vy = y, vz = z;
+  switch (op) {
+  case ADD:
+    return vx + vy;
+  case SUB:
+    return vx - vy;
+  case MUL:
+    return vx * vy;
+  case FMA:
+    return std::fma((T)vx, (T)vy, (T)vz);
+  case DIV:
+    return vx / vy;
+  case SQRT:
+    return std::sqrt((T)vx);
+  case RCP:
+    return T(1) / vx;
+  }
+  return T(0);
+}
 inline u64 f32op(Op op, Rm rm, bool ftzOn, bool satOn, u64 a, u64 b, u64 c) {
   float x = fz(ftzOn, f(a)), y = fz(ftzOn, f(b)), z = fz(ftzOn, f(c));
-  float r = rounded(rm, [&]() -> float {
-    volatile float vx = x, vy = y, vz = z;
-    switch (op) {
-    case ADD:
-      return vx + vy;
-    case SUB:
-      return vx - vy;
-    case MUL:
-      return vx * vy;
-    case FMA:
-      return std::fma((float)vx, (float)vy, (float)vz);
-    case DIV:
-      return vx / vy;
-    case SQRT:
-      return std::sqrt((float)vx);
-    case RCP:
-      return 1.0f / vx;
-    }
-    return 0.0f;
-  });
+  float r = rounded(rm, [&] { return arith(op, x, y, z); });
   r = fz(ftzOn, r);
   if (satOn)
     r = sat(r);
@@ -106,26 +109,7 @@ inline u64 f32op(Op op, Rm rm, bool ftzOn, bool satOn, u64 a, u64 b, u64 c) {
 }
 inline u64 f64op(Op op, Rm rm, u64 a, u64 b, u64 c) {
   double x = d(a), y = d(b), z = d(c);
-  double r = rounded(rm, [&]() -> double {
-    volatile double vx = x, vy = y, vz = z;
-    switch (op) {
-    case ADD:
-      return vx + vy;
-    case SUB:
-      return vx - vy;
-    case MUL:
-      return vx * vy;
-    case FMA:
-      return std::fma((double)vx, (double)vy, (double)vz);
-    case DIV:
-      return vx / vy;
-    case SQRT:
-      return std::sqrt((double)vx);
-    case RCP:
-      return 1.0 / vx;
-    }
-    return 0.0;
-  });
+  double r = rounded(rm, [&] { return arith(op, x, y, z); });
   return bits(r);
 }
 
