@@ -11,6 +11,7 @@
 //   WarpOps.cpp   warp-collective operations (shfl, vote, match, redux, ...)
 //   Builtins.cpp  calls without a body: vprintf, malloc, free, assert
 //   TextureOps.cpp tex, suld, sust on texture and surface objects
+//   MemCount.cpp  memory-efficiency counts (sectors, wavefronts) of ld/st/atom
 // Exec.cpp holds the module (launch entry) and GroundTruth.cpp its counts
 // as JSON.
 //
@@ -124,6 +125,8 @@ private:
   void execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execCvta(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execIsspacep(Frame &Fr, const Inst &I, uint32_t EM);
+  // MemCount.cpp
+  void countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // TextureOps.cpp
   void execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Arith.cpp

@@ -55,6 +55,34 @@ static void writeLines(std::string &O, const Json &V) {
   O += '}';
 }
 
+// The memory-efficiency counts of ld/st/atom/red outside .param and .const:
+// those of the instruction's space, and for generic addresses those of every
+// space it resolved to (global when it never ran).
+static void memoryJson(Json &J, const Inst &I, const MemCounts &C) {
+  bool Mem = I.Op == OpLd || I.Op == OpSt || I.Op == OpAtom || I.Op == OpRed;
+  if (!Mem || I.Space == SpParam || I.Space == SpConst)
+    return;
+  bool Generic = I.Space == SpGeneric;
+  bool Any = C.GlobalRequests || C.LocalRequests || C.SharedRequests;
+  if (I.Space == SpGlobal || (Generic && (C.GlobalRequests || !Any))) {
+    J["global_requests"] = C.GlobalRequests;
+    J["global_sectors"] = C.GlobalSectors;
+    J["global_ideal_sectors"] = C.GlobalIdealSectors;
+  }
+  if (I.Space == SpLocal || (Generic && C.LocalRequests)) {
+    J["local_requests"] = C.LocalRequests;
+    J["local_sectors"] = C.LocalSectors;
+    J["local_ideal_sectors"] = C.LocalIdealSectors;
+  }
+  if (I.Space == SpShared || (Generic && C.SharedRequests)) {
+    J["shared_requests"] = C.SharedRequests;
+    J["shared_wavefronts"] = C.SharedWavefronts;
+    J["shared_ideal_wavefronts"] = C.SharedIdealWavefronts;
+  }
+  if (I.Op == OpAtom || I.Op == OpRed)
+    J["atomic_addresses"] = C.AtomicAddresses;
+}
+
 static Json instructionJson(const ParsedModule &PM, const Function &F,
                             size_t K) {
   const Inst &I = F.Code[K];
@@ -76,6 +104,7 @@ static Json instructionJson(const ParsedModule &PM, const Function &F,
     J["visits"] = F.Visits[K];
     J["divergent"] = F.Divergent[K];
   }
+  memoryJson(J, I, F.Mem[K]);
   return J;
 }
 

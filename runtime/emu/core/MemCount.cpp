@@ -1,0 +1,236 @@
+//===- MemCount.cpp - memory-efficiency counts of ld/st/atom/red ----------===//
+//
+// Exact, address-only counts per memory instruction (docs/emulator.md,
+// "Memory efficiency"), accumulated into Function::Mem:
+//  - global and local: one request per warp execution with an active lane,
+//    the distinct 32-byte sectors its lanes touch and the ideal: the sectors
+//    its distinct bytes need at best (ceil(distinct bytes / 32));
+//  - shared: wavefronts under 32 banks of 4 bytes, lanes processed in phases
+//    of 128 bytes (all 32 lanes up to 4-byte accesses, half warps for 8,
+//    quarter warps for 16); a phase needs as many wavefronts as the largest
+//    number of distinct 32-bit words any one bank holds (one word read by
+//    many lanes is one access). Ideal: ceil(distinct bytes / 128);
+//  - atom/red: the distinct addresses of each execution.
+// Local addresses are placed as the hardware interleaves them: 32-bit word w
+// of lane l's window at w * 128 + l * 4, so lanes reading the same offset
+// coalesce. Generic addresses count in the space they resolve to.
+// Called once per warp instruction before the access (so a failing access is
+// counted, like the other counters); the common case (lanes' addresses in
+// ascending order, each lane inside one sector) needs no sorting.
+//
+//===----------------------------------------------------------------------===//
+#include "ExecInternal.h"
+
+#include <algorithm>
+
+namespace warpscope::emu::core {
+
+namespace {
+
+// The addresses of the lanes in M, ascending, into K; returns how many.
+unsigned gather(const uint64_t *Ad, uint32_t M, uint64_t *K) {
+  unsigned N = 0;
+  bool Sorted = true;
+  for (uint32_t R = M; R; R &= R - 1) {
+    uint64_t V = Ad[__builtin_ctz(R)];
+    Sorted &= N == 0 || K[N - 1] <= V;
+    K[N++] = V;
+  }
+  if (!Sorted)
+    std::sort(K, K + N);
+  return N;
+}
+
+unsigned distinctSorted(const uint64_t *K, unsigned N, unsigned Shift) {
+  unsigned D = N ? 1 : 0;
+  for (unsigned J = 1; J < N; ++J)
+    D += (K[J] >> Shift) != (K[J - 1] >> Shift);
+  return D;
+}
+
+// Distinct Gran-sized units (Gran = 1 << Shift) covered by the accesses
+// [K[J], K[J] + Size), K ascending.
+unsigned distinctUnits(const uint64_t *K, unsigned N, unsigned Size,
+                       unsigned Shift) {
+  bool Inside = true;
+  for (unsigned J = 0; J < N; ++J)
+    Inside &= (K[J] >> Shift) == ((K[J] + Size - 1) >> Shift);
+  if (Inside)
+    return distinctSorted(K, N, Shift);
+  // Some access spans units (misaligned, or wider than a unit): list them.
+  std::vector<uint64_t> U;
+  for (unsigned J = 0; J < N; ++J)
+    for (uint64_t X = K[J] >> Shift; X <= (K[J] + Size - 1) >> Shift; ++X)
+      U.push_back(X);
+  std::sort(U.begin(), U.end());
+  return distinctSorted(U.data(), (unsigned)U.size(), 0);
+}
+
+uint64_t ceilDiv(uint64_t A, uint64_t B) { return (A + B - 1) / B; }
+
+// Global: Ad holds every lane's address.
+void countSectors(const uint64_t *Ad, uint32_t M, unsigned Size,
+                  uint64_t &Requests, uint64_t &Sectors, uint64_t &Ideal) {
+  uint64_t K[32];
+  unsigned N = gather(Ad, M, K);
+  ++Requests;
+  Sectors += distinctUnits(K, N, Size, 5);
+  Ideal += ceilDiv((uint64_t)distinctSorted(K, N, 0) * Size, 32);
+}
+
+// Local: Off holds every lane's offset in its own window.
+void countLocal(const uint64_t *Off, uint32_t M, unsigned Size, MemCounts &C) {
+  // Each lane's bytes, word by word, at their interleaved addresses.
+  uint64_t K[32 * 17];
+  unsigned N = 0;
+  for (uint32_t R = M; R; R &= R - 1) {
+    int L = __builtin_ctz(R);
+    for (uint64_t W = Off[L] >> 2; W <= (Off[L] + Size - 1) >> 2; ++W)
+      if (N < sizeof K / sizeof *K)
+        K[N++] = W * 128 + (uint64_t)L * 4;
+  }
+  std::sort(K, K + N);
+  ++C.LocalRequests;
+  C.LocalSectors += distinctSorted(K, N, 5);
+  C.LocalIdealSectors += ceilDiv((uint64_t)__builtin_popcount(M) * Size, 32);
+}
+
+// Wavefronts of one phase: the most distinct words any bank holds.
+unsigned phaseWavefronts(const uint64_t *K, unsigned N, unsigned Size) {
+  uint64_t Lo = K[0] >> 2, Hi = (K[N - 1] + Size - 1) >> 2;
+  if (Hi - Lo < 32)
+    return 1; // all words in one 32-word window: a bank each
+  uint64_t Wd[64];
+  unsigned NW = 0;
+  for (unsigned J = 0; J < N; ++J)
+    for (uint64_t X = K[J] >> 2; X <= (K[J] + Size - 1) >> 2 && NW < 64; ++X)
+      Wd[NW++] = X;
+  std::sort(Wd, Wd + NW);
+  unsigned PerBank[32] = {}, Max = 0;
+  for (unsigned J = 0; J < NW; ++J)
+    if (J == 0 || Wd[J] != Wd[J - 1])
+      Max = std::max(Max, ++PerBank[Wd[J] & 31]);
+  return Max;
+}
+
+void countShared(const uint64_t *Ad, uint32_t M, unsigned Size, MemCounts &C) {
+  const unsigned PerPhase = Size <= 4 ? 32 : std::max(1u, 128 / Size);
+  const uint32_t PhaseMask =
+      PerPhase >= 32 ? ~0u : (uint32_t)((1ull << PerPhase) - 1);
+  uint64_t Distinct = 0;
+  ++C.SharedRequests;
+  for (unsigned P = 0; P < 32; P += PerPhase) {
+    uint32_t PM = M & (PhaseMask << P);
+    if (!PM)
+      continue;
+    uint64_t K[32];
+    unsigned N = gather(Ad, PM, K);
+    C.SharedWavefronts += phaseWavefronts(K, N, Size);
+    Distinct += distinctSorted(K, N, 0);
+  }
+  C.SharedIdealWavefronts += ceilDiv(Distinct * Size, 128);
+}
+
+unsigned distinctAddresses(const uint64_t *Ad, uint32_t M) {
+  uint64_t K[32];
+  unsigned N = gather(Ad, M, K);
+  return distinctSorted(K, N, 0);
+}
+
+// The common case, all 32 lanes on consecutive elements from A0 (a
+// coalesced access), counted without looking at each lane again: the span's
+// sectors; for shared (A0 aligned), one wavefront per 128-byte phase.
+bool countContiguous(MemCounts &C, const uint64_t *A, uint64_t Off,
+                     unsigned Size, bool Shared, bool Atomic, uint64_t Base) {
+  const uint64_t A0 = A[0] + Off;
+  bool Contiguous = true;
+  for (int L = 1; L < 32; ++L)
+    Contiguous &= A[L] + Off == A0 + (uint64_t)L * Size;
+  if (!Contiguous)
+    return false;
+  if (Shared) {
+    if ((A0 - Base) % std::min(Size, 4u))
+      return false;
+    ++C.SharedRequests;
+    uint64_t Phases = ceilDiv(32 * (uint64_t)Size, 128);
+    C.SharedWavefronts += Phases;
+    C.SharedIdealWavefronts += Phases;
+  } else {
+    ++C.GlobalRequests;
+    C.GlobalSectors += ((A0 + 32 * Size - 1) >> 5) - (A0 >> 5) + 1;
+    C.GlobalIdealSectors += Size; // ceil(32 * Size / 32)
+  }
+  if (Atomic)
+    C.AtomicAddresses += 32;
+  return true;
+}
+
+} // namespace
+
+void Launcher::countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  if (!EM || I.Space == SpParam || I.Space == SpConst)
+    return;
+  MemCounts &C = Fr.F->Mem[&I - Fr.F->Code.data()];
+  const uint64_t *A = Fr.Regs.data() + (size_t)I.Addr * 32;
+  const unsigned Size =
+      tySize(I.T) * (I.Op == OpLd || I.Op == OpSt ? I.Vec : 1);
+  const bool Atomic = I.Op == OpAtom || I.Op == OpRed;
+  const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
+  const uint64_t LoLo = (uint64_t)(uintptr_t)LocalBuf.data();
+  if (EM == ~0u && I.Space != SpLocal) {
+    // Generic: only when the whole span is shared, or clear of the shared
+    // and local windows.
+    uint64_t A0 = A[0] + (uint64_t)I.Off, End = A0 + 32 * Size;
+    bool InShared = A0 - ShLo < SharedSize && End - ShLo <= SharedSize;
+    bool Clear = (End <= ShLo || A0 >= ShLo + SharedSize) &&
+                 (End <= LoLo || A0 >= LoLo + LocalBuf.size());
+    bool Sh = I.Space == SpShared || (I.Space == SpGeneric && InShared);
+    if ((Sh || I.Space == SpGlobal || Clear) &&
+        countContiguous(C, A, (uint64_t)I.Off, Size, Sh, Atomic,
+                        I.Space == SpShared ? 0 : ShLo))
+      return;
+  }
+  uint64_t Ad[32];
+  for (int L = 0; L < 32; ++L)
+    Ad[L] = A[L] + (uint64_t)I.Off;
+  uint32_t Sh = 0, Lo = 0, Gl = 0;
+  if (I.Space == SpShared)
+    Sh = EM;
+  else if (I.Space == SpLocal)
+    Lo = EM;
+  else if (I.Space == SpGlobal)
+    Gl = EM;
+  else {
+    // Generic: split the lanes by the window their address falls into.
+    for (uint32_t R = EM; R; R &= R - 1) {
+      int L = __builtin_ctz(R);
+      if (Ad[L] - ShLo < SharedSize) {
+        Sh |= 1u << L;
+        Ad[L] -= ShLo;
+      } else if (Ad[L] - LoLo < LocalBuf.size()) {
+        Lo |= 1u << L;
+        Ad[L] -= (uint64_t)(uintptr_t)W.LaneLocal[L];
+      } else {
+        Gl |= 1u << L;
+      }
+    }
+  }
+  if (Gl) {
+    countSectors(Ad, Gl, Size, C.GlobalRequests, C.GlobalSectors,
+                 C.GlobalIdealSectors);
+    if (Atomic)
+      C.AtomicAddresses += distinctAddresses(Ad, Gl);
+  }
+  if (Sh) {
+    countShared(Ad, Sh, Size, C);
+    if (Atomic)
+      C.AtomicAddresses += distinctAddresses(Ad, Sh);
+  }
+  if (Lo) {
+    countLocal(Ad, Lo, Size, C);
+    if (Atomic)
+      C.AtomicAddresses += __builtin_popcount(Lo); // a window per lane
+  }
+}
+
+} // namespace warpscope::emu::core
