@@ -72,6 +72,8 @@ const GlobalInfo *ModuleImpl::findGlobal(const std::string &Name) const {
 void ModuleImpl::readLaunchSettings() {
   support::SettingsReader R;
   CheckGlobal = R.flag("WARPSCOPE_EMU_CHECK", false);
+  CountMemory = R.flag("WARPSCOPE_EMU_TRUTH", true);
+  MemoryIncomplete |= !CountMemory;
   ProgressSeconds = R.number("WARPSCOPE_EMU_PROGRESS", 0, 86400, 0);
   static std::mutex WarnedMu;
   static std::set<std::string> Warned;

@@ -36,7 +36,12 @@ public:
   std::vector<LaunchRecord> Launches;
   uint64_t LaunchCount = 0;
   /// Read from the environment at each launch (readLaunchSettings).
-  bool CheckGlobal = false;   ///< WARPSCOPE_EMU_CHECK
+  bool CheckGlobal = false; ///< WARPSCOPE_EMU_CHECK
+  /// WARPSCOPE_EMU_TRUTH (default on): take the memory-efficiency counts,
+  /// which cost time on memory-bound kernels and serve only the ground truth.
+  bool CountMemory = true;
+  /// Some launch ran without them: the ground truth leaves them out.
+  bool MemoryIncomplete = false;
   double ProgressSeconds = 0; ///< WARPSCOPE_EMU_PROGRESS
   mutable std::mutex Mu;
 };

@@ -97,6 +97,7 @@ private:
   const Inst *BarInst[16] = {};
   const std::string *BarOpcode[16] = {};
   bool Check = false;
+  bool CountMem = true; // memory-efficiency counts (MemCount.cpp)
   uint64_t Clock = 0;
 
   // Schedule.cpp

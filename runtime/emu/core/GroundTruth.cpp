@@ -83,8 +83,8 @@ static void memoryJson(Json &J, const Inst &I, const MemCounts &C) {
     J["atomic_addresses"] = C.AtomicAddresses;
 }
 
-static Json instructionJson(const ParsedModule &PM, const Function &F,
-                            size_t K) {
+static Json instructionJson(const ParsedModule &PM, const Function &F, size_t K,
+                            bool Memory) {
   const Inst &I = F.Code[K];
   Json J = {{"index", K}, {"ptx_line", I.PtxLine}, {"opcode", F.Opcodes[K]}};
   if (I.File) {
@@ -104,7 +104,8 @@ static Json instructionJson(const ParsedModule &PM, const Function &F,
     J["visits"] = F.Visits[K];
     J["divergent"] = F.Divergent[K];
   }
-  memoryJson(J, I, F.Mem[K]);
+  if (Memory)
+    memoryJson(J, I, F.Mem[K]);
   return J;
 }
 
@@ -116,7 +117,7 @@ std::string ModuleImpl::groundTruthJson() const {
       continue;
     Json Insts = Json::array();
     for (size_t K = 0; K < F->Code.size(); ++K)
-      Insts.push_back(instructionJson(*PM, *F, K));
+      Insts.push_back(instructionJson(*PM, *F, K, !MemoryIncomplete));
     Functions.push_back(Json{{"name", F->Name},
                              {"kernel", F->IsKernel},
                              {"instructions", std::move(Insts)}});

@@ -22,6 +22,7 @@
 #include "ExecInternal.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace warpscope::emu::core {
 
@@ -137,20 +138,29 @@ unsigned distinctAddresses(const uint64_t *Ad, uint32_t M) {
   return distinctSorted(K, N, 0);
 }
 
-// The common case, all 32 lanes on consecutive elements from A0 (a
-// coalesced access), counted without looking at each lane again: the span's
-// sectors; for shared (A0 aligned), one wavefront per 128-byte phase.
-bool countContiguous(MemCounts &C, const uint64_t *A, uint64_t Off,
-                     unsigned Size, bool Shared, bool Atomic, uint64_t Base) {
-  const uint64_t A0 = A[0] + Off;
-  bool Contiguous = true;
-  for (int L = 1; L < 32; ++L)
-    Contiguous &= A[L] + Off == A0 + (uint64_t)L * Size;
-  if (!Contiguous)
-    return false;
+// True when the 32 lanes' addresses are consecutive Size-byte elements (a
+// coalesced access). The hot path: four lanes at a time in vector registers
+// (GCC/Clang vector extensions; plain SSE2 runs it as two halves).
+bool contiguous(const uint64_t *A, unsigned Size) {
+  typedef uint64_t V4 __attribute__((vector_size(32)));
+  const uint64_t S = Size;
+  const V4 Base = {A[0], A[0], A[0], A[0]}, Step = {4 * S, 4 * S, 4 * S, 4 * S};
+  V4 Want = {0, S, 2 * S, 3 * S}, Bad = {0, 0, 0, 0};
+  for (int L = 0; L < 32; L += 4) {
+    V4 X;
+    std::memcpy(&X, A + L, sizeof X);
+    Bad |= (X - Base) ^ Want;
+    Want += Step;
+  }
+  return !(Bad[0] | Bad[1] | Bad[2] | Bad[3]);
+}
+
+// Counts a contiguous access from A0 without looking at each lane again:
+// the span's sectors; for shared, one wavefront per 128-byte phase (A0 is
+// aligned to the access size or a word, so a phase spans at most 32 words).
+void countContiguous(MemCounts &C, uint64_t A0, unsigned Size, bool Shared,
+                     bool Atomic) {
   if (Shared) {
-    if ((A0 - Base) % std::min(Size, 4u))
-      return false;
     ++C.SharedRequests;
     uint64_t Phases = ceilDiv(32 * (uint64_t)Size, 128);
     C.SharedWavefronts += Phases;
@@ -162,7 +172,6 @@ bool countContiguous(MemCounts &C, const uint64_t *A, uint64_t Off,
   }
   if (Atomic)
     C.AtomicAddresses += 32;
-  return true;
 }
 
 } // namespace
@@ -174,21 +183,25 @@ void Launcher::countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   const uint64_t *A = Fr.Regs.data() + (size_t)I.Addr * 32;
   const unsigned Size =
       tySize(I.T) * (I.Op == OpLd || I.Op == OpSt ? I.Vec : 1);
+  if (!Size)
+    return;
   const bool Atomic = I.Op == OpAtom || I.Op == OpRed;
   const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
   const uint64_t LoLo = (uint64_t)(uintptr_t)LocalBuf.data();
-  if (EM == ~0u && I.Space != SpLocal) {
+  if (EM == ~0u && I.Space != SpLocal && contiguous(A, Size)) {
     // Generic: only when the whole span is shared, or clear of the shared
     // and local windows.
     uint64_t A0 = A[0] + (uint64_t)I.Off, End = A0 + 32 * Size;
+    uint64_t Base = I.Space == SpShared ? 0 : ShLo;
     bool InShared = A0 - ShLo < SharedSize && End - ShLo <= SharedSize;
     bool Clear = (End <= ShLo || A0 >= ShLo + SharedSize) &&
                  (End <= LoLo || A0 >= LoLo + LocalBuf.size());
     bool Sh = I.Space == SpShared || (I.Space == SpGeneric && InShared);
     if ((Sh || I.Space == SpGlobal || Clear) &&
-        countContiguous(C, A, (uint64_t)I.Off, Size, Sh, Atomic,
-                        I.Space == SpShared ? 0 : ShLo))
+        (!Sh || (A0 - Base) % std::min(Size, 4u) == 0)) {
+      countContiguous(C, A0, Size, Sh, Atomic);
       return;
+    }
   }
   uint64_t Ad[32];
   for (int L = 0; L < 32; ++L)

@@ -154,7 +154,8 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   const unsigned N = I.Vec;
   const bool Signed = tySigned(I.T);
   const uint8_t Sp = I.Space == SpConst ? (uint8_t)SpGlobal : I.Space;
-  countMem(W, Fr, I, EM);
+  if (CountMem)
+    countMem(W, Fr, I, EM);
   if (!Check && Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1) {
     // Fast path: global/generic scalar access, no allocation table.
     const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
@@ -276,7 +277,8 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   const uint64_t *C = R + (size_t)I.S[1] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
   unsigned ES = tySize(I.T);
-  countMem(W, Fr, I, EM);
+  if (CountMem)
+    countMem(W, Fr, I, EM);
   for (int L = 0; L < 32; ++L) {
     if (!((EM >> L) & 1))
       continue;

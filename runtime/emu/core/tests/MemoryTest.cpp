@@ -313,3 +313,17 @@ TEST_F(MemoryEfficiency, OnlyMemoryInstructionsCarryCounts) {
   EXPECT_FALSE(inst("gld", "ld.param.u64").contains("global_requests"));
   EXPECT_FALSE(inst("gld", "mad.lo.u32").contains("global_requests"));
 }
+
+// WARPSCOPE_EMU_TRUTH=0 turns the counting off; counts some launch missed
+// are not ground truth, so the module's JSON leaves them out from then on.
+TEST_F(MemoryEfficiency, TruthOffLeavesCountsOut) {
+  gld(32, 1, 0, 0);
+  EXPECT_TRUE(inst("gld", "ld.global.f32").contains("global_sectors"));
+  setenv("WARPSCOPE_EMU_TRUTH", "0", 1);
+  gld(32, 1, 0, 0);
+  unsetenv("WARPSCOPE_EMU_TRUTH");
+  gld(32, 1, 0, 0);
+  Json I = inst("gld", "ld.global.f32");
+  EXPECT_EQ(I["warp_executions"], 3u);
+  EXPECT_FALSE(I.contains("global_sectors")) << I;
+}
