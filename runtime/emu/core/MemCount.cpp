@@ -28,20 +28,6 @@ namespace warpscope::emu::core {
 
 namespace {
 
-// The addresses of the lanes in M, ascending, into K; returns how many.
-unsigned gather(const uint64_t *Ad, uint32_t M, uint64_t *K) {
-  unsigned N = 0;
-  bool Sorted = true;
-  for (uint32_t R = M; R; R &= R - 1) {
-    uint64_t V = Ad[__builtin_ctz(R)];
-    Sorted &= N == 0 || K[N - 1] <= V;
-    K[N++] = V;
-  }
-  if (!Sorted)
-    std::sort(K, K + N);
-  return N;
-}
-
 unsigned distinctSorted(const uint64_t *K, unsigned N, unsigned Shift) {
   unsigned D = N ? 1 : 0;
   for (unsigned J = 1; J < N; ++J)
@@ -49,34 +35,55 @@ unsigned distinctSorted(const uint64_t *K, unsigned N, unsigned Shift) {
   return D;
 }
 
-// Distinct Gran-sized units (Gran = 1 << Shift) covered by the accesses
-// [K[J], K[J] + Size), K ascending.
-unsigned distinctUnits(const uint64_t *K, unsigned N, unsigned Size,
-                       unsigned Shift) {
-  bool Inside = true;
-  for (unsigned J = 0; J < N; ++J)
-    Inside &= (K[J] >> Shift) == ((K[J] + Size - 1) >> Shift);
-  if (Inside)
-    return distinctSorted(K, N, Shift);
-  // Some access spans units (misaligned, or wider than a unit): list them.
-  std::vector<uint64_t> U;
-  for (unsigned J = 0; J < N; ++J)
-    for (uint64_t X = K[J] >> Shift; X <= (K[J] + Size - 1) >> Shift; ++X)
-      U.push_back(X);
-  std::sort(U.begin(), U.end());
-  return distinctSorted(U.data(), (unsigned)U.size(), 0);
+// The addresses of the lanes in M, ascending, into K, in one pass when they
+// come ascending (the usual case): how many, how many distinct, and how
+// many distinct 32-byte sectors the accesses [K, K + Size) touch.
+struct Gathered {
+  unsigned N = 0, Distinct = 0, Sectors = 0;
+};
+Gathered gather(const uint64_t *Ad, uint32_t M, unsigned Size, uint64_t *K) {
+  Gathered G;
+  bool Sorted = true, Inside = true;
+  uint64_t Prev = ~0ull;
+  for (uint32_t R = M; R; R &= R - 1) {
+    uint64_t V = Ad[__builtin_ctz(R)];
+    Sorted &= G.N == 0 || Prev <= V;
+    G.Distinct += V != Prev;
+    G.Sectors += (V >> 5) != (Prev >> 5);
+    Inside &= (V & 31) + Size <= 32;
+    Prev = V;
+    K[G.N++] = V;
+  }
+  if (Sorted && Inside)
+    return G;
+  if (!Sorted) {
+    std::sort(K, K + G.N);
+    G.Distinct = distinctSorted(K, G.N, 0);
+    G.Sectors = distinctSorted(K, G.N, 5);
+  }
+  if (!Inside) {
+    // Some access spans sectors (misaligned, or wider than one): list them.
+    std::vector<uint64_t> U;
+    for (unsigned J = 0; J < G.N; ++J)
+      for (uint64_t X = K[J] >> 5; X <= (K[J] + Size - 1) >> 5; ++X)
+        U.push_back(X);
+    std::sort(U.begin(), U.end());
+    G.Sectors = distinctSorted(U.data(), (unsigned)U.size(), 0);
+  }
+  return G;
 }
 
 uint64_t ceilDiv(uint64_t A, uint64_t B) { return (A + B - 1) / B; }
 
-// Global: Ad holds every lane's address.
-void countSectors(const uint64_t *Ad, uint32_t M, unsigned Size,
-                  uint64_t &Requests, uint64_t &Sectors, uint64_t &Ideal) {
+// Global: Ad holds every lane's address. Returns the distinct addresses.
+unsigned countGlobal(const uint64_t *Ad, uint32_t M, unsigned Size,
+                     MemCounts &C) {
   uint64_t K[32];
-  unsigned N = gather(Ad, M, K);
-  ++Requests;
-  Sectors += distinctUnits(K, N, Size, 5);
-  Ideal += ceilDiv((uint64_t)distinctSorted(K, N, 0) * Size, 32);
+  Gathered G = gather(Ad, M, Size, K);
+  ++C.GlobalRequests;
+  C.GlobalSectors += G.Sectors;
+  C.GlobalIdealSectors += ceilDiv((uint64_t)G.Distinct * Size, 32);
+  return G.Distinct;
 }
 
 // Local: Off holds every lane's offset in its own window.
@@ -96,17 +103,22 @@ void countLocal(const uint64_t *Off, uint32_t M, unsigned Size, MemCounts &C) {
   C.LocalIdealSectors += ceilDiv((uint64_t)__builtin_popcount(M) * Size, 32);
 }
 
-// Wavefronts of one phase: the most distinct words any bank holds.
+// Wavefronts of one phase (K ascending): the most distinct words any bank
+// holds.
 unsigned phaseWavefronts(const uint64_t *K, unsigned N, unsigned Size) {
   uint64_t Lo = K[0] >> 2, Hi = (K[N - 1] + Size - 1) >> 2;
   if (Hi - Lo < 32)
     return 1; // all words in one 32-word window: a bank each
   uint64_t Wd[64];
   unsigned NW = 0;
+  bool Sorted = true;
   for (unsigned J = 0; J < N; ++J)
-    for (uint64_t X = K[J] >> 2; X <= (K[J] + Size - 1) >> 2 && NW < 64; ++X)
+    for (uint64_t X = K[J] >> 2; X <= (K[J] + Size - 1) >> 2 && NW < 64; ++X) {
+      Sorted &= NW == 0 || Wd[NW - 1] <= X;
       Wd[NW++] = X;
-  std::sort(Wd, Wd + NW);
+    }
+  if (!Sorted) // overlapping misaligned accesses
+    std::sort(Wd, Wd + NW);
   unsigned PerBank[32] = {}, Max = 0;
   for (unsigned J = 0; J < NW; ++J)
     if (J == 0 || Wd[J] != Wd[J - 1])
@@ -114,28 +126,28 @@ unsigned phaseWavefronts(const uint64_t *K, unsigned N, unsigned Size) {
   return Max;
 }
 
-void countShared(const uint64_t *Ad, uint32_t M, unsigned Size, MemCounts &C) {
+// Shared: Ad holds every lane's offset. Returns the distinct addresses.
+unsigned countShared(const uint64_t *Ad, uint32_t M, unsigned Size,
+                     MemCounts &C) {
   const unsigned PerPhase = Size <= 4 ? 32 : std::max(1u, 128 / Size);
   const uint32_t PhaseMask =
       PerPhase >= 32 ? ~0u : (uint32_t)((1ull << PerPhase) - 1);
-  uint64_t Distinct = 0;
+  uint64_t K[32];
+  Gathered All = gather(Ad, M, Size, K);
   ++C.SharedRequests;
+  C.SharedIdealWavefronts += ceilDiv((uint64_t)All.Distinct * Size, 128);
+  if (PerPhase >= 32) {
+    C.SharedWavefronts += phaseWavefronts(K, All.N, Size);
+    return All.Distinct;
+  }
   for (unsigned P = 0; P < 32; P += PerPhase) {
     uint32_t PM = M & (PhaseMask << P);
     if (!PM)
       continue;
-    uint64_t K[32];
-    unsigned N = gather(Ad, PM, K);
-    C.SharedWavefronts += phaseWavefronts(K, N, Size);
-    Distinct += distinctSorted(K, N, 0);
+    Gathered G = gather(Ad, PM, Size, K);
+    C.SharedWavefronts += phaseWavefronts(K, G.N, Size);
   }
-  C.SharedIdealWavefronts += ceilDiv(Distinct * Size, 128);
-}
-
-unsigned distinctAddresses(const uint64_t *Ad, uint32_t M) {
-  uint64_t K[32];
-  unsigned N = gather(Ad, M, K);
-  return distinctSorted(K, N, 0);
+  return All.Distinct;
 }
 
 // True when the 32 lanes' addresses are consecutive Size-byte elements (a
@@ -229,15 +241,14 @@ void Launcher::countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     }
   }
   if (Gl) {
-    countSectors(Ad, Gl, Size, C.GlobalRequests, C.GlobalSectors,
-                 C.GlobalIdealSectors);
+    unsigned D = countGlobal(Ad, Gl, Size, C);
     if (Atomic)
-      C.AtomicAddresses += distinctAddresses(Ad, Gl);
+      C.AtomicAddresses += D;
   }
   if (Sh) {
-    countShared(Ad, Sh, Size, C);
+    unsigned D = countShared(Ad, Sh, Size, C);
     if (Atomic)
-      C.AtomicAddresses += distinctAddresses(Ad, Sh);
+      C.AtomicAddresses += D;
   }
   if (Lo) {
     countLocal(Ad, Lo, Size, C);

@@ -124,6 +124,41 @@ const char *Ptx = R"(
   ret;
 }
 
+// Lane t reads p[(t * mul) % mod] and tile[(t * mul) % mod]: addresses in
+// any order, repeated or not.
+.visible .entry perm(.param .u64 p, .param .u32 mul, .param .u32 mod) {
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  .reg .f32 %f<3>;
+  ld.param.u64 %rd1, [p];
+  ld.param.u32 %r1, [mul];
+  ld.param.u32 %r2, [mod];
+  mov.u32 %r3, %tid.x;
+  mul.lo.u32 %r4, %r3, %r1;
+  rem.u32 %r4, %r4, %r2;
+  mul.wide.u32 %rd2, %r4, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.f32 %f1, [%rd3];
+  shl.b32 %r5, %r4, 2;
+  mov.u32 %r6, tile;
+  add.u32 %r5, %r5, %r6;
+  ld.shared.f32 %f2, [%r5];
+  ret;
+}
+
+// Every thread reads 4 bytes at p + off (off need not be aligned: the
+// emulator does not fault on it, and the bytes may span two sectors).
+.visible .entry gbyte(.param .u64 p, .param .u32 off) {
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  ld.param.u32 %r1, [off];
+  cvt.u64.u32 %rd2, %r1;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r2, [%rd3];
+  ret;
+}
+
 // Local: every lane at offset 0 (32-bit), at offset 8 (64-bit), and a
 // generic load resolving to local.
 .visible .entry loc() {
@@ -305,6 +340,47 @@ TEST_F(MemoryEfficiency, LocalAccessesInterleaveLanes) {
   EXPECT_EQ(G["local_requests"], 1u);
   EXPECT_EQ(G["local_sectors"], 4u);
   EXPECT_FALSE(G.contains("global_requests")) << G;
+}
+
+// Addresses out of lane order take the sorting path: a permutation of 32
+// consecutive floats is 4 sectors and 1 wavefront like stride 1. Lanes on
+// (t * 33) % 2048: 132 bytes apart, a sector each; word 33t is in bank t,
+// no conflict though the words span 1024. (t * 16) % 64 repeats words 0,
+// 16, 32, 48 (lanes 0, 1, 2, 3, 0, ...): 4 sectors (bytes 0, 64, 128, 192)
+// whose 16 distinct bytes need 1; banks 0 and 16 hold two words each: 2
+// wavefronts, ideal 1. t % 8: 8 floats in one sector.
+TEST_F(MemoryEfficiency, LanesOutOfOrderAndRepeated) {
+  struct Case {
+    uint32_t Mul, Mod;
+    uint64_t Sectors, IdealSectors, Wavefronts;
+  } Cases[] = {{7, 32, 4, 4, 1},
+               {31, 32, 4, 4, 1},
+               {33, 2048, 32, 4, 1},
+               {16, 64, 4, 1, 2},
+               {1, 8, 1, 1, 1}};
+  uint64_t Sectors = 0, Ideal = 0, Wavefronts = 0, Requests = 0;
+  for (const Case &C : Cases) {
+    ASSERT_TRUE(launch(*M, "perm", {1, 1, 1}, {32, 1, 1},
+                       Args().add(Buf).add(C.Mul).add(C.Mod)));
+    Sectors += C.Sectors;
+    Ideal += C.IdealSectors;
+    Wavefronts += C.Wavefronts;
+    ++Requests;
+    SCOPED_TRACE(testing::Message() << "mul " << C.Mul << " mod " << C.Mod);
+    expectGlobal(inst("perm", "ld.global.f32"), Requests, Sectors, Ideal);
+    expectShared(inst("perm", "ld.shared.f32"), Requests, Wavefronts, Requests);
+  }
+}
+
+// 4 bytes at offset 30 span sectors 0 and 1 (ideal 1); two threads on the
+// same 4 bytes: the same 2 sectors, 1 distinct address.
+TEST_F(MemoryEfficiency, AccessAcrossASectorBoundary) {
+  ASSERT_TRUE(
+      launch(*M, "gbyte", {1, 1, 1}, {1, 1, 1}, Args().add(Buf).add(30u)));
+  expectGlobal(inst("gbyte", "ld.global.u32"), 1, 2, 1);
+  ASSERT_TRUE(
+      launch(*M, "gbyte", {1, 1, 1}, {2, 1, 1}, Args().add(Buf).add(30u)));
+  expectGlobal(inst("gbyte", "ld.global.u32"), 2, 4, 2);
 }
 
 // Only memory instructions outside .param carry the counts.
