@@ -16,7 +16,7 @@
 // coalesce. Generic addresses count in the space they resolve to.
 // Called once per warp instruction before the access (so a failing access is
 // counted, like the other counters); the common case (lanes' addresses in
-// ascending order, each lane inside one sector) needs no sorting.
+// ascending order, each lane inside one sector) needs one pass, no set.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
@@ -28,20 +28,39 @@ namespace warpscope::emu::core {
 
 namespace {
 
-unsigned distinctSorted(const uint64_t *K, unsigned N, unsigned Shift) {
-  unsigned D = N ? 1 : 0;
-  for (unsigned J = 1; J < N; ++J)
-    D += (K[J] >> Shift) != (K[J - 1] >> Shift);
-  return D;
-}
+// Distinct 64-bit keys (at most 96 here: 32 lanes x 3 sectors; 32 lanes x
+// 2 words of a phase; a local request's 68 sectors), open addressing in 256
+// slots, cheaper than sorting 32 lanes' addresses.
+class DistinctSet {
+public:
+  /// True when K was not in the set yet.
+  bool insert(uint64_t K) {
+    for (unsigned H = (unsigned)((K * 0x9E3779B97F4A7C15ull) >> 56);;
+         H = (H + 1) & 255) {
+      uint64_t Bit = 1ull << (H & 63);
+      if (!(Used[H >> 6] & Bit)) {
+        Used[H >> 6] |= Bit;
+        Key[H] = K;
+        return true;
+      }
+      if (Key[H] == K)
+        return false;
+    }
+  }
 
-// The addresses of the lanes in M, ascending, into K, in one pass when they
-// come ascending (the usual case): how many, how many distinct, and how
-// many distinct 32-byte sectors the accesses [K, K + Size) touch.
+private:
+  uint64_t Used[4] = {0, 0, 0, 0};
+  uint64_t Key[256];
+};
+
+// The addresses of the lanes in M into K (lane order), how many, how many
+// distinct, and how many distinct 32-byte sectors the accesses [K, K + Size)
+// touch. One pass when lanes come in ascending order (the usual case).
 struct Gathered {
   unsigned N = 0, Distinct = 0, Sectors = 0;
 };
-Gathered gather(const uint64_t *Ad, uint32_t M, unsigned Size, uint64_t *K) {
+Gathered gather(const uint64_t *Ad, uint32_t M, unsigned Size, uint64_t *K,
+                bool WantSectors = true) {
   Gathered G;
   bool Sorted = true, Inside = true;
   uint64_t Prev = ~0ull;
@@ -56,20 +75,18 @@ Gathered gather(const uint64_t *Ad, uint32_t M, unsigned Size, uint64_t *K) {
   }
   if (Sorted && Inside)
     return G;
-  if (!Sorted) {
-    std::sort(K, K + G.N);
-    G.Distinct = distinctSorted(K, G.N, 0);
-    G.Sectors = distinctSorted(K, G.N, 5);
-  }
-  if (!Inside) {
-    // Some access spans sectors (misaligned, or wider than one): list them.
-    std::vector<uint64_t> U;
-    for (unsigned J = 0; J < G.N; ++J)
-      for (uint64_t X = K[J] >> 5; X <= (K[J] + Size - 1) >> 5; ++X)
-        U.push_back(X);
-    std::sort(U.begin(), U.end());
-    G.Sectors = distinctSorted(U.data(), (unsigned)U.size(), 0);
-  }
+  DistinctSet Addresses;
+  G.Distinct = 0;
+  for (unsigned J = 0; J < G.N; ++J)
+    G.Distinct += Addresses.insert(K[J]);
+  if (!WantSectors)
+    return G;
+  DistinctSet Sectors;
+  G.Sectors = 0;
+  for (unsigned J = 0; J < G.N; ++J)
+    // An access may span sectors (misaligned, or wider than one).
+    for (uint64_t X = K[J] >> 5; X <= (K[J] + Size - 1) >> 5; ++X)
+      G.Sectors += Sectors.insert(X);
   return G;
 }
 
@@ -97,32 +114,30 @@ void countLocal(const uint64_t *Off, uint32_t M, unsigned Size, MemCounts &C) {
       if (N < sizeof K / sizeof *K)
         K[N++] = W * 128 + (uint64_t)L * 4;
   }
-  std::sort(K, K + N);
+  DistinctSet Sectors;
+  unsigned Distinct = 0;
+  for (unsigned J = 0; J < N; ++J)
+    Distinct += Sectors.insert(K[J] >> 5);
   ++C.LocalRequests;
-  C.LocalSectors += distinctSorted(K, N, 5);
+  C.LocalSectors += Distinct;
   C.LocalIdealSectors += ceilDiv((uint64_t)__builtin_popcount(M) * Size, 32);
 }
 
-// Wavefronts of one phase (K ascending): the most distinct words any bank
-// holds.
+// Wavefronts of one phase: the most distinct words any bank holds.
 unsigned phaseWavefronts(const uint64_t *K, unsigned N, unsigned Size) {
-  uint64_t Lo = K[0] >> 2, Hi = (K[N - 1] + Size - 1) >> 2;
+  uint64_t Lo = ~0ull, Hi = 0;
+  for (unsigned J = 0; J < N; ++J) {
+    Lo = std::min(Lo, K[J] >> 2);
+    Hi = std::max(Hi, (K[J] + Size - 1) >> 2);
+  }
   if (Hi - Lo < 32)
     return 1; // all words in one 32-word window: a bank each
-  uint64_t Wd[64];
-  unsigned NW = 0;
-  bool Sorted = true;
-  for (unsigned J = 0; J < N; ++J)
-    for (uint64_t X = K[J] >> 2; X <= (K[J] + Size - 1) >> 2 && NW < 64; ++X) {
-      Sorted &= NW == 0 || Wd[NW - 1] <= X;
-      Wd[NW++] = X;
-    }
-  if (!Sorted) // overlapping misaligned accesses
-    std::sort(Wd, Wd + NW);
+  DistinctSet Words;
   unsigned PerBank[32] = {}, Max = 0;
-  for (unsigned J = 0; J < NW; ++J)
-    if (J == 0 || Wd[J] != Wd[J - 1])
-      Max = std::max(Max, ++PerBank[Wd[J] & 31]);
+  for (unsigned J = 0; J < N; ++J)
+    for (uint64_t X = K[J] >> 2; X <= (K[J] + Size - 1) >> 2; ++X)
+      if (Words.insert(X))
+        Max = std::max(Max, ++PerBank[X & 31]);
   return Max;
 }
 
@@ -133,7 +148,7 @@ unsigned countShared(const uint64_t *Ad, uint32_t M, unsigned Size,
   const uint32_t PhaseMask =
       PerPhase >= 32 ? ~0u : (uint32_t)((1ull << PerPhase) - 1);
   uint64_t K[32];
-  Gathered All = gather(Ad, M, Size, K);
+  Gathered All = gather(Ad, M, Size, K, /*WantSectors=*/false);
   ++C.SharedRequests;
   C.SharedIdealWavefronts += ceilDiv((uint64_t)All.Distinct * Size, 128);
   if (PerPhase >= 32) {
@@ -144,7 +159,7 @@ unsigned countShared(const uint64_t *Ad, uint32_t M, unsigned Size,
     uint32_t PM = M & (PhaseMask << P);
     if (!PM)
       continue;
-    Gathered G = gather(Ad, PM, Size, K);
+    Gathered G = gather(Ad, PM, Size, K, /*WantSectors=*/false);
     C.SharedWavefronts += phaseWavefronts(K, G.N, Size);
   }
   return All.Distinct;
