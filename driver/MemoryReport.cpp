@@ -24,7 +24,8 @@ MemoryView warpscope::buildMemoryView(const Truth &T,
     std::map<std::pair<std::string, unsigned>, TruthMemory> ByLine;
     for (const TruthInstruction &I : F.Insts) {
       const TruthMemory &C = I.Mem;
-      if (!I.Memory ||
+      // The instrumentation's own counter updates are not the program's.
+      if (!I.Memory || I.Instrumentation ||
           !(C.GlobalRequests || C.LocalRequests || C.SharedRequests))
         continue;
       MF.Counts += C;
