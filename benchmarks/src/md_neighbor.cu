@@ -157,6 +157,45 @@ __global__ void md_lj_force(const float4 *pos, const int *list,
   force[i] = make_float4(fx, fy, fz, e);
 }
 
+/// Double-precision reference of atom i over its candidate partners: the
+/// neighbour list (list cutoff), the force and energy (cutoff) and the
+/// magnitudes their rounding bound scales with.
+struct AtomRef {
+  double f[4] = {0, 0, 0, 0};   // force x/y/z, half pair energy
+  double mag[4] = {0, 0, 0, 0}; // sums of term magnitudes
+  int terms = 0;
+};
+
+static void reference_atom(int i, const std::vector<int> &cand,
+                           const std::vector<float4> &pos, const Box &b,
+                           std::vector<int> &ref, AtomRef &r) {
+  ref.clear();
+  for (int j : cand) {
+    float d[3];
+    float r2 = dist2(pos[i], pos[j], b, d); // exact (see the header)
+    if (j == i || !(r2 < kListCut2))
+      continue;
+    ref.push_back(j);
+    if (r2 >= kCut2)
+      continue;
+    double inv2 = 1.0 / r2, inv6 = inv2 * inv2 * inv2;
+    double s = 24.0 * inv2 * inv6 * (2.0 * inv6 - 1.0);
+    double term[4] = {-s * d[0], -s * d[1], -s * d[2],
+                      2.0 * inv6 * (inv6 - 1.0)};
+    // Magnitudes before the cancellation in (2 inv6 - 1) and (inv6 - 1):
+    // pairs near the force's zero (r = 2^(1/6), close to the lattice
+    // spacing) carry the rounding of inv6 at full size.
+    double sabs = 24.0 * inv2 * inv6 * (2.0 * inv6 + 1.0);
+    double mag[4] = {sabs * std::fabs(d[0]), sabs * std::fabs(d[1]),
+                     sabs * std::fabs(d[2]), 2.0 * inv6 * (inv6 + 1.0)};
+    for (int k = 0; k < 4; ++k) {
+      r.f[k] += term[k];
+      r.mag[k] += mag[k];
+    }
+    ++r.terms;
+  }
+}
+
 int main(int argc, char **argv) {
   auto args = bench::Args::parse(argc, argv, "md_neighbor");
   const int m = (int)args.pick(8, 64); // lattice sites per side: m^3 atoms
@@ -258,33 +297,8 @@ int main(int argc, char **argv) {
           }
       std::sort(cand.begin(), cand.end());
     }
-    ref.clear();
-    double f[4] = {0, 0, 0, 0}, fabs_sum[4] = {0, 0, 0, 0};
-    int terms = 0;
-    for (int j : cand) {
-      float d[3];
-      float r2 = dist2(pos[i], pos[j], b, d); // exact (see the header)
-      if (j == i || !(r2 < kListCut2))
-        continue;
-      ref.push_back(j);
-      if (r2 >= kCut2)
-        continue;
-      double inv2 = 1.0 / r2, inv6 = inv2 * inv2 * inv2;
-      double s = 24.0 * inv2 * inv6 * (2.0 * inv6 - 1.0);
-      double term[4] = {-s * d[0], -s * d[1], -s * d[2],
-                        2.0 * inv6 * (inv6 - 1.0)};
-      // Magnitudes before the cancellation in (2 inv6 - 1) and (inv6 - 1):
-      // pairs near the force's zero (r = 2^(1/6), close to the lattice
-      // spacing) carry the rounding of inv6 at full size.
-      double sabs = 24.0 * inv2 * inv6 * (2.0 * inv6 + 1.0);
-      double mag[4] = {sabs * std::fabs(d[0]), sabs * std::fabs(d[1]),
-                       sabs * std::fabs(d[2]), 2.0 * inv6 * (inv6 + 1.0)};
-      for (int k = 0; k < 4; ++k) {
-        f[k] += term[k];
-        fabs_sum[k] += mag[k];
-      }
-      ++terms;
-    }
+    AtomRef r;
+    reference_atom(i, cand, pos, b, ref, r);
     if (!c.eq(nb[i], (long long)ref.size(), "neighbours", i))
       continue;
     if (nb[i] > kMaxNb) {
@@ -304,11 +318,11 @@ int main(int argc, char **argv) {
     // magnitude before cancellation, and the device sums `terms` of them in
     // list order: the first-order bound is (terms + 8) u sum|mag|,
     // u = 2^-24. A missing or extra pair moves the sum by a whole term.
-    const double tol_scale = (terms + 8) * 0x1p-24;
-    c.near(force[i].x, f[0], 0.0, tol_scale * fabs_sum[0], "force.x", i);
-    c.near(force[i].y, f[1], 0.0, tol_scale * fabs_sum[1], "force.y", i);
-    c.near(force[i].z, f[2], 0.0, tol_scale * fabs_sum[2], "force.z", i);
-    c.near(force[i].w, f[3], 0.0, tol_scale * fabs_sum[3], "energy", i);
+    const double tol_scale = (r.terms + 8) * 0x1p-24;
+    c.near(force[i].x, r.f[0], 0.0, tol_scale * r.mag[0], "force.x", i);
+    c.near(force[i].y, r.f[1], 0.0, tol_scale * r.mag[1], "force.y", i);
+    c.near(force[i].z, r.f[2], 0.0, tol_scale * r.mag[2], "force.z", i);
+    c.near(force[i].w, r.f[3], 0.0, tol_scale * r.mag[3], "energy", i);
   }
   return bench::finish(c);
 }
