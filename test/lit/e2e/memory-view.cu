@@ -9,7 +9,19 @@
 // RUN: %warpscope report %t.out | FileCheck %s
 // RUN: %warpscope report %t.out --format json | FileCheck --check-prefix=JSON %s
 // RUN: %warpscope report %t.out --kernel strided | FileCheck --check-prefix=FILTER %s
+// The same counts from an instrumented build: the probes' own counter
+// updates are left out of the view.
+// RUN: %clang-cuda -O2 -gline-tables-only --cuda-include-ptx=sm_90 $(%warpscope config --cflags) %s $(%warpscope config --ldflags) -o %t.inst
+// RUN: rm -rf %t.inst.out
+// RUN: %warpscope run --emulate -o %t.inst.out -- %t.inst | FileCheck --check-prefix=OUT %s
+// RUN: %warpscope report %t.inst.out | FileCheck --check-prefix=INST %s
 // OUT: done
+// INST: Memory view
+// INST: Kernel void transposeTile<32>(float const*, float*)
+// INST-NEXT: global 64 req, 4.00 sectors/req (ideal 4.00); shared 64 req, 16.50 wavefronts/req (ideal 1.00)
+// INST: Kernel strided(float const*, float*, int)
+// INST-NEXT: global 4 req, 6.00 sectors/req (ideal 4.00)
+// INST-NOT: atomics
 // FILTER-NOT: transposeTile
 // FILTER: Kernel strided(float const*, float*, int)
 // FILTER-NOT: transposeTile
@@ -22,8 +34,8 @@
 // CHECK: Memory view
 // CHECK: Kernel void transposeTile<32>(float const*, float*)
 // CHECK-NEXT: global 64 req, 4.00 sectors/req (ideal 4.00); shared 64 req, 16.50 wavefronts/req (ideal 1.00)
-// CHECK-NEXT: memory-view.cu:[[# @LINE + 6]] {{ +}}global 32 req, 4.00 sectors/req (ideal 4.00); shared 32 req, 1.00 wavefronts/req (ideal 1.00)
-// CHECK-NEXT: memory-view.cu:[[# @LINE + 7]] {{ +}}global 32 req, 4.00 sectors/req (ideal 4.00); shared 32 req, 32.00 wavefronts/req (ideal 1.00)
+// CHECK-NEXT: memory-view.cu:[[# @LINE + 6]]{{ +}}global 32 req, 4.00 sectors/req (ideal 4.00); shared 32 req, 1.00 wavefronts/req (ideal 1.00)
+// CHECK-NEXT: memory-view.cu:[[# @LINE + 7]]{{ +}}global 32 req, 4.00 sectors/req (ideal 4.00); shared 32 req, 32.00 wavefronts/req (ideal 1.00)
 template <int Pitch>
 __global__ void transposeTile(const float *in, float *out) {
   __shared__ float tile[32][Pitch];
@@ -42,8 +54,8 @@ __global__ void transposeTile(const float *in, float *out) {
 // contiguous floats is 4 sectors. In all (16 + 8) / 4 = 6 per request.
 // CHECK: Kernel strided(float const*, float*, int)
 // CHECK-NEXT: global 4 req, 6.00 sectors/req (ideal 4.00)
-// CHECK-NEXT: memory-view.cu:[[# @LINE + 4]] {{ +}}global 2 req, 8.00 sectors/req (ideal 4.00)
-// CHECK-NEXT: memory-view.cu:[[# @LINE + 4]] {{ +}}global 2 req, 4.00 sectors/req (ideal 4.00)
+// CHECK-NEXT: memory-view.cu:[[# @LINE + 4]]{{ +}}global 2 req, 8.00 sectors/req (ideal 4.00)
+// CHECK-NEXT: memory-view.cu:[[# @LINE + 4]]{{ +}}global 2 req, 4.00 sectors/req (ideal 4.00)
 __global__ void strided(const float *in, float *out, int stride) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = in[i * stride];
