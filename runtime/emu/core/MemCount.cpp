@@ -126,14 +126,27 @@ void countLocal(const uint64_t *Off, uint32_t M, unsigned Size, MemCounts &C) {
 // Wavefronts of one phase: the most distinct words any bank holds.
 unsigned phaseWavefronts(const uint64_t *K, unsigned N, unsigned Size) {
   uint64_t Lo = ~0ull, Hi = 0;
+  bool Sorted = true;
   for (unsigned J = 0; J < N; ++J) {
     Lo = std::min(Lo, K[J] >> 2);
     Hi = std::max(Hi, (K[J] + Size - 1) >> 2);
+    Sorted &= J == 0 || K[J - 1] + Size <= K[J] || K[J - 1] == K[J];
   }
   if (Hi - Lo < 32)
     return 1; // all words in one 32-word window: a bank each
-  DistinctSet Words;
   unsigned PerBank[32] = {}, Max = 0;
+  if (Sorted) {
+    // Ascending, not overlapping: equal words are neighbours.
+    uint64_t Prev = ~0ull;
+    for (unsigned J = 0; J < N; ++J)
+      for (uint64_t X = K[J] >> 2; X <= (K[J] + Size - 1) >> 2; ++X)
+        if (X != Prev) {
+          Max = std::max(Max, ++PerBank[X & 31]);
+          Prev = X;
+        }
+    return Max;
+  }
+  DistinctSet Words;
   for (unsigned J = 0; J < N; ++J)
     for (uint64_t X = K[J] >> 2; X <= (K[J] + Size - 1) >> 2; ++X)
       if (Words.insert(X))
