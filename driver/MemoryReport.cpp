@@ -1,6 +1,7 @@
 //===- MemoryReport.cpp - Memory view: sectors and wavefronts per request -===//
 
 #include "MemoryReport.h"
+#include "Html.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
@@ -153,4 +154,42 @@ json::Value warpscope::renderMemoryJson(const MemoryView &V) {
     Fns.push_back(std::move(O));
   }
   return json::Object{{"version", 1}, {"functions", std::move(Fns)}};
+}
+
+std::string warpscope::renderMemoryHtml(const MemoryView &V) {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "<h2>Memory view (emulator ground truth)</h2>\n";
+  if (V.Functions.empty())
+    OS << "<p>No memory instruction ran.</p>\n";
+  // Per request, "-" where the line has none in that space.
+  auto Ratio = [](uint64_t N, uint64_t Req) {
+    auto R = perRequest(N, Req);
+    return R ? formatv("{0:F2}", *R).str() : std::string("-");
+  };
+  for (const MemoryFunction &F : V.Functions) {
+    OS << "<h3>" << escapeHtml(F.Name) << "</h3>\n<p>"
+       << escapeHtml(summary(F.Counts)) << "</p>\n";
+    OS << "<table class=\"memory\"><thead><tr><th>line</th>"
+          "<th>global requests</th><th>sectors/request</th><th>ideal</th>"
+          "<th>local requests</th><th>sectors/request</th><th>ideal</th>"
+          "<th>shared requests</th><th>wavefronts/request</th><th>ideal</th>"
+          "<th>atomic addresses</th></tr></thead><tbody>\n";
+    for (const MemoryLine &L : F.Lines) {
+      const TruthMemory &C = L.Counts;
+      OS << "<tr><td>" << escapeHtml(where(L)) << "</td><td>"
+         << C.GlobalRequests << "</td><td>"
+         << Ratio(C.GlobalSectors, C.GlobalRequests) << "</td><td>"
+         << Ratio(C.GlobalIdealSectors, C.GlobalRequests) << "</td><td>"
+         << C.LocalRequests << "</td><td>"
+         << Ratio(C.LocalSectors, C.LocalRequests) << "</td><td>"
+         << Ratio(C.LocalIdealSectors, C.LocalRequests) << "</td><td>"
+         << C.SharedRequests << "</td><td>"
+         << Ratio(C.SharedWavefronts, C.SharedRequests) << "</td><td>"
+         << Ratio(C.SharedIdealWavefronts, C.SharedRequests) << "</td><td>"
+         << C.AtomicAddresses << "</td></tr>\n";
+    }
+    OS << "</tbody></table>\n";
+  }
+  return S;
 }

@@ -2,8 +2,8 @@
 //
 // For a run on the emulator: per function and per source line, the exact
 // global/local sectors and shared-memory wavefronts per request with their
-// ideals, from the ground truth (GroundTruth.h). Rendered as text and as a
-// "memory_view" member of the JSON report.
+// ideals, from the ground truth (GroundTruth.h). Rendered as text, a
+// "memory_view" member of the JSON report and an HTML section.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_DRIVER_MEMORYREPORT_H
@@ -42,6 +42,8 @@ loadMemoryView(const std::string &Dir, const std::string &Filter);
 
 void renderMemoryText(const MemoryView &V, llvm::raw_ostream &OS);
 llvm::json::Value renderMemoryJson(const MemoryView &V);
+/// An HTML section (no page around it).
+std::string renderMemoryHtml(const MemoryView &V);
 
 } // namespace warpscope
 

@@ -149,7 +149,7 @@ int warpscope::runReport() {
     renderCsv(*S, OS);
   else if (Format == "sarif")
     OS << formatv("{0:2}", renderSarif(*S, SarifThreshold)) << "\n";
-  else if (!*Stalls && !SassSummary)
+  else if (!*Stalls && !SassSummary && !*Memory)
     renderHtml(*Set, *S, OS);
   else {
     std::string Page;
@@ -160,6 +160,8 @@ int warpscope::runReport() {
       Sections += renderSassSummaryHtml(*SassSummary);
     if (*Stalls)
       Sections += renderStallHtml(**Stalls);
+    if (*Memory)
+      Sections += renderMemoryHtml(**Memory);
     size_t End = Page.rfind("</body>");
     Page.insert(End == std::string::npos ? Page.size() : End, Sections);
     OS << Page;
