@@ -1,7 +1,9 @@
 //===- GroundTruth.cpp - a module's exact counts as JSON ------------------===//
 //
 // groundTruthJson(): schema "warpscope-emu/1" (docs/emulator.md), the
-// per-instruction counters accumulated over all launches and the launch list.
+// per-instruction counters accumulated over all launches (with the
+// memory-efficiency counts of ld/st/atom/red, MemCount.cpp) and the launch
+// list.
 // The document is built as nlohmann::ordered_json, so strings are escaped by
 // the JSON library, counters stay 64-bit integers and keys keep the
 // documented order (schema first; tests and tools find fields by their
