@@ -1,5 +1,7 @@
 // emu-core-bench: thread-instructions per second of the emulator core on an
-// arithmetic-heavy kernel and a memory-bound kernel (ptx/bench.cu, -O3).
+// arithmetic-heavy kernel, a memory-bound kernel and a shared-memory heavy
+// stencil with a barrier per step (ptx/bench.cu, -O3). Run it with
+// WARPSCOPE_EMU_RACECHECK=0/1 to compare the shared-memory hazard detector.
 #include "warpscope/Emu/Emulator.h"
 
 #include <chrono>
@@ -70,6 +72,15 @@ int main(int Argc, char **Argv) {
     float *XP = X.data(), *YP = Y.data();
     void *Args[] = {&N, &A, &XP, &YP};
     runOne(Ptx, "_Z5saxpyifPKfPf", {256, 1, 1}, {256, 1, 1}, Args, "memory");
+  }
+  {
+    const int Blocks = 64, Threads = 256;
+    std::vector<float> In(Blocks * Threads, 1.0f), Out(Blocks * Threads);
+    float *InP = In.data(), *OutP = Out.data();
+    int Iters = 300;
+    void *Args[] = {&InP, &OutP, &Iters};
+    runOne(Ptx, "_Z7stencilPKfPfi", {Blocks, 1, 1}, {Threads, 1, 1}, Args,
+           "shared");
   }
   return 0;
 }
