@@ -103,6 +103,9 @@ public:
           }
           continue;
         }
+        // A word all warps read (a broadcast): two readers already known.
+        if (Rd && WOk && S.R >= EB && (S.R & (Multi | Full)) == (Multi | Full))
+          continue;
         if (!Rd && (S.R < EB || S.R == Cur)) {
           if (S.W < EB) {
             S.W = Cur | (Kind == RaceAtomic ? AtomicBit : 0);

@@ -157,11 +157,22 @@ TEST_F(Racecheck, GenericAddressInDeviceFunction) {
   expectSide(H[0]["second"], lineOf("gen-r"), 1);
 }
 
+// The writer's warp also read the word, after another warp: the hazard
+// names the other warp's read.
+TEST_F(Racecheck, WriteAfterTwoWarpsRead) {
+  auto H = run("readersThenWrite", 64, Args().add(Buf.data()));
+  ASSERT_EQ(H.size(), 1u);
+  EXPECT_EQ(H[0]["kind"], "write-after-read");
+  expectSide(H[0]["first"], lineOf("rtw-r"), 0);
+  expectSide(H[0]["second"], lineOf("rtw-w"), 1);
+}
+
 TEST_F(Racecheck, CleanKernelsReportNothing) {
   std::vector<char> Bytes(256);
   for (auto [Name, Threads] :
        {std::pair<const char *, unsigned>{"cleanSynced", 64},
         {"cleanSameWarp", 64},
+        {"cleanBroadcast", 128},
         {"cleanAtomics", 64},
         {"cleanNamedBarriers", 128}}) {
     // Several blocks: nothing is cleared between them, stamps just age.

@@ -69,6 +69,26 @@ __global__ void generic(int *out) {
     out[t] = s[t - 32]; // @gen-r
 }
 
+// Both warps read word 0 (a broadcast), then warp 1 overwrites it:
+// write-after-read against warp 0's read.
+__global__ void readersThenWrite(int *out) {
+  __shared__ int s[1];
+  int t = threadIdx.x;
+  out[t] = s[0]; // @rtw-r
+  if (t == 32)
+    s[0] = t; // @rtw-w
+}
+
+// A table written by warp 0, then read by every thread after a barrier.
+__global__ void cleanBroadcast(int *out) {
+  __shared__ int s[4];
+  int t = threadIdx.x;
+  if (t < 4)
+    s[t] = t + 1;
+  __syncthreads();
+  out[t] = s[0] + s[1] + s[2] + s[3];
+}
+
 // Exchanges separated by barriers (RAW and WAR across __syncthreads).
 __global__ void cleanSynced(int *out) {
   __shared__ int s[64];
