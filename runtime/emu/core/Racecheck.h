@@ -85,38 +85,26 @@ public:
     Insts *Wh = Who.data();
     const uint32_t EB = this->EB, Full = 15u << MaskShift;
     const uint32_t Cur = EB | Full | Warp;
-    const bool Whole = Size == 4, Rd = Kind == RaceRead;
+    const bool Rd = Kind == RaceRead;
     for (uint32_t Rest = EM; Rest; Rest &= Rest - 1) {
       int L = __builtin_ctz(Rest);
       uint64_t Off = A[L] + Add;
       if (Off >= Limit || Off + Size > Limit)
         continue;
       uint32_t Wi = (uint32_t)Off >> 2;
-      Stamp &S = St[Wi];
-      if (Whole && !(Off & 3)) {
-        // Fast paths for a whole word: no other warp's access this epoch.
-        bool WOk = S.W < EB || (S.W & WarpBits) == Warp;
-        if (Rd && WOk && (S.R < EB || S.R == Cur)) {
-          if (S.R != Cur) {
-            S.R = Cur;
-            Wh[Wi].R = I;
-          }
-          continue;
-        }
-        // A word all warps read (a broadcast): two readers already known.
-        if (Rd && WOk && S.R >= EB && (S.R & (Multi | Full)) == (Multi | Full))
-          continue;
-        if (!Rd && (S.R < EB || S.R == Cur)) {
-          if (S.W < EB) {
-            S.W = Cur | (Kind == RaceAtomic ? AtomicBit : 0);
-            Wh[Wi].W = I;
-            continue;
-          }
-          if (S.W == Cur) // the same warp wrote it plainly this epoch
-            continue;
-        }
-      }
       auto H = [&](const RaceHit &R) { Hit(L, (uint32_t)Off, R); };
+      if (!((Off | Size) & 3)) {
+        // Whole words (scalar or vector): fast paths, else the general case.
+        for (uint32_t E = Wi + Size / 4; Wi < E; ++Wi) {
+          if (fastWord(St[Wi], Wh[Wi], Cur, Warp, I, Kind))
+            continue;
+          if (Rd)
+            read(Wi, Full, Warp, I, H);
+          else
+            write(Wi, Full, Warp, I, Kind == RaceAtomic, H);
+        }
+        continue;
+      }
       uint32_t End = (uint32_t)Off + Size;
       for (; Wi << 2 < End; ++Wi) {
         uint32_t Lo = std::max((uint32_t)Off, Wi << 2),
@@ -138,6 +126,35 @@ private:
     const Inst *W = nullptr, *R = nullptr, *R2 = nullptr;
     uint32_t R2Warp = 0;
   };
+
+  // A whole word accessed with no other warp's access this epoch to check
+  // (Cur: this warp's full-word stamp). False: take the general case.
+  [[gnu::always_inline]] bool fastWord(Stamp &S, Insts &Wh, uint32_t Cur,
+                                       uint32_t Warp, const Inst *I,
+                                       RaceAccess Kind) {
+    const uint32_t Full = 15u << MaskShift;
+    if (Kind == RaceRead) {
+      if (S.W >= EB && (S.W & WarpBits) != Warp)
+        return false;
+      if (S.R < EB || S.R == Cur) {
+        if (S.R != Cur) {
+          S.R = Cur;
+          Wh.R = I;
+        }
+        return true;
+      }
+      // A word all warps read (a broadcast): two readers already known.
+      return (S.R & (Multi | Full)) == (Multi | Full);
+    }
+    if (S.R >= EB && S.R != Cur)
+      return false;
+    if (S.W < EB) {
+      S.W = Cur | (Kind == RaceAtomic ? AtomicBit : 0);
+      Wh.W = I;
+      return true;
+    }
+    return S.W == Cur; // the same warp wrote it plainly this epoch
+  }
 
   // The general cases: any bytes of word Wi (mask M, shifted), other warps.
   template <class OnHit>
