@@ -9,11 +9,11 @@
 // RUN: %python %S/Inputs/hazards.py %t/out | FileCheck --check-prefix=JSON %s
 // RUN: %clang-cuda -DSYNCED -O2 -gline-tables-only --cuda-include-ptx=sm_90 %s -L%cuda_home/lib64 -lcudart -o %t/synced
 // RUN: %warpscope run --emulate --racecheck -o %t/out2 -- %t/synced 2> %t/err2 | FileCheck --check-prefix=SYNCED-OUT %s
-// RUN: not grep racecheck %t/err2
+// RUN: not grep "warpscope-emu: racecheck" %t/err2
 // RUN: %python %S/Inputs/hazards.py %t/out2 | FileCheck --check-prefix=NONE %s
 // Without --racecheck, the racy program runs silently.
 // RUN: %warpscope run --emulate -o %t/out3 -- %t/racy 2> %t/err3
-// RUN: not grep racecheck %t/err3
+// RUN: not grep "warpscope-emu: racecheck" %t/err3
 #include <cstdio>
 
 __global__ void reverse(int *d) {
@@ -43,7 +43,7 @@ int main() {
 // SYNCED-OUT: d[0] = 63, d[63] = 0
 // CHECK: warpscope-emu: racecheck: kernel _Z7reversePi, block (0,0,0): write-after-read hazard on shared memory offset 128: 'ld.shared.b32' at PTX line {{[0-9]+}} ({{.*}}racecheck-missing-sync.cu:26:{{[0-9]+}}) by warp 0, then 'st.shared.b32' at PTX line {{[0-9]+}} ({{.*}}racecheck-missing-sync.cu:22:{{[0-9]+}}) by warp 1, with no barrier in between
 // CHECK-NEXT: warpscope-emu: racecheck: kernel _Z7reversePi, block (0,0,0): read-after-write hazard on shared memory offset 124: 'st.shared.b32' at PTX line {{[0-9]+}} ({{.*}}racecheck-missing-sync.cu:22:{{[0-9]+}}) by warp 0, then 'ld.shared.b32' at PTX line {{[0-9]+}} ({{.*}}racecheck-missing-sync.cu:26:{{[0-9]+}}) by warp 1, with no barrier in between
-// CHECK-NOT: racecheck
+// CHECK-NOT: warpscope-emu: racecheck
 // JSON: _Z7reversePi write-after-read racecheck-missing-sync.cu:26 warp 0 -> racecheck-missing-sync.cu:22 warp 1 count 32
 // JSON-NEXT: _Z7reversePi read-after-write racecheck-missing-sync.cu:22 warp 0 -> racecheck-missing-sync.cu:26 warp 1 count 32
 // JSON-NEXT: 2 hazards
