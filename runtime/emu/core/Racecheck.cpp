@@ -28,12 +28,21 @@ const char *hazardName(HazardKind K) {
 void Launcher::raceAccess(const Warp &W, const Frame &Fr, const Inst &I,
                           uint32_t EM, uint8_t Sp, unsigned Bytes,
                           RaceAccess Kind) {
-  if (Sp == SpLocal || Sp == SpParam)
+  // .global/.const/.local/.param accesses cannot reach shared memory.
+  if (Sp != SpShared && Sp != SpGeneric)
     return;
   const uint64_t *A = Fr.Regs.data() + (size_t)I.Addr * 32;
-  // Shared-space addresses are offsets; others are host pointers, which are
-  // shared bytes when inside the window.
+  // Shared-space addresses are offsets; generic ones are host pointers,
+  // which are shared bytes when inside the window.
   const uint64_t Base = Sp == SpShared ? 0 : (uint64_t)(uintptr_t)Shared;
+  if (Sp == SpGeneric) {
+    // Mostly global pointers: one branch-free pass over the lanes.
+    bool Any = false;
+    for (int L = 0; L < 32; ++L)
+      Any |= ((EM >> L) & 1) & (A[L] + (uint64_t)I.Off - Base < SharedSize);
+    if (!Any)
+      return;
+  }
   M.Race.lanes(
       EM, A, (uint64_t)I.Off - Base, SharedSize, Bytes, W.Index, &I, Kind,
       [&](int, uint32_t Off, const RaceHit &H) { raceReport(W, I, Off, H); });
