@@ -93,6 +93,15 @@ public:
         continue;
       uint32_t Wi = (uint32_t)Off >> 2;
       auto H = [&](const RaceHit &R) { Hit(L, (uint32_t)Off, R); };
+      if (Size == 4 && !(Off & 3)) { // the most common: one whole word
+        if (!fastWord(St[Wi], Wh[Wi], Cur, Warp, I, Kind)) {
+          if (Rd)
+            read(Wi, Full, Warp, I, H);
+          else
+            write(Wi, Full, Warp, I, Kind == RaceAtomic, H);
+        }
+        continue;
+      }
       if (!((Off | Size) & 3)) {
         // Whole words (scalar or vector): fast paths, else the general case.
         for (uint32_t E = Wi + Size / 4; Wi < E; ++Wi) {
