@@ -28,6 +28,13 @@ uint64_t FunctionProfile::launches() const {
   return N;
 }
 
+uint64_t ProfileSet::launches() const {
+  uint64_t N = 0;
+  for (const FunctionProfile &F : Functions)
+    N += F.launches();
+  return N;
+}
+
 namespace {
 
 const char *RerunHint = "rerun the program under `warpscope run`";
@@ -483,6 +490,7 @@ Error ProfileLoader::readProfile(const std::string &Path) {
     if (!Sig || *Sig <= 0 || *Sig > 64)
       return fail(Path, "has an ended_by_signal that is no signal number",
                   RerunHint);
+    Set.EndedBySignal = int(*Sig);
     const char *Name = strsignal(int(*Sig));
     bool Crash =
         *Sig == SIGSEGV || *Sig == SIGBUS || *Sig == SIGFPE || *Sig == SIGILL;

@@ -76,6 +76,7 @@ void ModuleImpl::readLaunchSettings() {
   // value; a reader of its own keeps the warning from being printed twice.
   CountMemory = support::SettingsReader().flag("WARPSCOPE_EMU_TRUTH", true);
   MemoryIncomplete |= !CountMemory;
+  RaceCheck = R.flag("WARPSCOPE_EMU_RACECHECK", false);
   ProgressSeconds = R.number("WARPSCOPE_EMU_PROGRESS", 0, 86400, 0);
   static std::mutex WarnedMu;
   static std::set<std::string> Warned;

@@ -4,9 +4,12 @@
 #define WARPSCOPE_EMU_CORE_EXEC_H
 
 #include "Ptx.h"
+#include "Racecheck.h"
 #include "warpscope/Emu/Emulator.h"
 
+#include <map>
 #include <mutex>
+#include <tuple>
 
 namespace warpscope::emu::core {
 
@@ -42,7 +45,17 @@ public:
   bool CountMemory = true;
   /// Some launch ran without them: the ground truth leaves them out.
   bool MemoryIncomplete = false;
+  bool CheckGlobal = false;   ///< WARPSCOPE_EMU_CHECK
+  bool RaceCheck = false;     ///< WARPSCOPE_EMU_RACECHECK
   double ProgressSeconds = 0; ///< WARPSCOPE_EMU_PROGRESS
+  /// Racecheck (Racecheck.cpp): the shadow, kept across launches, and the
+  /// distinct hazards found, indexed by (kernel, kind, first, second).
+  RaceShadow Race;
+  bool RaceChecked = false; ///< some launch ran with racecheck
+  std::vector<HazardRecord> Hazards;
+  std::map<std::tuple<const Function *, HazardKind, const Inst *, const Inst *>,
+           size_t>
+      HazardIndex;
   mutable std::mutex Mu;
 };
 

@@ -12,6 +12,7 @@
 //   Builtins.cpp  calls without a body: vprintf, malloc, free, assert
 //   TextureOps.cpp tex, suld, sust on texture and surface objects
 //   MemCount.cpp  memory-efficiency counts (sectors, wavefronts) of ld/st/atom
+//   Racecheck.cpp shared-memory hazards between warps (Racecheck.h)
 // Exec.cpp holds the module (launch entry) and GroundTruth.cpp its counts
 // as JSON.
 //
@@ -98,6 +99,7 @@ private:
   const std::string *BarOpcode[16] = {};
   bool Check = false;
   bool CountMem = true; // memory-efficiency counts (MemCount.cpp)
+  bool Race = false;    // WARPSCOPE_EMU_RACECHECK for this launch
   uint64_t Clock = 0;
 
   // Schedule.cpp
@@ -128,6 +130,11 @@ private:
   void execIsspacep(Frame &Fr, const Inst &I, uint32_t EM);
   // MemCount.cpp
   void countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  // Racecheck.cpp
+  void raceAccess(const Warp &W, const Frame &Fr, const Inst &I, uint32_t EM,
+                  uint8_t Sp, unsigned Bytes, RaceAccess Kind);
+  [[gnu::noinline]] void raceReport(const Warp &W, const Inst &I, uint32_t Off,
+                                    const RaceHit &H);
   // TextureOps.cpp
   void execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Arith.cpp
