@@ -39,7 +39,6 @@ public:
   std::vector<LaunchRecord> Launches;
   uint64_t LaunchCount = 0;
   /// Read from the environment at each launch (readLaunchSettings).
-  bool CheckGlobal = false; ///< WARPSCOPE_EMU_CHECK
   /// WARPSCOPE_EMU_TRUTH (default on): take the memory-efficiency counts,
   /// which cost time on memory-bound kernels and serve only the ground truth.
   bool CountMemory = true;
