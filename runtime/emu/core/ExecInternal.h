@@ -35,6 +35,7 @@ struct Entry {
   bool BarWait = false; // arrived at a barrier, waiting for release
   uint8_t BarId = 0;    // which barrier
   bool Parked = false;  // subtree moved aside while siblings run to the barrier
+  const Inst *Red = nullptr; // bar.red waiting: writes its result on release
 };
 
 struct Frame {
@@ -95,6 +96,10 @@ private:
   uint32_t Arrived[16] = {}, Expect[16] = {};
   const Inst *BarInst[16] = {};
   const std::string *BarOpcode[16] = {};
+  // bar.red per barrier: threads whose predicate was true, and whether one
+  // was false.
+  uint32_t RedTrue[16] = {};
+  bool RedSomeFalse[16] = {};
   bool Check = false;
   uint64_t Clock = 0;
 
@@ -112,6 +117,8 @@ private:
             uint32_t Mask);
   bool arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
                        uint32_t EM, uint32_t Mask);
+  uint32_t countArrival(Frame &Fr, const Inst &I, uint32_t EM);
+  void releaseBarrier(uint32_t B);
   // Interp.cpp
   bool runWarp(Warp &W); // true: reached barrier
   void exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
@@ -122,6 +129,11 @@ private:
                    unsigned Size);
   void execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  void atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  void execCpAsync(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  /// A matrix operation's element at address A (bounds checked as ld/st).
+  uint8_t *elemAddr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
+                    uint64_t A, int L, unsigned Size);
   void execCvta(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execIsspacep(Frame &Fr, const Inst &I, uint32_t EM);
   // TextureOps.cpp
@@ -134,6 +146,12 @@ private:
   void floatLanesF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void floatLanesF64(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execHalf(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  // MatrixOps.cpp
+  void execMatrix(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
+                  uint32_t Active);
+  void execMma(Frame &Fr, const Inst &I);
+  void execWmmaMem(Warp &W, Frame &Fr, const Inst &I);
+  void execLdmatrix(Warp &W, Frame &Fr, const Inst &I);
   // WarpOps.cpp
   void execWarpOp(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
                   uint32_t Active);
