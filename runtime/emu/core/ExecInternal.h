@@ -140,6 +140,7 @@ private:
   void execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Arith.cpp
   void execCvt(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  void execCvtTf32(Frame &Fr, const Inst &I, uint32_t EM);
   uint64_t cvtToFloat(Warp &W, Frame &Fr, const Inst &I, int L, bool SrcFloat,
                       double FV, int64_t IV, uint64_t UV);
   void execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);

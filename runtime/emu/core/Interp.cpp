@@ -175,8 +175,7 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   case OpCvtPack:
     return opCvtPack(I, R, EM);
   case OpCvtTf32:
-    LANES(D[l] = cvtRnaTf32((uint32_t)A[l]));
-    return;
+    return execCvtTf32(Fr, I, EM);
   case OpCpAsync:
     return execCpAsync(W, Fr, I, EM);
   case OpCvta:

@@ -158,8 +158,8 @@ TEST(BarrierArrive, ArriveDoesNotWaitAndOrdersMemory) {
   bar.sync 2, 64;
   ret;
 Consumer:
-  bar.sync 2, 64;
-  bar.sync 1, 64;
+  barrier.sync 2, 64;
+  barrier.sync.aligned 1, 64;
   sub.u32 %r6, %r4, 128;
   ld.shared.u32 %r7, [%r6];
   mul.wide.u32 %rd2, %r1, 4;
