@@ -2,9 +2,11 @@
 // (m16n16k16 fragments, f32 accumulators). Two kernels:
 //  - gemm_wmma_f16: C = alpha * A * B + beta * C with f16 A (row-major) and
 //    B (row-major); a block of 4 warps computes a 64x64 tile, each warp 2x2
-//    fragments, staging 64x16 / 16x64 tiles of A and B in padded shared
-//    memory; the epilogue scales fragment elements (load_matrix_sync of C,
-//    element-wise x[i] arithmetic, store).
+//    fragments; 64x16 / 16x64 tiles of A and B are staged in padded shared
+//    memory with cp.async (__pipeline_memcpy_async), double-buffered: the
+//    next stage is copied while the current one is multiplied; the epilogue
+//    scales fragment elements (load_matrix_sync of C, element-wise x[i]
+//    arithmetic, store).
 //  - gemm_wmma_bf16: D = A * B^T with bf16 A and B both row-major (B read as
 //    a col_major fragment), one 16x16 tile per warp straight from global
 //    memory, D stored column-major.
@@ -13,6 +15,7 @@
 #include "bench_common.h"
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_pipeline.h>
 #include <mma.h>
 #include <vector>
 
@@ -20,28 +23,43 @@ using namespace nvcuda;
 
 constexpr int kBM = 64, kBN = 64, kBK = 16, kPad = 8;
 
+// Launched with 128 threads: each copies one 16-byte chunk of the A tile
+// and one of the B tile per stage.
 __global__ void gemm_wmma_f16(const half *A, const half *B, float *C, int N,
                               int K, float alpha, float beta) {
-  __shared__ half As[kBM][kBK + kPad];
-  __shared__ half Bs[kBK][kBN + kPad];
+  __shared__ __align__(32) half As[2][kBM][kBK + kPad];
+  __shared__ __align__(32) half Bs[2][kBK][kBN + kPad];
   const int warp = threadIdx.x / 32, wm = warp / 2, wn = warp % 2;
   const int bm = blockIdx.y * kBM, bn = blockIdx.x * kBN;
+  const int ar = threadIdx.x / 2, ac = (threadIdx.x % 2) * 8;
+  const int br = threadIdx.x / 8, bc = (threadIdx.x % 8) * 8;
+  auto load_stage = [&](int stage, int k0) {
+    __pipeline_memcpy_async(&As[stage][ar][ac],
+                            &A[(long)(bm + ar) * K + k0 + ac], 16);
+    __pipeline_memcpy_async(&Bs[stage][br][bc],
+                            &B[(long)(k0 + br) * N + bn + bc], 16);
+    __pipeline_commit();
+  };
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[2][2];
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j)
       wmma::fill_fragment(acc[i][j], 0.0f);
-  for (int k0 = 0; k0 < K; k0 += kBK) {
-    for (int i = threadIdx.x; i < kBM * kBK; i += blockDim.x)
-      As[i / kBK][i % kBK] = A[(long)(bm + i / kBK) * K + k0 + i % kBK];
-    for (int i = threadIdx.x; i < kBK * kBN; i += blockDim.x)
-      Bs[i / kBN][i % kBN] = B[(long)(k0 + i / kBN) * N + bn + i % kBN];
+  load_stage(0, 0);
+  for (int k0 = 0, s = 0; k0 < K; k0 += kBK, s ^= 1) {
+    // Prefetch the next stage while this one is multiplied.
+    if (k0 + kBK < K) {
+      load_stage(s ^ 1, k0 + kBK);
+      __pipeline_wait_prior(1);
+    } else {
+      __pipeline_wait_prior(0);
+    }
     __syncthreads();
     wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a[2];
     wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b[2];
     for (int i = 0; i < 2; ++i)
-      wmma::load_matrix_sync(a[i], &As[wm * 32 + i * 16][0], kBK + kPad);
+      wmma::load_matrix_sync(a[i], &As[s][wm * 32 + i * 16][0], kBK + kPad);
     for (int j = 0; j < 2; ++j)
-      wmma::load_matrix_sync(b[j], &Bs[0][wn * 32 + j * 16], kBN + kPad);
+      wmma::load_matrix_sync(b[j], &Bs[s][0][wn * 32 + j * 16], kBN + kPad);
     for (int i = 0; i < 2; ++i)
       for (int j = 0; j < 2; ++j)
         wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
