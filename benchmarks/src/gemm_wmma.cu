@@ -67,7 +67,8 @@ __global__ void gemm_wmma_f16(const half *A, const half *B, float *C, int N,
   }
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j) {
-      float *tile = C + (long)(bm + wm * 32 + i * 16) * N + bn + wn * 32 + j * 16;
+      float *tile =
+          C + (long)(bm + wm * 32 + i * 16) * N + bn + wn * 32 + j * 16;
       wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
       wmma::load_matrix_sync(c, tile, N, wmma::mem_row_major);
       for (int t = 0; t < c.num_elements; ++t)
@@ -76,9 +77,8 @@ __global__ void gemm_wmma_f16(const half *A, const half *B, float *C, int N,
     }
 }
 
-__global__ void gemm_wmma_bf16(const __nv_bfloat16 *A,
-                               const __nv_bfloat16 *B, float *D, int M, int N,
-                               int K) {
+__global__ void gemm_wmma_bf16(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                               float *D, int M, int N, int K) {
   const int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
   const int tiles_n = N / 16;
   const int tm = warp / tiles_n, tn = warp % tiles_n;
@@ -205,10 +205,10 @@ int main(int argc, char **argv) {
     }
     for (int j = 0; j < N; ++j) {
       double ref = alpha * row[j] + beta * c0[(size_t)m * N + j];
-      c.near(gc[(size_t)m * N + j], ref, 0.0,
-             1e-5 + 1e-5 * alpha * rowabs[j], "C", (long)m * N + j);
-      c.near(gd[(size_t)j * M + m], row2[j], 0.0, 1e-5 + 1e-5 * row2abs[j],
-             "D", (long)j * M + m);
+      c.near(gc[(size_t)m * N + j], ref, 0.0, 1e-5 + 1e-5 * alpha * rowabs[j],
+             "C", (long)m * N + j);
+      c.near(gd[(size_t)j * M + m], row2[j], 0.0, 1e-5 + 1e-5 * row2abs[j], "D",
+             (long)j * M + m);
     }
     if (m + row_step >= M && m != M - 1)
       m = M - 1 - row_step; // also check the last row
