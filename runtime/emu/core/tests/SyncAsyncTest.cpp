@@ -184,7 +184,7 @@ Consumer:
 // cp.async of 4, 8 and 16 bytes with a src-size (the rest zero-filled) or an
 // ignore-src predicate, then wait and read shared memory back. Shared memory
 // is first filled with 0xa5 so untouched bytes show.
-std::string cpAsyncKernel(const char *Cp, unsigned Size, bool Pred) {
+std::string cpAsyncKernel(const char *Cp, unsigned Size, bool Pred, bool Hint) {
   std::string S = R"(
 .visible .entry k(.param .u64 src, .param .u64 out, .param .u64 sizes) {
   .reg .b32 %r<12>;
@@ -224,7 +224,8 @@ std::string cpAsyncKernel(const char *Cp, unsigned Size, bool Pred) {
   };
   Rep("SIZE", std::to_string(Size));
   Rep("CP", Cp);
-  Rep("OPERAND", Pred ? "%p1" : "%r6");
+  // With .L2::cache_hint a 64-bit cache policy follows (a hint: ignored).
+  Rep("OPERAND", std::string(Pred ? "%p1" : "%r6") + (Hint ? ", %rd3" : ""));
   return S;
 }
 
@@ -232,11 +233,13 @@ TEST(CpAsync, CopiesZeroFillsAndIgnoresSource) {
   struct Case {
     const char *Cp;
     unsigned Size;
-  } Cases[] = {{"cp.async.ca.shared.global", 4},
-               {"cp.async.ca.shared.global", 8},
-               {"cp.async.ca.shared.global", 16},
-               {"cp.async.cg.shared.global", 16},
-               {"cp.async.ca.shared::cta.global", 8}};
+    bool Hint;
+  } Cases[] = {{"cp.async.ca.shared.global", 4, false},
+               {"cp.async.ca.shared.global", 8, false},
+               {"cp.async.ca.shared.global", 16, false},
+               {"cp.async.cg.shared.global", 16, false},
+               {"cp.async.ca.shared::cta.global", 8, false},
+               {"cp.async.cg.shared.global.L2::cache_hint.L2::128B", 16, true}};
   std::vector<uint8_t> Src(32 * 16);
   uint32_t Seed = 11;
   for (auto &B : Src)
@@ -245,7 +248,7 @@ TEST(CpAsync, CopiesZeroFillsAndIgnoresSource) {
     for (bool Pred : {false, true}) {
       SCOPED_TRACE(std::string(C.Cp) + " " + std::to_string(C.Size) +
                    (Pred ? ", ignore-src" : ", src-size"));
-      auto M = mustLoad(cpAsyncKernel(C.Cp, C.Size, Pred));
+      auto M = mustLoad(cpAsyncKernel(C.Cp, C.Size, Pred, C.Hint));
       ASSERT_TRUE(M);
       std::vector<uint32_t> Sizes(32);
       for (uint32_t T = 0; T < 32; ++T)
