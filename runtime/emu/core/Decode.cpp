@@ -320,7 +320,7 @@ void InstDecoder::run() {
       conversion() || memory() || texture() || control() || warp() ||
       matrix() || call())
     return;
-  throw Unsupported("unsupported instruction '" + Opc + "'");
+  throw Unsupported("'" + Opc + "' is not implemented");
 }
 
 void Parser::decode(const std::string &Opc, std::vector<RawOp> &Ops, Inst &I) {

@@ -220,6 +220,19 @@ void Launcher::execWmmaMem(Warp &W, Frame &Fr, const Inst &I) {
   const unsigned Size = T == ElF32 ? 4 : 2;
   const bool Row = I.Flags & FLeft;
   const unsigned NElems = N * elemsPerReg(T);
+  if (__builtin_expect(Race, 0))
+    for (unsigned E = 0; E < NElems; ++E) { // one strided element per call
+      uint64_t Ad[32];
+      for (int L = 0; L < 32; ++L) {
+        Pos P = fragPos(I.Sub, I.Op == OpWmmaStore ? (int)FragC : (int)I.Bool,
+                        L, (int)E);
+        uint64_t Ld = (uint32_t)Stride[L];
+        Ad[L] = Base[L] + (uint64_t)I.Off +
+                (Row ? P.R * Ld + P.C : P.C * Ld + P.R) * Size;
+      }
+      raceAt(W, I, 0xffffffffu, I.Space, Ad, Size,
+             I.Op == OpWmmaStore ? RaceWrite : RaceRead);
+    }
   for (int L = 0; L < 32; ++L) {
     uint64_t Ld = (uint32_t)Stride[L];
     for (unsigned E = 0; E < NElems; ++E) {
@@ -257,6 +270,9 @@ void Launcher::execLdmatrix(Warp &W, Frame &Fr, const Inst &I) {
   const uint32_t *MS = Fr.F->MatrixSlots.data() + I.ArgBegin;
   const uint32_t NMat = MS[0];
   const uint64_t *A = R + (size_t)I.Addr * 32;
+  if (__builtin_expect(Race, 0)) // lanes 0..8 NMat - 1 give row addresses
+    raceAccess(W, Fr, I, NMat == 4 ? 0xffffffffu : (1u << (8 * NMat)) - 1,
+               I.Space, 16, RaceRead);
   uint16_t Mat[4][8][8];
   for (uint32_t J = 0; J < NMat; ++J)
     for (int Rw = 0; Rw < 8; ++Rw) {

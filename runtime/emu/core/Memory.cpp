@@ -161,6 +161,8 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   const unsigned N = I.Vec;
   const bool Signed = tySigned(I.T);
   const uint8_t Sp = I.Space == SpConst ? (uint8_t)SpGlobal : I.Space;
+  if (__builtin_expect(Race, 0))
+    raceAccess(W, Fr, I, EM, Sp, ES * N, I.Op == OpLd ? RaceRead : RaceWrite);
   if (!Check && Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1) {
     // Fast path: global/generic scalar access, no allocation table.
     const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
@@ -284,6 +286,9 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   unsigned ES = tySize(I.T);
   if (I.Vec != 1) // atom/red.global.add.v2/.v4.f32 (the decoder allows no
     return atomAddVecF32(W, Fr, I, EM); // other vector form)
+  // Atomics are no hazards against each other, only against plain accesses.
+  if (__builtin_expect(Race, 0))
+    raceAccess(W, Fr, I, EM, I.Space, ES, RaceAtomic);
   for (int L = 0; L < 32; ++L) {
     if (!((EM >> L) & 1))
       continue;
@@ -344,6 +349,8 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
 void Launcher::atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *R = Fr.Regs.data();
   const uint64_t *A = R + (size_t)I.Addr * 32;
+  if (__builtin_expect(Race, 0))
+    raceAccess(W, Fr, I, EM, I.Space, 4 * I.Vec, RaceAtomic);
   for (int L = 0; L < 32; ++L) {
     if (!((EM >> L) & 1))
       continue;
@@ -369,6 +376,8 @@ void Launcher::execCpAsync(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   const uint64_t *SrcSize = R + (size_t)I.S[1] * 32;
   const uint64_t *SrcOff = R + (size_t)I.S[2] * 32;
   const unsigned Size = I.Sub;
+  if (__builtin_expect(Race, 0)) // the destination is written at issue
+    raceAccess(W, Fr, I, EM, SpShared, Size, RaceWrite);
   for (int L = 0; L < 32; ++L) {
     if (!((EM >> L) & 1))
       continue;

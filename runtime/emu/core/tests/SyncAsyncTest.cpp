@@ -3,6 +3,9 @@
 // on the host from the PTX ISA's definitions.
 #include "TestUtil.h"
 
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -286,6 +289,73 @@ TEST(CpAsync, UnsupportedFormsFailWithTheirName) {
   EXPECT_FALSE(launch(*M, "k", {1, 1, 1}, {32, 1, 1}, Args().add(P), &Err));
   EXPECT_NE(Err.find("unsupported instruction"), std::string::npos) << Err;
   EXPECT_NE(Err.find("cp.async.bulk"), std::string::npos) << Err;
+}
+
+// WARPSCOPE_EMU_RACECHECK sees the shared-memory accesses of cp.async
+// (a write at issue), ldmatrix and wmma.load (reads): warp 0 reads and
+// writes a shared buffer that warp 1 then writes with cp.async and reads
+// with ldmatrix and wmma, with or without a barrier in between.
+TEST(RacecheckMatrixAsync, SeesCpAsyncLdmatrixAndWmma) {
+  std::string Body = R"(
+.visible .entry k(.param .u64 src, .param .u32 sync) {
+  .reg .b32 %r<30>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<3>;
+  .shared .align 16 .b8 sh[1024];
+  ld.param.u64 %rd1, [src];
+  ld.param.u32 %r1, [sync];
+  mov.u32 %r2, %tid.x;
+  and.b32 %r3, %r2, 31;
+  mov.u32 %r4, sh;
+  shl.b32 %r5, %r3, 4;
+  add.u32 %r6, %r4, %r5;
+  setp.lt.u32 %p1, %r2, 32;
+  setp.ne.u32 %p2, %r1, 0;
+  @!%p1 bra Second;
+  ld.shared.u32 %r7, [%r6];
+  st.shared.u32 [%r6+512], %r7;
+Second:
+  @%p2 bar.sync 0;
+  @%p1 bra Done;
+  cp.async.ca.shared.global [%r6], [%rd1], 4;
+  cp.async.wait_all;
+  add.u32 %r8, %r6, 512;
+  ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r9}, [%r8];
+  add.u32 %r10, %r4, 512;
+  wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {%r11, %r12, %r13, %r14, %r15, %r16, %r17, %r18}, [%r10], 16;
+Done:
+  ret;
+}
+)";
+  setenv("WARPSCOPE_EMU_RACECHECK", "1", 1);
+  for (uint32_t Sync : {0u, 1u}) {
+    auto M = mustLoad(Body);
+    ASSERT_TRUE(M);
+    std::vector<uint32_t> Src(4, 7);
+    testing::internal::CaptureStderr();
+    bool Ok = launch(*M, "k", {1, 1, 1}, {64, 1, 1},
+                     Args().add(Src.data()).add(Sync));
+    testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(Ok);
+    auto Doc = nlohmann::json::parse(M->groundTruthJson());
+    std::set<std::string> Seen;
+    for (auto &H : Doc["hazards"])
+      Seen.insert(H["kind"].get<std::string>() + " " +
+                  H["second"]["opcode"].get<std::string>());
+    if (Sync) {
+      EXPECT_TRUE(Seen.empty()) << Doc["hazards"].dump();
+      continue;
+    }
+    EXPECT_TRUE(Seen.count("write-after-read cp.async.ca.shared.global"))
+        << Doc["hazards"].dump();
+    EXPECT_TRUE(
+        Seen.count("read-after-write ldmatrix.sync.aligned.m8n8.x1.shared.b16"))
+        << Doc["hazards"].dump();
+    EXPECT_TRUE(Seen.count("read-after-write "
+                           "wmma.load.a.sync.aligned.row.m16n16k16.shared.f16"))
+        << Doc["hazards"].dump();
+  }
+  unsetenv("WARPSCOPE_EMU_RACECHECK");
 }
 
 // atom.global.add.v4.f32 / red.global.add.v2.f32: per element an atomic f32
