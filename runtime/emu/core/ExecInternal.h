@@ -11,6 +11,7 @@
 //   WarpOps.cpp   warp-collective operations (shfl, vote, match, redux, ...)
 //   Builtins.cpp  calls without a body: vprintf, malloc, free, assert
 //   TextureOps.cpp tex, suld, sust on texture and surface objects
+//   MemCount.cpp  memory-efficiency counts (sectors, wavefronts) of ld/st/atom
 //   Racecheck.cpp shared-memory hazards between warps (Racecheck.h)
 // Exec.cpp holds the module (launch entry) and GroundTruth.cpp its counts
 // as JSON.
@@ -102,7 +103,8 @@ private:
   uint32_t RedTrue[16] = {};
   bool RedSomeFalse[16] = {};
   bool Check = false;
-  bool Race = false; // WARPSCOPE_EMU_RACECHECK for this launch
+  bool CountMem = true; // memory-efficiency counts (MemCount.cpp)
+  bool Race = false;    // WARPSCOPE_EMU_RACECHECK for this launch
   uint64_t Clock = 0;
 
   // Schedule.cpp
@@ -138,6 +140,8 @@ private:
                     uint64_t A, int L, unsigned Size);
   void execCvta(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execIsspacep(Frame &Fr, const Inst &I, uint32_t EM);
+  // MemCount.cpp
+  void countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Racecheck.cpp
   void raceAccess(const Warp &W, const Frame &Fr, const Inst &I, uint32_t EM,
                   uint8_t Sp, unsigned Bytes, RaceAccess Kind);

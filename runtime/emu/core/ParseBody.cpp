@@ -49,6 +49,7 @@ void Parser::parseBody() {
   F->ActiveExec.assign(F->Code.size(), 0);
   F->Visits.assign(F->Code.size(), 0);
   F->Divergent.assign(F->Code.size(), 0);
+  F->Mem.assign(F->Code.size(), MemCounts());
   computeReconvergence(*F);
 }
 

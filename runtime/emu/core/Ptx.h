@@ -288,6 +288,17 @@ struct SharedLayout {
   uint32_t DynOff = 0;
 };
 
+/// Memory-efficiency counts of one ld/st/atom/red (docs/emulator.md, "Memory
+/// efficiency"): requests and 32-byte sectors of global and local accesses,
+/// shared-memory wavefronts, each with its ideal, and distinct atomic
+/// addresses, summed over the instruction's warp executions.
+struct MemCounts {
+  uint64_t GlobalRequests = 0, GlobalSectors = 0, GlobalIdealSectors = 0;
+  uint64_t LocalRequests = 0, LocalSectors = 0, LocalIdealSectors = 0;
+  uint64_t SharedRequests = 0, SharedWavefronts = 0, SharedIdealWavefronts = 0;
+  uint64_t AtomicAddresses = 0;
+};
+
 enum Builtin : uint8_t { BiNone, BiVprintf, BiMalloc, BiFree, BiAssert };
 
 struct Function {
@@ -315,6 +326,7 @@ struct Function {
   // Ground truth counters, one per instruction.
   // ThreadExec: guard-true lanes; ActiveExec: active lanes, guard ignored.
   std::vector<uint64_t> WarpExec, ThreadExec, ActiveExec, Visits, Divergent;
+  std::vector<MemCounts> Mem; // filled for memory instructions only
 };
 
 enum SpecialReg : uint8_t {

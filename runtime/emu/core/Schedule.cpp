@@ -498,6 +498,7 @@ void Launcher::run() {
   NThreads = Bk.X * Bk.Y * Bk.Z;
   NWarps = (NThreads + 31) / 32;
   Check = M.CheckGlobal;
+  CountMem = M.CountMemory;
   Race = M.RaceCheck;
   // Kernel parameter bytes into the frame param area of each lane.
   KParams.assign(K.ParamBytes, 0);
