@@ -286,10 +286,10 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   const uint64_t *C = R + (size_t)I.S[1] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
   unsigned ES = tySize(I.T);
-  if (I.Vec != 1) // atom/red.global.add.v2/.v4.f32 (the decoder allows no
-    return atomAddVecF32(W, Fr, I, EM); // other vector form)
   if (CountMem)
     countMem(W, Fr, I, EM);
+  if (I.Vec != 1) // atom/red.global.add.v2/.v4.f32 (the decoder allows no
+    return atomAddVecF32(W, Fr, I, EM); // other vector form)
   // Atomics are no hazards against each other, only against plain accesses.
   if (__builtin_expect(Race, 0))
     raceAccess(W, Fr, I, EM, I.Space, ES, RaceAtomic);

@@ -382,10 +382,22 @@ TEST(AtomVector, AddV4AndV2F32) {
 }
 )");
   ASSERT_TRUE(M);
-  float Acc[6] = {1, 2, 3, 4, 5, 6};
+  alignas(32) float Acc[8] = {1, 2, 3, 4, 5, 6};
   std::vector<float> Old(32 * 4, -1);
+  setenv("WARPSCOPE_EMU_MEMORY", "1", 1);
   ASSERT_TRUE(launch(*M, "k", {1, 1, 1}, {32, 1, 1},
                      Args().add(&Acc[0]).add(Old.data())));
+  unsetenv("WARPSCOPE_EMU_MEMORY");
+  // Memory counts take the whole vector: 32 lanes on one 16-byte address
+  // are one request, one sector, one distinct address.
+  auto Doc = nlohmann::json::parse(M->groundTruthJson());
+  for (auto &I : Doc["functions"][0]["instructions"])
+    if (I["opcode"] == "atom.global.add.v4.f32" ||
+        I["opcode"] == "red.global.add.v2.f32") {
+      EXPECT_EQ(I.value("global_requests", 0u), 1u) << I;
+      EXPECT_EQ(I.value("global_sectors", 0u), 1u) << I;
+      EXPECT_EQ(I.value("atomic_addresses", 0u), 1u) << I;
+    }
   float Sum = 0; // 0 + 1 + ... + 31
   for (int T = 0; T < 32; ++T)
     Sum += (float)T;
