@@ -123,6 +123,7 @@ cudaError_t ensureLoaded(ModuleRec &R) {
                     "); rebuild with --cuda-include-ptx=sm_90");
   }
   R.PtxArch = P.Arch;
+  R.Ptx = P.Ptx;
   std::unique_ptr<Module> M = loadPtx(P.Ptx, Name, Err);
   if (!M)
     return Fail(cudaErrorInvalidPtx,
