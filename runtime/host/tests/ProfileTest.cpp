@@ -55,7 +55,7 @@ TEST(Profile, AggregateJsonHasModulesAndGroupedLaunches) {
   ProcessInfo P;
   P.Pid = 99;
   nlohmann::json J = profileJson(R, P);
-  EXPECT_EQ(J["schema"], "warpscope-profile/1");
+  EXPECT_EQ(J["schema"], "warpscope-profile/2");
   EXPECT_EQ(J["mode"], "aggregate");
   EXPECT_EQ(J["modules"][0]["counters"], nlohmann::json::array({4, 128, 2}));
   EXPECT_EQ(J["modules"][0]["database"], "db-0123456789abcdef.json");
