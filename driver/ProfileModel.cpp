@@ -458,7 +458,7 @@ Error ProfileLoader::readProfile(const std::string &Path) {
       Schema != schema::ProfileV1)
     return fail(Path,
                 "has schema '" + Schema + "', this warpscope reads '" +
-                    schema::Profile + "'",
+                    schema::Profile + "' and '" + schema::ProfileV1 + "'",
                 "use the warpscope that wrote it, or rerun the program");
   Set.Program = F.str(Top, "program");
   Set.Device = F.str(Top, "device");

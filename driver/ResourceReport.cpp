@@ -61,8 +61,7 @@ warpscope::launchOccupancy(const ProfileSet &Set, const FunctionProfile &F) {
 }
 
 void warpscope::renderResourcesText(const ProfileSet &Set,
-                                    const FunctionProfile &F,
-                                    raw_ostream &OS) {
+                                    const FunctionProfile &F, raw_ostream &OS) {
   if (!F.Resources)
     return; // recorded from profile schema 2 on
   const MachineResources &R = *F.Resources;
@@ -83,8 +82,7 @@ void warpscope::renderResourcesText(const ProfileSet &Set,
                   "limited by {8}",
                   L.Block[0], L.Block[1], L.Block[2], L.SharedBytes,
                   O.Result.BlocksPerSM, O.Result.WarpsPerSM,
-                  O.Result.MaxWarpsPerSM,
-                  formatPercent(O.Result.fraction()),
+                  O.Result.MaxWarpsPerSM, formatPercent(O.Result.fraction()),
                   limiterNames(O.Result.Limiters));
     if (L.BlocksPerSM && *L.BlocksPerSM != O.Result.BlocksPerSM)
       OS << formatv(" (the CUDA runtime says {0} blocks/SM)", *L.BlocksPerSM);
@@ -123,9 +121,8 @@ void warpscope::addResourcesJson(const ProfileSet &Set,
         {"max_warps_per_sm", O.Result.MaxWarpsPerSM},
         {"theoretical_occupancy", O.Result.fraction()},
         {"limited_by", limiterArray(O.Result.Limiters)},
-        {"runtime_blocks_per_sm", L.BlocksPerSM
-                                      ? json::Value(*L.BlocksPerSM)
-                                      : json::Value(nullptr)}});
+        {"runtime_blocks_per_sm",
+         L.BlocksPerSM ? json::Value(*L.BlocksPerSM) : json::Value(nullptr)}});
   }
   K["occupancy"] = std::move(Occ);
 }
