@@ -1,6 +1,7 @@
 //===- ResourceReport.cpp - Registers, spills, shared memory, occupancy ---===//
 
 #include "ResourceReport.h"
+#include "Html.h"
 #include "Report.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -88,6 +89,17 @@ void warpscope::renderResourcesText(const ProfileSet &Set,
       OS << formatv(" (the CUDA runtime says {0} blocks/SM)", *L.BlocksPerSM);
     OS << "\n";
   }
+}
+
+void warpscope::renderResourcesHtml(const ProfileSet &Set,
+                                    const FunctionProfile &F, raw_ostream &OS) {
+  std::string Text;
+  raw_string_ostream TS(Text);
+  renderResourcesText(Set, F, TS);
+  SmallVector<StringRef, 4> Lines;
+  StringRef(Text).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (StringRef Line : Lines)
+    OS << "<p class=\"resources\">" << escapeHtml(Line.trim()) << "</p>\n";
 }
 
 void warpscope::addResourcesJson(const ProfileSet &Set,

@@ -31,6 +31,9 @@ std::string resourceSourceName(const std::string &Source);
 
 void renderResourcesText(const ProfileSet &Set, const FunctionProfile &F,
                          llvm::raw_ostream &OS);
+/// The text lines as paragraphs of the HTML page.
+void renderResourcesHtml(const ProfileSet &Set, const FunctionProfile &F,
+                         llvm::raw_ostream &OS);
 /// Adds "resources" and "occupancy" to a kernel's report object.
 void addResourcesJson(const ProfileSet &Set, const FunctionProfile &F,
                       llvm::json::Object &K);
