@@ -59,6 +59,12 @@ std::string scratch(const char *Name) {
   return Dir;
 }
 
+/// Removes a scratch directory when the test ends.
+struct Cleanup {
+  std::string Dir;
+  ~Cleanup() { (void)!system(("rm -rf '" + Dir + "'").c_str()); }
+};
+
 PtxasSettings settingsIn(const std::string &Dir, const std::string &Ptxas) {
   std::map<std::string, std::string> Env = {{"WARPSCOPE_PTXAS", Ptxas},
                                             {"XDG_CACHE_HOME", Dir + "/cache"},
@@ -80,6 +86,7 @@ TEST(Ptxas, SettingsPlaceTheCache) {
 
 TEST(Ptxas, MissingPtxasSaysWhatToDo) {
   std::string Dir = scratch("missing");
+  Cleanup Done{Dir};
   PtxasReport R;
   std::string Error;
   EXPECT_FALSE(
@@ -91,6 +98,7 @@ TEST(Ptxas, MissingPtxasSaysWhatToDo) {
 
 TEST(Ptxas, RunsOnceThenReadsTheDiskCache) {
   std::string Dir = scratch("cache");
+  Cleanup Done{Dir};
   // A stand-in ptxas that prints the captured report and counts its runs.
   std::string Fake = Dir + "/ptxas";
   {
@@ -120,6 +128,7 @@ TEST(Ptxas, RunsOnceThenReadsTheDiskCache) {
 TEST(Ptxas, AnotherProcessReadsTheDiskCache) {
   // What an earlier process left: read without any ptxas at all.
   std::string Dir = scratch("disk");
+  Cleanup Done{Dir};
   std::string Ptx = "// disk cache test " + std::to_string(getpid());
   std::string CacheDir = Dir + "/cache/warpscope/ptxas";
   ASSERT_EQ(system(("mkdir -p " + CacheDir).c_str()), 0);
@@ -136,6 +145,7 @@ TEST(Ptxas, AnotherProcessReadsTheDiskCache) {
 
 TEST(Ptxas, RejectedPtxIsOneLine) {
   std::string Dir = scratch("reject");
+  Cleanup Done{Dir};
   std::string Fake = Dir + "/ptxas";
   {
     std::ofstream F(Fake);
