@@ -106,6 +106,14 @@ struct ConfigurationProfile {
   FunctionProfile Function; ///< Launches holds just that configuration
 };
 
+/// A process's first kernel fault (profile field kernel_fault).
+struct KernelFault {
+  std::string Kernel;      ///< mangled; empty when not known (a GPU)
+  std::string SurfacedAt;  ///< where a GPU reported it, when not known
+  std::string Error;       ///< the CUDA error string
+  bool CountsKept = false; ///< read after the fault (the emulator)
+};
+
 struct ProfileSet {
   std::string Directory;
   std::vector<std::string> ProfileFiles;
@@ -115,6 +123,13 @@ struct ProfileSet {
   std::optional<SmLimits> Limits;
   bool Complete = true;              ///< every module's counters were read
   std::vector<std::string> Warnings; ///< e.g. incomplete modules
+  std::vector<KernelFault> Faults;   ///< one per process whose kernel faulted
+  int EndedBySignal = 0; ///< of a profile written by a signal's handler
+  /// Launches of instrumented kernels over all profiles.
+  uint64_t launches() const;
+  /// Source file -> hash of its contents when built (source_hashes of the
+  /// databases); the report shows no text of a file that changed since.
+  std::map<std::string, std::string> SourceHashes;
   std::vector<FunctionProfile> Functions;
   /// Per-launch runs: every launched kernel per configuration (none for a
   /// kernel whose launch records are incomplete; see Warnings).

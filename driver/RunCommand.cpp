@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "JsonFiles.h"
 #include "Paths.h"
 #include "RunCollection.h"
 #include "warpscope/ABI/Environment.h"
@@ -33,6 +34,11 @@ static cl::opt<bool> Emulate("emulate",
                              cl::desc("Run on the CPU emulator (the default "
                                       "when no GPU is present)"),
                              cl::sub(warpscope::RunSub));
+static cl::opt<bool> Racecheck(
+    "racecheck",
+    cl::desc("Report shared-memory hazards between warps (missing "
+             "__syncthreads) on the emulator (WARPSCOPE_EMU_RACECHECK=1)"),
+    cl::sub(warpscope::RunSub));
 static cl::opt<std::string> Mode("mode",
                                  cl::desc("aggregate (default) or per-launch"),
                                  cl::init("aggregate"),
@@ -89,6 +95,21 @@ static void clearOldProfile(const std::string &Dir) {
   }
 }
 
+/// A program that ran but left nothing (no instrumented module registered,
+/// no hardware data) was most likely not built with the plugin.
+static void warnIfNothingCollected(const std::string &Out) {
+  std::error_code EC;
+  if (!filesNamed(Out, files::Profile, EC).empty() || EC ||
+      !filesNamed(Out, files::PcSamples, EC).empty() ||
+      !filesNamed(Out, files::SassMetrics, EC).empty())
+    return;
+  WithColor::warning(errs(), "warpscope run")
+      << "the program left no profile in '" << Out
+      << "': it has no instrumented CUDA module (build it with $(warpscope "
+         "config --cflags) and $(warpscope config --ldflags); -fgpu-rdc "
+         "builds are not supported)\n";
+}
+
 int warpscope::runRun() {
   auto Error = [](const Twine &Msg) {
     WithColor::error(errs(), "warpscope run") << Msg << "\n";
@@ -116,6 +137,9 @@ int warpscope::runRun() {
         << "no GPU found; running on the emulator\n";
     UseEmulator = true;
   }
+  if (Racecheck && !UseEmulator)
+    return Error("--racecheck needs the emulator (--emulate); on a GPU use "
+                 "compute-sanitizer --tool racecheck");
   if (UseEmulator) {
     std::string Emu = emulatorDirectory();
     if (!sys::fs::exists(Emu + "/libcudart.so.13"))
@@ -124,9 +148,15 @@ int warpscope::runRun() {
     prependPath("LD_LIBRARY_PATH", Emu);
     // Long emulated launches report their progress on stderr.
     setenv("WARPSCOPE_EMU_PROGRESS", "2", 0);
+    if (Racecheck)
+      setenv("WARPSCOPE_EMU_RACECHECK", "1", 1);
   }
   SmallString<256> Out(OutDir);
   sys::fs::make_absolute(Out);
+  if (sys::fs::exists(Out) && !sys::fs::is_directory(Out))
+    return Error("'-o " + OutDir +
+                 "' is a file, not a directory; name a "
+                 "directory for the profile");
   if (std::error_code EC = sys::fs::create_directories(Out))
     return Error("cannot create '" + Out + "': " + EC.message());
   clearOldProfile(std::string(Out));
@@ -163,6 +193,7 @@ int warpscope::runRun() {
   while (waitpid(Child, &Status, 0) < 0 && errno == EINTR)
     continue;
   disassembleCubins(std::string(Out));
+  warnIfNothingCollected(std::string(Out));
   // Forward the exit code the way a shell would.
   if (WIFEXITED(Status))
     return WEXITSTATUS(Status);

@@ -49,6 +49,7 @@ struct ModuleState {
   std::vector<uint64_t> Totals; ///< counts read back so far
   bool Dirty = false;           ///< launched since the last read
   std::string Error;            ///< why Totals may be incomplete
+  bool ReadAfterFault = false;  ///< see Registry::setReadAfterFault
 };
 
 /// Aggregate mode: launches grouped by kernel and configuration.
@@ -106,6 +107,18 @@ struct ResourceQuestions {
   bool Occupancy = false;
 };
 
+/// The first kernel fault (trap, failed assert, illegal address, an
+/// unsupported instruction on the emulator); the context is unusable after
+/// it, so later errors are its consequences. The emulator reports a fault
+/// at the launch that ran it (Attributed); a GPU at a later launch or
+/// synchronization, so Kernel is only where it surfaced.
+struct FailedLaunch {
+  KernelRef Kernel;
+  LaunchConfig Config;
+  std::string Error;
+  bool Attributed = false;
+};
+
 class Registry {
 public:
   /// Returns the module's index; a descriptor seen before keeps its index.
@@ -127,8 +140,14 @@ public:
   /// Null when the kernel's attributes are not known.
   std::optional<KernelAttributes> attributes(const KernelRef &K) const;
   void setBlocksPerSM(const OccupancyKey &O, std::optional<uint32_t> Blocks);
+  /// Records the first fault only (see FailedLaunch); false if one was
+  /// recorded before.
+  bool recordFailure(const FailedLaunch &F);
   void accumulate(int Module, const std::vector<uint64_t> &Counts);
   void setModuleError(int Module, const std::string &Error);
+  /// The module's counters were read after a fault (the emulator keeps
+  /// device memory readable; a GPU does not).
+  void setReadAfterFault(int Module);
 
   /// Modules launched since their last read; clears the dirty flags.
   std::vector<int> takeDirtyModules();
@@ -140,6 +159,7 @@ public:
   uint64_t launchCount() const;
   std::map<KernelKey, KernelAttributes> kernelAttributes() const;
   std::map<OccupancyKey, std::optional<uint32_t>> blocksPerSM() const;
+  std::optional<FailedLaunch> failure() const;
 
 private:
   mutable std::mutex Lock;
@@ -150,6 +170,7 @@ private:
   std::vector<LaunchRecord> Records;
   std::map<KernelKey, std::optional<KernelAttributes>> Attributes;
   std::map<OccupancyKey, std::optional<uint32_t>> BlocksPerSM;
+  std::optional<FailedLaunch> Failure;
   uint64_t Launches = 0;
 };
 

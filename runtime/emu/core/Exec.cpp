@@ -72,6 +72,7 @@ const GlobalInfo *ModuleImpl::findGlobal(const std::string &Name) const {
 void ModuleImpl::readLaunchSettings() {
   support::SettingsReader R;
   CheckGlobal = R.flag("WARPSCOPE_EMU_CHECK", false);
+  RaceCheck = R.flag("WARPSCOPE_EMU_RACECHECK", false);
   ProgressSeconds = R.number("WARPSCOPE_EMU_PROGRESS", 0, 86400, 0);
   static std::mutex WarnedMu;
   static std::set<std::string> Warned;

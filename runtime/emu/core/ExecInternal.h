@@ -11,6 +11,7 @@
 //   WarpOps.cpp   warp-collective operations (shfl, vote, match, redux, ...)
 //   Builtins.cpp  calls without a body: vprintf, malloc, free, assert
 //   TextureOps.cpp tex, suld, sust on texture and surface objects
+//   Racecheck.cpp shared-memory hazards between warps (Racecheck.h)
 // Exec.cpp holds the module (launch entry) and GroundTruth.cpp its counts
 // as JSON.
 //
@@ -96,6 +97,7 @@ private:
   const Inst *BarInst[16] = {};
   const std::string *BarOpcode[16] = {};
   bool Check = false;
+  bool Race = false; // WARPSCOPE_EMU_RACECHECK for this launch
   uint64_t Clock = 0;
 
   // Schedule.cpp
@@ -124,6 +126,11 @@ private:
   void execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execCvta(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execIsspacep(Frame &Fr, const Inst &I, uint32_t EM);
+  // Racecheck.cpp
+  void raceAccess(const Warp &W, const Frame &Fr, const Inst &I, uint32_t EM,
+                  uint8_t Sp, unsigned Bytes, RaceAccess Kind);
+  [[gnu::noinline]] void raceReport(const Warp &W, const Inst &I, uint32_t Off,
+                                    const RaceHit &H);
   // TextureOps.cpp
   void execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Arith.cpp

@@ -447,6 +447,7 @@ void Launcher::run() {
   NThreads = Bk.X * Bk.Y * Bk.Z;
   NWarps = (NThreads + 31) / 32;
   Check = M.CheckGlobal;
+  Race = M.RaceCheck;
   // Kernel parameter bytes into the frame param area of each lane.
   KParams.assign(K.ParamBytes, 0);
   for (size_t I = 0; I < K.Params.size(); ++I)
@@ -462,6 +463,10 @@ void Launcher::run() {
   LocalStack = K.LocalStack;
   LocalBuf.assign((size_t)LocalStack * NWarps * 32 + LocalGuard, 0);
   Warps.resize(NWarps);
+  if (Race) {
+    M.RaceChecked = true;
+    M.Race.prepare(SharedSize);
+  }
   LaunchProgress Progress(K.Name, (uint64_t)G.X * G.Y * G.Z, M.ProgressSeconds);
   for (uint32_t Z = 0; Z < G.Z; ++Z)
     for (uint32_t Y = 0; Y < G.Y; ++Y)
@@ -472,6 +477,8 @@ void Launcher::run() {
         Ctaid[2] = Z;
         if (X || Y || Z)
           std::memset(Shared, 0, SharedSize);
+        if (Race)
+          M.Race.nextEpoch(); // no ordering between different CTAs' shared
         initWarps();
         runBlock();
       }
@@ -559,6 +566,11 @@ void Launcher::runBlock() {
       Arrived[B] = Expect[B] = 0;
       Released = true;
     }
+    // Racecheck: accesses before a release are ordered before those after.
+    // Any release counts, also a named barrier that only some warps use:
+    // racecheck may then miss a hazard but never reports a false one.
+    if (Released && Race)
+      M.Race.nextEpoch();
     if (Released)
       continue;
     if (!Progress) {
