@@ -10,15 +10,15 @@ using namespace warpscope::rt;
 
 namespace {
 
-/// The emulator's extension table, or null on a real CUDA runtime.
-const EmuExtensions *emulatorExtensions() {
-  static const auto *Ext = static_cast<const EmuExtensions *>(
-      dlsym(RTLD_DEFAULT, EmuExtensionsSymbol));
-  return Ext;
+/// The emulator's hook, or null on a real CUDA runtime.
+EmuKernelResourcesFn emulatorKernelResources() {
+  static auto Hook = reinterpret_cast<EmuKernelResourcesFn>(
+      dlsym(RTLD_DEFAULT, EmuKernelResourcesFunction));
+  return Hook;
 }
 
 KernelAttributes askAttributes(const void *Func, bool &Failed) {
-  const EmuExtensions *Ext = emulatorExtensions();
+  EmuKernelResourcesFn Ext = emulatorKernelResources();
   KernelAttributes A;
   A.Source = Ext ? "ptxas" : "cuda-runtime";
   cudaFuncAttributes FA;
@@ -30,14 +30,9 @@ KernelAttributes askAttributes(const void *Func, bool &Failed) {
   }
   if (Ext) {
     // The emulator answered cudaFuncGetAttributes from ptxas too; its
-    // table adds spills and says when ptxas gave nothing.
+    // hook adds spills and says when ptxas gave nothing.
     KernelResources KR;
-    if (Ext->Version != EmuExtensionsVersion) {
-      A.Error = "the emulator's libcudart speaks another extension version; "
-                "use the one built with this runtime";
-      return A;
-    }
-    if (int E = Ext->KernelResourcesOf(Func, &KR); E || !KR.Known) {
+    if (int E = Ext(Func, &KR); E || !KR.Known) {
       A.Error = E ? cudaGetErrorString(cudaError_t(E)) : KR.Why;
       return A;
     }

@@ -3,10 +3,10 @@
 // The emulator's stand-in libcudart answers cudaFuncGetAttributes from
 // `ptxas -v` run on the kernel's PTX. cudaFuncAttributes has no field for
 // spill traffic, nor a way to say "unknown" (ptxas missing or rejecting the
-// PTX), so the emulator also exports this table, which the host runtime
-// finds with dlsym: present means "running on the emulator". A data
-// symbol, so the library's function exports stay exactly the real
-// libcudart's. Plain C layout, no LLVM.
+// PTX), so the emulator also exports the hook below (one of the
+// __warpscope_emu_* hooks, like Abi.h's EmuReadAfterFaultFunction), which
+// the host runtime finds with dlsym: present means "running on the
+// emulator". Plain C layout, no LLVM.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_ABI_KERNELRESOURCES_H
@@ -26,18 +26,13 @@ struct KernelResources {
   char Why[256] = {}; ///< one line, when !Known
 };
 
-/// Bumped when KernelResources or the table changes.
-constexpr uint32_t EmuExtensionsVersion = 1;
-
-struct EmuExtensions {
-  uint32_t Version;
-  /// cudaSuccess (0) with Out filled, or the error cudaFuncGetAttributes
-  /// would return for Func.
-  int (*KernelResourcesOf)(const void *Func, KernelResources *Out);
-};
-
-/// Name of the `const EmuExtensions` the emulator's libcudart exports.
-constexpr const char *EmuExtensionsSymbol = "__cudaWarpscopeEmuExtensions";
+/// int __warpscope_emu_kernel_resources(const void *Func,
+///                                      KernelResources *Out):
+/// cudaSuccess (0) with Out filled, or the error cudaFuncGetAttributes
+/// would return for Func.
+constexpr const char *EmuKernelResourcesFunction =
+    "__warpscope_emu_kernel_resources";
+using EmuKernelResourcesFn = int (*)(const void *Func, KernelResources *Out);
 
 } // namespace warpscope
 

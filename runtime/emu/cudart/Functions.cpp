@@ -75,7 +75,12 @@ KernelInfo withMachineResources(FuncRec &F, const KernelInfo &K) {
   return Out;
 }
 
-int kernelResourcesOf(const void *Func, KernelResources *Out) {
+} // namespace
+
+// warpscope::EmuKernelResourcesFunction (ABI/KernelResources.h): spills
+// and "unknown" for the host runtime.
+WS_EXPORT int __warpscope_emu_kernel_resources(const void *Func,
+                                               KernelResources *Out) {
   Lock L(S().Mu);
   FuncRec *F = nullptr;
   const KernelInfo *K = nullptr;
@@ -97,11 +102,6 @@ int kernelResourcesOf(const void *Func, KernelResources *Out) {
   }
   return cudaSuccess;
 }
-
-} // namespace
-
-WS_EXPORT const EmuExtensions __cudaWarpscopeEmuExtensions = {
-    EmuExtensionsVersion, kernelResourcesOf};
 
 WS_EXPORT cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *Attr,
                                             const void *Func) {

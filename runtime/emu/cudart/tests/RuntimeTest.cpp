@@ -36,8 +36,9 @@ cudaError_t __cudaPopCallConfiguration(dim3 *GridDim, dim3 *BlockDim,
 using namespace warpscope;
 using namespace warpscope::emu;
 
-// Functions.cpp: the extension table the host runtime finds with dlsym.
-extern "C" const EmuExtensions __cudaWarpscopeEmuExtensions;
+// Functions.cpp: the hook the host runtime finds with dlsym.
+extern "C" int __warpscope_emu_kernel_resources(const void *Func,
+                                                KernelResources *Out);
 using emutest::buildFatbin;
 using emutest::FatbinWrapper;
 using emutest::TestEntry;
@@ -577,17 +578,15 @@ TEST_F(Runtime, FuncAttributesAndOccupancy) {
 TEST_F(Runtime, NoPtxasMeansUnknownResources) {
   registerModule(FakePtx);
   KernelResources R;
-  ASSERT_EQ(__cudaWarpscopeEmuExtensions.Version, EmuExtensionsVersion);
-  ASSERT_EQ(__cudaWarpscopeEmuExtensions.KernelResourcesOf(
-                (const void *)&hostStubTest, &R),
+  ASSERT_EQ(__warpscope_emu_kernel_resources((const void *)&hostStubTest, &R),
             0);
   EXPECT_EQ(R.Known, 0u);
   EXPECT_NE(std::string(R.Why).find("WARPSCOPE_PTXAS=/nonexistent/ws-no-ptxas"),
             std::string::npos)
       << R.Why;
-  EXPECT_EQ(__cudaWarpscopeEmuExtensions.KernelResourcesOf(
-                (const void *)&hostStubUnregistered, &R),
-            int(cudaErrorInvalidDeviceFunction));
+  EXPECT_EQ(
+      __warpscope_emu_kernel_resources((const void *)&hostStubUnregistered, &R),
+      int(cudaErrorInvalidDeviceFunction));
 }
 
 TEST_F(Runtime, AttributesAndOccupancyFromPtxas) {
@@ -622,8 +621,7 @@ TEST_F(Runtime, AttributesAndOccupancyFromPtxas) {
   // per SM, 6 blocks of 8 warps (shared memory would allow 76).
   EXPECT_EQ(Blocks, 6);
   KernelResources R;
-  ASSERT_EQ(__cudaWarpscopeEmuExtensions.KernelResourcesOf(
-                (const void *)&hostStubTest, &R),
+  ASSERT_EQ(__warpscope_emu_kernel_resources((const void *)&hostStubTest, &R),
             0);
   EXPECT_EQ(R.Known, 1u);
   EXPECT_EQ(R.Registers, 40u);
@@ -631,8 +629,7 @@ TEST_F(Runtime, AttributesAndOccupancyFromPtxas) {
   EXPECT_EQ(R.SpillLoadBytes, 4u);
   EXPECT_EQ(R.StaticSharedBytes, 2048u);
   // kern_fail is in the PTX but not in ptxas's report: unknown, with why.
-  ASSERT_EQ(__cudaWarpscopeEmuExtensions.KernelResourcesOf(
-                (const void *)&hostStubFail, &R),
+  ASSERT_EQ(__warpscope_emu_kernel_resources((const void *)&hostStubFail, &R),
             0);
   EXPECT_EQ(R.Known, 0u);
   EXPECT_STREQ(R.Why, "ptxas did not report kernel kern_fail");
