@@ -425,6 +425,9 @@ private:
   Error loadModuleDatabase(const std::string &Id, StringRef Name, uint64_t N);
   /// false when the record is malformed (the problem is in F).
   bool readLaunch(Fields &F, const json::Object &LO);
+  /// Schema 2: a kernel's machine resources, the device's limits.
+  void readKernel(Fields &F, const json::Object &KO);
+  void readLimits(Fields &F, const json::Object &LO);
   Error finish();
 
   std::string Dir;
@@ -469,10 +472,11 @@ Error ProfileLoader::readProfile(const std::string &Path) {
   const json::Object &Top = *V->getAsObject();
   Fields F{Path, ""};
   std::string Schema = F.str(Top, "schema");
-  if (F.Problem.empty() && Schema != schema::Profile)
+  if (F.Problem.empty() && Schema != schema::Profile &&
+      Schema != schema::ProfileV1)
     return fail(Path,
                 "has schema '" + Schema + "', this warpscope reads '" +
-                    schema::Profile + "'",
+                    schema::Profile + "' and '" + schema::ProfileV1 + "'",
                 "use the warpscope that wrote it, or rerun the program");
   std::string Program = F.str(Top, "program");
   if (!Set.Program.empty() && Program != Set.Program)
@@ -517,6 +521,17 @@ Error ProfileLoader::readProfile(const std::string &Path) {
       if (!F.Problem.empty())
         break;
     }
+  if (const json::Value *LV = Top.get("device_limits"))
+    if (const json::Object *LO = LV->getAsObject())
+      readLimits(F, *LO);
+  if (const json::Value *KV = Top.get("kernels")) {
+    const json::Array *Ks = KV->getAsArray();
+    if (!Ks)
+      F.bad("kernels", "an array");
+    for (size_t I = 0; Ks && I < Ks->size() && F.Problem.empty(); ++I)
+      if (const json::Object *KO = F.obj((*Ks)[I], "kernels[]"))
+        readKernel(F, *KO);
+  }
   if (const json::Array *Ls = F.arr(Top, "launches"))
     for (const json::Value &LV : *Ls) {
       const json::Object *LO = F.obj(LV, "launches[]");
@@ -671,6 +686,9 @@ bool ProfileLoader::readLaunch(Fields &F, const json::Object &LO) {
     G.TimeMs = *T;
     G.Timed = true;
   }
+  if (const json::Value *B = LO.get("blocks_per_sm"))
+    if (auto N = B->getAsUINT64())
+      G.BlocksPerSM = uint32_t(*N);
   if (!Mod || !Mod->getAsString())
     return true; // a stub the runtime did not know
   auto Fn = FunctionIndex.find({Mod->getAsString()->str(), Kernel});
@@ -689,8 +707,55 @@ bool ProfileLoader::readLaunch(Fields &F, const json::Object &LO) {
     Same.Count += G.Count;
     Same.TimeMs += G.TimeMs;
     Same.Timed |= G.Timed;
+    if (!Same.BlocksPerSM)
+      Same.BlocksPerSM = G.BlocksPerSM;
   }
   return true;
+}
+
+void ProfileLoader::readKernel(Fields &F, const json::Object &KO) {
+  std::string Id = F.str(KO, "module_id"), Kernel = F.str(KO, "kernel");
+  MachineResources R;
+  R.Source = F.str(KO, "source");
+  if (!F.Problem.empty())
+    return;
+  auto Number = [&](const char *Name) {
+    const json::Value *V = KO.get(Name);
+    return V ? V->getAsUINT64() : std::nullopt;
+  };
+  std::optional<uint64_t> Regs = Number("registers");
+  R.Known = Regs.has_value();
+  R.Registers = uint32_t(Regs.value_or(0));
+  R.LocalBytes = Number("local_bytes").value_or(0);
+  R.StaticSharedBytes = Number("static_shared_bytes").value_or(0);
+  R.SpillStoreBytes = Number("spill_store_bytes");
+  R.SpillLoadBytes = Number("spill_load_bytes");
+  if (auto E = KO.getString("error"))
+    R.Error = E->str();
+  auto Fn = FunctionIndex.find({Id, Kernel});
+  if (Fn == FunctionIndex.end())
+    return; // a kernel of an uninstrumented module
+  FunctionProfile &P = ByModule[Id][Fn->second];
+  if (!P.Resources) // MPI ranks: the same code, the first profile's word
+    P.Resources = std::move(R);
+}
+
+void ProfileLoader::readLimits(Fields &F, const json::Object &LO) {
+  SmLimits L; // sm_90's allocation units; the device's own capacities
+  L.WarpSize = uint32_t(F.u64(LO, "warp_size"));
+  L.RegistersPerSM = uint32_t(F.u64(LO, "registers_per_sm"));
+  L.RegistersPerBlock = uint32_t(F.u64(LO, "registers_per_block"));
+  L.MaxThreadsPerSM = uint32_t(F.u64(LO, "max_threads_per_sm"));
+  L.MaxBlocksPerSM = uint32_t(F.u64(LO, "max_blocks_per_sm"));
+  L.MaxThreadsPerBlock = uint32_t(F.u64(LO, "max_threads_per_block"));
+  L.SharedPerSM = F.u64(LO, "shared_per_sm");
+  L.SharedPerBlockOptin = F.u64(LO, "shared_per_block_optin");
+  L.ReservedSharedPerBlock = F.u64(LO, "reserved_shared_per_block");
+  if (F.Problem.empty() && (!L.WarpSize || !L.RegistersPerSM ||
+                            !L.MaxThreadsPerSM || !L.SharedPerSM))
+    F.bad("device_limits", "non-zero per-SM limits");
+  if (F.Problem.empty() && !Set.Limits)
+    Set.Limits = L;
 }
 
 Error ProfileLoader::finish() {
