@@ -149,11 +149,19 @@ struct In {
   double Da;
 };
 
-// Returns false when the case is not compared for this input.
-bool expect(int K, const In &I, const In *All, int Lane, uint64_t &O) {
-  float A = I.A, B = I.B;
-  uint32_t X = I.X, Y = I.Y;
-  int32_t SX = (int32_t)X, SY = (int32_t)Y;
+struct Operands {
+  float A, B;
+  uint32_t X, Y;
+  int32_t SX, SY;
+};
+Operands operands(const In &I) {
+  return {I.A, I.B, I.X, I.Y, (int32_t)I.X, (int32_t)I.Y};
+}
+
+// The expected result of case K, one function per family of cases; false
+// when the case is not compared for this input.
+bool expectCompare(int K, const In &I, uint64_t &O) {
+  auto [A, B, X, Y, SX, SY] = operands(I);
   switch (K) {
   case 0: {
     bool U = !ordered(A, B);
@@ -207,6 +215,13 @@ bool expect(int K, const In &I, const In *All, int Lane, uint64_t &O) {
     O = R;
     return true;
   }
+  }
+  return false;
+}
+
+bool expectInteger(int K, const In &I, uint64_t &O) {
+  auto [A, B, X, Y, SX, SY] = operands(I);
+  switch (K) {
   case 6: {
     uint32_t Z = X ^ 0x0f0f1234u;
     O = pack(X ^ Y ^ Z, (X & Y) | (X & Z) | (Y & Z));
@@ -298,6 +313,14 @@ bool expect(int K, const In &I, const In *All, int Lane, uint64_t &O) {
     O = Bv ^ pack(R, R);
     return true;
   }
+  }
+  return false;
+}
+
+bool expectFloatAndWarp(int K, const In &I, const In *All, int Lane,
+                        uint64_t &O) {
+  auto [A, B, X, Y, SX, SY] = operands(I);
+  switch (K) {
   case 21: {
     uint32_t R =
         fb(std::copysign(B, A)) ^ fb(std::fabs(A)) ^ (fb(B) ^ 0x80000000u);
@@ -392,6 +415,14 @@ bool expect(int K, const In &I, const In *All, int Lane, uint64_t &O) {
     return true;
   }
   return false;
+}
+
+bool expect(int K, const In &I, const In *All, int Lane, uint64_t &O) {
+  if (K <= 5)
+    return expectCompare(K, I, O);
+  if (K <= 20)
+    return expectInteger(K, I, O);
+  return expectFloatAndWarp(K, I, All, Lane, O);
 }
 
 TEST(Misc, InstructionFamilies) {
