@@ -117,9 +117,13 @@ bool InstDecoder::control() {
       setS(1, Ops[1], Ty::U32);
     return true;
   }
-  if (B == "membar" || B == "fence" || B == "prefetch" || B == "prefetchu" ||
-      B == "nanosleep" || B == "pmevent" || B == "discard" ||
-      B == "griddepcontrol") {
+  if (B == "membar" || B == "fence") {
+    // CTAs run on several host threads: ordering must hold on the host too.
+    I.Op = OpFence;
+    return true;
+  }
+  if (B == "prefetch" || B == "prefetchu" || B == "nanosleep" ||
+      B == "pmevent" || B == "discard" || B == "griddepcontrol") {
     I.Op = OpNop;
     return true;
   }

@@ -1,11 +1,11 @@
-//===- Exec.h - Module implementation
-//--------------------------------------===//
+//===- Exec.h - Module implementation --------------------------*- C++ -*-===//
 #ifndef WARPSCOPE_EMU_CORE_EXEC_H
 #define WARPSCOPE_EMU_CORE_EXEC_H
 
 #include "Ptx.h"
 #include "warpscope/Emu/Emulator.h"
 
+#include <memory>
 #include <mutex>
 
 namespace warpscope::emu::core {
@@ -17,6 +17,50 @@ struct LaunchRecord {
 };
 
 std::string srcLoc(const ParsedModule &PM, const Inst &I);
+
+/// One worker thread's counts during a launch: an InstCounters per function
+/// it entered (sized on first entry), added into the Functions' totals after
+/// the launch (flushInto), so totals do not depend on the thread count.
+struct WorkerCounters {
+  std::vector<InstCounters> Sets; // by Function::Index
+  std::vector<uint8_t> Touched;   // by Function::Index
+  std::vector<uint32_t> List;     // the touched functions
+  InstCounters &enter(const Function &F) {
+    if (Sets.size() <= F.Index) {
+      Sets.resize(F.Index + 1);
+      Touched.resize(F.Index + 1, 0);
+    }
+    if (!Touched[F.Index]) {
+      Touched[F.Index] = 1;
+      List.push_back(F.Index);
+      if (Sets[F.Index].WarpExec.size() != F.Code.size())
+        Sets[F.Index].reset(F.Code.size());
+    }
+    return Sets[F.Index];
+  }
+  void flushInto(ParsedModule &PM) {
+    for (uint32_t FI : List) {
+      Sets[FI].moveInto(*PM.Functions[FI]);
+      Touched[FI] = 0;
+    }
+    List.clear();
+  }
+};
+
+/// Observes the instruction stream of one worker thread (for a future
+/// timing model; tests count with it). Installed per worker index in
+/// ModuleImpl::TraceSinks; a worker without one runs the untraced
+/// interpreter loop, which has no check per instruction.
+class TraceSink {
+public:
+  virtual ~TraceSink() = default;
+  /// A CTA (linear index x + y * nx + z * nx * ny) starts on this worker.
+  virtual void beginCta(uint64_t Cta) = 0;
+  /// One warp-instruction issued: Active lanes on the path, Exec those whose
+  /// guard holds (an indirect call that splits is reported at each issue).
+  virtual void instruction(uint32_t Warp, const Function &F, uint32_t Pc,
+                           uint32_t Active, uint32_t Exec) = 0;
+};
 
 class ModuleImpl : public Module {
 public:
@@ -38,6 +82,11 @@ public:
   /// Read from the environment at each launch (readLaunchSettings).
   bool CheckGlobal = false;   ///< WARPSCOPE_EMU_CHECK
   double ProgressSeconds = 0; ///< WARPSCOPE_EMU_PROGRESS
+  unsigned Threads = 1;       ///< WARPSCOPE_EMU_THREADS (default: all cores)
+  /// Per worker thread, kept across launches (LaunchGrid.cpp).
+  std::vector<std::unique_ptr<WorkerCounters>> Workers;
+  /// Per worker thread; null (or missing): not traced.
+  std::vector<TraceSink *> TraceSinks;
   mutable std::mutex Mu;
 };
 

@@ -11,8 +11,9 @@
 //   WarpOps.cpp   warp-collective operations (shfl, vote, match, redux, ...)
 //   Builtins.cpp  calls without a body: vprintf, malloc, free, assert
 //   TextureOps.cpp tex, suld, sust on texture and surface objects
-// Exec.cpp holds the module (launch entry) and GroundTruth.cpp its counts
-// as JSON.
+// A Launcher is one worker thread's executor for one launch: it runs the
+// CTAs LaunchGrid.cpp hands it, one at a time. Exec.cpp holds the module
+// (launch entry) and GroundTruth.cpp its counts as JSON.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_EMU_CORE_EXECINTERNAL_H
@@ -72,14 +73,23 @@ struct EmuError {
 
 class Launcher {
 public:
-  Launcher(ModuleImpl &M, Function &K, const LaunchParams &P)
-      : M(M), K(K), P(P) {}
-  void run();
+  Launcher(ModuleImpl &M, Function &K, const LaunchParams &P,
+           WorkerCounters &Ctr, TraceSink *Trace)
+      : M(M), K(K), P(P), Ctr(Ctr), Trace(Trace) {}
+  /// Per-launch state: parameters, shared and local memory (Schedule.cpp).
+  void setup();
+  /// Runs CTA Linear (x + y * nx + z * nx * ny) to completion; throws
+  /// EmuError. Its printf output collects in Out.
+  void runCta(uint64_t Linear);
+  std::string Out;
 
 private:
   ModuleImpl &M;
   Function &K;
   const LaunchParams &P;
+  WorkerCounters &Ctr; // this worker's counts
+  TraceSink *Trace;    // null: untraced
+  bool FirstCta = true;
   uint32_t Ctaid[3] = {0, 0, 0};
   uint32_t NThreads = 0, NWarps = 0;
   std::vector<uint8_t> SharedBuf, LocalBuf, KParams;
@@ -96,7 +106,7 @@ private:
   const Inst *BarInst[16] = {};
   const std::string *BarOpcode[16] = {};
   bool Check = false;
-  uint64_t Clock = 0;
+  uint64_t Clock = 0; // %clock: this worker's instructions in this launch
 
   // Schedule.cpp
   [[noreturn]] void fail(const Warp &W, const Function &F, const Inst &I,
@@ -113,7 +123,10 @@ private:
   bool arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
                        uint32_t EM, uint32_t Mask);
   // Interp.cpp
-  bool runWarp(Warp &W); // true: reached barrier
+  bool runWarp(Warp &W) { // true: reached barrier
+    return Trace ? runWarpT<true>(W) : runWarpT<false>(W);
+  }
+  template <bool Traced> bool runWarpT(Warp &W);
   void exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Memory.cpp
   uint8_t *addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space, uint64_t A,
@@ -122,6 +135,7 @@ private:
                    unsigned Size);
   void execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  bool privateToCta(const Inst &I, const uint8_t *H) const;
   void execCvta(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execIsspacep(Frame &Fr, const Inst &I, uint32_t EM);
   // TextureOps.cpp
@@ -142,6 +156,12 @@ private:
                uint32_t EM);
   std::string formatPrintf(const char *Fmt, const uint8_t *Args);
 };
+
+/// Runs launch P of kernel K on up to M.Threads worker threads; throws
+/// EmuError with the error of the lowest-index failing CTA (LaunchGrid.cpp).
+void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P);
+/// Device printf output, in CTA order (Builtins.cpp).
+void emitPrintf(const std::string &Text);
 
 /// Lets other paths of the frame run while its top path waits at a barrier
 /// (Schedule.cpp). Returns false when nothing else in the frame can run.

@@ -135,9 +135,10 @@ enum Op : uint16_t {
   OpIsspacep,
   OpDp4a,
   OpDp2a,
-  OpTex,  // Addr: object handle; S: coordinates; Sub: dimensions
-  OpSuld, // ... Sub: dimensions | boundary mode << 4 (0 trap, 1 clamp, 2 zero)
-  OpSust, // ... S: coordinates; D: the values stored (read, not written)
+  OpTex,   // Addr: object handle; S: coordinates; Sub: dimensions
+  OpSuld,  // ... Sub: dimensions | boundary mode << 4 (0 trap, 1 clamp, 2 zero)
+  OpSust,  // ... S: coordinates; D: the values stored (read, not written)
+  OpFence, // membar, fence, __threadfence: a host memory fence
   OpUnsupported,
 };
 
@@ -268,7 +269,40 @@ struct SharedLayout {
 
 enum Builtin : uint8_t { BiNone, BiVprintf, BiMalloc, BiFree, BiAssert };
 
-struct Function {
+/// Per-instruction ground-truth counters of one function, one element per
+/// instruction. A Function holds the totals over all launches; each emulator
+/// worker thread counts into its own set (ExecInternal.h, WorkerCounters),
+/// added into the totals after each launch, so counts do not depend on the
+/// number of threads. To add a counter: declare it and list it in Members.
+struct InstCounters {
+  // WarpExec: warp-instruction issues; ThreadExec: guard-true lanes;
+  // ActiveExec: active lanes, guard ignored; Visits/Divergent: conditional
+  // branches.
+  std::vector<uint64_t> WarpExec, ThreadExec, ActiveExec, Visits, Divergent;
+
+  static constexpr std::vector<uint64_t> InstCounters::*Members[] = {
+      &InstCounters::WarpExec, &InstCounters::ThreadExec,
+      &InstCounters::ActiveExec, &InstCounters::Visits,
+      &InstCounters::Divergent};
+  /// N zeros in every counter.
+  void reset(size_t N) {
+    for (auto Mp : Members)
+      (this->*Mp).assign(N, 0);
+  }
+  /// Total += *this, then zeroes *this.
+  void moveInto(InstCounters &Total) {
+    for (auto Mp : Members) {
+      std::vector<uint64_t> &Src = this->*Mp, &Dst = Total.*Mp;
+      for (size_t K = 0; K < Src.size() && K < Dst.size(); ++K) {
+        Dst[K] += Src[K];
+        Src[K] = 0;
+      }
+    }
+  }
+};
+
+/// A decoded function. Its InstCounters base holds the ground truth.
+struct Function : InstCounters {
   std::string Name;
   bool IsKernel = false, HasBody = false, Declared = false;
   Builtin Bi = BiNone;
@@ -289,9 +323,7 @@ struct Function {
   uint32_t MaxNtid = 0, ReqNtid = 0;
   SharedLayout Shared;     // kernels only
   uint32_t LocalStack = 0; // kernels only: per-thread local bytes incl. callees
-  // Ground truth counters, one per instruction.
-  // ThreadExec: guard-true lanes; ActiveExec: active lanes, guard ignored.
-  std::vector<uint64_t> WarpExec, ThreadExec, ActiveExec, Visits, Divergent;
+  uint32_t Index = 0;      // in ParsedModule::Functions
 };
 
 enum SpecialReg : uint8_t {
