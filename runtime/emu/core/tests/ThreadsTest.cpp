@@ -146,6 +146,63 @@ TEST(Threads, AtomicsSameWith1And2Threads) {
     });
 }
 
+// Every thread of 64 CTAs hammers the same words: lost updates would show
+// as soon as two workers overlap (fetch-ops and compare-and-swap loops).
+const char *ContendPtx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry contend(.param .u64 p, .param .u32 n) {
+  .reg .u64 %rd<3>;
+  .reg .u32 %r<5>;
+  .reg .f64 %fd<2>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [p];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, 0;
+L:
+  atom.global.add.u32 %r3, [%rd1], 1;
+  red.global.add.f32 [%rd1+4], 0f3F800000;
+  atom.global.inc.u32 %r3, [%rd1+8], 1000000000;
+  mov.u32 %r4, %tid.x;
+  atom.global.max.s32 %r3, [%rd1+12], %r4;
+  atom.global.add.u64 %rd2, [%rd1+16], 3;
+  atom.global.add.f64 %fd1, [%rd1+24], 0d3FF0000000000000;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, %r1;
+  @%p1 bra L;
+  ret;
+}
+)";
+
+TEST(Threads, ContendedGlobalAtomicsAreExact) {
+  for (int N : {1, 2}) {
+    ThreadsEnv Env(N);
+    std::string Err;
+    auto M = loadText(ContendPtx, &Err);
+    ASSERT_TRUE(M) << Err;
+    struct {
+      uint32_t Add;
+      float FAdd;
+      uint32_t Inc;
+      int32_t Max;
+      uint64_t Add64;
+      double DAdd;
+    } W = {0, 0, 0, -1, 0, 0};
+    void *P = &W;
+    const uint32_t Iters = 40, Total = 64 * 256 * Iters;
+    ASSERT_TRUE(launch(*M, "contend", {64, 1, 1}, {256, 1, 1},
+                       Args().add(P).add(Iters), &Err))
+        << Err;
+    EXPECT_EQ(W.Add, Total) << N << " threads";
+    EXPECT_EQ(W.FAdd, (float)Total) << N << " threads";
+    EXPECT_EQ(W.Inc, Total) << N << " threads";
+    EXPECT_EQ(W.Max, 255) << N << " threads";
+    EXPECT_EQ(W.Add64, 3ull * Total) << N << " threads";
+    EXPECT_EQ(W.DAdd, (double)Total) << N << " threads";
+  }
+}
+
 TEST(Threads, PrintfInCtaOrder) {
   expectSameWith1And2("kernels_O2.ptx", [](Module &M, Outcome &O) {
     ASSERT_TRUE(launch(M, kernelNamed(M, "hello"), {40, 1, 1}, {3, 1, 1},
