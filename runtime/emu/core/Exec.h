@@ -25,11 +25,13 @@ struct WorkerCounters {
   std::vector<InstCounters> Sets; // by Function::Index
   std::vector<uint8_t> Touched;   // by Function::Index
   std::vector<uint32_t> List;     // the touched functions
+  /// Before a launch: one (empty) set per function, so that entering a
+  /// function never moves the sets of the others.
+  void prepare(size_t NumFunctions) {
+    Sets.resize(NumFunctions);
+    Touched.resize(NumFunctions, 0);
+  }
   InstCounters &enter(const Function &F) {
-    if (Sets.size() <= F.Index) {
-      Sets.resize(F.Index + 1);
-      Touched.resize(F.Index + 1, 0);
-    }
     if (!Touched[F.Index]) {
       Touched[F.Index] = 1;
       List.push_back(F.Index);

@@ -417,6 +417,7 @@ void Launcher::setup() {
   NThreads = Bk.X * Bk.Y * Bk.Z;
   NWarps = (NThreads + 31) / 32;
   Check = M.CheckGlobal;
+  Ctr.prepare(M.PM->Functions.size());
   // Kernel parameter bytes into the frame param area of each lane.
   KParams.assign(K.ParamBytes, 0);
   for (size_t I = 0; I < K.Params.size(); ++I)
