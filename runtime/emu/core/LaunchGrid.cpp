@@ -103,18 +103,11 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
   const unsigned N = (unsigned)std::min<uint64_t>(M.Threads, Total);
   while (M.Workers.size() < N)
     M.Workers.push_back(std::make_unique<WorkerCounters>());
-  std::vector<std::unique_ptr<Launcher>> Ls;
-  for (unsigned W = 0; W < N; ++W) {
-    Ls.push_back(std::make_unique<Launcher>(
-        M, K, P, *M.Workers[W],
-        W < M.TraceSinks.size() ? M.TraceSinks[W] : nullptr));
-    Ls.back()->setup();
-  }
+  std::vector<std::unique_ptr<Launcher>> Ls(N);
   LaunchProgress Progress(K.Name, Total, M.ProgressSeconds);
   OrderedOutput Output;
   std::atomic<uint64_t> NextCta{0}, Done{0};
   auto Work = [&](unsigned W) {
-    Launcher &L = *Ls[W];
     std::string Error;
     for (;;) {
       uint64_t Cta = NextCta.fetch_add(1);
@@ -122,7 +115,13 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
         return;
       bool Failed = true;
       try {
-        L.runCta(Cta);
+        if (!Ls[W]) { // a worker that finds no CTA left allocates nothing
+          Ls[W] = std::make_unique<Launcher>(
+              M, K, P, *M.Workers[W],
+              W < M.TraceSinks.size() ? M.TraceSinks[W] : nullptr);
+          Ls[W]->setup();
+        }
+        Ls[W]->runCta(Cta);
         Failed = false;
       } catch (EmuError &E) {
         Error = std::move(E.Msg);
@@ -131,8 +130,12 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
       } catch (std::exception &E) {
         Error = "kernel " + K.Name + ": internal error: " + E.what();
       }
-      Output.finish(Cta, std::move(L.Out), Failed ? &Error : nullptr);
-      L.Out.clear();
+      std::string Text;
+      if (Ls[W]) {
+        Text = std::move(Ls[W]->Out);
+        Ls[W]->Out.clear();
+      }
+      Output.finish(Cta, std::move(Text), Failed ? &Error : nullptr);
       Progress.tick(++Done);
     }
   };

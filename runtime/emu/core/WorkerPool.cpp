@@ -1,8 +1,8 @@
 //===- WorkerPool.cpp - the emulator's host threads -----------------------===//
 //
 // A generation counter hands each job to the pool threads; each thread
-// whose index is below the job's worker count runs it, and the caller waits
-// for the last of them.
+// whose index is below the job's worker count and that wakes up before the
+// caller finished its own share joins it; the caller waits for those.
 //
 //===----------------------------------------------------------------------===//
 #include "WorkerPool.h"
@@ -20,9 +20,12 @@ void WorkerPool::loop(unsigned Index) {
     const std::function<void(unsigned)> *J;
     {
       std::unique_lock<std::mutex> L(Mu);
-      Wake.wait(L, [&] { return Generation != Seen && Index < Participants; });
+      Wake.wait(L, [&] {
+        return Generation != Seen && Index < Participants && !Closed;
+      });
       Seen = Generation;
       J = Job;
+      ++Pending;
     }
     (*J)(Index);
     std::lock_guard<std::mutex> L(Mu);
@@ -46,12 +49,14 @@ void WorkerPool::run(unsigned N, const std::function<void(unsigned)> &J) {
     }
     Job = &J;
     Participants = N;
-    Pending = N - 1;
+    Pending = 0; // counts the threads that joined
+    Closed = false;
     ++Generation;
   }
   Wake.notify_all();
   J(0);
   std::unique_lock<std::mutex> L(Mu);
+  Closed = true;
   Finished.wait(L, [&] { return Pending == 0; });
   Participants = 0;
   Job = nullptr;

@@ -24,7 +24,8 @@ public:
   /// threads must not race with static destructors of the program).
   static WorkerPool &instance();
   /// Runs Job(0) on the caller and Job(1) .. Job(N-1) on pool threads and
-  /// returns when all have returned. Job must not throw.
+  /// returns when all have returned; a pool thread that has not started
+  /// when Job(0) returns does not run at all. Job must not throw.
   void run(unsigned N, const std::function<void(unsigned)> &Job);
 
 private:
@@ -36,6 +37,10 @@ private:
   const std::function<void(unsigned)> *Job = nullptr;
   unsigned Participants = 0, Pending = 0;
   uint64_t Generation = 0;
+  // Set once the caller finished its share: threads that have not woken up
+  // yet stay out (on a loaded machine waking one can take milliseconds, by
+  // which time a small launch is over).
+  bool Closed = false;
 };
 
 } // namespace warpscope::emu::core
