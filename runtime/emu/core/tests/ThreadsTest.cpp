@@ -255,6 +255,25 @@ TEST(Threads, CheckedAccessReportsLowestCta) {
   }
 }
 
+// Device malloc/free from CTAs on both workers, every access checked
+// against the allocation table they register in (WARPSCOPE_EMU_CHECK).
+TEST(Threads, DeviceHeapWithCheckedAccesses) {
+  ThreadsEnv Env(2);
+  auto M = load("kernels_O2.ptx");
+  ASSERT_TRUE(M);
+  std::vector<int> Out(64, 0);
+  registerAllocation(Out.data(), Out.size() * sizeof(int));
+  setenv("WARPSCOPE_EMU_CHECK", "1", 1);
+  std::string Err;
+  bool Ok = launch(*M, kernelNamed(*M, "heap"), {48, 1, 1}, {64, 1, 1},
+                   Args().add(Out.data()), &Err);
+  unsetenv("WARPSCOPE_EMU_CHECK");
+  unregisterAllocation(Out.data());
+  ASSERT_TRUE(Ok) << Err;
+  for (int T = 0; T < 64; ++T)
+    EXPECT_EQ(Out[T], 2 * T + 3) << T;
+}
+
 // Counts the instructions a worker issues.
 class CountingSink : public core::TraceSink {
 public:
