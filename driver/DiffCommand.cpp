@@ -78,6 +78,9 @@ int warpscope::runDiff() {
   };
   if (Dirs.size() != 2)
     return Fail("give two profile directories: warpscope diff BEFORE AFTER");
+  if (FailAbove.getNumOccurrences() && !(FailAbove >= 0))
+    return Fail("--fail-above " + formatv("{0}", FailAbove.getValue()).str() +
+                " is not a number of percentage points >= 0");
   Expected<ProfileSet> A = loadProfileDirectory(Dirs[0]);
   if (!A)
     return Fail(toString(A.takeError()));

@@ -35,6 +35,15 @@ uint64_t threads(const LaunchGroup &L) {
 uint64_t ctas(const LaunchGroup &L) {
   return uint64_t(L.Grid[0]) * L.Grid[1] * L.Grid[2];
 }
+/// CTAs and threads of every launch of F, whatever their configurations.
+std::pair<uint64_t, uint64_t> launchedCtasAndThreads(const FunctionProfile &F) {
+  uint64_t Ctas = 0, Threads = 0;
+  for (const LaunchGroup &G : F.Launches) {
+    Ctas += ctas(G) * G.Count;
+    Threads += ctas(G) * G.Count * threads(G);
+  }
+  return {Ctas, Threads};
+}
 
 uint64_t classThreads(const InstructionMix &M,
                       std::initializer_list<const char *> Classes) {
@@ -141,11 +150,10 @@ int warpscope::runFeatures() {
     bool Exact = M.unknownStatic() == 0;
     ++Rows;
     if (Hypa) {
-      uint64_t Ctas = ctas(*L) * F.launches();
+      auto [Ctas, Threads] = launchedCtasAndThreads(F);
       outs() << csvField(F.Loc.File) << ',' << csvField(F.Demangled) << ','
-             << csvField(F.PtxArch) << ",64," << Ctas << ','
-             << Ctas * threads(*L) << ',' << staticInstructions(F) << ','
-             << M.Total.Thread << ','
+             << csvField(F.PtxArch) << ",64," << Ctas << ',' << Threads << ','
+             << staticInstructions(F) << ',' << M.Total.Thread << ','
              << classThreads(M, {"fp16", "fp32", "fp64"}) << ',' << M.Total.Warp
              << ',' << S.Divergent << ','
              << number(Ctas ? std::optional<double>(double(S.Divergent) / Ctas)

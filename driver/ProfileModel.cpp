@@ -5,11 +5,13 @@
 #include "warpscope/ABI/Abi.h"
 #include "warpscope/ABI/Files.h"
 #include "warpscope/Database/ProgramDatabase.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <csignal>
 #include <cstring>
 #include <map>
 #include <set>
@@ -370,8 +372,10 @@ Error readLaunchRecords(const std::string &Path,
         Sums.Groups[{Id, Kernel, G.Grid[0], G.Grid[1], G.Grid[2], G.Block[0],
                      G.Block[1], G.Block[2], G.SharedBytes}];
     if (Counters.empty()) {
-      Group = G;
+      Group = G; // the shape; counts and times are added below
       Group.Count = 0;
+      Group.TimeMs = 0;
+      Group.Timed = false;
       Counters.assign(N->second, 0);
     }
     Group.Count += 1;
@@ -407,6 +411,7 @@ public:
 private:
   Error readProfile(const std::string &Path);
   Error readModule(Fields &F, const json::Object &MO, const std::string &Path);
+  Error readKernelFault(const json::Object &Top, const std::string &Path);
   Error loadModuleDatabase(const std::string &Id, StringRef Name, uint64_t N);
   /// false when the record is malformed (the problem is in F).
   bool readLaunch(Fields &F, const json::Object &LO);
@@ -435,7 +440,10 @@ Expected<ProfileSet> ProfileLoader::load() {
   if (EC)
     return fail(Dir, "cannot be listed (" + EC.message() + ")", RerunHint);
   if (Set.ProfileFiles.empty())
-    return fail(Dir, "holds no profile-*.json", RerunHint);
+    return fail(Dir, "holds no profile-*.json",
+                "run the program under `warpscope run -o DIR`, built with "
+                "$(warpscope config --cflags) and $(warpscope config "
+                "--ldflags) (an uninstrumented program leaves no profile)");
   for (const std::string &Path : Set.ProfileFiles)
     if (Error E = readProfile(Path))
       return E;
@@ -467,12 +475,21 @@ Error ProfileLoader::readProfile(const std::string &Path) {
       return fail(Path, "has an ended_by_signal that is no signal number",
                   RerunHint);
     const char *Name = strsignal(int(*Sig));
-    Set.Warnings.push_back((sys::path::filename(Path) +
-                            ": the program ended by signal " + Twine(*Sig) +
-                            " (" + (Name ? Name : "?") +
-                            "); the counts are those up to then")
-                               .str());
+    bool Crash =
+        *Sig == SIGSEGV || *Sig == SIGBUS || *Sig == SIGFPE || *Sig == SIGILL;
+    Set.Warnings.push_back(
+        (sys::path::filename(Path) +
+         (Crash
+              ? ": the program crashed (signal " + Twine(*Sig) + ", " +
+                    (Name ? Name : "?") +
+                    "); the counts are those up to the "
+                    "crash"
+              : ": the program ended by signal " + Twine(*Sig) + " (" +
+                    (Name ? Name : "?") + "); the counts are those up to then"))
+            .str());
   }
+  if (Error E = readKernelFault(Top, Path))
+    return E;
   if (const json::Array *Mods = F.arr(Top, "modules"))
     for (const json::Value &MV : *Mods) {
       const json::Object *MO = F.obj(MV, "modules[]");
@@ -504,6 +521,42 @@ Error ProfileLoader::readProfile(const std::string &Path) {
                                     ConfigSums))
       return E;
   }
+  return Error::success();
+}
+
+// A kernel faulted: the report and validate say which and what became of
+// the counts (docs/profile-schema.md, kernel_fault).
+Error ProfileLoader::readKernelFault(const json::Object &Top,
+                                     const std::string &Path) {
+  const json::Value *V = Top.get("kernel_fault");
+  if (!V)
+    return Error::success();
+  const json::Object *O = V->getAsObject();
+  auto Err = O ? O->getString("error") : std::nullopt;
+  if (!Err)
+    return fail(Path, "has a kernel_fault without an error string", RerunHint);
+  KernelFault K;
+  K.Error = Err->str();
+  if (auto N = O->getString("kernel"))
+    K.Kernel = N->str();
+  if (auto N = O->getString("surfaced_at"))
+    K.SurfacedAt = N->str();
+  if (const json::Array *Mods = Top.getArray("modules"))
+    for (const json::Value &MV : *Mods)
+      if (const json::Object *MO = MV.getAsObject())
+        K.CountsKept |= MO->getBoolean("read_after_fault").value_or(false);
+  std::string What = !K.Kernel.empty() ? "kernel " + demangle(K.Kernel)
+                     : !K.SurfacedAt.empty()
+                         ? "a kernel launched before " + demangle(K.SurfacedAt)
+                         : "a kernel";
+  Set.Warnings.push_back(
+      What + " faulted (" + K.Error + "); " +
+      (K.CountsKept
+           ? "the counts stop at the fault, that launch's partial counts "
+             "included"
+           : "the device's counters were lost with its context: rerun with "
+             "--mode per-launch to keep those of the launches before it"));
+  Set.Faults.push_back(std::move(K));
   return Error::success();
 }
 

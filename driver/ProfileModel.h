@@ -89,12 +89,21 @@ struct ConfigurationProfile {
   FunctionProfile Function; ///< Launches holds just that configuration
 };
 
+/// A process's first kernel fault (profile field kernel_fault).
+struct KernelFault {
+  std::string Kernel;      ///< mangled; empty when not known (a GPU)
+  std::string SurfacedAt;  ///< where a GPU reported it, when not known
+  std::string Error;       ///< the CUDA error string
+  bool CountsKept = false; ///< read after the fault (the emulator)
+};
+
 struct ProfileSet {
   std::string Directory;
   std::vector<std::string> ProfileFiles;
   std::string Program, Device, Mode;
   bool Complete = true;              ///< every module's counters were read
   std::vector<std::string> Warnings; ///< e.g. incomplete modules
+  std::vector<KernelFault> Faults;   ///< one per process whose kernel faulted
   std::vector<FunctionProfile> Functions;
   /// Per-launch runs: every launched kernel per configuration (none for a
   /// kernel whose launch records are incomplete; see Warnings).

@@ -9,6 +9,7 @@
 #include "StallReport.h"
 #include "warpscope/ABI/Files.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -67,6 +68,16 @@ int warpscope::runReport() {
       Format != "html" && Format != "sarif")
     return Error("--format '" + Format +
                  "' is not one of text, json, csv, html, sarif");
+  // 0 <= x <= 1 (written so that NaN fails too).
+  if (!(SarifThreshold >= 0 && SarifThreshold <= 1))
+    return Error("--sarif-min-rate " +
+                 formatv("{0}", SarifThreshold.getValue()).str() +
+                 " is not a fraction between 0 and 1");
+  if (SarifThreshold.getNumOccurrences() && Format != "sarif")
+    return Error("--sarif-min-rate applies to --format sarif only");
+  if (Top.getNumOccurrences() && Format != "text")
+    return Error("--top applies to --format text only; the other formats "
+                 "list every branch");
   Expected<ProfileSet> Set = hardwareOnly(Dir)
                                  ? Expected<ProfileSet>(hardwareOnlySet(Dir))
                                  : loadProfileDirectory(Dir);
@@ -75,6 +86,15 @@ int warpscope::runReport() {
   Expected<std::vector<FunctionSummary>> S = summarize(*Set, KernelFilter);
   if (!S)
     return Error(toString(S.takeError()));
+  if (S->empty() && !KernelFilter.empty()) {
+    Expected<std::vector<FunctionSummary>> All = summarize(*Set, "");
+    if (All && !All->empty())
+      return Error("--kernel '" + KernelFilter + "' matches none of the " +
+                   Twine(All->size()) + " functions that ran (such as " +
+                   All->front().Function->Demangled + ")");
+    if (!All)
+      consumeError(All.takeError());
+  }
   // PC samples, when the run collected them, add the stall view.
   Expected<std::optional<StallView>> Stalls =
       loadStallView(Dir, *Set, KernelFilter);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "JsonFiles.h"
 #include "Paths.h"
 #include "RunCollection.h"
 #include "warpscope/ABI/Environment.h"
@@ -89,6 +90,21 @@ static void clearOldProfile(const std::string &Dir) {
   }
 }
 
+/// A program that ran but left nothing (no instrumented module registered,
+/// no hardware data) was most likely not built with the plugin.
+static void warnIfNothingCollected(const std::string &Out) {
+  std::error_code EC;
+  if (!filesNamed(Out, files::Profile, EC).empty() || EC ||
+      !filesNamed(Out, files::PcSamples, EC).empty() ||
+      !filesNamed(Out, files::SassMetrics, EC).empty())
+    return;
+  WithColor::warning(errs(), "warpscope run")
+      << "the program left no profile in '" << Out
+      << "': it has no instrumented CUDA module (build it with $(warpscope "
+         "config --cflags) and $(warpscope config --ldflags); -fgpu-rdc "
+         "builds are not supported)\n";
+}
+
 int warpscope::runRun() {
   auto Error = [](const Twine &Msg) {
     WithColor::error(errs(), "warpscope run") << Msg << "\n";
@@ -127,6 +143,10 @@ int warpscope::runRun() {
   }
   SmallString<256> Out(OutDir);
   sys::fs::make_absolute(Out);
+  if (sys::fs::exists(Out) && !sys::fs::is_directory(Out))
+    return Error("'-o " + OutDir +
+                 "' is a file, not a directory; name a "
+                 "directory for the profile");
   if (std::error_code EC = sys::fs::create_directories(Out))
     return Error("cannot create '" + Out + "': " + EC.message());
   clearOldProfile(std::string(Out));
@@ -163,6 +183,7 @@ int warpscope::runRun() {
   while (waitpid(Child, &Status, 0) < 0 && errno == EINTR)
     continue;
   disassembleCubins(std::string(Out));
+  warnIfNothingCollected(std::string(Out));
   // Forward the exit code the way a shell would.
   if (WIFEXITED(Status))
     return WEXITSTATUS(Status);

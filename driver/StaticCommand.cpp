@@ -114,6 +114,9 @@ int warpscope::runStatic() {
   std::string Error;
   if (!ptx::parse(Text, M, Error))
     return fail(Input + ": " + Error);
+  if (M.Functions.empty())
+    return fail(Input + ": holds no PTX function; give the PTX of a CUDA "
+                        "module (clang++ --cuda-device-only -S) or a .cu");
 
   json::Array Functions;
   for (const ptx::Function &F : M.Functions) {

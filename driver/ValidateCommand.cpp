@@ -23,6 +23,7 @@
 #include "ProfileModel.h"
 #include "warpscope/ABI/Abi.h"
 #include "warpscope/ABI/Files.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -294,6 +295,15 @@ int warpscope::runValidate() {
   if (!Files)
     return Fail(Dir + ": holds no emu-*.json ground truth; validate needs a "
                       "run on the emulator (warpscope run --emulate)");
+  if (!Set->Faults.empty()) {
+    const KernelFault &K = Set->Faults.front();
+    return Fail(
+        Dir + ": " +
+        (K.Kernel.empty() ? "a kernel" : "kernel " + demangle(K.Kernel)) +
+        " faulted (" + K.Error +
+        "); counts that stop at a fault cannot be checked: fix the "
+        "fault (the program's error output names it) and rerun");
+  }
   if (!Set->Complete)
     return Fail(Dir + ": the profile is incomplete (" + Set->Warnings.front() +
                 ")");

@@ -208,15 +208,20 @@ bool ModuleInstrumenter::layOutCounters() {
 }
 
 void ModuleInstrumenter::writeDatabase() {
-  std::string Path = Opts.DatabaseOut;
-  if (Path.empty()) {
-    SmallString<256> P(databaseDirectory(Opts.Identity));
-    sys::path::append(P, DB.ModuleId + ".json");
-    Path = std::string(P);
+  std::vector<std::string> Paths = {Opts.DatabaseOut};
+  if (Opts.DatabaseOut.empty()) {
+    // This invocation's host compile reads the tagged one, so a concurrent
+    // build of the same file cannot swap it; the untagged one serves a host
+    // compile run by a separate invocation.
+    std::string Dir = databaseDirectory(Opts.Identity);
+    Paths = {databaseFile(Dir, DB.ModuleId, compileJobTag()),
+             databaseFile(Dir, DB.ModuleId)};
   }
-  if (Error E = DB.writeFile(Path))
-    M.getContext().emitError("warpscope: cannot write program database: " +
-                             toString(std::move(E)));
+  for (const std::string &Path : Paths)
+    if (Error E = DB.writeFile(Path))
+      return M.getContext().emitError(
+          "warpscope: cannot write program database: " +
+          toString(std::move(E)));
 }
 
 DeviceInstrumentationPass::DeviceInstrumentationPass(
@@ -240,9 +245,10 @@ PreservedAnalyses DeviceInstrumentationPass::run(Module &M,
                                           : "-warpscope-instrument=0")
                       << "\n");
     if (Opts.DatabaseOut.empty()) {
-      SmallString<256> Stale(databaseDirectory(Opts.Identity));
-      sys::path::append(Stale, moduleId(M, Opts.Identity) + ".json");
-      sys::fs::remove(Stale);
+      std::string Dir = databaseDirectory(Opts.Identity);
+      std::string Id = moduleId(M, Opts.Identity);
+      sys::fs::remove(databaseFile(Dir, Id, compileJobTag()));
+      sys::fs::remove(databaseFile(Dir, Id));
     }
     return PreservedAnalyses::all();
   }

@@ -11,6 +11,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -70,9 +71,11 @@ private:
 std::string HostInstrumenter::databasePath(StringRef Id) const {
   if (!Opts.DatabaseIn.empty())
     return Opts.DatabaseIn;
-  SmallString<256> P(databaseDirectory(Opts.Identity));
-  sys::path::append(P, Id + ".json");
-  return std::string(P);
+  // This invocation's device compile left the tagged one; without it the
+  // device side was compiled by another invocation (or not instrumented).
+  std::string Dir = databaseDirectory(Opts.Identity);
+  std::string Own = databaseFile(Dir, Id, compileJobTag());
+  return sys::fs::exists(Own) ? Own : databaseFile(Dir, Id);
 }
 
 Constant *HostInstrumenter::stringConstant(StringRef S, StringRef Name,
@@ -159,6 +162,10 @@ bool HostInstrumenter::run() {
   int64_t Replicas = 1, Stride = 0;
   if (auto Buf = MemoryBuffer::getFile(Path)) {
     Database = (*Buf)->getBuffer().str();
+    // Read once: a later invocation reusing this pid must not find it.
+    if (Opts.DatabaseIn.empty() &&
+        Path != databaseFile(databaseDirectory(Opts.Identity), Id))
+      sys::fs::remove(Path);
     Expected<json::Value> V = json::parse(Database);
     const json::Object *O = V ? V->getAsObject() : nullptr;
     if (!O || O->getString("module_id") != StringRef(Id)) {

@@ -42,6 +42,18 @@ std::string moduleId(const llvm::Module &M,
 /// <system temp>/warpscope-<uid>/db.
 std::string databaseDirectory(const ModuleIdentityOptions &Opts = {});
 
+/// Tells one clang invocation's compile jobs from another's: the pid of the
+/// driver that runs both the device and the host cc1 (their parent, or this
+/// process when cc1 runs in the driver). Two builds of one source in one
+/// directory at once (say -O0 and -O2) share a module id but not this.
+std::string compileJobTag();
+
+/// The database the device compile leaves for the host compile of the same
+/// invocation: <Dir>/<Id>.<Tag>.json, or <Dir>/<Id>.json with no tag (also
+/// written, for device and host compiled by separate invocations).
+std::string databaseFile(llvm::StringRef Dir, llvm::StringRef Id,
+                         llvm::StringRef Tag = "");
+
 } // namespace warpscope
 
 #endif // WARPSCOPE_PASSES_MODULEIDENTITY_H

@@ -69,15 +69,66 @@ uint64_t deviceWords(const ModuleDescriptor &D) {
   return D.NumCounters ? uint64_t(D.CounterReplicas) * D.ReplicaStride : 0;
 }
 
-/// Reads a module's device counters into Out, the replicas summed.
-std::string readCounters(const ModuleDescriptor &D,
-                         std::vector<uint64_t> &Out) {
+/// Errors that mean a kernel started and faulted, leaving the context
+/// unusable (as opposed to a launch that was refused and ran nothing).
+bool isKernelFault(cudaError_t E) {
+  switch (E) {
+  case cudaErrorLaunchFailure:
+  case cudaErrorIllegalAddress:
+  case cudaErrorAssert:
+  case cudaErrorIllegalInstruction:
+  case cudaErrorMisalignedAddress:
+  case cudaErrorInvalidAddressSpace:
+  case cudaErrorInvalidPc:
+  case cudaErrorHardwareStackError:
+  case cudaErrorLaunchTimeout:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The emulator's hook (null on a GPU). Its presence also means faults are
+/// reported by the launch that ran the faulting kernel.
+EmuReadAfterFaultFn emulatorReadAfterFault() {
+  static auto Peek = reinterpret_cast<EmuReadAfterFaultFn>(
+      dlsym(RTLD_DEFAULT, EmuReadAfterFaultFunction));
+  return Peek;
+}
+
+/// Records the first kernel fault (Registry::recordFailure). Attributed:
+/// K ran the faulting kernel; otherwise the fault only surfaced at K (or,
+/// with no name, at a synchronization).
+void noteFault(Runtime &R, const KernelRef &K, const LaunchConfig &C,
+               cudaError_t E, bool Attributed) {
+  if (!R.Reg.recordFailure({K, C, cudaGetErrorString(E), Attributed}) ||
+      R.Config.Quiet)
+    return;
+  std::string Where = K.Name.empty() ? "a synchronization" : K.Name;
+  std::fprintf(stderr,
+               "warpscope: kernel fault (%s) %s %s; recorded in the "
+               "profile\n",
+               cudaGetErrorString(E), Attributed ? "in" : "surfaced at",
+               Where.c_str());
+}
+
+/// Reads a module's device counters into Out, the replicas summed. After a
+/// kernel fault only the emulator can still read them (AfterFault is set).
+std::string readCounters(const ModuleDescriptor &D, std::vector<uint64_t> &Out,
+                         bool *AfterFault = nullptr) {
   Out.assign(D.NumCounters, 0);
   if (!D.NumCounters)
     return "";
   std::vector<uint64_t> All(deviceWords(D));
-  cudaError_t E = cudaMemcpyFromSymbol(All.data(), D.CountersShadow,
-                                       All.size() * sizeof(uint64_t));
+  size_t Bytes = All.size() * sizeof(uint64_t);
+  cudaError_t E = cudaMemcpyFromSymbol(All.data(), D.CountersShadow, Bytes);
+  if (E != cudaSuccess && isKernelFault(E) && AfterFault) {
+    EmuReadAfterFaultFn Peek = emulatorReadAfterFault();
+    if (Peek && Peek(D.CountersShadow, All.data(), Bytes) == cudaSuccess) {
+      E = cudaSuccess;
+      *AfterFault = true;
+    }
+  }
   if (E != cudaSuccess)
     return cudaMessage("reading counters", E);
   for (uint64_t R = 0; R < D.CounterReplicas; ++R)
@@ -103,14 +154,23 @@ void drainCounters(Runtime &R) {
     return;
   std::vector<ModuleState> Modules = R.Reg.modules();
   for (size_t M = 0; M < Modules.size(); ++M) {
+    // Read once after a fault, where they could not be zeroed: again would
+    // count them twice.
+    if (Modules[M].ReadAfterFault)
+      continue;
     std::vector<uint64_t> Counts;
-    std::string Error = readCounters(*Modules[M].Desc, Counts);
-    if (Error.empty())
+    bool AfterFault = false;
+    std::string Error = readCounters(*Modules[M].Desc, Counts, &AfterFault);
+    if (cudaError_t E = cudaPeekAtLastError(); isKernelFault(E))
+      noteFault(R, KernelRef(), LaunchConfig(), E, false); // first seen here
+    if (Error.empty() && !AfterFault) // nothing runs after a fault
       Error = zeroCounters(*Modules[M].Desc);
     if (Error.empty())
       R.Reg.accumulate(int(M), Counts);
     else
       R.Reg.setModuleError(int(M), Error);
+    if (AfterFault)
+      R.Reg.setReadAfterFault(int(M));
   }
 }
 
@@ -207,6 +267,9 @@ cudaError_t launchPerLaunch(Runtime &R, LaunchFn Launch, const KernelRef &K,
                             dim3 Block, void **Args, size_t Shared,
                             cudaStream_t Stream) {
   std::lock_guard<std::mutex> G(R.PerLaunchLock);
+  // After a fault every launch is refused: nothing to time or read.
+  if (R.Reg.failure())
+    return Launch(Func, Grid, Block, Args, Shared, Stream);
   if (!R.Start) {
     cudaEventCreate(&R.Start);
     cudaEventCreate(&R.Stop);
@@ -220,12 +283,22 @@ cudaError_t launchPerLaunch(Runtime &R, LaunchFn Launch, const KernelRef &K,
     Error = cudaMessage("synchronizing after the launch", E);
   else if (cudaEventElapsedTime(&Ms, R.Start, R.Stop) != cudaSuccess)
     Ms = -1;
+  cudaError_t Fault = isKernelFault(Result) ? Result : cudaPeekAtLastError();
+  if (isKernelFault(Fault))
+    noteFault(R, K, C, Fault, true); // this launch ran it: it was synchronized
   std::vector<uint64_t> Counts;
-  if (K.Module >= 0 && Error.empty()) {
+  if (K.Module >= 0 && (Error.empty() || isKernelFault(Fault))) {
     const ModuleDescriptor &D = *R.Reg.modules()[K.Module].Desc;
-    Error = readCounters(D, Counts);
-    if (Error.empty())
-      Error = zeroCounters(D);
+    bool AfterFault = false;
+    std::string ReadError = readCounters(D, Counts, &AfterFault);
+    if (ReadError.empty() && !AfterFault)
+      ReadError = zeroCounters(D);
+    if (AfterFault && ReadError.empty()) {
+      Error.clear(); // the counts of the failed launch are all there
+      R.Reg.setReadAfterFault(K.Module);
+    } else if (!ReadError.empty()) {
+      Error = ReadError;
+    }
   }
   R.Reg.recordLaunch(K, C, Result == cudaSuccess ? Ms : -1, Counts, Error);
   return Result;
@@ -242,7 +315,17 @@ cudaError_t launch(LaunchFn Launch, const void *Func, dim3 Grid, dim3 Block,
                              Stream);
   } else {
     Result = Launch(Func, Grid, Block, Args, Shared, Stream);
-    if (Result == cudaSuccess) // a launch that failed ran nothing
+    // A refused launch ran nothing; a fault (reported at once by the
+    // emulator, at the next synchronization by a GPU) ran part of it.
+    bool Ran = Result == cudaSuccess;
+    if (isKernelFault(Result) && !R.Reg.failure()) {
+      // The emulator ran this kernel and it faulted; a GPU refused it for
+      // the fault of an earlier launch.
+      bool Emulator = emulatorReadAfterFault() != nullptr;
+      noteFault(R, K, C, Result, Emulator);
+      Ran = Emulator;
+    }
+    if (Ran)
       R.Reg.recordLaunch(K, C);
   }
   if (!R.ExitHandlerInstalled.exchange(true))

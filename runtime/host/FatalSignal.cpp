@@ -73,7 +73,10 @@ void warpscope::rt::installFatalSignalHandlers(void (*Flush)(int),
                                                unsigned Seconds) {
   FlushFn = Flush;
   BoundSeconds = Seconds ? Seconds : 1;
-  for (int S : {SIGINT, SIGTERM, SIGABRT}) {
+  // The crash signals too (issue 19): a host crash keeps what was counted.
+  // Raised by a crash inside the flush, they are blocked, so the kernel
+  // ends the process at once.
+  for (int S : {SIGINT, SIGTERM, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) {
     struct sigaction Old;
     if (sigaction(S, nullptr, &Old) != 0 || Old.sa_handler != SIG_DFL)
       continue;

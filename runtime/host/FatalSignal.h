@@ -1,12 +1,13 @@
 //===- FatalSignal.h - Flush once on a fatal signal, never hang -----------===//
 //
-// A program that dies by SIGINT, SIGTERM or SIGABRT should still leave its
-// profile. Flushing from a signal handler cannot be async-signal-safe (it
-// reads the device and writes JSON), so the handler bounds it instead: a
-// second fatal signal during the flush (an abort inside an allocation, say)
-// ends the process at once, and an alarm ends it if the flush blocks (on a
-// lock the interrupted code holds). Either way the process ends by the
-// signal it received, with its default action.
+// A program that dies by SIGINT, SIGTERM, SIGABRT or a crash (SIGSEGV,
+// SIGBUS, SIGFPE, SIGILL) should still leave its profile. Flushing from a
+// signal handler cannot be async-signal-safe (it reads the device and writes
+// JSON), so the handler bounds it instead: a second fatal signal during the
+// flush (an abort inside an allocation, say) ends the process at once, and an
+// alarm ends it if the flush blocks (on a lock the interrupted code holds).
+// Either way the process ends by the signal it received, with its default
+// action.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_RUNTIME_FATALSIGNAL_H
@@ -14,7 +15,8 @@
 
 namespace warpscope::rt {
 
-/// Installs the handler for SIGINT, SIGTERM and SIGABRT, each only where
+/// Installs the handler for SIGINT, SIGTERM, SIGABRT and the crash signals
+/// SIGSEGV, SIGBUS, SIGFPE and SIGILL, each only where
 /// the program left the default action. On the first such signal it calls
 /// Flush(signal) with at most Seconds to finish, then ends the process by
 /// that signal.

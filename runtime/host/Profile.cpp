@@ -48,6 +48,8 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
     O["complete"] = M.Error.empty();
     if (!M.Error.empty())
       O["error"] = M.Error;
+    if (M.ReadAfterFault)
+      O["read_after_fault"] = true;
     J["modules"].push_back(std::move(O));
   }
   // Launches grouped by kernel and configuration in both modes; per-launch
@@ -77,6 +79,17 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
   }
   if (P.CollectionMode == Mode::PerLaunch)
     J["launch_records"] = launchesFileName(P.Pid, P.Rank);
+  if (std::optional<FailedLaunch> F = R.failure()) {
+    json O = configJson(F->Config);
+    O["module_id"] = ModuleId(F->Kernel.Module);
+    O["kernel"] = F->Attributed && !F->Kernel.Name.empty()
+                      ? json(F->Kernel.Name)
+                      : json(nullptr);
+    if (!F->Attributed && !F->Kernel.Name.empty())
+      O["surfaced_at"] = F->Kernel.Name;
+    O["error"] = F->Error;
+    J["kernel_fault"] = std::move(O);
+  }
   return J;
 }
 

@@ -82,6 +82,24 @@ void Registry::setModuleError(int Module, const std::string &Error) {
     Modules[Module].Error = Error;
 }
 
+void Registry::setReadAfterFault(int Module) {
+  std::lock_guard<std::mutex> G(Lock);
+  Modules[Module].ReadAfterFault = true;
+}
+
+bool Registry::recordFailure(const FailedLaunch &F) {
+  std::lock_guard<std::mutex> G(Lock);
+  if (Failure)
+    return false;
+  Failure = F;
+  return true;
+}
+
+std::optional<FailedLaunch> Registry::failure() const {
+  std::lock_guard<std::mutex> G(Lock);
+  return Failure;
+}
+
 std::vector<int> Registry::takeDirtyModules() {
   std::lock_guard<std::mutex> G(Lock);
   std::vector<int> Out;

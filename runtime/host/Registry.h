@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -48,6 +49,7 @@ struct ModuleState {
   std::vector<uint64_t> Totals; ///< counts read back so far
   bool Dirty = false;           ///< launched since the last read
   std::string Error;            ///< why Totals may be incomplete
+  bool ReadAfterFault = false;  ///< see Registry::setReadAfterFault
 };
 
 /// Aggregate mode: launches grouped by kernel and configuration.
@@ -71,6 +73,18 @@ struct LaunchRecord {
   std::string Error;
 };
 
+/// The first kernel fault (trap, failed assert, illegal address, an
+/// unsupported instruction on the emulator); the context is unusable after
+/// it, so later errors are its consequences. The emulator reports a fault
+/// at the launch that ran it (Attributed); a GPU at a later launch or
+/// synchronization, so Kernel is only where it surfaced.
+struct FailedLaunch {
+  KernelRef Kernel;
+  LaunchConfig Config;
+  std::string Error;
+  bool Attributed = false;
+};
+
 class Registry {
 public:
   /// Returns the module's index; a descriptor seen before keeps its index.
@@ -84,8 +98,14 @@ public:
   void recordLaunch(const KernelRef &K, const LaunchConfig &C, double TimeMs,
                     const std::vector<uint64_t> &Counts,
                     const std::string &Error);
+  /// Records the first fault only (see FailedLaunch); false if one was
+  /// recorded before.
+  bool recordFailure(const FailedLaunch &F);
   void accumulate(int Module, const std::vector<uint64_t> &Counts);
   void setModuleError(int Module, const std::string &Error);
+  /// The module's counters were read after a fault (the emulator keeps
+  /// device memory readable; a GPU does not).
+  void setReadAfterFault(int Module);
 
   /// Modules launched since their last read; clears the dirty flags.
   std::vector<int> takeDirtyModules();
@@ -95,6 +115,7 @@ public:
   std::map<LaunchGroupKey, uint64_t> launchGroups() const;
   std::vector<LaunchRecord> launchRecords() const;
   uint64_t launchCount() const;
+  std::optional<FailedLaunch> failure() const;
 
 private:
   mutable std::mutex Lock;
@@ -103,6 +124,7 @@ private:
   std::map<const void *, uint32_t> Streams;
   std::map<LaunchGroupKey, uint64_t> Groups;
   std::vector<LaunchRecord> Records;
+  std::optional<FailedLaunch> Failure;
   uint64_t Launches = 0;
 };
 

@@ -178,6 +178,16 @@ constexpr const char *LaunchKernelPtszWrapper =
     "__warpscope_cudaLaunchKernel_ptsz";
 constexpr const char *DeviceResetWrapper = "__warpscope_cudaDeviceReset";
 
+/// Exported by the emulator's libcudart only. After a kernel faults, a GPU's
+/// context is lost and with it the counters of every launch before the
+/// fault; the emulator's memory is intact, so the runtime reads the counters
+/// through this (a cudaMemcpyFromSymbol that ignores the sticky error) and
+/// keeps them. Returns a cudaError_t.
+constexpr const char *EmuReadAfterFaultFunction =
+    "__warpscope_emu_read_after_fault";
+using EmuReadAfterFaultFn = int (*)(const void *Symbol, void *Dst,
+                                    size_t Bytes);
+
 struct KernelEntry {
   const void *Stub; ///< host stub, the key cudaLaunchKernel receives
   const char *Name; ///< mangled device name

@@ -14,9 +14,10 @@ using namespace warpscope::emu::cudart;
 
 static cudaError_t symbolCopy(const void *Symbol, void *Host, size_t Count,
                               size_t Offset, cudaMemcpyKind Kind, bool To,
-                              cudaStream_t Stream) {
+                              cudaStream_t Stream, bool AfterFault = false) {
   Lock L(S().Mu);
-  CHECK_STICKY();
+  if (!AfterFault)
+    CHECK_STICKY();
   if (!validStream(Stream))
     return setErr(cudaErrorInvalidResourceHandle);
   if (!validKind(Kind) ||
@@ -52,6 +53,14 @@ WS_EXPORT cudaError_t cudaMemcpyFromSymbol(void *Dst, const void *Symbol,
                                            size_t Count, size_t Offset,
                                            cudaMemcpyKind Kind) {
   return symbolCopy(Symbol, Dst, Count, Offset, Kind, false, nullptr);
+}
+
+// warpscope::EmuReadAfterFaultFunction (ABI/Abi.h): the WarpScope runtime
+// keeps the counts of what ran before a kernel fault.
+WS_EXPORT int __warpscope_emu_read_after_fault(const void *Symbol, void *Dst,
+                                               size_t Count) {
+  return symbolCopy(Symbol, Dst, Count, 0, cudaMemcpyDeviceToHost, false,
+                    nullptr, /*AfterFault=*/true);
 }
 
 WS_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *Symbol,

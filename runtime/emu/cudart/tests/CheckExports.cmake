@@ -1,5 +1,6 @@
 # Checks that a stand-in libcudart.so.13 exports exactly the functions of
-# the real one, under the version node libcudart.so.13.
+# the real one, under the version node libcudart.so.13, plus the WarpScope
+# runtime's hooks (__warpscope_emu_*, include/warpscope/ABI/Abi.h).
 #   cmake -DNM=nm -DREAL=<real lib> -DOURS=<our lib> -P CheckExports.cmake
 function(exports lib out)
   execute_process(COMMAND ${NM} -D --defined-only --with-symbol-versions ${lib}
@@ -22,6 +23,8 @@ set(missing ${real})
 list(REMOVE_ITEM missing ${ours})
 set(extra ${ours})
 list(REMOVE_ITEM extra ${real})
+list(FILTER extra EXCLUDE REGEX "^__warpscope_emu_")
+list(FILTER ours EXCLUDE REGEX "^__warpscope_emu_")
 list(LENGTH real n_real)
 list(LENGTH ours n_ours)
 message("real: ${n_real} functions, ours: ${n_ours}")

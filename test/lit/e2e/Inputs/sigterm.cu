@@ -1,4 +1,5 @@
-// A program that gets SIGTERM. `early`: after its kernel, with no flush
+// A program that gets SIGTERM (or crashes: `crash`, a null write after its
+// kernel). `early`: after its kernel, with no flush
 // going on. `wait`: sleeps after its kernel until someone sends one. While its profile is flushed at exit (WARPSCOPE_FLUSH_DELAY_MS
 // makes that flush last): `other` raises it on a helper thread, which waits
 // for the exit flush; `self` sends it to the flushing (main) thread, which
@@ -27,6 +28,11 @@ int main(int argc, char **argv) {
     std::printf("waiting\n");
     std::fflush(stdout);
     sleep(60);
+  }
+  if (!std::strcmp(How, "crash")) {
+    std::printf("crashing\n");
+    std::fflush(stdout);
+    *(volatile int *)nullptr = 1;
   }
   if (!std::strcmp(How, "early")) {
     raise(SIGTERM);
