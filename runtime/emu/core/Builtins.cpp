@@ -2,8 +2,9 @@
 //
 // Functions that PTX declares but does not define are emulated here, per
 // lane: device printf (vprintf: the format string plus a packed argument
-// buffer, formatted with the host's snprintf), device malloc/free (host heap,
-// registered in the allocation table) and failed device assertions.
+// buffer, formatted with the host's snprintf, collected per CTA and written
+// in CTA order by LaunchGrid.cpp), device malloc/free (host heap, registered
+// in the allocation table) and failed device assertions.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
