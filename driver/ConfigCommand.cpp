@@ -63,7 +63,8 @@ int warpscope::runConfig() {
       Words.push_back("-fpass-plugin=" + Plugin);
     // PTX lets the emulator run the program; line tables tie counts to
     // source lines.
-    Words.push_back("--cuda-include-ptx=sm_90");
+    // PTX of every --cuda-gpu-arch the user builds for.
+    Words.push_back("--cuda-include-ptx=all");
     Words.push_back("-gline-tables-only");
     Words.push_back("--cuda-path=" + Cuda);
     Words.push_back("-Wno-unknown-cuda-version");

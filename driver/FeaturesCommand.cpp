@@ -93,20 +93,22 @@ int warpscope::runFeatures() {
     return Fail(toString(Sums.takeError()));
 
   bool Hypa = Format == "hypa";
+  std::string Text;
+  raw_string_ostream Out(Text);
   if (Hypa)
-    outs() << "filename,kernel,ptx_target,ptx_address_size,ctas,"
-              "thread_count,static_instructions,dynamic_instructions,"
-              "fp_instructions,executed_instructions,divergent_branches,"
-              "divergent_branches_per_cta,branch_efficiency,duration_ms,"
-              "exact\n";
+    Out << "filename,kernel,ptx_target,ptx_address_size,ctas,"
+           "thread_count,static_instructions,dynamic_instructions,"
+           "fp_instructions,executed_instructions,divergent_branches,"
+           "divergent_branches_per_cta,branch_efficiency,duration_ms,"
+           "exact\n";
   else
-    outs() << "kernel,mangled,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
-              "shared_bytes,launches,threads_per_cta,ctas,total_instructions,"
-              "special,logic,control,arithmetic,sync,global_bytes,"
-              "param_bytes,shared_bytes_moved,local_bytes,"
-              "arithmetic_intensity,flops,flops_per_global_byte,"
-              "warp_instructions,branch_efficiency,simd_efficiency,"
-              "divergent_visits,configurations,exact\n";
+    Out << "kernel,mangled,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
+           "shared_bytes,launches,threads_per_cta,ctas,total_instructions,"
+           "special,logic,control,arithmetic,sync,global_bytes,"
+           "param_bytes,shared_bytes_moved,local_bytes,"
+           "arithmetic_intensity,flops,flops_per_global_byte,"
+           "warp_instructions,branch_efficiency,simd_efficiency,"
+           "divergent_visits,configurations,exact\n";
   // A per-launch run (warpscope run --mode per-launch) counts each launch
   // configuration apart: one row each. Otherwise a kernel's counts cover all
   // its launches: one row naming its most launched configuration and how
@@ -151,40 +153,40 @@ int warpscope::runFeatures() {
     ++Rows;
     if (Hypa) {
       auto [Ctas, Threads] = launchedCtasAndThreads(F);
-      outs() << csvField(F.Loc.File) << ',' << csvField(F.Demangled) << ','
-             << csvField(F.PtxArch) << ",64," << Ctas << ',' << Threads << ','
-             << staticInstructions(F) << ',' << M.Total.Thread << ','
-             << classThreads(M, {"fp16", "fp32", "fp64"}) << ',' << M.Total.Warp
-             << ',' << S.Divergent << ','
-             << number(Ctas ? std::optional<double>(double(S.Divergent) / Ctas)
-                            : std::nullopt)
-             << ',' << number(S.BranchEfficiency) << ','
-             << (S.TimeMs ? formatv("{0:F3}", *S.TimeMs).str() : "") << ','
-             << (Exact ? "yes" : "lower-bound") << "\n";
+      Out << csvField(F.Loc.File) << ',' << csvField(F.Demangled) << ','
+          << csvField(F.PtxArch) << ",64," << Ctas << ',' << Threads << ','
+          << staticInstructions(F) << ',' << M.Total.Thread << ','
+          << classThreads(M, {"fp16", "fp32", "fp64"}) << ',' << M.Total.Warp
+          << ',' << S.Divergent << ','
+          << number(Ctas ? std::optional<double>(double(S.Divergent) / Ctas)
+                         : std::nullopt)
+          << ',' << number(S.BranchEfficiency) << ','
+          << (S.TimeMs ? formatv("{0:F3}", *S.TimeMs).str() : "") << ','
+          << (Exact ? "yes" : "lower-bound") << "\n";
       continue;
     }
     uint64_t Arith = classThreads(
         M, {"int8", "int16", "int32", "int64", "fp16", "fp32", "fp64"});
     uint64_t GlobalLocal = Bytes("global") + Bytes("local");
-    outs() << csvField(F.Demangled) << ',' << csvField(F.Name) << ','
-           << L->Grid[0] << ',' << L->Grid[1] << ',' << L->Grid[2] << ','
-           << L->Block[0] << ',' << L->Block[1] << ',' << L->Block[2] << ','
-           << L->SharedBytes << ',' << F.launches() << ',' << threads(*L) << ','
-           << ctas(*L) << ',' << M.Total.Thread << ','
-           << classThreads(M, {"special"}) << ',' << classThreads(M, {"logic"})
-           << ',' << classThreads(M, {"control"}) << ',' << Arith << ','
-           << classThreads(M, {"sync"}) << ',' << Bytes("global") << ','
-           << Bytes("param") << ',' << Bytes("shared") << ',' << Bytes("local")
-           << ','
-           << number(GlobalLocal
-                         ? std::optional<double>(double(Arith) / GlobalLocal)
-                         : std::nullopt)
-           << ',' << M.flops() << ',' << number(arithmeticIntensity(M)) << ','
-           << M.Total.Warp << ',' << number(S.BranchEfficiency) << ','
-           << number(S.SimdEfficiency) << ',' << S.Divergent << ','
-           << Configurations << ',' << (Exact ? "yes" : "lower-bound") << "\n";
+    Out << csvField(F.Demangled) << ',' << csvField(F.Name) << ',' << L->Grid[0]
+        << ',' << L->Grid[1] << ',' << L->Grid[2] << ',' << L->Block[0] << ','
+        << L->Block[1] << ',' << L->Block[2] << ',' << L->SharedBytes << ','
+        << F.launches() << ',' << threads(*L) << ',' << ctas(*L) << ','
+        << M.Total.Thread << ',' << classThreads(M, {"special"}) << ','
+        << classThreads(M, {"logic"}) << ',' << classThreads(M, {"control"})
+        << ',' << Arith << ',' << classThreads(M, {"sync"}) << ','
+        << Bytes("global") << ',' << Bytes("param") << ',' << Bytes("shared")
+        << ',' << Bytes("local") << ','
+        << number(GlobalLocal
+                      ? std::optional<double>(double(Arith) / GlobalLocal)
+                      : std::nullopt)
+        << ',' << M.flops() << ',' << number(arithmeticIntensity(M)) << ','
+        << M.Total.Warp << ',' << number(S.BranchEfficiency) << ','
+        << number(S.SimdEfficiency) << ',' << S.Divergent << ','
+        << Configurations << ',' << (Exact ? "yes" : "lower-bound") << "\n";
   }
   if (!Rows)
     return Fail(Dir + ": no instrumented kernel was launched");
+  outs() << Text; // only now: a failure prints no header
   return 0;
 }

@@ -212,6 +212,9 @@ int warpscope::runPgo() {
   Expected<ProfileSet> Set = loadProfileDirectory(Dir);
   if (!Set)
     return Fail(toString(Set.takeError()));
+  if (!Set->launches())
+    return Fail(Dir + ": the program launched no instrumented kernel; "
+                      "nothing to write");
   std::string Text;
   raw_string_ostream OS(Text);
   unsigned Written = 0, Skipped = 0;

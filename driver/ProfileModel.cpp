@@ -2,6 +2,7 @@
 
 #include "ProfileModel.h"
 #include "JsonFiles.h"
+#include "SourceText.h"
 #include "warpscope/ABI/Abi.h"
 #include "warpscope/ABI/Files.h"
 #include "warpscope/Database/ProgramDatabase.h"
@@ -24,6 +25,13 @@ uint64_t FunctionProfile::launches() const {
   uint64_t N = 0;
   for (const LaunchGroup &L : Launches)
     N += L.Count;
+  return N;
+}
+
+uint64_t ProfileSet::launches() const {
+  uint64_t N = 0;
+  for (const FunctionProfile &F : Functions)
+    N += F.launches();
   return N;
 }
 
@@ -95,6 +103,7 @@ struct Fields {
 struct Database {
   std::vector<FunctionProfile> Functions; ///< counts still zero
   uint64_t NumCounters = 0;
+  std::map<std::string, std::string> SourceHashes;
 };
 
 Expected<Database> loadDatabase(const std::string &Path,
@@ -115,6 +124,7 @@ Expected<Database> loadDatabase(const std::string &Path,
     return fail(Path, "belongs to another module than " + ModuleId, Hint);
   Database DB;
   DB.NumCounters = PD->NumCounters;
+  DB.SourceHashes = PD->SourceHashes;
   for (const FunctionRecord &FR : PD->Functions) {
     FunctionProfile Fn;
     Fn.ModuleId = ModuleId;
@@ -464,7 +474,13 @@ Error ProfileLoader::readProfile(const std::string &Path) {
                 "has schema '" + Schema + "', this warpscope reads '" +
                     schema::Profile + "'",
                 "use the warpscope that wrote it, or rerun the program");
-  Set.Program = F.str(Top, "program");
+  std::string Program = F.str(Top, "program");
+  if (!Set.Program.empty() && Program != Set.Program)
+    return fail(Path,
+                "is a profile of '" + Program + "', the others of '" +
+                    Set.Program + "'",
+                "give each program its own directory (warpscope run -o DIR)");
+  Set.Program = Program;
   Set.Device = F.str(Top, "device");
   Set.Mode = F.str(Top, "mode");
   // Written by the runtime's handler of a fatal signal: the counts stop
@@ -474,6 +490,7 @@ Error ProfileLoader::readProfile(const std::string &Path) {
     if (!Sig || *Sig <= 0 || *Sig > 64)
       return fail(Path, "has an ended_by_signal that is no signal number",
                   RerunHint);
+    Set.EndedBySignal = int(*Sig);
     const char *Name = strsignal(int(*Sig));
     bool Crash =
         *Sig == SIGSEGV || *Sig == SIGBUS || *Sig == SIGFPE || *Sig == SIGILL;
@@ -609,6 +626,7 @@ Error ProfileLoader::loadModuleDatabase(const std::string &Id, StringRef Name,
   Expected<Database> DB = loadDatabase(std::string(DbPath), Id);
   if (!DB)
     return DB.takeError();
+  Set.SourceHashes.insert(DB->SourceHashes.begin(), DB->SourceHashes.end());
   if (DB->NumCounters != N)
     return fail(std::string(DbPath),
                 "describes " + Twine(DB->NumCounters) +
@@ -698,6 +716,10 @@ Error ProfileLoader::finish() {
   for (const std::string &Id : ModuleOrder)
     for (FunctionProfile &Fn : ByModule[Id])
       Set.Functions.push_back(std::move(Fn));
+  for (const std::string &File : staleSourceFiles(Set.SourceHashes))
+    Set.Warnings.push_back("source " + File +
+                           " changed since the program was built; its text "
+                           "is not shown (rebuild and rerun to see it)");
   return Error::success();
 }
 

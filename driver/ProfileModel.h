@@ -104,6 +104,12 @@ struct ProfileSet {
   bool Complete = true;              ///< every module's counters were read
   std::vector<std::string> Warnings; ///< e.g. incomplete modules
   std::vector<KernelFault> Faults;   ///< one per process whose kernel faulted
+  int EndedBySignal = 0; ///< of a profile written by a signal's handler
+  /// Launches of instrumented kernels over all profiles.
+  uint64_t launches() const;
+  /// Source file -> hash of its contents when built (source_hashes of the
+  /// databases); the report shows no text of a file that changed since.
+  std::map<std::string, std::string> SourceHashes;
   std::vector<FunctionProfile> Functions;
   /// Per-launch runs: every launched kernel per configuration (none for a
   /// kernel whose launch records are incomplete; see Warnings).

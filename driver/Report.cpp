@@ -2,6 +2,7 @@
 
 #include "Report.h"
 #include "MixReport.h"
+#include "SourceText.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/Format.h"
@@ -17,30 +18,6 @@ using namespace llvm;
 using namespace warpscope;
 
 namespace {
-
-/// Source lines, read once per file; missing files give empty text.
-class SourceCache {
-public:
-  std::string line(const std::string &File, unsigned Line) {
-    auto It = Files.find(File);
-    if (It == Files.end()) {
-      std::vector<std::string> Lines;
-      if (auto Buf = MemoryBuffer::getFile(File)) {
-        SmallVector<StringRef, 0> Parts;
-        (*Buf)->getBuffer().split(Parts, '\n');
-        for (StringRef P : Parts)
-          Lines.push_back(P.rtrim("\r").str());
-      }
-      It = Files.emplace(File, std::move(Lines)).first;
-    }
-    if (Line == 0 || Line > It->second.size())
-      return "";
-    return StringRef(It->second[Line - 1]).trim().str();
-  }
-
-private:
-  std::map<std::string, std::vector<std::string>> Files;
-};
 
 std::string where(const Location &L) {
   if (L.File.empty())
@@ -69,7 +46,7 @@ warpscope::summarize(const ProfileSet &Set, const std::string &Filter) {
                                    "regular expression: " +
                                    Why);
   }
-  SourceCache Sources;
+  SourceText Sources(Set.SourceHashes);
   std::vector<FunctionSummary> Out;
   for (const FunctionProfile &F : Set.Functions) {
     if (R && !R->match(F.Name) && !R->match(F.Demangled))

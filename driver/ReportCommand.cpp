@@ -86,15 +86,6 @@ int warpscope::runReport() {
   Expected<std::vector<FunctionSummary>> S = summarize(*Set, KernelFilter);
   if (!S)
     return Error(toString(S.takeError()));
-  if (S->empty() && !KernelFilter.empty()) {
-    Expected<std::vector<FunctionSummary>> All = summarize(*Set, "");
-    if (All && !All->empty())
-      return Error("--kernel '" + KernelFilter + "' matches none of the " +
-                   Twine(All->size()) + " functions that ran (such as " +
-                   All->front().Function->Demangled + ")");
-    if (!All)
-      consumeError(All.takeError());
-  }
   // PC samples, when the run collected them, add the stall view.
   Expected<std::optional<StallView>> Stalls =
       loadStallView(Dir, *Set, KernelFilter);
@@ -105,6 +96,16 @@ int warpscope::runReport() {
   Expected<std::optional<SassMetricsSet>> Sass = loadSassMetrics(Dir);
   if (!Sass)
     return Error(toString(Sass.takeError()));
+  // PC samples and SASS metrics may name kernels the profile does not.
+  if (S->empty() && !KernelFilter.empty() && !*Stalls && !*Sass) {
+    Expected<std::vector<FunctionSummary>> All = summarize(*Set, "");
+    if (All && !All->empty())
+      return Error("--kernel '" + KernelFilter + "' matches none of the " +
+                   Twine(All->size()) + " functions that ran (such as " +
+                   All->front().Function->Demangled + ")");
+    if (!All)
+      consumeError(All.takeError());
+  }
   std::optional<SassMetricsSummary> SassSummary;
   if (*Sass)
     SassSummary = joinSassMetrics(*S, **Sass, KernelFilter);

@@ -34,6 +34,11 @@ static cl::opt<bool> Emulate("emulate",
                              cl::desc("Run on the CPU emulator (the default "
                                       "when no GPU is present)"),
                              cl::sub(warpscope::RunSub));
+static cl::opt<bool> Racecheck(
+    "racecheck",
+    cl::desc("Report shared-memory hazards between warps (missing "
+             "__syncthreads) on the emulator (WARPSCOPE_EMU_RACECHECK=1)"),
+    cl::sub(warpscope::RunSub));
 static cl::opt<std::string> Mode("mode",
                                  cl::desc("aggregate (default) or per-launch"),
                                  cl::init("aggregate"),
@@ -132,6 +137,9 @@ int warpscope::runRun() {
         << "no GPU found; running on the emulator\n";
     UseEmulator = true;
   }
+  if (Racecheck && !UseEmulator)
+    return Error("--racecheck needs the emulator (--emulate); on a GPU use "
+                 "compute-sanitizer --tool racecheck");
   if (UseEmulator) {
     std::string Emu = emulatorDirectory();
     if (!sys::fs::exists(Emu + "/libcudart.so.13"))
@@ -140,6 +148,8 @@ int warpscope::runRun() {
     prependPath("LD_LIBRARY_PATH", Emu);
     // Long emulated launches report their progress on stderr.
     setenv("WARPSCOPE_EMU_PROGRESS", "2", 0);
+    if (Racecheck)
+      setenv("WARPSCOPE_EMU_RACECHECK", "1", 1);
   }
   SmallString<256> Out(OutDir);
   sys::fs::make_absolute(Out);

@@ -292,6 +292,14 @@ int warpscope::runValidate() {
   unsigned Files = 0;
   if (Error E = loadTruth(Dir, T, Files))
     return Fail(toString(std::move(E)));
+  if (!Set->launches())
+    return Fail(Dir + ": the program launched no instrumented kernel; "
+                      "nothing to validate");
+  if (!Files && Set->EndedBySignal)
+    return Fail(Dir + ": the program ended by signal " +
+                Twine(Set->EndedBySignal) +
+                " before the emulator wrote its ground truth (it does at "
+                "exit); validate needs a run that exits normally");
   if (!Files)
     return Fail(Dir + ": holds no emu-*.json ground truth; validate needs a "
                       "run on the emulator (warpscope run --emulate)");

@@ -18,6 +18,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -208,6 +209,11 @@ bool ModuleInstrumenter::layOutCounters() {
 }
 
 void ModuleInstrumenter::writeDatabase() {
+  // The files as this build read them: a report of a later edit shows none
+  // of their (shifted) text.
+  for (const std::string &File : DB.referencedFiles())
+    if (auto Buf = MemoryBuffer::getFile(File))
+      DB.SourceHashes[File] = ProgramDatabase::sourceHash((*Buf)->getBuffer());
   std::vector<std::string> Paths = {Opts.DatabaseOut};
   if (Opts.DatabaseOut.empty()) {
     // This invocation's host compile reads the tagged one, so a concurrent

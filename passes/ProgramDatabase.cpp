@@ -7,6 +7,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace llvm;
 using namespace warpscope;
@@ -130,6 +131,12 @@ json::Value ProgramDatabase::toJson() const {
   if (!PtxStatus.empty())
     Top["ptx_histograms"] =
         json::Object{{"status", PtxStatus}, {"arch", PtxArch}};
+  if (!SourceHashes.empty()) {
+    json::Object Hashes;
+    for (const auto &[File, Hash] : SourceHashes)
+      Hashes[File] = Hash;
+    Top["source_hashes"] = std::move(Hashes);
+  }
   return Top;
 }
 
@@ -204,6 +211,19 @@ public:
       if (!N || *N < 0)
         return fail(Key, "an object of counts");
       Out[Opcode.str()] = *N;
+    }
+  }
+  /// An optional {name: string} object.
+  void stringMap(const json::Object &O, StringRef Key,
+                 std::map<std::string, std::string> &Out) {
+    const json::Object *M = O.getObject(Key);
+    if (!M)
+      return O.get(Key) ? fail(Key, "an object of strings") : void();
+    for (const auto &[Name, Value] : *M) {
+      auto S = Value.getAsString();
+      if (!S)
+        return fail(Key, "an object of strings");
+      Out[Name.str()] = S->str();
     }
   }
   SourceLocation location(const json::Object &O) {
@@ -418,6 +438,8 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
     DB.PtxStatus = R.str(*P, "status");
     DB.PtxArch = R.str(*P, "arch");
   }
+  // Optional: databases written before the hashes have none.
+  R.stringMap(*Top, "source_hashes", DB.SourceHashes);
   if (!R.Error.empty())
     return createStringError(R.Error);
   if (std::string Bad = referenceError(DB); !Bad.empty())
@@ -446,4 +468,24 @@ Error ProgramDatabase::writeFile(StringRef Path) const {
     return createStringError(EC,
                              "cannot rename '" + Temp + "' to '" + Path + "'");
   return Error::success();
+}
+
+std::set<std::string> ProgramDatabase::referencedFiles() const {
+  std::set<std::string> Files;
+  auto Add = [&](const SourceLocation &L) {
+    if (!L.File.empty())
+      Files.insert(L.File);
+  };
+  for (const FunctionRecord &F : Functions) {
+    Add(F.Loc);
+    for (const BlockRecord &B : F.Blocks)
+      Add(B.Loc);
+    for (const BranchRecord &B : F.Branches)
+      Add(B.Loc);
+  }
+  return Files;
+}
+
+std::string ProgramDatabase::sourceHash(StringRef Contents) {
+  return formatv("{0:x-16}", xxh3_64bits(Contents)).str();
 }

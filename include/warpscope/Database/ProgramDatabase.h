@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,14 @@ struct ProgramDatabase {
   /// attempted, e.g. before the host compile ran); PtxArch: sm they are of.
   std::string PtxStatus;
   std::string PtxArch;
+  /// Every source file the locations name, by its contents when built
+  /// (sourceHash), so reports show no text of a file edited since.
+  std::map<std::string, std::string> SourceHashes;
+
+  /// The files that any function, block or branch location names.
+  std::set<std::string> referencedFiles() const;
+  /// How SourceHashes names a file's contents: xxh3-64, 16 hex digits.
+  static std::string sourceHash(llvm::StringRef Contents);
 
   llvm::json::Value toJson() const;
   static llvm::Expected<ProgramDatabase> fromJson(const llvm::json::Value &V);

@@ -319,7 +319,7 @@ void InstDecoder::run() {
   if (move() || arithmetic() || bitOps() || floatMath() || comparison() ||
       conversion() || memory() || texture() || control() || warp() || call())
     return;
-  throw Unsupported("unsupported instruction '" + Opc + "'");
+  throw Unsupported("'" + Opc + "' is not implemented");
 }
 
 void Parser::decode(const std::string &Opc, std::vector<RawOp> &Ops, Inst &I) {

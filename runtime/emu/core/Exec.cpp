@@ -75,6 +75,7 @@ const GlobalInfo *ModuleImpl::findGlobal(const std::string &Name) const {
 void ModuleImpl::readLaunchSettings() {
   support::SettingsReader R;
   CheckGlobal = R.flag("WARPSCOPE_EMU_CHECK", false);
+  RaceCheck = R.flag("WARPSCOPE_EMU_RACECHECK", false);
   ProgressSeconds = R.number("WARPSCOPE_EMU_PROGRESS", 0, 86400, 0);
   unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
   Threads = (unsigned)R.integer("WARPSCOPE_EMU_THREADS", 1, 1024, "all cores")

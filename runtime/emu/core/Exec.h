@@ -3,10 +3,13 @@
 #define WARPSCOPE_EMU_CORE_EXEC_H
 
 #include "Ptx.h"
+#include "Racecheck.h"
 #include "warpscope/Emu/Emulator.h"
 
+#include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 
 namespace warpscope::emu::core {
 
@@ -83,12 +86,21 @@ public:
   uint64_t LaunchCount = 0;
   /// Read from the environment at each launch (readLaunchSettings).
   bool CheckGlobal = false;   ///< WARPSCOPE_EMU_CHECK
+  bool RaceCheck = false;     ///< WARPSCOPE_EMU_RACECHECK
   double ProgressSeconds = 0; ///< WARPSCOPE_EMU_PROGRESS
   unsigned Threads = 1;       ///< WARPSCOPE_EMU_THREADS (default: all cores)
   /// Per worker thread, kept across launches (LaunchGrid.cpp).
   std::vector<std::unique_ptr<WorkerCounters>> Workers;
   /// Per worker thread; null (or missing): not traced.
   std::vector<TraceSink *> TraceSinks;
+  /// Racecheck (Racecheck.cpp): the shadow, kept across launches, and the
+  /// distinct hazards found, indexed by (kernel, kind, first, second).
+  RaceShadow Race;
+  bool RaceChecked = false; ///< some launch ran with racecheck
+  std::vector<HazardRecord> Hazards;
+  std::map<std::tuple<const Function *, HazardKind, const Inst *, const Inst *>,
+           size_t>
+      HazardIndex;
   mutable std::mutex Mu;
 };
 

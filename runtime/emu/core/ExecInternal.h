@@ -11,6 +11,7 @@
 //   WarpOps.cpp   warp-collective operations (shfl, vote, match, redux, ...)
 //   Builtins.cpp  calls without a body: vprintf, malloc, free, assert
 //   TextureOps.cpp tex, suld, sust on texture and surface objects
+//   Racecheck.cpp shared-memory hazards between warps (Racecheck.h)
 // A Launcher is one worker thread's executor for one launch: it runs the
 // CTAs LaunchGrid.cpp hands it, one at a time. Exec.cpp holds the module
 // (launch entry) and GroundTruth.cpp its counts as JSON.
@@ -106,6 +107,7 @@ private:
   const Inst *BarInst[16] = {};
   const std::string *BarOpcode[16] = {};
   bool Check = false;
+  bool Race = false;  // WARPSCOPE_EMU_RACECHECK for this launch
   uint64_t Clock = 0; // %clock: this worker's instructions in this launch
 
   // Schedule.cpp
@@ -138,6 +140,11 @@ private:
   bool privateToCta(const Inst &I, const uint8_t *H) const;
   void execCvta(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execIsspacep(Frame &Fr, const Inst &I, uint32_t EM);
+  // Racecheck.cpp
+  void raceAccess(const Warp &W, const Frame &Fr, const Inst &I, uint32_t EM,
+                  uint8_t Sp, unsigned Bytes, RaceAccess Kind);
+  [[gnu::noinline]] void raceReport(const Warp &W, const Inst &I, uint32_t Off,
+                                    const RaceHit &H);
   // TextureOps.cpp
   void execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Arith.cpp

@@ -34,8 +34,8 @@ static void writeLines(std::string &O, const Json &V) {
       O += ',';
     const std::string &Key = It.key();
     O += dumpCompact(Key) + ':';
-    bool Lines =
-        Key == "functions" || Key == "instructions" || Key == "launches";
+    bool Lines = Key == "functions" || Key == "instructions" ||
+                 Key == "launches" || Key == "hazards";
     if (!Lines) {
       O += dumpCompact(*It);
       continue;
@@ -79,6 +79,39 @@ static Json instructionJson(const ParsedModule &PM, const Function &F,
   return J;
 }
 
+// One side of a hazard: the instruction with its source location.
+static Json accessJson(const ParsedModule &PM, const Inst *I, uint32_t Warp) {
+  Json J = {{"ptx_line", I->PtxLine}};
+  for (auto &F : PM.Functions)
+    if (!F->Code.empty() && I >= F->Code.data() &&
+        I < F->Code.data() + F->Code.size()) {
+      J["function"] = F->Name;
+      J["opcode"] = F->Opcodes[I - F->Code.data()];
+    }
+  if (I->File) {
+    auto It = PM.Files.find(I->File);
+    J["file"] = It != PM.Files.end() ? It->second : std::string();
+    J["line"] = I->Line;
+    J["column"] = I->Col;
+  }
+  J["warp"] = Warp;
+  return J;
+}
+
+static Json hazardsJson(const ParsedModule &PM,
+                        const std::vector<HazardRecord> &Hazards) {
+  Json A = Json::array();
+  for (const HazardRecord &H : Hazards)
+    A.push_back(Json{{"kernel", H.Kernel->Name},
+                     {"kind", hazardName(H.Kind)},
+                     {"offset", H.Offset},
+                     {"block", {H.Block[0], H.Block[1], H.Block[2]}},
+                     {"count", H.Count},
+                     {"first", accessJson(PM, H.First, H.FirstWarp)},
+                     {"second", accessJson(PM, H.Second, H.SecondWarp)}});
+  return A;
+}
+
 std::string ModuleImpl::groundTruthJson() const {
   std::lock_guard<std::mutex> Lock(Mu);
   Json Functions = Json::array();
@@ -102,6 +135,8 @@ std::string ModuleImpl::groundTruthJson() const {
               {"module", PM->Name},
               {"functions", std::move(Functions)},
               {"launches", std::move(LaunchList)}};
+  if (RaceChecked)
+    Doc["hazards"] = hazardsJson(*PM, Hazards);
   std::string O;
   writeLines(O, Doc);
   return O + "\n";

@@ -100,7 +100,9 @@ private:
 
 void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
   const uint64_t Total = (uint64_t)P.Grid.X * P.Grid.Y * P.Grid.Z;
-  const unsigned N = (unsigned)std::min<uint64_t>(M.Threads, Total);
+  // Racecheck's shadow of shared memory is the module's, one CTA at a time.
+  const unsigned N =
+      M.RaceCheck ? 1u : (unsigned)std::min<uint64_t>(M.Threads, Total);
   while (M.Workers.size() < N)
     M.Workers.push_back(std::make_unique<WorkerCounters>());
   std::vector<std::unique_ptr<Launcher>> Ls(N);

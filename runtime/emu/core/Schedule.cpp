@@ -418,6 +418,7 @@ void Launcher::setup() {
   NWarps = (NThreads + 31) / 32;
   Check = M.CheckGlobal;
   Ctr.prepare(M.PM->Functions.size());
+  Race = M.RaceCheck;
   // Kernel parameter bytes into the frame param area of each lane.
   KParams.assign(K.ParamBytes, 0);
   for (size_t I = 0; I < K.Params.size(); ++I)
@@ -433,6 +434,10 @@ void Launcher::setup() {
   LocalStack = K.LocalStack;
   LocalBuf.assign((size_t)LocalStack * NWarps * 32 + LocalGuard, 0);
   Warps.resize(NWarps);
+  if (Race) { // racecheck runs on one worker (LaunchGrid.cpp)
+    M.RaceChecked = true;
+    M.Race.prepare(SharedSize);
+  }
 }
 
 void Launcher::runCta(uint64_t Linear) {
@@ -443,6 +448,8 @@ void Launcher::runCta(uint64_t Linear) {
   if (!FirstCta)
     std::memset(Shared, 0, SharedSize);
   FirstCta = false;
+  if (Race)
+    M.Race.nextEpoch(); // no ordering between different CTAs' shared
   if (Trace)
     Trace->beginCta(Linear);
   initWarps();
@@ -531,6 +538,11 @@ void Launcher::runBlock() {
       Arrived[B] = Expect[B] = 0;
       Released = true;
     }
+    // Racecheck: accesses before a release are ordered before those after.
+    // Any release counts, also a named barrier that only some warps use:
+    // racecheck may then miss a hazard but never reports a false one.
+    if (Released && Race)
+      M.Race.nextEpoch();
     if (Released)
       continue;
     if (!Progress) {

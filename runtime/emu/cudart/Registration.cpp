@@ -93,11 +93,12 @@ cudaError_t ensureLoaded(ModuleRec &R) {
   if (!fatbin::readWrapper(R.WrapperPtr, W, Err))
     return Fail(cudaErrorInvalidKernelImage, Name + ": corrupt fatbin: " + Err);
   if (W.Version == 2)
-    return Fail(cudaErrorNotSupported,
-                Name + " was built with relocatable device code (-fgpu-rdc / "
-                       "nvcc -rdc), which the emulator does not support; "
-                       "rebuild without -fgpu-rdc and with "
-                       "--cuda-include-ptx=sm_90");
+    return Fail(
+        cudaErrorNotSupported,
+        Name + " was built with relocatable device code (-fgpu-rdc / "
+               "nvcc -rdc), which the emulator does not support; "
+               "rebuild without -fgpu-rdc and with "
+               "--cuda-include-ptx=all (warpscope config --cflags has it)");
   uint64_t Size = fatbin::containerSize(W.Data);
   if (Size == 0)
     return Fail(cudaErrorInvalidKernelImage,
@@ -108,11 +109,12 @@ cudaError_t ensureLoaded(ModuleRec &R) {
                 Name + ": corrupt fatbin: " + P.Error);
   if (P.Status == fatbin::PtxStatus::NoPtx) {
     if (objectHasSection(R.WrapperPtr, "llvm_offload_entries"))
-      return Fail(cudaErrorNotSupported,
-                  Name + " has no PTX: it was built with -fgpu-rdc "
-                         "(relocatable device code), which the emulator does "
-                         "not support; rebuild without -fgpu-rdc and with "
-                         "--cuda-include-ptx=sm_90");
+      return Fail(
+          cudaErrorNotSupported,
+          Name + " has no PTX: it was built with -fgpu-rdc "
+                 "(relocatable device code), which the emulator does "
+                 "not support; rebuild without -fgpu-rdc and with "
+                 "--cuda-include-ptx=all (warpscope config --cflags has it)");
     std::string Archs;
     for (uint32_t A : P.ElfArchs)
       Archs += (Archs.empty() ? "sm_" : ", sm_") + std::to_string(A);
@@ -120,7 +122,8 @@ cudaError_t ensureLoaded(ModuleRec &R) {
       Archs = "none";
     return Fail(cudaErrorNoKernelImageForDevice,
                 Name + " has no PTX (only cubins for " + Archs +
-                    "); rebuild with --cuda-include-ptx=sm_90");
+                    "); rebuild with --cuda-include-ptx=all (warpscope config "
+                    "--cflags has it)");
   }
   R.PtxArch = P.Arch;
   std::unique_ptr<Module> M = loadPtx(P.Ptx, Name, Err);

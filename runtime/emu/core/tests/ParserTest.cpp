@@ -235,6 +235,9 @@ TEST(Errors, UnsupportedInstructionFailsWhenExecuted) {
       << Err;
   EXPECT_FALSE(launch(*M, "k", {1, 1, 1}, {32, 1, 1}, Args().add(1u), &Err));
   EXPECT_NE(Err.find("unsupported instruction"), std::string::npos) << Err;
+  EXPECT_EQ(Err.find("unsupported instruction: unsupported"),
+            std::string::npos)
+      << Err; // said once
   EXPECT_NE(Err.find("tex.1d.v4.f32.s32"), std::string::npos) << Err;
   EXPECT_NE(Err.find("kernel k, block (0,0,0), thread (0,0,0)"),
             std::string::npos)

@@ -310,7 +310,8 @@ TEST_F(Runtime, NoPtxModule) {
   std::string Err = testing::internal::GetCapturedStderr();
   EXPECT_NE(Err.find("warpscope-emu: error: "), std::string::npos);
   EXPECT_NE(Err.find(":fatbin0:_Z4testPfic has no PTX (only cubins for "
-                     "sm_90); rebuild with --cuda-include-ptx=sm_90\n"),
+                     "sm_90); rebuild with --cuda-include-ptx=all (warpscope "
+                     "config --cflags has it)\n"),
             std::string::npos)
       << Err;
   EXPECT_EQ(std::count(Err.begin(), Err.end(), '\n'), 1);

@@ -15,3 +15,20 @@ __global__ void saxpy(int n, float a, const float *x, float *y) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
     y[i] = a * x[i] + y[i];
 }
+// Shared-memory heavy: a double-buffered 3-point stencil, one barrier per step.
+__global__ void stencil(const float *in, float *out, int iters) {
+  __shared__ float s[2][256 + 2];
+  int t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  s[0][t + 1] = in[g];
+  if (t == 0)
+    s[0][0] = s[0][blockDim.x + 1] = s[1][0] = s[1][blockDim.x + 1] = 0.0f;
+  __syncthreads();
+  int cur = 0;
+  for (int i = 0; i < iters; ++i) {
+    s[cur ^ 1][t + 1] =
+        0.25f * s[cur][t] + 0.5f * s[cur][t + 1] + 0.25f * s[cur][t + 2];
+    cur ^= 1;
+    __syncthreads();
+  }
+  out[g] = s[cur][t + 1];
+}

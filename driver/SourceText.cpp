@@ -1,0 +1,49 @@
+//===- SourceText.cpp - Source lines for reports, never stale -------------===//
+
+#include "SourceText.h"
+#include "warpscope/Database/ProgramDatabase.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+using namespace warpscope;
+
+/// The contents, or none when the file is missing or stale (its build hash
+/// differs).
+static std::optional<std::string> currentContents(const SourceHashes &Hashes,
+                                                  const std::string &File) {
+  auto Buf = MemoryBuffer::getFile(File);
+  if (!Buf)
+    return std::nullopt;
+  StringRef Contents = (*Buf)->getBuffer();
+  auto It = Hashes.find(File);
+  if (It != Hashes.end() && It->second != ProgramDatabase::sourceHash(Contents))
+    return std::nullopt;
+  return Contents.str();
+}
+
+std::vector<std::string>
+warpscope::staleSourceFiles(const SourceHashes &Hashes) {
+  std::vector<std::string> Stale;
+  for (const auto &[File, Hash] : Hashes)
+    if (auto Buf = MemoryBuffer::getFile(File))
+      if (ProgramDatabase::sourceHash((*Buf)->getBuffer()) != Hash)
+        Stale.push_back(File);
+  return Stale;
+}
+
+std::string SourceText::line(const std::string &File, unsigned Line) {
+  auto It = Files.find(File);
+  if (It == Files.end()) {
+    std::vector<std::string> Lines;
+    if (std::optional<std::string> Text = currentContents(Hashes, File)) {
+      SmallVector<StringRef, 0> Parts;
+      StringRef(*Text).split(Parts, '\n');
+      for (StringRef P : Parts)
+        Lines.push_back(P.rtrim("\r").str());
+    }
+    It = Files.emplace(File, std::move(Lines)).first;
+  }
+  if (Line == 0 || Line > It->second.size())
+    return "";
+  return StringRef(It->second[Line - 1]).trim().str();
+}

@@ -1,0 +1,37 @@
+//===- SourceText.h - Source lines for reports, never stale -----*- C++ -*-===//
+//
+// Reports quote the source line of each branch. A file edited after the
+// build would shift every line, so each file's contents are checked against
+// the hash the build recorded in the program database (source_hashes): a
+// changed file is stale, and none of its text is shown.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_DRIVER_SOURCETEXT_H
+#define WARPSCOPE_DRIVER_SOURCETEXT_H
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warpscope {
+
+/// File -> hash of its contents when built (ProgramDatabase::sourceHash).
+using SourceHashes = std::map<std::string, std::string>;
+
+/// The files of Hashes that exist and no longer hash as built.
+std::vector<std::string> staleSourceFiles(const SourceHashes &Hashes);
+
+/// Source lines, each file read once; a missing or stale file gives "".
+class SourceText {
+public:
+  explicit SourceText(const SourceHashes &Hashes) : Hashes(Hashes) {}
+  std::string line(const std::string &File, unsigned Line);
+
+private:
+  const SourceHashes &Hashes;
+  std::map<std::string, std::vector<std::string>> Files;
+};
+
+} // namespace warpscope
+
+#endif // WARPSCOPE_DRIVER_SOURCETEXT_H
