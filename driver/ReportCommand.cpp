@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 #include "JsonFiles.h"
+#include "MemoryReport.h"
 #include "ProfileModel.h"
 #include "Report.h"
 #include "ReportFormats.h"
@@ -43,18 +44,24 @@ static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
                                     cl::sub(ReportSub));
 
 /// A run of an uninstrumented program with --pc-sampling or --sass-metrics
-/// leaves the hardware's files and no profile: those are reported alone.
+/// leaves the hardware's files and no profile, one under --emulate the
+/// emulator's ground truth: those are reported alone.
 static bool hardwareOnly(const std::string &Dir) {
   std::error_code EC;
   return filesNamed(Dir, files::Profile, EC).empty() && !EC &&
          (!filesNamed(Dir, files::PcSamples, EC).empty() ||
-          !filesNamed(Dir, files::SassMetrics, EC).empty());
+          !filesNamed(Dir, files::SassMetrics, EC).empty() ||
+          !filesNamed(Dir, files::Truth, EC).empty());
 }
 
 static ProfileSet hardwareOnlySet(const std::string &Dir) {
   ProfileSet Set;
   Set.Directory = Dir;
-  Set.Program = "(not instrumented: hardware data only)";
+  std::error_code EC;
+  bool Hardware = !filesNamed(Dir, files::PcSamples, EC).empty() ||
+                  !filesNamed(Dir, files::SassMetrics, EC).empty();
+  Set.Program = Hardware ? "(not instrumented: hardware data only)"
+                         : "(not instrumented: emulator ground truth only)";
   Set.Mode = "none";
   return Set;
 }
@@ -96,8 +103,16 @@ int warpscope::runReport() {
   Expected<std::optional<SassMetricsSet>> Sass = loadSassMetrics(Dir);
   if (!Sass)
     return Error(toString(Sass.takeError()));
-  // PC samples and SASS metrics may name kernels the profile does not.
-  if (S->empty() && !KernelFilter.empty() && !*Stalls && !*Sass) {
+  // The emulator's ground truth, when the run was emulated, adds the memory
+  // view.
+  Expected<std::optional<MemoryView>> Memory =
+      loadMemoryView(Dir, KernelFilter);
+  if (!Memory)
+    return Error(toString(Memory.takeError()));
+  // PC samples, SASS metrics and the ground truth may name kernels the
+  // profile does not.
+  if (S->empty() && !KernelFilter.empty() && !*Stalls && !*Sass &&
+      (!*Memory || (*Memory)->Functions.empty())) {
     Expected<std::vector<FunctionSummary>> All = summarize(*Set, "");
     if (All && !All->empty())
       return Error("--kernel '" + KernelFilter + "' matches none of the " +
@@ -119,6 +134,8 @@ int warpscope::runReport() {
       renderSassSummaryText(*SassSummary, OS);
     if (*Stalls)
       renderStallText(**Stalls, Top, OS);
+    if (*Memory)
+      renderMemoryText(**Memory, OS);
   } else if (Format == "json") {
     json::Value Report = renderJson(*Set, *S);
     if (SassSummary)
@@ -127,12 +144,15 @@ int warpscope::runReport() {
     if (*Stalls)
       Report.getAsObject()->try_emplace("stall_view",
                                         renderStallJson(**Stalls));
+    if (*Memory)
+      Report.getAsObject()->try_emplace("memory_view",
+                                        renderMemoryJson(**Memory));
     OS << formatv("{0:2}", Report) << "\n";
   } else if (Format == "csv")
     renderCsv(*S, OS);
   else if (Format == "sarif")
     OS << formatv("{0:2}", renderSarif(*S, SarifThreshold)) << "\n";
-  else if (!*Stalls && !SassSummary)
+  else if (!*Stalls && !SassSummary && !*Memory)
     renderHtml(*Set, *S, OS);
   else {
     std::string Page;
@@ -143,6 +163,8 @@ int warpscope::runReport() {
       Sections += renderSassSummaryHtml(*SassSummary);
     if (*Stalls)
       Sections += renderStallHtml(**Stalls);
+    if (*Memory)
+      Sections += renderMemoryHtml(**Memory);
     size_t End = Page.rfind("</body>");
     Page.insert(End == std::string::npos ? Page.size() : End, Sections);
     OS << Page;

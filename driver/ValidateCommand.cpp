@@ -19,16 +19,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "GroundTruth.h"
 #include "InstructionMix.h"
 #include "ProfileModel.h"
 #include "warpscope/ABI/Abi.h"
-#include "warpscope/ABI/Files.h"
 #include "llvm/Demangle/Demangle.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
@@ -46,73 +42,6 @@ static cl::opt<bool> Verbose("v", cl::desc("Also list what matched"),
                              cl::sub(ValidateSub));
 
 namespace {
-
-struct TruthInstruction {
-  std::string Opcode, Marker;
-  uint64_t Warp = 0, Thread = 0, Active = 0, Visits = 0, Divergent = 0;
-  bool Conditional = false, Instrumentation = false;
-};
-
-/// Ground truth per function name, summed over every emu-*.json.
-using Truth = std::map<std::string, std::vector<TruthInstruction>>;
-
-Error loadTruth(const std::string &Dir, Truth &Out, unsigned &Files) {
-  std::error_code EC;
-  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
-       I.increment(EC)) {
-    if (!files::Truth.matches(sys::path::filename(I->path())))
-      continue;
-    ++Files;
-    auto Buf = MemoryBuffer::getFile(I->path());
-    if (!Buf)
-      return createStringError(I->path() + ": cannot read");
-    Expected<json::Value> V = json::parse((*Buf)->getBuffer());
-    if (!V)
-      return createStringError(I->path() + ": not valid JSON (" +
-                               toString(V.takeError()) +
-                               "); rerun under `warpscope run --emulate`");
-    const json::Object *Top = V->getAsObject();
-    if (!Top || Top->getString("schema") != StringRef(schema::Truth))
-      return createStringError(I->path() + ": not ground truth of schema " +
-                               schema::Truth);
-    const json::Array *Fns = Top->getArray("functions");
-    if (!Fns)
-      return createStringError(I->path() + ": no 'functions' array");
-    for (const json::Value &FV : *Fns) {
-      const json::Object *FO = FV.getAsObject();
-      const json::Array *Insts = FO ? FO->getArray("instructions") : nullptr;
-      auto FName = FO ? FO->getString("name") : std::nullopt;
-      if (!Insts || !FName)
-        return createStringError(I->path() + ": malformed function entry");
-      std::vector<TruthInstruction> &Dst = Out[FName->str()];
-      bool Fresh = Dst.empty();
-      if (!Fresh && Dst.size() != Insts->size())
-        return createStringError(I->path() + ": function " + *FName +
-                                 " differs between ground-truth files");
-      Dst.resize(Insts->size());
-      for (size_t K = 0; K < Insts->size(); ++K) {
-        const json::Object *IO = (*Insts)[K].getAsObject();
-        if (!IO)
-          return createStringError(I->path() + ": malformed instruction");
-        TruthInstruction &T = Dst[K];
-        T.Opcode = IO->getString("opcode").value_or("").str();
-        T.Marker = IO->getString("marker").value_or("").str();
-        T.Warp += IO->getInteger("warp_executions").value_or(0);
-        T.Thread += IO->getInteger("thread_executions").value_or(0);
-        T.Active += IO->getInteger("active_threads").value_or(0);
-        T.Instrumentation = IO->getBoolean("instrumentation").value_or(false);
-        if (auto Visits = IO->getInteger("visits")) {
-          T.Conditional = true;
-          T.Visits += *Visits;
-          T.Divergent += IO->getInteger("divergent").value_or(0);
-        }
-      }
-    }
-  }
-  if (EC)
-    return createStringError(Dir + ": cannot be listed");
-  return Error::success();
-}
 
 /// Compares one profile's counts with the emulator's ground truth, printing
 /// a line per mismatch (and per match with --verbose).
@@ -289,18 +218,17 @@ int warpscope::runValidate() {
   if (!Set)
     return Fail(toString(Set.takeError()));
   Truth T;
-  unsigned Files = 0;
-  if (Error E = loadTruth(Dir, T, Files))
+  if (Error E = loadTruth(Dir, T))
     return Fail(toString(std::move(E)));
   if (!Set->launches())
     return Fail(Dir + ": the program launched no instrumented kernel; "
                       "nothing to validate");
-  if (!Files && Set->EndedBySignal)
+  if (!T.Files && Set->EndedBySignal)
     return Fail(Dir + ": the program ended by signal " +
                 Twine(Set->EndedBySignal) +
                 " before the emulator wrote its ground truth (it does at "
                 "exit); validate needs a run that exits normally");
-  if (!Files)
+  if (!T.Files)
     return Fail(Dir + ": holds no emu-*.json ground truth; validate needs a "
                       "run on the emulator (warpscope run --emulate)");
   if (!Set->Faults.empty()) {
@@ -318,12 +246,12 @@ int warpscope::runValidate() {
   Validator V;
   for (const FunctionProfile &F : Set->Functions)
     // Functions the emulator never loaded never ran.
-    if (auto It = T.find(F.Name); It != T.end())
-      V.checkFunction(F, It->second);
+    if (auto It = T.Functions.find(F.Name); It != T.Functions.end())
+      V.checkFunction(F, It->second.Insts);
   unsigned MixChecked = 0;
   for (const FunctionProfile &F : Set->Functions)
-    if (auto It = T.find(F.Name); It != T.end())
-      MixChecked += V.checkMix(F, It->second);
+    if (auto It = T.Functions.find(F.Name); It != T.Functions.end())
+      MixChecked += V.checkMix(F, It->second.Insts);
   if (!V.Checked)
     return Fail(Dir + ": no instrumented function ran on the emulator");
   outs() << formatv("validate: {0} counts checked ({1} functions with "

@@ -75,6 +75,10 @@ const GlobalInfo *ModuleImpl::findGlobal(const std::string &Name) const {
 void ModuleImpl::readLaunchSettings() {
   support::SettingsReader R;
   CheckGlobal = R.flag("WARPSCOPE_EMU_CHECK", false);
+  // The stand-in cudart owns WARPSCOPE_EMU_TRUTH and reports a malformed
+  // value; a reader of its own keeps the warning from being printed twice.
+  CountMemory = support::SettingsReader().flag("WARPSCOPE_EMU_TRUTH", true);
+  MemoryIncomplete |= !CountMemory;
   RaceCheck = R.flag("WARPSCOPE_EMU_RACECHECK", false);
   ProgressSeconds = R.number("WARPSCOPE_EMU_PROGRESS", 0, 86400, 0);
   unsigned Cores = std::max(1u, std::thread::hardware_concurrency());

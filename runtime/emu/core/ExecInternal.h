@@ -11,6 +11,7 @@
 //   WarpOps.cpp   warp-collective operations (shfl, vote, match, redux, ...)
 //   Builtins.cpp  calls without a body: vprintf, malloc, free, assert
 //   TextureOps.cpp tex, suld, sust on texture and surface objects
+//   MemCount.cpp  memory-efficiency counts (sectors, wavefronts) of ld/st/atom
 //   Racecheck.cpp shared-memory hazards between warps (Racecheck.h)
 // A Launcher is one worker thread's executor for one launch: it runs the
 // CTAs LaunchGrid.cpp hands it, one at a time. Exec.cpp holds the module
@@ -107,8 +108,9 @@ private:
   const Inst *BarInst[16] = {};
   const std::string *BarOpcode[16] = {};
   bool Check = false;
-  bool Race = false;  // WARPSCOPE_EMU_RACECHECK for this launch
-  uint64_t Clock = 0; // %clock: this worker's instructions in this launch
+  bool CountMem = true; // memory-efficiency counts (MemCount.cpp)
+  bool Race = false;    // WARPSCOPE_EMU_RACECHECK for this launch
+  uint64_t Clock = 0;   // %clock: this worker's instructions in this launch
 
   // Schedule.cpp
   [[noreturn]] void fail(const Warp &W, const Function &F, const Inst &I,
@@ -140,6 +142,8 @@ private:
   bool privateToCta(const Inst &I, const uint8_t *H) const;
   void execCvta(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execIsspacep(Frame &Fr, const Inst &I, uint32_t EM);
+  // MemCount.cpp
+  void countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Racecheck.cpp
   void raceAccess(const Warp &W, const Frame &Fr, const Inst &I, uint32_t EM,
                   uint8_t Sp, unsigned Bytes, RaceAccess Kind);

@@ -1,7 +1,9 @@
 //===- GroundTruth.cpp - a module's exact counts as JSON ------------------===//
 //
 // groundTruthJson(): schema "warpscope-emu/1" (docs/emulator.md), the
-// per-instruction counters accumulated over all launches and the launch list.
+// per-instruction counters accumulated over all launches (with the
+// memory-efficiency counts of ld/st/atom/red, MemCount.cpp) and the launch
+// list.
 // The document is built as nlohmann::ordered_json, so strings are escaped by
 // the JSON library, counters stay 64-bit integers and keys keep the
 // documented order (schema first; tests and tools find fields by their
@@ -55,8 +57,36 @@ static void writeLines(std::string &O, const Json &V) {
   O += '}';
 }
 
-static Json instructionJson(const ParsedModule &PM, const Function &F,
-                            size_t K) {
+// The memory-efficiency counts of ld/st/atom/red outside .param and .const:
+// those of the instruction's space, and for generic addresses those of every
+// space it resolved to (global when it never ran).
+static void memoryJson(Json &J, const Inst &I, const MemCounts &C) {
+  bool Mem = I.Op == OpLd || I.Op == OpSt || I.Op == OpAtom || I.Op == OpRed;
+  if (!Mem || I.Space == SpParam || I.Space == SpConst)
+    return;
+  bool Generic = I.Space == SpGeneric;
+  bool Any = C.GlobalRequests || C.LocalRequests || C.SharedRequests;
+  if (I.Space == SpGlobal || (Generic && (C.GlobalRequests || !Any))) {
+    J["global_requests"] = C.GlobalRequests;
+    J["global_sectors"] = C.GlobalSectors;
+    J["global_ideal_sectors"] = C.GlobalIdealSectors;
+  }
+  if (I.Space == SpLocal || (Generic && C.LocalRequests)) {
+    J["local_requests"] = C.LocalRequests;
+    J["local_sectors"] = C.LocalSectors;
+    J["local_ideal_sectors"] = C.LocalIdealSectors;
+  }
+  if (I.Space == SpShared || (Generic && C.SharedRequests)) {
+    J["shared_requests"] = C.SharedRequests;
+    J["shared_wavefronts"] = C.SharedWavefronts;
+    J["shared_ideal_wavefronts"] = C.SharedIdealWavefronts;
+  }
+  if (I.Op == OpAtom || I.Op == OpRed)
+    J["atomic_addresses"] = C.AtomicAddresses;
+}
+
+static Json instructionJson(const ParsedModule &PM, const Function &F, size_t K,
+                            bool Memory) {
   const Inst &I = F.Code[K];
   Json J = {{"index", K}, {"ptx_line", I.PtxLine}, {"opcode", F.Opcodes[K]}};
   if (I.File) {
@@ -76,6 +106,8 @@ static Json instructionJson(const ParsedModule &PM, const Function &F,
     J["visits"] = F.Visits[K];
     J["divergent"] = F.Divergent[K];
   }
+  if (Memory)
+    memoryJson(J, I, F.Mem[K]);
   return J;
 }
 
@@ -120,7 +152,7 @@ std::string ModuleImpl::groundTruthJson() const {
       continue;
     Json Insts = Json::array();
     for (size_t K = 0; K < F->Code.size(); ++K)
-      Insts.push_back(instructionJson(*PM, *F, K));
+      Insts.push_back(instructionJson(*PM, *F, K, !MemoryIncomplete));
     Functions.push_back(Json{{"name", F->Name},
                              {"kernel", F->IsKernel},
                              {"instructions", std::move(Insts)}});

@@ -155,6 +155,8 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   const unsigned N = I.Vec;
   const bool Signed = tySigned(I.T);
   const uint8_t Sp = I.Space == SpConst ? (uint8_t)SpGlobal : I.Space;
+  if (CountMem)
+    countMem(W, Fr, I, EM);
   if (__builtin_expect(Race, 0))
     raceAccess(W, Fr, I, EM, Sp, ES * N, I.Op == OpLd ? RaceRead : RaceWrite);
   if (!Check && Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1) {
@@ -323,6 +325,8 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *D = R + (size_t)I.D[0] * 32;
   unsigned ES = tySize(I.T);
   const bool IsInt = !tyFloat(I.T);
+  if (CountMem)
+    countMem(W, Fr, I, EM);
   // Atomics are no hazards against each other, only against plain accesses.
   if (__builtin_expect(Race, 0))
     raceAccess(W, Fr, I, EM, I.Space, ES, RaceAtomic);

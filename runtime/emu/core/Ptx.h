@@ -267,18 +267,44 @@ struct SharedLayout {
   uint32_t DynOff = 0;
 };
 
+/// Memory-efficiency counts of one ld/st/atom/red (docs/emulator.md, "Memory
+/// efficiency"): requests and 32-byte sectors of global and local accesses,
+/// shared-memory wavefronts, each with its ideal, and distinct atomic
+/// addresses, summed over the instruction's warp executions.
+struct MemCounts {
+  uint64_t GlobalRequests = 0, GlobalSectors = 0, GlobalIdealSectors = 0;
+  uint64_t LocalRequests = 0, LocalSectors = 0, LocalIdealSectors = 0;
+  uint64_t SharedRequests = 0, SharedWavefronts = 0, SharedIdealWavefronts = 0;
+  uint64_t AtomicAddresses = 0;
+  MemCounts &operator+=(const MemCounts &O) {
+    GlobalRequests += O.GlobalRequests;
+    GlobalSectors += O.GlobalSectors;
+    GlobalIdealSectors += O.GlobalIdealSectors;
+    LocalRequests += O.LocalRequests;
+    LocalSectors += O.LocalSectors;
+    LocalIdealSectors += O.LocalIdealSectors;
+    SharedRequests += O.SharedRequests;
+    SharedWavefronts += O.SharedWavefronts;
+    SharedIdealWavefronts += O.SharedIdealWavefronts;
+    AtomicAddresses += O.AtomicAddresses;
+    return *this;
+  }
+};
+
 enum Builtin : uint8_t { BiNone, BiVprintf, BiMalloc, BiFree, BiAssert };
 
 /// Per-instruction ground-truth counters of one function, one element per
 /// instruction. A Function holds the totals over all launches; each emulator
 /// worker thread counts into its own set (ExecInternal.h, WorkerCounters),
 /// added into the totals after each launch, so counts do not depend on the
-/// number of threads. To add a counter: declare it and list it in Members.
+/// number of threads. To add a counter: declare it and list it in Members
+/// (a vector of uint64_t) or add it to reset and moveInto (like Mem).
 struct InstCounters {
   // WarpExec: warp-instruction issues; ThreadExec: guard-true lanes;
   // ActiveExec: active lanes, guard ignored; Visits/Divergent: conditional
   // branches.
   std::vector<uint64_t> WarpExec, ThreadExec, ActiveExec, Visits, Divergent;
+  std::vector<MemCounts> Mem; // filled for memory instructions only
 
   static constexpr std::vector<uint64_t> InstCounters::*Members[] = {
       &InstCounters::WarpExec, &InstCounters::ThreadExec,
@@ -288,6 +314,7 @@ struct InstCounters {
   void reset(size_t N) {
     for (auto Mp : Members)
       (this->*Mp).assign(N, 0);
+    Mem.assign(N, MemCounts());
   }
   /// Total += *this, then zeroes *this.
   void moveInto(InstCounters &Total) {
@@ -297,6 +324,10 @@ struct InstCounters {
         Dst[K] += Src[K];
         Src[K] = 0;
       }
+    }
+    for (size_t K = 0; K < Mem.size() && K < Total.Mem.size(); ++K) {
+      Total.Mem[K] += Mem[K];
+      Mem[K] = MemCounts();
     }
   }
 };

@@ -418,6 +418,7 @@ void Launcher::setup() {
   NWarps = (NThreads + 31) / 32;
   Check = M.CheckGlobal;
   Ctr.prepare(M.PM->Functions.size());
+  CountMem = M.CountMemory;
   Race = M.RaceCheck;
   // Kernel parameter bytes into the frame param area of each lane.
   KParams.assign(K.ParamBytes, 0);

@@ -4,7 +4,8 @@
 // to $WARPSCOPE_OUT (default ./warpscope-out) as emu-<pid>-<index>.json,
 // when the program unregisters the module or at exit, unless
 // WARPSCOPE_EMU_TRUTH is 0, off or false. These two are the only settings
-// this directory reads from the environment (the core reads its own).
+// this directory reads from the environment (the core reads its own, and
+// WARPSCOPE_EMU_TRUTH too: without ground truth it skips the memory counts).
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"

@@ -28,6 +28,22 @@ std::string kernelNamed(Module &M, const std::string &Plain) {
   return "";
 }
 
+// Buffers at the same alignment in every run: the memory-efficiency counts
+// (32-byte sectors) depend on the addresses' offsets.
+template <class T> struct Aligned {
+  using value_type = T;
+  Aligned() = default;
+  template <class U> Aligned(const Aligned<U> &) {}
+  T *allocate(size_t N) {
+    return static_cast<T *>(
+        ::operator new(N * sizeof(T), std::align_val_t(256)));
+  }
+  void deallocate(T *P, size_t) { ::operator delete(P, std::align_val_t(256)); }
+  template <class U> bool operator==(const Aligned<U> &) const { return true; }
+  template <class U> bool operator!=(const Aligned<U> &) const { return false; }
+};
+template <class T> using AVec = std::vector<T, Aligned<T>>;
+
 // What one run of a scenario left: its output buffers (as bytes), the
 // module's ground truth and printf output.
 struct Outcome {
@@ -56,7 +72,7 @@ Outcome runWith(int N, const char *File, const Scenario &S) {
   return O;
 }
 
-template <class T> std::vector<unsigned char> bytes(const std::vector<T> &V) {
+template <class Vec> std::vector<unsigned char> bytes(const Vec &V) {
   return {(const unsigned char *)V.data(),
           (const unsigned char *)(V.data() + V.size())};
 }
@@ -76,11 +92,11 @@ TEST(Threads, HistogramSameWith1And2Threads) {
   for (const char *File : Levels)
     expectSameWith1And2(File, [](Module &M, Outcome &O) {
       const int N = 40000;
-      std::vector<unsigned char> In(N);
+      AVec<unsigned char> In(N);
       uint32_t S = 5;
       for (auto &V : In)
         V = (unsigned char)(lcg(S) >> 17);
-      std::vector<unsigned> Bins(256, 0), E(256, 0);
+      AVec<unsigned> Bins(256, 0), E(256, 0);
       for (auto V : In)
         E[V]++;
       ASSERT_TRUE(launch(M, kernelNamed(M, "histogram"), {24, 1, 1},
@@ -95,7 +111,7 @@ TEST(Threads, SgemmScanWarpsumSameWith1And2Threads) {
   for (const char *File : Levels)
     expectSameWith1And2(File, [](Module &M, Outcome &O) {
       const int Mm = 40, N = 36, K = 20;
-      std::vector<float> A(Mm * K), B(K * N), C(Mm * N, -1);
+      AVec<float> A(Mm * K), B(K * N), C(Mm * N, -1);
       for (int I = 0; I < Mm * K; ++I)
         A[I] = (float)((I * 7) % 13) - 6;
       for (int I = 0; I < K * N; ++I)
@@ -106,14 +122,15 @@ TEST(Threads, SgemmScanWarpsumSameWith1And2Threads) {
               K)));
       O.Buffers.push_back(bytes(C));
       const int NS = 1000;
-      std::vector<int> In(NS), Out(NS, 0);
+      AVec<int> In(NS), Out(NS, 0);
       for (int I = 0; I < NS; ++I)
         In[I] = (I % 17) - 4;
       ASSERT_TRUE(launch(M, kernelNamed(M, "scan"), {8, 1, 1}, {128, 1, 1},
                          Args().add(In.data()).add(Out.data()).add(NS), nullptr,
                          128 * sizeof(int)));
       O.Buffers.push_back(bytes(Out));
-      int Sum = 0;
+      AVec<int> SumV(1, 0);
+      int &Sum = SumV[0];
       ASSERT_TRUE(launch(M, kernelNamed(M, "warpsum"), {16, 1, 1}, {64, 1, 1},
                          Args().add(In.data()).add(&Sum).add(NS)));
       EXPECT_EQ(Sum, std::accumulate(In.begin(), In.end(), 0));
@@ -125,11 +142,14 @@ TEST(Threads, SgemmScanWarpsumSameWith1And2Threads) {
 TEST(Threads, AtomicsSameWith1And2Threads) {
   for (const char *File : {"kernels_O0.ptx", "kernels_O2.ptx"})
     expectSameWith1And2(File, [](Module &M, Outcome &O) {
-      std::vector<int> GI = {0, -1000, 1000, -1, 0, 0, 0, 0, 0, 0};
-      std::vector<unsigned> GU = {0, 5, 0, 0};
-      float GF = 0;
-      double GD = 0;
-      unsigned long long GL = 0;
+      AVec<int> GI = {0, -1000, 1000, -1, 0, 0, 0, 0, 0, 0};
+      AVec<unsigned> GU = {0, 5, 0, 0};
+      AVec<float> GFv(1, 0);
+      AVec<double> GDv(1, 0);
+      AVec<unsigned long long> GLv(1, 0);
+      float &GF = GFv[0];
+      double &GD = GDv[0];
+      unsigned long long &GL = GLv[0];
       const int Blocks = 32, Threads = 64;
       ASSERT_TRUE(
           launch(M, kernelNamed(M, "atomics"), {Blocks, 1, 1}, {Threads, 1, 1},

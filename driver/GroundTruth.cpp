@@ -1,0 +1,107 @@
+//===- GroundTruth.cpp - The emulator's ground truth, read back -----------===//
+
+#include "GroundTruth.h"
+#include "JsonFiles.h"
+#include "warpscope/ABI/Files.h"
+
+using namespace llvm;
+using namespace warpscope;
+
+TruthMemory &TruthMemory::operator+=(const TruthMemory &O) {
+  GlobalRequests += O.GlobalRequests;
+  GlobalSectors += O.GlobalSectors;
+  GlobalIdealSectors += O.GlobalIdealSectors;
+  LocalRequests += O.LocalRequests;
+  LocalSectors += O.LocalSectors;
+  LocalIdealSectors += O.LocalIdealSectors;
+  SharedRequests += O.SharedRequests;
+  SharedWavefronts += O.SharedWavefronts;
+  SharedIdealWavefronts += O.SharedIdealWavefronts;
+  AtomicAddresses += O.AtomicAddresses;
+  return *this;
+}
+
+namespace {
+
+// Adds one instruction's counts to T (summing over files).
+void addInstruction(const json::Object &IO, TruthInstruction &T) {
+  auto Count = [&](StringRef Key, uint64_t &Dst) {
+    std::optional<int64_t> V = IO.getInteger(Key);
+    if (V)
+      Dst += (uint64_t)*V;
+    return V.has_value();
+  };
+  T.Opcode = IO.getString("opcode").value_or("").str();
+  T.Marker = IO.getString("marker").value_or("").str();
+  T.File = IO.getString("file").value_or("").str();
+  T.Line = (unsigned)IO.getInteger("line").value_or(0);
+  Count("warp_executions", T.Warp);
+  Count("thread_executions", T.Thread);
+  Count("active_threads", T.Active);
+  T.Instrumentation = IO.getBoolean("instrumentation").value_or(false);
+  if (Count("visits", T.Visits)) {
+    T.Conditional = true;
+    Count("divergent", T.Divergent);
+  }
+  TruthMemory &M = T.Mem;
+  bool Mem = Count("global_requests", M.GlobalRequests);
+  Count("global_sectors", M.GlobalSectors);
+  Count("global_ideal_sectors", M.GlobalIdealSectors);
+  Mem |= Count("local_requests", M.LocalRequests);
+  Count("local_sectors", M.LocalSectors);
+  Count("local_ideal_sectors", M.LocalIdealSectors);
+  Mem |= Count("shared_requests", M.SharedRequests);
+  Count("shared_wavefronts", M.SharedWavefronts);
+  Count("shared_ideal_wavefronts", M.SharedIdealWavefronts);
+  Mem |= Count("atomic_addresses", M.AtomicAddresses);
+  T.Memory |= Mem;
+}
+
+Error loadFile(const std::string &Path, Truth &Out) {
+  auto Fail = [&](const Twine &What) {
+    return createStringError(Path + ": " + What +
+                             "; rerun under `warpscope run --emulate`");
+  };
+  Expected<json::Object> Top = readSchemaObject(Path, schema::Truth, Fail);
+  if (!Top)
+    return Top.takeError();
+  const json::Array *Fns = Top->getArray("functions");
+  if (!Fns)
+    return Fail("has no 'functions' array");
+  for (const json::Value &FV : *Fns) {
+    const json::Object *FO = FV.getAsObject();
+    const json::Array *Insts = FO ? FO->getArray("instructions") : nullptr;
+    auto FName = FO ? FO->getString("name") : std::nullopt;
+    if (!Insts || !FName)
+      return Fail("has a malformed function entry");
+    TruthFunction &F = Out.Functions[FName->str()];
+    F.Kernel = FO->getBoolean("kernel").value_or(false);
+    std::vector<TruthInstruction> &Dst = F.Insts;
+    if (!Dst.empty() && Dst.size() != Insts->size())
+      return Fail("function " + *FName +
+                  " differs from the other ground-truth files");
+    Dst.resize(Insts->size());
+    for (size_t K = 0; K < Insts->size(); ++K) {
+      const json::Object *IO = (*Insts)[K].getAsObject();
+      if (!IO)
+        return Fail("has a malformed instruction");
+      addInstruction(*IO, Dst[K]);
+    }
+  }
+  return Error::success();
+}
+
+} // namespace
+
+Error warpscope::loadTruth(const std::string &Dir, Truth &Out) {
+  std::error_code EC;
+  std::vector<std::string> Paths = filesNamed(Dir, files::Truth, EC);
+  if (EC)
+    return createStringError(Dir + ": cannot be listed (" + EC.message() + ")");
+  for (const std::string &P : Paths) {
+    ++Out.Files;
+    if (Error E = loadFile(P, Out))
+      return E;
+  }
+  return Error::success();
+}

@@ -1,0 +1,58 @@
+//===- GroundTruth.h - The emulator's ground truth, read back ---*- C++ -*-===//
+//
+// The one reader of the emulator's ground-truth files (emu-*.json, schema
+// "warpscope-emu/1", docs/emulator.md; the writer is
+// runtime/emu/core/GroundTruth.cpp). Used by `warpscope validate` (counts
+// against instrumentation) and `warpscope report` (memory efficiency).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_DRIVER_GROUNDTRUTH_H
+#define WARPSCOPE_DRIVER_GROUNDTRUTH_H
+
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warpscope {
+
+/// Memory-efficiency counts of one ld/st/atom/red (zero where the
+/// instruction has none of them).
+struct TruthMemory {
+  uint64_t GlobalRequests = 0, GlobalSectors = 0, GlobalIdealSectors = 0;
+  uint64_t LocalRequests = 0, LocalSectors = 0, LocalIdealSectors = 0;
+  uint64_t SharedRequests = 0, SharedWavefronts = 0, SharedIdealWavefronts = 0;
+  uint64_t AtomicAddresses = 0;
+  TruthMemory &operator+=(const TruthMemory &O);
+};
+
+struct TruthInstruction {
+  std::string Opcode, Marker;
+  std::string File; ///< empty: no .loc before the instruction
+  unsigned Line = 0;
+  uint64_t Warp = 0, Thread = 0, Active = 0, Visits = 0, Divergent = 0;
+  bool Conditional = false, Instrumentation = false;
+  bool Memory = false; ///< carries memory-efficiency counts
+  TruthMemory Mem;
+};
+
+struct TruthFunction {
+  bool Kernel = false;
+  std::vector<TruthInstruction> Insts;
+};
+
+/// Ground truth per function name, summed over every emu-*.json of a
+/// directory.
+struct Truth {
+  std::map<std::string, TruthFunction> Functions;
+  unsigned Files = 0; ///< emu-*.json files read
+};
+
+/// Reads every emu-*.json of Dir into Out; an error names the file and what
+/// is wrong with it.
+llvm::Error loadTruth(const std::string &Dir, Truth &Out);
+
+} // namespace warpscope
+
+#endif // WARPSCOPE_DRIVER_GROUNDTRUTH_H

@@ -1,0 +1,195 @@
+//===- MemoryReport.cpp - Memory view: sectors and wavefronts per request -===//
+
+#include "MemoryReport.h"
+#include "Html.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Regex.h"
+#include <algorithm>
+#include <tuple>
+
+using namespace llvm;
+using namespace warpscope;
+
+MemoryView warpscope::buildMemoryView(const Truth &T,
+                                      const std::string &Filter) {
+  std::optional<Regex> R;
+  if (!Filter.empty())
+    R.emplace(Filter);
+  MemoryView V;
+  for (const auto &[Mangled, F] : T.Functions) {
+    std::string Name = demangle(Mangled);
+    if (R && !R->match(Mangled) && !R->match(Name))
+      continue;
+    MemoryFunction MF{Mangled, Name, F.Kernel, {}, {}};
+    std::map<std::pair<std::string, unsigned>, TruthMemory> ByLine;
+    for (const TruthInstruction &I : F.Insts) {
+      const TruthMemory &C = I.Mem;
+      // The instrumentation's own counter updates are not the program's.
+      if (!I.Memory || I.Instrumentation ||
+          !(C.GlobalRequests || C.LocalRequests || C.SharedRequests))
+        continue;
+      MF.Counts += C;
+      ByLine[{I.File, I.Line}] += C;
+    }
+    if (ByLine.empty())
+      continue;
+    for (const auto &[Where, C] : ByLine)
+      MF.Lines.push_back({Where.first, Where.second, C});
+    V.Functions.push_back(std::move(MF));
+  }
+  auto Requests = [](const TruthMemory &C) {
+    return C.GlobalRequests + C.LocalRequests + C.SharedRequests;
+  };
+  std::stable_sort(V.Functions.begin(), V.Functions.end(),
+                   [&](const MemoryFunction &A, const MemoryFunction &B) {
+                     return Requests(A.Counts) > Requests(B.Counts);
+                   });
+  return V;
+}
+
+Expected<std::optional<MemoryView>>
+warpscope::loadMemoryView(const std::string &Dir, const std::string &Filter) {
+  Truth T;
+  if (Error E = loadTruth(Dir, T))
+    return E;
+  if (!T.Files)
+    return std::nullopt;
+  return buildMemoryView(T, Filter);
+}
+
+namespace {
+
+std::optional<double> perRequest(uint64_t N, uint64_t Requests) {
+  if (!Requests)
+    return std::nullopt;
+  return double(N) / double(Requests);
+}
+
+// "global 4 req, 8.00 sectors/req (ideal 4.00); shared ...": the spaces
+// the counts have requests in, and atomics' distinct addresses.
+std::string summary(const TruthMemory &C) {
+  std::string S;
+  auto Part = [&](StringRef Space, uint64_t Req, uint64_t N, uint64_t Ideal,
+                  StringRef Unit) {
+    if (!Req)
+      return;
+    S += formatv("{0}{1} {2} req, {3:F2} {4}/req (ideal {5:F2})",
+                 S.empty() ? "" : "; ", Space, Req, *perRequest(N, Req), Unit,
+                 *perRequest(Ideal, Req));
+  };
+  Part("global", C.GlobalRequests, C.GlobalSectors, C.GlobalIdealSectors,
+       "sectors");
+  Part("local", C.LocalRequests, C.LocalSectors, C.LocalIdealSectors,
+       "sectors");
+  Part("shared", C.SharedRequests, C.SharedWavefronts, C.SharedIdealWavefronts,
+       "wavefronts");
+  if (C.AtomicAddresses)
+    S += formatv("; atomics {0} distinct addresses", C.AtomicAddresses);
+  return S;
+}
+
+std::string where(const MemoryLine &L) {
+  return L.File.empty() ? "(no line info)"
+                        : formatv("{0}:{1}", L.File, L.Line).str();
+}
+
+json::Object countsJson(const TruthMemory &C) {
+  auto Ratio = [](uint64_t N, uint64_t Req) -> json::Value {
+    if (auto R = perRequest(N, Req))
+      return *R;
+    return nullptr;
+  };
+  return json::Object{
+      {"global_requests", C.GlobalRequests},
+      {"global_sectors", C.GlobalSectors},
+      {"global_ideal_sectors", C.GlobalIdealSectors},
+      {"global_sectors_per_request", Ratio(C.GlobalSectors, C.GlobalRequests)},
+      {"global_ideal_sectors_per_request",
+       Ratio(C.GlobalIdealSectors, C.GlobalRequests)},
+      {"local_requests", C.LocalRequests},
+      {"local_sectors", C.LocalSectors},
+      {"local_ideal_sectors", C.LocalIdealSectors},
+      {"shared_requests", C.SharedRequests},
+      {"shared_wavefronts", C.SharedWavefronts},
+      {"shared_ideal_wavefronts", C.SharedIdealWavefronts},
+      {"shared_wavefronts_per_request",
+       Ratio(C.SharedWavefronts, C.SharedRequests)},
+      {"shared_ideal_wavefronts_per_request",
+       Ratio(C.SharedIdealWavefronts, C.SharedRequests)},
+      {"atomic_addresses", C.AtomicAddresses}};
+}
+
+} // namespace
+
+void warpscope::renderMemoryText(const MemoryView &V, raw_ostream &OS) {
+  OS << "\nMemory view (emulator ground truth, exact: 32-byte sectors, "
+        "shared wavefronts)\n";
+  if (V.Functions.empty())
+    OS << "  no memory instruction ran\n";
+  for (const MemoryFunction &F : V.Functions) {
+    OS << "\n"
+       << (F.Kernel ? "Kernel " : "Device function ") << F.Name << "\n  "
+       << summary(F.Counts) << "\n";
+    for (const MemoryLine &L : F.Lines)
+      OS << formatv("  {0,-32} {1}\n", where(L), summary(L.Counts));
+  }
+}
+
+json::Value warpscope::renderMemoryJson(const MemoryView &V) {
+  json::Array Fns;
+  for (const MemoryFunction &F : V.Functions) {
+    json::Array Lines;
+    for (const MemoryLine &L : F.Lines) {
+      json::Object O = countsJson(L.Counts);
+      O["file"] = L.File;
+      O["line"] = L.Line;
+      Lines.push_back(std::move(O));
+    }
+    json::Object O = countsJson(F.Counts);
+    O["name"] = F.Name;
+    O["mangled"] = F.Mangled;
+    O["kernel"] = F.Kernel;
+    O["lines"] = std::move(Lines);
+    Fns.push_back(std::move(O));
+  }
+  return json::Object{{"version", 1}, {"functions", std::move(Fns)}};
+}
+
+std::string warpscope::renderMemoryHtml(const MemoryView &V) {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "<h2>Memory view (emulator ground truth)</h2>\n";
+  if (V.Functions.empty())
+    OS << "<p>No memory instruction ran.</p>\n";
+  // Per request, "-" where the line has none in that space.
+  auto Ratio = [](uint64_t N, uint64_t Req) {
+    auto R = perRequest(N, Req);
+    return R ? formatv("{0:F2}", *R).str() : std::string("-");
+  };
+  for (const MemoryFunction &F : V.Functions) {
+    OS << "<h3>" << escapeHtml(F.Name) << "</h3>\n<p>"
+       << escapeHtml(summary(F.Counts)) << "</p>\n";
+    OS << "<table class=\"memory\"><thead><tr><th>line</th>"
+          "<th>global requests</th><th>sectors/request</th><th>ideal</th>"
+          "<th>local requests</th><th>sectors/request</th><th>ideal</th>"
+          "<th>shared requests</th><th>wavefronts/request</th><th>ideal</th>"
+          "<th>atomic addresses</th></tr></thead><tbody>\n";
+    for (const MemoryLine &L : F.Lines) {
+      const TruthMemory &C = L.Counts;
+      OS << "<tr><td>" << escapeHtml(where(L)) << "</td><td>"
+         << C.GlobalRequests << "</td><td>"
+         << Ratio(C.GlobalSectors, C.GlobalRequests) << "</td><td>"
+         << Ratio(C.GlobalIdealSectors, C.GlobalRequests) << "</td><td>"
+         << C.LocalRequests << "</td><td>"
+         << Ratio(C.LocalSectors, C.LocalRequests) << "</td><td>"
+         << Ratio(C.LocalIdealSectors, C.LocalRequests) << "</td><td>"
+         << C.SharedRequests << "</td><td>"
+         << Ratio(C.SharedWavefronts, C.SharedRequests) << "</td><td>"
+         << Ratio(C.SharedIdealWavefronts, C.SharedRequests) << "</td><td>"
+         << C.AtomicAddresses << "</td></tr>\n";
+    }
+    OS << "</tbody></table>\n";
+  }
+  return S;
+}

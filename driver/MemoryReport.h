@@ -1,0 +1,50 @@
+//===- MemoryReport.h - Memory view: sectors and wavefronts per request ---===//
+//
+// For a run on the emulator: per function and per source line, the exact
+// global/local sectors and shared-memory wavefronts per request with their
+// ideals, from the ground truth (GroundTruth.h). Rendered as text, a
+// "memory_view" member of the JSON report and an HTML section.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_DRIVER_MEMORYREPORT_H
+#define WARPSCOPE_DRIVER_MEMORYREPORT_H
+
+#include "GroundTruth.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include <optional>
+
+namespace warpscope {
+
+struct MemoryLine {
+  std::string File; ///< empty: no line information
+  unsigned Line = 0;
+  TruthMemory Counts;
+};
+
+struct MemoryFunction {
+  std::string Mangled, Name;
+  bool Kernel = false;
+  TruthMemory Counts;
+  std::vector<MemoryLine> Lines; ///< in file and line order
+};
+
+struct MemoryView {
+  std::vector<MemoryFunction> Functions; ///< most requests first
+};
+
+/// Functions whose memory instructions ran; Filter (a regex over mangled
+/// and demangled names) may be empty.
+MemoryView buildMemoryView(const Truth &T, const std::string &Filter);
+/// nullopt when Dir holds no ground truth (the run was not emulated).
+llvm::Expected<std::optional<MemoryView>>
+loadMemoryView(const std::string &Dir, const std::string &Filter);
+
+void renderMemoryText(const MemoryView &V, llvm::raw_ostream &OS);
+llvm::json::Value renderMemoryJson(const MemoryView &V);
+/// An HTML section (no page around it).
+std::string renderMemoryHtml(const MemoryView &V);
+
+} // namespace warpscope
+
+#endif // WARPSCOPE_DRIVER_MEMORYREPORT_H

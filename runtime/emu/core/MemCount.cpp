@@ -1,0 +1,288 @@
+//===- MemCount.cpp - memory-efficiency counts of ld/st/atom/red ----------===//
+//
+// Exact, address-only counts per memory instruction (docs/emulator.md,
+// "Memory efficiency"), accumulated into Function::Mem:
+//  - global and local: one request per warp execution with an active lane,
+//    the distinct 32-byte sectors its lanes touch and the ideal: the sectors
+//    its distinct bytes need at best (ceil(distinct bytes / 32));
+//  - shared: wavefronts under 32 banks of 4 bytes, lanes processed in phases
+//    of 128 bytes (all 32 lanes up to 4-byte accesses, half warps for 8,
+//    quarter warps for 16); a phase needs as many wavefronts as the largest
+//    number of distinct 32-bit words any one bank holds (one word read by
+//    many lanes is one access). Ideal: ceil(distinct bytes / 128);
+//  - atom/red: the distinct addresses of each execution.
+// Local addresses are placed as the hardware interleaves them: 32-bit word w
+// of lane l's window at w * 128 + l * 4, so lanes reading the same offset
+// coalesce. Generic addresses count in the space they resolve to.
+// Called once per warp instruction before the access (so a failing access is
+// counted, like the other counters); the common case (lanes' addresses in
+// ascending order, each lane inside one sector) needs one pass, no set.
+//
+//===----------------------------------------------------------------------===//
+#include "ExecInternal.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace warpscope::emu::core {
+
+namespace {
+
+// Distinct 64-bit keys (at most 96 here: 32 lanes x 3 sectors; 32 lanes x
+// 2 words of a phase; a local request's 68 sectors), open addressing in 256
+// slots, cheaper than sorting 32 lanes' addresses.
+class DistinctSet {
+public:
+  /// True when K was not in the set yet.
+  bool insert(uint64_t K) {
+    for (unsigned H = (unsigned)((K * 0x9E3779B97F4A7C15ull) >> 56);;
+         H = (H + 1) & 255) {
+      uint64_t Bit = 1ull << (H & 63);
+      if (!(Used[H >> 6] & Bit)) {
+        Used[H >> 6] |= Bit;
+        Key[H] = K;
+        return true;
+      }
+      if (Key[H] == K)
+        return false;
+    }
+  }
+
+private:
+  uint64_t Used[4] = {0, 0, 0, 0};
+  uint64_t Key[256];
+};
+
+// The addresses of the lanes in M into K (lane order), how many, how many
+// distinct, and how many distinct 32-byte sectors the accesses [K, K + Size)
+// touch. One pass when lanes come in ascending order (the usual case).
+struct Gathered {
+  unsigned N = 0, Distinct = 0, Sectors = 0;
+};
+Gathered gather(const uint64_t *Ad, uint32_t M, unsigned Size, uint64_t *K,
+                bool WantSectors = true) {
+  Gathered G;
+  bool Sorted = true, Inside = true;
+  uint64_t Prev = ~0ull;
+  for (uint32_t R = M; R; R &= R - 1) {
+    uint64_t V = Ad[__builtin_ctz(R)];
+    Sorted &= G.N == 0 || Prev <= V;
+    G.Distinct += V != Prev;
+    G.Sectors += (V >> 5) != (Prev >> 5);
+    Inside &= (V & 31) + Size <= 32;
+    Prev = V;
+    K[G.N++] = V;
+  }
+  if (Sorted && Inside)
+    return G;
+  DistinctSet Addresses;
+  G.Distinct = 0;
+  for (unsigned J = 0; J < G.N; ++J)
+    G.Distinct += Addresses.insert(K[J]);
+  if (!WantSectors)
+    return G;
+  DistinctSet Sectors;
+  G.Sectors = 0;
+  for (unsigned J = 0; J < G.N; ++J)
+    // An access may span sectors (misaligned, or wider than one).
+    for (uint64_t X = K[J] >> 5; X <= (K[J] + Size - 1) >> 5; ++X)
+      G.Sectors += Sectors.insert(X);
+  return G;
+}
+
+uint64_t ceilDiv(uint64_t A, uint64_t B) { return (A + B - 1) / B; }
+
+// Global: Ad holds every lane's address. Returns the distinct addresses.
+unsigned countGlobal(const uint64_t *Ad, uint32_t M, unsigned Size,
+                     MemCounts &C) {
+  uint64_t K[32];
+  Gathered G = gather(Ad, M, Size, K);
+  ++C.GlobalRequests;
+  C.GlobalSectors += G.Sectors;
+  C.GlobalIdealSectors += ceilDiv((uint64_t)G.Distinct * Size, 32);
+  return G.Distinct;
+}
+
+// Local: Off holds every lane's offset in its own window.
+void countLocal(const uint64_t *Off, uint32_t M, unsigned Size, MemCounts &C) {
+  // Each lane's bytes, word by word, at their interleaved addresses.
+  uint64_t K[32 * 17];
+  unsigned N = 0;
+  for (uint32_t R = M; R; R &= R - 1) {
+    int L = __builtin_ctz(R);
+    for (uint64_t W = Off[L] >> 2; W <= (Off[L] + Size - 1) >> 2; ++W)
+      if (N < sizeof K / sizeof *K)
+        K[N++] = W * 128 + (uint64_t)L * 4;
+  }
+  DistinctSet Sectors;
+  unsigned Distinct = 0;
+  for (unsigned J = 0; J < N; ++J)
+    Distinct += Sectors.insert(K[J] >> 5);
+  ++C.LocalRequests;
+  C.LocalSectors += Distinct;
+  C.LocalIdealSectors += ceilDiv((uint64_t)__builtin_popcount(M) * Size, 32);
+}
+
+// Wavefronts of one phase: the most distinct words any bank holds.
+unsigned phaseWavefronts(const uint64_t *K, unsigned N, unsigned Size) {
+  uint64_t Lo = ~0ull, Hi = 0;
+  bool Sorted = true;
+  for (unsigned J = 0; J < N; ++J) {
+    Lo = std::min(Lo, K[J] >> 2);
+    Hi = std::max(Hi, (K[J] + Size - 1) >> 2);
+    Sorted &= J == 0 || K[J - 1] + Size <= K[J] || K[J - 1] == K[J];
+  }
+  if (Hi - Lo < 32)
+    return 1; // all words in one 32-word window: a bank each
+  unsigned PerBank[32] = {}, Max = 0;
+  if (Sorted) {
+    // Ascending, not overlapping: equal words are neighbours.
+    uint64_t Prev = ~0ull;
+    for (unsigned J = 0; J < N; ++J)
+      for (uint64_t X = K[J] >> 2; X <= (K[J] + Size - 1) >> 2; ++X)
+        if (X != Prev) {
+          Max = std::max(Max, ++PerBank[X & 31]);
+          Prev = X;
+        }
+    return Max;
+  }
+  DistinctSet Words;
+  for (unsigned J = 0; J < N; ++J)
+    for (uint64_t X = K[J] >> 2; X <= (K[J] + Size - 1) >> 2; ++X)
+      if (Words.insert(X))
+        Max = std::max(Max, ++PerBank[X & 31]);
+  return Max;
+}
+
+// Shared: Ad holds every lane's offset. Returns the distinct addresses.
+unsigned countShared(const uint64_t *Ad, uint32_t M, unsigned Size,
+                     MemCounts &C) {
+  const unsigned PerPhase = Size <= 4 ? 32 : std::max(1u, 128 / Size);
+  const uint32_t PhaseMask =
+      PerPhase >= 32 ? ~0u : (uint32_t)((1ull << PerPhase) - 1);
+  uint64_t K[32];
+  Gathered All = gather(Ad, M, Size, K, /*WantSectors=*/false);
+  ++C.SharedRequests;
+  C.SharedIdealWavefronts += ceilDiv((uint64_t)All.Distinct * Size, 128);
+  if (PerPhase >= 32) {
+    C.SharedWavefronts += phaseWavefronts(K, All.N, Size);
+    return All.Distinct;
+  }
+  for (unsigned P = 0; P < 32; P += PerPhase) {
+    uint32_t PM = M & (PhaseMask << P);
+    if (!PM)
+      continue;
+    Gathered G = gather(Ad, PM, Size, K, /*WantSectors=*/false);
+    C.SharedWavefronts += phaseWavefronts(K, G.N, Size);
+  }
+  return All.Distinct;
+}
+
+// True when the 32 lanes' addresses are consecutive Size-byte elements (a
+// coalesced access). The hot path: four lanes at a time in vector registers
+// (GCC/Clang vector extensions; plain SSE2 runs it as two halves).
+bool contiguous(const uint64_t *A, unsigned Size) {
+  typedef uint64_t V4 __attribute__((vector_size(32)));
+  const uint64_t S = Size;
+  const V4 Base = {A[0], A[0], A[0], A[0]}, Step = {4 * S, 4 * S, 4 * S, 4 * S};
+  V4 Want = {0, S, 2 * S, 3 * S}, Bad = {0, 0, 0, 0};
+  for (int L = 0; L < 32; L += 4) {
+    V4 X;
+    std::memcpy(&X, A + L, sizeof X);
+    Bad |= (X - Base) ^ Want;
+    Want += Step;
+  }
+  return !(Bad[0] | Bad[1] | Bad[2] | Bad[3]);
+}
+
+// Counts a contiguous access from A0 without looking at each lane again:
+// the span's sectors; for shared, one wavefront per 128-byte phase (A0 is
+// aligned to the access size or a word, so a phase spans at most 32 words).
+void countContiguous(MemCounts &C, uint64_t A0, unsigned Size, bool Shared,
+                     bool Atomic) {
+  if (Shared) {
+    ++C.SharedRequests;
+    uint64_t Phases = ceilDiv(32 * (uint64_t)Size, 128);
+    C.SharedWavefronts += Phases;
+    C.SharedIdealWavefronts += Phases;
+  } else {
+    ++C.GlobalRequests;
+    C.GlobalSectors += ((A0 + 32 * Size - 1) >> 5) - (A0 >> 5) + 1;
+    C.GlobalIdealSectors += Size; // ceil(32 * Size / 32)
+  }
+  if (Atomic)
+    C.AtomicAddresses += 32;
+}
+
+} // namespace
+
+void Launcher::countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  if (!EM || I.Space == SpParam || I.Space == SpConst)
+    return;
+  MemCounts &C = Ctr.Sets[Fr.F->Index].Mem[&I - Fr.F->Code.data()];
+  const uint64_t *A = Fr.Regs.data() + (size_t)I.Addr * 32;
+  const unsigned Size =
+      tySize(I.T) * (I.Op == OpLd || I.Op == OpSt ? I.Vec : 1);
+  if (!Size)
+    return;
+  const bool Atomic = I.Op == OpAtom || I.Op == OpRed;
+  const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
+  const uint64_t LoLo = (uint64_t)(uintptr_t)LocalBuf.data();
+  if (EM == ~0u && I.Space != SpLocal && contiguous(A, Size)) {
+    // Generic: only when the whole span is shared, or clear of the shared
+    // and local windows.
+    uint64_t A0 = A[0] + (uint64_t)I.Off, End = A0 + 32 * Size;
+    uint64_t Base = I.Space == SpShared ? 0 : ShLo;
+    bool InShared = A0 - ShLo < SharedSize && End - ShLo <= SharedSize;
+    bool Clear = (End <= ShLo || A0 >= ShLo + SharedSize) &&
+                 (End <= LoLo || A0 >= LoLo + LocalBuf.size());
+    bool Sh = I.Space == SpShared || (I.Space == SpGeneric && InShared);
+    if ((Sh || I.Space == SpGlobal || Clear) &&
+        (!Sh || (A0 - Base) % std::min(Size, 4u) == 0)) {
+      countContiguous(C, A0, Size, Sh, Atomic);
+      return;
+    }
+  }
+  uint64_t Ad[32];
+  for (int L = 0; L < 32; ++L)
+    Ad[L] = A[L] + (uint64_t)I.Off;
+  uint32_t Sh = 0, Lo = 0, Gl = 0;
+  if (I.Space == SpShared)
+    Sh = EM;
+  else if (I.Space == SpLocal)
+    Lo = EM;
+  else if (I.Space == SpGlobal)
+    Gl = EM;
+  else {
+    // Generic: split the lanes by the window their address falls into.
+    for (uint32_t R = EM; R; R &= R - 1) {
+      int L = __builtin_ctz(R);
+      if (Ad[L] - ShLo < SharedSize) {
+        Sh |= 1u << L;
+        Ad[L] -= ShLo;
+      } else if (Ad[L] - LoLo < LocalBuf.size()) {
+        Lo |= 1u << L;
+        Ad[L] -= (uint64_t)(uintptr_t)W.LaneLocal[L];
+      } else {
+        Gl |= 1u << L;
+      }
+    }
+  }
+  if (Gl) {
+    unsigned D = countGlobal(Ad, Gl, Size, C);
+    if (Atomic)
+      C.AtomicAddresses += D;
+  }
+  if (Sh) {
+    unsigned D = countShared(Ad, Sh, Size, C);
+    if (Atomic)
+      C.AtomicAddresses += D;
+  }
+  if (Lo) {
+    countLocal(Ad, Lo, Size, C);
+    if (Atomic)
+      C.AtomicAddresses += __builtin_popcount(Lo); // a window per lane
+  }
+}
+
+} // namespace warpscope::emu::core
