@@ -9,9 +9,11 @@
 #define WARPSCOPE_DRIVER_PROFILEMODEL_H
 
 #include "warpscope/Database/ProgramDatabase.h"
+#include "warpscope/Support/Occupancy.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +66,19 @@ struct LaunchGroup {
   uint64_t SharedBytes = 0, Count = 0;
   double TimeMs = 0; ///< summed where measured
   bool Timed = false;
+  /// The CUDA runtime's cudaOccupancyMaxActiveBlocksPerMultiprocessor for
+  /// this block size and dynamic shared memory (profile schema 2).
+  std::optional<uint32_t> BlocksPerSM;
+};
+
+/// What a kernel's machine code uses (profile `kernels[]`).
+struct MachineResources {
+  std::string Source; ///< "ptxas" (emulator) or "cuda-runtime" (GPU)
+  bool Known = false; ///< false: Error says why
+  std::string Error;
+  uint32_t Registers = 0;
+  uint64_t LocalBytes = 0, StaticSharedBytes = 0;
+  std::optional<uint64_t> SpillStoreBytes, SpillLoadBytes; ///< ptxas only
 };
 
 struct FunctionProfile {
@@ -75,6 +90,8 @@ struct FunctionProfile {
   std::vector<BranchCounts> Branches;
   std::vector<LaunchGroup> Launches;
   uint64_t launches() const;
+  /// Kernels launched under a schema-2 runtime.
+  std::optional<MachineResources> Resources;
   /// PTX histograms: "ok", or why the database has none ("" = not built).
   std::string PtxStatus;
   std::string PtxArch;
@@ -101,6 +118,9 @@ struct ProfileSet {
   std::string Directory;
   std::vector<std::string> ProfileFiles;
   std::string Program, Device, Mode;
+  /// The device's per-SM limits (schema 2, after a launch); occupancy uses
+  /// them, with sm_90's allocation units.
+  std::optional<SmLimits> Limits;
   bool Complete = true;              ///< every module's counters were read
   std::vector<std::string> Warnings; ///< e.g. incomplete modules
   std::vector<KernelFault> Faults;   ///< one per process whose kernel faulted

@@ -2,6 +2,7 @@
 
 #include "Report.h"
 #include "MixReport.h"
+#include "ResourceReport.h"
 #include "SourceText.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Demangle/Demangle.h"
@@ -167,6 +168,7 @@ void warpscope::renderText(const ProfileSet &Set,
                       L.SharedBytes ? formatv(" smem {0}", L.SharedBytes).str()
                                     : std::string());
       OS << "\n";
+      renderResourcesText(Set, F, OS);
     }
     if (S.TimeMs)
       OS << formatv("  time: {0:F3} ms\n", *S.TimeMs);
@@ -272,6 +274,8 @@ warpscope::renderJson(const ProfileSet &Set,
                    {"divergence_concentration_90", S.Concentration90},
                    {"branches", std::move(Branches)},
                    {"blocks", std::move(Blocks)}};
+    if (F.Kernel)
+      addResourcesJson(Set, F, K);
     addMixJson(S.Mix, K);
     if (S.Hardware)
       addHardwareJson(*S.Hardware, K);

@@ -3,6 +3,7 @@
 #include "ReportFormats.h"
 #include "Html.h"
 #include "MixReport.h"
+#include "ResourceReport.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -234,6 +235,8 @@ void warpscope::renderHtml(const ProfileSet &Set,
                   S.Probed, S.Uniform, S.DivergentBranches,
                   formatPercent(S.BranchEfficiency),
                   formatPercent(S.SimdEfficiency), S.Concentration90);
+    if (F.Kernel)
+      renderResourcesHtml(Set, F, OS);
     renderMixHtml(S.Mix, OS);
     if (S.Hardware)
       renderHardwareHtml(*S.Hardware, OS);

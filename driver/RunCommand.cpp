@@ -148,6 +148,8 @@ int warpscope::runRun() {
     prependPath("LD_LIBRARY_PATH", Emu);
     // Long emulated launches report their progress on stderr.
     setenv("WARPSCOPE_EMU_PROGRESS", "2", 0);
+    // A profile run takes the memory-efficiency counts (report's memory view).
+    setenv("WARPSCOPE_EMU_MEMORY", "1", 0);
     if (Racecheck)
       setenv("WARPSCOPE_EMU_RACECHECK", "1", 1);
   }

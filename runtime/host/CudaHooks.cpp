@@ -7,6 +7,7 @@
 
 #include "Environment.h"
 #include "FatalSignal.h"
+#include "KernelQueries.h"
 #include "Profile.h"
 #include "Registry.h"
 #include <atomic>
@@ -185,8 +186,10 @@ ProcessInfo processInfo(const Runtime &R) {
   cudaDeviceProp Prop;
   int Device = 0;
   if (R.Reg.launchCount() && cudaGetDevice(&Device) == cudaSuccess &&
-      cudaGetDeviceProperties(&Prop, Device) == cudaSuccess)
+      cudaGetDeviceProperties(&Prop, Device) == cudaSuccess) {
     P.Device = Prop.name;
+    P.Limits = currentDeviceLimits();
+  }
   return P;
 }
 
@@ -309,6 +312,7 @@ cudaError_t launch(LaunchFn Launch, const void *Func, dim3 Grid, dim3 Block,
   Runtime &R = runtime();
   KernelRef K = R.Reg.findKernel(Func);
   LaunchConfig C = launchConfig(R, Grid, Block, Shared, Stream);
+  queryKernelResources(R.Reg, Func, K, C); // once per kernel and config
   cudaError_t Result;
   if (R.Config.CollectionMode == Mode::PerLaunch) {
     Result = launchPerLaunch(R, Launch, K, C, Func, Grid, Block, Args, Shared,

@@ -22,6 +22,47 @@ static json configJson(const LaunchConfig &C) {
           {"stream", C.Stream}};
 }
 
+static json limitsJson(const DeviceLimits &L) {
+  return {{"compute_capability", L.ComputeCapability},
+          {"sm_count", L.SmCount},
+          {"warp_size", L.WarpSize},
+          {"registers_per_sm", L.RegistersPerSM},
+          {"registers_per_block", L.RegistersPerBlock},
+          {"max_threads_per_sm", L.MaxThreadsPerSM},
+          {"max_blocks_per_sm", L.MaxBlocksPerSM},
+          {"max_threads_per_block", L.MaxThreadsPerBlock},
+          {"shared_per_sm", L.SharedPerSM},
+          {"shared_per_block_optin", L.SharedPerBlockOptin},
+          {"reserved_shared_per_block", L.ReservedSharedPerBlock}};
+}
+
+static json optional(const std::optional<uint64_t> &V) {
+  return V ? json(*V) : json(nullptr);
+}
+
+/// One entry per launched kernel: what its machine code uses, null fields
+/// when unknown.
+static json kernelsJson(const Registry &R,
+                        const std::vector<ModuleState> &Modules) {
+  json Out = json::array();
+  for (const auto &[Key, A] : R.kernelAttributes()) {
+    auto Known = [&](uint64_t V) { return A.Known ? json(V) : json(nullptr); };
+    json K = {{"module_id", Modules[Key.first].Desc->ModuleId},
+              {"kernel", Key.second},
+              {"source", A.Source},
+              {"registers", Known(A.Registers)},
+              {"local_bytes", Known(A.LocalBytes)},
+              {"spill_store_bytes", optional(A.SpillStoreBytes)},
+              {"spill_load_bytes", optional(A.SpillLoadBytes)},
+              {"static_shared_bytes", Known(A.StaticSharedBytes)},
+              {"max_threads_per_block", Known(A.MaxThreadsPerBlock)}};
+    if (!A.Error.empty())
+      K["error"] = A.Error;
+    Out.push_back(std::move(K));
+  }
+  return Out;
+}
+
 json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
   std::vector<ModuleState> Modules = R.modules();
   auto ModuleId = [&](int M) -> json {
@@ -33,6 +74,7 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
   J["rank"] = P.Rank ? json(*P.Rank) : json(nullptr);
   J["program"] = P.Program;
   J["device"] = P.Device;
+  J["device_limits"] = P.Limits ? limitsJson(*P.Limits) : json(nullptr);
   J["mode"] = P.CollectionMode == Mode::PerLaunch ? "per-launch" : "aggregate";
   if (P.EndedBySignal)
     J["ended_by_signal"] = P.EndedBySignal;
@@ -66,12 +108,20 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
     else
       Untimed[Key] = true;
   }
+  J["kernels"] = kernelsJson(R, Modules);
+  std::map<OccupancyKey, std::optional<uint32_t>> BlocksPerSM = R.blocksPerSM();
   J["launches"] = json::array();
   for (const auto &[Key, CountAndTime] : Groups) {
     json L = configJson(Key.Config);
     L["module_id"] = ModuleId(Key.Module);
     L["kernel"] = Key.Kernel;
     L["count"] = CountAndTime.first;
+    const Dim &B = Key.Config.Block;
+    auto Blocks = BlocksPerSM.find(
+        {{Key.Module, Key.Kernel}, B.X * B.Y * B.Z, Key.Config.SharedBytes});
+    L["blocks_per_sm"] = Blocks != BlocksPerSM.end() && Blocks->second
+                             ? json(*Blocks->second)
+                             : json(nullptr);
     if (P.CollectionMode == Mode::PerLaunch)
       L["time_ms"] =
           Untimed.count(Key) ? json(nullptr) : json(CountAndTime.second);

@@ -1,4 +1,4 @@
-//===- Profile.h - The profile on disk (schema warpscope-profile/1) -------===//
+//===- Profile.h - The profile on disk (schema warpscope-profile/2) -------===//
 #ifndef WARPSCOPE_RUNTIME_PROFILE_H
 #define WARPSCOPE_RUNTIME_PROFILE_H
 
@@ -9,11 +9,21 @@
 
 namespace warpscope::rt {
 
+/// The device's per-SM limits (cudaDeviceProp), for occupancy.
+struct DeviceLimits {
+  std::string ComputeCapability; ///< "9.0"
+  uint32_t SmCount = 0, WarpSize = 0;
+  uint32_t RegistersPerSM = 0, RegistersPerBlock = 0;
+  uint32_t MaxThreadsPerSM = 0, MaxBlocksPerSM = 0, MaxThreadsPerBlock = 0;
+  uint64_t SharedPerSM = 0, SharedPerBlockOptin = 0, ReservedSharedPerBlock = 0;
+};
+
 struct ProcessInfo {
   long Pid = 0;
   std::optional<int> Rank;
   std::string Program;
   std::string Device;
+  std::optional<DeviceLimits> Limits;
   Mode CollectionMode = Mode::Aggregate;
   /// Written by the handler of this fatal signal (0: at exit or a reset).
   int EndedBySignal = 0;

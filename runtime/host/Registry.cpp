@@ -130,3 +130,44 @@ uint64_t Registry::launchCount() const {
   std::lock_guard<std::mutex> G(Lock);
   return Launches;
 }
+
+ResourceQuestions Registry::claimResourceQuestions(const KernelRef &K,
+                                                   const OccupancyKey &O) {
+  std::lock_guard<std::mutex> G(Lock);
+  ResourceQuestions Q;
+  Q.Attributes =
+      Attributes.emplace(KernelKey{K.Module, K.Name}, std::nullopt).second;
+  Q.Occupancy = BlocksPerSM.emplace(O, std::nullopt).second;
+  return Q;
+}
+
+void Registry::setAttributes(const KernelRef &K, const KernelAttributes &A) {
+  std::lock_guard<std::mutex> G(Lock);
+  Attributes[{K.Module, K.Name}] = A;
+}
+
+std::optional<KernelAttributes> Registry::attributes(const KernelRef &K) const {
+  std::lock_guard<std::mutex> G(Lock);
+  auto It = Attributes.find({K.Module, K.Name});
+  return It == Attributes.end() ? std::nullopt : It->second;
+}
+
+void Registry::setBlocksPerSM(const OccupancyKey &O,
+                              std::optional<uint32_t> Blocks) {
+  std::lock_guard<std::mutex> G(Lock);
+  BlocksPerSM[O] = Blocks;
+}
+
+std::map<KernelKey, KernelAttributes> Registry::kernelAttributes() const {
+  std::lock_guard<std::mutex> G(Lock);
+  std::map<KernelKey, KernelAttributes> Out;
+  for (const auto &[Key, A] : Attributes)
+    if (A)
+      Out[Key] = *A;
+  return Out;
+}
+
+std::map<OccupancyKey, std::optional<uint32_t>> Registry::blocksPerSM() const {
+  std::lock_guard<std::mutex> G(Lock);
+  return BlocksPerSM;
+}

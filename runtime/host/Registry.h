@@ -73,6 +73,40 @@ struct LaunchRecord {
   std::string Error;
 };
 
+/// What a kernel's machine code uses, asked of the CUDA runtime once per
+/// kernel (on the emulator, ptxas answers it).
+struct KernelAttributes {
+  std::string Source; ///< "cuda-runtime" or "ptxas"
+  bool Known = false; ///< false: Error says why
+  std::string Error;
+  uint32_t Registers = 0;  ///< per thread
+  uint64_t LocalBytes = 0; ///< local memory (stack frame) per thread
+  uint64_t StaticSharedBytes = 0;
+  uint32_t MaxThreadsPerBlock = 0;
+  /// ptxas only: the CUDA runtime does not report spill traffic.
+  std::optional<uint64_t> SpillStoreBytes, SpillLoadBytes;
+};
+
+/// A kernel by module index and mangled name.
+using KernelKey = std::pair<int, std::string>;
+
+/// Blocks per SM depend on the block's threads and dynamic shared memory.
+struct OccupancyKey {
+  KernelKey Kernel;
+  uint32_t Threads = 0;
+  uint64_t SharedBytes = 0;
+  bool operator<(const OccupancyKey &O) const {
+    return std::tie(Kernel, Threads, SharedBytes) <
+           std::tie(O.Kernel, O.Threads, O.SharedBytes);
+  }
+};
+
+/// What a launch still has to ask the CUDA runtime (each question once).
+struct ResourceQuestions {
+  bool Attributes = false;
+  bool Occupancy = false;
+};
+
 /// The first kernel fault (trap, failed assert, illegal address, an
 /// unsupported instruction on the emulator); the context is unusable after
 /// it, so later errors are its consequences. The emulator reports a fault
@@ -98,6 +132,14 @@ public:
   void recordLaunch(const KernelRef &K, const LaunchConfig &C, double TimeMs,
                     const std::vector<uint64_t> &Counts,
                     const std::string &Error);
+  /// Claims the questions about K and this configuration not asked yet, so
+  /// no other launch asks them again.
+  ResourceQuestions claimResourceQuestions(const KernelRef &K,
+                                           const OccupancyKey &O);
+  void setAttributes(const KernelRef &K, const KernelAttributes &A);
+  /// Null when the kernel's attributes are not known.
+  std::optional<KernelAttributes> attributes(const KernelRef &K) const;
+  void setBlocksPerSM(const OccupancyKey &O, std::optional<uint32_t> Blocks);
   /// Records the first fault only (see FailedLaunch); false if one was
   /// recorded before.
   bool recordFailure(const FailedLaunch &F);
@@ -115,6 +157,8 @@ public:
   std::map<LaunchGroupKey, uint64_t> launchGroups() const;
   std::vector<LaunchRecord> launchRecords() const;
   uint64_t launchCount() const;
+  std::map<KernelKey, KernelAttributes> kernelAttributes() const;
+  std::map<OccupancyKey, std::optional<uint32_t>> blocksPerSM() const;
   std::optional<FailedLaunch> failure() const;
 
 private:
@@ -124,6 +168,8 @@ private:
   std::map<const void *, uint32_t> Streams;
   std::map<LaunchGroupKey, uint64_t> Groups;
   std::vector<LaunchRecord> Records;
+  std::map<KernelKey, std::optional<KernelAttributes>> Attributes;
+  std::map<OccupancyKey, std::optional<uint32_t>> BlocksPerSM;
   std::optional<FailedLaunch> Failure;
   uint64_t Launches = 0;
 };

@@ -22,6 +22,9 @@ cuda_flags = ("-x cuda --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version "
 config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", "")])
 # Databases go to the test's own directory, never to a shared temp dir.
 config.environment.pop("WARPSCOPE_DB_DIR", None)
+# The emulator caches ptxas's reports (docs/emulator.md) here, not in ~/.cache.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "cache")
+config.environment.pop("WARPSCOPE_PTXAS", None)
 
 config.substitutions += [
     ("%opt-ws", "%s/opt -load-pass-plugin=%s" % (tools, plugin)),

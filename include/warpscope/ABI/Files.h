@@ -55,7 +55,11 @@ inline constexpr FileKind Cubin{"cubin-", ".cubin"};
 } // namespace files
 
 namespace schema {
-inline constexpr const char *Profile = "warpscope-profile/1";
+/// Version 2 added `device_limits`, `kernels` (registers, spills, shared
+/// memory) and launches' `blocks_per_sm`; readers still accept version 1,
+/// whose kernels show those as unknown.
+inline constexpr const char *Profile = "warpscope-profile/2";
+inline constexpr const char *ProfileV1 = "warpscope-profile/1";
 inline constexpr const char *Truth = "warpscope-emu/1";
 inline constexpr const char *SassMetrics = "warpscope-sassmetrics/1";
 // The database's and PC samples' tags live with their layouts (Abi.h,

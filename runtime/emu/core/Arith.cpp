@@ -90,6 +90,14 @@ static uint64_t cvtToInt(const Inst &I, bool SrcFloat, double FV, int64_t IV,
 }
 
 // Converts lane values for cvt.
+// cvt.rna.tf32.f32 (kept out of exec's switch: a rare instruction).
+void Launcher::execCvtTf32(Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  LANES(D[l] = cvtRnaTf32((uint32_t)A[l]));
+}
+
 void Launcher::execCvt(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *R = Fr.Regs.data();
   const uint64_t *A = R + (size_t)I.S[0] * 32;

@@ -317,7 +317,8 @@ void InstDecoder::needType() {
 // The families test disjoint opcode names, so their order does not matter.
 void InstDecoder::run() {
   if (move() || arithmetic() || bitOps() || floatMath() || comparison() ||
-      conversion() || memory() || texture() || control() || warp() || call())
+      conversion() || memory() || texture() || control() || warp() ||
+      matrix() || call())
     return;
   throw Unsupported("'" + Opc + "' is not implemented");
 }

@@ -321,6 +321,15 @@ bool InstDecoder::conversion() {
       setS(1, Ops[2], Ty::F32);
       return true;
     }
+    if (Md.has("tf32")) { // cvt.rna.tf32.f32 d, a: d holds a tf32 as .b32
+      if (I.Rnd != RndRna || Md.has("satfinite") || Md.has("relu"))
+        throw Unsupported("'" + Opc + "': only cvt.rna.tf32.f32 supported");
+      I.Op = OpCvtTf32;
+      needOps(2);
+      setD(0, Ops[0]);
+      setS(0, Ops[1], Ty::F32);
+      return true;
+    }
     if (Md.Types.size() != 2)
       fail("cvt needs two types");
     I.Op = OpCvt;

@@ -10,6 +10,8 @@ namespace warpscope::emu::core::parser {
 
 // Loads, stores and atomics (ld/ldu/st, atom/red) in every state space.
 bool InstDecoder::memory() {
+  if (B == "cp" && Md.has("async"))
+    return asyncCopy();
   if (B == "ld" || B == "ldu" || B == "st") {
     needType();
     bool IsSt = B == "st";
@@ -53,11 +55,29 @@ bool InstDecoder::memory() {
           AO = K;
     if (AO < 0)
       throw Unsupported("'" + Opc + "': unsupported atomic operation");
-    if (I.Vec != 1)
-      throw Unsupported("vector atomics unsupported");
+    if (I.Vec != 1 && !(AO == AtAdd && I.T == Ty::F32 &&
+                        (I.Vec == 2 || I.Vec == 4) && I.Space == SpGlobal))
+      throw Unsupported("'" + Opc +
+                        "': vector atomics other than "
+                        "atom/red.global.add.v2/.v4.f32 unsupported");
     I.Sub = (uint8_t)AO;
     size_t Base = I.Op == OpAtom ? 1 : 0;
     needOps(Base + (AO == AtCas ? 3 : 2));
+    if (I.Vec != 1) { // atom.global.add.v4.f32 {d..}, [a], {b..}
+      const RawOp &Src = Ops[Base + 1];
+      if (Src.Kind != RawOp::Vec || Src.Elems.size() != I.Vec ||
+          (I.Op == OpAtom &&
+           (Ops[0].Kind != RawOp::Vec || Ops[0].Elems.size() != I.Vec)))
+        fail("'" + Opc + "' needs vector operands of " + std::to_string(I.Vec) +
+             " elements");
+      for (size_t K = 0; K < I.Vec; ++K) {
+        if (I.Op == OpAtom)
+          setD(K, Ops[0].Elems[K]);
+        setS(K, Src.Elems[K], I.T);
+      }
+      P.memOperand(Ops[Base], I);
+      return true;
+    }
     if (I.Op == OpAtom)
       setD(0, Ops[0]);
     P.memOperand(Ops[Base], I);
@@ -103,20 +123,8 @@ bool InstDecoder::control() {
     I.Op = OpTrap;
     return true;
   }
-  if (B == "bar" || B == "barrier") {
-    if (Md.has("arrive") || Md.has("red"))
-      throw Unsupported("'" + Opc + "' unsupported");
-    if (Md.has("warp")) {
-      I.Op = OpNop;
-      return true;
-    }
-    I.Op = OpBar;
-    if (!Ops.empty())
-      setS(0, Ops[0], Ty::U32);
-    if (Ops.size() > 1)
-      setS(1, Ops[1], Ty::U32);
-    return true;
-  }
+  if (B == "bar" || B == "barrier")
+    return barrier();
   if (B == "membar" || B == "fence") {
     // CTAs run on several host threads: ordering must hold on the host too.
     I.Op = OpFence;
@@ -128,6 +136,94 @@ bool InstDecoder::control() {
     return true;
   }
   return false;
+}
+
+// bar/barrier{.cta}: .sync, .arrive, .red.{popc.u32,and.pred,or.pred}, with
+// or without .aligned (the emulator's barriers never need the warp's lanes
+// to be converged). Operands: [d,] id [, count] [, {!}c]. bar.warp.sync is a
+// nop (paths of a warp run to completion one at a time); cluster barriers
+// stay unsupported.
+bool InstDecoder::barrier() {
+  if (Md.has("warp")) {
+    I.Op = OpNop;
+    return true;
+  }
+  if (Md.has("cluster"))
+    throw Unsupported("'" + Opc + "': cluster barriers unsupported");
+  I.Op = OpBar;
+  size_t K = 0;
+  if (Md.has("red")) {
+    I.Sub = Md.has("popc")  ? BarRedPopc
+            : Md.has("and") ? BarRedAnd
+            : Md.has("or")  ? BarRedOr
+                            : 255;
+    if (I.Sub == 255)
+      fail("'" + Opc + "' needs .popc, .and or .or");
+    if (Ops.size() != 3 && Ops.size() != 4)
+      fail("'" + Opc + "' expects d, a, {b,} {!}c");
+    setD(0, Ops[0]);
+    setS(2, Ops.back(), Ty::Pred);
+    if (Ops.back().Not)
+      I.Flags |= FNegC;
+    K = 1;
+    Ops.pop_back();
+  } else if (Md.has("arrive")) {
+    I.Sub = BarArrive;
+    if (Ops.size() != 2)
+      fail("'" + Opc + "' expects a barrier and a thread count");
+  } else if (Ops.empty() || Ops.size() > 2) {
+    fail("'" + Opc + "' expects a barrier and an optional thread count");
+  }
+  setS(0, Ops[K], Ty::U32);
+  if (Ops.size() > K + 1)
+    setS(1, Ops[K + 1], Ty::U32);
+  return true;
+}
+
+// cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size
+// {, src-size | , ignore-src}: performed at issue (Memory.cpp,
+// execCpAsync); commit_group/wait_group/wait_all are then nops.
+bool InstDecoder::asyncCopy() {
+  if (Md.has("commit_group") || Md.has("wait_group") || Md.has("wait_all")) {
+    I.Op = OpNop;
+    return true;
+  }
+  if (Md.has("bulk") || Md.has("mbarrier") || spaceOf(Md) != SpShared ||
+      !Md.has("global"))
+    throw Unsupported("'" + Opc +
+                      "': only cp.async.{ca,cg}.shared.global and its "
+                      "commit/wait forms are supported");
+  if (Md.has("L2::cache_hint") && !Ops.empty())
+    Ops.pop_back(); // the cache policy: a hint
+  if (Ops.size() < 3 || Ops.size() > 4)
+    fail("'" + Opc + "' expects [dst], [src], cp-size{, src-size}");
+  I.Op = OpCpAsync;
+  I.Space = SpShared;
+  P.memOperand(Ops[0], I);
+  Inst Src;
+  P.memOperand(Ops[1], Src);
+  I.S[0] = Src.Addr;
+  I.S[2] = P.constSlot((uint64_t)Src.Off);
+  if (Ops[2].Kind != RawOp::Num)
+    fail("cp.async cp-size must be a literal");
+  int64_t Size = 0;
+  if (!parseIntLit(Ops[2].Name, Size) ||
+      !(Size == 4 || Size == 8 || Size == 16) || (Md.has("cg") && Size != 16))
+    fail("'" + Opc + "': cp-size must be 4, 8 or 16 (16 for .cg)");
+  I.Sub = (uint8_t)Size;
+  I.S[1] = P.constSlot((uint64_t)Size);
+  I.NS = 3;
+  // A fourth operand is src-size (an integer) or ignore-src (a predicate).
+  if (Ops.size() > 3) {
+    uint32_t Slot = P.srcSlot(Ops[3], Ty::U32);
+    if (Ops[3].Kind == RawOp::Reg && P.PredSlots.count(Slot)) {
+      I.Bool = 1;
+      if (Ops[3].Not)
+        I.Flags |= FNegC;
+    }
+    I.S[1] = Slot;
+  }
+  return true;
 }
 
 // call: direct or through a register; arguments and the return value are

@@ -77,7 +77,11 @@ void ModuleImpl::readLaunchSettings() {
   CheckGlobal = R.flag("WARPSCOPE_EMU_CHECK", false);
   // The stand-in cudart owns WARPSCOPE_EMU_TRUTH and reports a malformed
   // value; a reader of its own keeps the warning from being printed twice.
-  CountMemory = support::SettingsReader().flag("WARPSCOPE_EMU_TRUTH", true);
+  // Memory-efficiency counts cost 4-27% of emulation time on memory-bound
+  // kernels (docs/results/2026-11-23-memory-efficiency.md): off for a plain
+  // emulated run, on where a profile is taken (warpscope run --emulate).
+  CountMemory = support::SettingsReader().flag("WARPSCOPE_EMU_TRUTH", true) &&
+                R.flag("WARPSCOPE_EMU_MEMORY", false);
   MemoryIncomplete |= !CountMemory;
   RaceCheck = R.flag("WARPSCOPE_EMU_RACECHECK", false);
   ProgressSeconds = R.number("WARPSCOPE_EMU_PROGRESS", 0, 86400, 0);

@@ -85,9 +85,10 @@ public:
   std::vector<LaunchRecord> Launches;
   uint64_t LaunchCount = 0;
   /// Read from the environment at each launch (readLaunchSettings).
-  /// WARPSCOPE_EMU_TRUTH (default on): take the memory-efficiency counts,
-  /// which cost time on memory-bound kernels and serve only the ground truth.
-  bool CountMemory = true;
+  /// WARPSCOPE_EMU_MEMORY (default off; warpscope run --emulate turns it
+  /// on) and WARPSCOPE_EMU_TRUTH: take the memory-efficiency counts, which
+  /// cost time on memory-bound kernels and serve only the ground truth.
+  bool CountMemory = false;
   /// Some launch ran without them: the ground truth leaves them out.
   bool MemoryIncomplete = false;
   bool CheckGlobal = false;   ///< WARPSCOPE_EMU_CHECK

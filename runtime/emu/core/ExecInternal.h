@@ -38,6 +38,7 @@ struct Entry {
   bool BarWait = false; // arrived at a barrier, waiting for release
   uint8_t BarId = 0;    // which barrier
   bool Parked = false;  // subtree moved aside while siblings run to the barrier
+  const Inst *Red = nullptr; // bar.red waiting: writes its result on release
 };
 
 struct Frame {
@@ -107,6 +108,10 @@ private:
   uint32_t Arrived[16] = {}, Expect[16] = {};
   const Inst *BarInst[16] = {};
   const std::string *BarOpcode[16] = {};
+  // bar.red per barrier: threads whose predicate was true, and whether one
+  // was false.
+  uint32_t RedTrue[16] = {};
+  bool RedSomeFalse[16] = {};
   bool Check = false;
   bool CountMem = true; // memory-efficiency counts (MemCount.cpp)
   bool Race = false;    // WARPSCOPE_EMU_RACECHECK for this launch
@@ -126,6 +131,8 @@ private:
             uint32_t Mask);
   bool arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
                        uint32_t EM, uint32_t Mask);
+  uint32_t countArrival(Frame &Fr, const Inst &I, uint32_t EM);
+  void releaseBarrier(uint32_t B);
   // Interp.cpp
   bool runWarp(Warp &W) { // true: reached barrier
     return Trace ? runWarpT<true>(W) : runWarpT<false>(W);
@@ -140,6 +147,11 @@ private:
   void execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   bool privateToCta(const Inst &I, const uint8_t *H) const;
+  void atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  void execCpAsync(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  /// A matrix operation's element at address A (bounds checked as ld/st).
+  uint8_t *elemAddr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
+                    uint64_t A, int L, unsigned Size);
   void execCvta(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execIsspacep(Frame &Fr, const Inst &I, uint32_t EM);
   // MemCount.cpp
@@ -147,18 +159,27 @@ private:
   // Racecheck.cpp
   void raceAccess(const Warp &W, const Frame &Fr, const Inst &I, uint32_t EM,
                   uint8_t Sp, unsigned Bytes, RaceAccess Kind);
+  void raceAt(const Warp &W, const Inst &I, uint32_t EM, uint8_t Sp,
+              const uint64_t *A, unsigned Bytes, RaceAccess Kind);
   [[gnu::noinline]] void raceReport(const Warp &W, const Inst &I, uint32_t Off,
                                     const RaceHit &H);
   // TextureOps.cpp
   void execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Arith.cpp
   void execCvt(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  void execCvtTf32(Frame &Fr, const Inst &I, uint32_t EM);
   uint64_t cvtToFloat(Warp &W, Frame &Fr, const Inst &I, int L, bool SrcFloat,
                       double FV, int64_t IV, uint64_t UV);
   void execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void floatLanesF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void floatLanesF64(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execHalf(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  // MatrixOps.cpp
+  void execMatrix(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
+                  uint32_t Active);
+  void execMma(Frame &Fr, const Inst &I);
+  void execWmmaMem(Warp &W, Frame &Fr, const Inst &I);
+  void execLdmatrix(Warp &W, Frame &Fr, const Inst &I);
   // WarpOps.cpp
   void execWarpOp(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
                   uint32_t Active);

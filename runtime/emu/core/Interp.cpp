@@ -186,6 +186,10 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     return execCvt(W, Fr, I, EM);
   case OpCvtPack:
     return opCvtPack(I, R, EM);
+  case OpCvtTf32:
+    return execCvtTf32(Fr, I, EM);
+  case OpCpAsync:
+    return execCpAsync(W, Fr, I, EM);
   case OpCvta:
     return execCvta(W, Fr, I, EM);
   case OpIsspacep:
@@ -317,6 +321,10 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
         ++Pc;
         if (!EM)
           continue;
+        if (I.Sub == BarArrive) {
+          countArrival(Fr, I, EM);
+          continue;
+        }
         if (arriveAtBarrier(W, Fr, I, Pc, EM, Mask))
           goto Resched;
         return true;
@@ -326,6 +334,14 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
           continue;
         if (call(W, Fr, I, Pc, EM, Mask))
           goto Resched;
+        continue;
+      case OpMma:
+      case OpWmmaLoad:
+      case OpWmmaStore:
+      case OpLdmatrix:
+        if (EM)
+          execMatrix(W, Fr, I, EM, Mask);
+        ++Pc;
         continue;
       case OpShfl:
       case OpVote:

@@ -60,6 +60,16 @@ template <class T> static inline uint64_t put(T V) {
   }
 }
 
+/// cvt.rna.tf32.f32: the f32 rounded to 10 mantissa bits, ties away from
+/// zero (adding half an ulp to the magnitude), low 13 bits zero; a NaN
+/// becomes the canonical NaN 0x7fffffff (an assumption: the ISA leaves the
+/// payload open).
+static inline uint32_t cvtRnaTf32(uint32_t U) {
+  if ((U & 0x7fffffffu) > 0x7f800000u)
+    return 0x7fffffffu;
+  return (U + 0x1000u) & 0xffffe000u;
+}
+
 #define LANES(...)                                                             \
   do {                                                                         \
     if (EM == 0xffffffffu) {                                                   \

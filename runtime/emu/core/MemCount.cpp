@@ -221,11 +221,12 @@ void Launcher::countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     return;
   MemCounts &C = Ctr.Sets[Fr.F->Index].Mem[&I - Fr.F->Code.data()];
   const uint64_t *A = Fr.Regs.data() + (size_t)I.Addr * 32;
+  const bool Atomic = I.Op == OpAtom || I.Op == OpRed;
+  // Vector atomics (atom.add.v2/.v4.f32) access Vec elements per lane.
   const unsigned Size =
-      tySize(I.T) * (I.Op == OpLd || I.Op == OpSt ? I.Vec : 1);
+      tySize(I.T) * (I.Op == OpLd || I.Op == OpSt || Atomic ? I.Vec : 1);
   if (!Size)
     return;
-  const bool Atomic = I.Op == OpAtom || I.Op == OpRed;
   const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
   const uint64_t LoLo = (uint64_t)(uintptr_t)LocalBuf.data();
   if (EM == ~0u && I.Space != SpLocal && contiguous(A, Size)) {

@@ -11,6 +11,7 @@
 #include "ExecInternal.h"
 #include "Lanes.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -118,6 +119,12 @@ inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
     }
     return (uint8_t *)(uintptr_t)A;
   }
+}
+
+uint8_t *Launcher::elemAddr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
+                            uint64_t A, int L, unsigned Size) {
+  return addr(W, Fr, I, Space == SpConst ? (uint8_t)SpGlobal : Space, A, L,
+              Size);
 }
 
 static inline uint64_t loadBits(const uint8_t *P, unsigned Size, bool Signed) {
@@ -327,6 +334,8 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   const bool IsInt = !tyFloat(I.T);
   if (CountMem)
     countMem(W, Fr, I, EM);
+  if (I.Vec != 1) // atom/red.global.add.v2/.v4.f32 (the decoder allows no
+    return atomAddVecF32(W, Fr, I, EM); // other vector form)
   // Atomics are no hazards against each other, only against plain accesses.
   if (__builtin_expect(Race, 0))
     raceAccess(W, Fr, I, EM, I.Space, ES, RaceAtomic);
@@ -412,6 +421,67 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     }
     if (I.Op == OpAtom)
       D[L] = Old;
+  }
+}
+
+// atom.global.add.v2/.v4.f32: each element is its own atomic f32 add (with
+// the scalar form's rounding); atom returns the old values.
+void Launcher::atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.Addr * 32;
+  if (__builtin_expect(Race, 0))
+    raceAccess(W, Fr, I, EM, I.Space, 4 * I.Vec, RaceAtomic);
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    uint8_t *H = addr(W, Fr, I, I.Space, A[L] + (uint64_t)I.Off, L, 4 * I.Vec);
+    const bool Private = privateToCta(I, H);
+    if (!Private && (uintptr_t)H % 4)
+      fail(W, *Fr.F, I, L, "misaligned atomic address");
+    for (unsigned V = 0; V < I.Vec; ++V) {
+      uint64_t B = R[(size_t)I.S[V] * 32 + L];
+      auto NewOf = [&](uint64_t Old) -> uint64_t {
+        return put<float>(get<float>(Old) + get<float>(B));
+      };
+      uint64_t Old;
+      if (Private) {
+        Old = loadBits(H + 4 * V, 4, false);
+        storeBits(H + 4 * V, 4, NewOf(Old));
+      } else { // shared with other workers' CTAs: a host atomic
+        Old = hostAtomic<uint32_t>(H + 4 * V, AtAdd, false, B, NewOf);
+      }
+      if (I.Op == OpAtom)
+        R[(size_t)I.D[V] * 32 + L] = Old;
+    }
+  }
+}
+
+// cp.async.{ca,cg}.shared.global: copied when issued, which is what a
+// program may observe: it may read the destination only after
+// cp.async.wait_group/wait_all. Bytes from src-size on (or all of them when
+// ignore-src is true) are zero-filled.
+void Launcher::execCpAsync(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  const uint64_t *R = Fr.Regs.data();
+  const uint64_t *Dst = R + (size_t)I.Addr * 32;
+  const uint64_t *Src = R + (size_t)I.S[0] * 32;
+  const uint64_t *SrcSize = R + (size_t)I.S[1] * 32;
+  const uint64_t *SrcOff = R + (size_t)I.S[2] * 32;
+  const unsigned Size = I.Sub;
+  if (__builtin_expect(Race, 0)) // the destination is written at issue
+    raceAccess(W, Fr, I, EM, SpShared, Size, RaceWrite);
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    unsigned N;
+    if (I.Bool) // ignore-src predicate
+      N = ((SrcSize[L] & 1) != 0) != ((I.Flags & FNegC) != 0) ? 0 : Size;
+    else
+      N = (unsigned)std::min<uint64_t>((uint32_t)SrcSize[L], Size);
+    uint8_t *D = addr(W, Fr, I, SpShared, Dst[L] + (uint64_t)I.Off, L, Size);
+    uint8_t Buf[16] = {};
+    if (N)
+      std::memcpy(Buf, addr(W, Fr, I, SpGlobal, Src[L] + SrcOff[L], L, N), N);
+    std::memcpy(D, Buf, Size);
   }
 }
 

@@ -19,6 +19,7 @@ void Parser::parseBody() {
   ConstSlots.clear();
   SpecialSlots.clear();
   LocalSyms.clear();
+  PredSlots.clear();
   BrxTargets.clear();
   PendingMarker = -1;
   CurFile = CurLine = CurCol = 0;
@@ -185,10 +186,15 @@ void Parser::parseRegDecl() {
       ++P;
       int64_t Cnt = number();
       expectP(">");
-      for (int64_t K = 0; K < Cnt; ++K)
+      for (int64_t K = 0; K < Cnt; ++K) {
+        if (Tp == Ty::Pred)
+          PredSlots.insert(F->NumSlots);
         Scopes.back().Regs[N + std::to_string(K)] = F->NumSlots++;
+      }
       F->NumDeclaredRegs += (uint32_t)Cnt;
     } else {
+      if (Tp == Ty::Pred)
+        PredSlots.insert(F->NumSlots);
       Scopes.back().Regs[N] = F->NumSlots++;
       F->NumDeclaredRegs++;
       if (N.rfind(InstrumentationRegisterPrefix, 0) == 0 && Scopes.size() > 2)

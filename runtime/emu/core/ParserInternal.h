@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace warpscope::emu::core::parser {
@@ -66,6 +67,7 @@ private:
   std::unordered_map<uint64_t, uint32_t> ConstSlots;
   std::unordered_map<int, uint32_t> SpecialSlots;
   std::unordered_map<std::string, uint32_t> LocalSyms; // depot name -> offset
+  std::unordered_set<uint32_t> PredSlots; // slots of .pred registers
   uint32_t CurFile = 0, CurLine = 0, CurCol = 0;
   int32_t PendingMarker = -1;
   /// Static variables are allocated when the module loads: a size beyond
@@ -216,8 +218,16 @@ private:
   bool memory();
   bool texture(); // DecodeTexture.cpp
   bool control();
+  bool barrier();
   bool call();
   bool warp();
+  // DecodeMatrix.cpp: mma, wmma, ldmatrix.
+  bool matrix();
+  void mma();
+  void wmma();
+  void ldmatrix();
+  uint32_t matrixList(const RawOp &O, size_t N, bool Dst, Ty Ctx);
+  bool asyncCopy(); // DecodeMemoryControl.cpp: cp.async
 };
 
 } // namespace warpscope::emu::core::parser

@@ -135,10 +135,19 @@ enum Op : uint16_t {
   OpIsspacep,
   OpDp4a,
   OpDp2a,
-  OpTex,   // Addr: object handle; S: coordinates; Sub: dimensions
-  OpSuld,  // ... Sub: dimensions | boundary mode << 4 (0 trap, 1 clamp, 2 zero)
-  OpSust,  // ... S: coordinates; D: the values stored (read, not written)
-  OpFence, // membar, fence, __threadfence: a host memory fence
+  OpTex,  // Addr: object handle; S: coordinates; Sub: dimensions
+  OpSuld, // ... Sub: dimensions | boundary mode << 4 (0 trap, 1 clamp, 2 zero)
+  OpSust, // ... S: coordinates; D: the values stored (read, not written)
+  OpCvtTf32, // cvt.{rna,rn,rz}.tf32.f32 (Rnd)
+  OpCpAsync, // Addr/Off: shared dst; S0: global src base; S2: src offset;
+             // S1: src-size, or (Bool 1) the ignore-src predicate; Sub: cp-size
+  // Warp matrix operations, collective over the warp (MatrixOps.cpp). Their
+  // long operand lists live in Function::MatrixSlots from ArgBegin.
+  OpMma,       // mma.sync: Sub = MatrixShape
+  OpWmmaLoad,  // wmma.load.{a,b,c}: Sub = MatrixShape, Bool = fragment
+  OpWmmaStore, // wmma.store.d
+  OpLdmatrix,  // ldmatrix.sync: Vec = matrices, FLeft = .trans
+  OpFence,     // membar, fence, __threadfence: a host memory fence
   OpUnsupported,
 };
 
@@ -210,6 +219,19 @@ enum AtomOp : uint8_t {
   AtExch,
   AtCas
 };
+/// OpBar's Sub: what a barrier instruction does besides arriving.
+enum BarKind : uint8_t { BarSync, BarArrive, BarRedPopc, BarRedAnd, BarRedOr };
+/// Matrix operations' Sub: shape and element types.
+enum MatrixShape : uint8_t {
+  MmaM16N8K16F16,  // mma .m16n8k16, .f16 inputs
+  MmaM16N8K16BF16, // .bf16 inputs
+  MmaM16N8K8TF32,  // .m16n8k8 .tf32
+  MmaM8N8K4F64,    // .m8n8k4 .f64
+  WmmaM16N16K16F16,
+  WmmaM16N16K16BF16
+};
+/// Matrix operand list layout in Function::MatrixSlots (MatrixOps.cpp).
+enum WmmaFrag : uint8_t { FragA, FragB, FragC };
 enum ShflMode : uint8_t { ShUp, ShDown, ShBfly, ShIdx };
 enum VoteMode : uint8_t { VoAll, VoAny, VoUni, VoBallot };
 
@@ -351,6 +373,7 @@ struct Function : InstCounters {
   std::vector<uint32_t> CallArgs; // pairs (caller param offset, size)
   std::vector<std::vector<uint32_t>> BrxTables;
   std::vector<std::string> UnsupportedWhy; // OpUnsupported: Target indexes this
+  std::vector<uint32_t> MatrixSlots; // matrix ops' register lists (ArgBegin)
   uint32_t MaxNtid = 0, ReqNtid = 0;
   SharedLayout Shared;     // kernels only
   uint32_t LocalStack = 0; // kernels only: per-thread local bytes incl. callees

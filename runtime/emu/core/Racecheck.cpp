@@ -48,6 +48,18 @@ void Launcher::raceAccess(const Warp &W, const Frame &Fr, const Inst &I,
       [&](int, uint32_t Off, const RaceHit &H) { raceReport(W, I, Off, H); });
 }
 
+// Like raceAccess for addresses the caller computed: A[L] is lane L's full
+// address in Sp (wmma's strided elements).
+void Launcher::raceAt(const Warp &W, const Inst &I, uint32_t EM, uint8_t Sp,
+                      const uint64_t *A, unsigned Bytes, RaceAccess Kind) {
+  if (Sp != SpShared && Sp != SpGeneric)
+    return;
+  const uint64_t Base = Sp == SpShared ? 0 : (uint64_t)(uintptr_t)Shared;
+  M.Race.lanes(
+      EM, A, (uint64_t)0 - Base, SharedSize, Bytes, W.Index, &I, Kind,
+      [&](int, uint32_t Off, const RaceHit &H) { raceReport(W, I, Off, H); });
+}
+
 // The function whose code holds I (for its opcode text).
 static const Function *functionOf(const ParsedModule &PM, const Inst *I) {
   for (auto &F : PM.Functions)

@@ -378,28 +378,47 @@ bool Launcher::call(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc, uint32_t EM,
   return true;
 }
 
-// bar.sync/barrier.sync by the lanes EM of the top path, Pc being the
-// instruction after it: counts them in and marks the path waiting. Returns
-// true when another path of the frame can run meanwhile, false when the
-// warp blocks at the barrier.
-bool Launcher::arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
-                               uint32_t EM, uint32_t Mask) {
+// Counts the lanes EM of a barrier instruction in (with bar.red's
+// predicate) and returns the barrier's id.
+uint32_t Launcher::countArrival(Frame &Fr, const Inst &I, uint32_t EM) {
   Function &Fn = *Fr.F;
-  const Inst *Code = Fn.Code.data();
   const uint64_t *R = Fr.Regs.data();
-  Fr.Stack.back().Pc = Pc;
   int FL = __builtin_ctz(EM);
-  uint32_t Id = I.NS > 0 ? (uint32_t)R[(size_t)I.S[0] * 32 + FL] & 15 : 0;
+  uint32_t Id = (uint32_t)R[(size_t)I.S[0] * 32 + FL] & 15;
   uint32_t Cnt = I.NS > 1 ? (uint32_t)R[(size_t)I.S[1] * 32 + FL] : 0;
   BarInst[Id] = &I;
-  BarOpcode[Id] = &Fn.Opcodes[&I - Code];
+  BarOpcode[Id] = &Fn.Opcodes[&I - Fn.Code.data()];
   Arrived[Id] += popc32(EM);
   if (Cnt)
     Expect[Id] = Cnt;
+  if (I.Sub >= BarRedPopc) {
+    const uint64_t *C = R + (size_t)I.S[2] * 32;
+    uint32_t True = 0;
+    for (int L = 0; L < 32; ++L)
+      True |= (uint32_t)(C[L] & 1) << L;
+    if (I.Flags & FNegC)
+      True = ~True;
+    True &= EM;
+    RedTrue[Id] += popc32(True);
+    RedSomeFalse[Id] |= True != EM;
+  }
+  return Id;
+}
+
+// bar.sync/barrier.sync/bar.red by the lanes EM of the top path, Pc being
+// the instruction after it: counts them in and marks the path waiting.
+// (bar.arrive counts in without waiting: runWarp calls countArrival.)
+// Returns true when another path of the frame can run meanwhile, false when
+// the warp blocks at the barrier.
+bool Launcher::arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
+                               uint32_t EM, uint32_t Mask) {
+  Fr.Stack.back().Pc = Pc;
+  uint32_t Id = countArrival(Fr, I, EM);
   W.BarMask |= 1u << Id;
   Entry &Top = Fr.Stack.back();
   Top.BarWait = true;
   Top.BarId = (uint8_t)Id;
+  Top.Red = I.Sub >= BarRedPopc ? &I : nullptr;
   if (EM != Mask) {
     // Guarded barrier: lanes whose guard is false go on as a sibling.
     Entry NE{Pc, Top.Rpc, Mask & ~EM};
@@ -410,6 +429,38 @@ bool Launcher::arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
     return true;
   }
   return switchToSibling(Fr, ~W.Exited & ~Fr.Retired);
+}
+
+// Barrier B completed: its waiting paths go on, bar.red's get the result.
+void Launcher::releaseBarrier(uint32_t B) {
+  for (Warp &W : Warps) {
+    if (W.Done || !((W.BarMask >> B) & 1))
+      continue;
+    W.BarMask &= ~(1u << B);
+    W.AtBar = false;
+    for (uint32_t D = 0; D < W.Depth; ++D) {
+      Frame &Fr = *W.Frames[D];
+      for (Entry &E : Fr.Stack) {
+        if (E.BarWait && E.BarId == B) {
+          E.BarWait = false;
+          if (E.Red) {
+            uint64_t V = E.Red->Sub == BarRedPopc  ? RedTrue[B]
+                         : E.Red->Sub == BarRedAnd ? !RedSomeFalse[B]
+                                                   : RedTrue[B] != 0;
+            uint64_t *Dst = Fr.Regs.data() + (size_t)E.Red->D[0] * 32;
+            for (int L = 0; L < 32; ++L)
+              if ((E.Mask >> L) & 1)
+                Dst[L] = V;
+            E.Red = nullptr;
+          }
+        }
+        E.Parked = false;
+      }
+    }
+  }
+  Arrived[B] = Expect[B] = 0;
+  RedTrue[B] = 0;
+  RedSomeFalse[B] = false;
 }
 
 void Launcher::setup() {
@@ -497,6 +548,8 @@ void Launcher::runBlock() {
   // Schedule: run each warp until it blocks at a barrier or finishes.
   std::fill(std::begin(Arrived), std::end(Arrived), 0u);
   std::fill(std::begin(Expect), std::end(Expect), 0u);
+  std::fill(std::begin(RedTrue), std::end(RedTrue), 0u);
+  std::fill(std::begin(RedSomeFalse), std::end(RedSomeFalse), false);
   for (;;) {
     bool AllDone = true, Progress = false;
     for (Warp &W : Warps) {
@@ -524,19 +577,7 @@ void Launcher::runBlock() {
       uint32_t Need = Expect[B] ? std::min(Expect[B], Live) : Live;
       if (Arrived[B] < Need)
         continue;
-      for (Warp &W : Warps) {
-        if (W.Done || !((W.BarMask >> B) & 1))
-          continue;
-        W.BarMask &= ~(1u << B);
-        W.AtBar = false;
-        for (uint32_t D = 0; D < W.Depth; ++D)
-          for (Entry &E : W.Frames[D]->Stack) {
-            if (E.BarWait && E.BarId == B)
-              E.BarWait = false;
-            E.Parked = false;
-          }
-      }
-      Arrived[B] = Expect[B] = 0;
+      releaseBarrier(B);
       Released = true;
     }
     // Racecheck: accesses before a release are ordered before those after.

@@ -6,10 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
+#include "warpscope/ABI/KernelResources.h"
+#include "warpscope/Support/Occupancy.h"
+
+#include <cstdio>
 
 #include <algorithm>
 #include <cstring>
 
+using namespace warpscope;
 using namespace warpscope::emu;
 using namespace warpscope::emu::cudart;
 
@@ -17,27 +22,86 @@ namespace warpscope::emu::cudart {
 
 int occupancyBlocksPerSM(const KernelInfo &K, int BlockSize,
                          size_t DynamicShared) {
-  if (BlockSize <= 0 || BlockSize > 1024 ||
+  if (BlockSize <= 0 ||
       (K.MaxThreadsPerBlock && uint32_t(BlockSize) > K.MaxThreadsPerBlock))
     return 0;
-  int Warps = (BlockSize + 31) / 32;
-  int Blocks = std::min(MaxBlocksPerSM, (MaxThreadsPerSM / 32) / Warps);
-  if (K.NumRegisters) {
-    int RegsPerWarp = (int(K.NumRegisters) * 32 + 255) / 256 * 256;
-    int WarpsByRegs = RegsPerSM / RegsPerWarp;
-    Blocks = std::min(Blocks, WarpsByRegs / Warps);
+  KernelFootprint F;
+  F.ThreadsPerBlock = uint32_t(BlockSize);
+  F.RegistersPerThread = K.NumRegisters;
+  F.StaticSharedBytes = K.StaticSharedBytes;
+  F.DynamicSharedBytes = DynamicShared;
+  return int(theoreticalOccupancy(H100Limits, F).BlocksPerSM);
+}
+
+const PtxasKernel *machineResources(FuncRec &F, std::string &Why) {
+  ModuleRec &M = *F.Mod;
+  if (!M.PtxasTried) {
+    M.PtxasTried = true;
+    PtxasSettings Settings = readPtxasSettings(support::processEnvironment);
+    if (!ptxasResources(M.Ptx, Settings, M.Ptxas, M.PtxasError)) {
+      M.Ptxas.clear();
+      // One line per module: every kernel in it lacks figures for the
+      // same reason.
+      fflush(stdout);
+      fprintf(stderr,
+              "warpscope-emu: warning: kernel %s: no register or occupancy "
+              "figures: %s\n",
+              F.Name.c_str(), M.PtxasError.c_str());
+      fflush(stderr);
+    }
   }
-  size_t Shm = K.StaticSharedBytes + DynamicShared;
-  if (Shm > SharedPerBlockOptin)
-    return 0;
-  if (Shm) {
-    size_t PerBlock = (Shm + 1024 + 127) / 128 * 128; // 1 KiB reserved
-    Blocks = std::min<int>(Blocks, int(SharedPerSM / PerBlock));
-  }
-  return std::max(Blocks, 0);
+  auto It = M.Ptxas.find(F.Name);
+  if (It != M.Ptxas.end())
+    return &It->second;
+  Why = M.PtxasError.empty() ? "ptxas did not report kernel " + F.Name
+                             : M.PtxasError;
+  return nullptr;
 }
 
 } // namespace warpscope::emu::cudart
+
+namespace {
+
+/// K with what the machine code uses, where ptxas said; the PTX's own
+/// figures (declared registers) otherwise, so programs still run.
+KernelInfo withMachineResources(FuncRec &F, const KernelInfo &K) {
+  KernelInfo Out = K;
+  std::string Why;
+  if (const PtxasKernel *P = machineResources(F, Why)) {
+    Out.NumRegisters = P->Registers;
+    Out.StaticSharedBytes = uint32_t(P->SharedBytes);
+    Out.LocalBytesPerThread = uint32_t(P->StackFrameBytes);
+  }
+  return Out;
+}
+
+} // namespace
+
+// warpscope::EmuKernelResourcesFunction (ABI/KernelResources.h): spills
+// and "unknown" for the host runtime.
+WS_EXPORT int __warpscope_emu_kernel_resources(const void *Func,
+                                               KernelResources *Out) {
+  Lock L(S().Mu);
+  FuncRec *F = nullptr;
+  const KernelInfo *K = nullptr;
+  if (!Out)
+    return cudaErrorInvalidValue;
+  if (cudaError_t E = findKernel(Func, F, K))
+    return E;
+  *Out = KernelResources();
+  std::string Why;
+  if (const PtxasKernel *P = machineResources(*F, Why)) {
+    Out->Known = 1;
+    Out->Registers = P->Registers;
+    Out->StackFrameBytes = P->StackFrameBytes;
+    Out->SpillStoreBytes = P->SpillStoreBytes;
+    Out->SpillLoadBytes = P->SpillLoadBytes;
+    Out->StaticSharedBytes = P->SharedBytes;
+  } else {
+    snprintf(Out->Why, sizeof(Out->Why), "%s", Why.c_str());
+  }
+  return cudaSuccess;
+}
 
 WS_EXPORT cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *Attr,
                                             const void *Func) {
@@ -48,6 +112,8 @@ WS_EXPORT cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *Attr,
   const KernelInfo *K = nullptr;
   if (cudaError_t E = findKernel(Func, F, K))
     return setErr(E);
+  const KernelInfo Machine = withMachineResources(*F, *K);
+  K = &Machine;
   memset(Attr, 0, sizeof(*Attr));
   Attr->sharedSizeBytes = K->StaticSharedBytes;
   Attr->constSizeBytes = 0;
@@ -144,7 +210,8 @@ WS_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
   const KernelInfo *K = nullptr;
   if (cudaError_t E = findKernel(Func, F, K))
     return setErr(E);
-  *NumBlocks = cudart::occupancyBlocksPerSM(*K, BlockSize, DynamicSMemSize);
+  *NumBlocks = cudart::occupancyBlocksPerSM(withMachineResources(*F, *K),
+                                            BlockSize, DynamicSMemSize);
   return cudaSuccess;
 }
 

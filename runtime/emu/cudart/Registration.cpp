@@ -126,6 +126,7 @@ cudaError_t ensureLoaded(ModuleRec &R) {
                     "--cflags has it)");
   }
   R.PtxArch = P.Arch;
+  R.Ptx = P.Ptx;
   std::unique_ptr<Module> M = loadPtx(P.Ptx, Name, Err);
   if (!M)
     return Fail(cudaErrorInvalidPtx,

@@ -21,6 +21,7 @@
 #ifndef WARPSCOPE_EMU_CUDART_RUNTIMESTATE_H
 #define WARPSCOPE_EMU_CUDART_RUNTIMESTATE_H
 
+#include "Ptxas.h"
 #include "Runtime.h"
 
 #include <cuda_runtime_api.h>
@@ -68,6 +69,11 @@ struct ModuleRec {
   uint32_t PtxArch = 0;
   bool TruthWritten = false;
   bool Unregistered = false;
+  std::string Ptx; // kept for ptxas (Functions.cpp), loaded once
+  // ptxas's report on Ptx, computed on the first attribute query.
+  bool PtxasTried = false;
+  std::string PtxasError; // why there is no report; warned about once
+  PtxasReport Ptxas;
 };
 
 struct FuncRec {
@@ -143,6 +149,10 @@ void syncPoint();
 // the module's PTX on first use.
 cudaError_t findKernel(const void *Func, FuncRec *&F, const KernelInfo *&K);
 cudaError_t findSymbol(const void *Symbol, const GlobalInfo *&G);
+
+// Functions.cpp: what ptxas says F's kernel uses; null with Why (one line)
+// when ptxas is missing or rejects the module's PTX (warned once a module).
+const PtxasKernel *machineResources(FuncRec &F, std::string &Why);
 
 // Truth.cpp: the module's ground-truth file, once; all of them at exit.
 void writeTruth(ModuleRec &R);

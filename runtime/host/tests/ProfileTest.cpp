@@ -55,7 +55,7 @@ TEST(Profile, AggregateJsonHasModulesAndGroupedLaunches) {
   ProcessInfo P;
   P.Pid = 99;
   nlohmann::json J = profileJson(R, P);
-  EXPECT_EQ(J["schema"], "warpscope-profile/1");
+  EXPECT_EQ(J["schema"], "warpscope-profile/2");
   EXPECT_EQ(J["mode"], "aggregate");
   EXPECT_EQ(J["modules"][0]["counters"], nlohmann::json::array({4, 128, 2}));
   EXPECT_EQ(J["modules"][0]["database"], "db-0123456789abcdef.json");
@@ -64,6 +64,76 @@ TEST(Profile, AggregateJsonHasModulesAndGroupedLaunches) {
   EXPECT_EQ(J["launches"][0]["count"], 2);
   EXPECT_EQ(J["launches"][0]["kernel"], "_Z1kv");
   EXPECT_EQ(J["launches"][0]["block"], nlohmann::json::array({64, 1, 1}));
+}
+
+TEST(Profile, KernelResourcesAskedOnceAndWritten) {
+  Registry R;
+  R.addModule(&Desc);
+  KernelRef K = R.findKernel(&Stub);
+  OccupancyKey O{{K.Module, K.Name}, 64, 0};
+  ResourceQuestions First = R.claimResourceQuestions(K, O);
+  EXPECT_TRUE(First.Attributes);
+  EXPECT_TRUE(First.Occupancy);
+  ResourceQuestions Again = R.claimResourceQuestions(K, O);
+  EXPECT_FALSE(Again.Attributes);
+  EXPECT_FALSE(Again.Occupancy);
+  // Another block size: occupancy again, attributes not.
+  ResourceQuestions Other = R.claimResourceQuestions(K, {O.Kernel, 128, 0});
+  EXPECT_FALSE(Other.Attributes);
+  EXPECT_TRUE(Other.Occupancy);
+  KernelAttributes A;
+  A.Source = "ptxas";
+  A.Known = true;
+  A.Registers = 40;
+  A.LocalBytes = 16;
+  A.SpillStoreBytes = 8;
+  A.SpillLoadBytes = 4;
+  A.StaticSharedBytes = 1024;
+  A.MaxThreadsPerBlock = 1024;
+  R.setAttributes(K, A);
+  R.setBlocksPerSM(O, 12);
+  LaunchConfig C;
+  C.Block = {64, 1, 1};
+  R.recordLaunch(K, C);
+  C.Block = {128, 1, 1};
+  R.recordLaunch(K, C); // its question claimed, never answered
+  ProcessInfo P;
+  DeviceLimits L;
+  L.ComputeCapability = "9.0";
+  L.RegistersPerSM = 65536;
+  P.Limits = L;
+  nlohmann::json J = profileJson(R, P);
+  EXPECT_EQ(J["device_limits"]["compute_capability"], "9.0");
+  EXPECT_EQ(J["device_limits"]["registers_per_sm"], 65536);
+  ASSERT_EQ(J["kernels"].size(), 1u);
+  const nlohmann::json &KJ = J["kernels"][0];
+  EXPECT_EQ(KJ["kernel"], "_Z1kv");
+  EXPECT_EQ(KJ["source"], "ptxas");
+  EXPECT_EQ(KJ["registers"], 40);
+  EXPECT_EQ(KJ["local_bytes"], 16);
+  EXPECT_EQ(KJ["spill_store_bytes"], 8);
+  EXPECT_EQ(KJ["spill_load_bytes"], 4);
+  EXPECT_EQ(KJ["static_shared_bytes"], 1024);
+  EXPECT_FALSE(KJ.contains("error"));
+  ASSERT_EQ(J["launches"].size(), 2u);
+  EXPECT_EQ(J["launches"][0]["blocks_per_sm"], 12);
+  EXPECT_TRUE(J["launches"][1]["blocks_per_sm"].is_null());
+}
+
+TEST(Profile, UnknownKernelResourcesAreNull) {
+  Registry R;
+  R.addModule(&Desc);
+  KernelRef K = R.findKernel(&Stub);
+  KernelAttributes A;
+  A.Source = "cuda-runtime";
+  A.Error = "cudaFuncGetAttributes failed: invalid device function";
+  R.setAttributes(K, A);
+  nlohmann::json J = profileJson(R, ProcessInfo());
+  EXPECT_TRUE(J["device_limits"].is_null());
+  const nlohmann::json &KJ = J["kernels"][0];
+  EXPECT_TRUE(KJ["registers"].is_null());
+  EXPECT_TRUE(KJ["spill_store_bytes"].is_null());
+  EXPECT_EQ(KJ["error"], A.Error);
 }
 
 TEST(Profile, PerLaunchGroupsInProfileRecordsInJsonLines) {

@@ -9229,6 +9229,16 @@ __global__ void k891(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   asm volatile("{ .reg .pred p; setp.hs.u32 p, %1, 0xF0F0F0F0; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0));
   O[i] = d;
 }
+// cvt.rna.tf32.f32
+__global__ void k892(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("cvt.rna.tf32.f32 %0, %1;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
 
 static const Form kForms[] = {
     {"add.rn.f32", k0, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }, Check::Nan, 0, 0},
@@ -10123,4 +10133,5 @@ static const Form kForms[] = {
     {"setp.hs.u32 imm 7", k889, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
     {"setp.hs.u32 imm -3", k890, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
     {"setp.hs.u32 imm 0xF0F0F0F0", k891, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"cvt.rna.tf32.f32", k892, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::tf32Rna(ref::f(a)); }, Check::Nan, 0, 0},
 };

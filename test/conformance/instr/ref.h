@@ -216,6 +216,19 @@ inline u64 narrow(Rm rm, float x, int mant, int emin, int emax) {
   u64 m = (u64)(std::ldexp(v, mant - (ev - 1))) - (1ull << mant);
   return sign | bexp << mant | m;
 }
+// cvt.rna.tf32.f32: f32 rounded to 10 stored significand bits, ties away
+// from zero, as an f32 bit pattern (low 13 bits zero), by exact scaling in
+// double; subnormals keep the f32 exponent range. NaN gives a NaN.
+inline u64 tf32Rna(float x) {
+  if (std::isnan(x) || std::isinf(x) || x == 0)
+    return bits(x);
+  double a = std::fabs((double)x);
+  int e;
+  std::frexp(a, &e);
+  int qe = std::max(e - 1, -126) - 10;
+  double r = std::floor(std::ldexp(a, -qe) + 0.5); // ties away: magnitude
+  return bits((float)std::copysign(std::ldexp(r, qe), (double)x));
+}
 // f16 bits to f32 (exact).
 inline u64 f16tof32(u64 h) {
   int e = (h >> 10) & 31;

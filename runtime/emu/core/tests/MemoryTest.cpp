@@ -177,13 +177,17 @@ const char *Ptx = R"(
 
 struct MemoryEfficiency : ::testing::Test {
   void SetUp() override {
+    setenv("WARPSCOPE_EMU_MEMORY", "1", 1); // off by default
     std::string Err;
     M = loadText(Ptx, &Err);
     ASSERT_TRUE(M) << Err;
     Buf = (float *)std::aligned_alloc(256, 64 * 1024);
     std::fill(Buf, Buf + 16 * 1024, 0.0f);
   }
-  void TearDown() override { std::free(Buf); }
+  void TearDown() override {
+    std::free(Buf);
+    unsetenv("WARPSCOPE_EMU_MEMORY");
+  }
   // The N-th instruction of Kernel whose opcode is Opcode.
   Json inst(const std::string &Kernel, const std::string &Opcode, int N = 0) {
     Json J = Json::parse(M->groundTruthJson());
@@ -401,5 +405,15 @@ TEST_F(MemoryEfficiency, TruthOffLeavesCountsOut) {
   gld(32, 1, 0, 0);
   Json I = inst("gld", "ld.global.f32");
   EXPECT_EQ(I["warp_executions"], 3u);
+  EXPECT_FALSE(I.contains("global_sectors")) << I;
+}
+
+// Without WARPSCOPE_EMU_MEMORY (a plain emulated run) nothing is counted:
+// the counts cost time on memory-bound kernels.
+TEST_F(MemoryEfficiency, OffByDefault) {
+  unsetenv("WARPSCOPE_EMU_MEMORY");
+  gld(32, 1, 0, 0);
+  Json I = inst("gld", "ld.global.f32");
+  EXPECT_EQ(I["warp_executions"], 1u);
   EXPECT_FALSE(I.contains("global_sectors")) << I;
 }

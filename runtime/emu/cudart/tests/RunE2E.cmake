@@ -13,7 +13,8 @@ foreach(v ARGS STDOUT_RE STDERR_RE ENV)
 endforeach()
 execute_process(
   COMMAND ${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${LIBDIR}
-          WARPSCOPE_OUT=${OUTDIR} ${ENV} ${APP} ${ARGS}
+          WARPSCOPE_OUT=${OUTDIR} XDG_CACHE_HOME=${OUTDIR}/cache ${ENV}
+          ${APP} ${ARGS}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
   TIMEOUT 120)
 message("--- exit code: ${rc}\n--- stdout:\n${out}--- stderr:\n${err}---")

@@ -2,6 +2,7 @@
 #include "Runtime.h"
 #include "FakeCore.h"
 #include "TestUtil.h"
+#include "warpscope/ABI/KernelResources.h"
 
 // cuda_runtime.h brings make_cudaExtent and friends (driver_functions.h is
 // not meant to be included directly).
@@ -13,6 +14,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 // Registration ABI as clang's host code declares it.
 extern "C" {
@@ -31,7 +33,12 @@ cudaError_t __cudaPopCallConfiguration(dim3 *GridDim, dim3 *BlockDim,
                                        size_t *SharedMem, void *Stream);
 }
 
+using namespace warpscope;
 using namespace warpscope::emu;
+
+// Functions.cpp: the hook the host runtime finds with dlsym.
+extern "C" int __warpscope_emu_kernel_resources(const void *Func,
+                                                KernelResources *Out);
 using emutest::buildFatbin;
 using emutest::FatbinWrapper;
 using emutest::TestEntry;
@@ -78,6 +85,10 @@ protected:
     fake::loadedModules().clear();
     fake::allocations().clear();
     setenv("WARPSCOPE_EMU_TRUTH", "0", 1);
+    // No ptxas unless a test brings its own: attributes fall back to the
+    // core's figures and nothing is spawned.
+    setenv("WARPSCOPE_PTXAS", "/nonexistent/ws-no-ptxas", 1);
+    setenv("XDG_CACHE_HOME", "/nonexistent/ws-no-cache", 1);
   }
   void TearDown() override { cudart::resetStateForTesting(); }
 
@@ -537,7 +548,7 @@ TEST_F(Runtime, FuncAttributesAndOccupancy) {
   cudaFuncAttributes A;
   ASSERT_EQ(cudaFuncGetAttributes(&A, (const void *)&hostStubTest),
             cudaSuccess);
-  EXPECT_EQ(A.numRegs, 32); // the fake core's value
+  EXPECT_EQ(A.numRegs, 32); // no ptxas: the fake core's value
   EXPECT_EQ(A.maxThreadsPerBlock, 1024);
   EXPECT_EQ(A.binaryVersion, 90);
   int Blocks = 0;
@@ -562,6 +573,67 @@ TEST_F(Runtime, FuncAttributesAndOccupancy) {
   EXPECT_EQ(cudaFuncGetAttributes(&A, (const void *)&hostStubUnregistered),
             cudaErrorInvalidDeviceFunction);
   cudaGetLastError();
+}
+
+TEST_F(Runtime, NoPtxasMeansUnknownResources) {
+  registerModule(FakePtx);
+  KernelResources R;
+  ASSERT_EQ(__warpscope_emu_kernel_resources((const void *)&hostStubTest, &R),
+            0);
+  EXPECT_EQ(R.Known, 0u);
+  EXPECT_NE(std::string(R.Why).find("WARPSCOPE_PTXAS=/nonexistent/ws-no-ptxas"),
+            std::string::npos)
+      << R.Why;
+  EXPECT_EQ(
+      __warpscope_emu_kernel_resources((const void *)&hostStubUnregistered, &R),
+      int(cudaErrorInvalidDeviceFunction));
+}
+
+TEST_F(Runtime, AttributesAndOccupancyFromPtxas) {
+  // A stand-in ptxas reporting 40 registers, 2 KB shared, spills.
+  std::string Dir = "/tmp/ws-cudart-ptxas-" + std::to_string(getpid());
+  ASSERT_EQ(system(("mkdir -p " + Dir).c_str()), 0);
+  {
+    std::ofstream F(Dir + "/ptxas");
+    F << "#!/bin/sh\ncat >&2 <<'EOF'\n"
+         "ptxas info    : Compiling entry function '_Z4testPfic' for 'sm_90'\n"
+         "ptxas info    : Function properties for _Z4testPfic\n"
+         "    24 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
+         "ptxas info    : Used 40 registers, used 1 barriers, 24 bytes "
+         "cumulative stack size, 2048 bytes smem\nEOF\n";
+  }
+  ASSERT_EQ(chmod((Dir + "/ptxas").c_str(), 0755), 0);
+  setenv("WARPSCOPE_PTXAS", (Dir + "/ptxas").c_str(), 1);
+  setenv("XDG_CACHE_HOME", (Dir + "/cache").c_str(), 1);
+  // Text of its own: the process-wide cache must not know it.
+  registerModule(std::string(FakePtx) + "// ptxas test\n");
+  cudaFuncAttributes A;
+  ASSERT_EQ(cudaFuncGetAttributes(&A, (const void *)&hostStubTest),
+            cudaSuccess);
+  EXPECT_EQ(A.numRegs, 40);
+  EXPECT_EQ(A.sharedSizeBytes, 2048u);
+  EXPECT_EQ(A.localSizeBytes, 24u);
+  int Blocks = 0;
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &Blocks, (const void *)&hostStubTest, 256, 0),
+            cudaSuccess);
+  // 40 x 32 = 1280 registers a warp: 12 warps per 16K sub-partition, 48
+  // per SM, 6 blocks of 8 warps (shared memory would allow 76).
+  EXPECT_EQ(Blocks, 6);
+  KernelResources R;
+  ASSERT_EQ(__warpscope_emu_kernel_resources((const void *)&hostStubTest, &R),
+            0);
+  EXPECT_EQ(R.Known, 1u);
+  EXPECT_EQ(R.Registers, 40u);
+  EXPECT_EQ(R.SpillStoreBytes, 8u);
+  EXPECT_EQ(R.SpillLoadBytes, 4u);
+  EXPECT_EQ(R.StaticSharedBytes, 2048u);
+  // kern_fail is in the PTX but not in ptxas's report: unknown, with why.
+  ASSERT_EQ(__warpscope_emu_kernel_resources((const void *)&hostStubFail, &R),
+            0);
+  EXPECT_EQ(R.Known, 0u);
+  EXPECT_STREQ(R.Why, "ptxas did not report kernel kern_fail");
+  ASSERT_EQ(system(("rm -rf " + Dir).c_str()), 0);
 }
 
 TEST_F(Runtime, GroundTruthWrittenAtUnregister) {

@@ -12,7 +12,7 @@ def load(d):
     (path,) = glob.glob(d + "/profile-*.json")
     p = json.load(open(path))
     p["dir"] = d
-    assert p["schema"] == "warpscope-profile/1", p["schema"]
+    assert p["schema"] == "warpscope-profile/2", p["schema"]
     return p
 
 
