@@ -2,8 +2,9 @@
 //
 // Functions that PTX declares but does not define are emulated here, per
 // lane: device printf (vprintf: the format string plus a packed argument
-// buffer, formatted with the host's snprintf), device malloc/free (host heap,
-// registered in the allocation table) and failed device assertions.
+// buffer, formatted with the host's snprintf, collected per CTA and written
+// in CTA order by LaunchGrid.cpp), device malloc/free (host heap, registered
+// in the allocation table) and failed device assertions.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
@@ -29,6 +30,11 @@ void setPrintfSink(void (*Sink)(const char *, size_t)) {
 }
 
 namespace core {
+
+void emitPrintf(const std::string &Text) {
+  if (!Text.empty())
+    PrintfSinkFn(Text.data(), Text.size());
+}
 
 std::string Launcher::formatPrintf(const char *Fmt, const uint8_t *Args) {
   std::string Out;
@@ -168,7 +174,7 @@ void Launcher::builtin(Warp &W, Frame &Fr, const Inst &I, Function &Callee,
       const char *Fmt = (const char *)(uintptr_t)Arg(L, 0);
       const uint8_t *Args = (const uint8_t *)(uintptr_t)Arg(L, 1);
       std::string S = Fmt ? formatPrintf(Fmt, Args) : std::string();
-      PrintfSinkFn(S.data(), S.size());
+      Out += S; // emitted in CTA order by LaunchGrid.cpp
       SetRet(L, (uint64_t)S.size());
       break;
     }

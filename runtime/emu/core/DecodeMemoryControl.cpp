@@ -125,9 +125,13 @@ bool InstDecoder::control() {
   }
   if (B == "bar" || B == "barrier")
     return barrier();
-  if (B == "membar" || B == "fence" || B == "prefetch" || B == "prefetchu" ||
-      B == "nanosleep" || B == "pmevent" || B == "discard" ||
-      B == "griddepcontrol") {
+  if (B == "membar" || B == "fence") {
+    // CTAs run on several host threads: ordering must hold on the host too.
+    I.Op = OpFence;
+    return true;
+  }
+  if (B == "prefetch" || B == "prefetchu" || B == "nanosleep" ||
+      B == "pmevent" || B == "discard" || B == "griddepcontrol") {
     I.Op = OpNop;
     return true;
   }

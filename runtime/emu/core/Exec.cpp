@@ -16,6 +16,7 @@
 #include <mutex>
 #include <new>
 #include <set>
+#include <thread>
 
 namespace warpscope::emu {
 namespace core {
@@ -31,6 +32,8 @@ std::string srcLoc(const ParsedModule &PM, const Inst &I) {
 }
 
 ModuleImpl::ModuleImpl(std::unique_ptr<ParsedModule> P) : PM(std::move(P)) {
+  for (size_t I = 0; I < PM->Functions.size(); ++I)
+    PM->Functions[I]->Index = (uint32_t)I;
   for (auto &F : PM->Functions) {
     if (!F->IsKernel || !F->HasBody)
       continue;
@@ -82,6 +85,9 @@ void ModuleImpl::readLaunchSettings() {
   MemoryIncomplete |= !CountMemory;
   RaceCheck = R.flag("WARPSCOPE_EMU_RACECHECK", false);
   ProgressSeconds = R.number("WARPSCOPE_EMU_PROGRESS", 0, 86400, 0);
+  unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
+  Threads = (unsigned)R.integer("WARPSCOPE_EMU_THREADS", 1, 1024, "all cores")
+                .value_or(Cores);
   static std::mutex WarnedMu;
   static std::set<std::string> Warned;
   std::lock_guard<std::mutex> L(WarnedMu);
@@ -119,8 +125,7 @@ bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P,
   Launches.push_back({Kernel, P.Grid, P.Block, P.DynamicSharedBytes});
   ++LaunchCount;
   try {
-    Launcher L(*this, K, P);
-    L.run();
+    runGrid(*this, K, P);
   } catch (EmuError &E) {
     Error = E.Msg;
     return false;

@@ -1,5 +1,4 @@
-//===- Exec.h - Module implementation
-//--------------------------------------===//
+//===- Exec.h - Module implementation --------------------------*- C++ -*-===//
 #ifndef WARPSCOPE_EMU_CORE_EXEC_H
 #define WARPSCOPE_EMU_CORE_EXEC_H
 
@@ -8,6 +7,7 @@
 #include "warpscope/Emu/Emulator.h"
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <tuple>
 
@@ -20,6 +20,52 @@ struct LaunchRecord {
 };
 
 std::string srcLoc(const ParsedModule &PM, const Inst &I);
+
+/// One worker thread's counts during a launch: an InstCounters per function
+/// it entered (sized on first entry), added into the Functions' totals after
+/// the launch (flushInto), so totals do not depend on the thread count.
+struct WorkerCounters {
+  std::vector<InstCounters> Sets; // by Function::Index
+  std::vector<uint8_t> Touched;   // by Function::Index
+  std::vector<uint32_t> List;     // the touched functions
+  /// Before a launch: one (empty) set per function, so that entering a
+  /// function never moves the sets of the others.
+  void prepare(size_t NumFunctions) {
+    Sets.resize(NumFunctions);
+    Touched.resize(NumFunctions, 0);
+  }
+  InstCounters &enter(const Function &F) {
+    if (!Touched[F.Index]) {
+      Touched[F.Index] = 1;
+      List.push_back(F.Index);
+      if (Sets[F.Index].WarpExec.size() != F.Code.size())
+        Sets[F.Index].reset(F.Code.size());
+    }
+    return Sets[F.Index];
+  }
+  void flushInto(ParsedModule &PM) {
+    for (uint32_t FI : List) {
+      Sets[FI].moveInto(*PM.Functions[FI]);
+      Touched[FI] = 0;
+    }
+    List.clear();
+  }
+};
+
+/// Observes the instruction stream of one worker thread (for a future
+/// timing model; tests count with it). Installed per worker index in
+/// ModuleImpl::TraceSinks; a worker without one runs the untraced
+/// interpreter loop, which has no check per instruction.
+class TraceSink {
+public:
+  virtual ~TraceSink() = default;
+  /// A CTA (linear index x + y * nx + z * nx * ny) starts on this worker.
+  virtual void beginCta(uint64_t Cta) = 0;
+  /// One warp-instruction issued: Active lanes on the path, Exec those whose
+  /// guard holds (an indirect call that splits is reported at each issue).
+  virtual void instruction(uint32_t Warp, const Function &F, uint32_t Pc,
+                           uint32_t Active, uint32_t Exec) = 0;
+};
 
 class ModuleImpl : public Module {
 public:
@@ -48,6 +94,11 @@ public:
   bool CheckGlobal = false;   ///< WARPSCOPE_EMU_CHECK
   bool RaceCheck = false;     ///< WARPSCOPE_EMU_RACECHECK
   double ProgressSeconds = 0; ///< WARPSCOPE_EMU_PROGRESS
+  unsigned Threads = 1;       ///< WARPSCOPE_EMU_THREADS (default: all cores)
+  /// Per worker thread, kept across launches (LaunchGrid.cpp).
+  std::vector<std::unique_ptr<WorkerCounters>> Workers;
+  /// Per worker thread; null (or missing): not traced.
+  std::vector<TraceSink *> TraceSinks;
   /// Racecheck (Racecheck.cpp): the shadow, kept across launches, and the
   /// distinct hazards found, indexed by (kernel, kind, first, second).
   RaceShadow Race;

@@ -13,8 +13,9 @@
 //   TextureOps.cpp tex, suld, sust on texture and surface objects
 //   MemCount.cpp  memory-efficiency counts (sectors, wavefronts) of ld/st/atom
 //   Racecheck.cpp shared-memory hazards between warps (Racecheck.h)
-// Exec.cpp holds the module (launch entry) and GroundTruth.cpp its counts
-// as JSON.
+// A Launcher is one worker thread's executor for one launch: it runs the
+// CTAs LaunchGrid.cpp hands it, one at a time. Exec.cpp holds the module
+// (launch entry) and GroundTruth.cpp its counts as JSON.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_EMU_CORE_EXECINTERNAL_H
@@ -75,14 +76,23 @@ struct EmuError {
 
 class Launcher {
 public:
-  Launcher(ModuleImpl &M, Function &K, const LaunchParams &P)
-      : M(M), K(K), P(P) {}
-  void run();
+  Launcher(ModuleImpl &M, Function &K, const LaunchParams &P,
+           WorkerCounters &Ctr, TraceSink *Trace)
+      : M(M), K(K), P(P), Ctr(Ctr), Trace(Trace) {}
+  /// Per-launch state: parameters, shared and local memory (Schedule.cpp).
+  void setup();
+  /// Runs CTA Linear (x + y * nx + z * nx * ny) to completion; throws
+  /// EmuError. Its printf output collects in Out.
+  void runCta(uint64_t Linear);
+  std::string Out;
 
 private:
   ModuleImpl &M;
   Function &K;
   const LaunchParams &P;
+  WorkerCounters &Ctr; // this worker's counts
+  TraceSink *Trace;    // null: untraced
+  bool FirstCta = true;
   uint32_t Ctaid[3] = {0, 0, 0};
   uint32_t NThreads = 0, NWarps = 0;
   std::vector<uint8_t> SharedBuf, LocalBuf, KParams;
@@ -105,7 +115,7 @@ private:
   bool Check = false;
   bool CountMem = true; // memory-efficiency counts (MemCount.cpp)
   bool Race = false;    // WARPSCOPE_EMU_RACECHECK for this launch
-  uint64_t Clock = 0;
+  uint64_t Clock = 0;   // %clock: this worker's instructions in this launch
 
   // Schedule.cpp
   [[noreturn]] void fail(const Warp &W, const Function &F, const Inst &I,
@@ -124,7 +134,10 @@ private:
   uint32_t countArrival(Frame &Fr, const Inst &I, uint32_t EM);
   void releaseBarrier(uint32_t B);
   // Interp.cpp
-  bool runWarp(Warp &W); // true: reached barrier
+  bool runWarp(Warp &W) { // true: reached barrier
+    return Trace ? runWarpT<true>(W) : runWarpT<false>(W);
+  }
+  template <bool Traced> bool runWarpT(Warp &W);
   void exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Memory.cpp
   uint8_t *addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space, uint64_t A,
@@ -133,6 +146,7 @@ private:
                    unsigned Size);
   void execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  bool privateToCta(const Inst &I, const uint8_t *H) const;
   void atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execCpAsync(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   /// A matrix operation's element at address A (bounds checked as ld/st).
@@ -174,6 +188,12 @@ private:
                uint32_t EM);
   std::string formatPrintf(const char *Fmt, const uint8_t *Args);
 };
+
+/// Runs launch P of kernel K on up to M.Threads worker threads; throws
+/// EmuError with the error of the lowest-index failing CTA (LaunchGrid.cpp).
+void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P);
+/// Device printf output, in CTA order (Builtins.cpp).
+void emitPrintf(const std::string &Text);
 
 /// Lets other paths of the frame run while its top path waits at a barrier
 /// (Schedule.cpp). Returns false when nothing else in the frame can run.

@@ -17,6 +17,7 @@
 #include "ExecInternal.h"
 #include "IntOps.h"
 
+#include <atomic>
 #include <chrono>
 
 namespace warpscope::emu::core {
@@ -28,11 +29,19 @@ static inline uint32_t predMask(const uint64_t *P, bool Neg) {
   return Neg ? ~M : M;
 }
 
-// %globaltimer: the host's wall clock in nanoseconds.
+// %globaltimer: nanoseconds since the epoch, read from the steady clock
+// (anchored to the wall clock once) so that it never goes back, on any
+// worker thread.
 static uint64_t globalTimerNs() {
-  return (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  using namespace std::chrono;
+  static const int64_t Anchor =
+      duration_cast<nanoseconds>(system_clock::now().time_since_epoch())
+          .count() -
+      duration_cast<nanoseconds>(steady_clock::now().time_since_epoch())
+          .count();
+  return (uint64_t)(Anchor + duration_cast<nanoseconds>(
+                                 steady_clock::now().time_since_epoch())
+                                 .count());
 }
 
 // Non-control instructions: one switch, each case a few lines (bodies in
@@ -49,6 +58,9 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   bool IsH = T == Ty::F16 || T == Ty::F16x2 || T == Ty::BF16 || T == Ty::BF16x2;
   switch (I.Op) {
   case OpNop:
+    return;
+  case OpFence:
+    std::atomic_thread_fence(std::memory_order_seq_cst);
     return;
   case OpMov:
     LANES(D[l] = A[l]);
@@ -197,8 +209,10 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   }
 }
 
-// Runs W until it finishes (false) or reaches a barrier (true).
-bool Launcher::runWarp(Warp &W) {
+// Runs W until it finishes (false) or reaches a barrier (true). Traced: the
+// worker's TraceSink sees each issued instruction (a separate instance, so
+// the untraced loop has no check per instruction).
+template <bool Traced> bool Launcher::runWarpT(Warp &W) {
   for (;;) {
     Frame &Fr = *W.Frames[W.Depth - 1];
     Function &Fn = *Fr.F;
@@ -230,8 +244,9 @@ bool Launcher::runWarp(Warp &W) {
     const uint32_t Rpc = E.Rpc;
     const Inst *Code = Fn.Code.data();
     uint64_t *R = Fr.Regs.data();
-    uint64_t *WE = Fn.WarpExec.data(), *TE = Fn.ThreadExec.data(),
-             *AE = Fn.ActiveExec.data();
+    InstCounters &C = Ctr.Sets[Fn.Index]; // this worker's counts
+    uint64_t *WE = C.WarpExec.data(), *TE = C.ThreadExec.data(),
+             *AE = C.ActiveExec.data();
     for (;;) {
       if (Pc == Rpc || Pc >= N) {
         Fr.Stack.back().Pc = Pc;
@@ -245,12 +260,14 @@ bool Launcher::runWarp(Warp &W) {
         EM &= predMask(R + (size_t)I.Guard * 32, I.GuardNeg);
       TE[Pc] += popc32(EM);
       AE[Pc] += popc32(Mask);
+      if constexpr (Traced)
+        Trace->instruction(W.Index, Fn, Pc, Mask, EM);
       switch (I.Op) {
       case OpBra: {
         if (I.Guard >= 0) {
-          Fn.Visits[Pc]++;
+          C.Visits[Pc]++;
           if (EM != 0 && EM != Mask)
-            Fn.Divergent[Pc]++;
+            C.Divergent[Pc]++;
         }
         if (EM == Mask) {
           Pc = I.Target;
@@ -350,5 +367,8 @@ bool Launcher::runWarp(Warp &W) {
   Resched:;
   }
 }
+
+template bool Launcher::runWarpT<false>(Warp &W);
+template bool Launcher::runWarpT<true>(Warp &W);
 
 } // namespace warpscope::emu::core

@@ -219,7 +219,7 @@ void countContiguous(MemCounts &C, uint64_t A0, unsigned Size, bool Shared,
 void Launcher::countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   if (!EM || I.Space == SpParam || I.Space == SpConst)
     return;
-  MemCounts &C = Fr.F->Mem[&I - Fr.F->Code.data()];
+  MemCounts &C = Ctr.Sets[Fr.F->Index].Mem[&I - Fr.F->Code.data()];
   const uint64_t *A = Fr.Regs.data() + (size_t)I.Addr * 32;
   const bool Atomic = I.Op == OpAtom || I.Op == OpRed;
   // Vector atomics (atom.add.v2/.v4.f32) access Vec elements per lane.

@@ -2,7 +2,8 @@
 //
 // The executor's memory concern: resolving shared, local, param and global
 // (generic) addresses with their bounds checks, ld/st with fast paths for
-// the common scalar accesses, atom/red, cvta and isspacep, and the table of
+// the common scalar accesses, atom/red (host atomics on memory other CTAs
+// see: CTAs run on several threads), cvta and isspacep, and the table of
 // allocations that checked global accesses (WARPSCOPE_EMU_CHECK=1) must fall
 // into. Device memory is host memory: a global address is a host pointer.
 //
@@ -279,6 +280,50 @@ template <class T> static T atomicApply(uint8_t Op, T Old, T B, T C) {
   }
 }
 
+// An atom/red on memory other CTAs can see (global, or a generic address
+// outside this worker's shared and local windows) is a host atomic on the
+// emulated device memory: add/and/or/xor/exch on integers are fetch-ops,
+// everything else a compare-and-swap loop around the same arithmetic the
+// plain path does. Sequentially consistent, as a GPU atomic followed by a
+// fence would be (on x86 every locked read-modify-write is a full fence).
+template <class U, class F>
+static uint64_t hostAtomic(uint8_t *H, uint8_t Op, bool IntFetchOp, uint64_t B,
+                           const F &NewOf) {
+  U *Ptr = reinterpret_cast<U *>(H);
+  if (IntFetchOp) {
+    switch (Op) {
+    case AtAdd:
+      return __atomic_fetch_add(Ptr, (U)B, __ATOMIC_SEQ_CST);
+    case AtAnd:
+      return __atomic_fetch_and(Ptr, (U)B, __ATOMIC_SEQ_CST);
+    case AtOr:
+      return __atomic_fetch_or(Ptr, (U)B, __ATOMIC_SEQ_CST);
+    case AtXor:
+      return __atomic_fetch_xor(Ptr, (U)B, __ATOMIC_SEQ_CST);
+    case AtExch:
+      return __atomic_exchange_n(Ptr, (U)B, __ATOMIC_SEQ_CST);
+    default:
+      break;
+    }
+  }
+  U Old = __atomic_load_n(Ptr, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(Ptr, &Old, (U)NewOf(Old), true,
+                                      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+  }
+  return Old;
+}
+
+bool Launcher::privateToCta(const Inst &I, const uint8_t *H) const {
+  if (I.Space == SpShared || I.Space == SpLocal)
+    return true;
+  if (I.Space != SpGeneric)
+    return false;
+  uintptr_t A = (uintptr_t)H;
+  return (A - (uintptr_t)Shared < SharedSize) ||
+         (!LocalBuf.empty() &&
+          A - (uintptr_t)LocalBuf.data() < LocalBuf.size());
+}
+
 void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *R = Fr.Regs.data();
   const uint64_t *A = R + (size_t)I.Addr * 32;
@@ -286,6 +331,7 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   const uint64_t *C = R + (size_t)I.S[1] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
   unsigned ES = tySize(I.T);
+  const bool IsInt = !tyFloat(I.T);
   if (CountMem)
     countMem(W, Fr, I, EM);
   if (I.Vec != 1) // atom/red.global.add.v2/.v4.f32 (the decoder allows no
@@ -297,52 +343,82 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     if (!((EM >> L) & 1))
       continue;
     uint8_t *H = addr(W, Fr, I, I.Space, A[L] + (uint64_t)I.Off, L, ES);
-    uint64_t Old = loadBits(H, ES, false), New = Old;
-    auto Do = [&](auto Tag) {
-      using T = decltype(Tag);
-      New = put<T>(
-          atomicApply<T>(I.Sub, get<T>(Old), get<T>(B[L]), get<T>(C[L])));
+    // The new value from the old one (both as raw bits).
+    auto NewOf = [&](uint64_t Old) -> uint64_t {
+      uint64_t New = Old;
+      auto Do = [&](auto Tag) {
+        using T = decltype(Tag);
+        New = put<T>(
+            atomicApply<T>(I.Sub, get<T>(Old), get<T>(B[L]), get<T>(C[L])));
+      };
+      switch (I.T) {
+      case Ty::F32:
+        Do(float{});
+        break;
+      case Ty::F64:
+        Do(double{});
+        break;
+      case Ty::F16:
+      case Ty::BF16: {
+        bool Bf = I.T == Ty::BF16;
+        if (I.Sub == AtAdd)
+          New = halfPut(
+              halfGet((uint32_t)Old, Bf) + halfGet((uint32_t)B[L], Bf), Bf);
+        else if (I.Sub == AtExch)
+          New = B[L];
+        else if (I.Sub == AtCas)
+          New = (uint16_t)Old == (uint16_t)B[L] ? C[L] : Old;
+        else
+          fail(W, *Fr.F, I, L, "unsupported atomic");
+        break;
+      }
+      case Ty::F16x2:
+      case Ty::BF16x2: {
+        bool Bf = I.T == Ty::BF16x2;
+        if (I.Sub != AtAdd)
+          fail(W, *Fr.F, I, L, "unsupported atomic");
+        uint32_t Lo = halfPut(halfGet((uint32_t)Old & 0xffff, Bf) +
+                                  halfGet((uint32_t)B[L] & 0xffff, Bf),
+                              Bf);
+        uint32_t Hi = halfPut(halfGet((uint32_t)(Old >> 16) & 0xffff, Bf) +
+                                  halfGet((uint32_t)(B[L] >> 16) & 0xffff, Bf),
+                              Bf);
+        New = Lo | (Hi << 16);
+        break;
+      }
+      default:
+        if (!intDispatch(I.T, Do))
+          fail(W, *Fr.F, I, L, "unsupported atomic type");
+      }
+      return New;
     };
-    switch (I.T) {
-    case Ty::F32:
-      Do(float{});
-      break;
-    case Ty::F64:
-      Do(double{});
-      break;
-    case Ty::F16:
-    case Ty::BF16: {
-      bool Bf = I.T == Ty::BF16;
-      if (I.Sub == AtAdd)
-        New = halfPut(halfGet((uint32_t)Old, Bf) + halfGet((uint32_t)B[L], Bf),
-                      Bf);
-      else if (I.Sub == AtExch)
-        New = B[L];
-      else if (I.Sub == AtCas)
-        New = (uint16_t)Old == (uint16_t)B[L] ? C[L] : Old;
-      else
-        fail(W, *Fr.F, I, L, "unsupported atomic");
-      break;
+    uint64_t Old;
+    if (privateToCta(I, H)) {
+      Old = loadBits(H, ES, false);
+      storeBits(H, ES, NewOf(Old));
+    } else {
+      if ((uintptr_t)H % ES)
+        fail(W, *Fr.F, I, L,
+             "misaligned atomic address (" + std::to_string(ES) +
+                 "-byte atomics need a multiple of " + std::to_string(ES) +
+                 ")");
+      bool FetchOp = IsInt && I.Sub != AtMin && I.Sub != AtMax &&
+                     I.Sub != AtInc && I.Sub != AtDec && I.Sub != AtCas;
+      switch (ES) {
+      case 2:
+        Old = hostAtomic<uint16_t>(H, I.Sub, FetchOp, B[L], NewOf);
+        break;
+      case 4:
+        Old = hostAtomic<uint32_t>(H, I.Sub, FetchOp, B[L], NewOf);
+        break;
+      case 8:
+        Old = hostAtomic<uint64_t>(H, I.Sub, FetchOp, B[L], NewOf);
+        break;
+      default:
+        fail(W, *Fr.F, I, L,
+             "unsupported atomic size " + std::to_string(ES) + " bytes");
+      }
     }
-    case Ty::F16x2:
-    case Ty::BF16x2: {
-      bool Bf = I.T == Ty::BF16x2;
-      if (I.Sub != AtAdd)
-        fail(W, *Fr.F, I, L, "unsupported atomic");
-      uint32_t Lo = halfPut(halfGet((uint32_t)Old & 0xffff, Bf) +
-                                halfGet((uint32_t)B[L] & 0xffff, Bf),
-                            Bf);
-      uint32_t Hi = halfPut(halfGet((uint32_t)(Old >> 16) & 0xffff, Bf) +
-                                halfGet((uint32_t)(B[L] >> 16) & 0xffff, Bf),
-                            Bf);
-      New = Lo | (Hi << 16);
-      break;
-    }
-    default:
-      if (!intDispatch(I.T, Do))
-        fail(W, *Fr.F, I, L, "unsupported atomic type");
-    }
-    storeBits(H, ES, New);
     if (I.Op == OpAtom)
       D[L] = Old;
   }
@@ -359,10 +435,21 @@ void Launcher::atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     if (!((EM >> L) & 1))
       continue;
     uint8_t *H = addr(W, Fr, I, I.Space, A[L] + (uint64_t)I.Off, L, 4 * I.Vec);
+    const bool Private = privateToCta(I, H);
+    if (!Private && (uintptr_t)H % 4)
+      fail(W, *Fr.F, I, L, "misaligned atomic address");
     for (unsigned V = 0; V < I.Vec; ++V) {
-      uint64_t Old = loadBits(H + 4 * V, 4, false);
-      float New = get<float>(Old) + get<float>(R[(size_t)I.S[V] * 32 + L]);
-      storeBits(H + 4 * V, 4, put<float>(New));
+      uint64_t B = R[(size_t)I.S[V] * 32 + L];
+      auto NewOf = [&](uint64_t Old) -> uint64_t {
+        return put<float>(get<float>(Old) + get<float>(B));
+      };
+      uint64_t Old;
+      if (Private) {
+        Old = loadBits(H + 4 * V, 4, false);
+        storeBits(H + 4 * V, 4, NewOf(Old));
+      } else { // shared with other workers' CTAs: a host atomic
+        Old = hostAtomic<uint32_t>(H + 4 * V, AtAdd, false, B, NewOf);
+      }
       if (I.Op == OpAtom)
         R[(size_t)I.D[V] * 32 + L] = Old;
     }

@@ -44,12 +44,7 @@ void Parser::parseBody() {
   closeScope();
   closeScope();
   F->ParamBytes = (F->ParamBytes + 7) / 8 * 8;
-  F->WarpExec.assign(F->Code.size(), 0);
-  F->ThreadExec.assign(F->Code.size(), 0);
-  F->ActiveExec.assign(F->Code.size(), 0);
-  F->Visits.assign(F->Code.size(), 0);
-  F->Divergent.assign(F->Code.size(), 0);
-  F->Mem.assign(F->Code.size(), MemCounts());
+  F->reset(F->Code.size());
   computeReconvergence(*F);
 }
 

@@ -147,6 +147,7 @@ enum Op : uint16_t {
   OpWmmaLoad,  // wmma.load.{a,b,c}: Sub = MatrixShape, Bool = fragment
   OpWmmaStore, // wmma.store.d
   OpLdmatrix,  // ldmatrix.sync: Vec = matrices, FLeft = .trans
+  OpFence,     // membar, fence, __threadfence: a host memory fence
   OpUnsupported,
 };
 
@@ -297,11 +298,64 @@ struct MemCounts {
   uint64_t LocalRequests = 0, LocalSectors = 0, LocalIdealSectors = 0;
   uint64_t SharedRequests = 0, SharedWavefronts = 0, SharedIdealWavefronts = 0;
   uint64_t AtomicAddresses = 0;
+  MemCounts &operator+=(const MemCounts &O) {
+    GlobalRequests += O.GlobalRequests;
+    GlobalSectors += O.GlobalSectors;
+    GlobalIdealSectors += O.GlobalIdealSectors;
+    LocalRequests += O.LocalRequests;
+    LocalSectors += O.LocalSectors;
+    LocalIdealSectors += O.LocalIdealSectors;
+    SharedRequests += O.SharedRequests;
+    SharedWavefronts += O.SharedWavefronts;
+    SharedIdealWavefronts += O.SharedIdealWavefronts;
+    AtomicAddresses += O.AtomicAddresses;
+    return *this;
+  }
 };
 
 enum Builtin : uint8_t { BiNone, BiVprintf, BiMalloc, BiFree, BiAssert };
 
-struct Function {
+/// Per-instruction ground-truth counters of one function, one element per
+/// instruction. A Function holds the totals over all launches; each emulator
+/// worker thread counts into its own set (ExecInternal.h, WorkerCounters),
+/// added into the totals after each launch, so counts do not depend on the
+/// number of threads. To add a counter: declare it and list it in Members
+/// (a vector of uint64_t) or add it to reset and moveInto (like Mem).
+struct InstCounters {
+  // WarpExec: warp-instruction issues; ThreadExec: guard-true lanes;
+  // ActiveExec: active lanes, guard ignored; Visits/Divergent: conditional
+  // branches.
+  std::vector<uint64_t> WarpExec, ThreadExec, ActiveExec, Visits, Divergent;
+  std::vector<MemCounts> Mem; // filled for memory instructions only
+
+  static constexpr std::vector<uint64_t> InstCounters::*Members[] = {
+      &InstCounters::WarpExec, &InstCounters::ThreadExec,
+      &InstCounters::ActiveExec, &InstCounters::Visits,
+      &InstCounters::Divergent};
+  /// N zeros in every counter.
+  void reset(size_t N) {
+    for (auto Mp : Members)
+      (this->*Mp).assign(N, 0);
+    Mem.assign(N, MemCounts());
+  }
+  /// Total += *this, then zeroes *this.
+  void moveInto(InstCounters &Total) {
+    for (auto Mp : Members) {
+      std::vector<uint64_t> &Src = this->*Mp, &Dst = Total.*Mp;
+      for (size_t K = 0; K < Src.size() && K < Dst.size(); ++K) {
+        Dst[K] += Src[K];
+        Src[K] = 0;
+      }
+    }
+    for (size_t K = 0; K < Mem.size() && K < Total.Mem.size(); ++K) {
+      Total.Mem[K] += Mem[K];
+      Mem[K] = MemCounts();
+    }
+  }
+};
+
+/// A decoded function. Its InstCounters base holds the ground truth.
+struct Function : InstCounters {
   std::string Name;
   bool IsKernel = false, HasBody = false, Declared = false;
   Builtin Bi = BiNone;
@@ -323,10 +377,7 @@ struct Function {
   uint32_t MaxNtid = 0, ReqNtid = 0;
   SharedLayout Shared;     // kernels only
   uint32_t LocalStack = 0; // kernels only: per-thread local bytes incl. callees
-  // Ground truth counters, one per instruction.
-  // ThreadExec: guard-true lanes; ActiveExec: active lanes, guard ignored.
-  std::vector<uint64_t> WarpExec, ThreadExec, ActiveExec, Visits, Divergent;
-  std::vector<MemCounts> Mem; // filled for memory instructions only
+  uint32_t Index = 0;      // in ParsedModule::Functions
 };
 
 enum SpecialReg : uint8_t {

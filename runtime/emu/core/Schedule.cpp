@@ -1,18 +1,18 @@
 //===- Schedule.cpp - warp scheduling, reconvergence, calls, barriers -----===//
 //
 // Everything about which lanes run when, except the hot path of a uniform or
-// two-way branch (inline in Interp.cpp): a launch's CTA-by-CTA loop, running
-// a CTA's warps until they finish or block at barriers and releasing those,
-// call frames with their reconvergence stacks (calls and returns), indirect
-// branches, and the sibling switching that lets the other paths of a warp
-// reach a barrier. Errors of a launch are formatted here too (fail).
+// two-way branch (inline in Interp.cpp): a worker's per-launch setup and one
+// CTA (LaunchGrid.cpp hands out the CTAs), running a CTA's warps until they
+// finish or block at barriers and releasing those, call frames with their
+// reconvergence stacks (calls and returns), indirect branches, and the sibling
+// switching that lets the other paths of a warp reach a barrier. Errors of a
+// launch are formatted here too (fail).
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
 #include "Lanes.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -41,6 +41,7 @@ void Launcher::fail(const Warp &W, const Function &F, const Inst &I, int Lane,
 void Launcher::initFrame(Warp &W, Frame &Fr, Function &F, uint32_t Mask,
                          uint32_t LocalBase) {
   Fr.F = &F;
+  Ctr.enter(F);
   size_t NS = (size_t)F.NumSlots * 32;
   if (Fr.Regs.size() < NS)
     Fr.Regs.resize(NS);
@@ -266,7 +267,8 @@ uint32_t Launcher::branchIndexed(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
   const uint64_t *R = Fr.Regs.data();
   const std::vector<uint32_t> &Tab = Fn.BrxTables[I.Target];
   const uint64_t *Ix = R + (size_t)I.S[0] * 32;
-  Fn.Visits[Pc]++;
+  InstCounters &C = Ctr.Sets[Fn.Index];
+  C.Visits[Pc]++;
   uint32_t Rest = EM;
   std::vector<std::pair<uint32_t, uint32_t>> Groups;
   while (Rest) {
@@ -282,7 +284,7 @@ uint32_t Launcher::branchIndexed(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
     Rest &= ~G;
   }
   if (Groups.size() > 1 || (EM != 0 && EM != Mask))
-    Fn.Divergent[Pc]++;
+    C.Divergent[Pc]++;
   if (Groups.size() == 1 && EM == Mask)
     return Groups[0].first;
   if (Groups.empty())
@@ -307,8 +309,9 @@ bool Launcher::call(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc, uint32_t EM,
                     uint32_t Mask) {
   Function &Fn = *Fr.F;
   const uint64_t *R = Fr.Regs.data();
-  uint64_t *WE = Fn.WarpExec.data(), *TE = Fn.ThreadExec.data(),
-           *AE = Fn.ActiveExec.data();
+  InstCounters &C = Ctr.Sets[Fn.Index];
+  uint64_t *WE = C.WarpExec.data(), *TE = C.ThreadExec.data(),
+           *AE = C.ActiveExec.data();
   uint32_t CalleeIdx = I.Target;
   if (I.Flags & FIndirect) {
     // Group lanes by target; several targets: each group re-issues
@@ -460,44 +463,12 @@ void Launcher::releaseBarrier(uint32_t B) {
   RedSomeFalse[B] = false;
 }
 
-/// With WARPSCOPE_EMU_PROGRESS=<seconds> (`warpscope run` sets 2), a launch
-/// running longer than that reports its blocks done on stderr that often.
-class LaunchProgress {
-public:
-  LaunchProgress(const std::string &Kernel, uint64_t Blocks, double Seconds)
-      : Kernel(Kernel), Blocks(Blocks), Start(std::chrono::steady_clock::now()),
-        Last(Start) {
-    Enabled = Seconds > 0;
-    Interval = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-        std::chrono::duration<double>(Seconds));
-  }
-  void tick(uint64_t Done) {
-    // One clock read per block: negligible next to running a block.
-    if (!Enabled)
-      return;
-    auto Now = std::chrono::steady_clock::now();
-    if (Now - Last < Interval)
-      return;
-    Last = Now;
-    double Secs = std::chrono::duration<double>(Now - Start).count();
-    std::fprintf(stderr, "warpscope-emu: %s: %llu/%llu blocks, %.0f s\n",
-                 Kernel.c_str(), (unsigned long long)Done,
-                 (unsigned long long)Blocks, Secs);
-  }
-
-private:
-  std::string Kernel;
-  uint64_t Blocks;
-  std::chrono::steady_clock::time_point Start, Last;
-  std::chrono::steady_clock::duration Interval{};
-  bool Enabled = false;
-};
-
-void Launcher::run() {
-  const Dim3 &G = P.Grid, &Bk = P.Block;
+void Launcher::setup() {
+  const Dim3 &Bk = P.Block;
   NThreads = Bk.X * Bk.Y * Bk.Z;
   NWarps = (NThreads + 31) / 32;
   Check = M.CheckGlobal;
+  Ctr.prepare(M.PM->Functions.size());
   CountMem = M.CountMemory;
   Race = M.RaceCheck;
   // Kernel parameter bytes into the frame param area of each lane.
@@ -515,25 +486,26 @@ void Launcher::run() {
   LocalStack = K.LocalStack;
   LocalBuf.assign((size_t)LocalStack * NWarps * 32 + LocalGuard, 0);
   Warps.resize(NWarps);
-  if (Race) {
+  if (Race) { // racecheck runs on one worker (LaunchGrid.cpp)
     M.RaceChecked = true;
     M.Race.prepare(SharedSize);
   }
-  LaunchProgress Progress(K.Name, (uint64_t)G.X * G.Y * G.Z, M.ProgressSeconds);
-  for (uint32_t Z = 0; Z < G.Z; ++Z)
-    for (uint32_t Y = 0; Y < G.Y; ++Y)
-      for (uint32_t X = 0; X < G.X; ++X) {
-        Progress.tick(((uint64_t)Z * G.Y + Y) * G.X + X);
-        Ctaid[0] = X;
-        Ctaid[1] = Y;
-        Ctaid[2] = Z;
-        if (X || Y || Z)
-          std::memset(Shared, 0, SharedSize);
-        if (Race)
-          M.Race.nextEpoch(); // no ordering between different CTAs' shared
-        initWarps();
-        runBlock();
-      }
+}
+
+void Launcher::runCta(uint64_t Linear) {
+  const Dim3 &G = P.Grid;
+  Ctaid[0] = (uint32_t)(Linear % G.X);
+  Ctaid[1] = (uint32_t)(Linear / G.X % G.Y);
+  Ctaid[2] = (uint32_t)(Linear / G.X / G.Y);
+  if (!FirstCta)
+    std::memset(Shared, 0, SharedSize);
+  FirstCta = false;
+  if (Race)
+    M.Race.nextEpoch(); // no ordering between different CTAs' shared
+  if (Trace)
+    Trace->beginCta(Linear);
+  initWarps();
+  runBlock();
 }
 
 // Sets up the warps of CTA Ctaid: thread ids, local memory windows, and the

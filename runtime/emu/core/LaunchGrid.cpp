@@ -1,0 +1,151 @@
+//===- LaunchGrid.cpp - a launch's CTAs on the worker threads -------------===//
+//
+// runGrid runs the CTAs of one launch on up to WARPSCOPE_EMU_THREADS workers
+// (WorkerPool.h; a 1-CTA grid or 1 thread stays on the caller). Each worker
+// has its own Launcher (warps, shared and local memory of the CTA it runs)
+// and its own counters; CTAs are handed out in index order by an atomic
+// counter. What the program sees does not depend on the thread count:
+//  - counters are added into the Functions after the launch (Exec.h);
+//  - printf output is collected per CTA and written in CTA order as soon as
+//    all lower CTAs finished (OrderedOutput);
+//  - the error reported is that of the lowest-index failing CTA: after a
+//    failure no higher CTA starts, and all lower ones still run to the end
+//    (with one thread, exactly the CTAs that ran before).
+//
+//===----------------------------------------------------------------------===//
+#include "ExecInternal.h"
+#include "WorkerPool.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <mutex>
+
+namespace warpscope::emu::core {
+
+namespace {
+
+constexpr uint64_t NoCta = std::numeric_limits<uint64_t>::max();
+
+/// With WARPSCOPE_EMU_PROGRESS=<seconds> (`warpscope run` sets 2), a launch
+/// running longer than that reports its blocks done on stderr that often.
+class LaunchProgress {
+public:
+  LaunchProgress(const std::string &Kernel, uint64_t Blocks, double Seconds)
+      : Kernel(Kernel), Blocks(Blocks), Start(std::chrono::steady_clock::now()),
+        Last(Start) {
+    Enabled = Seconds > 0;
+    Interval = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(Seconds));
+  }
+  // Any worker, after each CTA: one clock read per CTA is negligible; a
+  // worker finding another one reporting skips.
+  void tick(uint64_t Done) {
+    if (!Enabled)
+      return;
+    std::unique_lock<std::mutex> L(Mu, std::try_to_lock);
+    if (!L.owns_lock())
+      return;
+    auto Now = std::chrono::steady_clock::now();
+    if (Now - Last < Interval)
+      return;
+    Last = Now;
+    double Secs = std::chrono::duration<double>(Now - Start).count();
+    std::fprintf(stderr, "warpscope-emu: %s: %llu/%llu blocks, %.0f s\n",
+                 Kernel.c_str(), (unsigned long long)Done,
+                 (unsigned long long)Blocks, Secs);
+  }
+
+private:
+  std::string Kernel;
+  uint64_t Blocks;
+  std::chrono::steady_clock::time_point Start, Last;
+  std::chrono::steady_clock::duration Interval{};
+  bool Enabled = false;
+  std::mutex Mu;
+};
+
+/// Printf output and the first failure, in CTA order.
+class OrderedOutput {
+public:
+  /// CTA Cta finished (Error: it failed) with printf output Text.
+  void finish(uint64_t Cta, std::string Text, const std::string *Error) {
+    std::lock_guard<std::mutex> L(Mu);
+    if (Error && Cta < FailCta.load()) {
+      FailCta = Cta;
+      FailMsg = *Error;
+    }
+    if (Cta > FailCta.load())
+      return; // after the failure: with one thread it would not have run
+    Pending.emplace(Cta, std::move(Text));
+    // Write every CTA whose predecessors are all written.
+    for (auto It = Pending.begin();
+         It != Pending.end() && It->first == Next && Next <= FailCta.load();
+         It = Pending.erase(It), ++Next)
+      emitPrintf(It->second);
+  }
+  /// The lowest failing CTA so far (NoCta: none); no higher CTA may start.
+  std::atomic<uint64_t> FailCta{NoCta};
+  std::string FailMsg;
+
+private:
+  std::mutex Mu;
+  std::map<uint64_t, std::string> Pending;
+  uint64_t Next = 0;
+};
+
+} // namespace
+
+void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
+  const uint64_t Total = (uint64_t)P.Grid.X * P.Grid.Y * P.Grid.Z;
+  // Racecheck's shadow of shared memory is the module's, one CTA at a time.
+  const unsigned N =
+      M.RaceCheck ? 1u : (unsigned)std::min<uint64_t>(M.Threads, Total);
+  while (M.Workers.size() < N)
+    M.Workers.push_back(std::make_unique<WorkerCounters>());
+  std::vector<std::unique_ptr<Launcher>> Ls(N);
+  LaunchProgress Progress(K.Name, Total, M.ProgressSeconds);
+  OrderedOutput Output;
+  std::atomic<uint64_t> NextCta{0}, Done{0};
+  auto Work = [&](unsigned W) {
+    std::string Error;
+    for (;;) {
+      uint64_t Cta = NextCta.fetch_add(1);
+      if (Cta >= Total || Cta > Output.FailCta.load())
+        return;
+      bool Failed = true;
+      try {
+        if (!Ls[W]) { // a worker that finds no CTA left allocates nothing
+          Ls[W] = std::make_unique<Launcher>(
+              M, K, P, *M.Workers[W],
+              W < M.TraceSinks.size() ? M.TraceSinks[W] : nullptr);
+          Ls[W]->setup();
+        }
+        Ls[W]->runCta(Cta);
+        Failed = false;
+      } catch (EmuError &E) {
+        Error = std::move(E.Msg);
+      } catch (std::bad_alloc &) {
+        Error = "kernel " + K.Name + ": out of host memory";
+      } catch (std::exception &E) {
+        Error = "kernel " + K.Name + ": internal error: " + E.what();
+      }
+      std::string Text;
+      if (Ls[W]) {
+        Text = std::move(Ls[W]->Out);
+        Ls[W]->Out.clear();
+      }
+      Output.finish(Cta, std::move(Text), Failed ? &Error : nullptr);
+      Progress.tick(++Done);
+    }
+  };
+  WorkerPool::instance().run(N, Work);
+  for (unsigned W = 0; W < N; ++W)
+    M.Workers[W]->flushInto(*M.PM);
+  if (Output.FailCta.load() != NoCta)
+    throw EmuError{Output.FailMsg};
+}
+
+} // namespace warpscope::emu::core
