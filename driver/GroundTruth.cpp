@@ -7,20 +7,6 @@
 using namespace llvm;
 using namespace warpscope;
 
-TruthMemory &TruthMemory::operator+=(const TruthMemory &O) {
-  GlobalRequests += O.GlobalRequests;
-  GlobalSectors += O.GlobalSectors;
-  GlobalIdealSectors += O.GlobalIdealSectors;
-  LocalRequests += O.LocalRequests;
-  LocalSectors += O.LocalSectors;
-  LocalIdealSectors += O.LocalIdealSectors;
-  SharedRequests += O.SharedRequests;
-  SharedWavefronts += O.SharedWavefronts;
-  SharedIdealWavefronts += O.SharedIdealWavefronts;
-  AtomicAddresses += O.AtomicAddresses;
-  return *this;
-}
-
 namespace {
 
 // Adds one instruction's counts to T (summing over files).
@@ -43,18 +29,8 @@ void addInstruction(const json::Object &IO, TruthInstruction &T) {
     T.Conditional = true;
     Count("divergent", T.Divergent);
   }
-  TruthMemory &M = T.Mem;
-  bool Mem = Count("global_requests", M.GlobalRequests);
-  Count("global_sectors", M.GlobalSectors);
-  Count("global_ideal_sectors", M.GlobalIdealSectors);
-  Mem |= Count("local_requests", M.LocalRequests);
-  Count("local_sectors", M.LocalSectors);
-  Count("local_ideal_sectors", M.LocalIdealSectors);
-  Mem |= Count("shared_requests", M.SharedRequests);
-  Count("shared_wavefronts", M.SharedWavefronts);
-  Count("shared_ideal_wavefronts", M.SharedIdealWavefronts);
-  Mem |= Count("atomic_addresses", M.AtomicAddresses);
-  T.Memory |= Mem;
+  for (const MemoryCountField &F : MemoryCountFields)
+    T.Memory |= Count(F.Key, T.Mem.*F.Member);
 }
 
 Error loadFile(const std::string &Path, Truth &Out) {

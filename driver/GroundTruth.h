@@ -9,6 +9,7 @@
 #ifndef WARPSCOPE_DRIVER_GROUNDTRUTH_H
 #define WARPSCOPE_DRIVER_GROUNDTRUTH_H
 
+#include "warpscope/Emu/MemoryCounts.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <map>
@@ -18,14 +19,8 @@
 namespace warpscope {
 
 /// Memory-efficiency counts of one ld/st/atom/red (zero where the
-/// instruction has none of them).
-struct TruthMemory {
-  uint64_t GlobalRequests = 0, GlobalSectors = 0, GlobalIdealSectors = 0;
-  uint64_t LocalRequests = 0, LocalSectors = 0, LocalIdealSectors = 0;
-  uint64_t SharedRequests = 0, SharedWavefronts = 0, SharedIdealWavefronts = 0;
-  uint64_t AtomicAddresses = 0;
-  TruthMemory &operator+=(const TruthMemory &O);
-};
+/// instruction has none of them); the contract's struct.
+using TruthMemory = MemoryCounts;
 
 struct TruthInstruction {
   std::string Opcode, Marker;

@@ -138,7 +138,16 @@ private:
     return Trace ? runWarpT<true>(W) : runWarpT<false>(W);
   }
   template <bool Traced> bool runWarpT(Warp &W);
+  // The current path of Fr ended (empty mask, reconvergence point or end of
+  // code): pops it, or finishes the frame; false when the warp is done.
+  bool leavePath(Warp &W, Frame &Fr, uint32_t Mask, uint32_t N);
+  // A divergent two-way branch at Pc: pushes both sides, reconverging at
+  // the branch's immediate post-dominator.
+  void splitAtBranch(Frame &Fr, const Inst &I, uint32_t Pc, uint32_t EM,
+                     uint32_t Mask);
   void exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  // Arithmetic whose operand type picks float, half or integer code.
+  void execTyped(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Memory.cpp
   uint8_t *addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space, uint64_t A,
                 int L, unsigned Size);

@@ -66,23 +66,22 @@ static void memoryJson(Json &J, const Inst &I, const MemCounts &C) {
     return;
   bool Generic = I.Space == SpGeneric;
   bool Any = C.GlobalRequests || C.LocalRequests || C.SharedRequests;
-  if (I.Space == SpGlobal || (Generic && (C.GlobalRequests || !Any))) {
-    J["global_requests"] = C.GlobalRequests;
-    J["global_sectors"] = C.GlobalSectors;
-    J["global_ideal_sectors"] = C.GlobalIdealSectors;
-  }
-  if (I.Space == SpLocal || (Generic && C.LocalRequests)) {
-    J["local_requests"] = C.LocalRequests;
-    J["local_sectors"] = C.LocalSectors;
-    J["local_ideal_sectors"] = C.LocalIdealSectors;
-  }
-  if (I.Space == SpShared || (Generic && C.SharedRequests)) {
-    J["shared_requests"] = C.SharedRequests;
-    J["shared_wavefronts"] = C.SharedWavefronts;
-    J["shared_ideal_wavefronts"] = C.SharedIdealWavefronts;
-  }
-  if (I.Op == OpAtom || I.Op == OpRed)
-    J["atomic_addresses"] = C.AtomicAddresses;
+  auto Written = [&](MemoryCountGroup G) {
+    switch (G) {
+    case MemoryCountGroup::Global:
+      return I.Space == SpGlobal || (Generic && (C.GlobalRequests || !Any));
+    case MemoryCountGroup::Local:
+      return I.Space == SpLocal || (Generic && C.LocalRequests != 0);
+    case MemoryCountGroup::Shared:
+      return I.Space == SpShared || (Generic && C.SharedRequests != 0);
+    case MemoryCountGroup::Atomic:
+      return I.Op == OpAtom || I.Op == OpRed;
+    }
+    return false;
+  };
+  for (const MemoryCountField &F : MemoryCountFields)
+    if (Written(F.Group))
+      J[F.Key] = C.*F.Member;
 }
 
 static Json instructionJson(const ParsedModule &PM, const Function &F, size_t K,

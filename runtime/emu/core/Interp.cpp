@@ -44,18 +44,52 @@ static uint64_t globalTimerNs() {
                                  .count());
 }
 
+// Inlined into exec: the hot integer bodies stay one call away.
+[[gnu::always_inline]] inline void
+Launcher::execTyped(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const Ty T = I.T;
+  auto Unsupported = [&]() {
+    fail(W, *Fr.F, I, -1, "unsupported operand type for this instruction");
+  };
+  if (T == Ty::F32 || T == Ty::F64) {
+    if ((I.Op == OpAbs || I.Op == OpNeg) && !(I.Flags & FFtz))
+      return floatSignOp(I, R, EM);
+    return execFloat(W, Fr, I, EM);
+  }
+  bool IsH = T == Ty::F16 || T == Ty::F16x2 || T == Ty::BF16 || T == Ty::BF16x2;
+  if (IsH && I.Op != OpDiv && I.Op != OpRem)
+    return execHalf(W, Fr, I, EM);
+  switch (I.Op) {
+  case OpAdd:
+  case OpSub:
+    return intAddSub(I, R, EM, Unsupported);
+  case OpMul:
+  case OpMad:
+    return intMulMad(I, R, EM, Unsupported);
+  case OpDiv:
+  case OpRem:
+    return intDivRem(I, R, EM, Unsupported);
+  case OpAbs:
+  case OpNeg:
+    return intAbsNeg(I, R, EM, Unsupported);
+  case OpMin:
+  case OpMax:
+    return intMinMax(I, R, EM, Unsupported);
+  default: // fma and the math functions exist for float types only
+    return Unsupported(); // never returns (fail is [[noreturn]])
+  }
+}
+
 // Non-control instructions: one switch, each case a few lines (bodies in
 // IntOps.h and CmpOps.h, inlined, or in the file of their concern).
 void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *R = Fr.Regs.data();
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
-  const Ty T = I.T;
   auto Unsupported = [&]() {
     fail(W, *Fr.F, I, -1, "unsupported operand type for this instruction");
   };
-  bool IsF = T == Ty::F32 || T == Ty::F64;
-  bool IsH = T == Ty::F16 || T == Ty::F16x2 || T == Ty::BF16 || T == Ty::BF16x2;
   switch (I.Op) {
   case OpNop:
     return;
@@ -82,49 +116,28 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     return opUnpack(I, R, EM);
   case OpAdd:
   case OpSub:
-    if (IsF)
-      return execFloat(W, Fr, I, EM);
-    if (IsH)
-      return execHalf(W, Fr, I, EM);
-    return intAddSub(I, R, EM, Unsupported);
   case OpMul:
   case OpMad:
-    if (IsF)
-      return execFloat(W, Fr, I, EM);
-    if (IsH)
-      return execHalf(W, Fr, I, EM);
-    return intMulMad(I, R, EM, Unsupported);
+  case OpFma:
+  case OpDiv:
+  case OpRem:
+  case OpAbs:
+  case OpNeg:
+  case OpMin:
+  case OpMax:
+  case OpRcp:
+  case OpSqrt:
+  case OpRsqrt:
+  case OpEx2:
+  case OpLg2:
+  case OpSin:
+  case OpCos:
+  case OpTanh:
+  case OpCopysign:
+    return execTyped(W, Fr, I, EM);
   case OpMul24:
   case OpMad24:
     return intMul24(I, R, EM);
-  case OpFma:
-    if (IsF)
-      return execFloat(W, Fr, I, EM);
-    if (IsH)
-      return execHalf(W, Fr, I, EM);
-    return Unsupported(); // never returns (fail is [[noreturn]])
-  case OpDiv:
-  case OpRem:
-    if (IsF)
-      return execFloat(W, Fr, I, EM);
-    return intDivRem(I, R, EM, Unsupported);
-  case OpAbs:
-  case OpNeg:
-    if (IsF) {
-      if (!(I.Flags & FFtz))
-        return floatSignOp(I, R, EM);
-      return execFloat(W, Fr, I, EM);
-    }
-    if (IsH)
-      return execHalf(W, Fr, I, EM);
-    return intAbsNeg(I, R, EM, Unsupported);
-  case OpMin:
-  case OpMax:
-    if (IsF)
-      return execFloat(W, Fr, I, EM);
-    if (IsH)
-      return execHalf(W, Fr, I, EM);
-    return intMinMax(I, R, EM, Unsupported);
   case OpAnd:
   case OpOr:
   case OpXor:
@@ -159,20 +172,6 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   case OpDp4a:
   case OpDp2a:
     return opDot(I, R, EM);
-  case OpRcp:
-  case OpSqrt:
-  case OpRsqrt:
-  case OpEx2:
-  case OpLg2:
-  case OpSin:
-  case OpCos:
-  case OpTanh:
-  case OpCopysign:
-    if (IsF)
-      return execFloat(W, Fr, I, EM);
-    if (IsH)
-      return execHalf(W, Fr, I, EM);
-    return Unsupported(); // never returns (fail is [[noreturn]])
   case OpTestp:
     return opTestp(I, R, EM);
   case OpSetp:
@@ -209,6 +208,32 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   }
 }
 
+bool Launcher::leavePath(Warp &W, Frame &Fr, uint32_t Mask, uint32_t N) {
+  Entry &E = Fr.Stack.back();
+  if (Fr.Stack.size() == 1)
+    return finishFrame(W); // the frame finished
+  if (E.Pc >= N && E.Pc != E.Rpc) {
+    if (W.Depth == 1)
+      W.Exited |= Mask; // fell off the end of the kernel
+    else
+      Fr.Retired |= Mask;
+  }
+  Fr.Stack.pop_back();
+  return true;
+}
+
+void Launcher::splitAtBranch(Frame &Fr, const Inst &I, uint32_t Pc, uint32_t EM,
+                             uint32_t Mask) {
+  uint32_t Rc = I.Ipdom;
+  uint32_t NotTaken = Mask & ~EM;
+  Fr.Stack.back().Pc = Rc;
+  uint32_t Par = Fr.Stack.back().Id;
+  if (Pc + 1 != Rc)
+    Fr.push(Pc + 1, Rc, NotTaken, Par);
+  if (I.Target != Rc)
+    Fr.push(I.Target, Rc, EM, Par);
+}
+
 // Runs W until it finishes (false) or reaches a barrier (true). Traced: the
 // worker's TraceSink sees each issued instruction (a separate instance, so
 // the untraced loop has no check per instruction).
@@ -225,18 +250,7 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
     }
     uint32_t Mask = E.Mask & ~W.Exited & ~Fr.Retired;
     if (Mask == 0 || E.Pc == E.Rpc || E.Pc >= N) {
-      if (Fr.Stack.size() > 1) {
-        if (E.Pc >= N && E.Pc != E.Rpc) {
-          if (W.Depth == 1)
-            W.Exited |= Mask; // fell off the end of the kernel
-          else
-            Fr.Retired |= Mask;
-        }
-        Fr.Stack.pop_back();
-        continue;
-      }
-      // Frame finished.
-      if (!finishFrame(W))
+      if (!leavePath(W, Fr, Mask, N))
         return false;
       continue;
     }
@@ -277,14 +291,7 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
           ++Pc;
           continue;
         }
-        uint32_t Rc = I.Ipdom;
-        uint32_t NotTaken = Mask & ~EM;
-        Fr.Stack.back().Pc = Rc;
-        uint32_t Par = Fr.Stack.back().Id;
-        if (Pc + 1 != Rc)
-          Fr.push(Pc + 1, Rc, NotTaken, Par);
-        if (I.Target != Rc)
-          Fr.push(I.Target, Rc, EM, Par);
+        splitAtBranch(Fr, I, Pc, EM, Mask);
         goto Resched;
       }
       case OpBrx:

@@ -68,7 +68,7 @@ void Parser::topLevel() {
     ++P;
     while (!isP(";") && cur().K != TkEnd)
       ++P;
-    ++P;
+    expectP(";"); // not past the end of a truncated file (found by fuzzing)
     return;
   }
   bool Extern = false;
@@ -373,9 +373,9 @@ void Parser::parseFunction(bool IsKernel) {
       number();
     } else if (D == ".noreturn") {
     } else if (D == ".pragma") {
-      while (!isP(";"))
+      while (!isP(";") && cur().K != TkEnd)
         ++P;
-      ++P;
+      expectP(";");
     } else {
       fail("unsupported function directive '" + D + "'");
     }

@@ -14,6 +14,8 @@
 #ifndef WARPSCOPE_EMU_CORE_PTX_H
 #define WARPSCOPE_EMU_CORE_PTX_H
 
+#include "warpscope/Emu/MemoryCounts.h"
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -290,28 +292,8 @@ struct SharedLayout {
 };
 
 /// Memory-efficiency counts of one ld/st/atom/red (docs/emulator.md, "Memory
-/// efficiency"): requests and 32-byte sectors of global and local accesses,
-/// shared-memory wavefronts, each with its ideal, and distinct atomic
-/// addresses, summed over the instruction's warp executions.
-struct MemCounts {
-  uint64_t GlobalRequests = 0, GlobalSectors = 0, GlobalIdealSectors = 0;
-  uint64_t LocalRequests = 0, LocalSectors = 0, LocalIdealSectors = 0;
-  uint64_t SharedRequests = 0, SharedWavefronts = 0, SharedIdealWavefronts = 0;
-  uint64_t AtomicAddresses = 0;
-  MemCounts &operator+=(const MemCounts &O) {
-    GlobalRequests += O.GlobalRequests;
-    GlobalSectors += O.GlobalSectors;
-    GlobalIdealSectors += O.GlobalIdealSectors;
-    LocalRequests += O.LocalRequests;
-    LocalSectors += O.LocalSectors;
-    LocalIdealSectors += O.LocalIdealSectors;
-    SharedRequests += O.SharedRequests;
-    SharedWavefronts += O.SharedWavefronts;
-    SharedIdealWavefronts += O.SharedIdealWavefronts;
-    AtomicAddresses += O.AtomicAddresses;
-    return *this;
-  }
-};
+/// efficiency"); the struct and its ground-truth names are the contract's.
+using MemCounts = warpscope::MemoryCounts;
 
 enum Builtin : uint8_t { BiNone, BiVprintf, BiMalloc, BiFree, BiAssert };
 

@@ -136,6 +136,13 @@ TEST(Parser, MalformedInputIsAnError) {
   E = errorOf(".visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n\tld.global.u32 "
               "%rd1, [%rd1, 4];\n}\n");
   EXPECT_NE(E.find("expected address operand"), std::string::npos) << E;
+  // A .pragma cut off by the end of the file, at module scope and as a
+  // function directive: an error, not a read past the tokens (the fuzzer
+  // found the first).
+  E = errorOf(".pragma \"nounroll\"");
+  EXPECT_NE(E.find("expected ';'"), std::string::npos) << E;
+  E = errorOf(".visible .entry k() .pragma \"nounroll\"");
+  EXPECT_NE(E.find("expected ';'"), std::string::npos) << E;
 }
 
 TEST(Parser, OversizedVariablesAreAnError) {
