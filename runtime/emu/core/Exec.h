@@ -94,6 +94,7 @@ public:
   bool CheckGlobal = false;   ///< WARPSCOPE_EMU_CHECK
   bool RaceCheck = false;     ///< WARPSCOPE_EMU_RACECHECK
   double ProgressSeconds = 0; ///< WARPSCOPE_EMU_PROGRESS
+  double TimeoutSeconds = 0;  ///< WARPSCOPE_EMU_TIMEOUT (0: none)
   unsigned Threads = 1;       ///< WARPSCOPE_EMU_THREADS (default: all cores)
   /// Per worker thread, kept across launches (LaunchGrid.cpp).
   std::vector<std::unique_ptr<WorkerCounters>> Workers;

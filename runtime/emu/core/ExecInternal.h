@@ -23,8 +23,10 @@
 
 #include "Exec.h"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +87,9 @@ public:
   /// EmuError. Its printf output collects in Out.
   void runCta(uint64_t Linear);
   std::string Out;
+  /// WARPSCOPE_EMU_TIMEOUT: past this moment the launch fails at the next
+  /// watchdog check (none when unset).
+  std::optional<std::chrono::steady_clock::time_point> Deadline;
 
 private:
   ModuleImpl &M;
@@ -116,6 +121,12 @@ private:
   bool CountMem = true; // memory-efficiency counts (MemCount.cpp)
   bool Race = false;    // WARPSCOPE_EMU_RACECHECK for this launch
   uint64_t Clock = 0;   // %clock: this worker's instructions in this launch
+  // Branches between two looks at the watchdog's clock (a power of two
+  // minus one: an increment, an AND and a predictable branch per branch).
+  static constexpr uint64_t WatchdogMask = (1u << 16) - 1;
+  uint64_t Branches = 0;
+  [[gnu::cold]] void checkWatchdog(Warp &W, const Function &Fn, const Inst &I,
+                                   uint32_t Mask);
 
   // Schedule.cpp
   [[noreturn]] void fail(const Warp &W, const Function &F, const Inst &I,

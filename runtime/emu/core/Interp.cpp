@@ -208,6 +208,16 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   }
 }
 
+void Launcher::checkWatchdog(Warp &W, const Function &Fn, const Inst &I,
+                             uint32_t Mask) {
+  if (!Deadline || std::chrono::steady_clock::now() < *Deadline)
+    return;
+  fail(W, Fn, I, Mask ? __builtin_ctz(Mask) : -1,
+       "still running after WARPSCOPE_EMU_TIMEOUT=" +
+           std::to_string((long long)M.TimeoutSeconds) +
+           " s (a loop that never ends?); this warp was at this instruction");
+}
+
 bool Launcher::leavePath(Warp &W, Frame &Fr, uint32_t Mask, uint32_t N) {
   Entry &E = Fr.Stack.back();
   if (Fr.Stack.size() == 1)
@@ -278,6 +288,9 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
         Trace->instruction(W.Index, Fn, Pc, Mask, EM);
       switch (I.Op) {
       case OpBra: {
+        // Every loop takes a branch: the watchdog looks there.
+        if (__builtin_expect((++Branches & WatchdogMask) == 0, 0))
+          checkWatchdog(W, Fn, I, Mask);
         if (I.Guard >= 0) {
           C.Visits[Pc]++;
           if (EM != 0 && EM != Mask)

@@ -107,6 +107,11 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
     M.Workers.push_back(std::make_unique<WorkerCounters>());
   std::vector<std::unique_ptr<Launcher>> Ls(N);
   LaunchProgress Progress(K.Name, Total, M.ProgressSeconds);
+  std::optional<std::chrono::steady_clock::time_point> Deadline;
+  if (M.TimeoutSeconds > 0)
+    Deadline = std::chrono::steady_clock::now() +
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                   std::chrono::duration<double>(M.TimeoutSeconds));
   OrderedOutput Output;
   std::atomic<uint64_t> NextCta{0}, Done{0};
   auto Work = [&](unsigned W) {
@@ -122,6 +127,7 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
               M, K, P, *M.Workers[W],
               W < M.TraceSinks.size() ? M.TraceSinks[W] : nullptr);
           Ls[W]->setup();
+          Ls[W]->Deadline = Deadline;
         }
         Ls[W]->runCta(Cta);
         Failed = false;
