@@ -15,16 +15,6 @@ namespace {
 
 const char *Head = ".version 8.0\n.target sm_90\n.address_size 64\n";
 
-uint32_t fbits(float F) {
-  uint32_t U;
-  std::memcpy(&U, &F, 4);
-  return U;
-}
-float bitsf(uint32_t U) {
-  float F;
-  std::memcpy(&F, &U, 4);
-  return F;
-}
 uint16_t toHalf(float F) {
   _Float16 H = (_Float16)F;
   uint16_t U;
@@ -36,7 +26,7 @@ float fromHalf(uint16_t U) {
   std::memcpy(&H, &U, 2);
   return (float)H;
 }
-float fromBf16(uint16_t U) { return bitsf((uint32_t)U << 16); }
+float fromBf16(uint16_t U) { return bitsToFloat((uint32_t)U << 16); }
 
 // A kernel that loads NIn registers per lane from in[reg][lane], runs Instr
 // (with {D}, {A}, {B}, {C} standing for the register lists) and stores the ND
@@ -131,7 +121,7 @@ float randHalfValue(uint32_t &S) {
   return fromHalf(toHalf(((int)(lcg(S) >> 16) - 32768) / 8192.0f));
 }
 float randBf16Value(uint32_t &S) {
-  uint32_t U = fbits(((int)(lcg(S) >> 16) - 32768) / 4096.0f);
+  uint32_t U = floatBits(((int)(lcg(S) >> 16) - 32768) / 4096.0f);
   return fromBf16((uint16_t)(U >> 16));
 }
 
@@ -167,7 +157,7 @@ TEST(Mma, M16N8K16HalfAndBf16) {
         V = Cs.CHalf ? randHalfValue(Seed)
                      : ((int)(lcg(Seed) >> 8) - (1 << 23)) / 65536.0f;
     auto Enc = [&](float V) {
-      return Cs.Bf16 ? fbits(V) >> 16 : (uint32_t)toHalf(V);
+      return Cs.Bf16 ? floatBits(V) >> 16 : (uint32_t)toHalf(V);
     };
     std::vector<uint32_t> In((4 + 2 + NC) * 32, 0), Out(ND * 32, 0);
     for (int L = 0; L < 32; ++L) {
@@ -185,7 +175,7 @@ TEST(Mma, M16N8K16HalfAndBf16) {
         if (Cs.CHalf)
           In[(6 + I / 2) * 32 + L] |= (uint32_t)toHalf(V) << (16 * (I % 2));
         else
-          In[(6 + I) * 32 + L] = fbits(V);
+          In[(6 + I) * 32 + L] = floatBits(V);
       }
     }
     ASSERT_TRUE(launch(*M, "k", {1, 1, 1}, {32, 1, 1},
@@ -199,7 +189,8 @@ TEST(Mma, M16N8K16HalfAndBf16) {
           uint16_t Got = (uint16_t)(Out[(I / 2) * 32 + L] >> (16 * (I % 2)));
           EXPECT_EQ(Got, toHalf(Want)) << "lane " << L << " d" << I;
         } else {
-          EXPECT_EQ(Out[I * 32 + L], fbits(Want)) << "lane " << L << " d" << I;
+          EXPECT_EQ(Out[I * 32 + L], floatBits(Want))
+              << "lane " << L << " d" << I;
         }
       }
   }
@@ -213,9 +204,9 @@ TEST(Mma, M16N8K8Tf32) {
   uint32_t Seed = 5;
   // Operands carry arbitrary low 13 bits, which a .tf32 operand ignores.
   auto RandTf32 = [&](float &Value) {
-    uint32_t U = fbits(((int)(lcg(Seed) >> 8) - (1 << 23)) / 1048576.0f);
+    uint32_t U = floatBits(((int)(lcg(Seed) >> 8) - (1 << 23)) / 1048576.0f);
     U = (U & 0xffffe000u) | (lcg(Seed) >> 19);
-    Value = bitsf(U & 0xffffe000u);
+    Value = bitsToFloat(U & 0xffffe000u);
     return U;
   };
   Mat A = mat(16, 8), B = mat(8, 8), C = mat(16, 8);
@@ -232,7 +223,7 @@ TEST(Mma, M16N8K8Tf32) {
     for (int I = 0; I < 4; ++I) {
       RC P = m16n8C(L, I);
       C[P.Row][P.Col] = (float)(lcg(Seed) >> 20) / 64.0f;
-      In[(6 + I) * 32 + L] = fbits(C[P.Row][P.Col]);
+      In[(6 + I) * 32 + L] = floatBits(C[P.Row][P.Col]);
     }
   }
   ASSERT_TRUE(launch(*M, "k", {1, 1, 1}, {32, 1, 1},
@@ -241,7 +232,7 @@ TEST(Mma, M16N8K8Tf32) {
   for (int L = 0; L < 32; ++L)
     for (int I = 0; I < 4; ++I) {
       RC P = m16n8C(L, I);
-      EXPECT_EQ(Out[I * 32 + L], fbits(D[P.Row][P.Col]))
+      EXPECT_EQ(Out[I * 32 + L], floatBits(D[P.Row][P.Col]))
           << "lane " << L << " d" << I;
     }
 }
@@ -345,10 +336,10 @@ TEST(Wmma, M16N16K16LoadMmaStore) {
         B[R][Cl] = Bf ? randBf16Value(Seed) : randHalfValue(Seed);
         C[R][Cl] = randHalfValue(Seed);
         AM[At(W.ALay, R, Cl)] =
-            Bf ? (uint16_t)(fbits(A[R][Cl]) >> 16) : toHalf(A[R][Cl]);
+            Bf ? (uint16_t)(floatBits(A[R][Cl]) >> 16) : toHalf(A[R][Cl]);
         BM[At(W.BLay, R, Cl)] =
-            Bf ? (uint16_t)(fbits(B[R][Cl]) >> 16) : toHalf(B[R][Cl]);
-        CM[At(W.CLay, R, Cl)] = AccF32 ? fbits(C[R][Cl]) : toHalf(C[R][Cl]);
+            Bf ? (uint16_t)(floatBits(B[R][Cl]) >> 16) : toHalf(B[R][Cl]);
+        CM[At(W.CLay, R, Cl)] = AccF32 ? floatBits(C[R][Cl]) : toHalf(C[R][Cl]);
       }
     // An f16 C/D matrix is 16-bit elements: repack.
     std::vector<uint16_t> CH(16 * Ld), DH(16 * Ld, 0xeeee);
@@ -368,7 +359,7 @@ TEST(Wmma, M16N16K16LoadMmaStore) {
       for (int Cl = 0; Cl < 16; ++Cl) {
         unsigned K = At(W.CLay, R, Cl);
         if (AccF32)
-          EXPECT_EQ(DM[K], fbits(D[R][Cl])) << R << "," << Cl;
+          EXPECT_EQ(DM[K], floatBits(D[R][Cl])) << R << "," << Cl;
         else
           EXPECT_EQ(DH[K], toHalf(D[R][Cl])) << R << "," << Cl;
       }
@@ -477,12 +468,12 @@ TEST(CvtTf32, RoundsToNearestTiesAway) {
 )");
   ASSERT_TRUE(M);
   std::vector<uint32_t> In = {
-      fbits(1.0f),     0x3f801000u,  // exactly half an ulp: away
-      0xbf801000u,     0x3f800fffu,  // just below half: down
-      0x3f803000u,     0x3f802000u,  // tie on an odd/even mantissa
-      0x7f7fffffu,     fbits(-0.0f), // max float rounds to inf
-      0x00001234u,     0x80fff000u,  // subnormals
-      fbits(INFINITY), fbits(3.14159265f)};
+      floatBits(1.0f),     0x3f801000u,      // exactly half an ulp: away
+      0xbf801000u,         0x3f800fffu,      // just below half: down
+      0x3f803000u,         0x3f802000u,      // tie on an odd/even mantissa
+      0x7f7fffffu,         floatBits(-0.0f), // max float rounds to inf
+      0x00001234u,         0x80fff000u,      // subnormals
+      floatBits(INFINITY), floatBits(3.14159265f)};
   uint32_t Seed = 1;
   while (In.size() < 64)
     In.push_back(lcg(Seed) & 0xff7fffffu); // finite values of all kinds
@@ -490,7 +481,8 @@ TEST(CvtTf32, RoundsToNearestTiesAway) {
   ASSERT_TRUE(launch(*M, "k", {1, 1, 1}, {(uint32_t)In.size(), 1, 1},
                      Args().add(In.data()).add(Out.data())));
   for (size_t K = 0; K < In.size(); ++K)
-    EXPECT_EQ(Out[K], fbits(refTf32(bitsf(In[K])))) << std::hex << In[K];
+    EXPECT_EQ(Out[K], floatBits(refTf32(bitsToFloat(In[K]))))
+        << std::hex << In[K];
 }
 
 // What the emulator leaves out fails the launch with the instruction named.

@@ -10,21 +10,6 @@ using namespace emutest;
 
 namespace {
 
-uint32_t fb(float F) {
-  uint32_t U;
-  std::memcpy(&U, &F, 4);
-  return U;
-}
-float bf(uint32_t U) {
-  float F;
-  std::memcpy(&F, &U, 4);
-  return F;
-}
-uint64_t db(double D) {
-  uint64_t U;
-  std::memcpy(&U, &D, 8);
-  return U;
-}
 uint64_t pack(uint32_t Lo, uint32_t Hi) {
   return (uint64_t)Lo | ((uint64_t)Hi << 32);
 }
@@ -47,7 +32,7 @@ float hf(uint16_t U) {
   return (float)X;
 }
 uint16_t bf16(float F) {
-  uint32_t U = fb(F);
+  uint32_t U = floatBits(F);
   return (uint16_t)((U + 0x7fff + ((U >> 16) & 1)) >> 16);
 }
 
@@ -112,7 +97,7 @@ template <class Fn> float directed(int Mode, Fn F) {
 }
 float fminP(float A, float B) {
   if (std::isnan(A))
-    return std::isnan(B) ? bf(0x7fffffff) : B;
+    return std::isnan(B) ? bitsToFloat(0x7fffffff) : B;
   if (std::isnan(B))
     return A;
   if (A == 0 && B == 0)
@@ -121,7 +106,7 @@ float fminP(float A, float B) {
 }
 float fmaxNaN(float A, float B) {
   if (std::isnan(A) || std::isnan(B))
-    return bf(0x7fffffff);
+    return bitsToFloat(0x7fffffff);
   if (A == 0 && B == 0)
     return std::signbit(A) ? B : A;
   return A > B ? A : B;
@@ -198,11 +183,12 @@ bool expectCompare(int K, const In &I, uint64_t &O) {
     return true;
   }
   case 3:
-    O = pack(ordered(A, B) && A < B ? 0xffffffffu : 0, SX > SY ? fb(1.0f) : 0);
+    O = pack(ordered(A, B) && A < B ? 0xffffffffu : 0,
+             SX > SY ? floatBits(1.0f) : 0);
     return true;
   case 4: {
     int32_t D = (int32_t)(X - Y);
-    O = pack(D >= 0 ? X : Y, fb(A >= 0 ? A : B));
+    O = pack(D >= 0 ? X : Y, floatBits(A >= 0 ? A : B));
     return true;
   }
   case 5: {
@@ -322,10 +308,10 @@ bool expectFloatAndWarp(int K, const In &I, const In *All, int Lane,
   auto [A, B, X, Y, SX, SY] = operands(I);
   switch (K) {
   case 21: {
-    uint32_t R =
-        fb(std::copysign(B, A)) ^ fb(std::fabs(A)) ^ (fb(B) ^ 0x80000000u);
-    uint32_t S = fb(fminP(A, B)) ^ R;
-    O = pack(S, fb(fmaxNaN(A, B)));
+    uint32_t R = floatBits(std::copysign(B, A)) ^ floatBits(std::fabs(A)) ^
+                 (floatBits(B) ^ 0x80000000u);
+    uint32_t S = floatBits(fminP(A, B)) ^ R;
+    O = pack(S, floatBits(fmaxNaN(A, B)));
     return true;
   }
   case 22: {
@@ -338,14 +324,15 @@ bool expectFloatAndWarp(int K, const In &I, const In *All, int Lane,
     if (std::isnan(hf(H3)))
       return false;
     H4 = H3 ^ 0x8000;
-    O = pack(H3 | (uint32_t)H4 << 16, fb(hf(H4)));
+    O = pack(H3 | (uint32_t)H4 << 16, floatBits(hf(H4)));
     return true;
   }
   case 23: {
     if (!ordered(A, B))
       return false;
     uint16_t Hi = h(hf(h(A)) * 2), Lo = h(hf(h(B)) * 2);
-    O = pack(Lo | (uint32_t)Hi << 16, fb(bf((uint32_t)bf16(A) << 16) + 1.0f));
+    O = pack(Lo | (uint32_t)Hi << 16,
+             floatBits(bitsToFloat((uint32_t)bf16(A) << 16) + 1.0f));
     return true;
   }
   case 24: {
@@ -359,7 +346,7 @@ bool expectFloatAndWarp(int K, const In &I, const In *All, int Lane,
     }));
     if (std::isnan(R) || std::isnan(S))
       return false;
-    O = pack(fb(R) ^ fb(S), fb(sat(A + B)));
+    O = pack(floatBits(R) ^ floatBits(S), floatBits(sat(A + B)));
     return true;
   }
   case 25: {
@@ -372,7 +359,7 @@ bool expectFloatAndWarp(int K, const In &I, const In *All, int Lane,
     std::fesetround(Old);
     if (std::isnan(V))
       return false;
-    O = db(V) ^ db(W);
+    O = doubleBits(V) ^ doubleBits(W);
     return true;
   }
   case 26: {
@@ -380,7 +367,7 @@ bool expectFloatAndWarp(int K, const In &I, const In *All, int Lane,
     int32_t S8 = std::max(-128, std::min(127, SY));
     R |= (uint32_t)S8 << 8;
     R ^= (uint32_t)(int32_t)(int16_t)(uint16_t)Y;
-    uint32_t S = fb(std::nearbyint(A)) ^ fb(sat(B));
+    uint32_t S = floatBits(std::nearbyint(A)) ^ floatBits(sat(B));
     O = pack(R, S);
     return true;
   }
@@ -395,7 +382,7 @@ bool expectFloatAndWarp(int K, const In &I, const In *All, int Lane,
     R = R + std::cos(B);
     if (std::isnan(R) || std::isnan(std::tanh(B)))
       return false;
-    O = pack(fb(R), fb(std::tanh(B)));
+    O = pack(floatBits(R), floatBits(std::tanh(B)));
     return true;
   }
   case 29: {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,6 +56,23 @@ protected:
   }
   std::unique_ptr<Module> M;
 };
+
+// Bits of a float or double and back, for expected register contents.
+inline uint32_t floatBits(float F) {
+  uint32_t U;
+  std::memcpy(&U, &F, 4);
+  return U;
+}
+inline float bitsToFloat(uint32_t U) {
+  float F;
+  std::memcpy(&F, &U, 4);
+  return F;
+}
+inline uint64_t doubleBits(double D) {
+  uint64_t U;
+  std::memcpy(&U, &D, 8);
+  return U;
+}
 
 // The tests' deterministic input generator.
 inline uint32_t lcg(uint32_t &S) {
