@@ -148,6 +148,18 @@ std::string zeroCounters(const ModuleDescriptor &D) {
   return E == cudaSuccess ? "" : cudaMessage("resetting counters", E);
 }
 
+/// Reads a module's counters into Counts and zeroes them on the device, so
+/// nothing is counted twice; after a fault (AfterFault) they cannot be
+/// zeroed, and the caller must not read them again.
+std::string takeCounters(const ModuleDescriptor &D,
+                         std::vector<uint64_t> &Counts, bool &AfterFault) {
+  AfterFault = false;
+  std::string Error = readCounters(D, Counts, &AfterFault);
+  if (Error.empty() && !AfterFault)
+    Error = zeroCounters(D);
+  return Error;
+}
+
 /// Adds every module's device counters to its totals and zeroes them, so a
 /// later read (or a device reset) never counts anything twice.
 void drainCounters(Runtime &R) {
@@ -161,11 +173,9 @@ void drainCounters(Runtime &R) {
       continue;
     std::vector<uint64_t> Counts;
     bool AfterFault = false;
-    std::string Error = readCounters(*Modules[M].Desc, Counts, &AfterFault);
+    std::string Error = takeCounters(*Modules[M].Desc, Counts, AfterFault);
     if (cudaError_t E = cudaPeekAtLastError(); isKernelFault(E))
       noteFault(R, KernelRef(), LaunchConfig(), E, false); // first seen here
-    if (Error.empty() && !AfterFault) // nothing runs after a fault
-      Error = zeroCounters(*Modules[M].Desc);
     if (Error.empty())
       R.Reg.accumulate(int(M), Counts);
     else
@@ -293,9 +303,7 @@ cudaError_t launchPerLaunch(Runtime &R, LaunchFn Launch, const KernelRef &K,
   if (K.Module >= 0 && (Error.empty() || isKernelFault(Fault))) {
     const ModuleDescriptor &D = *R.Reg.modules()[K.Module].Desc;
     bool AfterFault = false;
-    std::string ReadError = readCounters(D, Counts, &AfterFault);
-    if (ReadError.empty() && !AfterFault)
-      ReadError = zeroCounters(D);
+    std::string ReadError = takeCounters(D, Counts, AfterFault);
     if (AfterFault && ReadError.empty()) {
       Error.clear(); // the counts of the failed launch are all there
       R.Reg.setReadAfterFault(K.Module);
