@@ -34,15 +34,6 @@ warpscope::overrideIdentityFromCL(ModuleIdentityOptions Opts) {
   return Opts;
 }
 
-uint64_t warpscope::fnv1a64(StringRef Data, uint64_t Seed) {
-  uint64_t H = Seed;
-  for (unsigned char C : Data) {
-    H ^= C;
-    H *= 0x100000001b3ULL;
-  }
-  return H;
-}
-
 std::string warpscope::moduleId(const Module &M,
                                 const ModuleIdentityOptions &Opts) {
   if (!Opts.ModuleId.empty())
@@ -50,7 +41,7 @@ std::string warpscope::moduleId(const Module &M,
   SmallString<256> Cwd;
   if (sys::fs::current_path(Cwd))
     Cwd.clear();
-  uint64_t H = fnv1a64(Cwd);
+  uint64_t H = fnv1a64(Cwd.str());
   H = fnv1a64(StringRef("\0", 1), H);
   H = fnv1a64(M.getSourceFileName(), H);
   return formatv("{0:x-16}", H).str();

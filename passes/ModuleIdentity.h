@@ -9,6 +9,7 @@
 #ifndef WARPSCOPE_PASSES_MODULEIDENTITY_H
 #define WARPSCOPE_PASSES_MODULEIDENTITY_H
 
+#include "warpscope/Support/Fnv.h" // fnv1a64, for the id and checksums
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <string>
@@ -29,9 +30,6 @@ struct ModuleIdentityOptions {
 
 /// Opts with the values given on the command line applied.
 ModuleIdentityOptions overrideIdentityFromCL(ModuleIdentityOptions Opts);
-
-/// 64-bit FNV-1a; stable across hosts and releases (ids land in profiles).
-uint64_t fnv1a64(llvm::StringRef Data, uint64_t Seed = 0xcbf29ce484222325ULL);
 
 /// The module id as 16 lowercase hex digits (Opts.ModuleId when set).
 std::string moduleId(const llvm::Module &M,

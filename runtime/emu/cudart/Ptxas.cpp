@@ -2,6 +2,7 @@
 
 #include "Ptxas.h"
 #include "warpscope/Support/AtomicFile.h"
+#include "warpscope/Support/Fnv.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -233,9 +234,7 @@ std::string findPtxas(const PtxasSettings &S, std::string &Why) {
 }
 
 std::string ptxHash(std::string_view Ptx) {
-  uint64_t H = 1469598103934665603ull;
-  for (unsigned char C : Ptx)
-    H = (H ^ C) * 1099511628211ull;
+  uint64_t H = fnv1a64(Ptx);
   char Buf[17];
   std::snprintf(Buf, sizeof(Buf), "%016llx", (unsigned long long)H);
   return Buf;
