@@ -1,0 +1,96 @@
+//===- Advice.h - What `warpscope advise` computes and reports -*- C++ -*-===//
+//
+// The advisor's shared vocabulary (issue 18): the inputs a profile directory
+// offers, one piece of advice, and the optimizer interface. GPA's optimizers
+// (GpaOptimizers.cpp) and the ones only exact counts allow
+// (ExactOptimizers.cpp) both produce Advice; AdviseCommand.cpp ranks it and
+// renders it (docs/advice-schema.md, schema "warpscope-advice/1").
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_DRIVER_ADVISE_ADVICE_H
+#define WARPSCOPE_DRIVER_ADVISE_ADVICE_H
+
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warpscope {
+struct ProfileSet;
+struct Truth;
+struct PcSampleSet;
+
+namespace advise {
+
+/// The kinds of evidence a profile directory may hold. An optimizer lists
+/// the ones it needs; the command says which were present and which
+/// optimizers were skipped for lack of which.
+enum class InputKind {
+  Counts,         ///< instrumented block counts (profile-*.json)
+  Divergence,     ///< the per-branch divergence map (profile-*.json)
+  Samples,        ///< PC samples, CUPTI (SASS) or modeled (PTX)
+  MemoryCounts,   ///< exact sectors / bank wavefronts (emu-*.json)
+  Occupancy,      ///< registers, shared memory, blocks per SM
+  LaunchConfig,   ///< grid and block sizes per launch
+  ModeledTime,    ///< timing-model cycles per launch (emu-*.json)
+  Instructions,   ///< the PTX or SASS listing of each function
+};
+llvm::StringRef inputName(InputKind K);
+
+/// Everything loaded from the directory; null / empty where absent.
+struct Inputs {
+  const ProfileSet *Profile = nullptr;
+  const Truth *GroundTruth = nullptr;
+  const PcSampleSet *Samples = nullptr;
+  std::vector<InputKind> Present;
+  bool has(InputKind K) const;
+};
+
+/// One place the advice points at. For the blamer's hotspots Def* is the
+/// dependency source and File/Line the stalled use; otherwise Def* is empty.
+struct Hotspot {
+  std::string Function; ///< mangled
+  std::string File;
+  unsigned Line = 0;
+  std::string Source;   ///< the line's text, when the file is readable
+  std::string DefFile;
+  unsigned DefLine = 0;
+  unsigned Distance = 0; ///< instructions between def and use (blamer)
+  double Samples = 0;    ///< samples (or modeled cycles) blamed here
+  std::string Evidence;  ///< e.g. "8.0 sectors/request, ideal 4, stride 64 B"
+};
+
+/// One optimization suggestion for one kernel.
+struct Advice {
+  std::string Optimizer; ///< stable id, e.g. "divergence", "loop_unrolling"
+  std::string Title;     ///< e.g. "Reduce divergence"
+  std::string Kernel;    ///< mangled
+  /// Estimated speedup of the kernel if the change is made (>= 1.0).
+  double EstimatedSpeedup = 1.0;
+  std::string Estimator;          ///< which estimator, in a few words
+  std::vector<std::string> Hints; ///< what to change, concretely
+  std::vector<Hotspot> Hotspots;  ///< most important first
+};
+
+class Optimizer {
+public:
+  virtual ~Optimizer() = default;
+  virtual llvm::StringRef id() const = 0;   ///< Advice::Optimizer
+  virtual llvm::StringRef name() const = 0; ///< e.g. "Loop unrolling"
+  /// A paragraph for users (also SARIF's rule help).
+  virtual llvm::StringRef help() const = 0;
+  virtual std::vector<InputKind> needs() const = 0;
+  /// Appends advice for every kernel where the optimizer applies.
+  virtual void run(const Inputs &In, std::vector<Advice> &Out) const = 0;
+};
+
+/// GPA's optimizers (Table 2 of both GPA papers).
+std::vector<std::unique_ptr<Optimizer>> gpaOptimizers();
+/// divergence, uncoalesced access, shared bank conflicts, occupancy limiter.
+std::vector<std::unique_ptr<Optimizer>> exactOptimizers();
+
+} // namespace advise
+} // namespace warpscope
+
+#endif // WARPSCOPE_DRIVER_ADVISE_ADVICE_H
