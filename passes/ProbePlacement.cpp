@@ -53,7 +53,8 @@ static bool freelyNegated(const Value *V, unsigned Depth = 0) {
   if (Depth < 4 && (match(V, m_LogicalAnd(m_Value(A), m_Value(B))) ||
                     match(V, m_LogicalOr(m_Value(A), m_Value(B)))))
     return freelyNegated(A, Depth + 1) && freelyNegated(B, Depth + 1);
-  return Depth < 4 && match(V, m_Not(m_Value(A))) && freelyNegated(A, Depth + 1);
+  return Depth < 4 && match(V, m_Not(m_Value(A))) &&
+         freelyNegated(A, Depth + 1);
 }
 
 Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
