@@ -193,7 +193,7 @@ PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &AM) {
     if (F.isDeclaration() || It == ByName.end())
       continue;
     // The CFG the instrumenting build counted was read after LSR.
-    if (reduceLoopsFirst(true))
+    if (reduceLoopsFirst(Opts.ReduceLoopsFirst))
       reduceLoops(F, FAM);
     if (It->second.first != pgo::recordHash(cfgChecksum(F)) ||
         !annotate(F, It->second.second)) {
