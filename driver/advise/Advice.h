@@ -40,6 +40,9 @@ enum class InputKind {
   Instructions,   ///< the PTX or SASS listing of each function
 };
 llvm::StringRef inputName(InputKind K);
+/// V with at most MaxDecimals decimals, trailing zeros dropped ("8",
+/// "1.25"), as advice shows figures.
+std::string formatNumber(double V, unsigned MaxDecimals = 2);
 
 /// Everything loaded from the directory; null / empty where absent.
 struct Inputs {

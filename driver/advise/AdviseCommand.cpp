@@ -50,7 +50,7 @@ int warpscope::runAdvise() {
     return Error("--format '" + Format +
                  "' is not one of text, json, html, sarif");
   std::string RegexError;
-  if (!Regex(KernelFilter).isValid(RegexError))
+  if (!KernelFilter.empty() && !Regex(KernelFilter).isValid(RegexError))
     return Error("--kernel '" + KernelFilter +
                  "' is not a valid regex: " + RegexError);
   Expected<std::unique_ptr<LoadedInputs>> L = loadAdviseInputs(Dir);

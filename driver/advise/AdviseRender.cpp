@@ -84,9 +84,9 @@ static std::string coverage(const AdviceReport &R) {
   if (!R.Nodes)
     return "";
   return formatv("{0} instructions with dependency stalls; single-dependency "
-                 "coverage {1:0.##} before pruning, {2:0.##} after",
-                 R.Nodes, double(R.SingleBefore) / R.Nodes,
-                 double(R.SingleAfter) / R.Nodes)
+                 "coverage {1} before pruning, {2} after",
+                 R.Nodes, formatNumber(double(R.SingleBefore) / R.Nodes),
+                 formatNumber(double(R.SingleAfter) / R.Nodes))
       .str();
 }
 
@@ -116,8 +116,9 @@ void renderAdviceText(const AdviceReport &R, raw_ostream &OS) {
     for (const Advice &A : R.Ranked) {
       if (A.Kernel != K)
         continue;
-      OS << formatv("{0,2}. {1}: estimated speedup {2:0.00}x{3}\n", ++N,
-                    A.Title, A.EstimatedSpeedup, R.Modeled ? " (modeled)" : "");
+      OS << formatv("{0,2}. {1}: estimated speedup {2}x{3}\n", ++N, A.Title,
+                    formatNumber(A.EstimatedSpeedup),
+                    R.Modeled ? " (modeled)" : "");
       OS << "    estimator: " << A.Estimator << "\n";
       for (const std::string &H : A.Hints)
         OS << "    hint: " << H << "\n";
@@ -126,7 +127,7 @@ void renderAdviceText(const AdviceReport &R, raw_ostream &OS) {
         if (H.DefLine)
           OS << " <- " << shortFile(H.DefFile) << ":" << H.DefLine
              << formatv(" (distance {0})", H.Distance);
-        OS << formatv(": {0:0.#} {1}", H.Samples,
+        OS << formatv(": {0} {1}", formatNumber(H.Samples, 1),
                       R.Modeled ? "modeled samples" : "samples");
         if (!H.Evidence.empty())
           OS << "; " << H.Evidence;
@@ -201,7 +202,8 @@ std::string renderAdviceHtml(const AdviceReport &R) {
   for (const Advice &A : R.Ranked) {
     OS << "<h3>" << escapeHtml(A.Title) << " &mdash; "
        << escapeHtml(demangle(A.Kernel))
-       << formatv(" &mdash; estimated speedup {0:0.00}x", A.EstimatedSpeedup)
+       << formatv(" &mdash; estimated speedup {0}x",
+                  formatNumber(A.EstimatedSpeedup))
        << (R.Modeled ? " (modeled)" : "") << "</h3>\n<p>"
        << escapeHtml(A.Estimator) << "</p>\n<ul>";
     for (const std::string &H : A.Hints)
@@ -217,7 +219,7 @@ std::string renderAdviceHtml(const AdviceReport &R) {
                              std::to_string(H.DefLine)
                        : std::string("-"))
          << "</td><td class=\"n\">" << H.Distance << "</td><td class=\"n\">"
-         << formatv("{0:0.#}", H.Samples) << "</td><td>"
+         << formatNumber(H.Samples, 1) << "</td><td>"
          << escapeHtml(H.Evidence) << "</td></tr>\n";
     OS << "</tbody></table>\n";
   }
@@ -251,8 +253,8 @@ renderAdviceSarif(const AdviceReport &R,
         break;
     }
     std::string Msg =
-        formatv("{0} in {1}: estimated speedup {2:0.00}x{3}. {4}", A.Title,
-                demangle(A.Kernel), A.EstimatedSpeedup,
+        formatv("{0} in {1}: estimated speedup {2}x{3}. {4}", A.Title,
+                demangle(A.Kernel), formatNumber(A.EstimatedSpeedup),
                 R.Modeled ? " (modeled)" : "",
                 A.Hints.empty() ? std::string() : A.Hints.front())
             .str();

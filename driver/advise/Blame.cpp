@@ -155,26 +155,37 @@ bool contains(const std::vector<unsigned> &V, unsigned X) {
   return std::find(V.begin(), V.end(), X) != V.end();
 }
 
-/// Opcode pruning and classification of an edge's source.
-bool opcodeAllows(const Instr &Def, StallKind K, DepClass &Class) {
-  if (K == StallKind::MemoryDep) {
-    if (!isL1Tex(Def))
-      return false;
-    Class = Def.Mem == Space::Local      ? DepClass::LocalMemory
-            : Def.Mem == Space::Constant ? DepClass::ConstantMemory
-                                         : DepClass::GlobalMemory;
-    return true;
-  }
+/// Which stalls an edge explains: long_scoreboard waits on an L1TEX
+/// result, short_scoreboard on another variable-latency one (shared
+/// memory, special functions, S2R; or a write-after-read), wait on a
+/// fixed-latency one.
+enum class Group { Memory, ShortScoreboard, Wait };
+
+DepClass classOf(const Instr &Def) {
   if (isL1Tex(Def))
-    return false;
-  Class = Def.Class == OpClass::Memory && Def.Mem == Space::Shared
-              ? DepClass::SharedMemory
-              : DepClass::Arithmetic;
-  return true;
+    return Def.Mem == Space::Local      ? DepClass::LocalMemory
+           : Def.Mem == Space::Constant ? DepClass::ConstantMemory
+                                        : DepClass::GlobalMemory;
+  if (Def.Class == OpClass::Memory && Def.Mem == Space::Shared)
+    return DepClass::SharedMemory;
+  return DepClass::Arithmetic;
 }
 
-/// The candidate edges into J (before pruning), for one stall kind.
-void edgesInto(const Function &F, unsigned J, StallKind K,
+/// Opcode pruning (GPA's rule 1, with Hopper's three scoreboard kinds).
+bool opcodeAllows(const Instr &Def, Group G) {
+  switch (G) {
+  case Group::Memory:
+    return isL1Tex(Def);
+  case Group::ShortScoreboard:
+    return Def.variableLatency() && !isL1Tex(Def);
+  case Group::Wait:
+    return !Def.variableLatency();
+  }
+  return false;
+}
+
+/// The candidate edges into J (before pruning), for one group of stalls.
+void edgesInto(const Function &F, unsigned J, Group G,
                std::vector<BlameEdge> &Out) {
   const Instr &U = F.Instrs[J];
   std::map<unsigned, Discovery> Found;
@@ -182,32 +193,33 @@ void edgesInto(const Function &F, unsigned J, StallKind K,
     slice(
         F, J, [&](unsigned I) { return contains(F.Instrs[I].Defs, R); },
         [&](unsigned I) { return contains(F.Instrs[I].Uses, R); }, Found);
+  // Write-after-read: a variable-latency instruction still reading (not
+  // as its guard, read at issue) a register J overwrites.
   std::map<unsigned, Discovery> War;
-  if (K == StallKind::ExecDep)
+  if (G == Group::ShortScoreboard)
     for (unsigned R : U.Defs)
       slice(
           F, J,
           [&](unsigned I) {
-            return F.Instrs[I].variableLatency() &&
-                   contains(F.Instrs[I].Uses, R);
+            const Instr &D = F.Instrs[I];
+            return D.variableLatency() && contains(D.Uses, R) &&
+                   D.Guard != int(R);
           },
           [&](unsigned) { return false; }, War);
   auto Add = [&](unsigned I, const Discovery &D, bool IsWar) {
     BlameEdge E;
     E.Def = I;
     E.Use = J;
-    E.Kind = K;
+    E.Kind = G == Group::Memory ? StallKind::MemoryDep : StallKind::ExecDep;
     E.MinDistance = D.MinAll;
     E.MaxDistance = D.Max;
     const Instr &Def = F.Instrs[I];
-    if (IsWar)
-      E.Class = DepClass::WriteAfterRead;
-    else if (!opcodeAllows(Def, K, E.Class))
+    E.Class = IsWar ? DepClass::WriteAfterRead : classOf(Def);
+    if (!IsWar && !opcodeAllows(Def, G))
       E.PrunedBy = "opcode";
-    if (!*E.PrunedBy && !IsWar && !D.Free)
+    else if (!IsWar && !D.Free)
       E.PrunedBy = "dominator";
-    else if (!*E.PrunedBy &&
-             (IsWar ? D.MinAll : D.MinFree) > latencyBound(Def.Latency))
+    else if ((IsWar ? D.MinAll : D.MinFree) > latencyBound(Def.Latency))
       E.PrunedBy = "latency";
     Out.push_back(E);
   };
@@ -219,16 +231,23 @@ void edgesInto(const Function &F, unsigned J, StallKind K,
 }
 
 /// Single dependency: no two incoming edges (distinct sources) of the
-/// same dependency, memory (an L1TEX source) or execution.
-bool single(const Function &F, const std::vector<BlameEdge> &Edges,
-            size_t From, size_t To, bool AfterPruning) {
-  std::set<unsigned> Mem, Exec;
-  for (size_t K = From; K < To; ++K) {
-    if (AfterPruning && *Edges[K].PrunedBy)
-      continue;
-    (isL1Tex(F.Instrs[Edges[K].Def]) ? Mem : Exec).insert(Edges[K].Def);
-  }
-  return Mem.size() <= 1 && Exec.size() <= 1;
+/// same dependency class (GPA Fig. 5: global/local/constant memory,
+/// shared/arithmetic/WAR execution).
+bool single(const std::vector<BlameEdge> &Edges, size_t From, size_t To,
+            bool AfterPruning) {
+  std::map<DepClass, std::set<unsigned>> ByClass;
+  for (size_t K = From; K < To; ++K)
+    if (!AfterPruning || !*Edges[K].PrunedBy)
+      ByClass[Edges[K].Class].insert(Edges[K].Def);
+  for (auto &[C, Defs] : ByClass)
+    if (Defs.size() > 1)
+      return false;
+  return true;
+}
+
+double reason(const InstrStalls &S, const char *Name) {
+  auto It = S.ByReason.find(Name);
+  return It == S.ByReason.end() ? 0 : It->second;
 }
 
 } // namespace
@@ -248,11 +267,15 @@ FunctionBlame blame(const Function &F, std::vector<InstrStalls> Stalls) {
     if (S.of(StallKind::MemoryDep) <= 0 && S.of(StallKind::ExecDep) <= 0)
       continue;
     size_t First = Out.Edges.size();
-    for (StallKind K : {StallKind::MemoryDep, StallKind::ExecDep}) {
-      if (S.of(K) <= 0)
+    for (Group G : {Group::Memory, Group::ShortScoreboard, Group::Wait}) {
+      double N = G == Group::Memory ? S.of(StallKind::MemoryDep)
+                                    : reason(S, G == Group::Wait
+                                                    ? "wait"
+                                                    : "short_scoreboard");
+      if (N <= 0)
         continue;
       size_t KFirst = Out.Edges.size();
-      edgesInto(F, J, K, Out.Edges);
+      edgesInto(F, J, G, Out.Edges);
       // Eq. 1: R_issue (samples at the source, where it issued; +1 so a
       // source that was never sampled still gets a share) x R_path
       // (1 / the longest path), normalized over the kept edges.
@@ -267,16 +290,16 @@ FunctionBlame blame(const Function &F, std::vector<InstrStalls> Stalls) {
           ++Kept;
         }
       if (!Kept) {
-        Out.Unexplained[J] += S.of(K);
+        Out.Unexplained[J] += N;
         continue;
       }
       for (size_t E = KFirst; E < Out.Edges.size(); ++E)
         if (!*Out.Edges[E].PrunedBy)
-          Out.Edges[E].Samples = S.of(K) * Weight(Out.Edges[E]) / Sum;
+          Out.Edges[E].Samples = N * Weight(Out.Edges[E]) / Sum;
     }
     ++Out.Nodes;
-    Out.SingleBefore += single(F, Out.Edges, First, Out.Edges.size(), false);
-    Out.SingleAfter += single(F, Out.Edges, First, Out.Edges.size(), true);
+    Out.SingleBefore += single(Out.Edges, First, Out.Edges.size(), false);
+    Out.SingleAfter += single(Out.Edges, First, Out.Edges.size(), true);
   }
   return Out;
 }

@@ -146,9 +146,9 @@ void branchElimination(const Inputs &, const KernelView &V, Match &M) {
       if (In.Class != OpClass::Branch || In.Guard < 0 ||
           !Determined.count({In.File, In.Line}))
         continue;
-      std::vector<unsigned> Blocks = {In.Block};
+      std::set<unsigned> Blocks = {In.Block};
       for (unsigned S : F.Blocks[In.Block].Succs)
-        Blocks.push_back(S);
+        Blocks.insert(S);
       double N = 0;
       for (unsigned Bl : Blocks)
         for (unsigned K = F.Blocks[Bl].First; K < F.Blocks[Bl].End; ++K)

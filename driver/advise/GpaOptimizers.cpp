@@ -163,7 +163,7 @@ public:
         A.EstimatedSpeedup = stallElimination(V.T, M.M);
         A.Estimator = formatv("stall elimination (GPA Eq. 2): T / (T - M), "
                               "T = {0} {2}, M = {1} matched",
-                              V.T, M.M, Unit)
+                              formatNumber(V.T, 1), formatNumber(M.M, 1), Unit)
                           .str();
         break;
       case EstimatorKind::LatencyHiding: {
@@ -175,8 +175,9 @@ public:
         A.Estimator =
             formatv("latency hiding (GPA Eq. {0}): T / (T - min(A, M^L)), "
                     "T = {1} {4}, A = {2} active, {3} latency {4} hidden",
-                    M.Scopes.empty() ? "4" : "5, per scope", V.T, V.A, Hidden,
-                    Unit)
+                    M.Scopes.empty() ? "4" : "5, per scope",
+                    formatNumber(V.T, 1), formatNumber(V.A, 1),
+                    formatNumber(Hidden, 1), Unit)
                 .str();
         break;
       }

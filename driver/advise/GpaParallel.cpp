@@ -54,11 +54,11 @@ void blockIncrease(const Inputs &In, const KernelView &V, Match &M) {
   double W = WarpsPerBlock / Schedulers;
   double WNew = WarpsPerBlock * double(Blocks) / (double(Sms) * Schedulers);
   M.Speedup = parallelism(W, WNew, W, WNew, RI);
-  M.Evidence = formatv("{0} blocks for {1} SMs; warps per scheduler {2:0.##} "
-                       "-> {3:0.##}, R_I = {4:0.###}, C_W = {5:0.###}, "
-                       "C_I = {6:0.###}, f = 1",
-                       Blocks, Sms, W, WNew, RI, WNew / W,
-                       issueRate(RI, WNew) / issueRate(RI, W))
+  M.Evidence = formatv("{0} blocks for {1} SMs; warps per scheduler {2} "
+                       "-> {3}, R_I = {4}, C_W = {5}, C_I = {6}, f = 1",
+                       Blocks, Sms, formatNumber(W), formatNumber(WNew),
+                       formatNumber(RI, 3), formatNumber(WNew / W, 3),
+                       formatNumber(issueRate(RI, WNew) / issueRate(RI, W), 3))
                    .str();
   M.Hints = {formatv("Launch at least {0} blocks (one per SM): split each "
                      "block's work over more, smaller blocks.",
@@ -111,11 +111,12 @@ void threadIncrease(const Inputs &In, const KernelView &V, Match &M) {
   M.Evidence =
       formatv("{0} threads per block: {1} blocks/SM reach the {2}-block "
               "limit, {3} of {4} warps/SM; with {5} threads {6} warps/SM; "
-              "resident warps per scheduler {7:0.##} -> {8:0.##}, R_I = "
-              "{9:0.###}, C_W = 1, C_I = {10:0.###}, f = 1",
+              "resident warps per scheduler {7} -> {8}, R_I = {9}, C_W = 1, "
+              "C_I = {10}, f = 1",
               K.ThreadsPerBlock, Now.BlocksPerSM, L.MaxBlocksPerSM,
               Now.WarpsPerSM, Now.MaxWarpsPerSM, BestThreads, Best.WarpsPerSM,
-              W, WNew, RI, issueRate(RI, WNew) / issueRate(RI, W))
+              formatNumber(W), formatNumber(WNew), formatNumber(RI, 3),
+              formatNumber(issueRate(RI, WNew) / issueRate(RI, W), 3))
           .str();
   M.Hints = {formatv("Use {0} threads per block (from {1}): occupancy is "
                      "limited by the number of blocks per SM.",

@@ -33,7 +33,7 @@ template <typename Fn> void eachEdge(const KernelView &V, Fn F) {
         F(*B, E);
 }
 
-std::string fmtSamples(double N) { return formatv("{0:0.#}", N).str(); }
+std::string fmtSamples(double N) { return formatNumber(N, 1); }
 
 void registerIncrease(const Inputs &, const KernelView &V, Match &M) {
   eachEdge(V, [&](const FunctionBlame &B, const BlameEdge &E) {
@@ -59,7 +59,8 @@ void registerIncrease(const Inputs &, const KernelView &V, Match &M) {
 
 void strengthReduction(const Inputs &, const KernelView &V, Match &M) {
   eachEdge(V, [&](const FunctionBlame &B, const BlameEdge &E) {
-    if (E.Kind != StallKind::ExecDep ||
+    // A write-after-read waits for the operand read, not the result.
+    if (E.Kind != StallKind::ExecDep || E.Class == DepClass::WriteAfterRead ||
         B.Code->Instrs[E.Def].Class != OpClass::LongArith)
       return;
     M.M += E.Samples;
@@ -88,7 +89,12 @@ void fastMath(const Inputs &, const KernelView &V, Match &M) {
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
     const Instr &In = B.Code->Instrs[I];
     double N = B.Stalls[I].Total;
-    if (N > 0 && isMathHeader(In.File) && In.Class != OpClass::Memory) {
+    // Only floating point has fast variants (an integer max has none).
+    StringRef Op(In.Opcode);
+    bool Float = In.Class == OpClass::LongArith || Op.starts_with("F") ||
+                 Op.starts_with("MUFU") || Op.contains(".f32") ||
+                 Op.contains(".f64") || Op.contains(".approx");
+    if (N > 0 && isMathHeader(In.File) && Float) {
       M.M += N;
       M.Hotspots.push_back(
           instrHotspot(B, I, N, "CUDA math function code '" + In.Opcode + "'"));
@@ -227,16 +233,11 @@ void accessAdjustment(const Inputs &In, const KernelView &V, Match &M,
       return;
     M.M += Excess;
     std::string Ev =
-        Shared ? formatv("{0:0.##} wavefronts/request, ideal {1:0.##} "
-                         "(exact); {2} stalls, {3:0}% excess",
-                         Actual / Requests, Ideal / Requests,
-                         fmtSamples(N), 100 * (1 - Ideal / Actual))
-                     .str()
-               : formatv("{0:0.##} sectors/request, ideal {1:0.##} (exact); "
-                         "{2} stalls, {3:0}% excess",
-                         Actual / Requests, Ideal / Requests, fmtSamples(N),
-                         100 * (1 - Ideal / Actual))
-                     .str();
+        formatv("{0} {1}/request, ideal {2} (exact); {3} stalls, {4}% excess",
+                formatNumber(Actual / Requests),
+                Shared ? "wavefronts" : "sectors", formatNumber(Ideal / Requests),
+                fmtSamples(N), formatNumber(100 * (1 - Ideal / Actual), 0))
+            .str();
     M.Hotspots.push_back(instrHotspot(B, I, Excess, Ev));
   });
   M.Hints = {Shared ? "Accesses conflict on shared-memory banks: pad the "

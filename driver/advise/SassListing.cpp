@@ -126,7 +126,9 @@ void operandRegisters(StringRef Op, std::vector<std::string> &Out,
     if (!PrevAlnum && isRegisterToken(Tok) && !Tok.starts_with("B")) {
       unsigned N = Width;
       StringRef Rest = Op.substr(J);
-      if (Rest.starts_with(".64"))
+      // desc[URn]: a 64-bit memory descriptor in URn, URn+1.
+      if (Rest.starts_with(".64") ||
+          (I >= 5 && Op.slice(I - 5, I) == "desc["))
         N = 2;
       else if (Rest.starts_with(".128"))
         N = 4;
