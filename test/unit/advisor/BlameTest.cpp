@@ -163,7 +163,7 @@ add.f32 %f7, %f7, %f7;
 add.f32 %f7, %f7, %f7;
 add.f32 %f7, %f7, %f7;
 add.f32 %f7, %f7, %f7;
-add.f32 %f8, %f3, %f3;
+add.f32 %f8, %f5, %f5;
 ret;
 }
 )";
@@ -230,12 +230,13 @@ TEST(Blame, DominatorPruning) {
   EXPECT_DOUBLE_EQ(B.Unexplained[Use], 10);
 }
 
-// Latency pruning: a fixed-latency result 8 instructions back is ready.
+// Latency pruning: a fixed-latency result (the mov) 10 instructions back
+// is ready.
 TEST(Blame, LatencyPruning) {
   Kernel K(Straight);
-  unsigned Use = K.at("add.f32", 12); // add.f32 %f8, %f3, %f3
+  unsigned Use = K.at("add.f32", 12); // add.f32 %f8, %f5, %f5
   unsigned Near = K.at("add.f32", 11);
-  ASSERT_EQ(K.fn().Instrs[Use].Text, "add.f32 %f8, %f3, %f3");
+  ASSERT_EQ(K.fn().Instrs[Use].Text, "add.f32 %f8, %f5, %f5");
   K.stall(Use, "wait", 7);
   K.stall(Near, "wait", 3); // %f7 from the add right before it
   const FunctionBlame &B = K.blameAll();
