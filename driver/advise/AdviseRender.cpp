@@ -54,7 +54,8 @@ AdviceReport runAdvisor(const LoadedInputs &L,
   std::stable_sort(All.begin(), All.end(), [](const Advice &A, const Advice &B) {
     return A.EstimatedSpeedup > B.EstimatedSpeedup;
   });
-  SourceText Text(L.Profile ? L.Profile->SourceHashes : SourceHashes());
+  SourceHashes None; // SourceText keeps a reference
+  SourceText Text(L.Profile ? L.Profile->SourceHashes : None);
   for (Advice &A : All) {
     if (!KernelRegex.empty() && !Filter.match(A.Kernel) &&
         !Filter.match(demangle(A.Kernel)))

@@ -23,7 +23,7 @@ StallKind stallKind(StringRef Reason) {
     return StallKind::ExecDep;
   if (R == "barrier" || R == "membar")
     return StallKind::Sync;
-  if (R == "no_instruction")
+  if (R == "no_instruction" || R == "no_instructions")
     return StallKind::InstFetch;
   if (R == "lg_throttle" || R == "mio_throttle" || R == "tex_throttle" ||
       R == "drain")

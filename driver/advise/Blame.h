@@ -29,7 +29,7 @@ enum class StallKind {
   MemoryDep,   ///< long_scoreboard: waits on an L1TEX result
   ExecDep,     ///< short_scoreboard, wait: an MIO or fixed-latency result
   Sync,        ///< barrier, membar
-  InstFetch,   ///< no_instruction
+  InstFetch,   ///< no_instructions (GH100's name)
   MemThrottle, ///< lg_throttle, mio_throttle, tex_throttle, drain
   Other,       ///< everything else (math_pipe_throttle, not_selected, ...)
   Count

@@ -49,6 +49,7 @@ struct Instr {
   bool Load = false, Store = false, Atomic = false;
   LatencyClass Latency = LatencyClass::Fixed;
   std::vector<unsigned> Defs, Uses; ///< register ids (Function::RegNames)
+  std::vector<unsigned> AddrUses;   ///< the Uses inside an address [...]
   /// Guard: register id, or -1 when unguarded (GPA's "_").
   int Guard = -1;
   bool GuardNegated = false;

@@ -156,11 +156,13 @@ void sharedTransactions(const Inputs &, const KernelView &V, Match &M) {
              "registers, use wider shared accesses, or shuffle within warps."};
 }
 
-/// Whether I's operands come from a load within Hops definitions.
-bool fedByLoad(const Function &F, unsigned I, unsigned Hops) {
+/// Whether I's operands (its address operands at the first step) come
+/// from a load within Hops definitions.
+bool fedByLoad(const Function &F, unsigned I, unsigned Hops,
+               bool Address = false) {
   if (!Hops)
     return false;
-  for (unsigned R : F.Instrs[I].Uses)
+  for (unsigned R : Address ? F.Instrs[I].AddrUses : F.Instrs[I].Uses)
     for (unsigned K = I; K-- > 0;) {
       const Instr &D = F.Instrs[K];
       if (std::find(D.Defs.begin(), D.Defs.end(), R) == D.Defs.end())
@@ -179,7 +181,7 @@ void indirectAccess(const Inputs &, const KernelView &V, Match &M) {
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
     const Instr &In = B.Code->Instrs[I];
     double N = B.Stalls[I].of(StallKind::ExecDep);
-    if (N > 0 && In.Class == OpClass::Memory && fedByLoad(*B.Code, I, 3)) {
+    if (N > 0 && In.Class == OpClass::Memory && fedByLoad(*B.Code, I, 3, true)) {
       M.M += N;
       M.Hotspots.push_back(instrHotspot(
           B, I, N, "address of '" + In.Opcode + "' computed from a load"));

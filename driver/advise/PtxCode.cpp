@@ -124,6 +124,13 @@ void setOperands(Function &F, Instr &I, StringRef Operands) {
     I.Defs.push_back(F.regId(R));
   for (const std::string &R : Uses)
     I.Uses.push_back(F.regId(R));
+  for (size_t A = Operands.find('['); A != StringRef::npos;
+       A = Operands.find('[', A + 1)) {
+    std::vector<std::string> Addr;
+    registers(Operands.slice(A, Operands.find(']', A)), Addr);
+    for (const std::string &R : Addr)
+      I.AddrUses.push_back(F.regId(R));
+  }
   if (Op.starts_with("call")) {
     // call[.uni] [(ret),] name, (args): the first bare identifier.
     for (StringRef Part : {Operands.take_front(Cut), Operands.drop_front(Cut)})

@@ -198,6 +198,13 @@ void setOperands(Function &F, Instr &I, StringRef Operands) {
                                                                       : 1);
     for (const std::string &R : Regs)
       (K < NDefs ? I.Defs : I.Uses).push_back(F.regId(R));
+    if (K >= NDefs && Ops[K].contains('[')) {
+      std::vector<std::string> Addr;
+      operandRegisters(Ops[K].drop_until([](char C) { return C == '['; }),
+                       Addr);
+      for (const std::string &R : Addr)
+        I.AddrUses.push_back(F.regId(R));
+    }
     if (Ops[K].starts_with("`(")) {
       size_t E = Ops[K].find(')');
       I.Callee = Ops[K].slice(2, E).str();

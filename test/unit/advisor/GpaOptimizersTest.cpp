@@ -56,7 +56,7 @@ TEST(StrengthReduction, SilentOnSharedLoadResult) {
 TEST(FunctionSplit, FiresOnInstructionFetch) {
   Kernel K;
   background(K);
-  K.stall(K.at("add.s32"), "no_instruction", 20);
+  K.stall(K.at("add.s32"), "no_instructions", 20);
   EXPECT_DOUBLE_EQ(only(K.run("function_split")), 1.25);
 }
 TEST(FunctionSplit, SilentWithoutFetchStalls) {
