@@ -30,7 +30,8 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
   bool V1 = *Top->getString("schema") == Schemas[2];
   // /3: modeled samples may be of PTX; every file of a set must agree.
   bool V3 = *Top->getString("schema") == Schemas[0];
-  std::string Source = V3 ? Top->getString("source").value_or("").str() : "cupti";
+  std::string Source =
+      V3 ? Top->getString("source").value_or("").str() : "cupti";
   std::string Gran =
       V3 ? Top->getString("granularity").value_or("").str() : "sass";
   if ((Source != "cupti" && Source != "model") ||
@@ -64,13 +65,12 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
         Offered |= isNotIssuedStall(O->getString("name").value_or(""));
   for (const json::Value &PV : *Pcs) {
     const json::Object *P = PV.getAsObject();
-    std::optional<StringRef> Crc =
-        !P ? std::nullopt
-           : Ptx ? P->getString("file") : P->getString("cubin_crc");
+    std::optional<StringRef> Crc = !P    ? std::nullopt
+                                   : Ptx ? P->getString("file")
+                                         : P->getString("cubin_crc");
     std::optional<StringRef> Fn = P ? P->getString("function") : std::nullopt;
     std::optional<int64_t> Off =
-        !P ? std::nullopt
-           : P->getInteger(Ptx ? "ptx_index" : "pc_offset");
+        !P ? std::nullopt : P->getInteger(Ptx ? "ptx_index" : "pc_offset");
     std::optional<int64_t> N = P ? P->getInteger("samples") : std::nullopt;
     const json::Object *Stalls = P ? P->getObject("stalls") : nullptr;
     if (!Crc || !Fn || !Off || !N || !Stalls || *Off < 0 || *N < 0)

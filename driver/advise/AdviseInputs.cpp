@@ -1,7 +1,7 @@
 //===- AdviseInputs.cpp - Everything a profile directory offers advice ----===//
 
 #include "AdviseInputs.h"
-#include "JsonFiles.h"
+#include "../JsonFiles.h"
 #include "warpscope/ABI/Files.h"
 #include "warpscope/ABI/PcSampling.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -20,8 +20,7 @@ bool blameFunction(const Function &F, const std::vector<const SampledPc *> &Pcs,
     auto It = F.ByOffset.find(Key);
     if (It == F.ByOffset.end()) {
       Why = (P->PtxIndex ? "PTX instruction " : "pc offset ") +
-            std::to_string(Key) + " of " + F.Name +
-            " is not in its listing";
+            std::to_string(Key) + " of " + F.Name + " is not in its listing";
       return false;
     }
     const Instr &I = F.Instrs[It->second];
@@ -192,8 +191,9 @@ loadAdviseInputs(const std::string &Dir) {
     return S.takeError();
   L->Samples = std::move(*S);
   if (!L->Profile && !L->GroundTruth.Files && !L->Samples)
-    return fail(Dir + ": holds no profile-*.json, emu-*.json or "
-                      "pcsamples-*.json; run `warpscope run -o " +
+    return fail(Dir +
+                ": holds no profile-*.json, emu-*.json or "
+                "pcsamples-*.json; run `warpscope run -o " +
                 Dir + " -- PROGRAM` first");
   if (L->Samples && !L->Samples->Pcs.empty() && loadListings(Dir, *L) &&
       !blameAll(*L))

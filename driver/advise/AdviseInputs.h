@@ -12,12 +12,12 @@
 #ifndef WARPSCOPE_DRIVER_ADVISE_ADVISEINPUTS_H
 #define WARPSCOPE_DRIVER_ADVISE_ADVISEINPUTS_H
 
+#include "../GroundTruth.h"
+#include "../PcSampling.h"
+#include "../ProfileModel.h"
 #include "Advice.h"
 #include "Blame.h"
 #include "Code.h"
-#include "GroundTruth.h"
-#include "PcSampling.h"
-#include "ProfileModel.h"
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <optional>

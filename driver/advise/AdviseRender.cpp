@@ -1,8 +1,8 @@
 //===- AdviseRender.cpp - Running the optimizers, ranking, rendering ------===//
 
 #include "AdviseRender.h"
-#include "Html.h"
-#include "SourceText.h"
+#include "../Html.h"
+#include "../SourceText.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -22,8 +22,8 @@ std::vector<std::unique_ptr<Optimizer>> allOptimizers() {
 }
 
 static const InputKind AllKinds[] = {
-    InputKind::Counts,       InputKind::Divergence, InputKind::Samples,
-    InputKind::MemoryCounts, InputKind::Occupancy,  InputKind::LaunchConfig,
+    InputKind::Counts,       InputKind::Divergence,  InputKind::Samples,
+    InputKind::MemoryCounts, InputKind::Occupancy,   InputKind::LaunchConfig,
     InputKind::ModeledTime,  InputKind::Instructions};
 
 AdviceReport runAdvisor(const LoadedInputs &L,
@@ -36,7 +36,8 @@ AdviceReport runAdvisor(const LoadedInputs &L,
   R.SingleBefore = L.SingleBefore;
   R.SingleAfter = L.SingleAfter;
   for (InputKind K : AllKinds)
-    (L.In.has(K) ? R.InputsUsed : R.InputsMissing).push_back(inputName(K).str());
+    (L.In.has(K) ? R.InputsUsed : R.InputsMissing)
+        .push_back(inputName(K).str());
   std::vector<Advice> All;
   for (const std::unique_ptr<Optimizer> &O : Opts) {
     SkippedOptimizer S{O->id().str(), {}};
@@ -51,9 +52,10 @@ AdviceReport runAdvisor(const LoadedInputs &L,
   }
   Regex Filter(KernelRegex);
   std::map<std::string, unsigned> PerKernel;
-  std::stable_sort(All.begin(), All.end(), [](const Advice &A, const Advice &B) {
-    return A.EstimatedSpeedup > B.EstimatedSpeedup;
-  });
+  std::stable_sort(All.begin(), All.end(),
+                   [](const Advice &A, const Advice &B) {
+                     return A.EstimatedSpeedup > B.EstimatedSpeedup;
+                   });
   SourceHashes None; // SourceText keeps a reference
   SourceText Text(L.Profile ? L.Profile->SourceHashes : None);
   for (Advice &A : All) {
@@ -150,8 +152,8 @@ static json::Array strings(const std::vector<std::string> &V) {
 json::Value renderAdviceJson(const AdviceReport &R) {
   json::Array Skipped, Items;
   for (const SkippedOptimizer &S : R.Skipped)
-    Skipped.push_back(
-        json::Object{{"optimizer", S.Optimizer}, {"missing", strings(S.Missing)}});
+    Skipped.push_back(json::Object{{"optimizer", S.Optimizer},
+                                   {"missing", strings(S.Missing)}});
   for (const Advice &A : R.Ranked) {
     json::Array Hot;
     for (const Hotspot &H : A.Hotspots)
@@ -220,8 +222,8 @@ std::string renderAdviceHtml(const AdviceReport &R) {
                              std::to_string(H.DefLine)
                        : std::string("-"))
          << "</td><td class=\"n\">" << H.Distance << "</td><td class=\"n\">"
-         << formatNumber(H.Samples, 1) << "</td><td>"
-         << escapeHtml(H.Evidence) << "</td></tr>\n";
+         << formatNumber(H.Samples, 1) << "</td><td>" << escapeHtml(H.Evidence)
+         << "</td></tr>\n";
     OS << "</tbody></table>\n";
   }
   return S;

@@ -268,10 +268,10 @@ FunctionBlame blame(const Function &F, std::vector<InstrStalls> Stalls) {
       continue;
     size_t First = Out.Edges.size();
     for (Group G : {Group::Memory, Group::ShortScoreboard, Group::Wait}) {
-      double N = G == Group::Memory ? S.of(StallKind::MemoryDep)
-                                    : reason(S, G == Group::Wait
-                                                    ? "wait"
-                                                    : "short_scoreboard");
+      double N =
+          G == Group::Memory
+              ? S.of(StallKind::MemoryDep)
+              : reason(S, G == Group::Wait ? "wait" : "short_scoreboard");
       if (N <= 0)
         continue;
       size_t KFirst = Out.Edges.size();

@@ -42,8 +42,8 @@ const char *opClassName(OpClass C);
 const char *spaceName(Space S);
 
 struct Instr {
-  std::string Opcode;   ///< as written, without guard and operands
-  std::string Text;     ///< the whole instruction, for evidence
+  std::string Opcode; ///< as written, without guard and operands
+  std::string Text;   ///< the whole instruction, for evidence
   OpClass Class = OpClass::Other;
   Space Mem = Space::None;
   bool Load = false, Store = false, Atomic = false;
@@ -56,8 +56,8 @@ struct Instr {
   std::string File;
   unsigned Line = 0;
   unsigned Block = 0;
-  uint64_t Offset = 0;  ///< SASS: pc offset; PTX: index in the function
-  std::string Callee;   ///< calls: the called function
+  uint64_t Offset = 0; ///< SASS: pc offset; PTX: index in the function
+  std::string Callee;  ///< calls: the called function
   bool variableLatency() const { return Latency != LatencyClass::Fixed; }
 };
 

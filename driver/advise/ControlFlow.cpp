@@ -212,8 +212,8 @@ void analyzeControlFlow(Function &F) {
     size_t Best = SIZE_MAX;
     for (unsigned L = 0; L < F.Loops.size(); ++L)
       if (F.Loops[L].Blocks.size() < Best &&
-          std::binary_search(F.Loops[L].Blocks.begin(),
-                             F.Loops[L].Blocks.end(), B)) {
+          std::binary_search(F.Loops[L].Blocks.begin(), F.Loops[L].Blocks.end(),
+                             B)) {
         Best = F.Loops[L].Blocks.size();
         F.Blocks[B].Loop = int(L);
       }

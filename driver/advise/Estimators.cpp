@@ -56,8 +56,8 @@ double issueRate(double RI, double W) {
   return 1.0 - std::pow(1.0 - RI, std::max(W, 0.0));
 }
 
-double parallelism(double Work, double WorkNew, double Active,
-                   double ActiveNew, double RI, double F) {
+double parallelism(double Work, double WorkNew, double Active, double ActiveNew,
+                   double RI, double F) {
   if (Work <= 0 || WorkNew <= 0)
     return 1.0;
   double CW = WorkNew / Work;

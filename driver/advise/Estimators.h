@@ -38,8 +38,8 @@ double issueRate(double RI, double W);
 /// warps' work per scheduler (Work -> WorkNew), C_I (Eq. 8) the change of
 /// the issue rate with the resident warps per scheduler (Active ->
 /// ActiveNew).
-double parallelism(double Work, double WorkNew, double Active,
-                   double ActiveNew, double RI, double F = 1.0);
+double parallelism(double Work, double WorkNew, double Active, double ActiveNew,
+                   double RI, double F = 1.0);
 
 } // namespace warpscope::advise
 

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../ProfileModel.h"
 #include "GpaCommon.h"
-#include "ProfileModel.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <set>
 
@@ -46,8 +46,7 @@ void loopUnrolling(const Inputs &, const KernelView &V, Match &M) {
     const Function &F = *B->Code;
     size_t Base = M.Scopes.size();
     for (const Loop &L : F.Loops)
-      M.Scopes.push_back(
-          {0, 0, L.Parent < 0 ? -1 : int(Base) + L.Parent});
+      M.Scopes.push_back({0, 0, L.Parent < 0 ? -1 : int(Base) + L.Parent});
     for (unsigned I = 0; I < F.Instrs.size(); ++I) {
       int L = F.Blocks[F.Instrs[I].Block].Loop;
       if (L >= 0)
@@ -104,9 +103,10 @@ void functionInlining(const Inputs &, const KernelView &V, Match &M) {
       if (N <= 0 || (P == 0 && !Call))
         continue;
       M.M += N;
-      M.Hotspots.push_back(instrHotspot(
-          B, I, N,
-          Call ? "call of " + In.Callee : "in device function " + B.Code->Name));
+      M.Hotspots.push_back(
+          instrHotspot(B, I, N,
+                       Call ? "call of " + In.Callee
+                            : "in device function " + B.Code->Name));
     }
   }
   M.Hints = {"Inline the device functions called here (__forceinline__) so "
@@ -170,14 +170,13 @@ void branchElimination(const Inputs &, const KernelView &V, Match &M) {
 } // namespace
 
 void latencyHidingSpecs(std::vector<GpaSpec> &Out) {
-  auto Add = [&](const char *Id, const char *Name, const char *Help,
-                 std::vector<InputKind> Needs,
-                 std::function<void(const Inputs &, const KernelView &,
-                                    Match &)>
-                     F) {
-    Out.push_back({Id, Name, Help, EstimatorKind::LatencyHiding,
-                   std::move(Needs), std::move(F)});
-  };
+  auto Add =
+      [&](const char *Id, const char *Name, const char *Help,
+          std::vector<InputKind> Needs,
+          std::function<void(const Inputs &, const KernelView &, Match &)> F) {
+        Out.push_back({Id, Name, Help, EstimatorKind::LatencyHiding,
+                       std::move(Needs), std::move(F)});
+      };
   Add("loop_unrolling", "Loop unrolling",
       "GPA: matches global memory and execution dependency stalls whose "
       "source and use are in the same loop. Suggests unrolling it. Estimate: "

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../ProfileModel.h"
 #include "Advice.h"
 #include "Estimators.h"
 #include "GpaCommon.h"
-#include "ProfileModel.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <set>
@@ -20,8 +20,8 @@ using namespace llvm;
 namespace warpscope::advise {
 
 bool isMathHeader(StringRef File) {
-  StringRef Name = File.rsplit('/').second.empty() ? File
-                                                   : File.rsplit('/').second;
+  StringRef Name =
+      File.rsplit('/').second.empty() ? File : File.rsplit('/').second;
   return Name.starts_with("__clang_cuda_math") ||
          Name.starts_with("__clang_cuda_device_functions") ||
          Name.starts_with("__clang_cuda_libdevice") ||
@@ -87,11 +87,11 @@ Hotspot edgeHotspot(const FunctionBlame &B, const BlameEdge &E) {
   H.DefLine = Def.Line;
   H.Distance = E.MinDistance;
   H.Samples = E.Samples;
-  H.Evidence = formatv("{0} dependency: '{1}' ({2}) waits for '{3}' ({4})",
-                       depClassName(E.Class), Use.Opcode,
-                       where(Use.File, Use.Line), Def.Opcode,
-                       where(Def.File, Def.Line))
-                   .str();
+  H.Evidence =
+      formatv("{0} dependency: '{1}' ({2}) waits for '{3}' ({4})",
+              depClassName(E.Class), Use.Opcode, where(Use.File, Use.Line),
+              Def.Opcode, where(Def.File, Def.Line))
+          .str();
   return H;
 }
 
@@ -111,9 +111,8 @@ void rankHotspots(std::vector<Hotspot> &H, size_t Keep) {
   std::vector<Hotspot> Merged;
   for (Hotspot &X : H) {
     auto It = std::find_if(Merged.begin(), Merged.end(), [&](const Hotspot &Y) {
-      return Y.Function == X.Function && Y.File == X.File &&
-             Y.Line == X.Line && Y.DefFile == X.DefFile &&
-             Y.DefLine == X.DefLine;
+      return Y.Function == X.Function && Y.File == X.File && Y.Line == X.Line &&
+             Y.DefFile == X.DefFile && Y.DefLine == X.DefLine;
     });
     if (It == Merged.end()) {
       Merged.push_back(std::move(X));
@@ -125,10 +124,9 @@ void rankHotspots(std::vector<Hotspot> &H, size_t Keep) {
     It->Samples += X.Samples;
     It->Distance = std::min(It->Distance, X.Distance);
   }
-  std::stable_sort(Merged.begin(), Merged.end(),
-                   [](const Hotspot &A, const Hotspot &B) {
-                     return A.Samples > B.Samples;
-                   });
+  std::stable_sort(
+      Merged.begin(), Merged.end(),
+      [](const Hotspot &A, const Hotspot &B) { return A.Samples > B.Samples; });
   if (Merged.size() > Keep)
     Merged.resize(Keep);
   H = std::move(Merged);
@@ -185,7 +183,8 @@ public:
         if (M.Speedup <= 0)
           continue;
         A.EstimatedSpeedup = M.Speedup;
-        A.Estimator = "parallelism (GPA Eq. 11): 1/C_W x C_I x f; " + M.Evidence;
+        A.Estimator =
+            "parallelism (GPA Eq. 11): 1/C_W x C_I x f; " + M.Evidence;
         break;
       }
       if (A.EstimatedSpeedup < MinSpeedup)

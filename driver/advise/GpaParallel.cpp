@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../ProfileModel.h"
 #include "Estimators.h"
 #include "GpaCommon.h"
-#include "ProfileModel.h"
 #include "warpscope/Support/Occupancy.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -26,9 +26,7 @@ constexpr double Schedulers = 4;
 
 namespace {
 
-uint64_t product(const uint32_t D[3]) {
-  return uint64_t(D[0]) * D[1] * D[2];
-}
+uint64_t product(const uint32_t D[3]) { return uint64_t(D[0]) * D[1] * D[2]; }
 
 /// The launch configuration with the most launches.
 const LaunchGroup *mainLaunch(const FunctionProfile &P) {
@@ -43,8 +41,8 @@ void blockIncrease(const Inputs &In, const KernelView &V, Match &M) {
   const LaunchGroup *G = V.Profile ? mainLaunch(*V.Profile) : nullptr;
   if (!G || V.T <= 0)
     return;
-  uint32_t Sms = In.Profile && In.Profile->SmCount ? In.Profile->SmCount
-                                                    : DefaultSmCount;
+  uint32_t Sms =
+      In.Profile && In.Profile->SmCount ? In.Profile->SmCount : DefaultSmCount;
   uint64_t Blocks = product(G->Grid);
   double WarpsPerBlock = double((product(G->Block) + 31) / 32);
   if (Blocks == 0 || Blocks >= Sms)
@@ -64,14 +62,13 @@ void blockIncrease(const Inputs &In, const KernelView &V, Match &M) {
                      "block's work over more, smaller blocks.",
                      Sms)
                  .str()};
-  M.Hotspots.push_back({V.Kernel, V.Profile->Loc.File, V.Profile->Loc.Line,
-                        "", "", 0, 0, V.T, M.Evidence});
+  M.Hotspots.push_back({V.Kernel, V.Profile->Loc.File, V.Profile->Loc.Line, "",
+                        "", 0, 0, V.T, M.Evidence});
 }
 
 void threadIncrease(const Inputs &In, const KernelView &V, Match &M) {
   const LaunchGroup *G = V.Profile ? mainLaunch(*V.Profile) : nullptr;
-  if (!G || V.T <= 0 || !V.Profile->Resources ||
-      !V.Profile->Resources->Known)
+  if (!G || V.T <= 0 || !V.Profile->Resources || !V.Profile->Resources->Known)
     return;
   SmLimits L = In.Profile && In.Profile->Limits ? *In.Profile->Limits
                                                 : SmLimits(H100Limits);
@@ -95,11 +92,11 @@ void threadIncrease(const Inputs &In, const KernelView &V, Match &M) {
   }
   if (Best.WarpsPerSM <= Now.WarpsPerSM)
     return;
-  uint32_t Sms = In.Profile && In.Profile->SmCount ? In.Profile->SmCount
-                                                    : DefaultSmCount;
+  uint32_t Sms =
+      In.Profile && In.Profile->SmCount ? In.Profile->SmCount : DefaultSmCount;
   // Resident warps are also bounded by the launch's own warps per SM.
-  double Total = double(product(G->Grid)) * double((K.ThreadsPerBlock + 31) /
-                                                   32);
+  double Total =
+      double(product(G->Grid)) * double((K.ThreadsPerBlock + 31) / 32);
   double Have = std::min(double(Now.WarpsPerSM), Total / Sms);
   double Could = std::min(double(Best.WarpsPerSM), Total / Sms);
   if (Could <= Have)
@@ -122,22 +119,24 @@ void threadIncrease(const Inputs &In, const KernelView &V, Match &M) {
                      "limited by the number of blocks per SM.",
                      BestThreads, K.ThreadsPerBlock)
                  .str()};
-  M.Hotspots.push_back({V.Kernel, V.Profile->Loc.File, V.Profile->Loc.Line,
-                        "", "", 0, 0, V.T, M.Evidence});
+  M.Hotspots.push_back({V.Kernel, V.Profile->Loc.File, V.Profile->Loc.Line, "",
+                        "", 0, 0, V.T, M.Evidence});
 }
 
 } // namespace
 
 void parallelismSpecs(std::vector<GpaSpec> &Out) {
   Out.push_back(
-      {"block_increase", "Block increase",
+      {"block_increase",
+       "Block increase",
        "GPA: matches kernels launched with fewer blocks than the GPU has "
        "SMs. Suggests more, smaller blocks. Estimate: parallelism (Eq. 11).",
        EstimatorKind::Parallelism,
        {InputKind::Samples, InputKind::Instructions, InputKind::LaunchConfig},
        blockIncrease});
   Out.push_back(
-      {"thread_increase", "Thread increase",
+      {"thread_increase",
+       "Thread increase",
        "GPA: matches kernels whose occupancy is limited by the number of "
        "threads per block (the blocks-per-SM limit binds). Suggests bigger "
        "blocks. Estimate: parallelism (Eq. 11).",

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../GroundTruth.h"
 #include "GpaCommon.h"
-#include "GroundTruth.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <set>
 
@@ -181,7 +181,8 @@ void indirectAccess(const Inputs &, const KernelView &V, Match &M) {
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
     const Instr &In = B.Code->Instrs[I];
     double N = B.Stalls[I].of(StallKind::ExecDep);
-    if (N > 0 && In.Class == OpClass::Memory && fedByLoad(*B.Code, I, 3, true)) {
+    if (N > 0 && In.Class == OpClass::Memory &&
+        fedByLoad(*B.Code, I, 3, true)) {
       M.M += N;
       M.Hotspots.push_back(instrHotspot(
           B, I, N, "address of '" + In.Opcode + "' computed from a load"));
@@ -237,8 +238,9 @@ void accessAdjustment(const Inputs &In, const KernelView &V, Match &M,
     std::string Ev =
         formatv("{0} {1}/request, ideal {2} (exact); {3} stalls, {4}% excess",
                 formatNumber(Actual / Requests),
-                Shared ? "wavefronts" : "sectors", formatNumber(Ideal / Requests),
-                fmtSamples(N), formatNumber(100 * (1 - Ideal / Actual), 0))
+                Shared ? "wavefronts" : "sectors",
+                formatNumber(Ideal / Requests), fmtSamples(N),
+                formatNumber(100 * (1 - Ideal / Actual), 0))
             .str();
     M.Hotspots.push_back(instrHotspot(B, I, Excess, Ev));
   });
@@ -253,14 +255,13 @@ void accessAdjustment(const Inputs &In, const KernelView &V, Match &M,
 } // namespace
 
 void stallEliminationSpecs(std::vector<GpaSpec> &Out) {
-  auto Add = [&](const char *Id, const char *Name, const char *Help,
-                 std::vector<InputKind> Needs,
-                 std::function<void(const Inputs &, const KernelView &,
-                                    Match &)>
-                     F) {
-    Out.push_back({Id, Name, Help, EstimatorKind::StallElimination,
-                   std::move(Needs), std::move(F)});
-  };
+  auto Add =
+      [&](const char *Id, const char *Name, const char *Help,
+          std::vector<InputKind> Needs,
+          std::function<void(const Inputs &, const KernelView &, Match &)> F) {
+        Out.push_back({Id, Name, Help, EstimatorKind::StallElimination,
+                       std::move(Needs), std::move(F)});
+      };
   std::vector<InputKind> Hybrid = SamplesCode;
   Hybrid.push_back(InputKind::MemoryCounts);
   Add("register_increase", "Register increase",

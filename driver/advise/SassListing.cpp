@@ -95,8 +95,7 @@ void classifySass(Instr &I) {
 
 bool isRegisterToken(StringRef T) {
   auto Digits = [](StringRef S) {
-    return !S.empty() &&
-           S.find_first_not_of("0123456789") == StringRef::npos;
+    return !S.empty() && S.find_first_not_of("0123456789") == StringRef::npos;
   };
   if (T.consume_front("UR") || T.consume_front("UP"))
     return Digits(T);
@@ -116,8 +115,8 @@ void operandRegisters(StringRef Op, std::vector<std::string> &Out,
       continue;
     }
     size_t J = I;
-    while (J < Op.size() && (isalnum(static_cast<unsigned char>(Op[J])) ||
-                             Op[J] == '_'))
+    while (J < Op.size() &&
+           (isalnum(static_cast<unsigned char>(Op[J])) || Op[J] == '_'))
       ++J;
     StringRef Tok = Op.slice(I, J);
     // Bank and descriptor names (c, desc, SR_*) are not registers.
@@ -127,8 +126,7 @@ void operandRegisters(StringRef Op, std::vector<std::string> &Out,
       unsigned N = Width;
       StringRef Rest = Op.substr(J);
       // desc[URn]: a 64-bit memory descriptor in URn, URn+1.
-      if (Rest.starts_with(".64") ||
-          (I >= 5 && Op.slice(I - 5, I) == "desc["))
+      if (Rest.starts_with(".64") || (I >= 5 && Op.slice(I - 5, I) == "desc["))
         N = 2;
       else if (Rest.starts_with(".128"))
         N = 4;
@@ -189,13 +187,13 @@ void setOperands(Function &F, Instr &I, StringRef Operands) {
       NDefs = 2;
   }
   StringRef Op = I.Opcode;
-  unsigned Width = Op.contains(".128") ? 4
+  unsigned Width = Op.contains(".128")                            ? 4
                    : (Op.contains(".64") || Op.contains(".WIDE")) ? 2
-                                                                   : 1;
+                                                                  : 1;
   for (unsigned K = 0; K < Ops.size(); ++K) {
     std::vector<std::string> Regs;
-    operandRegisters(Ops[K], Regs, K < NDefs && !Ops[K].contains('[') ? Width
-                                                                      : 1);
+    operandRegisters(Ops[K], Regs,
+                     K < NDefs && !Ops[K].contains('[') ? Width : 1);
     for (const std::string &R : Regs)
       (K < NDefs ? I.Defs : I.Uses).push_back(F.regId(R));
     if (K >= NDefs && Ops[K].contains('[')) {
@@ -357,8 +355,8 @@ bool parseSassListing(const std::string &Text, std::vector<Function> &Out,
   }
   finish();
   for (Function &Fn : Out)
-    Fn.Kernel = std::find(Entries.begin(), Entries.end(), Fn.Name) !=
-                Entries.end();
+    Fn.Kernel =
+        std::find(Entries.begin(), Entries.end(), Fn.Name) != Entries.end();
   if (Out.empty()) {
     Error = "no `.section .text.<function>` found; expected the output of "
             "`nvdisasm -c -g`";

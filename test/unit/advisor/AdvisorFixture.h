@@ -115,8 +115,8 @@ struct Kernel {
     In.Blame = &Blame;
     In.Profile = &Profile;
     In.GroundTruth = GroundTruth.Files ? &GroundTruth : nullptr;
-    In.Present = {InputKind::Samples, InputKind::Instructions,
-                  InputKind::Counts, InputKind::Divergence,
+    In.Present = {InputKind::Samples,      InputKind::Instructions,
+                  InputKind::Counts,       InputKind::Divergence,
                   InputKind::LaunchConfig, InputKind::Occupancy,
                   InputKind::MemoryCounts};
     return Blame["k"];

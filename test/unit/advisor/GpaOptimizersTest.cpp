@@ -182,8 +182,7 @@ TEST(SharedAccessAdjustment, FiresOnBankConflicts) {
   background(K);
   sharedCounts(K, 40); // 4-way conflicts: 3/4 of the wavefronts excess
   K.stall(K.at("ld.shared.f32"), "mio_throttle", 20);
-  EXPECT_DOUBLE_EQ(only(K.run("shared_memory_access_adjustment")),
-                   100.0 / 85);
+  EXPECT_DOUBLE_EQ(only(K.run("shared_memory_access_adjustment")), 100.0 / 85);
 }
 TEST(SharedAccessAdjustment, SilentWithoutConflicts) {
   Kernel K;
