@@ -58,6 +58,12 @@ struct Instr {
   unsigned Block = 0;
   uint64_t Offset = 0; ///< SASS: pc offset; PTX: index in the function
   std::string Callee;  ///< calls: the called function
+  /// SASS control bits, where the listing has encodings (-hex): the
+  /// scoreboard barriers written when the result (WriteBarrier) or the
+  /// operands (ReadBarrier) are done, -1 for none, and those waited on.
+  bool HasControl = false;
+  int WriteBarrier = -1, ReadBarrier = -1;
+  unsigned WaitMask = 0, StallCycles = 0;
   bool variableLatency() const { return Latency != LatencyClass::Fixed; }
 };
 

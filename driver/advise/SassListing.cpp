@@ -5,8 +5,11 @@
 // for kernels, `//## File "<path>", line N[ inlined at ...]` before the
 // instructions of a line, labels `.L_x_N:`, and instructions
 // `/*<hex offset>*/ [@[!]P] OPCODE operands ;`. Registers: R, UR, P, UP
-// (RZ, URZ, PT, UPT are constants). Without control bits (-hex) the
-// scoreboard barriers are not shown, so none are modelled.
+// (RZ, URZ, PT, UPT are constants). With -hex each instruction is followed
+// by its two encoding words; the second holds the control bits (bits
+// 105-125: stall, yield, write barrier, read barrier, wait mask, reuse),
+// and the six scoreboard barriers become virtual registers SB0-SB5 (GPA
+// §4): written by the instruction that sets one, read by those that wait.
 //
 //===----------------------------------------------------------------------===//
 
@@ -210,6 +213,31 @@ void setOperands(Function &F, Instr &I, StringRef Operands) {
   }
 }
 
+/// The control bits of the second encoding word (bits 64-127).
+void setControl(Function &F, Instr &I, uint64_t Hi) {
+  I.HasControl = true;
+  I.StallCycles = unsigned(Hi >> 41) & 0xf;
+  unsigned Wr = unsigned(Hi >> 46) & 7, Rd = unsigned(Hi >> 49) & 7;
+  I.WaitMask = unsigned(Hi >> 52) & 0x3f;
+  I.WriteBarrier = Wr == 7 ? -1 : int(Wr);
+  I.ReadBarrier = Rd == 7 ? -1 : int(Rd);
+  for (int B : {I.WriteBarrier, I.ReadBarrier})
+    if (B >= 0)
+      I.Defs.push_back(F.regId("SB" + std::to_string(B)));
+  for (unsigned B = 0; B < 6; ++B)
+    if (I.WaitMask & (1u << B))
+      I.Uses.push_back(F.regId("SB" + std::to_string(B)));
+}
+
+/// "/* 0x<16 hex digits> */": an encoding word.
+bool encodingWord(StringRef S, uint64_t &W) {
+  S = S.trim();
+  if (!S.consume_front("/*") || !S.consume_back("*/"))
+    return false;
+  S = S.trim();
+  return S.consume_front("0x") && !S.getAsInteger(16, W);
+}
+
 } // namespace
 
 /// Splits Fn's instructions into blocks at Labels (label -> first
@@ -321,6 +349,13 @@ bool parseSassListing(const std::string &Text, std::vector<Function> &Out,
     }
     if (!L.starts_with("/*"))
       continue;
+    uint64_t Word = 0;
+    if (encodingWord(L, Word)) {
+      // The second word of the instruction before.
+      if (!F->Instrs.empty() && !F->Instrs.back().HasControl)
+        setControl(*F, F->Instrs.back(), Word);
+      continue;
+    }
     size_t Close = L.find("*/");
     uint64_t Offset = 0;
     if (Close == StringRef::npos ||

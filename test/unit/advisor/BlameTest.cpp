@@ -71,6 +71,43 @@ TEST(SassListing, ParsesTheRealReductionListing) {
   EXPECT_EQ(Max->Instrs[Max->ByOffset.at(0x2c0)].Class, OpClass::Sync);
 }
 
+// The same listing with the real encodings (fixtures/advisor/reduction-hex):
+// the control bits make the scoreboard barriers virtual registers.
+TEST(SassListing, ControlBitsBecomeScoreboardRegisters) {
+  std::vector<Function> Fns;
+  std::string Error;
+  ASSERT_TRUE(parseSassListing(
+      readFile(Fixtures + "/advisor/reduction-hex/cubin-000000003b187f54.sass"),
+      Fns, Error))
+      << Error;
+  const Function &Max = Fns.at(0);
+  ASSERT_EQ(Max.Name, "_Z14reduce_max_i32PKilPi");
+  // LDC R1, c[0x0][0x28]: hi word 0x000fe20000000800, no barrier.
+  const Instr &Ldc = Max.Instrs[Max.ByOffset.at(0)];
+  EXPECT_TRUE(Ldc.HasControl);
+  EXPECT_EQ(Ldc.WriteBarrier, -1);
+  EXPECT_EQ(Ldc.StallCycles, 1u);
+  // S2R R2, SR_TID.X: hi word 0x000e2e0000002100 writes barrier 0.
+  const Instr &S2r = Max.Instrs[Max.ByOffset.at(0x10)];
+  EXPECT_EQ(S2r.WriteBarrier, 0);
+  EXPECT_EQ(S2r.StallCycles, 7u);
+  EXPECT_EQ(reg(Max, S2r.Defs.back()), "SB0");
+  // The LDG sets a barrier that the VIMNMX using its result waits on.
+  const Instr &Ldg = Max.Instrs[Max.ByOffset.at(0x1a0)];
+  const Instr &Max2 = Max.Instrs[Max.ByOffset.at(0x210)];
+  ASSERT_GE(Ldg.WriteBarrier, 0);
+  EXPECT_TRUE(Max2.WaitMask & (1u << Ldg.WriteBarrier));
+  std::string Sb = "SB" + std::to_string(Ldg.WriteBarrier);
+  bool Waits = false;
+  for (unsigned U : Max2.Uses)
+    Waits |= reg(Max, U) == Sb;
+  EXPECT_TRUE(Waits);
+  // Every instruction got its control word.
+  for (const Function &F : Fns)
+    for (const Instr &I : F.Instrs)
+      EXPECT_TRUE(I.HasControl) << F.Name << " " << I.Offset;
+}
+
 TEST(SassListing, RejectsWhatIsNotAListing) {
   std::vector<Function> Fns;
   std::string Error;
