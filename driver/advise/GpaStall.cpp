@@ -104,15 +104,37 @@ void fastMath(const Inputs &, const KernelView &V, Match &M) {
              "-ffast-math / --use_fast_math where their accuracy is enough."};
 }
 
+/// The synchronization instruction a sync stall at I waits on: GPA blames
+/// synchronization stalls on synchronization instructions only, and the
+/// H100 samples them after the barrier (fixtures/gpu/pcs-reduction: at the
+/// first and second instruction after BAR.SYNC). -1 when none is near.
+int syncBefore(const Function &F, unsigned I) {
+  for (unsigned K = I + 1, Seen = 0; K-- > 0 && Seen < 8; ++Seen)
+    if (F.Instrs[K].Class == OpClass::Sync)
+      return int(K);
+  return -1;
+}
+
 void warpBalance(const Inputs &, const KernelView &V, Match &M) {
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
     double N = B.Stalls[I].of(StallKind::Sync);
-    if (N > 0) {
-      M.M += N;
+    if (N <= 0)
+      return;
+    M.M += N;
+    int S = syncBefore(*B.Code, I);
+    if (S < 0) {
       M.Hotspots.push_back(instrHotspot(
           B, I, N,
           "warps wait at '" + B.Code->Instrs[I].Opcode + "' for the others"));
+      return;
     }
+    const Instr &Sync = B.Code->Instrs[unsigned(S)];
+    Hotspot H = instrHotspot(
+        B, I, N, "warps wait for the others at '" + Sync.Opcode + "'");
+    H.DefFile = Sync.File;
+    H.DefLine = Sync.Line;
+    H.Distance = I - unsigned(S) - (unsigned(S) < I ? 1 : 0);
+    M.Hotspots.push_back(H);
   });
   M.Hints = {"Warps wait at barriers for slower warps: balance the work "
              "between warps before the barrier, or use fewer barriers "

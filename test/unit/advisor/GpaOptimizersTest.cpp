@@ -85,6 +85,17 @@ TEST(WarpBalance, FiresOnBarrierStalls) {
   K.stall(K.at("bar.sync"), "barrier", 20);
   EXPECT_DOUBLE_EQ(only(K.run("warp_balance")), 1.25);
 }
+// The H100 samples barrier stalls after the barrier: blamed on it.
+TEST(WarpBalance, BlamesTheBarrierBefore) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("ld.shared.f32"), "barrier", 20);
+  std::vector<Advice> A = K.run("warp_balance");
+  EXPECT_DOUBLE_EQ(only(A), 1.25);
+  ASSERT_FALSE(A.empty());
+  EXPECT_EQ(A[0].Hotspots.at(0).DefLine, 9u); // bar.sync
+  EXPECT_EQ(A[0].Hotspots.at(0).Distance, 0u);
+}
 TEST(WarpBalance, SilentWithoutSyncStalls) {
   Kernel K;
   background(K);
