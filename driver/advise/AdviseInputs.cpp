@@ -12,8 +12,25 @@ using namespace llvm;
 
 namespace warpscope::advise {
 
+std::vector<double> exactExecutions(const Function &F, const Truth &T) {
+  auto It = T.Functions.find(F.Name);
+  if (It == T.Functions.end())
+    return {};
+  std::vector<double> Out;
+  for (const TruthInstruction &I : It->second.Insts) {
+    if (I.Instrumentation)
+      continue;
+    if (Out.size() >= F.Instrs.size() ||
+        I.Opcode != F.Instrs[Out.size()].Opcode)
+      return {};
+    Out.push_back(double(I.Warp));
+  }
+  return Out.size() == F.Instrs.size() ? Out : std::vector<double>();
+}
+
 bool blameFunction(const Function &F, const std::vector<const SampledPc *> &Pcs,
-                   FunctionBlame &Out, std::string &Why) {
+                   FunctionBlame &Out, std::string &Why,
+                   const std::vector<double> *Executed) {
   std::vector<InstrStalls> Stalls(F.Instrs.size());
   for (const SampledPc *P : Pcs) {
     uint64_t Key = P->PtxIndex ? *P->PtxIndex : P->PcOffset;
@@ -36,7 +53,7 @@ bool blameFunction(const Function &F, const std::vector<const SampledPc *> &Pcs,
       if (!isNotIssuedStall(Name))
         Stalls[It->second].add(Name, double(N));
   }
-  Out = blame(F, std::move(Stalls));
+  Out = blame(F, std::move(Stalls), Executed);
   return true;
 }
 
@@ -127,8 +144,19 @@ bool blameAll(LoadedInputs &L) {
                         "another build; the PC samples are not used");
       return false;
     }
+    // GPA's hybrid mode where the emulator counted the same PTX.
+    std::vector<double> Exec;
+    if (L.Code.Granularity == "ptx" && L.GroundTruth.Files)
+      Exec = exactExecutions(*F, L.GroundTruth);
+    if (!Exec.empty())
+      ++L.HybridFunctions;
+    else if (L.Code.Granularity == "ptx" && L.GroundTruth.Functions.count(Name))
+      L.Notes.push_back("the ground truth's PTX of " + Name +
+                        " differs from the listing's (another build); it is "
+                        "blamed without exact executions");
     std::string Why;
-    if (!blameFunction(*F, Pcs, L.Blame[Name], Why)) {
+    if (!blameFunction(*F, Pcs, L.Blame[Name], Why,
+                       Exec.empty() ? nullptr : &Exec)) {
       L.Notes.push_back(Why + ": the samples are of another build; the PC "
                               "samples are not used");
       return false;

@@ -35,6 +35,8 @@ struct LoadedInputs {
   std::vector<std::string> Notes;
   /// Single-dependency coverage over every blamed function (GPA Fig. 7).
   unsigned Nodes = 0, SingleBefore = 0, SingleAfter = 0;
+  /// Functions blamed in GPA's hybrid mode (exact executions).
+  unsigned HybridFunctions = 0;
 };
 
 /// Loads Dir. A file that cannot be read or parsed is an error (one line,
@@ -45,7 +47,14 @@ loadAdviseInputs(const std::string &Dir);
 /// Builds the per-instruction stalls of F from the samples that name it and
 /// blames them; false (with Why) when a sample does not fit F.
 bool blameFunction(const Function &F, const std::vector<const SampledPc *> &Pcs,
-                   FunctionBlame &Out, std::string &Why);
+                   FunctionBlame &Out, std::string &Why,
+                   const std::vector<double> *Executed = nullptr);
+
+/// The emulator's exact warp executions of each instruction of a PTX
+/// function, in the listing's numbering (the ground truth's instructions
+/// without the instrumentation's); empty when T has no such function or its
+/// opcodes differ from the listing's (another build).
+std::vector<double> exactExecutions(const Function &F, const Truth &T);
 
 } // namespace warpscope::advise
 

@@ -35,6 +35,7 @@ AdviceReport runAdvisor(const LoadedInputs &L,
   R.Nodes = L.Nodes;
   R.SingleBefore = L.SingleBefore;
   R.SingleAfter = L.SingleAfter;
+  R.HybridFunctions = L.HybridFunctions;
   for (InputKind K : AllKinds)
     (L.In.has(K) ? R.InputsUsed : R.InputsMissing)
         .push_back(inputName(K).str());
@@ -103,7 +104,14 @@ void renderAdviceText(const AdviceReport &R, raw_ostream &OS) {
   for (const std::string &N : R.Notes)
     OS << "note: " << N << "\n";
   if (!coverage(R).empty())
-    OS << "blamer: " << coverage(R) << "\n";
+    OS << "blamer: " << coverage(R)
+       << (R.HybridFunctions
+               ? formatv("; hybrid mode (exact executions) in {0} "
+                         "function(s)",
+                         R.HybridFunctions)
+                     .str()
+               : std::string())
+       << "\n";
   if (R.Ranked.empty()) {
     OS << "\nNo advice: no optimizer matched enough to estimate a 1% "
           "speedup.\n";
@@ -184,7 +192,8 @@ json::Value renderAdviceJson(const AdviceReport &R) {
   if (R.Nodes)
     Top["blamer"] = json::Object{{"nodes", R.Nodes},
                                  {"single_dependency_before", R.SingleBefore},
-                                 {"single_dependency_after", R.SingleAfter}};
+                                 {"single_dependency_after", R.SingleAfter},
+                                 {"hybrid_functions", R.HybridFunctions}};
   return Top;
 }
 

@@ -29,6 +29,7 @@ struct AdviceReport {
   std::vector<std::string> Notes;
   bool Modeled = false; ///< the samples are the timing model's
   unsigned Nodes = 0, SingleBefore = 0, SingleAfter = 0;
+  unsigned HybridFunctions = 0; ///< blamed with exact executions
 };
 
 /// Every optimizer the advisor runs: GPA's, then the exact ones.

@@ -252,7 +252,10 @@ double reason(const InstrStalls &S, const char *Name) {
 
 } // namespace
 
-FunctionBlame blame(const Function &F, std::vector<InstrStalls> Stalls) {
+FunctionBlame blame(const Function &F, std::vector<InstrStalls> Stalls,
+                    const std::vector<double> *Executed) {
+  if (Executed && Executed->size() != F.Instrs.size())
+    Executed = nullptr;
   FunctionBlame Out;
   Out.Code = &F;
   Stalls.resize(F.Instrs.size());
@@ -276,13 +279,20 @@ FunctionBlame blame(const Function &F, std::vector<InstrStalls> Stalls) {
         continue;
       size_t KFirst = Out.Edges.size();
       edgesInto(F, J, G, Out.Edges);
+      if (Executed)
+        for (size_t E = KFirst; E < Out.Edges.size(); ++E)
+          if (!*Out.Edges[E].PrunedBy && (*Executed)[Out.Edges[E].Def] <= 0)
+            Out.Edges[E].PrunedBy = "not executed";
       // Eq. 1: R_issue (samples at the source, where it issued; +1 so a
-      // source that was never sampled still gets a share) x R_path
-      // (1 / the longest path), normalized over the kept edges.
+      // source that was never sampled still gets a share; in hybrid mode
+      // its exact executions) x R_path (1 / the longest path), normalized
+      // over the kept edges.
       double Sum = 0;
       unsigned Kept = 0;
       auto Weight = [&](const BlameEdge &E) {
-        return (Out.Stalls[E.Def].Total + 1.0) / (E.MaxDistance + 1.0);
+        double Issue =
+            Executed ? (*Executed)[E.Def] : Out.Stalls[E.Def].Total + 1.0;
+        return Issue / (E.MaxDistance + 1.0);
       };
       for (size_t E = KFirst; E < Out.Edges.size(); ++E)
         if (!*Out.Edges[E].PrunedBy) {

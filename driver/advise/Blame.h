@@ -66,7 +66,7 @@ struct BlameEdge {
   DepClass Class = DepClass::Arithmetic;
   unsigned MinDistance = 0, MaxDistance = 0; ///< instructions in between
   double Samples = 0; ///< blamed by Eq. 1 (0 for pruned edges)
-  /// "" when kept, else "opcode", "dominator" or "latency".
+  /// "" when kept, else "opcode", "dominator", "latency" or "not executed".
   const char *PrunedBy = "";
 };
 
@@ -83,7 +83,11 @@ struct FunctionBlame {
 };
 
 /// Blames the dependency stalls of F. Stalls has one entry per instruction.
-FunctionBlame blame(const Function &F, std::vector<InstrStalls> Stalls);
+/// Executed, when given (GPA's hybrid mode; exact warp executions per
+/// instruction from the emulator), drops edges from instructions that never
+/// ran and replaces Eq. 1's issued samples by the executions.
+FunctionBlame blame(const Function &F, std::vector<InstrStalls> Stalls,
+                    const std::vector<double> *Executed = nullptr);
 
 } // namespace warpscope::advise
 

@@ -108,21 +108,27 @@ Hotspot instrHotspot(const FunctionBlame &B, unsigned I, double Samples,
 }
 
 void rankHotspots(std::vector<Hotspot> &H, size_t Keep) {
+  // Merged by (use line, def line); evidence and distance stay those of the
+  // biggest single contribution.
   std::vector<Hotspot> Merged;
+  std::vector<double> Biggest;
   for (Hotspot &X : H) {
     auto It = std::find_if(Merged.begin(), Merged.end(), [&](const Hotspot &Y) {
       return Y.Function == X.Function && Y.File == X.File && Y.Line == X.Line &&
              Y.DefFile == X.DefFile && Y.DefLine == X.DefLine;
     });
     if (It == Merged.end()) {
+      Biggest.push_back(X.Samples);
       Merged.push_back(std::move(X));
       continue;
     }
-    // Keep the evidence of the bigger share, the shortest distance.
-    if (X.Samples > It->Samples)
+    double &Big = Biggest[size_t(It - Merged.begin())];
+    if (X.Samples > Big) {
+      Big = X.Samples;
       It->Evidence = X.Evidence;
+      It->Distance = X.Distance;
+    }
     It->Samples += X.Samples;
-    It->Distance = std::min(It->Distance, X.Distance);
   }
   std::stable_sort(
       Merged.begin(), Merged.end(),

@@ -1,5 +1,6 @@
 //===- BlameTest.cpp - Instruction representation, blamer, estimators -----===//
 
+#include "AdviseInputs.h"
 #include "AdvisorFixture.h"
 #include "Estimators.h"
 #include <fstream>
@@ -247,6 +248,55 @@ TEST(Blame, Equation1Apportioning) {
   double W3 = (5 + 1.0) / (D3 + 1), W4 = (0 + 1.0) / (D4 + 1);
   EXPECT_NEAR(S3, 30 * W3 / (W3 + W4), 1e-9);
   EXPECT_NEAR(S4, 30 * W4 / (W3 + W4), 1e-9);
+}
+
+// GPA's hybrid mode: a source that never ran gets nothing; the others
+// share by exact executions / path length.
+TEST(Blame, HybridModeUsesExactExecutions) {
+  Kernel K(Straight);
+  unsigned Use = K.at("add.f32", 1);
+  K.stall(Use, "long_scoreboard", 30);
+  std::vector<InstrStalls> S = K.Stalls["k"];
+  std::vector<double> Exec(K.fn().Instrs.size(), 10);
+  Exec[4] = 0; // the @!p1 load never ran
+  FunctionBlame B = blame(K.fn(), S, &Exec);
+  double S3 = 0;
+  bool NotRun = false;
+  for (const BlameEdge &E : B.Edges)
+    if (E.Use == Use) {
+      if (E.Def == 3)
+        S3 = E.Samples;
+      if (E.Def == 4)
+        NotRun = std::string(E.PrunedBy) == "not executed";
+    }
+  EXPECT_TRUE(NotRun);
+  EXPECT_DOUBLE_EQ(S3, 30);
+  // Executions 30 and 10 over paths 4 and 3: 30/4 : 10/3.
+  Exec[4] = 10;
+  Exec[3] = 30;
+  B = blame(K.fn(), S, &Exec);
+  for (const BlameEdge &E : B.Edges) {
+    if (E.Use == Use && E.Def == 3) {
+      EXPECT_NEAR(E.Samples, 30 * (30.0 / 4) / (30.0 / 4 + 10.0 / 3), 1e-9);
+    }
+  }
+  // The ground truth's instructions, instrumentation left out, map onto
+  // the listing when their opcodes agree.
+  Truth T;
+  TruthInstruction Probe;
+  Probe.Opcode = "atom.global.add.u64";
+  Probe.Instrumentation = true;
+  T.Functions["k"].Insts.push_back(Probe);
+  for (const Instr &I : K.fn().Instrs) {
+    TruthInstruction X;
+    X.Opcode = I.Opcode;
+    X.Warp = 7;
+    T.Functions["k"].Insts.push_back(X);
+  }
+  EXPECT_EQ(exactExecutions(K.fn(), T),
+            std::vector<double>(K.fn().Instrs.size(), 7));
+  T.Functions["k"].Insts[2].Opcode = "mul.f32";
+  EXPECT_TRUE(exactExecutions(K.fn(), T).empty());
 }
 
 // Dominator pruning: the unguarded mov reads %f1 between the loads and the
