@@ -386,3 +386,38 @@ TEST(Estimators, Parallelism) {
 }
 
 } // namespace
+
+namespace {
+// Mutated listings give an error or a representation the blamer runs on;
+// never a crash or a hang.
+TEST(SassListing, MutatedListingsNeverCrash) {
+  std::string Text =
+      readFile(Fixtures + "/advisor/reduction-hex/cubin-000000003b187f54.sass");
+  const std::string Junk = "@!;,[]{}()%RPB.0123456789\n /*x`";
+  uint64_t Seed = 12345;
+  auto Next = [&]() {
+    Seed = Seed * 6364136223846793005ull + 1442695040888963407ull;
+    return unsigned(Seed >> 33);
+  };
+  for (int Round = 0; Round < 200; ++Round) {
+    std::string T = Text;
+    for (unsigned K = 0, N = 1 + Next() % 20; K < N; ++K)
+      T[Next() % T.size()] = Junk[Next() % Junk.size()];
+    std::vector<Function> Fns;
+    std::string Error;
+    if (!parseSassListing(T, Fns, Error)) {
+      EXPECT_FALSE(Error.empty());
+      continue;
+    }
+    for (const Function &F : Fns) {
+      std::vector<InstrStalls> S(F.Instrs.size());
+      for (InstrStalls &X : S) {
+        X.add("smsp__pcsamp_warps_issue_stalled_long_scoreboard", 1);
+        X.add("smsp__pcsamp_warps_issue_stalled_wait", 1);
+      }
+      FunctionBlame B = blame(F, S);
+      EXPECT_LE(B.SingleAfter, B.Nodes);
+    }
+  }
+}
+} // namespace
