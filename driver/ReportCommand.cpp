@@ -1,11 +1,14 @@
 //===- ReportCommand.cpp - warpscope report -------------------------------===//
 
 #include "Commands.h"
+#include "CsvReport.h"
 #include "JsonFiles.h"
+#include "LeftOutReport.h"
 #include "MemoryReport.h"
 #include "ProfileModel.h"
 #include "Report.h"
 #include "ReportFormats.h"
+#include "SarifFormat.h"
 #include "SassMetrics.h"
 #include "StallReport.h"
 #include "warpscope/ABI/Files.h"
@@ -39,6 +42,16 @@ static cl::opt<double> SarifThreshold(
     cl::desc("SARIF: report branches whose divergence rate is at least this "
              "fraction"),
     cl::init(0.1), cl::sub(ReportSub));
+static cl::opt<std::string>
+    CsvRows("csv-rows",
+            cl::desc("CSV: one row per branch (default), block or kernel"),
+            cl::value_desc("branches|blocks|kernels"), cl::init("branches"),
+            cl::sub(ReportSub));
+static cl::opt<std::string> SourceRoot(
+    "srcroot",
+    cl::desc("SARIF: artifact URIs relative to this directory (uriBaseId "
+             "SRCROOT), e.g. the repository's checkout"),
+    cl::value_desc("dir"), cl::init(""), cl::sub(ReportSub));
 static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
                                     cl::value_desc("file"), cl::init("-"),
                                     cl::sub(ReportSub));
@@ -82,6 +95,20 @@ int warpscope::runReport() {
                  " is not a fraction between 0 and 1");
   if (SarifThreshold.getNumOccurrences() && Format != "sarif")
     return Error("--sarif-min-rate applies to --format sarif only");
+  if (CsvRows != "branches" && CsvRows != "blocks" && CsvRows != "kernels")
+    return Error("--csv-rows '" + CsvRows +
+                 "' is not one of branches, blocks, kernels");
+  if (CsvRows.getNumOccurrences() && Format != "csv")
+    return Error("--csv-rows applies to --format csv only");
+  if (SourceRoot.getNumOccurrences() && Format != "sarif")
+    return Error("--srcroot applies to --format sarif only");
+  std::string Root;
+  if (!SourceRoot.empty()) {
+    Expected<std::string> R = sarifSourceRoot(SourceRoot);
+    if (!R)
+      return Error(toString(R.takeError()));
+    Root = *R;
+  }
   if (Top.getNumOccurrences() && Format != "text")
     return Error("--top applies to --format text only; the other formats "
                  "list every branch");
@@ -130,6 +157,11 @@ int warpscope::runReport() {
     return Error("cannot write '" + OutFile + "': " + EC.message());
   if (Format == "text") {
     renderText(*Set, *S, Top, OS);
+    if (std::vector<std::string> Left = leftOutLines(Set->Left); !Left.empty()) {
+      OS << "\nleft out:\n";
+      for (const std::string &L : Left)
+        OS << "  " << L << "\n";
+    }
     if (SassSummary)
       renderSassSummaryText(*SassSummary, OS);
     if (*Stalls)
@@ -138,6 +170,7 @@ int warpscope::runReport() {
       renderMemoryText(**Memory, OS);
   } else if (Format == "json") {
     json::Value Report = renderJson(*Set, *S);
+    Report.getAsObject()->try_emplace("left_out", leftOutJson(Set->Left));
     if (SassSummary)
       Report.getAsObject()->try_emplace("sass_metrics",
                                         renderSassSummaryJson(*SassSummary));
@@ -148,17 +181,28 @@ int warpscope::runReport() {
       Report.getAsObject()->try_emplace("memory_view",
                                         renderMemoryJson(**Memory));
     OS << formatv("{0:2}", Report) << "\n";
-  } else if (Format == "csv")
+  } else if (Format == "csv" && CsvRows == "kernels")
+    renderCsvKernels(*S, OS);
+  else if (Format == "csv" && CsvRows == "blocks")
+    renderCsvBlocks(*S, OS);
+  else if (Format == "csv")
     renderCsv(*S, OS);
-  else if (Format == "sarif")
-    OS << formatv("{0:2}", renderSarif(*S, SarifThreshold)) << "\n";
-  else if (!*Stalls && !SassSummary && !*Memory)
+  else if (Format == "sarif") {
+    SourceText Sources(Set->SourceHashes);
+    SarifContext Context;
+    Context.Sources = &Sources;
+    Context.Notifications = Set->Warnings;
+    Context.Notes = leftOutLines(Set->Left);
+    Context.SourceRoot = Root;
+    OS << formatv("{0:2}", renderSarif(*S, SarifThreshold, Context)) << "\n";
+  }
+  else if (!*Stalls && !SassSummary && !*Memory && Set->Left.empty())
     renderHtml(*Set, *S, OS);
   else {
     std::string Page;
     raw_string_ostream PS(Page);
     renderHtml(*Set, *S, PS);
-    std::string Sections;
+    std::string Sections = leftOutHtml(Set->Left);
     if (SassSummary)
       Sections += renderSassSummaryHtml(*SassSummary);
     if (*Stalls)

@@ -31,7 +31,8 @@ warpscope::staleSourceFiles(const SourceHashes &Hashes) {
   return Stale;
 }
 
-std::string SourceText::line(const std::string &File, unsigned Line) {
+std::optional<std::string> SourceText::exactLine(const std::string &File,
+                                                unsigned Line) {
   auto It = Files.find(File);
   if (It == Files.end()) {
     std::vector<std::string> Lines;
@@ -44,6 +45,10 @@ std::string SourceText::line(const std::string &File, unsigned Line) {
     It = Files.emplace(File, std::move(Lines)).first;
   }
   if (Line == 0 || Line > It->second.size())
-    return "";
-  return StringRef(It->second[Line - 1]).trim().str();
+    return std::nullopt;
+  return It->second[Line - 1];
+}
+
+std::string SourceText::line(const std::string &File, unsigned Line) {
+  return StringRef(exactLine(File, Line).value_or("")).trim().str();
 }

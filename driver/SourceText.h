@@ -10,6 +10,7 @@
 #define WARPSCOPE_DRIVER_SOURCETEXT_H
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ class SourceText {
 public:
   explicit SourceText(const SourceHashes &Hashes) : Hashes(Hashes) {}
   std::string line(const std::string &File, unsigned Line);
+  /// The line as written (no line break), or none when the file is missing
+  /// or stale or has no such line.
+  std::optional<std::string> exactLine(const std::string &File, unsigned Line);
 
 private:
   const SourceHashes &Hashes;
