@@ -38,10 +38,9 @@ void warpscope::renderCsvBlocks(const std::vector<FunctionSummary> &Summaries,
       std::optional<double> Simd;
       if (B.WarpExecutions)
         Simd = double(B.ThreadExecutions) / (32.0 * B.WarpExecutions);
-      OS << csvField(S.Function->Demangled) << ','
-         << csvField(S.Function->Name) << ',' << B.Id << ','
-         << csvField(B.Loc.File) << ',' << B.Loc.Line << ',' << B.Loc.Column
-         << ',' << B.LoopDepth << ',' << B.WarpExecutions << ','
-         << B.ThreadExecutions << ',' << fraction(Simd) << '\n';
+      OS << csvField(S.Function->Demangled) << ',' << csvField(S.Function->Name)
+         << ',' << B.Id << ',' << csvField(B.Loc.File) << ',' << B.Loc.Line
+         << ',' << B.Loc.Column << ',' << B.LoopDepth << ',' << B.WarpExecutions
+         << ',' << B.ThreadExecutions << ',' << fraction(Simd) << '\n';
     }
 }

@@ -36,8 +36,7 @@ static cl::opt<double> FailAbove(
     cl::desc("Exit 1 if divergence grew by more than this many percentage "
              "points (per branch, or per kernel branch efficiency)"),
     cl::init(-1), cl::sub(DiffSub));
-static cl::opt<std::string> Format("format",
-                                   cl::desc("text (default) or json"),
+static cl::opt<std::string> Format("format", cl::desc("text (default) or json"),
                                    cl::init("text"), cl::sub(DiffSub));
 
 namespace {
@@ -96,8 +95,7 @@ FunctionDelta compare(const FunctionSummary &Prev,
   D.Before = &Prev;
   D.After = &Next;
   if (Prev.BranchEfficiency && Next.BranchEfficiency) {
-    D.EfficiencyDrop =
-        100 * (*Prev.BranchEfficiency - *Next.BranchEfficiency);
+    D.EfficiencyDrop = 100 * (*Prev.BranchEfficiency - *Next.BranchEfficiency);
     D.Regression = regressed(*D.EfficiencyDrop);
   }
   auto Old = branchesByLocation(*Prev.Function);
@@ -177,20 +175,18 @@ void renderText(const Comparison &C, raw_ostream &OS) {
     OS << F.Demangled << "\n  warp executions "
        << change(D.Before->WarpExecutions, D.After->WarpExecutions)
        << "\n  thread executions "
-       << change(D.Before->ThreadExecutions, D.After->ThreadExecutions)
-       << "\n";
+       << change(D.Before->ThreadExecutions, D.After->ThreadExecutions) << "\n";
     if (D.EfficiencyDrop)
-      OS << formatv("  branch efficiency {0:F1}% -> {1:F1}% ({2} pp){3}\n",
-                    100 * *D.Before->BranchEfficiency,
-                    100 * *D.After->BranchEfficiency,
-                    signedFixed(-*D.EfficiencyDrop),
-                    D.Regression ? "  REGRESSION" : "");
+      OS << formatv(
+          "  branch efficiency {0:F1}% -> {1:F1}% ({2} pp){3}\n",
+          100 * *D.Before->BranchEfficiency, 100 * *D.After->BranchEfficiency,
+          signedFixed(-*D.EfficiencyDrop), D.Regression ? "  REGRESSION" : "");
     for (const BranchDelta &B : D.Branches)
       OS << formatv("  {0}:{1}:{2}: divergence {3:F1}% -> {4:F1}% "
                     "({5} pp), visits {6}{7}\n",
-                    sys::path::filename(std::get<0>(B.Key)),
-                    std::get<1>(B.Key), std::get<2>(B.Key), rate(*B.Before),
-                    rate(*B.After), signedFixed(B.Growth),
+                    sys::path::filename(std::get<0>(B.Key)), std::get<1>(B.Key),
+                    std::get<2>(B.Key), rate(*B.Before), rate(*B.After),
+                    signedFixed(B.Growth),
                     change(B.Before->Visits, B.After->Visits),
                     B.Regression ? "  REGRESSION" : "");
     if (D.BranchesOnlyBefore || D.BranchesOnlyAfter)
@@ -207,21 +203,20 @@ void renderText(const Comparison &C, raw_ostream &OS) {
 json::Value counts(const FunctionSummary *S) {
   if (!S)
     return nullptr;
-  return json::Object{
-      {"launches", S->Function->launches()},
-      {"warp_executions", S->WarpExecutions},
-      {"thread_executions", S->ThreadExecutions},
-      {"branch_efficiency", S->BranchEfficiency
-                                ? json::Value(*S->BranchEfficiency)
-                                : json::Value(nullptr)}};
+  return json::Object{{"launches", S->Function->launches()},
+                      {"warp_executions", S->WarpExecutions},
+                      {"thread_executions", S->ThreadExecutions},
+                      {"branch_efficiency",
+                       S->BranchEfficiency ? json::Value(*S->BranchEfficiency)
+                                           : json::Value(nullptr)}};
 }
 
 json::Value branchCounts(const BranchCounts &B) {
-  return json::Object{{"visits", B.Visits},
-                      {"divergent", B.Divergent},
-                      {"divergence_rate",
-                       B.Visits ? json::Value(double(B.Divergent) / B.Visits)
-                                : json::Value(nullptr)}};
+  return json::Object{
+      {"visits", B.Visits},
+      {"divergent", B.Divergent},
+      {"divergence_rate", B.Visits ? json::Value(double(B.Divergent) / B.Visits)
+                                   : json::Value(nullptr)}};
 }
 
 json::Value renderJson(const Comparison &C, const ProfileSet &A,
@@ -231,39 +226,37 @@ json::Value renderJson(const Comparison &C, const ProfileSet &A,
     const FunctionProfile &F = D.function();
     json::Array Branches;
     for (const BranchDelta &Br : D.Branches)
-      Branches.push_back(json::Object{
-          {"file", std::get<0>(Br.Key)},
-          {"line", std::get<1>(Br.Key)},
-          {"column", std::get<2>(Br.Key)},
-          {"ordinal", std::get<3>(Br.Key)},
-          {"before", branchCounts(*Br.Before)},
-          {"after", branchCounts(*Br.After)},
-          {"divergence_change_points", Br.Growth},
-          {"regression", Br.Regression}});
-    Functions.push_back(json::Object{
-        {"name", F.Demangled},
-        {"mangled", F.Name},
-        {"kind", F.Kernel ? "kernel" : "device"},
-        {"in", !D.Before  ? "after"
-               : !D.After ? "before"
-                          : "both"},
-        {"before", counts(D.Before)},
-        {"after", counts(D.After)},
-        {"branch_efficiency_change_points",
-         D.EfficiencyDrop ? json::Value(-*D.EfficiencyDrop)
-                          : json::Value(nullptr)},
-        {"regression", D.Regression},
-        {"branches_changed", std::move(Branches)},
-        {"branches_only_before", D.BranchesOnlyBefore},
-        {"branches_only_after", D.BranchesOnlyAfter}});
+      Branches.push_back(json::Object{{"file", std::get<0>(Br.Key)},
+                                      {"line", std::get<1>(Br.Key)},
+                                      {"column", std::get<2>(Br.Key)},
+                                      {"ordinal", std::get<3>(Br.Key)},
+                                      {"before", branchCounts(*Br.Before)},
+                                      {"after", branchCounts(*Br.After)},
+                                      {"divergence_change_points", Br.Growth},
+                                      {"regression", Br.Regression}});
+    Functions.push_back(
+        json::Object{{"name", F.Demangled},
+                     {"mangled", F.Name},
+                     {"kind", F.Kernel ? "kernel" : "device"},
+                     {"in", !D.Before  ? "after"
+                            : !D.After ? "before"
+                                       : "both"},
+                     {"before", counts(D.Before)},
+                     {"after", counts(D.After)},
+                     {"branch_efficiency_change_points",
+                      D.EfficiencyDrop ? json::Value(-*D.EfficiencyDrop)
+                                       : json::Value(nullptr)},
+                     {"regression", D.Regression},
+                     {"branches_changed", std::move(Branches)},
+                     {"branches_only_before", D.BranchesOnlyBefore},
+                     {"branches_only_after", D.BranchesOnlyAfter}});
   }
   return json::Object{
       {"schema", schema::Diff},
       {"before", json::Object{{"directory", Dirs[0]}, {"program", A.Program}}},
       {"after", json::Object{{"directory", Dirs[1]}, {"program", B.Program}}},
-      {"fail_above_points",
-       FailAbove >= 0 ? json::Value(FailAbove.getValue())
-                      : json::Value(nullptr)},
+      {"fail_above_points", FailAbove >= 0 ? json::Value(FailAbove.getValue())
+                                           : json::Value(nullptr)},
       {"regressions", C.Regressions},
       {"functions", std::move(Functions)}};
 }
@@ -295,13 +288,12 @@ int warpscope::runDiff() {
   Comparison C = compareAll(*SA, *SB);
   // Profiles that share no function are of different programs (or of
   // builds too different to match): every line would be "only in".
-  bool Shared = std::any_of(
-      C.Functions.begin(), C.Functions.end(),
-      [](const FunctionDelta &D) { return D.Before && D.After; });
+  bool Shared =
+      std::any_of(C.Functions.begin(), C.Functions.end(),
+                  [](const FunctionDelta &D) { return D.Before && D.After; });
   if (!Shared && !SA->empty() && !SB->empty())
     return Fail("'" + Dirs[0] + "' (" + sys::path::filename(A->Program) +
-                ") and '" + Dirs[1] + "' (" +
-                sys::path::filename(B->Program) +
+                ") and '" + Dirs[1] + "' (" + sys::path::filename(B->Program) +
                 ") have no kernel or device function in common; diff "
                 "compares two runs or builds of one program");
   if (Format == "json")

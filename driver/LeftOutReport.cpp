@@ -18,8 +18,8 @@ std::vector<std::string> warpscope::leftOutLines(const LeftOut &L) {
       Filters += (Filters.empty() ? "'" : ", '") + F + "'";
     std::string Kernels;
     for (const auto &[Name, N] : L.NotInstrumented)
-      Kernels += (Kernels.empty() ? "" : "; ") + Name + " (" + launches(N) +
-                 ")";
+      Kernels +=
+          (Kernels.empty() ? "" : "; ") + Name + " (" + launches(N) + ")";
     Out.push_back("kernels not instrumented (-warpscope-kernel-filter=" +
                   Filters + "): " + (Kernels.empty() ? "none" : Kernels));
   }
@@ -34,8 +34,8 @@ std::vector<std::string> warpscope::leftOutLines(const LeftOut &L) {
     std::string Kernels;
     uint64_t Total = 0;
     for (const auto &[Name, N] : L.LaunchesLeftOut) {
-      Kernels += (Kernels.empty() ? "" : "; ") + Name + " (" + launches(N) +
-                 ")";
+      Kernels +=
+          (Kernels.empty() ? "" : "; ") + Name + " (" + launches(N) + ")";
       Total += N;
     }
     Out.push_back("launches left out (" + L.Selection +
@@ -54,13 +54,13 @@ json::Value warpscope::leftOutJson(const LeftOut &L) {
     Shared.push_back(N);
   for (const auto &[Name, N] : L.LaunchesLeftOut)
     Launches.push_back(json::Object{{"kernel", Name}, {"launches", N}});
-  return json::Object{
-      {"kernel_filters", std::move(Filters)},
-      {"kernels_not_instrumented", std::move(NotInstrumented)},
-      {"shared_with_left_out", std::move(Shared)},
-      {"launch_selection",
-       L.Selection.empty() ? json::Value(nullptr) : json::Value(L.Selection)},
-      {"launches_left_out", std::move(Launches)}};
+  return json::Object{{"kernel_filters", std::move(Filters)},
+                      {"kernels_not_instrumented", std::move(NotInstrumented)},
+                      {"shared_with_left_out", std::move(Shared)},
+                      {"launch_selection", L.Selection.empty()
+                                               ? json::Value(nullptr)
+                                               : json::Value(L.Selection)},
+                      {"launches_left_out", std::move(Launches)}};
 }
 
 std::string warpscope::leftOutHtml(const LeftOut &L) {

@@ -127,9 +127,7 @@ struct LeftOut {
   std::string Selection; ///< e.g. "skip 2, count 3, per kernel"; "": none
   /// Demangled kernel -> launches the selection left out.
   std::map<std::string, uint64_t> LaunchesLeftOut;
-  bool empty() const {
-    return KernelFilters.empty() && Selection.empty();
-  }
+  bool empty() const { return KernelFilters.empty() && Selection.empty(); }
 };
 
 struct ProfileSet {

@@ -157,7 +157,8 @@ int warpscope::runReport() {
     return Error("cannot write '" + OutFile + "': " + EC.message());
   if (Format == "text") {
     renderText(*Set, *S, Top, OS);
-    if (std::vector<std::string> Left = leftOutLines(Set->Left); !Left.empty()) {
+    if (std::vector<std::string> Left = leftOutLines(Set->Left);
+        !Left.empty()) {
       OS << "\nleft out:\n";
       for (const std::string &L : Left)
         OS << "  " << L << "\n";
@@ -195,8 +196,7 @@ int warpscope::runReport() {
     Context.Notes = leftOutLines(Set->Left);
     Context.SourceRoot = Root;
     OS << formatv("{0:2}", renderSarif(*S, SarifThreshold, Context)) << "\n";
-  }
-  else if (!*Stalls && !SassSummary && !*Memory && Set->Left.empty())
+  } else if (!*Stalls && !SassSummary && !*Memory && Set->Left.empty())
     renderHtml(*Set, *S, OS);
   else {
     std::string Page;

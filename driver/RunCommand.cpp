@@ -67,16 +67,16 @@ static cl::opt<unsigned long long> LaunchSkip(
     cl::desc("Leave the first N kernel launches out of the profile (they "
              "still run; WARPSCOPE_LAUNCH_SKIP)"),
     cl::value_desc("N"), cl::init(0), cl::sub(warpscope::RunSub));
-static cl::opt<unsigned long long> LaunchCount(
-    "launch-count",
-    cl::desc("Profile at most M launches after the skipped ones "
-             "(WARPSCOPE_LAUNCH_COUNT)"),
-    cl::value_desc("M"), cl::init(0), cl::sub(warpscope::RunSub));
-static cl::opt<std::string> LaunchScope(
-    "launch-scope",
-    cl::desc("Count --launch-skip/--launch-count over all launches "
-             "(overall, the default) or per kernel (per-kernel)"),
-    cl::init("overall"), cl::sub(warpscope::RunSub));
+static cl::opt<unsigned long long>
+    LaunchCount("launch-count",
+                cl::desc("Profile at most M launches after the skipped ones "
+                         "(WARPSCOPE_LAUNCH_COUNT)"),
+                cl::value_desc("M"), cl::init(0), cl::sub(warpscope::RunSub));
+static cl::opt<std::string>
+    LaunchScope("launch-scope",
+                cl::desc("Count --launch-skip/--launch-count over all launches "
+                         "(overall, the default) or per kernel (per-kernel)"),
+                cl::init("overall"), cl::sub(warpscope::RunSub));
 static cl::list<std::string> ProgramAndArgs(cl::Positional,
                                             cl::desc("-- program [args...]"),
                                             cl::sub(warpscope::RunSub));

@@ -58,9 +58,8 @@ json::Object divergentBranchRule() {
       {"help", json::Object{{"text", Help}, {"markdown", Markdown}}},
       {"helpUri", WARPSCOPE_PROJECT_URI "docs/sarif.md#ws001-divergentbranch"},
       {"defaultConfiguration", json::Object{{"level", "warning"}}},
-      {"properties",
-       json::Object{{"tags", json::Array{"performance", "cuda"}},
-                    {"precision", "very-high"}}}};
+      {"properties", json::Object{{"tags", json::Array{"performance", "cuda"}},
+                                  {"precision", "very-high"}}}};
 }
 
 } // namespace
@@ -84,11 +83,10 @@ Expected<std::string> warpscope::sarifSourceRoot(const std::string &Dir) {
 std::string warpscope::percentEncodePath(StringRef P) {
   std::string Out;
   for (unsigned char C : P) {
-    if (isAlnum(C) || C == '-' || C == '.' || C == '_' || C == '~' ||
-        C == '/')
+    if (isAlnum(C) || C == '-' || C == '.' || C == '_' || C == '~' || C == '/')
       Out += char(C);
     else
-      Out += formatv("%{0:X2}", unsigned(C)).str();
+      Out += {'%', hexdigit(C >> 4), hexdigit(C & 15)};
   }
   return Out;
 }
@@ -177,10 +175,9 @@ json::Value warpscope::sarifLog(json::Array Results, const SarifContext &C) {
                                  {"message", json::Object{{"text", N}}}});
   json::Object Run{
       {"tool", json::Object{{"driver", std::move(Driver)}}},
-      {"invocations",
-       json::Array{json::Object{
-           {"executionSuccessful", true},
-           {"toolExecutionNotifications", std::move(Notes)}}}},
+      {"invocations", json::Array{json::Object{
+                          {"executionSuccessful", true},
+                          {"toolExecutionNotifications", std::move(Notes)}}}},
       {"results", std::move(Results)}};
   if (!C.SourceRoot.empty())
     Run["originalUriBaseIds"] = json::Object{
@@ -189,7 +186,8 @@ json::Value warpscope::sarifLog(json::Array Results, const SarifContext &C) {
              {"uri", "file://" + percentEncodePath(C.SourceRoot)},
              {"description",
               json::Object{{"text", "The source root (--srcroot)."}}}}}};
-  return json::Object{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-                      {"version", "2.1.0"},
-                      {"runs", json::Array{std::move(Run)}}};
+  return json::Object{
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs", json::Array{std::move(Run)}}};
 }

@@ -56,8 +56,7 @@ llvm::json::Object sarifPhysicalLocation(const Location &L,
 /// partialFingerprints: a hash of the rule, the artifact's URI, the
 /// function and the text of the line (not its number), so a result keeps
 /// its identity when code above it moves.
-llvm::json::Object sarifFingerprints(llvm::StringRef RuleId,
-                                     const Location &L,
+llvm::json::Object sarifFingerprints(llvm::StringRef RuleId, const Location &L,
                                      llvm::StringRef Function,
                                      const SarifContext &C);
 

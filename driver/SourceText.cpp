@@ -32,7 +32,7 @@ warpscope::staleSourceFiles(const SourceHashes &Hashes) {
 }
 
 std::optional<std::string> SourceText::exactLine(const std::string &File,
-                                                unsigned Line) {
+                                                 unsigned Line) {
   auto It = Files.find(File);
   if (It == Files.end()) {
     std::vector<std::string> Lines;

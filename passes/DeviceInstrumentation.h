@@ -35,8 +35,8 @@ struct DeviceInstrumentationOptions {
   std::string DatabaseOut;            ///< db-out
   /// Instrument only kernels whose mangled or demangled name matches, and
   /// what they call; empty: every kernel.
-  std::string KernelFilter; ///< kernel-filter
-  ModuleIdentityOptions Identity;     ///< module-id, db-dir
+  std::string KernelFilter;       ///< kernel-filter
+  ModuleIdentityOptions Identity; ///< module-id, db-dir
 };
 
 class DeviceInstrumentationPass

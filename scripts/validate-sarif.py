@@ -2,11 +2,13 @@
 """Validates SARIF files with Microsoft's SARIF Multitool, SARIF and GitHub
 rules (the ones GitHub code scanning applies), at every level down to notes.
 
-    scripts/validate-sarif.py FILE.sarif...
+    scripts/validate-sarif.py [--accept RULE,...] FILE.sarif...
 
 Fails (exit 1) on any error, warning or note but the few that no SARIF
 WarpScope writes can avoid (ACCEPTED). The Multitool itself exits 0 whatever
-it finds, so its findings are read from its output. Without the Multitool
+it finds, so its findings are read from its output; --accept adds rules to accept (e.g. SARIF2010,SARIF2011: no
+snippets, for a log of sources that changed since the build). Without the
+Multitool
 (scripts/setup.sh installs it) this fails with one line saying so.
 """
 import json
@@ -63,16 +65,22 @@ def validate(tool, path):
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: validate-sarif.py FILE.sarif...")
+    args = sys.argv[1:]
+    accepted_here = dict(ACCEPTED)
+    if args[:1] == ["--accept"] and len(args) > 1:
+        for rule in args[1].split(","):
+            accepted_here[rule] = "accepted by --accept"
+        args = args[2:]
+    if not args:
+        sys.exit("usage: validate-sarif.py [--accept RULE,...] FILE.sarif...")
     tool = multitool()
     failed = False
-    for path in sys.argv[1:]:
+    for path in args:
         findings, seconds = validate(tool, path)
-        bad = [f for f in findings if f[4] not in ACCEPTED]
+        bad = [f for f in findings if f[4] not in accepted_here]
         for _, line, col, level, rule, text in bad:
             print("%s:%s:%s: %s %s: %s" % (path, line, col, level, rule, text))
-        accepted = sorted({f[4] for f in findings if f[4] in ACCEPTED})
+        accepted = sorted({f[4] for f in findings if f[4] in accepted_here})
         print("%s: %s: %d finding(s) against SARIF and GitHub rules, %d "
               "accepted (%s); %.1f s" % (path, "FAIL" if bad else "ok",
                                          len(bad), len(findings) - len(bad),

@@ -220,7 +220,8 @@ void settleCounters(Runtime &R) {
 /// must not hold launches of the other kind. A run of either kind costs
 /// one synchronization and read when it ends, none per launch.
 void switchCounting(Runtime &R, bool Profiled) {
-  Runtime::Held Next = Profiled ? Runtime::Held::Profiled : Runtime::Held::LeftOut;
+  Runtime::Held Next =
+      Profiled ? Runtime::Held::Profiled : Runtime::Held::LeftOut;
   if (R.Counting != Runtime::Held::Nothing && R.Counting != Next) {
     cudaDeviceSynchronize(); // every stream: the counters are complete
     settleCounters(R);

@@ -1,7 +1,7 @@
 //===- LaunchSelectionTest.cpp - --launch-skip/--launch-count -------------===//
 
-#include "Environment.h"
 #include "LaunchSelection.h"
+#include "Environment.h"
 #include <gtest/gtest.h>
 #include <map>
 #include <string>

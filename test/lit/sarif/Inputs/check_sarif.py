@@ -1,7 +1,8 @@
 """Checks what GitHub code scanning needs in a SARIF log of the demo, built
 from "<root>/src dir#1/divergence.cu": check_sarif.py LOG ROOT MODE, MODE
 fresh (relative URIs with snippets), absolute (no --srcroot) or stale (the
-source changed since the build)."""
+source changed since the build); or check_sarif.py LOG ROOT moved-from OLD:
+LOG's results are OLD's, three lines lower, with the same fingerprints."""
 import json
 import os
 import sys
@@ -9,6 +10,16 @@ import urllib.parse
 
 log, root, mode = sys.argv[1], os.path.realpath(sys.argv[2]), sys.argv[3]
 sarif = json.load(open(log))
+if mode == "moved-from":
+    def by_fingerprint(s):
+        return {r["partialFingerprints"]["warpscopeBranch/v1"]:
+                r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                for r in s["runs"][0]["results"]}
+    new, old = by_fingerprint(sarif), by_fingerprint(json.load(open(sys.argv[4])))
+    assert new.keys() == old.keys(), (new, old)
+    assert all(new[f] == old[f] + 3 for f in new), (new, old)
+    print("ok: moved", len(new), "results")
+    sys.exit(0)
 run = sarif["runs"][0]
 driver = run["tool"]["driver"]
 assert driver["informationUri"].endswith("README.md"), driver
