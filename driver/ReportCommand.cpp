@@ -157,8 +157,12 @@ int warpscope::runReport() {
     return Error("cannot write '" + OutFile + "': " + EC.message());
   if (Format == "text") {
     renderText(*Set, *S, Top, OS);
-    if (std::vector<std::string> Left = leftOutLines(Set->Left);
-        !Left.empty()) {
+    std::vector<std::string> Left = leftOutLines(Set->Left);
+    // The ground truth is the emulator's, of every launch.
+    if (*Memory && !Set->Left.LaunchesLeftOut.empty())
+      Left.push_back("the memory view below is the emulator's ground truth "
+                     "of every launch, the left-out ones included");
+    if (!Left.empty()) {
       OS << "\nleft out:\n";
       for (const std::string &L : Left)
         OS << "  " << L << "\n";
