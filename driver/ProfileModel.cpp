@@ -325,7 +325,10 @@ void ProfileLoader::readLaunchSelection(Fields &F, const json::Value &V) {
     F.bad("launch_selection.scope", "'overall' or 'per-kernel'");
   if (!F.Problem.empty())
     return;
-  std::string What = "skip " + std::to_string(Skip);
+  std::string What;
+  if (const json::Value *K = O->get("kernel_regex"); K && K->getAsString())
+    What = "kernels matching '" + K->getAsString()->str() + "', ";
+  What += "skip " + std::to_string(Skip);
   if (auto N = Count->getAsUINT64())
     What += ", count " + std::to_string(*N);
   What += Scope == "per-kernel" ? ", per kernel" : ", over all kernels";

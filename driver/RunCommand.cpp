@@ -20,6 +20,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <regex>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -77,6 +78,13 @@ static cl::opt<std::string>
                 cl::desc("Count --launch-skip/--launch-count over all launches "
                          "(overall, the default) or per kernel (per-kernel)"),
                 cl::init("overall"), cl::sub(warpscope::RunSub));
+static cl::opt<std::string> LaunchKernel(
+    "launch-kernel",
+    cl::desc("Profile only launches of kernels whose mangled or demangled "
+             "name matches this regex (ECMAScript); --launch-skip and "
+             "--launch-count count those launches only "
+             "(WARPSCOPE_LAUNCH_KERNEL)"),
+    cl::value_desc("regex"), cl::init(""), cl::sub(warpscope::RunSub));
 static cl::list<std::string> ProgramAndArgs(cl::Positional,
                                             cl::desc("-- program [args...]"),
                                             cl::sub(warpscope::RunSub));
@@ -144,6 +152,13 @@ int warpscope::runRun() {
       !LaunchCount.getNumOccurrences())
     return Error("--launch-scope applies with --launch-skip or "
                  "--launch-count");
+  // The runtime reads it with std::regex, so it is checked with that here.
+  try {
+    std::regex R(LaunchKernel.getValue());
+  } catch (const std::regex_error &E) {
+    return Error("--launch-kernel '" + LaunchKernel + "' is not a regular " +
+                 "expression (" + E.what() + ")");
+  }
   warpscope::CollectionOptions Collect;
   Collect.PcSampling = PcSampling;
   Collect.SassMetrics = SassMetrics;
@@ -197,6 +212,8 @@ int warpscope::runRun() {
     setenv("WARPSCOPE_LAUNCH_COUNT", std::to_string(LaunchCount).c_str(), 1);
   if (LaunchScope.getNumOccurrences())
     setenv("WARPSCOPE_LAUNCH_SCOPE", LaunchScope.c_str(), 1);
+  if (!LaunchKernel.empty())
+    setenv("WARPSCOPE_LAUNCH_KERNEL", LaunchKernel.c_str(), 1);
   prependPath("LD_PRELOAD", Runtime);
 
   std::vector<char *> Argv;

@@ -139,6 +139,9 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
         {"skip", P.Selection.Skip},
         {"count", P.Selection.Count ? json(*P.Selection.Count) : json(nullptr)},
         {"scope", P.Selection.PerKernel ? "per-kernel" : "overall"},
+        {"kernel_regex", P.Selection.KernelRegex.empty()
+                             ? json(nullptr)
+                             : json(P.Selection.KernelRegex)},
         {"left_out", std::move(Left)}};
   }
   if (std::optional<FailedLaunch> F = R.failure()) {
