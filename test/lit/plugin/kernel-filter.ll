@@ -5,6 +5,11 @@
 ; database, which also lists the kernels left out.
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-kernel-filter='^keep' -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
+; The same as a pipeline parameter, printed back as given.
+; RUN: %opt-ws -passes='warpscope-device<counter-replicas=1;kernel-filter=^keep>' -warpscope-db-out=%t.param.json -S %s | FileCheck %s
+; RUN: %dbdump %t.param.json | FileCheck --check-prefix=DB %s
+; RUN: %opt-ws -passes='warpscope-device<kernel-filter=^keep>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PRINT %s
+; PRINT: warpscope-device<kernel-filter=^keep>
 ; Without the filter every function is instrumented.
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.all.json -S %s | FileCheck --check-prefix=ALL %s
 ; RUN: %dbdump %t.all.json | FileCheck --check-prefix=DB-ALL %s
