@@ -7,6 +7,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include <algorithm>
 
 using namespace llvm;
 using namespace warpscope;
@@ -116,20 +117,16 @@ json::Object warpscope::sarifPhysicalLocation(const Location &L,
   if (L.Column)
     Region["startColumn"] = L.Column;
   json::Object Out{{"artifactLocation", sarifArtifactLocation(L.File, C)}};
-  std::optional<std::string> Line =
-      C.Sources ? C.Sources->exactLine(L.File, L.Line) : std::nullopt;
-  if (Line) {
-    Region["snippet"] = json::Object{{"text", *Line}};
+  static const std::vector<std::string> None;
+  const std::vector<std::string> &Lines =
+      C.Sources ? C.Sources->lines(L.File) : None;
+  if (L.Line >= 1 && L.Line <= Lines.size()) {
+    Region["snippet"] = json::Object{{"text", Lines[L.Line - 1]}};
     unsigned First = L.Line > ContextLines ? L.Line - ContextLines : 1;
+    unsigned Last = std::min<size_t>(L.Line + ContextLines, Lines.size());
     std::string Context;
-    unsigned Last = First;
-    for (unsigned N = First; N <= L.Line + ContextLines; ++N) {
-      std::optional<std::string> Text = C.Sources->exactLine(L.File, N);
-      if (!Text)
-        break;
-      Context += *Text + "\n";
-      Last = N;
-    }
+    for (unsigned N = First; N <= Last; ++N)
+      Context += Lines[N - 1] + "\n";
     Out["contextRegion"] =
         json::Object{{"startLine", First},
                      {"endLine", Last},

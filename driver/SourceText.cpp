@@ -31,8 +31,7 @@ warpscope::staleSourceFiles(const SourceHashes &Hashes) {
   return Stale;
 }
 
-std::optional<std::string> SourceText::exactLine(const std::string &File,
-                                                 unsigned Line) {
+const std::vector<std::string> &SourceText::lines(const std::string &File) {
   auto It = Files.find(File);
   if (It == Files.end()) {
     std::vector<std::string> Lines;
@@ -44,11 +43,12 @@ std::optional<std::string> SourceText::exactLine(const std::string &File,
     }
     It = Files.emplace(File, std::move(Lines)).first;
   }
-  if (Line == 0 || Line > It->second.size())
-    return std::nullopt;
-  return It->second[Line - 1];
+  return It->second;
 }
 
 std::string SourceText::line(const std::string &File, unsigned Line) {
-  return StringRef(exactLine(File, Line).value_or("")).trim().str();
+  const std::vector<std::string> &Lines = lines(File);
+  if (Line == 0 || Line > Lines.size())
+    return "";
+  return StringRef(Lines[Line - 1]).trim().str();
 }

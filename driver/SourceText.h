@@ -10,7 +10,6 @@
 #define WARPSCOPE_DRIVER_SOURCETEXT_H
 
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,10 +25,10 @@ std::vector<std::string> staleSourceFiles(const SourceHashes &Hashes);
 class SourceText {
 public:
   explicit SourceText(const SourceHashes &Hashes) : Hashes(Hashes) {}
+  /// Line (1-based) without its indentation.
   std::string line(const std::string &File, unsigned Line);
-  /// The line as written (no line break), or none when the file is missing
-  /// or stale or has no such line.
-  std::optional<std::string> exactLine(const std::string &File, unsigned Line);
+  /// Every line of File as written; none when missing or stale.
+  const std::vector<std::string> &lines(const std::string &File);
 
 private:
   const SourceHashes &Hashes;
