@@ -11,6 +11,7 @@
 #include "SarifFormat.h"
 #include "SassMetrics.h"
 #include "StallReport.h"
+#include "advise/AdviseRender.h"
 #include "warpscope/ABI/Files.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -79,6 +80,47 @@ static ProfileSet hardwareOnlySet(const std::string &Dir) {
   return Set;
 }
 
+/// Why --csv-rows or --srcroot is misused, or "".
+static std::string misusedCsvOrSarifOption() {
+  if (CsvRows != "branches" && CsvRows != "blocks" && CsvRows != "kernels")
+    return "--csv-rows '" + CsvRows +
+           "' is not one of branches, blocks, kernels";
+  if (CsvRows.getNumOccurrences() && Format != "csv")
+    return "--csv-rows applies to --format csv only";
+  if (SourceRoot.getNumOccurrences() && Format != "sarif")
+    return "--srcroot applies to --format sarif only";
+  return "";
+}
+
+/// The text report's last section: what the run left out.
+static void renderLeftOutText(const LeftOut &L, bool MemoryView,
+                              raw_ostream &OS) {
+  std::vector<std::string> Lines = leftOutLines(L);
+  // The ground truth is the emulator's, of every launch.
+  if (MemoryView && !L.LaunchesLeftOut.empty())
+    Lines.push_back("the memory view below is the emulator's ground truth "
+                    "of every launch, the left-out ones included");
+  if (Lines.empty())
+    return;
+  OS << "\nleft out:\n";
+  for (const std::string &Line : Lines)
+    OS << "  " << Line << "\n";
+}
+
+/// SARIF: the profile's warnings become notifications, what it left out
+/// notes; Root is --srcroot as sarifSourceRoot resolved it, or "".
+static void renderSarifLog(const ProfileSet &Set,
+                           const std::vector<FunctionSummary> &S,
+                           const std::string &Root, raw_ostream &OS) {
+  SourceText Sources(Set.SourceHashes);
+  SarifContext Context;
+  Context.Sources = &Sources;
+  Context.Notifications = Set.Warnings;
+  Context.Notes = leftOutLines(Set.Left);
+  Context.SourceRoot = Root;
+  OS << formatv("{0:2}", renderSarif(S, SarifThreshold, Context)) << "\n";
+}
+
 int warpscope::runReport() {
   auto Error = [](const Twine &Msg) {
     WithColor::error(errs(), "warpscope report") << Msg << "\n";
@@ -95,13 +137,8 @@ int warpscope::runReport() {
                  " is not a fraction between 0 and 1");
   if (SarifThreshold.getNumOccurrences() && Format != "sarif")
     return Error("--sarif-min-rate applies to --format sarif only");
-  if (CsvRows != "branches" && CsvRows != "blocks" && CsvRows != "kernels")
-    return Error("--csv-rows '" + CsvRows +
-                 "' is not one of branches, blocks, kernels");
-  if (CsvRows.getNumOccurrences() && Format != "csv")
-    return Error("--csv-rows applies to --format csv only");
-  if (SourceRoot.getNumOccurrences() && Format != "sarif")
-    return Error("--srcroot applies to --format sarif only");
+  if (std::string Bad = misusedCsvOrSarifOption(); !Bad.empty())
+    return Error(Bad);
   std::string Root;
   if (!SourceRoot.empty()) {
     Expected<std::string> R = sarifSourceRoot(SourceRoot);
@@ -112,6 +149,7 @@ int warpscope::runReport() {
   if (Top.getNumOccurrences() && Format != "text")
     return Error("--top applies to --format text only; the other formats "
                  "list every branch");
+  std::error_code EC0;
   Expected<ProfileSet> Set = hardwareOnly(Dir)
                                  ? Expected<ProfileSet>(hardwareOnlySet(Dir))
                                  : loadProfileDirectory(Dir);
@@ -148,6 +186,19 @@ int warpscope::runReport() {
     if (!All)
       consumeError(All.takeError());
   }
+  // PC samples with the listing that numbers them add the advisor's
+  // section (docs/advisor.md); `warpscope advise` says more.
+  std::optional<advise::AdviceReport> Advice;
+  if (*Stalls || !filesNamed(Dir, files::PcSamples, EC0).empty()) {
+    Expected<std::unique_ptr<advise::LoadedInputs>> L =
+        advise::loadAdviseInputs(Dir);
+    if (!L)
+      WithColor::warning(errs(), "warpscope report")
+          << "no advice: " << toString(L.takeError()) << "\n";
+    else if ((*L)->In.has(advise::InputKind::Samples))
+      Advice = advise::runAdvisor(**L, advise::allOptimizers(), KernelFilter,
+                                  Format == "json" ? 0 : 5);
+  }
   std::optional<SassMetricsSummary> SassSummary;
   if (*Sass)
     SassSummary = joinSassMetrics(*S, **Sass, KernelFilter);
@@ -157,22 +208,17 @@ int warpscope::runReport() {
     return Error("cannot write '" + OutFile + "': " + EC.message());
   if (Format == "text") {
     renderText(*Set, *S, Top, OS);
-    std::vector<std::string> Left = leftOutLines(Set->Left);
-    // The ground truth is the emulator's, of every launch.
-    if (*Memory && !Set->Left.LaunchesLeftOut.empty())
-      Left.push_back("the memory view below is the emulator's ground truth "
-                     "of every launch, the left-out ones included");
-    if (!Left.empty()) {
-      OS << "\nleft out:\n";
-      for (const std::string &L : Left)
-        OS << "  " << L << "\n";
-    }
+    renderLeftOutText(Set->Left, bool(*Memory), OS);
     if (SassSummary)
       renderSassSummaryText(*SassSummary, OS);
     if (*Stalls)
       renderStallText(**Stalls, Top, OS);
     if (*Memory)
       renderMemoryText(**Memory, OS);
+    if (Advice) {
+      OS << "\n";
+      advise::renderAdviceText(*Advice, OS);
+    }
   } else if (Format == "json") {
     json::Value Report = renderJson(*Set, *S);
     Report.getAsObject()->try_emplace("left_out", leftOutJson(Set->Left));
@@ -185,6 +231,9 @@ int warpscope::runReport() {
     if (*Memory)
       Report.getAsObject()->try_emplace("memory_view",
                                         renderMemoryJson(**Memory));
+    if (Advice)
+      Report.getAsObject()->try_emplace("advice",
+                                        advise::renderAdviceJson(*Advice));
     OS << formatv("{0:2}", Report) << "\n";
   } else if (Format == "csv" && CsvRows == "kernels")
     renderCsvKernels(*S, OS);
@@ -192,15 +241,9 @@ int warpscope::runReport() {
     renderCsvBlocks(*S, OS);
   else if (Format == "csv")
     renderCsv(*S, OS);
-  else if (Format == "sarif") {
-    SourceText Sources(Set->SourceHashes);
-    SarifContext Context;
-    Context.Sources = &Sources;
-    Context.Notifications = Set->Warnings;
-    Context.Notes = leftOutLines(Set->Left);
-    Context.SourceRoot = Root;
-    OS << formatv("{0:2}", renderSarif(*S, SarifThreshold, Context)) << "\n";
-  } else if (!*Stalls && !SassSummary && !*Memory && Set->Left.empty())
+  else if (Format == "sarif")
+    renderSarifLog(*Set, *S, Root, OS);
+  else if (!*Stalls && !SassSummary && !*Memory && !Advice && Set->Left.empty())
     renderHtml(*Set, *S, OS);
   else {
     std::string Page;
@@ -213,6 +256,8 @@ int warpscope::runReport() {
       Sections += renderStallHtml(**Stalls);
     if (*Memory)
       Sections += renderMemoryHtml(**Memory);
+    if (Advice)
+      Sections += advise::renderAdviceHtml(*Advice);
     size_t End = Page.rfind("</body>");
     Page.insert(End == std::string::npos ? Page.size() : End, Sections);
     OS << Page;
