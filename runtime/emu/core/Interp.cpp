@@ -342,7 +342,7 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
         if (!EM)
           continue;
         if (I.Sub == BarArrive) {
-          countArrival(Fr, I, EM);
+          countArrival(W, Fr, I, EM);
           continue;
         }
         if (arriveAtBarrier(W, Fr, I, Pc, EM, Mask))
