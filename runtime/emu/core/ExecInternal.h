@@ -95,6 +95,9 @@ public:
   /// WARPSCOPE_EMU_TIMEOUT: past this moment the launch fails at the next
   /// watchdog check (none when unset).
   std::optional<std::chrono::steady_clock::time_point> Deadline;
+  /// WARPSCOPE_EMU_PROGRESS: a CTA running longer than this reports itself
+  /// that often (zero: never), so one long block is not silent.
+  std::chrono::steady_clock::duration ProgressEvery{};
 
 private:
   ModuleImpl &M;
@@ -142,6 +145,7 @@ private:
   // minus one: an increment, an AND and a predictable branch per branch).
   static constexpr uint64_t WatchdogMask = (1u << 16) - 1;
   uint64_t Branches = 0;
+  std::chrono::steady_clock::time_point CtaStart, NextProgress;
   [[gnu::cold]] void checkWatchdog(Warp &W, const Function &Fn, const Inst &I,
                                    uint32_t Mask);
 

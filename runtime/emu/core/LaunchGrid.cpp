@@ -128,6 +128,10 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
               W < M.TraceSinks.size() ? M.TraceSinks[W] : nullptr);
           Ls[W]->setup();
           Ls[W]->Deadline = Deadline;
+          if (M.ProgressSeconds > 0)
+            Ls[W]->ProgressEvery =
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    std::chrono::duration<double>(M.ProgressSeconds));
         }
         Ls[W]->runCta(Cta);
         Failed = false;

@@ -504,6 +504,10 @@ void Launcher::runCta(uint64_t Linear) {
   Ctaid[0] = (uint32_t)(Linear % G.X);
   Ctaid[1] = (uint32_t)(Linear / G.X % G.Y);
   Ctaid[2] = (uint32_t)(Linear / G.X / G.Y);
+  if (ProgressEvery.count()) {
+    CtaStart = std::chrono::steady_clock::now();
+    NextProgress = CtaStart + ProgressEvery;
+  }
   if (!FirstCta)
     std::memset(Shared, 0, SharedSize);
   FirstCta = false;
