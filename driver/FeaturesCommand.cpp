@@ -122,6 +122,61 @@ Row withCallees(const FunctionSummary &K,
   return R;
 }
 
+/// The rows of Selected (a summary and its number of configurations), with
+/// callees' counts where they are exactly the kernel's; warns about callees
+/// whose counts are in no row.
+std::vector<Row> attributeCallees(
+    const std::vector<FunctionSummary> &Sums,
+    const std::vector<std::pair<const FunctionSummary *, size_t>> &Selected) {
+  // Device functions that ran, and the kernels that ran, per module: a
+  // module with one kernel that ran gets its functions' counts in that
+  // kernel's row (one row: per-configuration rows cannot be split).
+  std::map<std::string, std::vector<const FunctionSummary *>> Callees;
+  std::map<std::string, std::vector<const FunctionProfile *>> KernelsRun;
+  for (const FunctionSummary &S : Sums) {
+    const FunctionProfile &F = *S.Function;
+    if (!F.Kernel && S.Mix.Available && S.Mix.Total.Warp)
+      Callees[F.ModuleId].push_back(&S);
+    if (F.Kernel && !F.Launches.empty())
+      KernelsRun[F.ModuleId].push_back(&F);
+  }
+  // Rows per kernel (per-configuration rows have profiles of their own).
+  auto KeyOf = [](const FunctionProfile &F) {
+    return F.ModuleId + "\n" + F.Name;
+  };
+  std::map<std::string, unsigned> RowsOf;
+  for (const auto &[SP, Configurations] : Selected)
+    ++RowsOf[KeyOf(*SP->Function)];
+  std::vector<Row> RowData;
+  for (const auto &[SP, Configurations] : Selected) {
+    const FunctionProfile &F = *SP->Function;
+    const auto &Mine = Callees[F.ModuleId];
+    bool Exact = KernelsRun[F.ModuleId].size() == 1 && RowsOf[KeyOf(F)] == 1;
+    RowData.push_back(withCallees(
+        *SP, Exact ? Mine : std::vector<const FunctionSummary *>()));
+    RowData.back().CalleesMissing = !Exact && !Mine.empty();
+  }
+  for (const auto &[Module, Fns] : Callees) {
+    const auto &Ks = KernelsRun[Module];
+    bool Split = Ks.size() == 1 && RowsOf[KeyOf(*Ks.front())] > 1;
+    if (Ks.size() == 1 && !Split)
+      continue;
+    for (const FunctionSummary *C : Fns)
+      WithColor::warning(errs(), "warpscope features")
+          << "device function " << C->Function->Demangled << " ran ("
+          << C->Mix.Total.Thread << " thread instructions) but is in no "
+          << "kernel's row (those say lower-bound): "
+          << (Split ? "kernel " + Ks.front()->Demangled +
+                          "'s rows are per launch configuration and the "
+                          "profile does not record which launches called it"
+                    : std::to_string(Ks.size()) +
+                          " kernels of its module ran and the profile does "
+                          "not record which called it")
+          << "\n";
+  }
+  return RowData;
+}
+
 } // namespace
 
 int warpscope::runFeatures() {
@@ -180,46 +235,7 @@ int warpscope::runFeatures() {
   }
   for (const std::string &W : Set->Warnings)
     WithColor::warning(errs(), "warpscope features") << W << "\n";
-  // Device functions that ran, and the kernels that ran, per module: a
-  // module with one kernel that ran gets its functions' counts in that
-  // kernel's row (one row: per-configuration rows cannot be split).
-  std::map<std::string, std::vector<const FunctionSummary *>> Callees;
-  std::map<std::string, std::vector<const FunctionProfile *>> KernelsRun;
-  for (const FunctionSummary &S : *Sums) {
-    const FunctionProfile &F = *S.Function;
-    if (!F.Kernel && S.Mix.Available && S.Mix.Total.Warp)
-      Callees[F.ModuleId].push_back(&S);
-    if (F.Kernel && !F.Launches.empty())
-      KernelsRun[F.ModuleId].push_back(&F);
-  }
-  std::map<const FunctionProfile *, unsigned> RowsOf;
-  for (const auto &[SP, Configurations] : Selected)
-    ++RowsOf[SP->Function];
-  std::vector<Row> RowData;
-  for (const auto &[SP, Configurations] : Selected) {
-    const FunctionProfile &F = *SP->Function;
-    const auto &Mine = Callees[F.ModuleId];
-    bool Exact = KernelsRun[F.ModuleId].size() == 1 && RowsOf[&F] == 1;
-    RowData.push_back(
-        withCallees(*SP, Exact ? Mine : std::vector<const FunctionSummary *>()));
-    RowData.back().CalleesMissing = !Exact && !Mine.empty();
-  }
-  for (const auto &[Module, Fns] : Callees) {
-    const auto &Ks = KernelsRun[Module];
-    bool Split = Ks.size() == 1 && RowsOf[Ks.front()] > 1;
-    if (Ks.size() == 1 && !Split)
-      continue;
-    for (const FunctionSummary *C : Fns)
-      WithColor::warning(errs(), "warpscope features")
-          << "device function " << C->Function->Demangled << " ran ("
-          << C->Mix.Total.Thread << " thread instructions) but is in no "
-          << "kernel's row (those say lower-bound): "
-          << (Split ? "kernel " + Ks.front()->Demangled +
-                          "'s rows are per launch configuration"
-                    : std::to_string(Ks.size()) +
-                          " kernels of its module ran")
-          << " and the profile does not record which called it\n";
-  }
+  std::vector<Row> RowData = attributeCallees(*Sums, Selected);
   unsigned Rows = 0;
   for (const auto &[SP, Configurations] : Selected) {
     const Row &RD = RowData[Rows];

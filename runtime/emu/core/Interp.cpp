@@ -222,9 +222,10 @@ void Launcher::checkWatchdog(Warp &W, const Function &Fn, const Inst &I,
         "warpscope-emu: " + K.Name + ": block (" + std::to_string(Ctaid[0]) +
         "," + std::to_string(Ctaid[1]) + "," + std::to_string(Ctaid[2]) +
         ") running for " +
-        std::to_string((long long)std::chrono::duration<double>(Now - CtaStart)
-                           .count()) +
-        " s, " + std::to_string(Clock) + " warp instructions so far on this worker; warp " +
+        std::to_string(
+            (long long)std::chrono::duration<double>(Now - CtaStart).count()) +
+        " s, " + std::to_string(Clock) +
+        " warp instructions so far on this worker; warp " +
         std::to_string(W.Index) + " at '" + Fn.Opcodes[&I - Fn.Code.data()] +
         "', " + srcLoc(*M.PM, I) + "\n";
     std::fputs(Line.c_str(), stderr);

@@ -90,6 +90,18 @@ static std::string nearestAllocation(uint64_t A, uint64_t N) {
   return Best;
 }
 
+// [A, E) inside the parameters of one of W's frames (cvta.param pointers
+// may be passed down to callees).
+static bool inFrameParams(const Warp &W, uint64_t A, uint64_t E) {
+  for (uint32_t D = 0; D < W.Depth; ++D) {
+    const std::vector<uint8_t> &P = W.Frames[D]->Param;
+    uint64_t Lo = (uint64_t)(uintptr_t)P.data();
+    if (A >= Lo && E <= Lo + P.size())
+      return true;
+  }
+  return false;
+}
+
 // A generic/global access of Size bytes at A that missed the instruction's
 // cached region: finds the memory holding it (the CTA's shared memory, the
 // launch's local memory, the frame's parameters, a registered allocation or
@@ -101,7 +113,6 @@ void Launcher::checkGlobal(Warp &W, Frame &Fr, const Inst &I, uint64_t A, int L,
   const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
   const uint64_t LoLo = (uint64_t)(uintptr_t)LocalBuf.data();
   const uint64_t LoEnd = LoLo + (uint64_t)LocalStack * NWarps * 32;
-  const uint64_t PaLo = (uint64_t)(uintptr_t)Fr.Param.data();
   uint64_t Lo = 0, N = 0;
   if (E < A) {
     // Wraps around: never memory.
@@ -118,20 +129,19 @@ void Launcher::checkGlobal(Warp &W, Frame &Fr, const Inst &I, uint64_t A, int L,
     failAddress(W, Fr, I, L,
                 "local memory access out of range (generic address past the "
                 "last thread's window)");
-  } else if (A >= PaLo && E <= PaLo + Fr.Param.size()) {
+  } else if (inFrameParams(W, A, E)) {
     return; // a frame's parameters: the vector may move, so never cached
   } else {
     findAllocation(A, Size, Lo, N);
   }
   if (!N)
-    failAddress(W, Fr, I, L,
-                std::string(I.Op == OpLd   ? "read"
-                                : I.Op == OpSt ? "write"
-                                               : "access") +
-                    " of " +
-                    std::to_string(Size) + " bytes at " + hex(A) +
-                    " is outside every allocation: " +
-                    nearestAllocation(A, Size));
+    failAddress(
+        W, Fr, I, L,
+        std::string(I.Op == OpLd   ? "read"
+                    : I.Op == OpSt ? "write"
+                                   : "access") +
+            " of " + std::to_string(Size) + " bytes at " + hex(A) +
+            " is outside every allocation: " + nearestAllocation(A, Size));
   RegionCache &C = regionOf(I);
   C.Key = &I;
   C.Lo = Lo;

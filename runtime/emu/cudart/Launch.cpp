@@ -68,9 +68,10 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
     emuError(Err.empty() ? "kernel " + F->Name + " failed" : Err);
     // The kernel ran and faulted: the error a GPU gives, sticky like the
     // context a GPU loses. (Refused launches were caught above.)
-    cudaError_t E = Fault == LaunchFault::IllegalAddress ? cudaErrorIllegalAddress
-                    : Fault == LaunchFault::Assert       ? cudaErrorAssert
-                                                         : cudaErrorLaunchFailure;
+    cudaError_t E = Fault == LaunchFault::IllegalAddress
+                        ? cudaErrorIllegalAddress
+                    : Fault == LaunchFault::Assert ? cudaErrorAssert
+                                                   : cudaErrorLaunchFailure;
     S().Sticky = E;
     return setErr(E);
   }

@@ -3,8 +3,9 @@
 // Device memory is host memory: cudaMalloc & co. return zeroed, 256-byte
 // aligned blocks, registered with the core, whose launches accept global
 // accesses only inside registered memory (else cudaErrorIllegalAddress);
-// pinned host memory is registered too (UVA). Also pointer attributes, cudaMemGetInfo against the emulated
-// 80 GiB, and migration hints, which have nothing to do.
+// pinned host memory is registered too (UVA). Also pointer attributes,
+// cudaMemGetInfo against the emulated 80 GiB, and migration hints, which have
+// nothing to do.
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"

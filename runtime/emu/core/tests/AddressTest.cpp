@@ -105,8 +105,8 @@ TEST(Addresses, ModuleVariablesAreMemory) {
   std::string Err;
   auto M = loadText(GlobalsPtx, &Err);
   ASSERT_TRUE(M) << Err;
-  EXPECT_TRUE(launch(*M, "gen", {1, 1, 1}, {4, 1, 1}, Args().add(0u), &Err, 0,
-                     true))
+  EXPECT_TRUE(
+      launch(*M, "gen", {1, 1, 1}, {4, 1, 1}, Args().add(0u), &Err, 0, true))
       << Err;
   const GlobalInfo *G = M->findGlobal("gv");
   ASSERT_TRUE(G);
@@ -125,8 +125,8 @@ TEST(Addresses, LocalAndSharedOutOfRange) {
   std::string Err;
   auto M = loadText(GlobalsPtx, &Err);
   ASSERT_TRUE(M) << Err;
-  EXPECT_TRUE(launch(*M, "loc", {1, 1, 1}, {1, 1, 1}, Args().add(3u), &Err, 0,
-                     true))
+  EXPECT_TRUE(
+      launch(*M, "loc", {1, 1, 1}, {1, 1, 1}, Args().add(3u), &Err, 0, true))
       << Err;
   LaunchFault Fault = LaunchFault::None;
   EXPECT_FALSE(launch(*M, "loc", {1, 1, 1}, {1, 1, 1}, Args().add(1u << 20),

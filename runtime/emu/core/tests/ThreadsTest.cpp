@@ -264,8 +264,8 @@ TEST(Threads, CheckedAccessReportsLowestCta) {
     for (int Rep = 0; Rep < 5; ++Rep) {
       std::string Err;
       EXPECT_FALSE(launch(*M, kernelNamed(*M, "bounded"), {32, 1, 1},
-                          {32, 1, 1}, Args().add(Buf.data()).add(64 * 32),
-                          &Err, 0, true));
+                          {32, 1, 1}, Args().add(Buf.data()).add(64 * 32), &Err,
+                          0, true));
       EXPECT_NE(Err.find("block (2,0,0), thread (0,0,0)"), std::string::npos)
           << N << " threads: " << Err;
     }

@@ -1,5 +1,6 @@
-// Device functions that are called, not inlined: with ONE defined, one
-// kernel calls work(); with TWO, a second kernel calls it too.
+// Device functions that are called, not inlined: one kernel calls work();
+// with TWO, a second kernel calls it too; with CONFIGS, the first kernel is
+// launched with a second configuration.
 #include <cstdio>
 
 __device__ __noinline__ int work(int x) {
@@ -20,6 +21,9 @@ int main() {
   one<<<2, 64>>>(out);
 #ifdef TWO
   two<<<1, 32>>>(out);
+#endif
+#ifdef CONFIGS
+  one<<<1, 32>>>(out);
 #endif
   std::printf("sync: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
   return 0;
