@@ -43,8 +43,9 @@ namespace {
 /// they name (once per module), the per-launch records; sums the counts.
 class ProfileLoader {
 public:
-  explicit ProfileLoader(const std::string &Dir) : Dir(Dir) {
+  ProfileLoader(const std::string &Dir, bool KeepLaunches) : Dir(Dir) {
     Set.Directory = Dir;
+    ConfigSums.KeepLaunches = KeepLaunches;
   }
   Expected<ProfileSet> load();
 
@@ -384,8 +385,12 @@ void ProfileLoader::readLimits(Fields &F, const json::Object &LO) {
   if (F.Problem.empty() && (!L.WarpSize || !L.RegistersPerSM ||
                             !L.MaxThreadsPerSM || !L.SharedPerSM))
     F.bad("device_limits", "non-zero per-SM limits");
-  if (F.Problem.empty() && !Set.Limits)
+  if (F.Problem.empty() && !Set.Limits) {
     Set.Limits = L;
+    // The advisor's parallelism estimators need it; 0 when not written.
+    if (auto N = LO.getInteger("sm_count"); N && *N > 0)
+      Set.SmCount = uint32_t(*N);
+  }
 }
 
 Error ProfileLoader::finish() {
@@ -404,6 +409,24 @@ Error ProfileLoader::finish() {
         Set.Configurations.push_back({std::move(Fn)});
       }
   }
+  for (const ConfigurationSums::Launch &L : ConfigSums.Launches) {
+    if (ConfigSums.Incomplete.count({L.ModuleId, L.Kernel}))
+      continue;
+    const Database &DB = Databases[L.ModuleId];
+    std::vector<uint64_t> Counters(DB.NumCounters, 0);
+    for (auto [Index, Value] : L.Words)
+      Counters[Index] += Value; // readLaunchRecords checked the index
+    std::vector<FunctionProfile> Run;
+    std::string Bad = countsFor(DB, Counters, Run);
+    if (!Bad.empty())
+      return fail(Dir, "launch records of module " + L.ModuleId + ": " + Bad,
+                  "the profile is damaged; " + Twine(RerunHint));
+    for (FunctionProfile &Fn : Run)
+      if (Fn.Name == L.Kernel) {
+        Fn.Launches = {L.Group};
+        Set.Launches.push_back({std::move(Fn)});
+      }
+  }
   for (const auto &[Id, Kernel] : ConfigSums.Incomplete)
     Set.Warnings.push_back("kernel " + Kernel + " of module " + Id +
                            ": some launch records are incomplete; "
@@ -420,6 +443,7 @@ Error ProfileLoader::finish() {
 
 } // namespace
 
-Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
-  return ProfileLoader(Dir).load();
+Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir,
+                                                     bool KeepLaunches) {
+  return ProfileLoader(Dir, KeepLaunches).load();
 }

@@ -121,6 +121,7 @@ struct ProfileSet {
   /// The device's per-SM limits (schema 2, after a launch); occupancy uses
   /// them, with sm_90's allocation units.
   std::optional<SmLimits> Limits;
+  uint32_t SmCount = 0;              ///< device_limits.sm_count; 0 when unknown
   bool Complete = true;              ///< every module's counters were read
   std::vector<std::string> Warnings; ///< e.g. incomplete modules
   std::vector<KernelFault> Faults;   ///< one per process whose kernel faulted
@@ -134,10 +135,16 @@ struct ProfileSet {
   /// Per-launch runs: every launched kernel per configuration (none for a
   /// kernel whose launch records are incomplete; see Warnings).
   std::vector<ConfigurationProfile> Configurations;
+  /// Per-launch runs, when loaded with KeepLaunches: every launch of an
+  /// instrumented kernel on its own, in the order of the launch records
+  /// (none for a kernel whose launch records are incomplete).
+  std::vector<ConfigurationProfile> Launches;
 };
 
 /// Loads Dir. Errors are one line: "<file>: <what>; <what to do>".
-llvm::Expected<ProfileSet> loadProfileDirectory(const std::string &Dir);
+/// KeepLaunches: also each launch's own counts (ProfileSet::Launches).
+llvm::Expected<ProfileSet> loadProfileDirectory(const std::string &Dir,
+                                                bool KeepLaunches = false);
 
 } // namespace warpscope
 
