@@ -52,6 +52,21 @@ struct LaunchParams {
   /// Args[i] points to the value of parameter i, Size bytes (CUDA's
   /// void **kernelParams convention).
   void **Args = nullptr;
+  /// Every global/generic access must fall in a registered allocation (see
+  /// registerAllocation) or the launch's own memory, else the launch fails
+  /// with LaunchFault::IllegalAddress. The stand-in cudart always sets it;
+  /// a core user passing unregistered host memory leaves it off (then only
+  /// addresses below 4096 and just past shared/local memory fail).
+  bool CheckAddresses = false;
+};
+
+/// What a failed launch amounts to on a GPU, so the stand-in cudart can
+/// return the error a GPU would (docs/emulator.md, "Errors").
+enum class LaunchFault : uint8_t {
+  None,           ///< refused before it ran (bad configuration, no kernel)
+  Failure,        ///< cudaErrorLaunchFailure: trap, deadlock, unsupported...
+  IllegalAddress, ///< cudaErrorIllegalAddress: an access outside memory
+  Assert,         ///< cudaErrorAssert: a device assertion failed
 };
 
 /// A loaded PTX module: decoded once, launched many times.
@@ -64,9 +79,10 @@ public:
   virtual const GlobalInfo *findGlobal(const std::string &Name) const = 0;
 
   /// Runs a kernel to completion. On failure returns false and sets Error
-  /// to one line naming kernel, thread, instruction and PTX/source line.
+  /// to one line naming kernel, thread, instruction and PTX/source line,
+  /// and *Fault (when given) to the kind of failure.
   virtual bool launch(const std::string &Kernel, const LaunchParams &P,
-                      std::string &Error) = 0;
+                      std::string &Error, LaunchFault *Fault = nullptr) = 0;
 
   /// Exact ground truth accumulated over all launches (docs/emulator.md):
   /// writes a JSON document (schema "warpscope-emu/1").
@@ -83,12 +99,13 @@ std::unique_ptr<Module> loadPtx(const std::string &PtxText,
 /// redirect it. Default: stdout.
 void setPrintfSink(void (*Sink)(const char *Text, size_t Len));
 
-/// Allocation table for checked global accesses: with the environment
-/// variable WARPSCOPE_EMU_CHECK=1, every global/generic access of a launch
-/// must fall inside a registered allocation (or a module variable, or the
-/// launch's own shared/local/param windows), else the launch fails with an
-/// error naming the access. The stand-in cudart registers cudaMalloc'd
-/// blocks here. Thread-safe.
+/// Allocation table: every global/generic access of a launch must fall
+/// inside a registered allocation (or a module variable, or the launch's
+/// own shared/local/param windows), else the launch fails with
+/// LaunchFault::IllegalAddress and an error naming the access and the
+/// nearest allocation. The stand-in cudart registers cudaMalloc'd blocks
+/// (and pinned or registered host memory) here; module variables register
+/// themselves. Thread-safe.
 void registerAllocation(void *Ptr, size_t Size);
 void unregisterAllocation(void *Ptr);
 

@@ -70,12 +70,13 @@ public:
 class ModuleImpl : public Module {
 public:
   explicit ModuleImpl(std::unique_ptr<ParsedModule> P);
+  ~ModuleImpl() override;
   const std::vector<KernelInfo> &kernels() const override { return Kernels; }
   const std::vector<GlobalInfo> &globals() const override { return Globals; }
   const KernelInfo *findKernel(const std::string &Name) const override;
   const GlobalInfo *findGlobal(const std::string &Name) const override;
   bool launch(const std::string &Kernel, const LaunchParams &P,
-              std::string &Error) override;
+              std::string &Error, LaunchFault *Fault = nullptr) override;
   std::string groundTruthJson() const override;
   void readLaunchSettings();
 
@@ -91,7 +92,6 @@ public:
   bool CountMemory = false;
   /// Some launch ran without them: the ground truth leaves them out.
   bool MemoryIncomplete = false;
-  bool CheckGlobal = false;   ///< WARPSCOPE_EMU_CHECK
   bool RaceCheck = false;     ///< WARPSCOPE_EMU_RACECHECK
   double ProgressSeconds = 0; ///< WARPSCOPE_EMU_PROGRESS
   double TimeoutSeconds = 0;  ///< WARPSCOPE_EMU_TIMEOUT (0: none)

@@ -70,10 +70,15 @@ struct Warp {
   uint32_t Tid[3][32];
   uint8_t *LaneLocal[32];
   uint32_t BarMask = 0; // barriers (bit per id 0..15) some path waits on
+  // Per barrier, in its current phase (SyncCheck.cpp): the lanes that
+  // arrived and the instruction of their first arrival.
+  uint32_t BarLanes[16] = {};
+  const Inst *BarFirst[16] = {};
 };
 
 struct EmuError {
   std::string Msg;
+  LaunchFault Fault = LaunchFault::Failure;
 };
 
 class Launcher {
@@ -90,6 +95,9 @@ public:
   /// WARPSCOPE_EMU_TIMEOUT: past this moment the launch fails at the next
   /// watchdog check (none when unset).
   std::optional<std::chrono::steady_clock::time_point> Deadline;
+  /// WARPSCOPE_EMU_PROGRESS: a CTA running longer than this reports itself
+  /// that often (zero: never), so one long block is not silent.
+  std::chrono::steady_clock::duration ProgressEvery{};
 
 private:
   ModuleImpl &M;
@@ -117,7 +125,19 @@ private:
   // was false.
   uint32_t RedTrue[16] = {};
   bool RedSomeFalse[16] = {};
-  bool Check = false;
+  bool Check = false; // global accesses against the allocation table
+  // Per instruction (direct-mapped by its address), the memory region its
+  // last checked global access fell in: the hot path compares one range.
+  struct RegionCache {
+    const Inst *Key = nullptr;
+    uint64_t Lo = 0, Size = 0;
+  };
+  static constexpr unsigned RegionSlots = 256;
+  RegionCache Regions[RegionSlots];
+  RegionCache &regionOf(const Inst &I) {
+    return Regions[(reinterpret_cast<uintptr_t>(&I) / sizeof(Inst)) %
+                   RegionSlots];
+  }
   bool CountMem = true; // memory-efficiency counts (MemCount.cpp)
   bool Race = false;    // WARPSCOPE_EMU_RACECHECK for this launch
   uint64_t Clock = 0;   // %clock: this worker's instructions in this launch
@@ -125,12 +145,21 @@ private:
   // minus one: an increment, an AND and a predictable branch per branch).
   static constexpr uint64_t WatchdogMask = (1u << 16) - 1;
   uint64_t Branches = 0;
+  std::chrono::steady_clock::time_point CtaStart, NextProgress;
   [[gnu::cold]] void checkWatchdog(Warp &W, const Function &Fn, const Inst &I,
                                    uint32_t Mask);
 
   // Schedule.cpp
   [[noreturn]] void fail(const Warp &W, const Function &F, const Inst &I,
-                         int Lane, const std::string &Msg);
+                         int Lane, const std::string &Msg,
+                         LaunchFault Fault = LaunchFault::Failure);
+  /// An access outside memory: cudaErrorIllegalAddress, as on a GPU.
+  [[noreturn, gnu::cold]] void failAddress(const Warp &W, const Frame &Fr,
+                                           const Inst &I, int Lane,
+                                           const std::string &Msg) {
+    fail(W, *Fr.F, I, Lane, "illegal address: " + Msg,
+         LaunchFault::IllegalAddress);
+  }
   void initFrame(Warp &W, Frame &Fr, Function &F, uint32_t Mask,
                  uint32_t LocalBase);
   void initWarps();
@@ -142,7 +171,16 @@ private:
             uint32_t Mask);
   bool arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
                        uint32_t EM, uint32_t Mask);
-  uint32_t countArrival(Frame &Fr, const Inst &I, uint32_t EM);
+  uint32_t countArrival(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  // SyncCheck.cpp: barrier divergence (as compute-sanitizer's synccheck)
+  // and the deadlock report.
+  void syncCheck(Warp &W, Frame &Fr, const Inst &I, uint32_t Id, uint32_t EM);
+  [[noreturn]] void failDeadlock(uint32_t Waiting, uint32_t Live);
+  std::string barrierAt(const Inst &I) const;
+  // Per barrier in its current phase: the first warp to arrive at it with
+  // no thread count, and where (different instructions: divergence).
+  const Inst *PhaseInst[16] = {};
+  uint32_t PhaseWarp[16] = {};
   void releaseBarrier(uint32_t B);
   // Interp.cpp
   bool runWarp(Warp &W) { // true: reached barrier
@@ -162,8 +200,9 @@ private:
   // Memory.cpp
   uint8_t *addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space, uint64_t A,
                 int L, unsigned Size);
-  void checkGlobal(Warp &W, Frame &Fr, const Inst &I, uint64_t A, int L,
-                   unsigned Size);
+  [[gnu::cold, gnu::noinline]] void checkGlobal(Warp &W, Frame &Fr,
+                                                const Inst &I, uint64_t A,
+                                                int L, unsigned Size);
   void execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   bool privateToCta(const Inst &I, const uint8_t *H) const;
