@@ -16,7 +16,7 @@ mix(const float *In, float *Out, int N) {
   for (int K = 0; K < 8; ++K) {
 #pragma unroll
     for (int J = 0; J < ACC; ++J)
-      A[J] = A[J] * A[(J + 1) % ACC] + 0.5f;
+      A[J] = A[J] * 0.5f + A[(J + 1) % ACC] * 0.25f + 0.125f;
   }
   float S = 0;
 #pragma unroll
