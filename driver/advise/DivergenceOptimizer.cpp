@@ -179,9 +179,8 @@ private:
 std::vector<DivergentBranch> divergentBranches(const FunctionProfile &F) {
   std::vector<DivergentBranch> Out;
   const size_t N = F.Blocks.size();
-  if (!llvm::all_of(F.Blocks, [](const BlockCounts &B) {
-        return B.hasSuccessors();
-      }))
+  if (!llvm::all_of(F.Blocks,
+                    [](const BlockCounts &B) { return B.hasSuccessors(); }))
     return Out; // a database without the CFG: no regions
   std::vector<BitVector> P = postDominators(F);
   for (const BranchCounts &Br : F.Branches) {

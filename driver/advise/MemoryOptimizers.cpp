@@ -31,8 +31,8 @@ unsigned accessBytes(StringRef Opcode) {
   for (StringRef P : Parts) {
     if (P == "v2" || P == "v4" || P == "v8")
       Vector = unsigned(P[1] - '0');
-    else if (P.size() >= 2 && (P[0] == 'b' || P[0] == 'u' || P[0] == 's' ||
-                               P[0] == 'f')) {
+    else if (P.size() >= 2 &&
+             (P[0] == 'b' || P[0] == 'u' || P[0] == 's' || P[0] == 'f')) {
       unsigned Bits = 0;
       if (!P.drop_front().getAsInteger(10, Bits) && Bits >= 8 && Bits <= 128)
         Width = Bits / 8;
@@ -192,8 +192,7 @@ std::string coalescingPattern(const LineExcess &L) {
   const double LanesPerReq = double(L.Lanes) / double(L.Requests);
   std::string S = formatv("{0:F2} sectors/request, ideal {1:F2} ({2}-byte "
                           "accesses, {3:F1} lanes/request): {4:F1}x the ideal",
-                          PerReq, IdealPerReq, L.Bytes, LanesPerReq,
-                          L.ratio());
+                          PerReq, IdealPerReq, L.Bytes, LanesPerReq, L.ratio());
   if (LanesPerReq > 0 && PerReq >= LanesPerReq * 0.95)
     return S + "; every lane its own sector: a stride of 32 B or more "
                "between neighbouring lanes, or scattered addresses";

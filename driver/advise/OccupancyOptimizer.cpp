@@ -174,10 +174,10 @@ void OccupancyOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
   // Warps resident per SM, the grid's share included.
   auto Resident = [&](const KernelFootprint &KF, const OccupancyResult &R) {
     const uint64_t Warps = (KF.ThreadsPerBlock + 31) / 32;
-    const uint64_t Blocks = (GridBlocks * K.ThreadsPerBlock /
-                                 std::max(1u, KF.ThreadsPerBlock) +
-                             H100SmCount - 1) /
-                            H100SmCount;
+    const uint64_t Blocks =
+        (GridBlocks * K.ThreadsPerBlock / std::max(1u, KF.ThreadsPerBlock) +
+         H100SmCount - 1) /
+        H100SmCount;
     return double(std::min<uint64_t>(R.BlocksPerSM, Blocks) * Warps);
   };
   const double Before = Resident(K, Best->Result);

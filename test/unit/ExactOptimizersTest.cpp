@@ -79,9 +79,9 @@ TEST(ExactOptimizers, AllFourWithTheirIds) {
     EXPECT_FALSE(O->help().empty());
     EXPECT_FALSE(O->needs().empty());
   }
-  EXPECT_EQ(Ids, (std::vector<std::string>{"divergence", "uncoalesced_access",
-                                           "bank_conflicts",
-                                           "occupancy_limiter"}));
+  EXPECT_EQ(Ids,
+            (std::vector<std::string>{"divergence", "uncoalesced_access",
+                                      "bank_conflicts", "occupancy_limiter"}));
 }
 
 TEST(Divergence, FiresOnDivergentIfElse) {
@@ -107,9 +107,53 @@ TEST(Divergence, ShortSidesSuggestSelect) {
   ProfileSet P = ifElseKernel(true, 3);
   std::vector<Advice> A = runOptimizer("divergence", countsOnly(P));
   ASSERT_EQ(A.size(), 1u);
-    // 8 + 12 + 12 + 8 = 40, of which 12 idle.
+  // 8 + 12 + 12 + 8 = 40, of which 12 idle.
   EXPECT_NEAR(A[0].EstimatedSpeedup, 40.0 / 28.0, 1e-9);
   EXPECT_NE(A[0].Hints[0].find("select"), std::string::npos);
+}
+
+/// One kernel with one divergent branch at block 0's or 1's end.
+ProfileSet oneBranch(std::vector<BlockCounts> Blocks, unsigned At,
+                     std::vector<unsigned> Succ) {
+  FunctionProfile F;
+  F.Name = "_Z1kv";
+  F.Kernel = true;
+  F.Blocks = std::move(Blocks);
+  BranchCounts Br;
+  Br.Block = At;
+  Br.Successors = std::move(Succ);
+  Br.Visits = Br.Divergent = 4;
+  F.Branches.push_back(Br);
+  ProfileSet P;
+  P.Functions.push_back(std::move(F));
+  return P;
+}
+
+TEST(Divergence, LoopExitSuggestsBalancing) {
+  // Block 1 loops on itself; its lanes leave at different trips (16 of 32
+  // active on average).
+  ProfileSet P =
+      oneBranch({block(0, {1}, 4, 128, 2), block(1, {1, 2}, 40, 640, 10),
+                 block(2, {}, 4, 128, 2)},
+                1, {1, 2});
+  std::vector<Advice> A = runOptimizer("divergence", countsOnly(P));
+  ASSERT_EQ(A.size(), 1u);
+  // 8 + 400 + 8 = 416, of which 200 idle.
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 416.0 / 216.0, 1e-9);
+  EXPECT_NE(A[0].Hints[0].find("Balance the work per warp"), std::string::npos);
+}
+
+TEST(Divergence, RareAtomicSuggestsWarpAggregation) {
+  BlockCounts Then = block(1, {2}, 4, 8, 10);
+  Then.Ptx["atom.global.add.u32"] = 1;
+  ProfileSet P = oneBranch(
+      {block(0, {1, 2}, 4, 128, 2), Then, block(2, {}, 4, 128, 2)}, 0, {1, 2});
+  std::vector<Advice> A = runOptimizer("divergence", countsOnly(P));
+  ASSERT_EQ(A.size(), 1u);
+  // 8 + 44 + 8 = 60; the then block runs 2 of 32 lanes: 41.25 idle.
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 60.0 / 18.75, 1e-9);
+  EXPECT_NE(A[0].Hints[0].find("Aggregate the work per warp"),
+            std::string::npos);
 }
 
 TEST(Divergence, SilentOnUniformBranch) {
@@ -190,6 +234,30 @@ TEST(Uncoalesced, FiresOnStrideTwo) {
             std::string::npos);
   EXPECT_NE(A[0].Hotspots[0].Evidence.find("stride of about 8 B"),
             std::string::npos);
+}
+
+TEST(Uncoalesced, SamplesReplaceTheThroughputBound) {
+  TruthMemory M;
+  M.GlobalRequests = 100;
+  M.GlobalSectors = 800;
+  M.GlobalIdealSectors = 400;
+  Truth T = memoryKernel("ld.global.f32", M, 300);
+  PcSampleSet S;
+  SampledPc AtLoad, Elsewhere;
+  AtLoad.Function = Elsewhere.Function = "_Z4copyPf";
+  AtLoad.File = "/src/copy.cu";
+  AtLoad.Line = 12;
+  AtLoad.Samples = 40;
+  Elsewhere.Samples = 60; // no line
+  S.Pcs = {AtLoad, Elsewhere};
+  Inputs In = truthOnly(T);
+  In.Samples = &S;
+  In.Present.push_back(InputKind::Samples);
+  std::vector<Advice> A = runOptimizer("uncoalesced_access", In);
+  ASSERT_EQ(A.size(), 1u);
+  // Half of the line's 40 samples are excess sectors: 100 / 80.
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 1.25, 1e-9);
+  EXPECT_NEAR(A[0].Hotspots[0].Samples, 40.0, 1e-9);
 }
 
 TEST(Uncoalesced, SilentWhenCoalesced) {
