@@ -156,6 +156,18 @@ TEST(Divergence, RareAtomicSuggestsWarpAggregation) {
             std::string::npos);
 }
 
+TEST(Divergence, PartialWarpsAreNotBlamedOnTheBranch) {
+  // Blocks of 16 threads: every warp has 16 lanes from the start; the
+  // branch splits them 8 and 8, so half of each side's lanes idle (not 3/4).
+  ProfileSet P =
+      oneBranch({block(0, {1, 2}, 4, 64, 2), block(1, {3}, 4, 32, 20),
+                 block(2, {3}, 4, 32, 20), block(3, {}, 4, 64, 2)},
+                0, {1, 2});
+  std::vector<Advice> A = runOptimizer("divergence", countsOnly(P));
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 176.0 / 96.0, 1e-9);
+}
+
 TEST(Divergence, SilentOnUniformBranch) {
   ProfileSet P = ifElseKernel(false);
   EXPECT_TRUE(runOptimizer("divergence", countsOnly(P)).empty());
