@@ -12,17 +12,17 @@
 #ifndef WARPSCOPE_ADVISOR_PAIR_H
 #define WARPSCOPE_ADVISOR_PAIR_H
 
-#include <cuda_runtime.h>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cuda_runtime.h>
 #include <vector>
 
 #define CHECK(call)                                                            \
   do {                                                                         \
     cudaError_t e_ = (call);                                                   \
     if (e_ != cudaSuccess) {                                                   \
-      fprintf(stderr, "%s:%d: %s returned CUDA error %d\n", __FILE__,        \
+      fprintf(stderr, "%s:%d: %s returned CUDA error %d\n", __FILE__,          \
               __LINE__, #call, (int)e_);                                       \
       printf("FAIL\n");                                                        \
       exit(1);                                                                 \
@@ -57,8 +57,7 @@ template <typename T> void finish(const T *Device, size_t N) {
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::vector<T> Host(N);
-  CHECK(cudaMemcpy(Host.data(), Device, N * sizeof(T),
-                   cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(Host.data(), Device, N * sizeof(T), cudaMemcpyDeviceToHost));
   double Sum = 0;
   for (size_t I = 0; I < N; ++I)
     Sum += (double)Host[I] * (double)(1 + I % 7);

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../ProfileModel.h"
 #include "ExactCommon.h"
-#include "ProfileModel.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"

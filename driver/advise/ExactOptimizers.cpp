@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../PcSampling.h"
+#include "../ProfileModel.h"
+#include "../SourceText.h"
 #include "ExactCommon.h"
-#include "PcSampling.h"
-#include "ProfileModel.h"
-#include "SourceText.h"
 #include <algorithm>
 
 namespace warpscope::advise {

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../GroundTruth.h"
 #include "ExactCommon.h"
-#include "GroundTruth.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>

@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../ProfileModel.h"
+#include "../ResourceReport.h"
 #include "ExactCommon.h"
-#include "ProfileModel.h"
-#include "ResourceReport.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 
