@@ -189,7 +189,8 @@ std::vector<DivergentBranch> divergentBranches(const FunctionProfile &F) {
     DivergentBranch D;
     D.Branch = &Br;
     D.Region = region(F, Br.Block, immediatePostDominator(P, Br.Block));
-    D.Loop = D.Region.test(Br.Block) || F.Blocks[Br.Block].LoopHeader;
+    // A branch that reaches itself before its lanes meet leaves a loop.
+    D.Loop = D.Region.test(Br.Block);
     Out.push_back(std::move(D));
   }
   std::stable_sort(Out.begin(), Out.end(),
