@@ -143,6 +143,22 @@ TEST(Divergence, LoopExitSuggestsBalancing) {
   EXPECT_NE(A[0].Hints[0].find("Balance the work per warp"), std::string::npos);
 }
 
+TEST(Divergence, IfAtALoopHeaderIsNotALoopExit) {
+  // for (...) { if (c) A else B }: the if ends the loop's header block 1.
+  BlockCounts Header = block(1, {2, 3}, 40, 1280, 2);
+  Header.LoopHeader = true;
+  ProfileSet P =
+      oneBranch({block(0, {1}, 4, 128, 2), Header, block(2, {4}, 40, 640, 20),
+                 block(3, {4}, 40, 640, 20), block(4, {1, 5}, 40, 1280, 2),
+                 block(5, {}, 4, 128, 2)},
+                1, {2, 3});
+  std::vector<Advice> A = runOptimizer("divergence", countsOnly(P));
+  ASSERT_EQ(A.size(), 1u);
+  // 8 + 80 + 800 + 800 + 80 + 8 = 1776, of which 800 idle.
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 1776.0 / 976.0, 1e-9);
+  EXPECT_NE(A[0].Hints[0].find("Reorder the data"), std::string::npos);
+}
+
 TEST(Divergence, RareAtomicSuggestsWarpAggregation) {
   BlockCounts Then = block(1, {2}, 4, 8, 10);
   Then.Ptx["atom.global.add.u32"] = 1;
