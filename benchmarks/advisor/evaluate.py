@@ -20,7 +20,9 @@ in its row, and the exit code says what was missing.
 Exit codes: 0 every pair measured and its optimizer in the top 5;
 1 a program failed to build or run, or a pair's checksums disagree;
 2 bad usage or a bad manifest; 3 `warpscope advise` was not available
-or failed for some pair; 4 modeled time was missing for some pair;
+or failed for some pair; 4 modeled time was missing for some pair, or
+advise skipped a pair's optimizer for lack of an input (e.g. PC samples,
+which the timing model is to provide on the emulator);
 5 all measured, but some pair's optimizer was not in the top 5;
 77 the emulator or the plugin is not built (ctest's skip).
 (The lowest nonzero code wins where several apply.)
@@ -129,6 +131,15 @@ def rank_of(advice_doc, optimizer, kernel_regex):
     return None, None
 
 
+def skipped_for(advice_doc, optimizer):
+    """The inputs `warpscope advise` said `optimizer` lacked (its
+    'skipped' list), or None when it ran."""
+    for s in advice_doc.get("skipped", []) or []:
+        if s.get("optimizer") == optimizer:
+            return list(s.get("missing", []))
+    return None
+
+
 def relative_error(estimated, achieved):
     """GPA's error: |estimated - achieved| / achieved."""
     return abs(estimated - achieved) / achieved
@@ -150,10 +161,11 @@ def exit_code(rows):
             codes.add(EXIT_FAILED)
         if r.get("advise_missing"):
             codes.add(EXIT_NO_ADVISE)
-        if r.get("modeled_missing"):
+        if r.get("modeled_missing") or r.get("inputs_missing"):
             codes.add(EXIT_NO_MODELED)
         if r.get("rank") is None and not r.get("advise_missing") and \
-                not r.get("failed") and not r.get("check_only"):
+                not r.get("inputs_missing") and not r.get("failed") and \
+                not r.get("check_only"):
             codes.add(EXIT_NOT_IN_TOP)
         if r.get("rank") is not None and r["rank"] > TOP:
             codes.add(EXIT_NOT_IN_TOP)
@@ -292,7 +304,12 @@ def evaluate_pair(ws, pair, work, check_only):
         row["advise_missing"] = True
         row["notes"].append(str(e))
         return row
-    if row["rank"] is None:
+    missing = skipped_for(doc, pair["optimizer"])
+    if row["rank"] is None and missing is not None:
+        row["inputs_missing"] = True
+        row["notes"].append("advise skipped %s: no %s" %
+                            (pair["optimizer"], ", ".join(missing)))
+    elif row["rank"] is None:
         row["notes"].append("%s not advised" % pair["optimizer"])
     elif row["rank"] > TOP:
         row["notes"].append("rank %d: not in the top %d" % (row["rank"], TOP))

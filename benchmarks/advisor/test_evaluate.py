@@ -82,6 +82,14 @@ class Advice(unittest.TestCase):
         self.assertEqual(evaluate.rank_of(self.DOC, "fast_math", "classify"),
                          (None, None))
 
+    def test_skipped_optimizer_names_its_missing_inputs(self):
+        doc = dict(self.DOC, skipped=[
+            {"optimizer": "fast_math", "missing": ["PC samples"]}])
+        self.assertEqual(evaluate.skipped_for(doc, "fast_math"),
+                         ["PC samples"])
+        self.assertIsNone(evaluate.skipped_for(doc, "divergence"))
+        self.assertIsNone(evaluate.skipped_for(self.DOC, "fast_math"))
+
     def test_other_schema_is_refused(self):
         with self.assertRaises(ValueError):
             evaluate.rank_of({"schema": "warpscope-advice/2", "advice": []},
@@ -144,6 +152,9 @@ class Table(unittest.TestCase):
                          evaluate.EXIT_NO_ADVISE)
         self.assertEqual(evaluate.exit_code(
             [dict(ok, modeled_missing=True)]), evaluate.EXIT_NO_MODELED)
+        self.assertEqual(evaluate.exit_code(
+            [ok, dict(ok, rank=None, inputs_missing=True)]),
+            evaluate.EXIT_NO_MODELED)
         self.assertEqual(evaluate.exit_code([self.ROWS[1], {"failed": True}]),
                          evaluate.EXIT_FAILED)
 
