@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +39,14 @@ enum class InputKind {
 };
 llvm::StringRef inputName(InputKind K);
 
+/// A kernel's modeled time (timing model, `launches[].modeled` of
+/// emu-*.json): cycles summed over its launches, and the SMs its launches
+/// occupy, min(SMs, grid blocks), averaged over them.
+struct KernelModeledTime {
+  double Cycles = 0;
+  double SmsUsed = 0;
+};
+
 /// Everything loaded from the directory; null / empty where absent.
 struct Inputs {
   const ProfileSet *Profile = nullptr;
@@ -45,6 +54,9 @@ struct Inputs {
   const PcSampleSet *Samples = nullptr;
   std::vector<InputKind> Present;
   bool has(InputKind K) const;
+  /// Per kernel (mangled), where the ground truth has modeled time; the
+  /// loader fills it and lists InputKind::ModeledTime.
+  std::map<std::string, KernelModeledTime> ModeledTime;
 };
 
 /// One place the advice points at. For the blamer's hotspots Def* is the

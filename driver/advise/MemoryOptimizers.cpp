@@ -81,6 +81,8 @@ struct MemoryKind {
   void (*Counts)(const TruthMemory &, uint64_t &, uint64_t &, uint64_t &);
   /// Applies a saving of Units to a kernel's cost.
   void (*Save)(PipeCost &, double Units);
+  /// Cycles Units take from a kernel's modeled time on Sms SMs.
+  double (*Cycles)(double Units, double Sms);
   std::string (*Pattern)(const LineExcess &);
   std::vector<std::string> (*Hints)(const LineExcess &);
 };
@@ -145,6 +147,7 @@ private:
     A.Title = K.Title;
     A.Kernel = Name;
     LineSamples S = lineSamples(In, Name);
+    auto Modeled = In.ModeledTime.find(Name);
     if (S.Total > 0) {
       // Each flagged line's samples shrink by the share of its units that
       // are excess.
@@ -154,6 +157,16 @@ private:
       A.EstimatedSpeedup = speedupFromSaving(S.Total, Saved);
       A.Estimator = formatv("PC samples on the flagged lines x the share of "
                             "their {0} above the ideal",
+                            K.Unit);
+    } else if (Modeled != In.ModeledTime.end() && Modeled->second.Cycles > 0 &&
+               Modeled->second.SmsUsed > 0) {
+      double Excess = 0;
+      for (const LineExcess &L : Lines)
+        Excess += L.excess();
+      A.EstimatedSpeedup = speedupFromSaving(
+          Modeled->second.Cycles, K.Cycles(Excess, Modeled->second.SmsUsed));
+      A.Estimator = formatv("modeled time less the cycles the excess {0} "
+                            "take at the memory system's throughput",
                             K.Unit);
     } else {
       PipeCost Before = kernelCost(F), After = Before;
@@ -232,8 +245,7 @@ std::vector<std::string> bankHints(const LineExcess &L) {
 }
 
 const MemoryKind Uncoalesced = {
-    "uncoalesced_access",
-    "Uncoalesced global memory access",
+    "uncoalesced_access", "Uncoalesced global memory access",
     "Coalesce global memory accesses",
     "A warp's global (or local) memory request touches more 32-byte sectors "
     "than the bytes it reads need, so the memory system moves data nobody "
@@ -247,12 +259,16 @@ const MemoryKind Uncoalesced = {
       Ideal = M.GlobalIdealSectors + M.LocalIdealSectors;
     },
     [](PipeCost &C, double Units) { C.Sectors -= Units; },
-    coalescingPattern,
-    coalescingHints};
+    // Per SM, L1 moves 4 sectors a cycle; all SMs share L2's ~2800 B a
+    // cycle (about 5.5 TB/s at 1.98 GHz: Luo et al., "Benchmarking and
+    // Dissecting the Nvidia Hopper GPU Architecture", IPDPS 2024).
+    [](double Units, double Sms) {
+      return std::max(Units / Sms / 4, Units * 32 / 2800);
+    },
+    coalescingPattern, coalescingHints};
 
 const MemoryKind BankConflicts = {
-    "bank_conflicts",
-    "Shared-memory bank conflicts",
+    "bank_conflicts", "Shared-memory bank conflicts",
     "Remove shared-memory bank conflicts",
     "Lanes of a warp that access different 4-byte words in the same one of "
     "shared memory's 32 banks are served in separate wavefronts, one after "
@@ -266,7 +282,8 @@ const MemoryKind BankConflicts = {
       Ideal = M.SharedIdealWavefronts;
     },
     [](PipeCost &C, double Units) { C.Wavefronts -= Units; },
-    bankPattern,
+    // One wavefront per SM a cycle (32 banks x 4 B).
+    [](double Units, double Sms) { return Units / Sms; }, bankPattern,
     bankHints};
 
 } // namespace

@@ -314,6 +314,42 @@ TEST(BankConflicts, FiresOnColumnAccess) {
   EXPECT_TRUE(runOptimizer("uncoalesced_access", truthOnly(T)).empty());
 }
 
+TEST(BankConflicts, ModeledTimeReplacesTheThroughputBound) {
+  TruthMemory M;
+  M.SharedRequests = 100;
+  M.SharedWavefronts = 3200;
+  M.SharedIdealWavefronts = 100;
+  Truth T = memoryKernel("ld.shared.f32", M, 300);
+  Inputs In = truthOnly(T);
+  In.ModeledTime["_Z4copyPf"] = {1000, 31};
+  In.Present.push_back(InputKind::ModeledTime);
+  std::vector<Advice> A = runOptimizer("bank_conflicts", In);
+  ASSERT_EQ(A.size(), 1u);
+  // 3100 excess wavefronts over 31 SMs: 100 of the 1000 modeled cycles.
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 1000.0 / 900.0, 1e-9);
+  EXPECT_NE(A[0].Estimator.find("modeled time"), std::string::npos);
+}
+
+TEST(Uncoalesced, ModeledTimeChargesTheSlowerOfL1AndL2) {
+  TruthMemory M;
+  M.GlobalRequests = 100;
+  M.GlobalSectors = 800;
+  M.GlobalIdealSectors = 400;
+  Truth T = memoryKernel("ld.global.f32", M, 300);
+  Inputs In = truthOnly(T);
+  In.Present.push_back(InputKind::ModeledTime);
+  // On 10 SMs L1 binds: 400 / 10 / 4 = 10 cycles.
+  In.ModeledTime["_Z4copyPf"] = {100, 10};
+  std::vector<Advice> A = runOptimizer("uncoalesced_access", In);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 90.0, 1e-9);
+  // On 100 SMs L2 binds: 400 x 32 B / 2800 B per cycle.
+  In.ModeledTime["_Z4copyPf"] = {100, 100};
+  A = runOptimizer("uncoalesced_access", In);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / (100.0 - 12800.0 / 2800.0), 1e-9);
+}
+
 TEST(BankConflicts, SilentOnBroadcast) {
   TruthMemory M;
   M.SharedRequests = 100;
