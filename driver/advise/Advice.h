@@ -23,6 +23,8 @@ struct Truth;
 struct PcSampleSet;
 
 namespace advise {
+struct CodeSet;
+struct FunctionBlame;
 
 /// The kinds of evidence a profile directory may hold. An optimizer lists
 /// the ones it needs; the command says which were present and which
@@ -38,6 +40,9 @@ enum class InputKind {
   Instructions, ///< the PTX or SASS listing of each function
 };
 llvm::StringRef inputName(InputKind K);
+/// V with at most MaxDecimals decimals, trailing zeros dropped ("8",
+/// "1.25"), as advice shows figures.
+std::string formatNumber(double V, unsigned MaxDecimals = 2);
 
 /// A kernel's modeled time (timing model, `launches[].modeled` of
 /// emu-*.json): cycles summed over its launches, and the SMs its launches
@@ -54,6 +59,13 @@ struct Inputs {
   const PcSampleSet *Samples = nullptr;
   std::vector<InputKind> Present;
   bool has(InputKind K) const;
+  /// The instruction representation of the listed functions (Code.h).
+  const CodeSet *Code = nullptr;
+  /// GPA's blamer over each sampled function, by mangled name (Blame.h);
+  /// set together with Samples and Instructions.
+  const std::map<std::string, FunctionBlame> *Blame = nullptr;
+  /// "model" when the samples are the timing model's (labelled modeled).
+  std::string SampleSource;
   /// Per kernel (mangled), where the ground truth has modeled time; the
   /// loader fills it and lists InputKind::ModeledTime.
   std::map<std::string, KernelModeledTime> ModeledTime;
