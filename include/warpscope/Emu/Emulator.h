@@ -52,6 +52,23 @@ struct LaunchParams {
   /// Args[i] points to the value of parameter i, Size bytes (CUDA's
   /// void **kernelParams convention).
   void **Args = nullptr;
+  /// Registers per thread of the machine code (ptxas), for the timing
+  /// model's occupancy; 0: unknown (registers do not limit it).
+  uint32_t RegistersPerThread = 0;
+};
+
+/// The modeled samples at one PTX instruction (pcsamples-*.json, schema
+/// warpscope-pcsampling/3 with granularity "ptx").
+struct ModeledPcSamples {
+  std::string Function; ///< mangled
+  /// Index among the function's program instructions (probe instructions
+  /// left out), as the PTX listing (warpscope/PTX/PtxListing.h) numbers them.
+  uint32_t PtxIndex = 0;
+  std::string File; ///< empty: no .loc
+  uint32_t Line = 0;
+  uint64_t Samples = 0;
+  /// Full stall names (ABI/PcSampling.h), not-issued twins included.
+  std::vector<std::pair<std::string, uint64_t>> Stalls;
 };
 
 /// A loaded PTX module: decoded once, launched many times.
@@ -71,6 +88,11 @@ public:
   /// Exact ground truth accumulated over all launches (docs/emulator.md):
   /// writes a JSON document (schema "warpscope-emu/1").
   virtual std::string groundTruthJson() const = 0;
+  /// Modeled PC samples (WARPSCOPE_EMU_PC_SAMPLING with WARPSCOPE_EMU_MODEL,
+  /// docs/timing-model.md), summed over launches; empty when none.
+  virtual std::vector<ModeledPcSamples> modeledSamples() const { return {}; }
+  /// The timing model configuration the samples were taken with.
+  virtual std::string modelConfigName() const { return ""; }
 };
 
 /// Parses PTX text. On failure returns null and sets Error to one line

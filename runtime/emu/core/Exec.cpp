@@ -89,6 +89,7 @@ void ModuleImpl::readLaunchSettings() {
   unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
   Threads = (unsigned)R.integer("WARPSCOPE_EMU_THREADS", 1, 1024, "all cores")
                 .value_or(Cores);
+  readModelSettings(*this, R);
   static std::mutex WarnedMu;
   static std::set<std::string> Warned;
   std::lock_guard<std::mutex> L(WarnedMu);
@@ -126,7 +127,11 @@ bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P,
   Launches.push_back({Kernel, P.Grid, P.Block, P.DynamicSharedBytes});
   ++LaunchCount;
   try {
-    runGrid(*this, K, P);
+    // Tests may install sinks of their own: then the model stays out.
+    if (Model && TraceSinks.empty())
+      runModeled(*this, K, P, P.RegistersPerThread, Launches.back());
+    else
+      runGrid(*this, K, P);
   } catch (EmuError &E) {
     Error = E.Msg;
     return false;

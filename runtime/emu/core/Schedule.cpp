@@ -469,7 +469,7 @@ void Launcher::setup() {
   NWarps = (NThreads + 31) / 32;
   Check = M.CheckGlobal;
   Ctr.prepare(M.PM->Functions.size());
-  CountMem = M.CountMemory;
+  CountMem = M.CountMemory || M.Model.has_value(); // the model needs them
   Race = M.RaceCheck;
   // Kernel parameter bytes into the frame param area of each lane.
   KParams.assign(K.ParamBytes, 0);
@@ -502,10 +502,11 @@ void Launcher::runCta(uint64_t Linear) {
   FirstCta = false;
   if (Race)
     M.Race.nextEpoch(); // no ordering between different CTAs' shared
-  if (Trace)
-    Trace->beginCta(Linear);
+  Tracing = Trace && Trace->beginCta(Linear);
   initWarps();
   runBlock();
+  if (Tracing)
+    Trace->endCta();
 }
 
 // Sets up the warps of CTA Ctaid: thread ids, local memory windows, and the
