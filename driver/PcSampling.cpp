@@ -19,7 +19,8 @@ static Error fail(const Twine &File, const Twine &What) {
 }
 
 static Error loadOne(const std::string &Path, PcSampleSet &Set) {
-  static const StringRef Schemas[] = {PcSamplingSchema, PcSamplingSchemaV1};
+  static const StringRef Schemas[] = {PcSamplingSchema, PcSamplingSchemaV1,
+                                      PcSamplingSchemaV2};
   Expected<json::Object> Read = readSchemaObject(
       Path, Schemas, [&](const Twine &What) { return fail(Path, What); });
   if (!Read)
@@ -27,6 +28,20 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
   const json::Object *Top = &*Read;
   // /1 counted not-issued reasons into a pc's samples as well.
   bool V1 = *Top->getString("schema") == Schemas[1];
+  bool Ptx = false;
+  if (*Top->getString("schema") == Schemas[0]) {
+    std::optional<StringRef> Source = Top->getString("source");
+    std::optional<StringRef> Gran = Top->getString("granularity");
+    if (!Source || (*Source != PcSourceCupti && *Source != PcSourceModel) ||
+        !Gran || (*Gran != PcGranularitySass && *Gran != PcGranularityPtx))
+      return fail(Path, "has no valid 'source' (cupti or model) or "
+                        "'granularity' (sass or ptx)");
+    Ptx = *Gran == PcGranularityPtx;
+    if (*Source == PcSourceModel) {
+      Set.Source = PcSourceModel;
+      Set.ModelConfig = Top->getString("model_config").value_or("").str();
+    }
+  }
   auto Total = Top->getInteger("total_samples");
   auto Dropped = Top->getInteger("dropped_samples");
   // Written by every collector, but not needed: absent counts as 0.
@@ -48,15 +63,26 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
         Offered |= isNotIssuedStall(O->getString("name").value_or(""));
   for (const json::Value &PV : *Pcs) {
     const json::Object *P = PV.getAsObject();
-    std::optional<StringRef> Crc = P ? P->getString("cubin_crc") : std::nullopt;
+    std::optional<StringRef> Crc =
+        !P ? std::nullopt
+        : Ptx ? std::optional<StringRef>("")
+              : P->getString("cubin_crc");
     std::optional<StringRef> Fn = P ? P->getString("function") : std::nullopt;
-    std::optional<int64_t> Off = P ? P->getInteger("pc_offset") : std::nullopt;
+    std::optional<int64_t> Off =
+        P ? P->getInteger(Ptx ? "ptx_index" : "pc_offset") : std::nullopt;
     std::optional<int64_t> N = P ? P->getInteger("samples") : std::nullopt;
     const json::Object *Stalls = P ? P->getObject("stalls") : nullptr;
     if (!Crc || !Fn || !Off || !N || !Stalls || *Off < 0 || *N < 0)
-      return fail(Path, "a pcs[] entry lacks cubin_crc, function, pc_offset, "
-                        "samples or stalls");
+      return fail(Path, Ptx ? "a pcs[] entry lacks function, ptx_index, "
+                              "samples or stalls"
+                            : "a pcs[] entry lacks cubin_crc, function, "
+                              "pc_offset, samples or stalls");
     SampledPc S;
+    S.Ptx = Ptx;
+    if (Ptx) {
+      S.File = P->getString("file").value_or("").str();
+      S.Line = (unsigned)P->getInteger("line").value_or(0);
+    }
     S.CubinCrc = Crc->str();
     S.Function = Fn->str();
     S.PcOffset = uint64_t(*Off);
@@ -102,6 +128,8 @@ warpscope::loadPcSamples(const std::string &Dir) {
   // Map pcs through each cubin's line table, read once per CRC.
   std::map<std::string, std::optional<cubin::LineTable>> Tables;
   for (SampledPc &S : Set.Pcs) {
+    if (S.Ptx) // located by the file itself
+      continue;
     auto [It, New] = Tables.try_emplace(S.CubinCrc);
     if (New) {
       SmallString<256> Path(Dir);

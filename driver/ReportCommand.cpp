@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "JsonFiles.h"
 #include "MemoryReport.h"
+#include "ModeledTime.h"
 #include "ProfileModel.h"
 #include "Report.h"
 #include "ReportFormats.h"
@@ -109,6 +110,11 @@ int warpscope::runReport() {
       loadMemoryView(Dir, KernelFilter);
   if (!Memory)
     return Error(toString(Memory.takeError()));
+  // With the timing model, the ground truth also has modeled time.
+  Expected<std::optional<ModeledTimeView>> Modeled =
+      loadModeledTime(Dir, KernelFilter);
+  if (!Modeled)
+    return Error(toString(Modeled.takeError()));
   // PC samples, SASS metrics and the ground truth may name kernels the
   // profile does not.
   if (S->empty() && !KernelFilter.empty() && !*Stalls && !*Sass &&
@@ -136,6 +142,8 @@ int warpscope::runReport() {
       renderStallText(**Stalls, Top, OS);
     if (*Memory)
       renderMemoryText(**Memory, OS);
+    if (*Modeled)
+      renderModeledText(**Modeled, OS);
   } else if (Format == "json") {
     json::Value Report = renderJson(*Set, *S);
     if (SassSummary)
@@ -147,12 +155,15 @@ int warpscope::runReport() {
     if (*Memory)
       Report.getAsObject()->try_emplace("memory_view",
                                         renderMemoryJson(**Memory));
+    if (*Modeled)
+      Report.getAsObject()->try_emplace("modeled_time",
+                                        renderModeledJson(**Modeled));
     OS << formatv("{0:2}", Report) << "\n";
   } else if (Format == "csv")
     renderCsv(*S, OS);
   else if (Format == "sarif")
     OS << formatv("{0:2}", renderSarif(*S, SarifThreshold)) << "\n";
-  else if (!*Stalls && !SassSummary && !*Memory)
+  else if (!*Stalls && !SassSummary && !*Memory && !*Modeled)
     renderHtml(*Set, *S, OS);
   else {
     std::string Page;
@@ -165,6 +176,8 @@ int warpscope::runReport() {
       Sections += renderStallHtml(**Stalls);
     if (*Memory)
       Sections += renderMemoryHtml(**Memory);
+    if (*Modeled)
+      Sections += renderModeledHtml(**Modeled);
     size_t End = Page.rfind("</body>");
     Page.insert(End == std::string::npos ? Page.size() : End, Sections);
     OS << Page;

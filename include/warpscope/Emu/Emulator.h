@@ -93,6 +93,8 @@ public:
   virtual std::vector<ModeledPcSamples> modeledSamples() const { return {}; }
   /// The timing model configuration the samples were taken with.
   virtual std::string modelConfigName() const { return ""; }
+  /// Their sampling period N (2^N cycles); 0 when none were taken.
+  virtual unsigned samplingPeriod() const { return 0; }
 };
 
 /// Parses PTX text. On failure returns null and sets Error to one line

@@ -4,7 +4,7 @@
 
 #include "Ptx.h"
 #include "Racecheck.h"
-#include "Model.h"
+#include "warpscope/Emu/TimingModel.h"
 #include "warpscope/Emu/Emulator.h"
 
 #include <map>
@@ -103,6 +103,9 @@ public:
   std::string groundTruthJson() const override;
   std::vector<ModeledPcSamples> modeledSamples() const override;
   std::string modelConfigName() const override { return SampledConfig; }
+  unsigned samplingPeriod() const override {
+    return SampledConfig.empty() ? 0 : SampledPeriod;
+  }
   void readLaunchSettings();
 
   std::unique_ptr<ParsedModule> PM;
@@ -135,6 +138,7 @@ public:
   std::unique_ptr<ModelCode> Code;     ///< built at the first modeled launch
   std::vector<timing::StallCounts> Samples; ///< by ModelCode table index
   std::string SampledConfig; ///< the configuration the samples were taken with
+  unsigned SampledPeriod = 0;
   /// Racecheck (Racecheck.cpp): the shadow, kept across launches, and the
   /// distinct hazards found, indexed by (kernel, kind, first, second).
   RaceShadow Race;

@@ -120,7 +120,8 @@ private:
   uint32_t RedTrue[16] = {};
   bool RedSomeFalse[16] = {};
   bool Check = false;
-  bool CountMem = true; // memory-efficiency counts (MemCount.cpp)
+  bool CountMem = true; // memory-efficiency counts (MemCount.cpp) this CTA
+  bool CountMemLaunch = true; // ... for every CTA of the launch
   bool Race = false;    // WARPSCOPE_EMU_RACECHECK for this launch
   uint64_t Clock = 0;   // %clock: this worker's instructions in this launch
   // Branches between two looks at the watchdog's clock (a power of two

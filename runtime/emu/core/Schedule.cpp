@@ -469,7 +469,7 @@ void Launcher::setup() {
   NWarps = (NThreads + 31) / 32;
   Check = M.CheckGlobal;
   Ctr.prepare(M.PM->Functions.size());
-  CountMem = M.CountMemory || M.Model.has_value(); // the model needs them
+  CountMemLaunch = M.CountMemory;
   Race = M.RaceCheck;
   // Kernel parameter bytes into the frame param area of each lane.
   KParams.assign(K.ParamBytes, 0);
@@ -503,6 +503,7 @@ void Launcher::runCta(uint64_t Linear) {
   if (Race)
     M.Race.nextEpoch(); // no ordering between different CTAs' shared
   Tracing = Trace && Trace->beginCta(Linear);
+  CountMem = CountMemLaunch || Tracing; // the timing model needs the counts
   initWarps();
   runBlock();
   if (Tracing)

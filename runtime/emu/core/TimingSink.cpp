@@ -253,8 +253,8 @@ public:
   }
   void memory(const MemCounts &D, const uint64_t *Lines,
               unsigned NLines) override {
-    if (!Last || Last->Mems.empty())
-      return;
+    if (!Last || Last->Ops.empty() || Last->Ops.back().Mem == timing::NoMem)
+      return; // not an instruction the model treats as a memory access
     timing::MemAccess &A = Last->Mems.back();
     A.Counted = true;
     A.Sectors = (uint32_t)(D.GlobalSectors + D.LocalSectors);
@@ -359,6 +359,7 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
       M.Samples[I].NotIssued[J] += S[I].NotIssued[J];
     }
   M.SampledConfig = M.Model->Name;
+  M.SampledPeriod = M.SamplePeriod;
 }
 
 std::vector<ModeledPcSamples> ModuleImpl::modeledSamples() const {

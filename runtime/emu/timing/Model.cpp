@@ -10,7 +10,7 @@
 // and DRAM bandwidth), docs/timing-model.md gives the method and its error.
 //
 //===----------------------------------------------------------------------===//
-#include "Model.h"
+#include "warpscope/Emu/TimingModel.h"
 #include "SmSim.h"
 #include "warpscope/Support/Occupancy.h"
 

@@ -1,13 +1,13 @@
 //===- SmSim.h - One simulated SM of the timing model -----------*- C++ -*-===//
 //
 // Private to the timing library: the cycle loop of one SM (SmSim.cpp) and
-// its memory side (MemorySide.cpp). See Model.h for what it models.
+// its memory side (MemorySide.cpp). See warpscope/Emu/TimingModel.h for what it models.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_EMU_TIMING_SMSIM_H
 #define WARPSCOPE_EMU_TIMING_SMSIM_H
 
-#include "Model.h"
+#include "warpscope/Emu/TimingModel.h"
 
 #include <deque>
 #include <limits>

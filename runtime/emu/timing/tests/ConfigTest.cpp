@@ -1,5 +1,5 @@
 //===- ConfigTest.cpp - Architecture configurations as data ---------------===//
-#include "Config.h"
+#include "warpscope/Emu/TimingConfig.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

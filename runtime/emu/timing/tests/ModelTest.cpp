@@ -1,5 +1,5 @@
 //===- ModelTest.cpp - The SM timing model on hand-made traces ------------===//
-#include "Model.h"
+#include "warpscope/Emu/TimingModel.h"
 
 #include <gtest/gtest.h>
 

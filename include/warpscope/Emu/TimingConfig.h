@@ -1,6 +1,6 @@
-//===- Config.h - Architecture configurations of the timing model -*- C++ -*-===//
+//===- TimingConfig.h - Timing model configurations -------------*- C++ -*-===//
 //
-// What the SM timing model (Model.h) knows of a GPU: SM count, clock,
+// What the SM timing model (TimingModel.h) knows of a GPU: SM count, clock,
 // schedulers, occupancy limits, caches, bandwidths and latencies. Built-in
 // configurations are data (configs/<name>.json, each figure with its public
 // source); `--model-config FILE` reads the same format (docs/timing-model.md).

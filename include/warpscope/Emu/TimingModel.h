@@ -1,4 +1,4 @@
-//===- Model.h - Trace-driven SM timing model -------------------*- C++ -*-===//
+//===- TimingModel.h - Trace-driven SM timing model -------------*- C++ -*-===//
 //
 // Plays the part of the GPU for the emulator (docs/timing-model.md): the
 // functional executor records each CTA's warp-instruction trace (a
@@ -17,7 +17,7 @@
 #ifndef WARPSCOPE_EMU_TIMING_MODEL_H
 #define WARPSCOPE_EMU_TIMING_MODEL_H
 
-#include "Config.h"
+#include "warpscope/Emu/TimingConfig.h"
 #include "warpscope/ABI/PcSampling.h"
 
 #include <array>

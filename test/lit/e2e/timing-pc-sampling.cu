@@ -1,0 +1,49 @@
+// Modeled PC sampling on the emulator (docs/timing-model.md): `warpscope run
+// --emulate --pc-sampling` writes pcsamples-<pid>.json from the timing model
+// (warpscope-pcsampling/3, source model, granularity ptx), the report shows
+// its stall view labelled as modeled, warps waiting at __syncthreads() are
+// barrier samples, and the same run gives the same samples (with 1 or 2
+// emulator threads).
+// RUN: %clang-cuda -O2 -gline-tables-only --cuda-include-ptx=sm_90 %s -L%cuda_home/lib64 -lcudart -o %t.exe
+// RUN: rm -rf %t.a %t.b
+// RUN: %warpscope run --emulate --pc-sampling --sampling-period 6 -o %t.a -- %t.exe | FileCheck --check-prefix=OUT %s
+// RUN: env WARPSCOPE_EMU_THREADS=1 %warpscope run --emulate --pc-sampling --sampling-period 6 -o %t.b -- %t.exe | FileCheck --check-prefix=OUT %s
+// RUN: %python %S/Inputs/check_model_samples.py %t.a %t.b | FileCheck --check-prefix=SAMPLES %s
+// RUN: %warpscope report %t.a | FileCheck %s
+// RUN: %warpscope report %t.a --format json | FileCheck --check-prefix=JSON %s
+// RUN: %warpscope report %t.a --format html | FileCheck --check-prefix=HTML %s
+// RUN: not %warpscope run --emulate --pc-sampling --sampling-period 40 -o %t.c -- %t.exe 2>&1 | FileCheck --check-prefix=PERIOD %s
+// OUT: done
+// SAMPLES: samples {{[0-9]+}} barrier lines [[# @LINE + 22]]{{$}}
+// SAMPLES: deterministic
+// CHECK: Stall view (modeled PC sampling: emulator timing model, configuration h100-sxm, not measured):
+// CHECK: waitForSlowWarp(float*)
+// CHECK: stalls (all samples):{{.*}}barrier
+// CHECK: timing-pc-sampling.cu:[[# @LINE + 17]]
+// JSON: "stall_view": {
+// JSON: "model_config": "h100-sxm"
+// JSON: "source": "model"
+// HTML: <h2>Stall view (modeled PC sampling: emulator timing model, configuration h100-sxm, not measured)</h2>
+// PERIOD: error: --sampling-period 40 is not in 5..31 (one sample per 2^N cycles)
+// PERIOD-NOT: error
+#include <cstdio>
+
+// Warp 0 runs a long dependent chain; the other warps wait for it at the
+// barrier, so their samples are barrier stalls on the line after it.
+__global__ void waitForSlowWarp(float *out) {
+  float v = threadIdx.x;
+  if (threadIdx.x < 32)
+    for (int k = 0; k < 2000; ++k)
+      v = v * 1.0001f + 0.5f;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
+int main() {
+  float *out;
+  cudaMalloc(&out, 8 * 256 * sizeof(float));
+  waitForSlowWarp<<<8, 256>>>(out);
+  cudaDeviceSynchronize();
+  std::printf("done\n");
+  return 0;
+}
