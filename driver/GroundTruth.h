@@ -59,7 +59,7 @@ struct TruthLaunch {
 struct Truth {
   std::map<std::string, TruthFunction> Functions;
   std::vector<TruthLaunch> Launches; ///< every file's, in file order
-  unsigned Files = 0; ///< emu-*.json files read
+  unsigned Files = 0;                ///< emu-*.json files read
 };
 
 /// Reads every emu-*.json of Dir into Out; an error names the file and what

@@ -95,16 +95,16 @@ json::Value warpscope::renderModeledJson(const ModeledTimeView &V) {
                                    {"modeled_microseconds", K.Microseconds},
                                    {"scaled", K.Scaled}});
   for (const ModeledLaunch &L : V.Launches)
-    Launches.push_back(json::Object{
-        {"name", L.Name},
-        {"mangled", L.Mangled},
-        {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
-        {"block", json::Array{L.Block[0], L.Block[1], L.Block[2]}},
-        {"config", L.Time.Config},
-        {"modeled_cycles", L.Time.Cycles},
-        {"modeled_microseconds", L.Time.Microseconds},
-        {"sms_simulated", L.Time.SmsSimulated},
-        {"scaled", L.Time.Scaled}});
+    Launches.push_back(
+        json::Object{{"name", L.Name},
+                     {"mangled", L.Mangled},
+                     {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
+                     {"block", json::Array{L.Block[0], L.Block[1], L.Block[2]}},
+                     {"config", L.Time.Config},
+                     {"modeled_cycles", L.Time.Cycles},
+                     {"modeled_microseconds", L.Time.Microseconds},
+                     {"sms_simulated", L.Time.SmsSimulated},
+                     {"scaled", L.Time.Scaled}});
   return json::Object{{"source", "model"},
                       {"config", V.Config},
                       {"kernels", std::move(Kernels)},
@@ -114,8 +114,8 @@ json::Value warpscope::renderModeledJson(const ModeledTimeView &V) {
 std::string warpscope::renderModeledHtml(const ModeledTimeView &V) {
   std::string S;
   raw_string_ostream OS(S);
-  OS << "<h2>" << Heading << "</h2>\n<p>Configuration "
-     << escapeHtml(V.Config) << ".</p>\n";
+  OS << "<h2>" << Heading << "</h2>\n<p>Configuration " << escapeHtml(V.Config)
+     << ".</p>\n";
   OS << "<table class=\"modeled\"><thead><tr><th>kernel</th><th>launches</th>"
         "<th>modeled cycles</th><th>modeled &micro;s</th><th>scaled</th>"
         "</tr></thead><tbody>\n";

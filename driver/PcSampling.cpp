@@ -63,10 +63,9 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
         Offered |= isNotIssuedStall(O->getString("name").value_or(""));
   for (const json::Value &PV : *Pcs) {
     const json::Object *P = PV.getAsObject();
-    std::optional<StringRef> Crc =
-        !P ? std::nullopt
-        : Ptx ? std::optional<StringRef>("")
-              : P->getString("cubin_crc");
+    std::optional<StringRef> Crc = !P    ? std::nullopt
+                                   : Ptx ? std::optional<StringRef>("")
+                                         : P->getString("cubin_crc");
     std::optional<StringRef> Fn = P ? P->getString("function") : std::nullopt;
     std::optional<int64_t> Off =
         P ? P->getInteger(Ptx ? "ptx_index" : "pc_offset") : std::nullopt;

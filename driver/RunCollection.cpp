@@ -25,8 +25,7 @@ std::string warpscope::checkCollectionOptions(const CollectionOptions &O) {
         *O.SamplingPeriod > MaxSamplingPeriod)
       return "--sampling-period " + std::to_string(*O.SamplingPeriod) +
              " is not in " + std::to_string(MinSamplingPeriod) + ".." +
-             std::to_string(MaxSamplingPeriod) +
-             " (one sample per 2^N cycles)";
+             std::to_string(MaxSamplingPeriod) + " (one sample per 2^N cycles)";
     if (!O.PcSampling)
       return "--sampling-period needs --pc-sampling";
   }

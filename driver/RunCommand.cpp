@@ -39,12 +39,12 @@ static cl::opt<bool> Racecheck(
     cl::desc("Report shared-memory hazards between warps (missing "
              "__syncthreads) on the emulator (WARPSCOPE_EMU_RACECHECK=1)"),
     cl::sub(warpscope::RunSub));
-static cl::opt<std::string> ModelConfig(
-    "model-config",
-    cl::desc("Timing model configuration on the emulator: h100-sxm "
-             "(default), a100, t4, a JSON file, or off "
-             "(WARPSCOPE_EMU_MODEL; docs/timing-model.md)"),
-    cl::value_desc("name|file"), cl::sub(warpscope::RunSub));
+static cl::opt<std::string>
+    ModelConfig("model-config",
+                cl::desc("Timing model configuration on the emulator: h100-sxm "
+                         "(default), a100, t4, a JSON file, or off "
+                         "(WARPSCOPE_EMU_MODEL; docs/timing-model.md)"),
+                cl::value_desc("name|file"), cl::sub(warpscope::RunSub));
 static cl::opt<std::string> Mode("mode",
                                  cl::desc("aggregate (default) or per-launch"),
                                  cl::init("aggregate"),

@@ -3,8 +3,8 @@
 // What cuptiPCSamplingGetData hands back, accumulated per (cubin CRC,
 // function, pc offset) and per stall reason, plus the run's totals. Built
 // only from CUPTI's header types, so unit tests construct records by hand
-// and no GPU is needed. Serialized as warpscope-pcsampling/3 (source cupti, granularity sass)
-// (docs/pc-sampling-schema.md).
+// and no GPU is needed. Serialized as warpscope-pcsampling/3 (source cupti,
+// granularity sass) (docs/pc-sampling-schema.md).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_COLLECT_PCSAMPLETABLE_H

@@ -27,8 +27,8 @@ std::string readFile(const std::string &Path) {
   return SS.str();
 }
 
-const std::string Ptx = readFile(std::string(WARPSCOPE_EMU_PTX_DIR) +
-                                 "/probes_O2.ptx");
+const std::string Ptx =
+    readFile(std::string(WARPSCOPE_EMU_PTX_DIR) + "/probes_O2.ptx");
 
 struct Run {
   std::vector<emu::ModeledPcSamples> Samples;

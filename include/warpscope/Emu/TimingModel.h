@@ -17,8 +17,8 @@
 #ifndef WARPSCOPE_EMU_TIMING_MODEL_H
 #define WARPSCOPE_EMU_TIMING_MODEL_H
 
-#include "warpscope/Emu/TimingConfig.h"
 #include "warpscope/ABI/PcSampling.h"
+#include "warpscope/Emu/TimingConfig.h"
 
 #include <array>
 #include <cstdint>
@@ -56,17 +56,17 @@ struct StaticInst {
   /// Expand times the pipe's; otherwise pipe latency + Expand - 1.
   bool Chain = false;
   uint8_t NDst = 0, NSrc = 0;
-  uint32_t Dst[4] = {}, Src[8] = {}; ///< register slots
+  uint32_t Dst[4] = {}, Src[8] = {};          ///< register slots
   uint32_t BarrierId = 0, BarrierThreads = 0; ///< 0 threads: the whole CTA
 };
 
 /// What one execution of a memory instruction touched (from the core's
 /// exact counts, runtime/emu/core/MemCount.cpp).
 struct MemAccess {
-  uint32_t Sectors = 0;    ///< global + local 32-byte sectors
-  uint32_t Wavefronts = 0; ///< shared bank wavefronts
-  uint32_t Atomics = 0;    ///< distinct atomic addresses
-  uint32_t LineBegin = 0, NLines = 0; ///< 128-byte lines in WarpTrace::Lines
+  uint32_t Sectors = 0;                ///< global + local 32-byte sectors
+  uint32_t Wavefronts = 0;             ///< shared bank wavefronts
+  uint32_t Atomics = 0;                ///< distinct atomic addresses
+  uint32_t LineBegin = 0, NLines = 0;  ///< 128-byte lines in WarpTrace::Lines
   bool Global = false, Shared = false; ///< which paths it took
   bool Counted = false; ///< the core counted it (else: estimated)
   bool Off = false;     ///< no lane's guard held

@@ -124,7 +124,8 @@ bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P,
     return false;
   }
   readLaunchSettings();
-  Launches.push_back({Kernel, P.Grid, P.Block, P.DynamicSharedBytes, false, {}});
+  Launches.push_back(
+      {Kernel, P.Grid, P.Block, P.DynamicSharedBytes, false, {}});
   ++LaunchCount;
   try {
     // Tests may install sinks of their own: then the model stays out.

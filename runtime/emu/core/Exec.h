@@ -4,8 +4,8 @@
 
 #include "Ptx.h"
 #include "Racecheck.h"
-#include "warpscope/Emu/TimingModel.h"
 #include "warpscope/Emu/Emulator.h"
+#include "warpscope/Emu/TimingModel.h"
 
 #include <map>
 #include <memory>
@@ -135,7 +135,7 @@ public:
   std::string ModelSetting;
   std::optional<timing::Config> Model; ///< loaded for ModelSetting
   unsigned SamplePeriod = 0;
-  std::unique_ptr<ModelCode> Code;     ///< built at the first modeled launch
+  std::unique_ptr<ModelCode> Code; ///< built at the first modeled launch
   std::vector<timing::StallCounts> Samples; ///< by ModelCode table index
   std::string SampledConfig; ///< the configuration the samples were taken with
   unsigned SampledPeriod = 0;

@@ -96,8 +96,8 @@ private:
   ModuleImpl &M;
   Function &K;
   const LaunchParams &P;
-  WorkerCounters &Ctr; // this worker's counts
-  TraceSink *Trace;    // null: untraced
+  WorkerCounters &Ctr;  // this worker's counts
+  TraceSink *Trace;     // null: untraced
   bool Tracing = false; // Trace wants the running CTA
   bool FirstCta = true;
   uint32_t Ctaid[3] = {0, 0, 0};
@@ -122,8 +122,8 @@ private:
   bool Check = false;
   bool CountMem = true; // memory-efficiency counts (MemCount.cpp) this CTA
   bool CountMemLaunch = true; // ... for every CTA of the launch
-  bool Race = false;    // WARPSCOPE_EMU_RACECHECK for this launch
-  uint64_t Clock = 0;   // %clock: this worker's instructions in this launch
+  bool Race = false;          // WARPSCOPE_EMU_RACECHECK for this launch
+  uint64_t Clock = 0; // %clock: this worker's instructions in this launch
   // Branches between two looks at the watchdog's clock (a power of two
   // minus one: an increment, an AND and a predictable branch per branch).
   static constexpr uint64_t WatchdogMask = (1u << 16) - 1;

@@ -317,9 +317,9 @@ void readModelSettings(ModuleImpl &M, support::SettingsReader &R) {
   }
   M.SamplePeriod = 0;
   if (R.flag("WARPSCOPE_EMU_PC_SAMPLING", false))
-    M.SamplePeriod = (unsigned)R.integer("WARPSCOPE_SAMPLING_PERIOD",
-                                         MinSamplingPeriod, MaxSamplingPeriod,
-                                         "9")
+    M.SamplePeriod = (unsigned)R
+                         .integer("WARPSCOPE_SAMPLING_PERIOD",
+                                  MinSamplingPeriod, MaxSamplingPeriod, "9")
                          .value_or(9);
 }
 
@@ -391,8 +391,7 @@ std::vector<ModeledPcSamples> ModuleImpl::modeledSamples() const {
       if (!Total)
         continue;
       ModeledPcSamples &P = ByIndex[Index[K]];
-      std::map<std::string, uint64_t> Stalls(P.Stalls.begin(),
-                                             P.Stalls.end());
+      std::map<std::string, uint64_t> Stalls(P.Stalls.begin(), P.Stalls.end());
       for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
         std::string Name = ModelStallNames[J];
         if (C.All[J])

@@ -64,7 +64,9 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   LP.Args = Packed.Ptrs.empty() ? nullptr : Packed.Ptrs.data();
   // The timing model places CTAs by occupancy: the machine code's
   // registers (ptxas, cached per module) when it runs.
-  if (!warpscope::support::SettingsReader().text("WARPSCOPE_EMU_MODEL").empty()) {
+  if (!warpscope::support::SettingsReader()
+           .text("WARPSCOPE_EMU_MODEL")
+           .empty()) {
     std::string Why;
     if (const PtxasKernel *R = cudart::machineResources(*F, Why))
       LP.RegistersPerThread = R->Registers;

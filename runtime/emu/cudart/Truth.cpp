@@ -90,8 +90,9 @@ void writeModeledSamples(State &St) {
   unsigned Index = 0;
   for (const char *Name : ModelStallNames) {
     Reasons.push_back({{"index", Index++}, {"name", Name}});
-    Reasons.push_back({{"index", Index++},
-                       {"name", std::string(Name) + std::string(NotIssuedSuffix)}});
+    Reasons.push_back(
+        {{"index", Index++},
+         {"name", std::string(Name) + std::string(NotIssuedSuffix)}});
   }
   json List = json::array();
   uint64_t Total = 0;

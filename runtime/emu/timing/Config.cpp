@@ -6,8 +6,8 @@
 // (ConfigsData.h) so the emulator needs no data files.
 //
 //===----------------------------------------------------------------------===//
-#include "warpscope/Emu/TimingConfig.h"
 #include "ConfigsData.h"
+#include "warpscope/Emu/TimingConfig.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,7 +21,9 @@ namespace {
 
 struct BuiltinList {
   const BuiltinConfig *begin() const { return BuiltinConfigs; }
-  const BuiltinConfig *end() const { return BuiltinConfigs + NumBuiltinConfigs; }
+  const BuiltinConfig *end() const {
+    return BuiltinConfigs + NumBuiltinConfigs;
+  }
 } Builtins;
 
 struct Field {
@@ -79,12 +81,14 @@ const Field Fields[] = {
 // Figures that divide or count: must be at least 1 (lanes may be a
 // fraction: T4's FP64).
 bool mustBePositive(const Field &Fd) {
-  return Fd.PipeMember == &PipeTiming::Lanes ||
-         Fd.Member == &Config::Sms || Fd.Member == &Config::SubPartitions ||
-         Fd.Member == &Config::ClockMhz || Fd.Member == &Config::MaxWarpsPerSm ||
+  return Fd.PipeMember == &PipeTiming::Lanes || Fd.Member == &Config::Sms ||
+         Fd.Member == &Config::SubPartitions ||
+         Fd.Member == &Config::ClockMhz ||
+         Fd.Member == &Config::MaxWarpsPerSm ||
          Fd.Member == &Config::MaxBlocksPerSm ||
          Fd.Member == &Config::L1BytesPerCycle ||
-         Fd.Member == &Config::L2BytesPerCycle || Fd.Member == &Config::DramGBps;
+         Fd.Member == &Config::L2BytesPerCycle ||
+         Fd.Member == &Config::DramGBps;
 }
 
 } // namespace
@@ -116,8 +120,8 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
       Error = What + " lacks \"" + std::string(Fd.Key) + "\"";
       return false;
     }
-    const json &V = It->is_object() && It->contains("value") ? (*It)["value"]
-                                                             : *It;
+    const json &V =
+        It->is_object() && It->contains("value") ? (*It)["value"] : *It;
     double D = V.is_number() ? V.get<double>() : NAN;
     if (!std::isfinite(D) || D < 0 || (mustBePositive(Fd) && D <= 0) ||
         (Fd.Member == &Config::SubPartitions && D > 8)) {
@@ -140,9 +144,8 @@ bool loadConfig(const std::string &NameOrFile, Config &Out,
                 std::string &Error) {
   for (const BuiltinConfig &B : Builtins)
     if (NameOrFile == B.Name)
-      return parseConfig(B.Text, std::string("built-in configuration ") +
-                                     B.Name,
-                         Out, Error);
+      return parseConfig(
+          B.Text, std::string("built-in configuration ") + B.Name, Out, Error);
   std::string Known;
   for (const BuiltinConfig &B : Builtins)
     Known += (Known.empty() ? "" : ", ") + std::string(B.Name);

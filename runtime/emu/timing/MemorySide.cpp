@@ -93,8 +93,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     L2Free = A0 + N * 32 / L2Share;
     for (uint32_t K = 0; K < M.NLines; ++K)
       L2.access(Lines[M.LineBegin + K], true);
-    return (uint64_t)std::ceil(
-        std::max(Done, A0 + C->AtomicLatency + N - 1));
+    return (uint64_t)std::ceil(std::max(Done, A0 + C->AtomicLatency + N - 1));
   }
   const bool Store = SI.K == Kind::Store;
   uint32_t L1Miss = 0, L2Miss = 0;

@@ -10,8 +10,8 @@
 // and DRAM bandwidth), docs/timing-model.md gives the method and its error.
 //
 //===----------------------------------------------------------------------===//
-#include "warpscope/Emu/TimingModel.h"
 #include "SmSim.h"
+#include "warpscope/Emu/TimingModel.h"
 #include "warpscope/Support/Occupancy.h"
 
 #include <algorithm>
@@ -22,8 +22,8 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
                          uint32_t NumSlots, const LaunchShape &Shape,
                          unsigned SamplePeriod, unsigned MaxSms)
     : C(C) {
-  ActiveSms = std::max<uint64_t>(1, std::min<uint64_t>((uint64_t)C.Sms,
-                                                        Shape.Ctas));
+  ActiveSms =
+      std::max<uint64_t>(1, std::min<uint64_t>((uint64_t)C.Sms, Shape.Ctas));
   SimSms = (uint32_t)std::min<uint64_t>(ActiveSms, std::max(1u, MaxSms));
   SmLimits L;
   L.RegistersPerSM = (uint32_t)C.RegistersPerSm;

@@ -177,7 +177,7 @@ bool SmSim::ready(const WarpState &W, uint64_t T, ModelStall &Why,
   const bool Shared = IsMem && SI.Sp == Space::Shared;
   const Pipe P = IsMem ? Pipe::Mem : SI.P;
   if (S.PipeFree[(int)P] > (double)T) {
-    Why = !IsMem ? ModelStall::MathPipeThrottle
+    Why = !IsMem   ? ModelStall::MathPipeThrottle
           : Shared ? ModelStall::MioThrottle
                    : ModelStall::LgThrottle;
     Until = ceilCycle(S.PipeFree[(int)P]);
@@ -247,8 +247,8 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
     if (SI.K == Kind::Store)
       W.StoresDone = std::max(W.StoresDone, Done);
     bool Short = SI.Sp == Space::Shared || SI.Sp == Space::Const;
-    Define(Done, Short ? ModelStall::ShortScoreboard
-                       : ModelStall::LongScoreboard);
+    Define(Done,
+           Short ? ModelStall::ShortScoreboard : ModelStall::LongScoreboard);
     break;
   }
   case Kind::Barrier:
@@ -269,8 +269,7 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
     return;
   }
   case Kind::Fence:
-    W.FenceUntil =
-        std::max(T + (uint64_t)C.FenceLatency, W.StoresDone);
+    W.FenceUntil = std::max(T + (uint64_t)C.FenceLatency, W.StoresDone);
     break;
   }
   ++W.Pos;

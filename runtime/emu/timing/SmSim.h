@@ -1,7 +1,8 @@
 //===- SmSim.h - One simulated SM of the timing model -----------*- C++ -*-===//
 //
 // Private to the timing library: the cycle loop of one SM (SmSim.cpp) and
-// its memory side (MemorySide.cpp). See warpscope/Emu/TimingModel.h for what it models.
+// its memory side (MemorySide.cpp). See warpscope/Emu/TimingModel.h for what it
+// models.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_EMU_TIMING_SMSIM_H
@@ -37,8 +38,8 @@ public:
   void init(const Config &C, uint64_t ActiveSms, uint64_t SharedInUse);
   /// The cycle the access's data is back (loads, atomics) or written
   /// (stores), issued at T.
-  uint64_t access(const StaticInst &SI, const MemAccess &M, const uint64_t *Lines,
-                  uint64_t T);
+  uint64_t access(const StaticInst &SI, const MemAccess &M,
+                  const uint64_t *Lines, uint64_t T);
   /// The backlog that throttles issue (lg_throttle / mio_throttle).
   double L1Free = 0, SharedFree = 0;
 

@@ -217,8 +217,8 @@ TEST(TimingModel, LargeGridsSimulateASubsetAndSayScaled) {
   Result R = model(C, Ctas, 32);
   EXPECT_TRUE(R.Time.Scaled);
   EXPECT_EQ(R.Time.SmsSimulated, 8u);
-  Result Small = model(C, std::vector<CtaTrace>(Ctas.begin(), Ctas.begin() + 4),
-                       32);
+  Result Small =
+      model(C, std::vector<CtaTrace>(Ctas.begin(), Ctas.begin() + 4), 32);
   EXPECT_FALSE(Small.Time.Scaled);
   EXPECT_EQ(Small.Time.SmsSimulated, 4u);
 }
