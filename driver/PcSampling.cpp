@@ -19,15 +19,15 @@ static Error fail(const Twine &File, const Twine &What) {
 }
 
 static Error loadOne(const std::string &Path, PcSampleSet &Set) {
-  static const StringRef Schemas[] = {PcSamplingSchema, PcSamplingSchemaV1,
-                                      PcSamplingSchemaV2};
+  static const StringRef Schemas[] = {PcSamplingSchema, PcSamplingSchemaV2,
+                                      PcSamplingSchemaV1};
   Expected<json::Object> Read = readSchemaObject(
       Path, Schemas, [&](const Twine &What) { return fail(Path, What); });
   if (!Read)
     return Read.takeError();
   const json::Object *Top = &*Read;
   // /1 counted not-issued reasons into a pc's samples as well.
-  bool V1 = *Top->getString("schema") == Schemas[1];
+  bool V1 = *Top->getString("schema") == Schemas[2];
   bool Ptx = false;
   if (*Top->getString("schema") == Schemas[0]) {
     std::optional<StringRef> Source = Top->getString("source");

@@ -6,6 +6,7 @@
 // run gives the same samples whatever the number of emulator threads.
 //
 //===----------------------------------------------------------------------===//
+#include "warpscope/ABI/PcSampling.h"
 #include "warpscope/Emu/Emulator.h"
 #include "warpscope/PTX/PtxListing.h"
 #include "llvm/Support/JSON.h"
@@ -30,12 +31,12 @@ std::string readFile(const std::string &Path) {
 const std::string Ptx =
     readFile(std::string(WARPSCOPE_EMU_PTX_DIR) + "/probes_O2.ptx");
 
-struct Run {
+struct ModeledRun {
   std::vector<emu::ModeledPcSamples> Samples;
   std::string Truth;
 };
 
-Run runModeled(const char *Threads) {
+ModeledRun runModeled(const char *Threads) {
   setenv("WARPSCOPE_EMU_MODEL", "h100-sxm", 1);
   setenv("WARPSCOPE_EMU_PC_SAMPLING", "1", 1);
   setenv("WARPSCOPE_SAMPLING_PERIOD", "5", 1);
@@ -43,7 +44,7 @@ Run runModeled(const char *Threads) {
   std::string Error;
   std::unique_ptr<emu::Module> M = emu::loadPtx(Ptx, "probes", Error);
   EXPECT_TRUE(M) << Error;
-  Run R;
+  ModeledRun R;
   if (!M)
     return R;
   std::vector<unsigned long long> C(16, 0);
@@ -81,7 +82,7 @@ TEST(ModeledSamples, PtxIndexNumbersAsThePtxListing) {
         Listed.push_back(I.Opcode);
   ASSERT_GT(L.Functions[0].InstrumentationInstructions, 0u);
 
-  Run R = runModeled("1");
+  ModeledRun R = runModeled("1");
   // The emulator's program instructions (probe instructions left out), in
   // its order, are the listing's.
   llvm::Expected<llvm::json::Value> J = llvm::json::parse(R.Truth);
@@ -119,9 +120,9 @@ TEST(ModeledSamples, PtxIndexNumbersAsThePtxListing) {
 }
 
 TEST(ModeledSamples, SameRunSameSamplesWhateverTheThreads) {
-  Run A = runModeled("1"), B = runModeled("2"), C = runModeled("1");
+  ModeledRun A = runModeled("1"), B = runModeled("2"), C = runModeled("1");
   ASSERT_FALSE(A.Samples.empty());
-  auto Same = [](const Run &X, const Run &Y) {
+  auto Same = [](const ModeledRun &X, const ModeledRun &Y) {
     if (X.Samples.size() != Y.Samples.size())
       return false;
     for (size_t K = 0; K < X.Samples.size(); ++K)

@@ -16,24 +16,31 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 
 namespace warpscope::emu::timing {
 
 void LineCache::init(uint64_t Bytes, unsigned W) {
   Ways = W;
   Sets = Bytes / 128 / W;
-  Tags.assign(Sets * W, ~0ull);
-  Stamps.assign(Sets * W, 0);
+  Now = 0;
+  Tags.reset(Sets ? (uint64_t *)std::calloc(Sets * W, sizeof(uint64_t))
+                  : nullptr);
+  Stamps.reset(Sets ? (uint64_t *)std::calloc(Sets * W, sizeof(uint64_t))
+                    : nullptr);
+  if (Sets && (!Tags || !Stamps))
+    throw std::bad_alloc();
 }
 
 bool LineCache::access(uint64_t Line, bool Allocate) {
   if (!Sets)
     return false;
+  const uint64_t Tag = Line + 1;
   uint64_t *T = &Tags[(Line % Sets) * Ways];
   uint64_t *S = &Stamps[(Line % Sets) * Ways];
   unsigned Victim = 0;
   for (unsigned K = 0; K < Ways; ++K) {
-    if (T[K] == Line) {
+    if (T[K] == Tag) {
       S[K] = ++Now;
       return true;
     }
@@ -41,7 +48,7 @@ bool LineCache::access(uint64_t Line, bool Allocate) {
       Victim = K;
   }
   if (Allocate) {
-    T[Victim] = Line;
+    T[Victim] = Tag;
     S[Victim] = ++Now;
   }
   return false;

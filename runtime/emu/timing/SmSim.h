@@ -10,6 +10,7 @@
 
 #include "warpscope/Emu/TimingModel.h"
 
+#include <cstdlib>
 #include <deque>
 #include <limits>
 
@@ -26,7 +27,13 @@ public:
   bool access(uint64_t Line, bool Allocate);
 
 private:
-  std::vector<uint64_t> Tags, Stamps;
+  // Tags hold line + 1 (0: empty), so that calloc's lazily zeroed pages are
+  // an empty cache: a launch pays only for the sets it touches (an L2 slice
+  // is megabytes of tags).
+  struct Free {
+    void operator()(uint64_t *P) const { std::free(P); }
+  };
+  std::unique_ptr<uint64_t[], Free> Tags, Stamps;
   uint64_t Sets = 0, Now = 0;
   unsigned Ways = 1;
 };

@@ -10,7 +10,11 @@
 // RUN: %warpscope report %t.out | FileCheck %s
 // RUN: %warpscope report %t.out --format json | FileCheck --check-prefix=JSON %s
 // RUN: %warpscope report %t.out --format html | FileCheck --check-prefix=HTML %s
-// RUN: %warpscope features %t.out 2>&1 | FileCheck --check-prefix=FEAT %s
+// The instrumented build: `features` gets the modeled columns.
+// RUN: %clang-cuda -O2 -gline-tables-only --cuda-include-ptx=sm_90 $(%warpscope config --cflags) %s $(%warpscope config --ldflags) -o %t.inst
+// RUN: rm -rf %t.inst.out
+// RUN: %warpscope run --emulate -o %t.inst.out -- %t.inst | FileCheck --check-prefix=OUT %s
+// RUN: %warpscope features %t.inst.out | FileCheck --check-prefix=FEAT %s
 // RUN: rm -rf %t.t4
 // RUN: %warpscope run --emulate --model-config t4 -o %t.t4 -- %t.exe | FileCheck --check-prefix=OUT %s
 // RUN: %python %S/Inputs/check_modeled.py %t.t4 t4 | FileCheck --check-prefix=T4 %s
@@ -41,7 +45,8 @@
 // JSON: "modeled_cycles":
 // JSON: "source": "model"
 // HTML: <h2>Modeled time (emulator timing model, not measured)</h2>
-// FEAT: modeled_cycles,modeled_microseconds,modeled_config
+// FEAT: ,exact,modeled_cycles,modeled_microseconds,modeled_config{{$}}
+// FEAT: {{^}}"void transposeTile<32>(float const*, float*)",{{.*}},{{[0-9]+}},{{[0-9]+\.[0-9]+}},h100-sxm{{$}}
 #include <cstdio>
 
 // Reading tile[x][y] with rows of 32 floats puts a warp's 32 words in one

@@ -14,12 +14,12 @@
 // RUN: %warpscope report %t.a --format html | FileCheck --check-prefix=HTML %s
 // RUN: not %warpscope run --emulate --pc-sampling --sampling-period 40 -o %t.c -- %t.exe 2>&1 | FileCheck --check-prefix=PERIOD %s
 // OUT: done
-// SAMPLES: samples {{[0-9]+}} barrier lines [[# @LINE + 22]]{{$}}
+// SAMPLES: samples {{[0-9]+}} barrier lines timing-pc-sampling.cu:[[# @LINE + 23]]{{$}}
 // SAMPLES: deterministic
 // CHECK: Stall view (modeled PC sampling: emulator timing model, configuration h100-sxm, not measured):
 // CHECK: waitForSlowWarp(float*)
 // CHECK: stalls (all samples):{{.*}}barrier
-// CHECK: timing-pc-sampling.cu:[[# @LINE + 17]]
+// CHECK: timing-pc-sampling.cu:[[# @LINE + 18]]
 // JSON: "stall_view": {
 // JSON: "model_config": "h100-sxm"
 // JSON: "source": "model"
@@ -31,12 +31,13 @@
 // Warp 0 runs a long dependent chain; the other warps wait for it at the
 // barrier, so their samples are barrier stalls on the line after it.
 __global__ void waitForSlowWarp(float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = threadIdx.x;
   if (threadIdx.x < 32)
     for (int k = 0; k < 2000; ++k)
       v = v * 1.0001f + 0.5f;
   __syncthreads();
-  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+  out[i] = v;
 }
 
 int main() {

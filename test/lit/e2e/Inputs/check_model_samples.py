@@ -9,6 +9,7 @@ both runs' samples are identical (determinism).
 """
 import glob
 import json
+import os
 import sys
 
 BASE = "smsp__pcsamp_warps_issue_stalled_"
@@ -40,10 +41,11 @@ for p in doc["pcs"]:
     assert BASE + "selected_not_issued" not in p["stalls"], p
     total += p["samples"]
     if p["stalls"].get(BASE + "barrier", 0):
-        barrier_lines.add(p.get("line"))
+        barrier_lines.add("%s:%s" % (os.path.basename(p.get("file", "?")),
+                                     p.get("line")))
 assert total == doc["total_samples"] and total > 50, total
 print("samples", total, "barrier lines",
-      " ".join(str(l) for l in sorted(l for l in barrier_lines if l)))
+      " ".join(sorted(barrier_lines)))
 if len(sys.argv) > 2 and sys.argv[2] != "-":
     other = load(sys.argv[2])
     assert other["pcs"] == doc["pcs"], "samples differ between runs"
