@@ -17,19 +17,33 @@
 #include <algorithm>
 #include <cmath>
 #include <new>
+#include <sys/mman.h>
 
 namespace warpscope::emu::timing {
 
+LineCache::~LineCache() {
+  if (MapBytes)
+    munmap(Tags, MapBytes);
+}
+
 void LineCache::init(uint64_t Bytes, unsigned W) {
+  if (MapBytes)
+    munmap(Tags, MapBytes);
+  MapBytes = 0;
   Ways = W;
   Sets = Bytes / 128 / W;
   Now = 0;
-  Tags.reset(Sets ? (uint64_t *)std::calloc(Sets * W, sizeof(uint64_t))
-                  : nullptr);
-  Stamps.reset(Sets ? (uint64_t *)std::calloc(Sets * W, sizeof(uint64_t))
-                    : nullptr);
-  if (Sets && (!Tags || !Stamps))
+  if (!Sets)
+    return;
+  MapBytes = (size_t)Sets * W * 2 * sizeof(uint64_t);
+  void *P = mmap(nullptr, MapBytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (P == MAP_FAILED) {
+    MapBytes = 0;
     throw std::bad_alloc();
+  }
+  Tags = (uint64_t *)P;
+  Stamps = Tags + (size_t)Sets * W;
 }
 
 bool LineCache::access(uint64_t Line, bool Allocate) {

@@ -101,7 +101,7 @@ void SmSim::launch(CtaTrace &&T) {
     W.Smsp = (uint32_t)(NextWarpSlot++ % Smsps.size());
     W.Age = NextAge++;
     W.StartAt = Now + (uint64_t)C.WarpStartCycles;
-    W.BranchUntil = W.FenceUntil = W.BarUntil = W.StoresDone = 0;
+    W.BranchUntil = W.FenceUntil = W.BarUntil = W.StoresDone = W.Hint = 0;
     W.AtBar = W.Draining = W.Done = false;
     W.RegReady.assign(NumSlots, 0);
     W.RegKind.assign(NumSlots, (uint8_t)ModelStall::Wait);
@@ -294,6 +294,7 @@ void SmSim::checkBarrier(Cta &K, uint32_t Id, uint64_t T) {
     if (W.AtBar && W.BarId == Id) {
       W.AtBar = false;
       W.BarUntil = T + (uint64_t)C.BarrierLatency;
+      W.Hint = 0;
     }
   }
 }
@@ -364,16 +365,26 @@ void SmSim::step() {
     if (S.DispatchFree <= T) {
       ModelStall Why;
       uint64_t Until;
-      if (S.Last >= 0 && ready(WarpPool[S.Last], T, Why, Until))
+      auto Ready = [&](uint32_t WI) {
+        WarpState &W = WarpPool[WI];
+        if (T < W.Hint) {
+          Next = std::min(Next, W.Hint);
+          return false;
+        }
+        if (ready(W, T, Why, Until))
+          return true;
+        W.Hint = Until;
+        Next = std::min(Next, Until);
+        return false;
+      };
+      if (S.Last >= 0 && Ready((uint32_t)S.Last))
         Pick = S.Last;
       else
-        for (uint32_t WI : S.Warps) {
-          if (ready(WarpPool[WI], T, Why, Until)) {
+        for (uint32_t WI : S.Warps)
+          if ((int)WI != S.Last && Ready(WI)) {
             Pick = (int)WI;
             break;
           }
-          Next = std::min(Next, Until);
-        }
     } else {
       Next = std::min(Next, S.DispatchFree);
     }
@@ -382,6 +393,7 @@ void SmSim::step() {
     if (SamplePeriod)
       Next = std::min(Next, S.NextSample);
     if (Pick >= 0) {
+      WarpPool[Pick].Hint = 0;
       issue(WarpPool[Pick], S, T);
       S.Last = Pick;
       Any = true;
@@ -409,6 +421,7 @@ void SmSim::step() {
           if (WarpPool[WI].AtBar) {
             WarpPool[WI].AtBar = false;
             WarpPool[WI].BarUntil = T + 1;
+            WarpPool[WI].Hint = 0;
           }
         std::fill(std::begin(K.Arrived), std::end(K.Arrived), 0);
       }

@@ -10,7 +10,6 @@
 
 #include "warpscope/Emu/TimingModel.h"
 
-#include <cstdlib>
 #include <deque>
 #include <limits>
 
@@ -26,14 +25,19 @@ public:
   /// True on a hit; a miss allocates the line when Allocate.
   bool access(uint64_t Line, bool Allocate);
 
+public:
+  LineCache() = default;
+  LineCache(const LineCache &) = delete;
+  LineCache &operator=(const LineCache &) = delete;
+  ~LineCache();
+
 private:
-  // Tags hold line + 1 (0: empty), so that calloc's lazily zeroed pages are
-  // an empty cache: a launch pays only for the sets it touches (an L2 slice
-  // is megabytes of tags).
-  struct Free {
-    void operator()(uint64_t *P) const { std::free(P); }
-  };
-  std::unique_ptr<uint64_t[], Free> Tags, Stamps;
+  // Tags hold line + 1 (0: empty) in anonymous memory mapped per launch, so
+  // that its lazily zeroed pages are an empty cache and a launch pays only
+  // for the sets it touches (an L2 slice is megabytes of tags; malloc would
+  // clear them all).
+  uint64_t *Tags = nullptr, *Stamps = nullptr;
+  size_t MapBytes = 0;
   uint64_t Sets = 0, Now = 0;
   unsigned Ways = 1;
 };
@@ -63,6 +67,10 @@ struct WarpState {
   uint64_t Age = 0;
   uint64_t StartAt = 0, BranchUntil = 0, FenceUntil = 0, BarUntil = 0;
   uint64_t StoresDone = 0;
+  /// No use asking ready() before this cycle: the Until of its last "not
+  /// ready" (what holds a warp only ever moves later, except a barrier's
+  /// release, which resets it).
+  uint64_t Hint = 0;
   bool AtBar = false, Draining = false, Done = false;
   std::vector<uint64_t> RegReady;
   std::vector<uint8_t> RegKind; ///< ModelStall of the pending producer
