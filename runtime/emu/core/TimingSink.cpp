@@ -204,6 +204,14 @@ StaticInst describe(const Function &F, const Inst &I) {
     return S;
   }
   case OpBra:
+    S.K = Kind::Branch;
+    S.P = Pipe::Branch;
+    // `@p bra A; bra.uni B` is one SASS branch (ptxas inverts the
+    // condition): the unconditional half costs nothing.
+    if (I.Guard < 0 && &I != F.Code.data() && (&I - 1)->Op == OpBra &&
+        (&I - 1)->Guard >= 0)
+      S.Expand = 0;
+    return S;
   case OpBrx:
   case OpCall:
   case OpRet:
