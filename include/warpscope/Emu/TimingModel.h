@@ -126,7 +126,7 @@ public:
               unsigned SamplePeriod, unsigned MaxSms = 8);
   ~LaunchModel();
   /// Whether CTA Cta runs on a simulated SM (its trace is wanted).
-  bool wanted(uint64_t Cta) const { return Cta % ActiveSms < SimSms; }
+  bool wanted(uint64_t Cta) const { return SimIndex[Cta % ActiveSms] >= 0; }
   void submit(CtaTrace &&T);
   /// After every wanted CTA was submitted: runs the SMs to the end.
   ModeledTime finish();
@@ -138,6 +138,8 @@ private:
   const Config &C;
   uint64_t ActiveSms = 1;
   uint32_t SimSms = 1, BlocksPerSm = 1;
+  /// Per SM used: its index among the simulated ones, or -1.
+  std::vector<int32_t> SimIndex;
   std::vector<std::unique_ptr<SmSim>> Sms;
   std::vector<StallCounts> Samples;
 };

@@ -323,6 +323,10 @@ void readModelSettings(ModuleImpl &M, support::SettingsReader &R) {
       }
     }
   }
+  // How many SMs a launch simulates at most (docs/timing-model.md, "Large
+  // grids"); more is slower and, on uneven grids, closer.
+  M.ModelSms = (unsigned)R.integer("WARPSCOPE_EMU_MODEL_SMS", 1, 1024, "8")
+                   .value_or(8);
   M.SamplePeriod = 0;
   if (R.flag("WARPSCOPE_EMU_PC_SAMPLING", false))
     M.SamplePeriod = (unsigned)R
@@ -342,7 +346,7 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
   Shape.RegistersPerThread = RegistersPerThread;
   Shape.SharedPerCta = (uint64_t)K.Shared.StaticBytes + P.DynamicSharedBytes;
   timing::LaunchModel Model(*M.Model, M.Code->Table, M.Code->NumSlots, Shape,
-                            M.SamplePeriod);
+                            M.SamplePeriod, M.ModelSms);
   const uint32_t NWarps = (uint32_t)((Threads + 31) / 32);
   std::vector<std::unique_ptr<TimingSink>> Sinks;
   for (unsigned W = 0; W < std::max(1u, M.Threads); ++W) {

@@ -3,9 +3,10 @@
 // Places the launch's CTAs on SMs as the hardware's first wave does (CTA i
 // on SM i mod S, S = min(SM count, CTAs)), with as many resident per SM as
 // the occupancy rules allow (include/warpscope/Support/Occupancy.h with the
-// configuration's limits). Simulates SMs 0..K-1 (K = min(S, MaxSms)) with
-// every CTA they receive; the launch's modeled time is the latest end among
-// them. With K < S the result is `scaled`: the other SMs are taken to
+// configuration's limits). Simulates K = min(S, MaxSms) SMs spread evenly
+// over the S (SM floor(k S / K) for k < K, so that a grid's first, middle
+// and last CTAs are all represented) with every CTA they receive; the
+// launch's modeled time is the latest end among them. With K < S the result is `scaled`: the other SMs are taken to
 // behave like the simulated ones (same share of the work, same share of L2
 // and DRAM bandwidth), docs/timing-model.md gives the method and its error.
 //
@@ -37,7 +38,10 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
   K.DynamicSharedBytes = Shape.SharedPerCta;
   // A footprint the configuration cannot hold still runs, one CTA at a time.
   BlocksPerSm = std::max(1u, theoreticalOccupancy(L, K).BlocksPerSM);
-  for (uint32_t S = 0; S < SimSms; ++S) {
+  SimIndex.assign(ActiveSms, -1);
+  for (uint32_t K = 0; K < SimSms; ++K) {
+    uint64_t S = (uint64_t)K * ActiveSms / SimSms;
+    SimIndex[S] = (int32_t)K;
     uint64_t Expected =
         Shape.Ctas / ActiveSms + (S < Shape.Ctas % ActiveSms ? 1 : 0);
     Sms.push_back(std::make_unique<SmSim>(C, Table, NumSlots, ActiveSms,
@@ -51,10 +55,10 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
 LaunchModel::~LaunchModel() = default;
 
 void LaunchModel::submit(CtaTrace &&T) {
-  uint64_t Sm = T.Cta % ActiveSms;
-  if (Sm >= SimSms)
+  int32_t K = SimIndex[T.Cta % ActiveSms];
+  if (K < 0)
     return;
-  Sms[Sm]->submit(T.Cta / ActiveSms, std::move(T));
+  Sms[K]->submit(T.Cta / ActiveSms, std::move(T));
 }
 
 ModeledTime LaunchModel::finish() {

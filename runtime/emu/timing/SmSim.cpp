@@ -244,8 +244,11 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
     static const MemAccess None;
     const MemAccess &M = Op.Mem != NoMem ? W.T->Mems[Op.Mem] : None;
     uint64_t Done = Mem.access(SI, M, W.T->Lines.data(), T);
-    if (SI.K == Kind::Store)
+    // A store writes no register (sust lists the values it reads as D).
+    if (SI.K == Kind::Store) {
       W.StoresDone = std::max(W.StoresDone, Done);
+      break;
+    }
     bool Short = SI.Sp == Space::Shared || SI.Sp == Space::Const;
     Define(Done,
            Short ? ModelStall::ShortScoreboard : ModelStall::LongScoreboard);
