@@ -55,6 +55,42 @@ __global__ void fmaThroughput(float *out, int n) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = a + b + c + d + e + f + g + h;
 }
 
+// MUFU (SFU): a dependent chain of 64 n ex2.approx in one warp (latency),
+// and 32 warps of 8 independent chains (throughput).
+__device__ float ex2(float v) {
+  asm("ex2.approx.ftz.f32 %0, %0;" : "+f"(v));
+  return v;
+}
+__global__ void sfuChain(float *out, int n) {
+  float v = threadIdx.x * 1e-3f;
+#pragma unroll 1
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int j = 0; j < 64; ++j)
+      v = ex2(v);
+  }
+  out[threadIdx.x] = v;
+}
+__global__ void sfuThroughput(float *out, int n) {
+  float a = threadIdx.x * 1e-3f, b = a + 1e-3f, c = a + 2e-3f, d = a + 3e-3f,
+        e = a + 4e-3f, f = a + 5e-3f, g = a + 6e-3f, h = a + 7e-3f;
+#pragma unroll 1
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      a = ex2(a);
+      b = ex2(b);
+      c = ex2(c);
+      d = ex2(d);
+      e = ex2(e);
+      f = ex2(f);
+      g = ex2(g);
+      h = ex2(h);
+    }
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = a + b + c + d + e + f + g + h;
+}
+
 // Pointer chase by one thread: each load's address is the previous load's
 // value. passes x n loads.
 __global__ void chase(void **start, long steps, void **sink) {
@@ -77,6 +113,23 @@ __global__ void sharedConflict(int *out, int k, int n) {
   for (int i = 0; i < n; ++i)
     idx += s[idx];
   out[threadIdx.x] = idx;
+}
+
+// Occupancy: one warp per CTA running a dependent FMA chain, 8 CTAs per
+// SM; dynamic shared memory limits how many are resident at once, so the
+// time is the number of waves: 8 / (blocks per SM).
+__global__ void occupancy(float *out, int n) {
+  extern __shared__ float pad[];
+  float v = threadIdx.x;
+#pragma unroll 1
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int j = 0; j < 64; ++j)
+      v = fmaf(v, 1.0001f, 0.5f);
+  }
+  if (v == -1.0f) // never: keeps pad[] (and its size) in the kernel
+    pad[0] = v;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }
 
 // Streaming copy over the whole chip: DRAM bandwidth.
@@ -128,6 +181,16 @@ int main() {
     sharedConflict<<<1, 32>>>(o, k, 100);
     sharedConflict<<<1, 32>>>(o, k, 200);
   }
+  sfuChain<<<1, 32>>>(f, 20);
+  sfuChain<<<1, 32>>>(f, 40);
+  sfuThroughput<<<1, 1024>>>(f, 10);
+  sfuThroughput<<<1, 1024>>>(f, 20);
+  // 200, 100, 50 and 25 KB of shared memory: 1, 2, 4 and 8 CTAs per SM
+  // on H100 (228 KB, 1 KB reserved per CTA).
+  cudaFuncSetAttribute(occupancy, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                       200 * 1024);
+  for (int kb : {200, 100, 50, 25})
+    occupancy<<<132 * 8, 32, kb * 1024>>>(f, 5);
   const long n = 132L * 16 * 1024; // float4s: 32 MB each way
   float4 *in, *out;
   cudaMalloc(&in, n * sizeof(float4));

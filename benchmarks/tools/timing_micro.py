@@ -4,7 +4,9 @@
 Builds benchmarks/micro/timing_micro.cu, runs it on the emulator with the
 timing model (WARPSCOPE_EMU_MODEL=CONFIG) and derives each configured figure
 back from the launches' modeled cycles (emu-*.json, in launch order): FP32
-and FP64 dependent-FMA latency, FP32 FMA throughput per SM, L1 / L2 / DRAM
+and FP64 dependent-FMA latency, FP32 FMA throughput per SM, MUFU (ex2)
+latency and throughput, blocks per SM as the occupancy rules limit them
+(shared memory sweep, h100-sxm), L1 / L2 / DRAM
 load latency (pointer chase), shared-memory cycles per bank-conflict degree,
 and streaming DRAM bandwidth. Prints a markdown table of derived vs
 configured with the error; exits 1 if any is off by more than 10%.
@@ -78,8 +80,18 @@ def main():
     # Each extra wavefront of a k-way conflict costs one cycle of the pipe.
     row("shared: cycles per extra wavefront", (shared[32] - shared[1]) / 31, 1,
         "cycles")
+    row("SFU (ex2) latency", (cyc[25] - cyc[24]) / (20 * 64), c["sfu_latency"],
+        "cycles")
+    row("SFU (ex2) throughput", 10 * 64 * 1024 / (cyc[27] - cyc[26]),
+        4 * c["sfu_lanes"], "lanes/cycle/SM")
+    # Occupancy (h100-sxm's shared memory figures): the time of 8 CTAs per
+    # SM with 1 resident over the time with b resident is b.
+    if a.config == "h100-sxm":
+        for i, b in enumerate([2, 4, 8]):
+            row("occupancy: blocks/SM with %d KB shared" % [100, 50, 25][i],
+                cyc[28] / cyc[29 + i], b, "blocks")
     n = 132 * 16 * 1024
-    seconds = cyc[24] / (c["clock_mhz"] * 1e6)
+    seconds = cyc[-1] / (c["clock_mhz"] * 1e6)
     row("DRAM bandwidth (copy)", 2 * n * 16 / seconds / 1e9,
         c["dram_gbytes_per_s"], "GB/s")
     print("| figure (%s) | derived from modeled cycles | configured | unit | error |"
