@@ -3,9 +3,12 @@
 // Writes each loaded module's exact ground truth (Module::groundTruthJson)
 // to $WARPSCOPE_OUT (default ./warpscope-out) as emu-<pid>-<index>.json,
 // when the program unregisters the module or at exit, unless
-// WARPSCOPE_EMU_TRUTH is 0, off or false. These two are the only settings
-// this directory reads from the environment (the core reads its own, and
-// WARPSCOPE_EMU_TRUTH too: without ground truth it skips the memory counts).
+// WARPSCOPE_EMU_TRUTH is 0, off or false, and at exit the timing model's
+// PC samples, if any module took them, as pcsamples-<pid>.json. Besides
+// these two settings this directory reads only WARPSCOPE_EMU_MODEL (in
+// Launch.cpp, to give the model ptxas's registers); the core reads its own,
+// and WARPSCOPE_EMU_TRUTH too: without ground truth it skips the memory
+// counts.
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"

@@ -13,6 +13,14 @@
 // RUN: %warpscope report %t.a --format json | FileCheck --check-prefix=JSON %s
 // RUN: %warpscope report %t.a --format html | FileCheck --check-prefix=HTML %s
 // RUN: not %warpscope run --emulate --pc-sampling --sampling-period 40 -o %t.c -- %t.exe 2>&1 | FileCheck --check-prefix=PERIOD %s
+// The emulator's own setting, out of range: one line, the default period.
+// RUN: rm -rf %t.d
+// RUN: env WARPSCOPE_OUT=%t.d LD_LIBRARY_PATH=%builddir/lib/emu WARPSCOPE_EMU_MODEL=h100-sxm WARPSCOPE_EMU_PC_SAMPLING=1 WARPSCOPE_SAMPLING_PERIOD=40 %t.exe 2>&1 | FileCheck --check-prefix=ENVPERIOD %s
+// RUN: %python -c "import glob, json; print(json.load(open(glob.glob('%t.d/pcsamples-*.json')[0]))['sampling_period'])" | FileCheck --check-prefix=DEFAULT %s
+// ENVPERIOD: warpscope-emu: warning: WARPSCOPE_SAMPLING_PERIOD='40'
+// ENVPERIOD-NOT: warpscope-emu:
+// ENVPERIOD: done
+// DEFAULT: 9
 // OUT: done
 // SAMPLES: samples {{[0-9]+}} barrier lines timing-pc-sampling.cu:[[# @LINE + 23]]{{$}}
 // SAMPLES: deterministic
