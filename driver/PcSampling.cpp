@@ -19,7 +19,7 @@ static Error fail(const Twine &File, const Twine &What) {
 }
 
 static Error loadOne(const std::string &Path, PcSampleSet &Set) {
-  static const StringRef Schemas[] = {PcSamplingSchema, PcSamplingSchemaV2,
+  static const StringRef Schemas[] = {PcSamplingSchemaV3, PcSamplingSchemaV2,
                                       PcSamplingSchemaV1};
   Expected<json::Object> Read = readSchemaObject(
       Path, Schemas, [&](const Twine &What) { return fail(Path, What); });
@@ -28,20 +28,24 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
   const json::Object *Top = &*Read;
   // /1 counted not-issued reasons into a pc's samples as well.
   bool V1 = *Top->getString("schema") == Schemas[2];
-  bool Ptx = false;
-  if (*Top->getString("schema") == Schemas[0]) {
-    std::optional<StringRef> Source = Top->getString("source");
-    std::optional<StringRef> Gran = Top->getString("granularity");
-    if (!Source || (*Source != PcSourceCupti && *Source != PcSourceModel) ||
-        !Gran || (*Gran != PcGranularitySass && *Gran != PcGranularityPtx))
-      return fail(Path, "has no valid 'source' (cupti or model) or "
-                        "'granularity' (sass or ptx)");
-    Ptx = *Gran == PcGranularityPtx;
-    if (*Source == PcSourceModel) {
-      Set.Source = PcSourceModel;
-      Set.ModelConfig = Top->getString("model_config").value_or("").str();
-    }
-  }
+  // /3: modeled samples may be of PTX; every file of a set must agree.
+  bool V3 = *Top->getString("schema") == Schemas[0];
+  std::string Source =
+      V3 ? Top->getString("source").value_or("").str() : "cupti";
+  std::string Gran =
+      V3 ? Top->getString("granularity").value_or("").str() : "sass";
+  if ((Source != "cupti" && Source != "model") ||
+      (Gran != "sass" && Gran != "ptx"))
+    return fail(Path, "source must be cupti or model and granularity sass "
+                      "or ptx");
+  if (!Set.Pcs.empty() && (Source != Set.Source || Gran != Set.Granularity))
+    return fail(Path, "mixes " + Source + "/" + Gran + " samples with " +
+                          Set.Source + "/" + Set.Granularity + " ones");
+  Set.Source = Source;
+  Set.Granularity = Gran;
+  if (Source == PcSourceModel)
+    Set.ModelConfig = Top->getString("model_config").value_or("").str();
+  bool Ptx = Gran == "ptx";
   auto Total = Top->getInteger("total_samples");
   auto Dropped = Top->getInteger("dropped_samples");
   // Written by every collector, but not needed: absent counts as 0.
@@ -64,27 +68,28 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
   for (const json::Value &PV : *Pcs) {
     const json::Object *P = PV.getAsObject();
     std::optional<StringRef> Crc = !P    ? std::nullopt
-                                   : Ptx ? std::optional<StringRef>("")
+                                   : Ptx ? P->getString("file")
                                          : P->getString("cubin_crc");
     std::optional<StringRef> Fn = P ? P->getString("function") : std::nullopt;
     std::optional<int64_t> Off =
-        P ? P->getInteger(Ptx ? "ptx_index" : "pc_offset") : std::nullopt;
+        !P ? std::nullopt : P->getInteger(Ptx ? "ptx_index" : "pc_offset");
     std::optional<int64_t> N = P ? P->getInteger("samples") : std::nullopt;
     const json::Object *Stalls = P ? P->getObject("stalls") : nullptr;
     if (!Crc || !Fn || !Off || !N || !Stalls || *Off < 0 || *N < 0)
       return fail(Path, Ptx ? "a pcs[] entry lacks function, ptx_index, "
-                              "samples or stalls"
+                              "file, line, samples or stalls"
                             : "a pcs[] entry lacks cubin_crc, function, "
                               "pc_offset, samples or stalls");
     SampledPc S;
-    S.Ptx = Ptx;
-    if (Ptx) {
-      S.File = P->getString("file").value_or("").str();
-      S.Line = (unsigned)P->getInteger("line").value_or(0);
-    }
-    S.CubinCrc = Crc->str();
     S.Function = Fn->str();
     S.PcOffset = uint64_t(*Off);
+    if (Ptx) {
+      S.PtxIndex = S.PcOffset;
+      S.File = Crc->str();
+      S.Line = unsigned(P->getInteger("line").value_or(0));
+    } else {
+      S.CubinCrc = Crc->str();
+    }
     S.Samples = uint64_t(*N);
     uint64_t Base = 0, NotIssued = 0;
     for (const auto &[Name, Count] : *Stalls) {
@@ -127,7 +132,7 @@ warpscope::loadPcSamples(const std::string &Dir) {
   // Map pcs through each cubin's line table, read once per CRC.
   std::map<std::string, std::optional<cubin::LineTable>> Tables;
   for (SampledPc &S : Set.Pcs) {
-    if (S.Ptx) // located by the file itself
+    if (S.PtxIndex) // modeled PTX samples carry their lines
       continue;
     auto [It, New] = Tables.try_emplace(S.CubinCrc);
     if (New) {

@@ -28,9 +28,10 @@ struct SampledPc {
   std::vector<std::pair<std::string, uint64_t>> Stalls;
   std::string File; ///< empty when no line info maps it
   unsigned Line = 0;
-  /// Granularity "ptx" (the timing model's): PcOffset is the instruction's
-  /// ptx_index and File/Line come from the file itself.
-  bool Ptx = false;
+  /// Granularity "ptx" (/3, the timing model's): the index among the
+  /// function's instructions as warpscope/PTX/PtxListing.h numbers them (also
+  /// in PcOffset); File/Line come from the file itself and CubinCrc is empty.
+  std::optional<uint64_t> PtxIndex;
 };
 
 struct PcSampleSet {
@@ -42,9 +43,10 @@ struct PcSampleSet {
   /// no sample says whether its scheduler issued.
   bool NotIssuedKnown = true;
   std::vector<std::string> Warnings; ///< e.g. a cubin without line info
-  /// Where the samples come from: "cupti" (a GPU) or "model" (the
-  /// emulator's timing model, configuration ModelConfig).
-  std::string Source = PcSourceCupti;
+  /// /3: "cupti" (a GPU) or "model" (the emulator's timing model,
+  /// configuration ModelConfig), "sass" or "ptx"; older files are CUPTI's
+  /// SASS samples.
+  std::string Source = PcSourceCupti, Granularity = PcGranularitySass;
   std::string ModelConfig;
 };
 

@@ -9,6 +9,7 @@
 #include "ReportFormats.h"
 #include "SassMetrics.h"
 #include "StallReport.h"
+#include "advise/AdviseRender.h"
 #include "warpscope/ABI/Files.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -86,6 +87,7 @@ int warpscope::runReport() {
   if (Top.getNumOccurrences() && Format != "text")
     return Error("--top applies to --format text only; the other formats "
                  "list every branch");
+  std::error_code EC0;
   Expected<ProfileSet> Set = hardwareOnly(Dir)
                                  ? Expected<ProfileSet>(hardwareOnlySet(Dir))
                                  : loadProfileDirectory(Dir);
@@ -127,6 +129,19 @@ int warpscope::runReport() {
     if (!All)
       consumeError(All.takeError());
   }
+  // PC samples with the listing that numbers them add the advisor's
+  // section (docs/advisor.md); `warpscope advise` says more.
+  std::optional<advise::AdviceReport> Advice;
+  if (*Stalls || !filesNamed(Dir, files::PcSamples, EC0).empty()) {
+    Expected<std::unique_ptr<advise::LoadedInputs>> L =
+        advise::loadAdviseInputs(Dir);
+    if (!L)
+      WithColor::warning(errs(), "warpscope report")
+          << "no advice: " << toString(L.takeError()) << "\n";
+    else if ((*L)->In.has(advise::InputKind::Samples))
+      Advice = advise::runAdvisor(**L, advise::allOptimizers(), KernelFilter,
+                                  Format == "json" ? 0 : 5);
+  }
   std::optional<SassMetricsSummary> SassSummary;
   if (*Sass)
     SassSummary = joinSassMetrics(*S, **Sass, KernelFilter);
@@ -144,6 +159,10 @@ int warpscope::runReport() {
       renderMemoryText(**Memory, OS);
     if (*Modeled)
       renderModeledText(**Modeled, OS);
+    if (Advice) {
+      OS << "\n";
+      advise::renderAdviceText(*Advice, OS);
+    }
   } else if (Format == "json") {
     json::Value Report = renderJson(*Set, *S);
     if (SassSummary)
@@ -158,12 +177,15 @@ int warpscope::runReport() {
     if (*Modeled)
       Report.getAsObject()->try_emplace("modeled_time",
                                         renderModeledJson(**Modeled));
+    if (Advice)
+      Report.getAsObject()->try_emplace("advice",
+                                        advise::renderAdviceJson(*Advice));
     OS << formatv("{0:2}", Report) << "\n";
   } else if (Format == "csv")
     renderCsv(*S, OS);
   else if (Format == "sarif")
     OS << formatv("{0:2}", renderSarif(*S, SarifThreshold)) << "\n";
-  else if (!*Stalls && !SassSummary && !*Memory && !*Modeled)
+  else if (!*Stalls && !SassSummary && !*Memory && !*Modeled && !Advice)
     renderHtml(*Set, *S, OS);
   else {
     std::string Page;
@@ -178,6 +200,8 @@ int warpscope::runReport() {
       Sections += renderMemoryHtml(**Memory);
     if (*Modeled)
       Sections += renderModeledHtml(**Modeled);
+    if (Advice)
+      Sections += advise::renderAdviceHtml(*Advice);
     size_t End = Page.rfind("</body>");
     Page.insert(End == std::string::npos ? Page.size() : End, Sections);
     OS << Page;

@@ -74,6 +74,7 @@ void warpscope::clearCollectedFiles(const std::string &OutDir) {
        I.increment(EC)) {
     StringRef Name = sys::path::filename(I->path());
     if (files::PcSamples.matches(Name) || files::SassMetrics.matches(Name) ||
+        files::Ptx.matches(Name) ||
         (Name.starts_with(files::Cubin.Prefix) &&
          (Name.ends_with(".cubin") || Name.ends_with(".sass") ||
           Name.ends_with(".dot"))))
@@ -97,8 +98,9 @@ void warpscope::disassembleCubins(const std::string &OutDir) {
                                             std::nullopt};
     std::optional<StringRef> CfgIO[] = {std::nullopt, StringRef(Cfg),
                                         std::nullopt};
-    sys::ExecuteAndWait(*Nvdisasm, {*Nvdisasm, "-c", "-g", Path}, std::nullopt,
-                        ListingIO);
+    // -hex: the advisor reads the control bits (docs/advisor.md).
+    sys::ExecuteAndWait(*Nvdisasm, {*Nvdisasm, "-c", "-g", "-hex", Path},
+                        std::nullopt, ListingIO);
     sys::ExecuteAndWait(*Nvdisasm, {*Nvdisasm, "-cfg", Path}, std::nullopt,
                         CfgIO);
   }

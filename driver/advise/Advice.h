@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,21 +23,26 @@ struct Truth;
 struct PcSampleSet;
 
 namespace advise {
+struct CodeSet;
+struct FunctionBlame;
 
 /// The kinds of evidence a profile directory may hold. An optimizer lists
 /// the ones it needs; the command says which were present and which
 /// optimizers were skipped for lack of which.
 enum class InputKind {
-  Counts,         ///< instrumented block counts (profile-*.json)
-  Divergence,     ///< the per-branch divergence map (profile-*.json)
-  Samples,        ///< PC samples, CUPTI (SASS) or modeled (PTX)
-  MemoryCounts,   ///< exact sectors / bank wavefronts (emu-*.json)
-  Occupancy,      ///< registers, shared memory, blocks per SM
-  LaunchConfig,   ///< grid and block sizes per launch
-  ModeledTime,    ///< timing-model cycles per launch (emu-*.json)
-  Instructions,   ///< the PTX or SASS listing of each function
+  Counts,       ///< instrumented block counts (profile-*.json)
+  Divergence,   ///< the per-branch divergence map (profile-*.json)
+  Samples,      ///< PC samples, CUPTI (SASS) or modeled (PTX)
+  MemoryCounts, ///< exact sectors / bank wavefronts (emu-*.json)
+  Occupancy,    ///< registers, shared memory, blocks per SM
+  LaunchConfig, ///< grid and block sizes per launch
+  ModeledTime,  ///< timing-model cycles per launch (emu-*.json)
+  Instructions, ///< the PTX or SASS listing of each function
 };
 llvm::StringRef inputName(InputKind K);
+/// V with at most MaxDecimals decimals, trailing zeros dropped ("8",
+/// "1.25"), as advice shows figures.
+std::string formatNumber(double V, unsigned MaxDecimals = 2);
 
 /// Everything loaded from the directory; null / empty where absent.
 struct Inputs {
@@ -45,6 +51,13 @@ struct Inputs {
   const PcSampleSet *Samples = nullptr;
   std::vector<InputKind> Present;
   bool has(InputKind K) const;
+  /// The instruction representation of the listed functions (Code.h).
+  const CodeSet *Code = nullptr;
+  /// GPA's blamer over each sampled function, by mangled name (Blame.h);
+  /// set together with Samples and Instructions.
+  const std::map<std::string, FunctionBlame> *Blame = nullptr;
+  /// "model" when the samples are the timing model's (labelled modeled).
+  std::string SampleSource;
 };
 
 /// One place the advice points at. For the blamer's hotspots Def* is the
@@ -53,7 +66,7 @@ struct Hotspot {
   std::string Function; ///< mangled
   std::string File;
   unsigned Line = 0;
-  std::string Source;   ///< the line's text, when the file is readable
+  std::string Source; ///< the line's text, when the file is readable
   std::string DefFile;
   unsigned DefLine = 0;
   unsigned Distance = 0; ///< instructions between def and use (blamer)

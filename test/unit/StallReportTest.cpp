@@ -309,8 +309,8 @@ TEST(StallReport, ModeledSamplesAtPtxGranularity) {
   EXPECT_EQ(Set.Source, "model");
   EXPECT_EQ(Set.ModelConfig, "h100-sxm");
   ASSERT_EQ(Set.Pcs.size(), 1u);
-  EXPECT_TRUE(Set.Pcs[0].Ptx);
-  EXPECT_EQ(Set.Pcs[0].PcOffset, 12u);
+  ASSERT_TRUE(Set.Pcs[0].PtxIndex.has_value());
+  EXPECT_EQ(*Set.Pcs[0].PtxIndex, 12u);
   EXPECT_EQ(Set.Pcs[0].File, "/src/k.cu");
   EXPECT_EQ(Set.Pcs[0].Line, 40u);
   EXPECT_TRUE(Set.Warnings.empty()); // no cubin is looked for
@@ -333,7 +333,9 @@ TEST(StallReport, ModeledSamplesAtPtxGranularity) {
       "total_samples": 0, "dropped_samples": 0, "pcs": []})";
   auto Bad = loadPcSamples(Dir);
   ASSERT_FALSE(bool(Bad));
-  EXPECT_NE(toString(Bad.takeError()).find("has no valid 'source'"),
+  EXPECT_NE(toString(Bad.takeError())
+                .find("source must be cupti or model and granularity sass or "
+                      "ptx"),
             std::string::npos);
 }
 

@@ -17,7 +17,8 @@ namespace warpscope {
 /// model `model_config`. Version 2 counts each sample once in a pc's
 /// `samples`; version 1 also counted its not-issued reasons there (readers
 /// recount them). Readers accept all three.
-constexpr const char *PcSamplingSchema = "warpscope-pcsampling/3";
+constexpr const char *PcSamplingSchemaV3 = "warpscope-pcsampling/3";
+constexpr const char *PcSamplingSchema = PcSamplingSchemaV3; ///< written now
 constexpr const char *PcSamplingSchemaV2 = "warpscope-pcsampling/2";
 constexpr const char *PcSamplingSchemaV1 = "warpscope-pcsampling/1";
 constexpr const char *PcSourceCupti = "cupti", *PcSourceModel = "model";

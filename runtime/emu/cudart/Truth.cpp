@@ -67,10 +67,22 @@ void writeModeledSamples(State &St) {
   std::map<std::pair<std::string, uint32_t>, ModeledPcSamples> Pcs;
   std::string Config;
   unsigned Period = 0;
+  std::string Dir = cudart::truthDirectory();
   for (auto &R : St.Modules) {
     if (!R->M)
       continue;
-    for (ModeledPcSamples &P : R->M->modeledSamples()) {
+    std::vector<ModeledPcSamples> Samples = R->M->modeledSamples();
+    // The PTX whose instructions ptx_index numbers (warpscope advise).
+    if (!Samples.empty() && !R->Ptx.empty()) {
+      std::string Error = support::writeFileInDirectory(
+          Dir,
+          files::Ptx.named(std::to_string(getpid()) + "-" +
+                           std::to_string(R->Index)),
+          R->Ptx);
+      if (!Error.empty())
+        fprintf(stderr, "warpscope-emu: warning: %s\n", Error.c_str());
+    }
+    for (ModeledPcSamples &P : Samples) {
       ModeledPcSamples &Into = Pcs[{P.Function, P.PtxIndex}];
       if (Into.Function.empty()) {
         Into = std::move(P);
@@ -108,10 +120,8 @@ void writeModeledSamples(State &St) {
               {"ptx_index", P.PtxIndex},
               {"samples", P.Samples},
               {"stalls", Stalls}};
-    if (!P.File.empty()) {
-      E["file"] = P.File;
-      E["line"] = P.Line;
-    }
+    E["file"] = P.File; // "" and 0 where no .loc says
+    E["line"] = P.Line;
     List.push_back(std::move(E));
   }
   char Exe[4096];
@@ -134,8 +144,8 @@ void writeModeledSamples(State &St) {
               {"pcs", List},
               {"errors", json::array()}};
   std::string Error = support::writeFileInDirectory(
-      cudart::truthDirectory(),
-      files::PcSamples.named(std::to_string(getpid())), Doc.dump(1) + "\n");
+      Dir, files::PcSamples.named(std::to_string(getpid())),
+      Doc.dump(1) + "\n");
   if (!Error.empty())
     fprintf(stderr, "warpscope-emu: warning: %s\n", Error.c_str());
 }
