@@ -9,6 +9,8 @@
 // RUN: %warpscope run --emulate --pc-sampling --sampling-period 6 -o %t.a -- %t.exe | FileCheck --check-prefix=OUT %s
 // RUN: env WARPSCOPE_EMU_THREADS=1 %warpscope run --emulate --pc-sampling --sampling-period 6 -o %t.b -- %t.exe | FileCheck --check-prefix=OUT %s
 // RUN: %python %S/Inputs/check_model_samples.py %t.a %t.b | FileCheck --check-prefix=SAMPLES %s
+// RUN: ls %t.a/ptx-*.ptx
+// RUN: %warpscope advise %t.a | FileCheck --check-prefix=ADVISE %s
 // RUN: %warpscope report %t.a | FileCheck %s
 // RUN: %warpscope report %t.a --format json | FileCheck --check-prefix=JSON %s
 // RUN: %warpscope report %t.a --format html | FileCheck --check-prefix=HTML %s
@@ -21,6 +23,9 @@
 // ENVPERIOD-NOT: warpscope-emu:
 // ENVPERIOD: done
 // DEFAULT: 9
+// The advisor reads the modeled samples with the saved PTX, labelled.
+// ADVISE: inputs used: PC samples, memory-efficiency counts, modeled time, instruction listing (the PC samples are modeled, not measured)
+// ADVISE: Warp balance: estimated speedup {{[0-9.]+}}x (modeled)
 // OUT: done
 // SAMPLES: samples {{[0-9]+}} barrier lines timing-pc-sampling.cu:[[# @LINE + 23]]{{$}}
 // SAMPLES: deterministic
