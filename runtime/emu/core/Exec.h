@@ -135,7 +135,7 @@ public:
   std::string ModelSetting;
   std::optional<timing::Config> Model; ///< loaded for ModelSetting
   unsigned SamplePeriod = 0;
-  unsigned ModelSms = 8; ///< WARPSCOPE_EMU_MODEL_SMS
+  unsigned ModelSms = 8;           ///< WARPSCOPE_EMU_MODEL_SMS
   std::unique_ptr<ModelCode> Code; ///< built at the first modeled launch
   std::vector<timing::StallCounts> Samples; ///< by ModelCode table index
   std::string SampledConfig; ///< the configuration the samples were taken with

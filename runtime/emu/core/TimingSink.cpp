@@ -325,8 +325,8 @@ void readModelSettings(ModuleImpl &M, support::SettingsReader &R) {
   }
   // How many SMs a launch simulates at most (docs/timing-model.md, "Large
   // grids"); more is slower and, on uneven grids, closer.
-  M.ModelSms = (unsigned)R.integer("WARPSCOPE_EMU_MODEL_SMS", 1, 1024, "8")
-                   .value_or(8);
+  M.ModelSms =
+      (unsigned)R.integer("WARPSCOPE_EMU_MODEL_SMS", 1, 1024, "8").value_or(8);
   M.SamplePeriod = 0;
   if (R.flag("WARPSCOPE_EMU_PC_SAMPLING", false))
     M.SamplePeriod = (unsigned)R

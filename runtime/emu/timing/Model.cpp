@@ -6,9 +6,10 @@
 // configuration's limits). Simulates K = min(S, MaxSms) SMs spread evenly
 // over the S (SM floor(k S / K) for k < K, so that a grid's first, middle
 // and last CTAs are all represented) with every CTA they receive; the
-// launch's modeled time is the latest end among them. With K < S the result is `scaled`: the other SMs are taken to
-// behave like the simulated ones (same share of the work, same share of L2
-// and DRAM bandwidth), docs/timing-model.md gives the method and its error.
+// launch's modeled time is the latest end among them. With K < S the result
+// is `scaled`: the other SMs are taken to behave like the simulated ones
+// (same share of the work, same share of L2 and DRAM bandwidth);
+// docs/timing-model.md gives the method and its error.
 //
 //===----------------------------------------------------------------------===//
 #include "SmSim.h"
