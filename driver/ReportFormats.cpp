@@ -4,6 +4,7 @@
 #include "Html.h"
 #include "MixReport.h"
 #include "ResourceReport.h"
+#include "SarifFormat.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -44,21 +45,16 @@ void warpscope::renderCsv(const std::vector<FunctionSummary> &Summaries,
 
 json::Value
 warpscope::renderSarif(const std::vector<FunctionSummary> &Summaries,
-                       double MinRate) {
+                       double MinRate, const SarifContext &Context) {
   json::Array Results;
   for (const FunctionSummary &S : Summaries)
     for (const BranchRow &Row : S.Rows) {
       const BranchCounts &B = *Row.Branch;
       if (!B.Divergent || Row.Rate < MinRate || B.Loc.File.empty())
         continue;
-      json::Object Region{{"startLine", B.Loc.Line}};
-      if (B.Loc.Column)
-        Region["startColumn"] = B.Loc.Column;
-      std::string Uri = sys::path::is_absolute(B.Loc.File)
-                            ? "file://" + B.Loc.File
-                            : B.Loc.File;
       Results.push_back(json::Object{
           {"ruleId", "WS001"},
+          {"ruleIndex", 0},
           {"level", Row.Rate >= 0.5 ? "warning" : "note"},
           {"message",
            json::Object{
@@ -71,33 +67,14 @@ warpscope::renderSarif(const std::vector<FunctionSummary> &Summaries,
                     .str()}}},
           {"locations",
            json::Array{json::Object{
-               {"physicalLocation",
-                json::Object{{"artifactLocation", json::Object{{"uri", Uri}}},
-                             {"region", std::move(Region)}}}}}},
+               {"physicalLocation", sarifPhysicalLocation(B.Loc, Context)}}}},
+          {"partialFingerprints",
+           sarifFingerprints("WS001", B.Loc, S.Function->Name, Context)},
           {"properties", json::Object{{"visits", B.Visits},
                                       {"divergent", B.Divergent},
                                       {"kernel", S.Function->Name}}}});
     }
-  json::Object Rule{
-      {"id", "WS001"},
-      {"name", "DivergentBranch"},
-      {"shortDescription", json::Object{{"text", "Divergent branch"}}},
-      {"fullDescription",
-       json::Object{{"text", "Lanes of a warp took different sides of this "
-                             "branch, so the warp ran both sides one after "
-                             "the other with part of its lanes idle."}}},
-      {"defaultConfiguration", json::Object{{"level", "warning"}}}};
-  return json::Object{
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs",
-       json::Array{json::Object{
-           {"tool", json::Object{{"driver",
-                                  json::Object{{"name", "WarpScope"},
-                                               {"version", WARPSCOPE_VERSION},
-                                               {"rules", json::Array{std::move(
-                                                             Rule)}}}}}},
-           {"results", std::move(Results)}}}}};
+  return sarifLog(std::move(Results), Context);
 }
 
 namespace {

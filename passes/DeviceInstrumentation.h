@@ -28,12 +28,16 @@ struct DeviceInstrumentationOptions {
   bool EdgeArrivals = true;           ///< edge-arrivals
   bool CountLoopEntries = true;       ///< count-loop-entries
   bool BranchThroughProbe = true;     ///< branch-through-probe
+  bool ReduceLoopsFirst = true;       ///< reduce-loops-first
   bool PromoteLoopCounters = true;    ///< promote-loop-counters
   bool PromoteBlockProbes = false;    ///< promote-block-probes
   bool SkipShortLoops = true;         ///< promote-skip-short-loops
   unsigned CounterReplicas = 256;     ///< counter-replicas
   std::string DatabaseOut;            ///< db-out
-  ModuleIdentityOptions Identity;     ///< module-id, db-dir
+  /// Instrument only kernels whose mangled or demangled name matches, and
+  /// what they call; empty: every kernel.
+  std::string KernelFilter;       ///< kernel-filter
+  ModuleIdentityOptions Identity; ///< module-id, db-dir
 };
 
 class DeviceInstrumentationPass
