@@ -13,6 +13,7 @@
 #include "InstructionMix.h"
 #include "MangroveFeatures.h"
 #include "MixReport.h"
+#include "ModeledTime.h"
 #include "Report.h"
 #include "ReportFormats.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -94,6 +95,33 @@ uint64_t staticInstructions(const FunctionProfile &F) {
   for (const auto &[Op, K] : F.PtxUnattributed)
     N += K;
   return N;
+}
+
+/// modeled_cycles, modeled_microseconds, modeled_config: the sums over the
+/// row's launches (those with L's configuration when F had only one),
+/// empty without the timing model.
+std::string modeledColumns(const Truth &T, const FunctionProfile &F,
+                           const LaunchGroup &L) {
+  uint64_t Cycles = 0;
+  double Us = 0;
+  std::string Config;
+  bool Any = false;
+  for (const TruthLaunch &TL : T.Launches) {
+    if (!TL.Modeled || TL.Kernel != F.Name)
+      continue;
+    bool Same = true;
+    for (int K = 0; K < 3; ++K)
+      Same &= TL.Grid[K] == L.Grid[K] && TL.Block[K] == L.Block[K];
+    if (F.Launches.size() == 1 && !Same)
+      continue;
+    Any = true;
+    Cycles += TL.Modeled->Cycles;
+    Us += TL.Modeled->Microseconds;
+    Config = TL.Modeled->Config;
+  }
+  if (!Any)
+    return ",,";
+  return formatv("{0},{1:F3},{2}", Cycles, Us, csvField(Config)).str();
 }
 
 /// GPU Mangrove's rows: one per launch, from the launch records of a
@@ -292,7 +320,8 @@ int warpscope::runFeatures() {
            "param_bytes,shared_bytes_moved,local_bytes,"
            "arithmetic_intensity,flops,flops_per_global_byte,"
            "warp_instructions,branch_efficiency,simd_efficiency,"
-           "divergent_visits,configurations,exact\n";
+           "divergent_visits,configurations,exact,modeled_cycles,"
+           "modeled_microseconds,modeled_config\n";
   // A per-launch run (warpscope run --mode per-launch) counts each launch
   // configuration apart: one row each. Otherwise a kernel's counts cover all
   // its launches: one row naming its most launched configuration and how
@@ -319,6 +348,10 @@ int warpscope::runFeatures() {
   for (const std::string &W : Set->Warnings)
     WithColor::warning(errs(), "warpscope features") << W << "\n";
   std::vector<Row> RowData = attributeCallees(*Sums, Selected);
+  // The timing model's figures, when the run was emulated with it.
+  Truth T;
+  if (Error E = loadTruth(Dir, T))
+    return Fail(toString(std::move(E)));
   unsigned Rows = 0;
   for (const auto &[SP, Configurations] : Selected) {
     const Row &RD = RowData[Rows];
@@ -369,7 +402,8 @@ int warpscope::runFeatures() {
         << ',' << M.flops() << ',' << number(arithmeticIntensity(M)) << ','
         << M.Total.Warp << ',' << number(S.BranchEfficiency) << ','
         << number(S.SimdEfficiency) << ',' << S.Divergent << ','
-        << Configurations << ',' << (Exact ? "yes" : "lower-bound") << "\n";
+        << Configurations << ',' << (Exact ? "yes" : "lower-bound") << ','
+        << modeledColumns(T, F, *L) << "\n";
   }
   if (!Rows)
     return Fail(Dir + ": no instrumented kernel was launched");

@@ -58,6 +58,23 @@ struct LaunchParams {
   /// a core user passing unregistered host memory leaves it off (then only
   /// addresses below 4096 and just past shared/local memory fail).
   bool CheckAddresses = false;
+  /// Registers per thread of the machine code (ptxas), for the timing
+  /// model's occupancy; 0: unknown (registers do not limit it).
+  uint32_t RegistersPerThread = 0;
+};
+
+/// The modeled samples at one PTX instruction (pcsamples-*.json, schema
+/// warpscope-pcsampling/3 with granularity "ptx").
+struct ModeledPcSamples {
+  std::string Function; ///< mangled
+  /// Index among the function's program instructions (probe instructions
+  /// left out), as the PTX listing (warpscope/PTX/PtxListing.h) numbers them.
+  uint32_t PtxIndex = 0;
+  std::string File; ///< empty: no .loc
+  uint32_t Line = 0;
+  uint64_t Samples = 0;
+  /// Full stall names (ABI/PcSampling.h), not-issued twins included.
+  std::vector<std::pair<std::string, uint64_t>> Stalls;
 };
 
 /// What a failed launch amounts to on a GPU, so the stand-in cudart can
@@ -87,6 +104,13 @@ public:
   /// Exact ground truth accumulated over all launches (docs/emulator.md):
   /// writes a JSON document (schema "warpscope-emu/1").
   virtual std::string groundTruthJson() const = 0;
+  /// Modeled PC samples (WARPSCOPE_EMU_PC_SAMPLING with WARPSCOPE_EMU_MODEL,
+  /// docs/timing-model.md), summed over launches; empty when none.
+  virtual std::vector<ModeledPcSamples> modeledSamples() const { return {}; }
+  /// The timing model configuration the samples were taken with.
+  virtual std::string modelConfigName() const { return ""; }
+  /// Their sampling period N (2^N cycles); 0 when none were taken.
+  virtual unsigned samplingPeriod() const { return 0; }
 };
 
 /// Parses PTX text. On failure returns null and sets Error to one line

@@ -97,6 +97,7 @@ void ModuleImpl::readLaunchSettings() {
   unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
   Threads = (unsigned)R.integer("WARPSCOPE_EMU_THREADS", 1, 1024, "all cores")
                 .value_or(Cores);
+  readModelSettings(*this, R);
   static std::mutex WarnedMu;
   static std::set<std::string> Warned;
   std::lock_guard<std::mutex> L(WarnedMu);
@@ -133,10 +134,15 @@ bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P,
     return false;
   }
   readLaunchSettings();
-  Launches.push_back({Kernel, P.Grid, P.Block, P.DynamicSharedBytes});
+  Launches.push_back(
+      {Kernel, P.Grid, P.Block, P.DynamicSharedBytes, false, {}});
   ++LaunchCount;
   try {
-    runGrid(*this, K, P);
+    // Tests may install sinks of their own: then the model stays out.
+    if (Model && TraceSinks.empty())
+      runModeled(*this, K, P, P.RegistersPerThread, Launches.back());
+    else
+      runGrid(*this, K, P);
   } catch (EmuError &E) {
     Error = E.Msg;
     if (Fault)

@@ -22,6 +22,7 @@
 #define WARPSCOPE_EMU_CORE_EXECINTERNAL_H
 
 #include "Exec.h"
+#include "warpscope/Support/Settings.h"
 
 #include <chrono>
 #include <cstdint>
@@ -103,8 +104,9 @@ private:
   ModuleImpl &M;
   Function &K;
   const LaunchParams &P;
-  WorkerCounters &Ctr; // this worker's counts
-  TraceSink *Trace;    // null: untraced
+  WorkerCounters &Ctr;  // this worker's counts
+  TraceSink *Trace;     // null: untraced
+  bool Tracing = false; // Trace wants the running CTA
   bool FirstCta = true;
   uint32_t Ctaid[3] = {0, 0, 0};
   uint32_t NThreads = 0, NWarps = 0;
@@ -138,7 +140,8 @@ private:
     return Regions[(reinterpret_cast<uintptr_t>(&I) / sizeof(Inst)) %
                    RegionSlots];
   }
-  bool CountMem = true; // memory-efficiency counts (MemCount.cpp)
+  bool CountMem = true; // memory-efficiency counts (MemCount.cpp) this CTA
+  bool CountMemLaunch = true; // ... for every CTA of the launch
   bool Race = false;    // WARPSCOPE_EMU_RACECHECK for this launch
   uint64_t Clock = 0;   // %clock: this worker's instructions in this launch
   // Branches between two looks at the watchdog's clock (a power of two
@@ -184,7 +187,7 @@ private:
   void releaseBarrier(uint32_t B);
   // Interp.cpp
   bool runWarp(Warp &W) { // true: reached barrier
-    return Trace ? runWarpT<true>(W) : runWarpT<false>(W);
+    return Tracing ? runWarpT<true>(W) : runWarpT<false>(W);
   }
   template <bool Traced> bool runWarpT(Warp &W);
   // The current path of Fr ended (empty mask, reconvergence point or end of
@@ -214,7 +217,14 @@ private:
   void execCvta(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execIsspacep(Frame &Fr, const Inst &I, uint32_t EM);
   // MemCount.cpp
-  void countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  void countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+    if (__builtin_expect(Tracing, 0))
+      return countMemTraced(W, Fr, I, EM);
+    countMemUntraced(W, Fr, I, EM);
+  }
+  void countMemUntraced(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  [[gnu::noinline]] void countMemTraced(Warp &W, Frame &Fr, const Inst &I,
+                                        uint32_t EM);
   // Racecheck.cpp
   void raceAccess(const Warp &W, const Frame &Fr, const Inst &I, uint32_t EM,
                   uint8_t Sp, unsigned Bytes, RaceAccess Kind);
@@ -251,6 +261,13 @@ private:
 /// Runs launch P of kernel K on up to M.Threads worker threads; throws
 /// EmuError with the error of the lowest-index failing CTA (LaunchGrid.cpp).
 void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P);
+/// The timing model (TimingSink.cpp): reads WARPSCOPE_EMU_MODEL and
+/// WARPSCOPE_EMU_PC_SAMPLING / WARPSCOPE_SAMPLING_PERIOD; a bad
+/// configuration is one line and the run goes on without the model.
+void readModelSettings(ModuleImpl &M, support::SettingsReader &R);
+/// runGrid with the model's sinks; fills Rec's modeled time.
+void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
+                uint32_t RegistersPerThread, LaunchRecord &Rec);
 /// Device printf output, in CTA order (Builtins.cpp).
 void emitPrintf(const std::string &Text);
 

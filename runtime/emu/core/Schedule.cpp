@@ -476,7 +476,7 @@ void Launcher::setup() {
   NWarps = (NThreads + 31) / 32;
   Check = P.CheckAddresses;
   Ctr.prepare(M.PM->Functions.size());
-  CountMem = M.CountMemory;
+  CountMemLaunch = M.CountMemory;
   Race = M.RaceCheck;
   // Kernel parameter bytes into the frame param area of each lane.
   KParams.assign(K.ParamBytes, 0);
@@ -513,10 +513,12 @@ void Launcher::runCta(uint64_t Linear) {
   FirstCta = false;
   if (Race)
     M.Race.nextEpoch(); // no ordering between different CTAs' shared
-  if (Trace)
-    Trace->beginCta(Linear);
+  Tracing = Trace && Trace->beginCta(Linear);
+  CountMem = CountMemLaunch || Tracing; // the timing model needs the counts
   initWarps();
   runBlock();
+  if (Tracing)
+    Trace->endCta();
 }
 
 // Sets up the warps of CTA Ctaid: thread ids, local memory windows, and the

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
+#include "warpscope/Support/Settings.h"
 
 #include <cstring>
 
@@ -63,6 +64,15 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   LP.DynamicSharedBytes = static_cast<uint32_t>(Shared);
   LP.Args = Packed.Ptrs.empty() ? nullptr : Packed.Ptrs.data();
   LP.CheckAddresses = true; // all device memory handed out is registered
+  // The timing model places CTAs by occupancy: the machine code's
+  // registers (ptxas, cached per module) when it runs.
+  if (!warpscope::support::SettingsReader()
+           .text("WARPSCOPE_EMU_MODEL")
+           .empty()) {
+    std::string Why;
+    if (const PtxasKernel *R = cudart::machineResources(*F, Why))
+      LP.RegistersPerThread = R->Registers;
+  }
   LaunchFault Fault = LaunchFault::None;
   if (!F->Mod->M->launch(F->Name, LP, Err, &Fault)) {
     emuError(Err.empty() ? "kernel " + F->Name + " failed" : Err);

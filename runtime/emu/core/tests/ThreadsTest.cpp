@@ -293,7 +293,10 @@ TEST(Threads, DeviceHeapWithCheckedAccesses) {
 // Counts the instructions a worker issues.
 class CountingSink : public core::TraceSink {
 public:
-  void beginCta(uint64_t) override { ++Ctas; }
+  bool beginCta(uint64_t) override {
+    ++Ctas;
+    return true;
+  }
   void instruction(uint32_t, const core::Function &, uint32_t, uint32_t Active,
                    uint32_t Exec) override {
     ++Warps;
