@@ -142,8 +142,8 @@ private:
   }
   bool CountMem = true; // memory-efficiency counts (MemCount.cpp) this CTA
   bool CountMemLaunch = true; // ... for every CTA of the launch
-  bool Race = false;    // WARPSCOPE_EMU_RACECHECK for this launch
-  uint64_t Clock = 0;   // %clock: this worker's instructions in this launch
+  bool Race = false;          // WARPSCOPE_EMU_RACECHECK for this launch
+  uint64_t Clock = 0; // %clock: this worker's instructions in this launch
   // Branches between two looks at the watchdog's clock (a power of two
   // minus one: an increment, an AND and a predictable branch per branch).
   static constexpr uint64_t WatchdogMask = (1u << 16) - 1;
