@@ -31,7 +31,7 @@ warpscope::staleSourceFiles(const SourceHashes &Hashes) {
   return Stale;
 }
 
-std::string SourceText::line(const std::string &File, unsigned Line) {
+const std::vector<std::string> &SourceText::lines(const std::string &File) {
   auto It = Files.find(File);
   if (It == Files.end()) {
     std::vector<std::string> Lines;
@@ -43,7 +43,12 @@ std::string SourceText::line(const std::string &File, unsigned Line) {
     }
     It = Files.emplace(File, std::move(Lines)).first;
   }
-  if (Line == 0 || Line > It->second.size())
+  return It->second;
+}
+
+std::string SourceText::line(const std::string &File, unsigned Line) {
+  const std::vector<std::string> &Lines = lines(File);
+  if (Line == 0 || Line > Lines.size())
     return "";
-  return StringRef(It->second[Line - 1]).trim().str();
+  return StringRef(Lines[Line - 1]).trim().str();
 }

@@ -25,7 +25,10 @@ std::vector<std::string> staleSourceFiles(const SourceHashes &Hashes);
 class SourceText {
 public:
   explicit SourceText(const SourceHashes &Hashes) : Hashes(Hashes) {}
+  /// Line (1-based) without its indentation.
   std::string line(const std::string &File, unsigned Line);
+  /// Every line of File as written; none when missing or stale.
+  const std::vector<std::string> &lines(const std::string &File);
 
 private:
   const SourceHashes &Hashes;
