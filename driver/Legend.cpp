@@ -41,6 +41,12 @@ const std::vector<LegendEntry> &warpscope::reportLegend() {
                       "\"-\" for a row of several copies"},
       {"concentration", "the fewest source branches that together hold 90% "
                         "of the function's divergent visits"},
+      {"calls", "calls made at a call site: its block's executions times "
+                "the block's calls of that callee (warp and thread level)"},
+      {"with callees", "a kernel's totals plus those of every device "
+                       "function it reaches through calls; given only when "
+                       "exact: no such function is also called from "
+                       "elsewhere and no call is indirect"},
       {"line executions", "source view: thread executions of the most "
                           "executed basic block that has code on the line "
                           "(each block counted once per line it covers)"},

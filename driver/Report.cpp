@@ -68,7 +68,56 @@ std::vector<BranchRow> sourceBranches(const FunctionProfile &F,
   return Rows;
 }
 
+/// "block 3 (k.cu:12)": a call site, by its block.
+std::string siteName(const CallSite &C) {
+  return formatv("block {0} ({1})", C.Block->Id, where(C.Block->Loc)).str();
+}
+
+std::string calleeName(const CallSite &C) {
+  if (C.CalleeName.empty())
+    return "an indirect call";
+  return C.Callee ? C.Callee->Demangled
+                  : demangle(C.CalleeName) + " (not instrumented)";
+}
+
 } // namespace
+
+void warpscope::renderCallsText(const FunctionSummary &S, raw_ostream &OS) {
+  const CallingContext &C = S.Calls;
+  for (const CallSite &Site : C.Sites)
+    OS << formatv("  calls from {0} to {1}: {2} warp, {3} thread calls{4}\n",
+                  siteName(Site), calleeName(Site), Site.WarpCalls,
+                  Site.ThreadCalls,
+                  Site.CalleeSites == 1
+                      ? "; all the callee's counts are from this call site"
+                  : Site.CalleeSites > 1
+                      ? formatv("; the callee's counts are shared by {0} "
+                                "call sites and not split",
+                                Site.CalleeSites)
+                            .str()
+                      : std::string());
+  for (const CallSite &Site : C.CalledBy)
+    OS << formatv("  called from {0} {1}: {2} warp, {3} thread calls\n",
+                  Site.Caller->Demangled, siteName(Site), Site.WarpCalls,
+                  Site.ThreadCalls);
+  if (!S.Function->Kernel || (C.Callees.empty() && C.Why.empty()))
+    return;
+  if (!C.InclusiveExecutions) {
+    OS << "  with callees: no exact totals: " << C.Why << "\n";
+    return;
+  }
+  OS << formatv("  with callees: basic block executions {0} warp, {1} "
+                "thread",
+                C.InclusiveExecutions->Warp, C.InclusiveExecutions->Thread);
+  if (C.InclusiveInstructions)
+    OS << formatv("; PTX instructions {0} warp, {1} thread",
+                  C.InclusiveInstructions->Warp,
+                  C.InclusiveInstructions->Thread);
+  OS << " (exact";
+  if (!C.Why.empty())
+    OS << "; " << C.Why;
+  OS << ")\n";
+}
 
 bool warpscope::emulatedRun(const ProfileSet &Set) {
   return StringRef(Set.Device).starts_with("WarpScope Emulated");
@@ -139,6 +188,7 @@ warpscope::summarize(const ProfileSet &Set, const std::string &Filter) {
       Covered += Row.Divergent;
       ++S.Concentration90;
     }
+    S.Calls = callingContext(Set, F);
     Out.push_back(std::move(S));
   }
   std::stable_sort(Out.begin(), Out.end(),
@@ -231,6 +281,7 @@ void warpscope::renderText(const ProfileSet &Set,
                     "90% of "
                     "{1} divergent visits\n",
                     S.Concentration90, S.Divergent);
+    renderCallsText(S, OS);
     if (S.Rows.empty())
       continue;
     OS << "  divergence map (one row per source branch):\n";
@@ -283,6 +334,45 @@ static json::Array branchSitesJson(const FunctionSummary &S) {
         {"successor0_fraction", optionalNumber(Row.Successor0Fraction)}});
   }
   return Out;
+}
+
+static json::Value siteJson(const CallSite &C) {
+  return json::Object{
+      {"caller", C.Caller->Name},
+      {"block", C.Block->Id},
+      {"file", C.Block->Loc.File},
+      {"line", C.Block->Loc.Line},
+      {"callee", C.CalleeName.empty() ? json::Value(nullptr)
+                                      : json::Value(C.CalleeName)},
+      {"callee_instrumented", C.Callee != nullptr},
+      {"warp_calls", C.WarpCalls},
+      {"thread_calls", C.ThreadCalls},
+      {"callee_call_sites", C.CalleeSites}};
+}
+
+static json::Value callingContextJson(const CallingContext &C) {
+  if (!C.Known)
+    return json::Object{{"known", false}, {"note", C.Why}};
+  json::Array Sites, CalledBy, Callees;
+  for (const CallSite &S : C.Sites)
+    Sites.push_back(siteJson(S));
+  for (const CallSite &S : C.CalledBy)
+    CalledBy.push_back(siteJson(S));
+  for (const FunctionProfile *F : C.Callees)
+    Callees.push_back(F->Name);
+  auto Pair = [](const std::optional<WarpThread> &T) {
+    return T ? json::Value(json::Object{{"warp", T->Warp},
+                                        {"thread", T->Thread}})
+             : json::Value(nullptr);
+  };
+  return json::Object{
+      {"known", true},
+      {"call_sites", std::move(Sites)},
+      {"called_from", std::move(CalledBy)},
+      {"callees", std::move(Callees)},
+      {"inclusive_executions", Pair(C.InclusiveExecutions)},
+      {"inclusive_instructions", Pair(C.InclusiveInstructions)},
+      {"note", C.Why.empty() ? json::Value(nullptr) : json::Value(C.Why)}};
 }
 
 static json::Array sourceLinesJson(const FunctionProfile &F) {
@@ -365,7 +455,8 @@ warpscope::renderJson(const ProfileSet &Set,
                    {"branches", std::move(Branches)},
                    {"branch_sites", branchSitesJson(S)},
                    {"blocks", std::move(Blocks)},
-                   {"source_lines", sourceLinesJson(F)}};
+                   {"source_lines", sourceLinesJson(F)},
+                   {"calling_context", callingContextJson(S.Calls)}};
     if (F.Kernel)
       addResourcesJson(Set, F, K);
     addMixJson(S.Mix, K);

@@ -2,6 +2,7 @@
 #ifndef WARPSCOPE_DRIVER_REPORT_H
 #define WARPSCOPE_DRIVER_REPORT_H
 
+#include "CallingContext.h"
 #include "InstructionMix.h"
 #include "ProfileModel.h"
 #include "SassReport.h"
@@ -38,6 +39,8 @@ struct FunctionSummary {
   /// Probed branches by source location, most divergent first.
   std::vector<BranchRow> Rows;
   InstructionMix Mix;          ///< this function's own PTX (not its callees')
+  /// Call sites, callers, and for kernels the totals with callees.
+  CallingContext Calls;
   /// The hardware's numbers, when the directory has SASS metrics.
   std::optional<HardwareComparison> Hardware;
 };
@@ -57,6 +60,10 @@ SassMetricsSummary joinSassMetrics(std::vector<FunctionSummary> &Summaries,
 /// The run was on the emulator (its device's name): times are host CPU
 /// times there.
 bool emulatedRun(const ProfileSet &Set);
+
+/// Call sites, callers and a kernel's totals with its callees, as text
+/// lines (none for a function that calls nothing and is not called).
+void renderCallsText(const FunctionSummary &S, llvm::raw_ostream &OS);
 
 /// "12.3%", or "-" when there is nothing to divide by.
 std::string formatPercent(std::optional<double> Fraction);

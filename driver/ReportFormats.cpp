@@ -340,6 +340,11 @@ void warpscope::renderHtml(const ProfileSet &Set,
     if (F.Kernel)
       renderResourcesHtml(Set, F, OS);
     renderMixHtml(S.Mix, OS);
+    std::string Calls;
+    raw_string_ostream CS(Calls);
+    renderCallsText(S, CS);
+    if (!Calls.empty())
+      OS << "<pre class=\"calls\">" << escapeHtml(Calls) << "</pre>\n";
     if (S.Hardware)
       renderHardwareHtml(*S.Hardware, OS);
     if (!S.Rows.empty())
