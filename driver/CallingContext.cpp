@@ -79,8 +79,9 @@ std::string inexact(const FunctionProfile &K,
     // A function K reaches, called from outside: its counts are shared.
     if (S.Callee && Reach.count(S.Callee) && !FromHere && S.Callee != &K)
       return S.Callee->Demangled + " is also called from " +
-             S.Caller->Demangled + ", and its counts do not say which calls "
-                                   "ran what";
+             S.Caller->Demangled +
+             ", and its counts do not say which calls "
+             "ran what";
   }
   return "";
 }

@@ -17,9 +17,10 @@ const std::vector<LegendEntry> &warpscope::reportLegend() {
                           "active, in %"},
       {"branch efficiency", "1 - divergent / visits over the function's "
                             "probed branches, in %"},
-      {"time", "milliseconds, summed over launches: on a GPU the kernel time "
-               "CUDA events measured; on the emulator the host CPU's wall-clock "
-               "time the emulation took, which is not a GPU time"},
+      {"time",
+       "milliseconds, summed over launches: on a GPU the kernel time "
+       "CUDA events measured; on the emulator the host CPU's wall-clock "
+       "time the emulation took, which is not a GPU time"},
       {"PTX instructions", "PTX instructions executed: \"warp\" once per "
                            "warp, \"thread\" once per active thread"},
       {"arithmetic intensity",

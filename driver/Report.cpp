@@ -62,8 +62,7 @@ std::vector<BranchRow> sourceBranches(const FunctionProfile &F,
     const BranchCounts &B = Row.first();
     if (Row.Copies.size() == 1 && B.ActiveThreads &&
         !B.SuccessorThreads.empty())
-      Row.Successor0Fraction =
-          double(B.SuccessorThreads[0]) / B.ActiveThreads;
+      Row.Successor0Fraction = double(B.SuccessorThreads[0]) / B.ActiveThreads;
   }
   return Rows;
 }
@@ -286,8 +285,8 @@ void warpscope::renderText(const ProfileSet &Set,
       continue;
     OS << "  divergence map (one row per source branch):\n";
     OS << formatv("    {0,-28} {1,6} {2,10} {3,10} {4,7} {5,7} {6,11}  {7}\n",
-                  "location", "copies", "visits", "divergent", "rate",
-                  "share", "to 1st succ", "source");
+                  "location", "copies", "visits", "divergent", "rate", "share",
+                  "to 1st succ", "source");
     unsigned Shown = 0;
     for (const BranchRow &Row : S.Rows) {
       if (Top && Shown++ == Top) {
@@ -337,17 +336,17 @@ static json::Array branchSitesJson(const FunctionSummary &S) {
 }
 
 static json::Value siteJson(const CallSite &C) {
-  return json::Object{
-      {"caller", C.Caller->Name},
-      {"block", C.Block->Id},
-      {"file", C.Block->Loc.File},
-      {"line", C.Block->Loc.Line},
-      {"callee", C.CalleeName.empty() ? json::Value(nullptr)
-                                      : json::Value(C.CalleeName)},
-      {"callee_instrumented", C.Callee != nullptr},
-      {"warp_calls", C.WarpCalls},
-      {"thread_calls", C.ThreadCalls},
-      {"callee_call_sites", C.CalleeSites}};
+  return json::Object{{"caller", C.Caller->Name},
+                      {"block", C.Block->Id},
+                      {"file", C.Block->Loc.File},
+                      {"line", C.Block->Loc.Line},
+                      {"callee", C.CalleeName.empty()
+                                     ? json::Value(nullptr)
+                                     : json::Value(C.CalleeName)},
+                      {"callee_instrumented", C.Callee != nullptr},
+                      {"warp_calls", C.WarpCalls},
+                      {"thread_calls", C.ThreadCalls},
+                      {"callee_call_sites", C.CalleeSites}};
 }
 
 static json::Value callingContextJson(const CallingContext &C) {
@@ -361,8 +360,8 @@ static json::Value callingContextJson(const CallingContext &C) {
   for (const FunctionProfile *F : C.Callees)
     Callees.push_back(F->Name);
   auto Pair = [](const std::optional<WarpThread> &T) {
-    return T ? json::Value(json::Object{{"warp", T->Warp},
-                                        {"thread", T->Thread}})
+    return T ? json::Value(
+                   json::Object{{"warp", T->Warp}, {"thread", T->Thread}})
              : json::Value(nullptr);
   };
   return json::Object{
@@ -467,15 +466,15 @@ warpscope::renderJson(const ProfileSet &Set,
   json::Array Warnings;
   for (const std::string &W : Set.Warnings)
     Warnings.push_back(W);
-  return json::Object{
-      {"schema", "warpscope-report/1"},
-      {"program", Set.Program},
-      {"device", Set.Device},
-      {"mode", Set.Mode},
-      {"time_source", emulatedRun(Set) ? "emulator-host-wall-clock"
-                                       : "gpu-cuda-events"},
-      {"complete", Set.Complete},
-      {"warnings", std::move(Warnings)},
-      {"legend", legendJson()},
-      {"kernels", std::move(Kernels)}};
+  return json::Object{{"schema", "warpscope-report/1"},
+                      {"program", Set.Program},
+                      {"device", Set.Device},
+                      {"mode", Set.Mode},
+                      {"time_source", emulatedRun(Set)
+                                          ? "emulator-host-wall-clock"
+                                          : "gpu-cuda-events"},
+                      {"complete", Set.Complete},
+                      {"warnings", std::move(Warnings)},
+                      {"legend", legendJson()},
+                      {"kernels", std::move(Kernels)}};
 }

@@ -38,7 +38,7 @@ struct FunctionSummary {
   std::optional<double> TimeMs;
   /// Probed branches by source location, most divergent first.
   std::vector<BranchRow> Rows;
-  InstructionMix Mix;          ///< this function's own PTX (not its callees')
+  InstructionMix Mix; ///< this function's own PTX (not its callees')
   /// Call sites, callers, and for kernels the totals with callees.
   CallingContext Calls;
   /// The hardware's numbers, when the directory has SASS metrics.

@@ -219,16 +219,21 @@ void renderSource(const FunctionSummary &S, SourceText &Sources,
   }
 }
 
-/// "16x1x1 / 128x1x1", each launch configuration of F.
+/// "16x1x1 / 128x1x1", each launch configuration of F, with how many
+/// launches and their time when there are several or a time.
 std::string configurations(const FunctionProfile &F) {
   std::string Out;
-  for (const LaunchGroup &L : F.Launches)
+  for (const LaunchGroup &L : F.Launches) {
+    std::string Note;
+    if (F.Launches.size() > 1 || L.Count > 1)
+      Note = formatv("{0}x", L.Count).str();
+    if (L.Timed && F.Launches.size() > 1)
+      Note += formatv("{0}{1:F3} ms", Note.empty() ? "" : ", ", L.TimeMs);
     Out += formatv("{0}{1}x{2}x{3} / {4}x{5}x{6}{7}", Out.empty() ? "" : "; ",
                    L.Grid[0], L.Grid[1], L.Grid[2], L.Block[0], L.Block[1],
-                   L.Block[2],
-                   F.Launches.size() > 1 ? formatv(" ({0}x)", L.Count).str()
-                                         : std::string())
+                   L.Block[2], Note.empty() ? "" : " (" + Note + ")")
                .str();
+  }
   return Out;
 }
 
@@ -293,8 +298,7 @@ void renderDivergenceMap(const FunctionSummary &S, raw_ostream &OS) {
        << R.Copies.size() << "</td><td class=\"n\">" << R.Visits
        << "</td><td class=\"n\">" << R.Divergent
        << "</td><td class=\"n\" data-v=\"" << R.Rate << "\">"
-       << formatPercent(R.Visits ? std::optional<double>(R.Rate)
-                                 : std::nullopt)
+       << formatPercent(R.Visits ? std::optional<double>(R.Rate) : std::nullopt)
        << "</td><td class=\"n\" data-v=\"" << R.Share << "\">"
        << formatPercent(S.Divergent ? std::optional<double>(R.Share)
                                     : std::nullopt)

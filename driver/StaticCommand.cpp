@@ -133,8 +133,7 @@ int warpscope::runStatic() {
     if (Format == "text") {
       outs() << formatv("{0} {1}: {2} PTX instructions in {3} blocks",
                         F.Kernel ? "kernel" : "device function",
-                        demangle(F.Name), Total,
-                        F.Blocks.size());
+                        demangle(F.Name), Total, F.Blocks.size());
       if (F.InstrumentationInstructions) {
         // Instrumented: how many the markers tie to IR blocks.
         ptx::FunctionHistograms H = ptx::attribute(F);

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Report.h"
 #include "SourceLines.h"
+#include "Report.h"
 #include "gtest/gtest.h"
 
 using namespace warpscope;

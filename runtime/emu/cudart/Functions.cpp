@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
 #include "warpscope/ABI/KernelResources.h"
-#include "warpscope/Support/Occupancy.h"
 #include "warpscope/Support/Demangle.h"
+#include "warpscope/Support/Occupancy.h"
 
 #include <cstdio>
 
