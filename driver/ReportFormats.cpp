@@ -119,6 +119,7 @@ h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #c
 h3{font-size:1em;overflow-wrap:anywhere}
 table{border-collapse:collapse;margin:.5em 0;max-width:100%}
 td,th{padding:2px 8px;border:1px solid #ddd}td{overflow-wrap:anywhere}
+#kernels td:first-child{min-width:14em}td.cfg{overflow-wrap:normal}
 th{background:#f3f3f3;cursor:pointer}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td code{white-space:pre-wrap}pre{white-space:pre-wrap;overflow-wrap:anywhere}
 pre.src{font-size:12px;line-height:1.35;border:1px solid #ddd;padding:0;margin:.5em 0}
@@ -130,7 +131,7 @@ pre.src span.l>span.t{flex:1 1 auto;min-width:0;text-align:left;white-space:pre-
 pre.src span.hd{font-weight:600;background:#f3f3f3}
 .summary td:first-child{font-weight:600}.warn{color:#a40}
 .key span.sw{display:inline-block;width:1.2em;height:.9em;vertical-align:middle;margin:0 .3em 0 1em;border:1px solid #bbb}
-details.legend dt{font-weight:600;float:left;clear:left;width:12em}details.legend dd{margin-left:13em}
+details.legend{font-size:.85em}details.legend dt{font-weight:600;float:left;clear:left;width:12em}details.legend dd{margin-left:13em}
 </style>)";
 
 const char *Script = R"(<script>
@@ -259,7 +260,7 @@ void renderKernelTable(const ProfileSet &Set,
     OS << "<tr><td><a href=\"#f-" << escapeHtml(F.Name) << "\">"
        << escapeHtml(F.Demangled) << "</a></td>";
     if (F.Kernel)
-      OS << "<td class=\"n\">" << F.launches() << "</td><td>"
+      OS << "<td class=\"n\">" << F.launches() << "</td><td class=\"cfg\">"
          << configurations(F) << "</td>";
     else
       OS << "<td class=\"n\" data-v=\"-1\">-</td><td>device function (called "
