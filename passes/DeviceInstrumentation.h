@@ -43,6 +43,11 @@ public:
   explicit DeviceInstrumentationPass(
       DeviceInstrumentationOptions Opts = DeviceInstrumentationOptions());
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+  /// The pipeline text for this pass, with its parameters
+  /// (PassParameters.h).
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>
+                         MapClassName2PassName);
   /// Also at -O0 and on optnone functions: a profile must not have holes.
   static bool isRequired() { return true; }
 

@@ -32,6 +32,11 @@ public:
   explicit HostInstrumentationPass(
       HostInstrumentationOptions Opts = HostInstrumentationOptions());
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+  /// The pipeline text for this pass, with its parameters
+  /// (PassParameters.h).
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)>
+                         MapClassName2PassName);
   static bool isRequired() { return true; }
 
 private:

@@ -5,12 +5,15 @@
 // pass at its end (at every -O level), so they see the code that runs. For
 // tests, opt -load-pass-plugin=libWarpScope.so -passes=<name> runs one:
 // warpscope-subprogram-names, warpscope-pgo-use, warpscope-device,
-// warpscope-host. They hand each other state in the IR only.
+// warpscope-host, the last three with options as parameters
+// (warpscope-device<probe-all;counter-replicas=64>, PassParameters.h). They
+// hand each other state in the IR only.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DeviceInstrumentation.h"
 #include "HostInstrumentation.h"
+#include "PassParameters.h"
 #include "ProfileUse.h"
 #include "SubprogramNames.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -26,23 +29,35 @@ constexpr StringLiteral DeviceName = "warpscope-device";
 constexpr StringLiteral HostName = "warpscope-host";
 } // namespace
 
-/// Adds the pass named Name (options from the command line); false when
-/// Name is not one of ours.
+/// Adds the pass named Name, parameters in <...> (PassParameters.h) and the
+/// command line setting its options; false when Name is not one of ours.
 static bool addPassByName(StringRef Name, ModulePassManager &MPM) {
   if (Name == SubprogramNamesName) {
     MPM.addPass(warpscope::RecordSubprogramNamesPass());
     return true;
   }
-  if (Name == ProfileUseName) {
-    MPM.addPass(warpscope::ProfileUsePass());
+  // A bad parameter ends opt with one line naming it, as LLVM's own
+  // parameterised passes do.
+  auto Take = [](auto Opts) {
+    if (!Opts)
+      report_fatal_error(Opts.takeError(), /*GenCrashDiag=*/false);
+    return std::move(*Opts);
+  };
+  if (PassBuilder::checkParametrizedPassName(Name, ProfileUseName)) {
+    MPM.addPass(warpscope::ProfileUsePass(Take(PassBuilder::parsePassParameters(
+        warpscope::parseProfileUseParameters, Name, ProfileUseName))));
     return true;
   }
-  if (Name == DeviceName) {
-    MPM.addPass(warpscope::DeviceInstrumentationPass());
+  if (PassBuilder::checkParametrizedPassName(Name, DeviceName)) {
+    MPM.addPass(warpscope::DeviceInstrumentationPass(
+        Take(PassBuilder::parsePassParameters(warpscope::parseDeviceParameters,
+                                              Name, DeviceName))));
     return true;
   }
-  if (Name == HostName) {
-    MPM.addPass(warpscope::HostInstrumentationPass());
+  if (PassBuilder::checkParametrizedPassName(Name, HostName)) {
+    MPM.addPass(warpscope::HostInstrumentationPass(
+        Take(PassBuilder::parsePassParameters(warpscope::parseHostParameters,
+                                              Name, HostName))));
     return true;
   }
   return false;

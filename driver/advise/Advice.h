@@ -27,14 +27,14 @@ namespace advise {
 /// the ones it needs; the command says which were present and which
 /// optimizers were skipped for lack of which.
 enum class InputKind {
-  Counts,         ///< instrumented block counts (profile-*.json)
-  Divergence,     ///< the per-branch divergence map (profile-*.json)
-  Samples,        ///< PC samples, CUPTI (SASS) or modeled (PTX)
-  MemoryCounts,   ///< exact sectors / bank wavefronts (emu-*.json)
-  Occupancy,      ///< registers, shared memory, blocks per SM
-  LaunchConfig,   ///< grid and block sizes per launch
-  ModeledTime,    ///< timing-model cycles per launch (emu-*.json)
-  Instructions,   ///< the PTX or SASS listing of each function
+  Counts,       ///< instrumented block counts (profile-*.json)
+  Divergence,   ///< the per-branch divergence map (profile-*.json)
+  Samples,      ///< PC samples, CUPTI (SASS) or modeled (PTX)
+  MemoryCounts, ///< exact sectors / bank wavefronts (emu-*.json)
+  Occupancy,    ///< registers, shared memory, blocks per SM
+  LaunchConfig, ///< grid and block sizes per launch
+  ModeledTime,  ///< timing-model cycles per launch (emu-*.json)
+  Instructions, ///< the PTX or SASS listing of each function
 };
 llvm::StringRef inputName(InputKind K);
 
@@ -53,7 +53,7 @@ struct Hotspot {
   std::string Function; ///< mangled
   std::string File;
   unsigned Line = 0;
-  std::string Source;   ///< the line's text, when the file is readable
+  std::string Source; ///< the line's text, when the file is readable
   std::string DefFile;
   unsigned DefLine = 0;
   unsigned Distance = 0; ///< instructions between def and use (blamer)

@@ -1,0 +1,181 @@
+//===- PassParameters.cpp - Options in textual pipelines ------------------===//
+//
+// Each pass's parameters are a table of (name, field) pairs over its options
+// struct; parsing and printing both walk the table, so the two cannot
+// disagree on a name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PassParameters.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include <variant>
+
+using namespace llvm;
+
+namespace warpscope {
+namespace {
+
+/// One parameter of an options struct O: a flag, a count or a string.
+template <typename O> struct Param {
+  StringLiteral Name;
+  std::variant<bool O::*, unsigned O::*, std::string O::*> Field;
+};
+
+/// The module identity's parameters, reached through each struct's
+/// Identity member.
+template <typename O> struct IdentityParam {
+  StringLiteral Name;
+  std::string ModuleIdentityOptions::*Field;
+};
+
+template <typename O>
+constexpr IdentityParam<O> IdentityParams[] = {
+    {"module-id", &ModuleIdentityOptions::ModuleId},
+    {"db-dir", &ModuleIdentityOptions::DatabaseDir}};
+
+using DO = DeviceInstrumentationOptions;
+const Param<DO> DeviceParams[] = {
+    {"instrument", &DO::Instrument},
+    {"probe-all", &DO::ProbeAll},
+    {"cheaper-counting", &DO::CheaperCounting},
+    {"derive-equivalent-blocks", &DO::DeriveEquivalentBlocks},
+    {"assume-reconvergence", &DO::AssumeReconvergence},
+    {"edge-arrivals", &DO::EdgeArrivals},
+    {"count-loop-entries", &DO::CountLoopEntries},
+    {"branch-through-probe", &DO::BranchThroughProbe},
+    {"promote-loop-counters", &DO::PromoteLoopCounters},
+    {"promote-block-probes", &DO::PromoteBlockProbes},
+    {"promote-skip-short-loops", &DO::SkipShortLoops},
+    {"counter-replicas", &DO::CounterReplicas},
+    {"db-out", &DO::DatabaseOut}};
+
+using HO = HostInstrumentationOptions;
+const Param<HO> HostParams[] = {{"db-in", &HO::DatabaseIn},
+                                {"histograms", &HO::Histograms}};
+
+using PO = ProfileUseOptions;
+const Param<PO> ProfileUseParams[] = {{"profile-use", &PO::ProfileFile}};
+
+Error paramError(StringRef Pass, StringRef Param, const Twine &What) {
+  return createStringError(inconvertibleErrorCode(),
+                           Pass + ": parameter '" + Param + "' " + What +
+                               " (docs/plugin-options.md lists them)");
+}
+
+/// Sets the one parameter Text (`name`, `no-name` or `name=value`) in Opts.
+template <typename O, size_t N>
+Error setParam(StringRef Pass, const Param<O> (&Table)[N], StringRef Text,
+               O &Opts) {
+  auto [Name, Value] = Text.split('=');
+  bool HasValue = Text.contains('=');
+  for (const IdentityParam<O> &P : IdentityParams<O>)
+    if (Name == P.Name) {
+      if (!HasValue)
+        return paramError(Pass, Text, "needs a value: " + Name + "=...");
+      Opts.Identity.*P.Field = Value.str();
+      return Error::success();
+    }
+  bool Negated = !HasValue && Name.consume_front("no-");
+  for (const Param<O> &P : Table) {
+    if (Name != P.Name)
+      continue;
+    if (auto *Flag = std::get_if<bool O::*>(&P.Field)) {
+      if (HasValue)
+        return paramError(Pass, Text,
+                          "is a flag: write " + Name + " or no-" + Name);
+      Opts.**Flag = !Negated;
+      return Error::success();
+    }
+    if (Negated || !HasValue)
+      return paramError(Pass, Text, "needs a value: " + Name + "=...");
+    if (auto *Count = std::get_if<unsigned O::*>(&P.Field)) {
+      unsigned V;
+      if (!to_integer(Value, V, 10))
+        return paramError(Pass, Text, "needs a whole number");
+      Opts.**Count = V;
+    } else {
+      Opts.*std::get<std::string O::*>(P.Field) = Value.str();
+    }
+    return Error::success();
+  }
+  return paramError(Pass, Text, "is unknown");
+}
+
+template <typename O, size_t N>
+Expected<O> parseParams(StringRef Pass, const Param<O> (&Table)[N],
+                        StringRef Params) {
+  O Opts;
+  SmallVector<StringRef, 8> Parts;
+  Params.split(Parts, ';', -1, /*KeepEmpty=*/false);
+  for (StringRef Part : Parts)
+    if (Error E = setParam(Pass, Table, Part, Opts))
+      return E;
+  return Opts;
+}
+
+template <typename O, size_t N>
+void printParams(const Param<O> (&Table)[N], const O &Opts, raw_ostream &OS) {
+  const O Defaults;
+  SmallVector<std::string, 8> Out;
+  for (const Param<O> &P : Table) {
+    if (auto *Flag = std::get_if<bool O::*>(&P.Field)) {
+      if (Opts.**Flag != Defaults.**Flag)
+        Out.push_back((Opts.**Flag ? "" : "no-") + P.Name.str());
+    } else if (auto *Count = std::get_if<unsigned O::*>(&P.Field)) {
+      if (Opts.**Count != Defaults.**Count)
+        Out.push_back(P.Name.str() + "=" + utostr(Opts.**Count));
+    } else {
+      const std::string &S = Opts.*std::get<std::string O::*>(P.Field);
+      if (S != Defaults.*std::get<std::string O::*>(P.Field))
+        Out.push_back(P.Name.str() + "=" + S);
+    }
+  }
+  for (const IdentityParam<O> &P : IdentityParams<O>)
+    if (!(Opts.Identity.*P.Field).empty())
+      Out.push_back(P.Name.str() + "=" + Opts.Identity.*P.Field);
+  if (!Out.empty())
+    OS << "<" << join(Out, ";") << ">";
+}
+
+} // namespace
+
+Expected<DeviceInstrumentationOptions> parseDeviceParameters(StringRef P) {
+  return parseParams("warpscope-device", DeviceParams, P);
+}
+Expected<HostInstrumentationOptions> parseHostParameters(StringRef P) {
+  return parseParams("warpscope-host", HostParams, P);
+}
+Expected<ProfileUseOptions> parseProfileUseParameters(StringRef P) {
+  return parseParams("warpscope-pgo-use", ProfileUseParams, P);
+}
+
+void printDeviceParameters(const DeviceInstrumentationOptions &Opts,
+                           raw_ostream &OS) {
+  printParams(DeviceParams, Opts, OS);
+}
+void printHostParameters(const HostInstrumentationOptions &Opts,
+                         raw_ostream &OS) {
+  printParams(HostParams, Opts, OS);
+}
+void printProfileUseParameters(const ProfileUseOptions &Opts, raw_ostream &OS) {
+  printParams(ProfileUseParams, Opts, OS);
+}
+
+void DeviceInstrumentationPass::printPipeline(
+    raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
+  OS << MapClassName2PassName(name());
+  printDeviceParameters(Opts, OS);
+}
+void HostInstrumentationPass::printPipeline(
+    raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
+  OS << MapClassName2PassName(name());
+  printHostParameters(Opts, OS);
+}
+void ProfileUsePass::printPipeline(
+    raw_ostream &OS, function_ref<StringRef(StringRef)> MapClassName2PassName) {
+  OS << MapClassName2PassName(name());
+  printProfileUseParameters(Opts, OS);
+}
+
+} // namespace warpscope
