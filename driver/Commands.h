@@ -18,7 +18,7 @@ struct Command {
 };
 
 extern llvm::cl::SubCommand ConfigSub, RunSub, ReportSub, ValidateSub, DiffSub,
-    PgoSub, StaticSub, FeaturesSub;
+    PgoSub, StaticSub, FeaturesSub, AdviseSub;
 int runConfig();
 int runRun();
 int runReport();
@@ -27,6 +27,7 @@ int runDiff();
 int runPgo();
 int runStatic();
 int runFeatures();
+int runAdvise();
 
 } // namespace warpscope
 

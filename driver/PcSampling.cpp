@@ -19,14 +19,31 @@ static Error fail(const Twine &File, const Twine &What) {
 }
 
 static Error loadOne(const std::string &Path, PcSampleSet &Set) {
-  static const StringRef Schemas[] = {PcSamplingSchema, PcSamplingSchemaV1};
+  static const StringRef Schemas[] = {PcSamplingSchemaV3, PcSamplingSchema,
+                                      PcSamplingSchemaV1};
   Expected<json::Object> Read = readSchemaObject(
       Path, Schemas, [&](const Twine &What) { return fail(Path, What); });
   if (!Read)
     return Read.takeError();
   const json::Object *Top = &*Read;
   // /1 counted not-issued reasons into a pc's samples as well.
-  bool V1 = *Top->getString("schema") == Schemas[1];
+  bool V1 = *Top->getString("schema") == Schemas[2];
+  // /3: modeled samples may be of PTX; every file of a set must agree.
+  bool V3 = *Top->getString("schema") == Schemas[0];
+  std::string Source =
+      V3 ? Top->getString("source").value_or("").str() : "cupti";
+  std::string Gran =
+      V3 ? Top->getString("granularity").value_or("").str() : "sass";
+  if ((Source != "cupti" && Source != "model") ||
+      (Gran != "sass" && Gran != "ptx"))
+    return fail(Path, "source must be cupti or model and granularity sass "
+                      "or ptx");
+  if (!Set.Pcs.empty() && (Source != Set.Source || Gran != Set.Granularity))
+    return fail(Path, "mixes " + Source + "/" + Gran + " samples with " +
+                          Set.Source + "/" + Set.Granularity + " ones");
+  Set.Source = Source;
+  Set.Granularity = Gran;
+  bool Ptx = Gran == "ptx";
   auto Total = Top->getInteger("total_samples");
   auto Dropped = Top->getInteger("dropped_samples");
   // Written by every collector, but not needed: absent counts as 0.
@@ -48,18 +65,29 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
         Offered |= isNotIssuedStall(O->getString("name").value_or(""));
   for (const json::Value &PV : *Pcs) {
     const json::Object *P = PV.getAsObject();
-    std::optional<StringRef> Crc = P ? P->getString("cubin_crc") : std::nullopt;
+    std::optional<StringRef> Crc = !P    ? std::nullopt
+                                   : Ptx ? P->getString("file")
+                                         : P->getString("cubin_crc");
     std::optional<StringRef> Fn = P ? P->getString("function") : std::nullopt;
-    std::optional<int64_t> Off = P ? P->getInteger("pc_offset") : std::nullopt;
+    std::optional<int64_t> Off =
+        !P ? std::nullopt : P->getInteger(Ptx ? "ptx_index" : "pc_offset");
     std::optional<int64_t> N = P ? P->getInteger("samples") : std::nullopt;
     const json::Object *Stalls = P ? P->getObject("stalls") : nullptr;
     if (!Crc || !Fn || !Off || !N || !Stalls || *Off < 0 || *N < 0)
-      return fail(Path, "a pcs[] entry lacks cubin_crc, function, pc_offset, "
-                        "samples or stalls");
+      return fail(Path, Ptx ? "a pcs[] entry lacks function, ptx_index, "
+                              "file, line, samples or stalls"
+                            : "a pcs[] entry lacks cubin_crc, function, "
+                              "pc_offset, samples or stalls");
     SampledPc S;
-    S.CubinCrc = Crc->str();
     S.Function = Fn->str();
     S.PcOffset = uint64_t(*Off);
+    if (Ptx) {
+      S.PtxIndex = S.PcOffset;
+      S.File = Crc->str();
+      S.Line = unsigned(P->getInteger("line").value_or(0));
+    } else {
+      S.CubinCrc = Crc->str();
+    }
     S.Samples = uint64_t(*N);
     uint64_t Base = 0, NotIssued = 0;
     for (const auto &[Name, Count] : *Stalls) {
@@ -102,6 +130,8 @@ warpscope::loadPcSamples(const std::string &Dir) {
   // Map pcs through each cubin's line table, read once per CRC.
   std::map<std::string, std::optional<cubin::LineTable>> Tables;
   for (SampledPc &S : Set.Pcs) {
+    if (S.PtxIndex) // modeled PTX samples carry their lines
+      continue;
     auto [It, New] = Tables.try_emplace(S.CubinCrc);
     if (New) {
       SmallString<256> Path(Dir);

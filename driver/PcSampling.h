@@ -27,6 +27,9 @@ struct SampledPc {
   std::vector<std::pair<std::string, uint64_t>> Stalls;
   std::string File; ///< empty when no line info maps it
   unsigned Line = 0;
+  /// Granularity "ptx" (/3): the index among the function's instructions
+  /// as warpscope/PTX/PtxListing.h numbers them; CubinCrc is then empty.
+  std::optional<uint64_t> PtxIndex;
 };
 
 struct PcSampleSet {
@@ -38,6 +41,9 @@ struct PcSampleSet {
   /// no sample says whether its scheduler issued.
   bool NotIssuedKnown = true;
   std::vector<std::string> Warnings; ///< e.g. a cubin without line info
+  /// /3: "cupti" or "model" (modeled samples), "sass" or "ptx"; older
+  /// files are CUPTI's SASS samples.
+  std::string Source = "cupti", Granularity = "sass";
 };
 
 /// Loads every pcsamples-*.json in Dir; nullopt when there is none.

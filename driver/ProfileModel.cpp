@@ -384,8 +384,12 @@ void ProfileLoader::readLimits(Fields &F, const json::Object &LO) {
   if (F.Problem.empty() && (!L.WarpSize || !L.RegistersPerSM ||
                             !L.MaxThreadsPerSM || !L.SharedPerSM))
     F.bad("device_limits", "non-zero per-SM limits");
-  if (F.Problem.empty() && !Set.Limits)
+  if (F.Problem.empty() && !Set.Limits) {
     Set.Limits = L;
+    // The advisor's parallelism estimators need it; 0 when not written.
+    if (auto N = LO.getInteger("sm_count"); N && *N > 0)
+      Set.SmCount = uint32_t(*N);
+  }
 }
 
 Error ProfileLoader::finish() {

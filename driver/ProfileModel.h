@@ -121,6 +121,7 @@ struct ProfileSet {
   /// The device's per-SM limits (schema 2, after a launch); occupancy uses
   /// them, with sm_90's allocation units.
   std::optional<SmLimits> Limits;
+  uint32_t SmCount = 0;              ///< device_limits.sm_count; 0 when unknown
   bool Complete = true;              ///< every module's counters were read
   std::vector<std::string> Warnings; ///< e.g. incomplete modules
   std::vector<KernelFault> Faults;   ///< one per process whose kernel faulted

@@ -8,6 +8,7 @@
 #include "ReportFormats.h"
 #include "SassMetrics.h"
 #include "StallReport.h"
+#include "advise/AdviseRender.h"
 #include "warpscope/ABI/Files.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -85,6 +86,7 @@ int warpscope::runReport() {
   if (Top.getNumOccurrences() && Format != "text")
     return Error("--top applies to --format text only; the other formats "
                  "list every branch");
+  std::error_code EC0;
   Expected<ProfileSet> Set = hardwareOnly(Dir)
                                  ? Expected<ProfileSet>(hardwareOnlySet(Dir))
                                  : loadProfileDirectory(Dir);
@@ -121,6 +123,19 @@ int warpscope::runReport() {
     if (!All)
       consumeError(All.takeError());
   }
+  // PC samples with the listing that numbers them add the advisor's
+  // section (docs/advisor.md); `warpscope advise` says more.
+  std::optional<advise::AdviceReport> Advice;
+  if (*Stalls || !filesNamed(Dir, files::PcSamples, EC0).empty()) {
+    Expected<std::unique_ptr<advise::LoadedInputs>> L =
+        advise::loadAdviseInputs(Dir);
+    if (!L)
+      WithColor::warning(errs(), "warpscope report")
+          << "no advice: " << toString(L.takeError()) << "\n";
+    else if ((*L)->In.has(advise::InputKind::Samples))
+      Advice = advise::runAdvisor(**L, advise::allOptimizers(), KernelFilter,
+                                  Format == "json" ? 0 : 5);
+  }
   std::optional<SassMetricsSummary> SassSummary;
   if (*Sass)
     SassSummary = joinSassMetrics(*S, **Sass, KernelFilter);
@@ -136,6 +151,10 @@ int warpscope::runReport() {
       renderStallText(**Stalls, Top, OS);
     if (*Memory)
       renderMemoryText(**Memory, OS);
+    if (Advice) {
+      OS << "\n";
+      advise::renderAdviceText(*Advice, OS);
+    }
   } else if (Format == "json") {
     json::Value Report = renderJson(*Set, *S);
     if (SassSummary)
@@ -147,12 +166,15 @@ int warpscope::runReport() {
     if (*Memory)
       Report.getAsObject()->try_emplace("memory_view",
                                         renderMemoryJson(**Memory));
+    if (Advice)
+      Report.getAsObject()->try_emplace("advice",
+                                        advise::renderAdviceJson(*Advice));
     OS << formatv("{0:2}", Report) << "\n";
   } else if (Format == "csv")
     renderCsv(*S, OS);
   else if (Format == "sarif")
     OS << formatv("{0:2}", renderSarif(*S, SarifThreshold)) << "\n";
-  else if (!*Stalls && !SassSummary && !*Memory)
+  else if (!*Stalls && !SassSummary && !*Memory && !Advice)
     renderHtml(*Set, *S, OS);
   else {
     std::string Page;
@@ -165,6 +187,8 @@ int warpscope::runReport() {
       Sections += renderStallHtml(**Stalls);
     if (*Memory)
       Sections += renderMemoryHtml(**Memory);
+    if (Advice)
+      Sections += advise::renderAdviceHtml(*Advice);
     size_t End = Page.rfind("</body>");
     Page.insert(End == std::string::npos ? Page.size() : End, Sections);
     OS << Page;

@@ -83,8 +83,9 @@ void warpscope::disassembleCubins(const std::string &OutDir) {
                                             std::nullopt};
     std::optional<StringRef> CfgIO[] = {std::nullopt, StringRef(Cfg),
                                         std::nullopt};
-    sys::ExecuteAndWait(*Nvdisasm, {*Nvdisasm, "-c", "-g", Path}, std::nullopt,
-                        ListingIO);
+    // -hex: the advisor reads the control bits (docs/advisor.md).
+    sys::ExecuteAndWait(*Nvdisasm, {*Nvdisasm, "-c", "-g", "-hex", Path},
+                        std::nullopt, ListingIO);
     sys::ExecuteAndWait(*Nvdisasm, {*Nvdisasm, "-cfg", Path}, std::nullopt,
                         CfgIO);
   }

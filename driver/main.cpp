@@ -26,7 +26,8 @@ int main(int argc, char **argv) {
       {ConfigSub, runConfig}, {RunSub, runRun},
       {ReportSub, runReport}, {ValidateSub, runValidate},
       {DiffSub, runDiff},     {PgoSub, runPgo},
-      {StaticSub, runStatic}, {FeaturesSub, runFeatures}};
+      {StaticSub, runStatic}, {FeaturesSub, runFeatures},
+      {AdviseSub, runAdvise}};
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "WarpScope: where and why CUDA kernels "
                                    "lose time\n",

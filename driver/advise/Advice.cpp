@@ -2,6 +2,7 @@
 
 #include "Advice.h"
 #include <algorithm>
+#include <cstdio>
 
 namespace warpscope::advise {
 
@@ -25,6 +26,19 @@ llvm::StringRef inputName(InputKind K) {
     return "instruction listing";
   }
   return "unknown input";
+}
+
+std::string formatNumber(double V, unsigned MaxDecimals) {
+  char Buf[64];
+  std::snprintf(Buf, sizeof(Buf), "%.*f", int(MaxDecimals), V);
+  std::string S(Buf);
+  if (S.find('.') != std::string::npos) {
+    while (S.back() == '0')
+      S.pop_back();
+    if (S.back() == '.')
+      S.pop_back();
+  }
+  return S == "-0" ? "0" : S;
 }
 
 bool Inputs::has(InputKind K) const {

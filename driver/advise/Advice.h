@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@ struct Truth;
 struct PcSampleSet;
 
 namespace advise {
+struct CodeSet;
+struct FunctionBlame;
 
 /// The kinds of evidence a profile directory may hold. An optimizer lists
 /// the ones it needs; the command says which were present and which
@@ -37,6 +40,9 @@ enum class InputKind {
   Instructions, ///< the PTX or SASS listing of each function
 };
 llvm::StringRef inputName(InputKind K);
+/// V with at most MaxDecimals decimals, trailing zeros dropped ("8",
+/// "1.25"), as advice shows figures.
+std::string formatNumber(double V, unsigned MaxDecimals = 2);
 
 /// Everything loaded from the directory; null / empty where absent.
 struct Inputs {
@@ -45,6 +51,13 @@ struct Inputs {
   const PcSampleSet *Samples = nullptr;
   std::vector<InputKind> Present;
   bool has(InputKind K) const;
+  /// The instruction representation of the listed functions (Code.h).
+  const CodeSet *Code = nullptr;
+  /// GPA's blamer over each sampled function, by mangled name (Blame.h);
+  /// set together with Samples and Instructions.
+  const std::map<std::string, FunctionBlame> *Blame = nullptr;
+  /// "model" when the samples are the timing model's (labelled modeled).
+  std::string SampleSource;
 };
 
 /// One place the advice points at. For the blamer's hotspots Def* is the

@@ -52,6 +52,11 @@ inline constexpr FileKind PcSamples{"pcsamples-", ".json"};
 inline constexpr FileKind SassMetrics{"sassmetrics-", ".json"};
 /// A cubin the collector saved, by its CRC in 16 hex digits.
 inline constexpr FileKind Cubin{"cubin-", ".cubin"};
+/// `nvdisasm -c -g` of a saved cubin, written by `warpscope run`.
+inline constexpr FileKind SassListing{"cubin-", ".sass"};
+/// PTX text whose instructions modeled (granularity "ptx") PC samples
+/// number, "ptx-<module>.ptx"; read by `warpscope advise`.
+inline constexpr FileKind Ptx{"ptx-", ".ptx"};
 } // namespace files
 
 namespace schema {

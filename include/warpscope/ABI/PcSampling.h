@@ -16,6 +16,10 @@ namespace warpscope {
 /// counted its not-issued reasons there (readers recount them).
 constexpr const char *PcSamplingSchema = "warpscope-pcsampling/2";
 constexpr const char *PcSamplingSchemaV1 = "warpscope-pcsampling/1";
+/// Version 3 adds `source` ("cupti" | "model"), `granularity` ("sass" |
+/// "ptx") and `model_config`; ptx entries name `ptx_index`, `file`, `line`
+/// instead of `cubin_crc` / `pc_offset`.
+constexpr const char *PcSamplingSchemaV3 = "warpscope-pcsampling/3";
 
 /// The suffix GH100 gives a stall reason's not-issued twin: the subset of
 /// that reason's samples taken when the warp's scheduler issued no

@@ -1,0 +1,80 @@
+//===- AdviseCommand.cpp - warpscope advise -------------------------------===//
+//
+// warpscope advise DIR [--kernel REGEX] [--top N] [--format F] [-o FILE]:
+// what to change in each kernel and what it would buy (issue 18,
+// docs/advisor.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Commands.h"
+#include "AdviseRender.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+using namespace warpscope;
+using namespace warpscope::advise;
+
+cl::SubCommand warpscope::AdviseSub(
+    "advise", "What to change in each kernel, ranked by estimated speedup "
+              "(GPA's blamer, optimizers and estimators, with exact counts)");
+
+static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
+                                cl::Required, cl::sub(AdviseSub));
+static cl::opt<std::string>
+    Format("format", cl::desc("text (default), json, html or sarif"),
+           cl::init("text"), cl::sub(AdviseSub));
+static cl::opt<std::string>
+    KernelFilter("kernel",
+                 cl::desc("Only kernels whose mangled or demangled name "
+                          "matches this regex"),
+                 cl::init(""), cl::sub(AdviseSub));
+static cl::opt<unsigned>
+    Top("top",
+        cl::desc("Advice kept per kernel (0 = all; default 5 for text and "
+                 "html, all for json and sarif)"),
+        cl::init(5), cl::sub(AdviseSub));
+static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
+                                    cl::value_desc("file"), cl::init("-"),
+                                    cl::sub(AdviseSub));
+
+int warpscope::runAdvise() {
+  auto Error = [](const Twine &Msg) {
+    WithColor::error(errs(), "warpscope advise") << Msg << "\n";
+    return 2;
+  };
+  if (Format != "text" && Format != "json" && Format != "html" &&
+      Format != "sarif")
+    return Error("--format '" + Format +
+                 "' is not one of text, json, html, sarif");
+  std::string RegexError;
+  if (!KernelFilter.empty() && !Regex(KernelFilter).isValid(RegexError))
+    return Error("--kernel '" + KernelFilter +
+                 "' is not a valid regex: " + RegexError);
+  Expected<std::unique_ptr<LoadedInputs>> L = loadAdviseInputs(Dir);
+  if (!L)
+    return Error(toString(L.takeError()));
+  unsigned Keep = Top;
+  if (!Top.getNumOccurrences() && (Format == "json" || Format == "sarif"))
+    Keep = 0;
+  std::vector<std::unique_ptr<Optimizer>> Opts = allOptimizers();
+  AdviceReport R = runAdvisor(**L, Opts, KernelFilter, Keep);
+  std::error_code EC;
+  raw_fd_ostream OS(OutFile, EC, sys::fs::OF_Text);
+  if (EC)
+    return Error("cannot write '" + OutFile + "': " + EC.message());
+  if (Format == "text")
+    renderAdviceText(R, OS);
+  else if (Format == "json")
+    OS << formatv("{0:2}", renderAdviceJson(R)) << "\n";
+  else if (Format == "sarif")
+    OS << formatv("{0:2}", renderAdviceSarif(R, Opts, WARPSCOPE_VERSION))
+       << "\n";
+  else
+    OS << "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>"
+          "WarpScope advice</title></head><body>\n"
+       << renderAdviceHtml(R) << "</body></html>\n";
+  return 0;
+}

@@ -1,0 +1,294 @@
+//===- AdviseRender.cpp - Running the optimizers, ranking, rendering ------===//
+
+#include "AdviseRender.h"
+#include "../Html.h"
+#include "../SourceText.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include <algorithm>
+#include <set>
+
+using namespace llvm;
+
+namespace warpscope::advise {
+
+std::vector<std::unique_ptr<Optimizer>> allOptimizers() {
+  std::vector<std::unique_ptr<Optimizer>> All = gpaOptimizers();
+  for (std::unique_ptr<Optimizer> &O : exactOptimizers())
+    All.push_back(std::move(O));
+  return All;
+}
+
+static const InputKind AllKinds[] = {
+    InputKind::Counts,       InputKind::Divergence,  InputKind::Samples,
+    InputKind::MemoryCounts, InputKind::Occupancy,   InputKind::LaunchConfig,
+    InputKind::ModeledTime,  InputKind::Instructions};
+
+AdviceReport runAdvisor(const LoadedInputs &L,
+                        const std::vector<std::unique_ptr<Optimizer>> &Opts,
+                        const std::string &KernelRegex, unsigned Top) {
+  AdviceReport R;
+  R.Notes = L.Notes;
+  R.Modeled = L.In.SampleSource == "model" && L.In.has(InputKind::Samples);
+  R.Nodes = L.Nodes;
+  R.SingleBefore = L.SingleBefore;
+  R.SingleAfter = L.SingleAfter;
+  R.HybridFunctions = L.HybridFunctions;
+  for (InputKind K : AllKinds)
+    (L.In.has(K) ? R.InputsUsed : R.InputsMissing)
+        .push_back(inputName(K).str());
+  std::vector<Advice> All;
+  for (const std::unique_ptr<Optimizer> &O : Opts) {
+    SkippedOptimizer S{O->id().str(), {}};
+    for (InputKind K : O->needs())
+      if (!L.In.has(K))
+        S.Missing.push_back(inputName(K).str());
+    if (!S.Missing.empty()) {
+      R.Skipped.push_back(std::move(S));
+      continue;
+    }
+    O->run(L.In, All);
+  }
+  Regex Filter(KernelRegex);
+  std::map<std::string, unsigned> PerKernel;
+  std::stable_sort(All.begin(), All.end(),
+                   [](const Advice &A, const Advice &B) {
+                     return A.EstimatedSpeedup > B.EstimatedSpeedup;
+                   });
+  SourceHashes None; // SourceText keeps a reference
+  SourceText Text(L.Profile ? L.Profile->SourceHashes : None);
+  for (Advice &A : All) {
+    if (!KernelRegex.empty() && !Filter.match(A.Kernel) &&
+        !Filter.match(demangle(A.Kernel)))
+      continue;
+    if (Top && ++PerKernel[A.Kernel] > Top)
+      continue;
+    for (Hotspot &H : A.Hotspots)
+      if (H.Source.empty() && !H.File.empty() && H.Line)
+        H.Source = Text.line(H.File, H.Line);
+    R.Ranked.push_back(std::move(A));
+  }
+  return R;
+}
+
+static std::string list(const std::vector<std::string> &V) {
+  std::string S;
+  for (const std::string &X : V)
+    S += (S.empty() ? "" : ", ") + X;
+  return S.empty() ? "none" : S;
+}
+
+static std::string shortFile(const std::string &F) {
+  return F.empty() ? "?" : sys::path::filename(F).str();
+}
+
+static std::string coverage(const AdviceReport &R) {
+  if (!R.Nodes)
+    return "";
+  return formatv("{0} instructions with dependency stalls; single-dependency "
+                 "coverage {1} before pruning, {2} after",
+                 R.Nodes, formatNumber(double(R.SingleBefore) / R.Nodes),
+                 formatNumber(double(R.SingleAfter) / R.Nodes))
+      .str();
+}
+
+void renderAdviceText(const AdviceReport &R, raw_ostream &OS) {
+  OS << "Advice (" << AdviceSchema << ")\n";
+  OS << "inputs used: " << list(R.InputsUsed)
+     << (R.Modeled ? " (the PC samples are modeled, not measured)" : "")
+     << "\ninputs missing: " << list(R.InputsMissing) << "\n";
+  for (const SkippedOptimizer &S : R.Skipped)
+    OS << "skipped: " << S.Optimizer << " (needs " << list(S.Missing) << ")\n";
+  for (const std::string &N : R.Notes)
+    OS << "note: " << N << "\n";
+  if (!coverage(R).empty())
+    OS << "blamer: " << coverage(R)
+       << (R.HybridFunctions
+               ? formatv("; hybrid mode (exact executions) in {0} "
+                         "function(s)",
+                         R.HybridFunctions)
+                     .str()
+               : std::string())
+       << "\n";
+  if (R.Ranked.empty()) {
+    OS << "\nNo advice: no optimizer matched enough to estimate a 1% "
+          "speedup.\n";
+    return;
+  }
+  std::vector<std::string> Kernels;
+  for (const Advice &A : R.Ranked)
+    if (std::find(Kernels.begin(), Kernels.end(), A.Kernel) == Kernels.end())
+      Kernels.push_back(A.Kernel);
+  for (const std::string &K : Kernels) {
+    OS << "\nKernel " << demangle(K) << "\n";
+    unsigned N = 0;
+    for (const Advice &A : R.Ranked) {
+      if (A.Kernel != K)
+        continue;
+      OS << formatv("{0,2}. {1}: estimated speedup {2}x{3}\n", ++N, A.Title,
+                    formatNumber(A.EstimatedSpeedup),
+                    R.Modeled ? " (modeled)" : "");
+      OS << "    estimator: " << A.Estimator << "\n";
+      for (const std::string &H : A.Hints)
+        OS << "    hint: " << H << "\n";
+      for (const Hotspot &H : A.Hotspots) {
+        OS << "    hotspot: " << shortFile(H.File) << ":" << H.Line;
+        if (H.DefLine)
+          OS << " <- " << shortFile(H.DefFile) << ":" << H.DefLine
+             << formatv(" (distance {0})", H.Distance);
+        OS << formatv(": {0} {1}", formatNumber(H.Samples, 1),
+                      R.Modeled ? "modeled samples" : "samples");
+        if (!H.Evidence.empty())
+          OS << "; " << H.Evidence;
+        OS << "\n";
+        if (!H.Source.empty())
+          OS << "      | " << StringRef(H.Source).trim() << "\n";
+      }
+    }
+  }
+}
+
+static json::Array strings(const std::vector<std::string> &V) {
+  json::Array A;
+  for (const std::string &S : V)
+    A.push_back(S);
+  return A;
+}
+
+json::Value renderAdviceJson(const AdviceReport &R) {
+  json::Array Skipped, Items;
+  for (const SkippedOptimizer &S : R.Skipped)
+    Skipped.push_back(json::Object{{"optimizer", S.Optimizer},
+                                   {"missing", strings(S.Missing)}});
+  for (const Advice &A : R.Ranked) {
+    json::Array Hot;
+    for (const Hotspot &H : A.Hotspots)
+      Hot.push_back(json::Object{{"function", H.Function},
+                                 {"file", H.File},
+                                 {"line", H.Line},
+                                 {"source", H.Source},
+                                 {"def_file", H.DefFile},
+                                 {"def_line", H.DefLine},
+                                 {"distance", H.Distance},
+                                 {"samples", H.Samples},
+                                 {"evidence", H.Evidence}});
+    Items.push_back(json::Object{{"optimizer", A.Optimizer},
+                                 {"title", A.Title},
+                                 {"kernel", A.Kernel},
+                                 {"estimated_speedup", A.EstimatedSpeedup},
+                                 {"estimator", A.Estimator},
+                                 {"hints", strings(A.Hints)},
+                                 {"hotspots", std::move(Hot)}});
+  }
+  json::Object Top{{"schema", AdviceSchema},
+                   {"inputs_used", strings(R.InputsUsed)},
+                   {"inputs_missing", strings(R.InputsMissing)},
+                   {"skipped", std::move(Skipped)},
+                   {"notes", strings(R.Notes)},
+                   {"samples_modeled", R.Modeled},
+                   {"advice", std::move(Items)}};
+  if (R.Nodes)
+    Top["blamer"] = json::Object{{"nodes", R.Nodes},
+                                 {"single_dependency_before", R.SingleBefore},
+                                 {"single_dependency_after", R.SingleAfter},
+                                 {"hybrid_functions", R.HybridFunctions}};
+  return Top;
+}
+
+std::string renderAdviceHtml(const AdviceReport &R) {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "<h2>Advice</h2>\n<p>inputs used: " << escapeHtml(list(R.InputsUsed))
+     << (R.Modeled ? " (PC samples modeled, not measured)" : "")
+     << "<br>inputs missing: " << escapeHtml(list(R.InputsMissing)) << "</p>\n";
+  for (const SkippedOptimizer &K : R.Skipped)
+    OS << "<p class=\"warn\">skipped " << escapeHtml(K.Optimizer) << ": needs "
+       << escapeHtml(list(K.Missing)) << "</p>\n";
+  for (const std::string &N : R.Notes)
+    OS << "<p class=\"warn\">" << escapeHtml(N) << "</p>\n";
+  if (R.Ranked.empty())
+    OS << "<p>No advice: no optimizer matched enough to estimate a 1% "
+          "speedup.</p>\n";
+  for (const Advice &A : R.Ranked) {
+    OS << "<h3>" << escapeHtml(A.Title) << " &mdash; "
+       << escapeHtml(demangle(A.Kernel))
+       << formatv(" &mdash; estimated speedup {0}x",
+                  formatNumber(A.EstimatedSpeedup))
+       << (R.Modeled ? " (modeled)" : "") << "</h3>\n<p>"
+       << escapeHtml(A.Estimator) << "</p>\n<ul>";
+    for (const std::string &H : A.Hints)
+      OS << "<li>" << escapeHtml(H) << "</li>";
+    OS << "</ul>\n<table class=\"advice\"><thead><tr><th>line</th><th>source"
+          "</th><th>def line</th><th>distance</th><th>samples</th>"
+          "<th>evidence</th></tr></thead><tbody>\n";
+    for (const Hotspot &H : A.Hotspots)
+      OS << "<tr><td>" << escapeHtml(shortFile(H.File)) << ":" << H.Line
+         << "</td><td><code>" << escapeHtml(StringRef(H.Source).trim())
+         << "</code></td><td>"
+         << (H.DefLine ? escapeHtml(shortFile(H.DefFile)) + ":" +
+                             std::to_string(H.DefLine)
+                       : std::string("-"))
+         << "</td><td class=\"n\">" << H.Distance << "</td><td class=\"n\">"
+         << formatNumber(H.Samples, 1) << "</td><td>" << escapeHtml(H.Evidence)
+         << "</td></tr>\n";
+    OS << "</tbody></table>\n";
+  }
+  return S;
+}
+
+json::Value
+renderAdviceSarif(const AdviceReport &R,
+                  const std::vector<std::unique_ptr<Optimizer>> &Opts,
+                  StringRef Version) {
+  json::Array Rules, Results;
+  for (const std::unique_ptr<Optimizer> &O : Opts)
+    Rules.push_back(json::Object{
+        {"id", O->id()},
+        {"name", O->name()},
+        {"shortDescription", json::Object{{"text", O->name()}}},
+        {"help", json::Object{{"text", O->help()}}},
+        {"defaultConfiguration", json::Object{{"level", "note"}}}});
+  for (const Advice &A : R.Ranked) {
+    json::Array Locs;
+    for (const Hotspot &H : A.Hotspots) {
+      if (H.File.empty() || !H.Line)
+        continue;
+      std::string Uri =
+          sys::path::is_absolute(H.File) ? "file://" + H.File : H.File;
+      Locs.push_back(json::Object{
+          {"physicalLocation",
+           json::Object{{"artifactLocation", json::Object{{"uri", Uri}}},
+                        {"region", json::Object{{"startLine", H.Line}}}}}});
+      if (Locs.size() == 5)
+        break;
+    }
+    std::string Msg =
+        formatv("{0} in {1}: estimated speedup {2}x{3}. {4}", A.Title,
+                demangle(A.Kernel), formatNumber(A.EstimatedSpeedup),
+                R.Modeled ? " (modeled)" : "",
+                A.Hints.empty() ? std::string() : A.Hints.front())
+            .str();
+    Results.push_back(json::Object{
+        {"ruleId", A.Optimizer},
+        {"level", A.EstimatedSpeedup >= 1.1 ? "warning" : "note"},
+        {"message", json::Object{{"text", Msg}}},
+        {"locations", std::move(Locs)},
+        {"properties", json::Object{{"kernel", A.Kernel},
+                                    {"estimated_speedup", A.EstimatedSpeedup},
+                                    {"estimator", A.Estimator}}}});
+  }
+  return json::Object{
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs",
+       json::Array{json::Object{
+           {"tool", json::Object{{"driver",
+                                  json::Object{{"name", "WarpScope advise"},
+                                               {"version", Version},
+                                               {"rules", std::move(Rules)}}}}},
+           {"results", std::move(Results)}}}}};
+}
+
+} // namespace warpscope::advise

@@ -1,0 +1,75 @@
+//===- GpaCommon.h - What GPA's optimizers share ----------------*- C++ -*-===//
+//
+// Private to driver/advise. A kernel's view (the kernel and the device
+// functions it calls, each blamed), the table row each GPA optimizer is,
+// and the helpers its matchers use.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_DRIVER_ADVISE_GPACOMMON_H
+#define WARPSCOPE_DRIVER_ADVISE_GPACOMMON_H
+
+#include "Advice.h"
+#include "Blame.h"
+#include "Code.h"
+#include "Estimators.h"
+#include <functional>
+#include <map>
+
+namespace warpscope {
+struct FunctionProfile;
+namespace advise {
+
+/// One kernel with the sampled functions it calls (kernel first).
+struct KernelView {
+  std::string Kernel;
+  std::vector<const FunctionBlame *> Parts;
+  double T = 0, A = 0; ///< samples, active samples, over all Parts
+  /// The profile's record of the kernel (launches, resources), if any.
+  const FunctionProfile *Profile = nullptr;
+};
+std::vector<KernelView> kernelViews(const Inputs &In);
+
+/// What a matcher found in one kernel.
+struct Match {
+  double M = 0; ///< matched samples (stall elimination) or latency ones
+  /// Eq. 5 scopes (latency hiding); empty: the kernel is one scope.
+  std::vector<Scope> Scopes;
+  std::vector<Hotspot> Hotspots;
+  std::vector<std::string> Hints;
+  std::string Evidence; ///< a kernel-level figure for the estimator line
+  double Speedup = 0;   ///< parallelism: set by the matcher
+};
+
+enum class EstimatorKind { StallElimination, LatencyHiding, Parallelism };
+
+/// A row of GPA's Table 2.
+struct GpaSpec {
+  const char *Id, *Name, *Help;
+  EstimatorKind Estimator;
+  std::vector<InputKind> Needs;
+  std::function<void(const Inputs &, const KernelView &, Match &)> Matcher;
+};
+
+/// Adds GPA's optimizers of each family (GpaStall.cpp, GpaLatency.cpp,
+/// GpaParallel.cpp).
+void stallEliminationSpecs(std::vector<GpaSpec> &Out);
+void latencyHidingSpecs(std::vector<GpaSpec> &Out);
+void parallelismSpecs(std::vector<GpaSpec> &Out);
+
+/// A hotspot for a blamed edge (def -> use) of function F.
+Hotspot edgeHotspot(const FunctionBlame &B, const BlameEdge &E);
+/// A hotspot for Samples at instruction I of F.
+Hotspot instrHotspot(const FunctionBlame &B, unsigned I, double Samples,
+                     const std::string &Evidence);
+/// Merges hotspots at the same (def line, use line), biggest first, at
+/// most Keep.
+void rankHotspots(std::vector<Hotspot> &H, size_t Keep = 10);
+
+/// Whether a source file is a CUDA math header (the code of CUDA's math
+/// functions, inlined where they are called).
+bool isMathHeader(llvm::StringRef File);
+
+} // namespace advise
+} // namespace warpscope
+
+#endif // WARPSCOPE_DRIVER_ADVISE_GPACOMMON_H

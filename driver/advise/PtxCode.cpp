@@ -1,0 +1,256 @@
+//===- PtxCode.cpp - PTX functions as advise::Function --------------------===//
+//
+// Blocks, successors and instruction numbering come from the PTX listing
+// (warpscope/PTX/PtxListing.h; probe scopes left out, as modeled samples
+// number them); operands, guards and `.loc` lines from the text of each
+// instruction's PTX line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Code.h"
+#include "warpscope/PTX/PtxListing.h"
+#include "llvm/ADT/StringRef.h"
+#include <cctype>
+
+using namespace llvm;
+
+namespace warpscope::advise {
+namespace {
+
+Space ptxSpace(StringRef Op) {
+  if (Op.contains(".global"))
+    return Space::Global;
+  if (Op.contains(".local"))
+    return Space::Local;
+  if (Op.contains(".shared"))
+    return Space::Shared;
+  if (Op.contains(".const") || Op.contains(".param"))
+    return Space::Constant;
+  return Space::Generic;
+}
+
+void classifyPtx(Instr &I) {
+  StringRef Op(I.Opcode);
+  StringRef Base = Op.split('.').first;
+  auto Mem = [&](Space S, bool Load, bool Store) {
+    I.Class = OpClass::Memory;
+    I.Mem = S;
+    I.Load = Load;
+    I.Store = Store;
+    I.Latency = S == Space::Shared     ? LatencyClass::Shared
+                : S == Space::Constant ? LatencyClass::Constant
+                                       : LatencyClass::GlobalLocal;
+  };
+  if (Base == "ld" || Base == "ldu" || Base == "ldmatrix")
+    Mem(ptxSpace(Op), true, false);
+  else if (Base == "st" || Base == "stmatrix")
+    Mem(ptxSpace(Op), false, true);
+  else if (Base == "atom" || Base == "red") {
+    Mem(ptxSpace(Op), Base == "atom", true);
+    I.Atomic = true;
+  } else if (Base == "cp" && Op.starts_with("cp.async") &&
+             !Op.contains("group") && !Op.contains("wait"))
+    Mem(Space::Global, true, true);
+  else if (Base == "tex" || Base == "tld4" || Base == "suld" ||
+           Base == "sust" || Base == "txq")
+    Mem(Space::Texture, Base != "sust", Base == "sust");
+  else if (Base == "wmma" && Op.contains(".load"))
+    Mem(ptxSpace(Op), true, false);
+  else if (Base == "wmma" && Op.contains(".store"))
+    Mem(ptxSpace(Op), false, true);
+  else if (Base == "bar" || Base == "barrier" || Base == "membar" ||
+           Base == "fence" || Op.starts_with("cp.async.wait"))
+    I.Class = OpClass::Sync;
+  else if (Base == "bra" || Base == "brx" || Base == "call" || Base == "ret" ||
+           Base == "exit" || Base == "trap")
+    I.Class = OpClass::Branch;
+  else if (Base == "div" || Base == "rem" || Base == "sqrt" || Base == "rcp" ||
+           Base == "rsqrt" || Base == "sin" || Base == "cos" || Base == "lg2" ||
+           Base == "ex2" || Base == "tanh" || Op.ends_with(".f64")) {
+    I.Class = OpClass::LongArith;
+    I.Latency = LatencyClass::Sfu;
+  } else if (Base == "shfl" || Base == "match" || Base == "redux") {
+    I.Class = OpClass::Other;
+    I.Latency = LatencyClass::Shared;
+  } else
+    I.Class = OpClass::Arith;
+}
+
+/// "%r12", "%rd3", "%f1", "%p2": a name then digits, not a special register
+/// with a component (%tid.x).
+void registers(StringRef S, std::vector<std::string> &Out) {
+  for (size_t I = 0; I < S.size(); ++I) {
+    if (S[I] != '%')
+      continue;
+    size_t J = I + 1;
+    while (J < S.size() &&
+           (isalnum(static_cast<unsigned char>(S[J])) || S[J] == '_'))
+      ++J;
+    StringRef Tok = S.slice(I, J);
+    if (Tok.size() > 1 && isdigit(static_cast<unsigned char>(Tok.back())) &&
+        (J >= S.size() || S[J] != '.') && !Tok.starts_with("%ws_"))
+      Out.push_back(Tok.str());
+    I = J - 1;
+  }
+}
+
+void setOperands(Function &F, Instr &I, StringRef Operands) {
+  StringRef Op(I.Opcode);
+  bool NoDef = I.Class == OpClass::Branch || I.Class == OpClass::Sync ||
+               (I.Store && !I.Load) || Op.starts_with("prefetch") ||
+               Op.starts_with("cp.async");
+  // The first operand: up to the first top-level comma.
+  int Depth = 0;
+  size_t Cut = Operands.size();
+  for (size_t K = 0; K < Operands.size(); ++K) {
+    char C = Operands[K];
+    if (C == '{' || C == '[' || C == '(')
+      ++Depth;
+    else if (C == '}' || C == ']' || C == ')')
+      --Depth;
+    else if (C == ',' && Depth == 0) {
+      Cut = K;
+      break;
+    }
+  }
+  std::vector<std::string> Defs, Uses;
+  if (NoDef) {
+    registers(Operands, Uses);
+  } else {
+    registers(Operands.take_front(Cut), Defs);
+    registers(Operands.drop_front(Cut), Uses);
+  }
+  for (const std::string &R : Defs)
+    I.Defs.push_back(F.regId(R));
+  for (const std::string &R : Uses)
+    I.Uses.push_back(F.regId(R));
+  for (size_t A = Operands.find('['); A != StringRef::npos;
+       A = Operands.find('[', A + 1)) {
+    std::vector<std::string> Addr;
+    registers(Operands.slice(A, Operands.find(']', A)), Addr);
+    for (const std::string &R : Addr)
+      I.AddrUses.push_back(F.regId(R));
+  }
+  if (Op.starts_with("call")) {
+    // call[.uni] [(ret),] name, (args): the first bare identifier.
+    for (StringRef Part : {Operands.take_front(Cut), Operands.drop_front(Cut)})
+      for (StringRef T = Part; !T.empty();) {
+        auto [Tok, R] = T.split(',');
+        Tok = Tok.trim();
+        if (!Tok.empty() && Tok.front() != '(' && Tok.front() != '%' &&
+            I.Callee.empty())
+          I.Callee = Tok.str();
+        T = R;
+      }
+  }
+}
+
+/// `.file N "path"` or `.file N "dir" "name"`.
+void readFileDirective(StringRef L, std::map<unsigned, std::string> &Files) {
+  L = L.drop_front(5).trim();
+  unsigned N = 0;
+  size_t Sp = L.find_first_of(" \t");
+  if (Sp == StringRef::npos || L.take_front(Sp).getAsInteger(10, N))
+    return;
+  std::vector<std::string> Strs;
+  for (StringRef R = L.drop_front(Sp);;) {
+    size_t A = R.find('"');
+    if (A == StringRef::npos)
+      break;
+    size_t B = R.find('"', A + 1);
+    if (B == StringRef::npos)
+      break;
+    Strs.push_back(R.slice(A + 1, B).str());
+    R = R.drop_front(B + 1);
+  }
+  if (Strs.size() == 1)
+    Files[N] = Strs[0];
+  else if (Strs.size() >= 2)
+    Files[N] = Strs[1].rfind('/', 0) == 0 ? Strs[1] : Strs[0] + "/" + Strs[1];
+}
+
+} // namespace
+
+bool parsePtxCode(const std::string &Text, std::vector<Function> &Out,
+                  std::string &Error) {
+  ptx::Module M;
+  if (!ptx::parse(Text, M, Error))
+    return false;
+  // Lines, and the source location in force at each (.loc persists).
+  std::vector<StringRef> Lines;
+  for (StringRef R(Text); !R.empty();) {
+    auto [L, N] = R.split('\n');
+    Lines.push_back(L);
+    R = N;
+  }
+  std::map<unsigned, std::string> Files;
+  std::vector<std::pair<int, unsigned>> LocAt(Lines.size() + 1, {-1, 0});
+  std::pair<int, unsigned> Cur = {-1, 0};
+  for (size_t K = 0; K < Lines.size(); ++K) {
+    StringRef L = Lines[K].trim();
+    if (L.starts_with(".file"))
+      readFileDirective(L, Files);
+    else if (L.consume_front(".loc")) {
+      unsigned FileNo = 0, LineNo = 0;
+      L = L.trim();
+      auto [A, R1] = L.split(' ');
+      auto [B, R2] = R1.trim().split(' ');
+      if (!A.getAsInteger(10, FileNo) &&
+          !B.trim().split(',').first.getAsInteger(10, LineNo))
+        Cur = {int(FileNo), LineNo};
+    } else if (L.starts_with(".entry") || L.starts_with(".func") ||
+               L.contains(" .entry ") || L.contains(" .func "))
+      Cur = {-1, 0};
+    LocAt[K + 1] = Cur;
+  }
+  for (const ptx::Function &PF : M.Functions) {
+    Out.emplace_back();
+    Function &F = Out.back();
+    F.Name = PF.Name;
+    F.Kernel = PF.Kernel;
+    for (const ptx::Block &PB : PF.Blocks) {
+      BasicBlock B;
+      B.First = unsigned(F.Instrs.size());
+      for (const ptx::Item &It : PB.Items) {
+        if (It.Kind != ptx::Item::Instruction)
+          continue;
+        Instr I;
+        I.Opcode = It.Opcode;
+        I.Offset = F.Instrs.size();
+        StringRef L =
+            It.Line && It.Line <= Lines.size() ? Lines[It.Line - 1] : "";
+        L = L.split(';').first.trim();
+        I.Text = L.str();
+        if (L.consume_front("@")) {
+          I.GuardNegated = L.consume_front("!");
+          auto [G, After] = L.split(' ');
+          I.Guard = int(F.regId(G.trim().str()));
+          L = After.trim();
+        }
+        auto [Op, Operands] = L.split(' ');
+        (void)Op;
+        classifyPtx(I);
+        setOperands(F, I, Operands.trim());
+        if (I.Guard >= 0)
+          I.Uses.push_back(unsigned(I.Guard));
+        if (It.Line && It.Line < LocAt.size() && LocAt[It.Line].first >= 0) {
+          auto FIt = Files.find(unsigned(LocAt[It.Line].first));
+          if (FIt != Files.end())
+            I.File = FIt->second;
+          I.Line = LocAt[It.Line].second;
+        }
+        F.ByOffset[I.Offset] = unsigned(F.Instrs.size());
+        F.Instrs.push_back(std::move(I));
+      }
+      B.End = unsigned(F.Instrs.size());
+      B.Succs = PB.Successors;
+      F.Blocks.push_back(std::move(B));
+    }
+    // Blocks with no instruction (marker-only) stay, as PtxListing made
+    // them; the control flow goes through them.
+    analyzeControlFlow(F);
+  }
+  return true;
+}
+
+} // namespace warpscope::advise

@@ -1,0 +1,386 @@
+//===- GpaOptimizersTest.cpp - Each GPA optimizer fires, and does not -----===//
+//
+// For every optimizer of GPA's Table 2: samples placed where it must match
+// (advice with the estimate its estimator gives) and samples of a similar
+// kind placed where it must not (no advice).
+//
+//===----------------------------------------------------------------------===//
+
+#include "AdvisorFixture.h"
+
+using namespace warpscope;
+using namespace warpscope::advise;
+using namespace warpscope::advise::test;
+
+namespace {
+
+/// 80 active samples at the kernel's first instruction plus Matched
+/// elsewhere: stall elimination gives 100 / (100 - M).
+void background(Kernel &K, double Active = 80) { K.active(Active); }
+
+double only(const std::vector<Advice> &A) {
+  EXPECT_EQ(A.size(), 1u);
+  return A.empty() ? 0 : A[0].EstimatedSpeedup;
+}
+
+TEST(RegisterIncrease, FiresOnLocalMemoryDependency) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("add.f32", 1), "long_scoreboard", 20); // waits for ld.local
+  std::vector<Advice> A = K.run("register_increase");
+  EXPECT_DOUBLE_EQ(only(A), 1.25);
+  ASSERT_FALSE(A.empty());
+  EXPECT_EQ(A[0].Hotspots.at(0).Line, 7u);
+  EXPECT_EQ(A[0].Hotspots.at(0).DefLine, 7u);
+}
+TEST(RegisterIncrease, SilentOnGlobalDependency) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 20); // waits for ld.global
+  EXPECT_TRUE(K.run("register_increase").empty());
+}
+
+TEST(StrengthReduction, FiresOnDivisionResult) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("mul.f32"), "short_scoreboard", 20);
+  EXPECT_DOUBLE_EQ(only(K.run("strength_reduction")), 1.25);
+}
+TEST(StrengthReduction, SilentOnSharedLoadResult) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("sub.f32"), "short_scoreboard", 20);
+  EXPECT_TRUE(K.run("strength_reduction").empty());
+}
+
+TEST(FunctionSplit, FiresOnInstructionFetch) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("add.s32"), "no_instructions", 20);
+  EXPECT_DOUBLE_EQ(only(K.run("function_split")), 1.25);
+}
+TEST(FunctionSplit, SilentWithoutFetchStalls) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("add.s32"), "branch_resolving", 20);
+  EXPECT_TRUE(K.run("function_split").empty());
+}
+
+TEST(FastMath, FiresInMathHeaderCode) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("ex2.approx.f32"), "math_pipe_throttle", 20);
+  EXPECT_DOUBLE_EQ(only(K.run("fast_math")), 1.25);
+}
+TEST(FastMath, SilentInUserCode) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("mul.f32"), "math_pipe_throttle", 20);
+  EXPECT_TRUE(K.run("fast_math").empty());
+}
+
+TEST(WarpBalance, FiresOnBarrierStalls) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("bar.sync"), "barrier", 20);
+  EXPECT_DOUBLE_EQ(only(K.run("warp_balance")), 1.25);
+}
+// The H100 samples barrier stalls after the barrier: blamed on it.
+TEST(WarpBalance, BlamesTheBarrierBefore) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("ld.shared.f32"), "barrier", 20);
+  std::vector<Advice> A = K.run("warp_balance");
+  EXPECT_DOUBLE_EQ(only(A), 1.25);
+  ASSERT_FALSE(A.empty());
+  EXPECT_EQ(A[0].Hotspots.at(0).DefLine, 9u); // bar.sync
+  EXPECT_EQ(A[0].Hotspots.at(0).Distance, 0u);
+}
+TEST(WarpBalance, SilentWithoutSyncStalls) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("bar.sync"), "dispatch_stall", 20);
+  EXPECT_TRUE(K.run("warp_balance").empty());
+}
+
+TEST(GlobalTransactions, FiresOnGlobalThrottle) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("ld.global.f32"), "lg_throttle", 20);
+  EXPECT_DOUBLE_EQ(only(K.run("global_memory_transaction_reduction")), 1.25);
+}
+TEST(GlobalTransactions, SilentOnLocalThrottle) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("ld.local.f32"), "lg_throttle", 20);
+  EXPECT_TRUE(K.run("global_memory_transaction_reduction").empty());
+}
+
+TEST(SharedTransactions, FiresOnSharedThrottle) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("ld.shared.f32"), "mio_throttle", 20);
+  EXPECT_DOUBLE_EQ(only(K.run("shared_memory_transaction_reduction")), 1.25);
+}
+TEST(SharedTransactions, SilentOnGlobalThrottle) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("ld.global.f32"), "mio_throttle", 20);
+  EXPECT_TRUE(K.run("shared_memory_transaction_reduction").empty());
+}
+
+TEST(IndirectAccess, FiresOnLoadedAddress) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("ld.global.f32", 1), "wait", 20); // a[b[i]]
+  EXPECT_DOUBLE_EQ(only(K.run("indirect_memory_access_reduction")), 1.25);
+}
+TEST(IndirectAccess, SilentOnComputedAddress) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("ld.global.f32", 0), "wait", 20); // a[i]
+  EXPECT_TRUE(K.run("indirect_memory_access_reduction").empty());
+}
+
+void globalCounts(Kernel &K, uint64_t Sectors, uint64_t Ideal) {
+  TruthInstruction I;
+  I.Opcode = "ld.global.f32";
+  I.File = "/t/k.cu";
+  I.Line = 5;
+  I.Memory = true;
+  I.Mem.GlobalRequests = 10;
+  I.Mem.GlobalSectors = Sectors;
+  I.Mem.GlobalIdealSectors = Ideal;
+  K.GroundTruth.Functions["k"].Insts.push_back(I);
+  K.GroundTruth.Files = 1;
+}
+
+TEST(GlobalAccessAdjustment, FiresOnExcessSectors) {
+  Kernel K;
+  background(K);
+  globalCounts(K, 80, 40); // half the sectors are excess
+  K.stall(K.at("ld.global.f32"), "lg_throttle", 20);
+  std::vector<Advice> A = K.run("global_memory_access_adjustment");
+  EXPECT_DOUBLE_EQ(only(A), 100.0 / 90);
+  ASSERT_FALSE(A.empty());
+  EXPECT_NE(A[0].Hotspots.at(0).Evidence.find("8 sectors/request, ideal 4"),
+            std::string::npos)
+      << A[0].Hotspots[0].Evidence;
+}
+TEST(GlobalAccessAdjustment, SilentWhenCoalesced) {
+  Kernel K;
+  background(K);
+  globalCounts(K, 40, 40);
+  K.stall(K.at("ld.global.f32"), "lg_throttle", 20);
+  EXPECT_TRUE(K.run("global_memory_access_adjustment").empty());
+}
+
+void sharedCounts(Kernel &K, uint64_t Wavefronts) {
+  TruthInstruction I;
+  I.Opcode = "ld.shared.f32";
+  I.File = "/t/k.cu";
+  I.Line = 9;
+  I.Memory = true;
+  I.Mem.SharedRequests = 10;
+  I.Mem.SharedWavefronts = Wavefronts;
+  I.Mem.SharedIdealWavefronts = 10;
+  K.GroundTruth.Functions["k"].Insts.push_back(I);
+  K.GroundTruth.Files = 1;
+}
+
+TEST(SharedAccessAdjustment, FiresOnBankConflicts) {
+  Kernel K;
+  background(K);
+  sharedCounts(K, 40); // 4-way conflicts: 3/4 of the wavefronts excess
+  K.stall(K.at("ld.shared.f32"), "mio_throttle", 20);
+  EXPECT_DOUBLE_EQ(only(K.run("shared_memory_access_adjustment")), 100.0 / 85);
+}
+TEST(SharedAccessAdjustment, SilentWithoutConflicts) {
+  Kernel K;
+  background(K);
+  sharedCounts(K, 10);
+  K.stall(K.at("ld.shared.f32"), "mio_throttle", 20);
+  EXPECT_TRUE(K.run("shared_memory_access_adjustment").empty());
+}
+
+TEST(LoopUnrolling, FiresOnDependencyInsideTheLoop) {
+  Kernel K;
+  K.active(50);
+  K.stall(K.at("mul.wide.u32"), "selected", 30); // active inside the loop
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 20);
+  std::vector<Advice> A = K.run("loop_unrolling");
+  EXPECT_DOUBLE_EQ(only(A), 100.0 / 80);
+  ASSERT_FALSE(A.empty());
+  EXPECT_NE(A[0].Hints.at(0).find("k.cu:5"), std::string::npos)
+      << A[0].Hints[0];
+}
+// Scope analysis: no active samples in the loop, nothing to hide with.
+TEST(LoopUnrolling, SilentWithoutActiveSamplesInTheLoop) {
+  Kernel K;
+  K.active(80);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 20);
+  EXPECT_TRUE(K.run("loop_unrolling").empty());
+}
+
+TEST(CodeReordering, FiresBoundedByActive) {
+  Kernel K;
+  K.active(10);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 90);
+  // min(A = 10, M^L = 90) = 10 hidden: 100 / 90.
+  EXPECT_DOUBLE_EQ(only(K.run("code_reordering")), 100.0 / 90);
+}
+TEST(CodeReordering, SilentWithoutActiveSamples) {
+  Kernel K;
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 90);
+  K.stall(K.at("bar.sync"), "barrier", 10);
+  EXPECT_TRUE(K.run("code_reordering").empty());
+}
+
+TEST(AsyncCopy, FiresOnGlobalToSharedCopy) {
+  Kernel K;
+  K.active(80);
+  K.stall(K.at("st.shared.f32"), "long_scoreboard", 20);
+  EXPECT_DOUBLE_EQ(only(K.run("async_memory_copy")), 1.25);
+}
+TEST(AsyncCopy, SilentWhenTheUseIsNotASharedStore) {
+  Kernel K;
+  K.active(80);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 20);
+  EXPECT_TRUE(K.run("async_memory_copy").empty());
+}
+
+void branch(Kernel &K, uint64_t Arrivals0) {
+  BranchCounts B;
+  B.Loc = {"/t/k.cu", 13, 1};
+  B.Successors = {1, 2};
+  B.CountsArrivals = true;
+  B.Visits = 100;
+  B.Successor0Arrivals = Arrivals0;
+  K.Profile.Functions[0].Branches.push_back(B);
+}
+
+TEST(BranchElimination, FiresOnADeterminedBranch) {
+  Kernel K;
+  K.active(80);
+  branch(K, 100); // every visit went to successor 0
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 20);
+  EXPECT_DOUBLE_EQ(only(K.run("branch_elimination")), 1.25);
+}
+TEST(BranchElimination, SilentOnABranchGoingBothWays) {
+  Kernel K;
+  K.active(80);
+  branch(K, 50);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 20);
+  EXPECT_TRUE(K.run("branch_elimination").empty());
+}
+
+void launch(Kernel &K, uint32_t Grid, uint32_t Block) {
+  LaunchGroup G;
+  G.Grid[0] = Grid;
+  G.Block[0] = Block;
+  G.Count = 1;
+  K.Profile.Functions[0].Launches.push_back(G);
+  MachineResources R;
+  R.Known = true;
+  R.Registers = 32;
+  K.Profile.Functions[0].Resources = R;
+  K.Profile.SmCount = 132;
+}
+
+TEST(BlockIncrease, FiresOnFewerBlocksThanSms) {
+  Kernel K;
+  K.active(50);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 50);
+  launch(K, 33, 256); // a quarter of the SMs
+  // W = 8/4 = 2 warps per scheduler -> 2 * 33 / 132 = 0.5; R_I = 0.5.
+  double I = 1 - 0.5 * 0.5, INew = 1 - std::pow(0.5, 0.5);
+  EXPECT_NEAR(only(K.run("block_increase")), 4 * INew / I, 1e-9);
+}
+TEST(BlockIncrease, SilentWithEnoughBlocks) {
+  Kernel K;
+  K.active(50);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 50);
+  launch(K, 1000, 256);
+  EXPECT_TRUE(K.run("block_increase").empty());
+}
+
+TEST(ThreadIncrease, FiresWhenTheBlockLimitBinds) {
+  Kernel K;
+  K.active(20);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 80);
+  launch(K, 100000, 32); // 32 blocks of 1 warp: 32 of 64 warps per SM
+  // Resident warps per scheduler 8 -> 16 with 64-thread blocks; R_I 0.2.
+  double I = 1 - std::pow(0.8, 8), INew = 1 - std::pow(0.8, 16);
+  std::vector<Advice> A = K.run("thread_increase");
+  EXPECT_NEAR(only(A), INew / I, 1e-9);
+}
+TEST(ThreadIncrease, SilentWhenBlocksAreLargeEnough) {
+  Kernel K;
+  K.active(20);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 80);
+  launch(K, 100000, 256);
+  EXPECT_TRUE(K.run("thread_increase").empty());
+}
+
+const char *WithCall = R"(.version 8.6
+.target sm_90
+.address_size 64
+.file 1 "/t/c.cu"
+.func (.param .b32 dev_r) dev(.param .b64 dev_a)
+{
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+.loc 1 3 1
+ld.param.u64 %rd1, [dev_a];
+ld.global.u32 %r1, [%rd1];
+add.s32 %r2, %r1, 1;
+st.param.b32 [dev_r], %r2;
+ret;
+}
+.visible .entry k(.param .u64 k_p)
+{
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+.loc 1 8 1
+ld.param.u64 %rd1, [k_p];
+{
+.param .b64 p0;
+st.param.b64 [p0], %rd1;
+.param .b32 rv;
+call.uni (rv), dev, (p0);
+ld.param.b32 %r1, [rv];
+}
+add.s32 %r2, %r1, 2;
+st.global.u32 [%rd1], %r2;
+ret;
+}
+)";
+
+TEST(FunctionInlining, FiresOnStallsInACalledFunction) {
+  Kernel K(WithCall);
+  K.active(80);
+  K.stall(K.at("add.s32", 0), "selected", 0, "dev");
+  K.stall(2, "long_scoreboard", 20, "dev"); // the add in dev
+  std::vector<Advice> A = K.run("function_inlining");
+  EXPECT_DOUBLE_EQ(only(A), 1.25);
+  ASSERT_FALSE(A.empty());
+  EXPECT_EQ(A[0].Kernel, "k");
+}
+TEST(FunctionInlining, SilentOnStallsInTheKernelOnly) {
+  Kernel K(WithCall);
+  K.active(80);
+  K.stall(K.at("add.s32"), "long_scoreboard", 20);
+  EXPECT_TRUE(K.run("function_inlining").empty());
+}
+
+TEST(GpaOptimizers, AllSeventeenWithHelp) {
+  std::vector<std::string> Ids;
+  for (auto &O : gpaOptimizers()) {
+    Ids.push_back(O->id().str());
+    EXPECT_FALSE(O->help().empty()) << O->id().str();
+    EXPECT_FALSE(O->needs().empty()) << O->id().str();
+  }
+  EXPECT_EQ(Ids.size(), 17u);
+}
+
+} // namespace
