@@ -3,16 +3,20 @@
 // One row per kernel and launch configuration with hardware-independent
 // features for time/power prediction: the GPU Mangrove set (Braun et al.)
 // plus WarpScope's branch and SIMD efficiency and divergent visits, or
-// HyPA's (Metz et al.) PTX profile columns. Columns: docs/report-schema.md.
+// HyPA's (Metz et al.) PTX profile columns, or GPU Mangrove's own columns as
+// its code computes them, one row per launch (MangroveFeatures.h). Columns:
+// docs/report-schema.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
 #include "InstructionMix.h"
+#include "MangroveFeatures.h"
 #include "MixReport.h"
 #include "Report.h"
 #include "ReportFormats.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -24,8 +28,22 @@ cl::SubCommand warpscope::FeaturesSub(
 
 static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
                                 cl::Required, cl::sub(FeaturesSub));
-static cl::opt<std::string> Format("format", cl::desc("csv (default) or hypa"),
-                                   cl::init("csv"), cl::sub(FeaturesSub));
+static cl::opt<std::string>
+    Format("format",
+           cl::desc("csv (default), hypa, mangrove (GPU Mangrove's samples "
+                    "table) or mangrove-groups (its per-group feature table)"),
+           cl::init("csv"), cl::sub(FeaturesSub));
+static cl::opt<std::string>
+    Bench("bench", cl::desc("mangrove formats: the 'bench' column"),
+          cl::init("warpscope"), cl::sub(FeaturesSub));
+static cl::opt<std::string>
+    App("app",
+        cl::desc("mangrove formats: the 'app' column (default: the "
+                 "program's name)"),
+        cl::sub(FeaturesSub));
+static cl::opt<std::string>
+    Dataset("dataset", cl::desc("mangrove formats: the 'dataset' column"),
+            cl::init("default"), cl::sub(FeaturesSub));
 
 namespace {
 
@@ -76,6 +94,64 @@ uint64_t staticInstructions(const FunctionProfile &F) {
   return N;
 }
 
+/// GPU Mangrove's rows: one per launch, from the launch records of a
+/// per-launch run; without them only kernels launched once can have one.
+int runMangrove(const ProfileSet &Set) {
+  auto Fail = [](const Twine &Msg) {
+    WithColor::error(errs(), "warpscope features") << Msg << "\n";
+    return 2;
+  };
+  std::vector<const FunctionProfile *> Rows;
+  for (const ConfigurationProfile &L : Set.Launches)
+    Rows.push_back(&L.Function);
+  if (Set.Launches.empty())
+    for (const FunctionProfile &F : Set.Functions) {
+      if (!F.Kernel || F.Launches.empty())
+        continue;
+      if (F.launches() != 1)
+        return Fail(F.Demangled + " was launched " + Twine(F.launches()) +
+                    " times and the run added the launches up; GPU "
+                    "Mangrove's rows are per launch: rerun with `warpscope "
+                    "run --mode per-launch`");
+      Rows.push_back(&F);
+    }
+  if (Rows.empty())
+    return Fail(Dir + ": no instrumented kernel was launched");
+  std::string AppName = App;
+  if (AppName.empty())
+    AppName = sys::path::filename(Set.Program).str();
+  bool Groups = Format == "mangrove-groups";
+  std::string Text =
+      Groups ? mangrove::groupsHeader() : mangrove::samplesHeader();
+  uint64_t Lseq = 0;
+  for (const FunctionProfile *F : Rows) {
+    InstructionMix M = instructionMix(*F);
+    if (!M.Available)
+      return Fail(F->Demangled + ": " + M.Why);
+    if (M.unknownStatic())
+      WithColor::warning(errs(), "warpscope features")
+          << F->Demangled << ": some instruction counts are lower bounds\n";
+    const LaunchGroup &G = F->Launches.front();
+    mangrove::Launch L;
+    L.Name = csvField(F->Name);
+    for (int K = 0; K < 3; ++K) {
+      L.Grid[K] = G.Grid[K];
+      L.Block[K] = G.Block[K];
+    }
+    L.SharedBytes = G.SharedBytes;
+    if (G.Timed)
+      L.TimeMs = G.TimeMs;
+    for (const auto &[Op, N] : M.ByOpcode)
+      mangrove::addOpcode(L, Op, N.Thread);
+    std::string B = csvField(Bench), A = csvField(AppName),
+                D = csvField(Dataset);
+    Text += Groups ? mangrove::groupsRow(B, A, D, Lseq++, L)
+                   : mangrove::samplesRow(B, A, D, L);
+  }
+  outs() << Text;
+  return 0;
+}
+
 } // namespace
 
 int warpscope::runFeatures() {
@@ -83,11 +159,18 @@ int warpscope::runFeatures() {
     WithColor::error(errs(), "warpscope features") << Msg << "\n";
     return 2;
   };
-  if (Format != "csv" && Format != "hypa")
-    return Fail("unknown --format '" + Format + "'; use csv or hypa");
-  Expected<ProfileSet> Set = loadProfileDirectory(Dir);
+  bool Mangrove = Format == "mangrove" || Format == "mangrove-groups";
+  if (Format != "csv" && Format != "hypa" && !Mangrove)
+    return Fail("unknown --format '" + Format +
+                "'; use csv, hypa, mangrove or mangrove-groups");
+  Expected<ProfileSet> Set = loadProfileDirectory(Dir, Mangrove);
   if (!Set)
     return Fail(toString(Set.takeError()));
+  if (Mangrove) {
+    for (const std::string &W : Set->Warnings)
+      WithColor::warning(errs(), "warpscope features") << W << "\n";
+    return runMangrove(*Set);
+  }
   Expected<std::vector<FunctionSummary>> Sums = summarize(*Set, "");
   if (!Sums)
     return Fail(toString(Sums.takeError()));

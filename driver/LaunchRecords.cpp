@@ -90,6 +90,11 @@ Error readLaunchRecords(const std::string &Path,
     Group.Count += 1;
     Group.TimeMs += G.TimeMs;
     Group.Timed |= G.Timed;
+    ConfigurationSums::Launch *One = nullptr;
+    if (Sums.KeepLaunches) {
+      Sums.Launches.push_back({Id, Kernel, G, {}});
+      One = &Sums.Launches.back();
+    }
     for (const json::Value &W : *Words) {
       const json::Array *Pair = W.getAsArray();
       std::optional<uint64_t> Index, Value;
@@ -103,6 +108,8 @@ Error readLaunchRecords(const std::string &Path,
                     "within the module's counters",
                     "the file is damaged; " + Twine(RerunHint));
       Counters[*Index] += *Value;
+      if (One)
+        One->Words.push_back({*Index, *Value});
     }
   }
   return Error::success();

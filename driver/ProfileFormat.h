@@ -102,6 +102,15 @@ struct ConfigurationSums {
   using Key = std::tuple<std::string, std::string, uint32_t, uint32_t, uint32_t,
                          uint32_t, uint32_t, uint32_t, uint64_t>;
   std::map<Key, std::pair<LaunchGroup, std::vector<uint64_t>>> Groups;
+  /// Each record on its own, in file order (kept only when asked for):
+  /// module id, kernel, its configuration, the [index, value] words.
+  struct Launch {
+    std::string ModuleId, Kernel;
+    LaunchGroup Group;
+    std::vector<std::pair<uint64_t, uint64_t>> Words;
+  };
+  bool KeepLaunches = false;
+  std::vector<Launch> Launches;
   std::set<std::pair<std::string, std::string>> Incomplete; ///< module, kernel
 };
 

@@ -43,8 +43,9 @@ namespace {
 /// they name (once per module), the per-launch records; sums the counts.
 class ProfileLoader {
 public:
-  explicit ProfileLoader(const std::string &Dir) : Dir(Dir) {
+  ProfileLoader(const std::string &Dir, bool KeepLaunches) : Dir(Dir) {
     Set.Directory = Dir;
+    ConfigSums.KeepLaunches = KeepLaunches;
   }
   Expected<ProfileSet> load();
 
@@ -408,6 +409,24 @@ Error ProfileLoader::finish() {
         Set.Configurations.push_back({std::move(Fn)});
       }
   }
+  for (const ConfigurationSums::Launch &L : ConfigSums.Launches) {
+    if (ConfigSums.Incomplete.count({L.ModuleId, L.Kernel}))
+      continue;
+    const Database &DB = Databases[L.ModuleId];
+    std::vector<uint64_t> Counters(DB.NumCounters, 0);
+    for (auto [Index, Value] : L.Words)
+      Counters[Index] += Value; // readLaunchRecords checked the index
+    std::vector<FunctionProfile> Run;
+    std::string Bad = countsFor(DB, Counters, Run);
+    if (!Bad.empty())
+      return fail(Dir, "launch records of module " + L.ModuleId + ": " + Bad,
+                  "the profile is damaged; " + Twine(RerunHint));
+    for (FunctionProfile &Fn : Run)
+      if (Fn.Name == L.Kernel) {
+        Fn.Launches = {L.Group};
+        Set.Launches.push_back({std::move(Fn)});
+      }
+  }
   for (const auto &[Id, Kernel] : ConfigSums.Incomplete)
     Set.Warnings.push_back("kernel " + Kernel + " of module " + Id +
                            ": some launch records are incomplete; "
@@ -424,6 +443,7 @@ Error ProfileLoader::finish() {
 
 } // namespace
 
-Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir) {
-  return ProfileLoader(Dir).load();
+Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir,
+                                                     bool KeepLaunches) {
+  return ProfileLoader(Dir, KeepLaunches).load();
 }

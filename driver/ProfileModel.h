@@ -135,10 +135,16 @@ struct ProfileSet {
   /// Per-launch runs: every launched kernel per configuration (none for a
   /// kernel whose launch records are incomplete; see Warnings).
   std::vector<ConfigurationProfile> Configurations;
+  /// Per-launch runs, when loaded with KeepLaunches: every launch of an
+  /// instrumented kernel on its own, in the order of the launch records
+  /// (none for a kernel whose launch records are incomplete).
+  std::vector<ConfigurationProfile> Launches;
 };
 
 /// Loads Dir. Errors are one line: "<file>: <what>; <what to do>".
-llvm::Expected<ProfileSet> loadProfileDirectory(const std::string &Dir);
+/// KeepLaunches: also each launch's own counts (ProfileSet::Launches).
+llvm::Expected<ProfileSet> loadProfileDirectory(const std::string &Dir,
+                                                bool KeepLaunches = false);
 
 } // namespace warpscope
 

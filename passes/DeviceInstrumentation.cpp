@@ -11,6 +11,7 @@
 #include "DeviceInstrumentationImpl.h"
 #include "ModuleIdentity.h"
 #include "ProfileUse.h"
+#include "ReduceLoops.h"
 #include "SubprogramNames.h"
 #include "warpscope/ABI/Abi.h"
 #include "llvm/ADT/Statistic.h"
@@ -141,6 +142,7 @@ overrideFromCL(DeviceInstrumentationOptions Opts) {
   Apply(Opts.EdgeArrivals, EdgeArrivals);
   Apply(Opts.CountLoopEntries, CountLoopEntries);
   Apply(Opts.BranchThroughProbe, BranchThroughProbe);
+  Opts.ReduceLoopsFirst = reduceLoopsFirst(Opts.ReduceLoopsFirst);
   Apply(Opts.PromoteLoopCounters, PromoteLoopCounters);
   Apply(Opts.PromoteBlockProbes, PromoteBlocks);
   Apply(Opts.SkipShortLoops, SkipShortLoops);
@@ -152,8 +154,12 @@ overrideFromCL(DeviceInstrumentationOptions Opts) {
 
 bool ModuleInstrumenter::run() {
   for (Function &F : M)
-    if (!F.isDeclaration() && !F.getName().starts_with("__warpscope"))
+    if (!F.isDeclaration() && !F.getName().starts_with("__warpscope")) {
+      // Before the CFG is read: LSR's loop canonicalization may add blocks.
+      if (Opts.ReduceLoopsFirst)
+        reduceLoops(F, FAM);
       plan(F);
+    }
   if (Plans.empty())
     return false;
 
@@ -166,6 +172,8 @@ bool ModuleInstrumenter::run() {
     return false;
   for (const PlannedFunction &P : Plans)
     instrument(P);
+  if (Opts.ReduceLoopsFirst)
+    disableCodeGeneratorLoopReduction();
   NumFunctionsInstrumented += Plans.size();
   writeDatabase();
   return true;

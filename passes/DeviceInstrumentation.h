@@ -28,6 +28,7 @@ struct DeviceInstrumentationOptions {
   bool EdgeArrivals = true;           ///< edge-arrivals
   bool CountLoopEntries = true;       ///< count-loop-entries
   bool BranchThroughProbe = true;     ///< branch-through-probe
+  bool ReduceLoopsFirst = true;       ///< reduce-loops-first
   bool PromoteLoopCounters = true;    ///< promote-loop-counters
   bool PromoteBlockProbes = false;    ///< promote-block-probes
   bool SkipShortLoops = true;         ///< promote-skip-short-loops

@@ -44,6 +44,7 @@ const Param<DO> DeviceParams[] = {
     {"edge-arrivals", &DO::EdgeArrivals},
     {"count-loop-entries", &DO::CountLoopEntries},
     {"branch-through-probe", &DO::BranchThroughProbe},
+    {"reduce-loops-first", &DO::ReduceLoopsFirst},
     {"promote-loop-counters", &DO::PromoteLoopCounters},
     {"promote-block-probes", &DO::PromoteBlockProbes},
     {"promote-skip-short-loops", &DO::SkipShortLoops},
@@ -55,7 +56,9 @@ const Param<HO> HostParams[] = {{"db-in", &HO::DatabaseIn},
                                 {"histograms", &HO::Histograms}};
 
 using PO = ProfileUseOptions;
-const Param<PO> ProfileUseParams[] = {{"profile-use", &PO::ProfileFile}};
+const Param<PO> ProfileUseParams[] = {
+    {"profile-use", &PO::ProfileFile},
+    {"reduce-loops-first", &PO::ReduceLoopsFirst}};
 
 Error paramError(StringRef Pass, StringRef Param, const Twine &What) {
   return createStringError(inconvertibleErrorCode(),

@@ -15,6 +15,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
@@ -41,6 +42,21 @@ static bool exitingLatchCompare(const Instruction &Term, const LoopInfo &LI) {
          L->isLoopLatch(Term.getParent()) && L->isLoopExiting(Term.getParent());
 }
 
+/// Whether the code generator negates V for free: a compare (it inverts the
+/// predicate), or and/or/not of such values (it applies De Morgan's laws,
+/// as it does when the branch alone negates them).
+static bool freelyNegated(const Value *V, unsigned Depth = 0) {
+  using namespace PatternMatch;
+  if (isa<CmpInst>(V))
+    return true;
+  const Value *A, *B;
+  if (Depth < 4 && (match(V, m_LogicalAnd(m_Value(A), m_Value(B))) ||
+                    match(V, m_LogicalOr(m_Value(A), m_Value(B)))))
+    return freelyNegated(A, Depth + 1) && freelyNegated(B, Depth + 1);
+  return Depth < 4 && match(V, m_Not(m_Value(A))) &&
+         freelyNegated(A, Depth + 1);
+}
+
 Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
                                           ProbeSpec &Spec) {
   IRBuilder<> B(Br.Terminator);
@@ -51,7 +67,7 @@ Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
   if (auto *BI = dyn_cast<BranchInst>(Br.Terminator)) {
     Value *Cond = BI->getCondition();
     if (BI->getSuccessor(0) == BI->getParent()->getNextNode() &&
-        isa<CmpInst>(Cond)) {
+        freelyNegated(Cond)) {
       Spec.ConditionNegated = true;
       return B.CreateNot(Cond);
     }

@@ -3,6 +3,7 @@
 #include "ProfileUse.h"
 #include "CfgChecksum.h"
 #include "ModuleIdentity.h"
+#include "ReduceLoops.h"
 #include "warpscope/ABI/PgoRecord.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
@@ -146,7 +147,7 @@ void staleWarning(Function &F) {
 ProfileUsePass::ProfileUsePass(ProfileUseOptions Opts)
     : Opts(overrideFromCL(std::move(Opts))) {}
 
-PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &AM) {
   const std::string &ProfileUse = Opts.ProfileFile;
   if (ProfileUse.empty() || !M.getTargetTriple().isNVPTX())
     return PreservedAnalyses::all();
@@ -186,10 +187,14 @@ PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &) {
                              M.getSourceFileName() + "); no weights attached");
     return PreservedAnalyses::none();
   }
+  auto &FAM = AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   for (Function &F : M) {
     auto It = ByName.find(F.getName().str());
     if (F.isDeclaration() || It == ByName.end())
       continue;
+    // The CFG the instrumenting build counted was read after LSR.
+    if (reduceLoopsFirst(Opts.ReduceLoopsFirst))
+      reduceLoops(F, FAM);
     if (It->second.first != pgo::recordHash(cfgChecksum(F)) ||
         !annotate(F, It->second.second)) {
       LLVM_DEBUG(dbgs() << "warpscope: " << F.getName()

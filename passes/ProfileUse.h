@@ -28,6 +28,9 @@ namespace warpscope {
 struct ProfileUseOptions {
   /// The LLVM profile to read; empty: the pass does nothing.
   std::string ProfileFile;
+  /// Run the code generator's passes first, as the instrumenting build did
+  /// (-warpscope-reduce-loops-first, ReduceLoops.h).
+  bool ReduceLoopsFirst = true;
   ModuleIdentityOptions Identity;
 };
 

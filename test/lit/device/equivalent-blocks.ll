@@ -6,11 +6,11 @@
 ; - the join of a branch that may diverge keeps its probe (lanes that split
 ;   there need not run it together), unless -warpscope-assume-reconvergence;
 ; - a call between the two keeps the probe (it may end lanes).
-; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-assume-reconvergence -warpscope-db-out=%t.assume.json -S %s | FileCheck --check-prefix=ASSUME %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-assume-reconvergence -warpscope-db-out=%t.assume.json -S %s | FileCheck --check-prefix=ASSUME %s
 ; RUN: %dbdump %t.assume.json | FileCheck --check-prefix=DB-ASSUME %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-derive-equivalent-blocks=0 -warpscope-db-out=%t.off.json -S %s -o /dev/null
+; RUN: %opt-ws -passes=warpscope-device -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-derive-equivalent-blocks=0 -warpscope-db-out=%t.off.json -S %s -o /dev/null
 ; RUN: %dbdump %t.off.json | FileCheck --check-prefix=DB-OFF %s
 
 target triple = "nvptx64-nvidia-cuda"
