@@ -65,6 +65,11 @@ Expected<Database> loadDatabase(const std::string &Path,
   Database DB;
   DB.NumCounters = PD->NumCounters;
   DB.SourceHashes = PD->SourceHashes;
+  DB.KernelFilter = PD->KernelFilter;
+  DB.NotInstrumented = PD->KernelsNotInstrumented;
+  for (const FunctionRecord &FR : PD->Functions)
+    if (FR.SharedWithLeftOut)
+      DB.SharedWithLeftOut.push_back(FR.Demangled);
   for (const FunctionRecord &FR : PD->Functions) {
     FunctionProfile Fn;
     Fn.ModuleId = ModuleId;

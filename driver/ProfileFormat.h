@@ -79,6 +79,11 @@ struct Database {
   std::vector<FunctionProfile> Functions; ///< counts still zero
   uint64_t NumCounters = 0;
   std::map<std::string, std::string> SourceHashes;
+  /// -warpscope-kernel-filter ("" without), the kernels it left out, and
+  /// the demangled functions a left-out kernel may call too.
+  std::string KernelFilter;
+  std::vector<LeftOutKernel> NotInstrumented;
+  std::vector<std::string> SharedWithLeftOut;
 };
 
 /// The database at Path, which must belong to ModuleId.

@@ -53,6 +53,7 @@ private:
   Error readProfile(const std::string &Path);
   Error readModule(Fields &F, const json::Object &MO, const std::string &Path);
   Error readKernelFault(const json::Object &Top, const std::string &Path);
+  void readLaunchSelection(Fields &F, const json::Value &V);
   Error loadModuleDatabase(const std::string &Id, StringRef Name, uint64_t N);
   /// false when the record is malformed (the problem is in F).
   bool readLaunch(Fields &F, const json::Object &LO);
@@ -69,6 +70,9 @@ private:
   std::vector<std::string> ModuleOrder;
   /// (module id, mangled name) -> index in ByModule[module id]
   std::map<std::pair<std::string, std::string>, size_t> FunctionIndex;
+  /// (module id, mangled name) -> demangled, of kernels the plugin's
+  /// kernel filter left uninstrumented.
+  std::map<std::pair<std::string, std::string>, std::string> NotInstrumented;
   /// (function's launch list, grid, block, shared bytes) -> its group
   std::map<std::tuple<const void *, uint32_t, uint32_t, uint32_t, uint32_t,
                       uint32_t, uint32_t, uint64_t>,
@@ -163,6 +167,8 @@ Error ProfileLoader::readProfile(const std::string &Path) {
       if (const json::Object *KO = F.obj((*Ks)[I], "kernels[]"))
         readKernel(F, *KO);
   }
+  if (const json::Value *SV = Top.get("launch_selection"))
+    readLaunchSelection(F, *SV);
   if (const json::Array *Ls = F.arr(Top, "launches"))
     for (const json::Value &LV : *Ls) {
       const json::Object *LO = F.obj(LV, "launches[]");
@@ -289,12 +295,56 @@ Error ProfileLoader::loadModuleDatabase(const std::string &Id, StringRef Name,
         "the branch's post-dominator (built with "
         "-warpscope-assume-reconvergence): exact on the emulator, "
         "not guaranteed on a GPU");
+  if (!DB->KernelFilter.empty())
+    Set.Left.KernelFilters.insert(DB->KernelFilter);
+  for (const LeftOutKernel &K : DB->NotInstrumented) {
+    NotInstrumented[{Id, K.Name}] = K.Demangled;
+    Set.Left.NotInstrumented.try_emplace(K.Demangled, 0);
+  }
+  Set.Left.SharedWithLeftOut.insert(DB->SharedWithLeftOut.begin(),
+                                    DB->SharedWithLeftOut.end());
   ByModule[Id] = DB->Functions;
   for (size_t I = 0; I < DB->Functions.size(); ++I)
     FunctionIndex[{Id, DB->Functions[I].Name}] = I;
   ModuleOrder.push_back(Id);
   Databases.emplace(Id, std::move(*DB));
   return Error::success();
+}
+
+// warpscope run --launch-skip/--launch-count: which launches were left out
+// (docs/profile-schema.md, launch_selection).
+void ProfileLoader::readLaunchSelection(Fields &F, const json::Value &V) {
+  const json::Object *O = F.obj(V, "launch_selection");
+  if (!O)
+    return;
+  uint64_t Skip = F.u64(*O, "skip");
+  std::string Scope = F.str(*O, "scope");
+  const json::Value *Count = O->get("count");
+  if (!Count || (!Count->getAsNull() && !Count->getAsUINT64()))
+    F.bad("launch_selection.count", "a non-negative integer or null");
+  if (F.Problem.empty() && Scope != "overall" && Scope != "per-kernel")
+    F.bad("launch_selection.scope", "'overall' or 'per-kernel'");
+  if (!F.Problem.empty())
+    return;
+  std::string What;
+  if (const json::Value *K = O->get("kernel_regex"); K && K->getAsString())
+    What = "kernels matching '" + K->getAsString()->str() + "', ";
+  What += "skip " + std::to_string(Skip);
+  if (auto N = Count->getAsUINT64())
+    What += ", count " + std::to_string(*N);
+  What += Scope == "per-kernel" ? ", per kernel" : ", over all kernels";
+  Set.Left.Selection = What;
+  if (const json::Array *Ls = F.arr(*O, "left_out"))
+    for (const json::Value &LV : *Ls) {
+      const json::Object *LO = F.obj(LV, "launch_selection.left_out[]");
+      if (!LO)
+        return;
+      std::string Kernel = F.str(*LO, "kernel");
+      uint64_t N = F.u64(*LO, "launches");
+      if (!F.Problem.empty())
+        return;
+      Set.Left.LaunchesLeftOut[demangle(Kernel)] += N;
+    }
 }
 
 bool ProfileLoader::readLaunch(Fields &F, const json::Object &LO) {
@@ -323,8 +373,12 @@ bool ProfileLoader::readLaunch(Fields &F, const json::Object &LO) {
   if (!Mod || !Mod->getAsString())
     return true; // a stub the runtime did not know
   auto Fn = FunctionIndex.find({Mod->getAsString()->str(), Kernel});
-  if (Fn == FunctionIndex.end())
-    return true; // kernel of an uninstrumented module
+  if (Fn == FunctionIndex.end()) {
+    auto Left = NotInstrumented.find({Mod->getAsString()->str(), Kernel});
+    if (Left != NotInstrumented.end())
+      Set.Left.NotInstrumented[Left->second] += G.Count;
+    return true; // kernel of an uninstrumented module, or left out
+  }
   std::vector<LaunchGroup> &Groups =
       ByModule[Fn->first.first][Fn->second].Launches;
   // Streams are not told apart here: same kernel, same shape.

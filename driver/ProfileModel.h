@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -114,6 +115,21 @@ struct KernelFault {
   bool CountsKept = false; ///< read after the fault (the emulator)
 };
 
+/// What a run left out on purpose: kernels -warpscope-kernel-filter did
+/// not instrument, and launches the launch selection (warpscope run
+/// --launch-skip/--launch-count) did not profile.
+struct LeftOut {
+  std::set<std::string> KernelFilters; ///< as the modules were built
+  /// Demangled kernel -> its launches, of kernels built without counters.
+  std::map<std::string, uint64_t> NotInstrumented;
+  /// Demangled instrumented functions a left-out kernel may call too.
+  std::set<std::string> SharedWithLeftOut;
+  std::string Selection; ///< e.g. "skip 2, count 3, per kernel"; "": none
+  /// Demangled kernel -> launches the selection left out.
+  std::map<std::string, uint64_t> LaunchesLeftOut;
+  bool empty() const { return KernelFilters.empty() && Selection.empty(); }
+};
+
 struct ProfileSet {
   std::string Directory;
   std::vector<std::string> ProfileFiles;
@@ -139,6 +155,7 @@ struct ProfileSet {
   /// instrumented kernel on its own, in the order of the launch records
   /// (none for a kernel whose launch records are incomplete).
   std::vector<ConfigurationProfile> Launches;
+  LeftOut Left;
 };
 
 /// Loads Dir. Errors are one line: "<file>: <what>; <what to do>".

@@ -1,11 +1,14 @@
 //===- ReportCommand.cpp - warpscope report -------------------------------===//
 
 #include "Commands.h"
+#include "CsvReport.h"
 #include "JsonFiles.h"
+#include "LeftOutReport.h"
 #include "MemoryReport.h"
 #include "ProfileModel.h"
 #include "Report.h"
 #include "ReportFormats.h"
+#include "SarifFormat.h"
 #include "SassMetrics.h"
 #include "StallReport.h"
 #include "advise/AdviseRender.h"
@@ -40,6 +43,16 @@ static cl::opt<double> SarifThreshold(
     cl::desc("SARIF: report branches whose divergence rate is at least this "
              "fraction"),
     cl::init(0.1), cl::sub(ReportSub));
+static cl::opt<std::string>
+    CsvRows("csv-rows",
+            cl::desc("CSV: one row per branch (default), block or kernel"),
+            cl::value_desc("branches|blocks|kernels"), cl::init("branches"),
+            cl::sub(ReportSub));
+static cl::opt<std::string> SourceRoot(
+    "srcroot",
+    cl::desc("SARIF: artifact URIs relative to this directory (uriBaseId "
+             "SRCROOT), e.g. the repository's checkout"),
+    cl::value_desc("dir"), cl::init(""), cl::sub(ReportSub));
 static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
                                     cl::value_desc("file"), cl::init("-"),
                                     cl::sub(ReportSub));
@@ -67,6 +80,47 @@ static ProfileSet hardwareOnlySet(const std::string &Dir) {
   return Set;
 }
 
+/// Why --csv-rows or --srcroot is misused, or "".
+static std::string misusedCsvOrSarifOption() {
+  if (CsvRows != "branches" && CsvRows != "blocks" && CsvRows != "kernels")
+    return "--csv-rows '" + CsvRows +
+           "' is not one of branches, blocks, kernels";
+  if (CsvRows.getNumOccurrences() && Format != "csv")
+    return "--csv-rows applies to --format csv only";
+  if (SourceRoot.getNumOccurrences() && Format != "sarif")
+    return "--srcroot applies to --format sarif only";
+  return "";
+}
+
+/// The text report's last section: what the run left out.
+static void renderLeftOutText(const LeftOut &L, bool MemoryView,
+                              raw_ostream &OS) {
+  std::vector<std::string> Lines = leftOutLines(L);
+  // The ground truth is the emulator's, of every launch.
+  if (MemoryView && !L.LaunchesLeftOut.empty())
+    Lines.push_back("the memory view below is the emulator's ground truth "
+                    "of every launch, the left-out ones included");
+  if (Lines.empty())
+    return;
+  OS << "\nleft out:\n";
+  for (const std::string &Line : Lines)
+    OS << "  " << Line << "\n";
+}
+
+/// SARIF: the profile's warnings become notifications, what it left out
+/// notes; Root is --srcroot as sarifSourceRoot resolved it, or "".
+static void renderSarifLog(const ProfileSet &Set,
+                           const std::vector<FunctionSummary> &S,
+                           const std::string &Root, raw_ostream &OS) {
+  SourceText Sources(Set.SourceHashes);
+  SarifContext Context;
+  Context.Sources = &Sources;
+  Context.Notifications = Set.Warnings;
+  Context.Notes = leftOutLines(Set.Left);
+  Context.SourceRoot = Root;
+  OS << formatv("{0:2}", renderSarif(S, SarifThreshold, Context)) << "\n";
+}
+
 int warpscope::runReport() {
   auto Error = [](const Twine &Msg) {
     WithColor::error(errs(), "warpscope report") << Msg << "\n";
@@ -83,6 +137,15 @@ int warpscope::runReport() {
                  " is not a fraction between 0 and 1");
   if (SarifThreshold.getNumOccurrences() && Format != "sarif")
     return Error("--sarif-min-rate applies to --format sarif only");
+  if (std::string Bad = misusedCsvOrSarifOption(); !Bad.empty())
+    return Error(Bad);
+  std::string Root;
+  if (!SourceRoot.empty()) {
+    Expected<std::string> R = sarifSourceRoot(SourceRoot);
+    if (!R)
+      return Error(toString(R.takeError()));
+    Root = *R;
+  }
   if (Top.getNumOccurrences() && Format != "text")
     return Error("--top applies to --format text only; the other formats "
                  "list every branch");
@@ -145,6 +208,7 @@ int warpscope::runReport() {
     return Error("cannot write '" + OutFile + "': " + EC.message());
   if (Format == "text") {
     renderText(*Set, *S, Top, OS);
+    renderLeftOutText(Set->Left, bool(*Memory), OS);
     if (SassSummary)
       renderSassSummaryText(*SassSummary, OS);
     if (*Stalls)
@@ -157,6 +221,7 @@ int warpscope::runReport() {
     }
   } else if (Format == "json") {
     json::Value Report = renderJson(*Set, *S);
+    Report.getAsObject()->try_emplace("left_out", leftOutJson(Set->Left));
     if (SassSummary)
       Report.getAsObject()->try_emplace("sass_metrics",
                                         renderSassSummaryJson(*SassSummary));
@@ -170,17 +235,21 @@ int warpscope::runReport() {
       Report.getAsObject()->try_emplace("advice",
                                         advise::renderAdviceJson(*Advice));
     OS << formatv("{0:2}", Report) << "\n";
-  } else if (Format == "csv")
+  } else if (Format == "csv" && CsvRows == "kernels")
+    renderCsvKernels(*S, OS);
+  else if (Format == "csv" && CsvRows == "blocks")
+    renderCsvBlocks(*S, OS);
+  else if (Format == "csv")
     renderCsv(*S, OS);
   else if (Format == "sarif")
-    OS << formatv("{0:2}", renderSarif(*S, SarifThreshold)) << "\n";
-  else if (!*Stalls && !SassSummary && !*Memory && !Advice)
+    renderSarifLog(*Set, *S, Root, OS);
+  else if (!*Stalls && !SassSummary && !*Memory && !Advice && Set->Left.empty())
     renderHtml(*Set, *S, OS);
   else {
     std::string Page;
     raw_string_ostream PS(Page);
     renderHtml(*Set, *S, PS);
-    std::string Sections;
+    std::string Sections = leftOutHtml(Set->Left);
     if (SassSummary)
       Sections += renderSassSummaryHtml(*SassSummary);
     if (*Stalls)

@@ -5,6 +5,7 @@
 #include "Legend.h"
 #include "MixReport.h"
 #include "ResourceReport.h"
+#include "SarifFormat.h"
 #include "SourceLines.h"
 #include "SourceText.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -47,7 +48,7 @@ void warpscope::renderCsv(const std::vector<FunctionSummary> &Summaries,
 
 json::Value
 warpscope::renderSarif(const std::vector<FunctionSummary> &Summaries,
-                       double MinRate) {
+                       double MinRate, const SarifContext &Context) {
   json::Array Results;
   // One result per source branch: the compiler's copies of it are one.
   for (const FunctionSummary &S : Summaries)
@@ -55,13 +56,9 @@ warpscope::renderSarif(const std::vector<FunctionSummary> &Summaries,
       const Location &Loc = Row.loc();
       if (!Row.Divergent || Row.Rate < MinRate || Loc.File.empty())
         continue;
-      json::Object Region{{"startLine", Loc.Line}};
-      if (Loc.Column)
-        Region["startColumn"] = Loc.Column;
-      std::string Uri =
-          sys::path::is_absolute(Loc.File) ? "file://" + Loc.File : Loc.File;
       Results.push_back(json::Object{
           {"ruleId", "WS001"},
+          {"ruleIndex", 0},
           {"level", Row.Rate >= 0.5 ? "warning" : "note"},
           {"message",
            json::Object{
@@ -81,34 +78,15 @@ warpscope::renderSarif(const std::vector<FunctionSummary> &Summaries,
                     .str()}}},
           {"locations",
            json::Array{json::Object{
-               {"physicalLocation",
-                json::Object{{"artifactLocation", json::Object{{"uri", Uri}}},
-                             {"region", std::move(Region)}}}}}},
+               {"physicalLocation", sarifPhysicalLocation(Loc, Context)}}}},
+          {"partialFingerprints",
+           sarifFingerprints("WS001", Loc, S.Function->Name, Context)},
           {"properties", json::Object{{"visits", Row.Visits},
                                       {"divergent", Row.Divergent},
                                       {"copies", Row.Copies.size()},
                                       {"kernel", S.Function->Name}}}});
     }
-  json::Object Rule{
-      {"id", "WS001"},
-      {"name", "DivergentBranch"},
-      {"shortDescription", json::Object{{"text", "Divergent branch"}}},
-      {"fullDescription",
-       json::Object{{"text", "Lanes of a warp took different sides of this "
-                             "branch, so the warp ran both sides one after "
-                             "the other with part of its lanes idle."}}},
-      {"defaultConfiguration", json::Object{{"level", "warning"}}}};
-  return json::Object{
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs",
-       json::Array{json::Object{
-           {"tool", json::Object{{"driver",
-                                  json::Object{{"name", "WarpScope"},
-                                               {"version", WARPSCOPE_VERSION},
-                                               {"rules", json::Array{std::move(
-                                                             Rule)}}}}}},
-           {"results", std::move(Results)}}}}};
+  return sarifLog(std::move(Results), Context);
 }
 
 namespace {

@@ -11,9 +11,12 @@ std::string csvField(llvm::StringRef S);
 
 /// One row per probed or proven-uniform branch.
 void renderCsv(const std::vector<FunctionSummary> &S, llvm::raw_ostream &OS);
-/// SARIF 2.1.0: one result per branch diverging at least MinRate of visits.
+struct SarifContext;
+/// SARIF 2.1.0: one result per branch diverging at least MinRate of visits;
+/// locations, fingerprints and the log around them per Context
+/// (SarifFormat.h).
 llvm::json::Value renderSarif(const std::vector<FunctionSummary> &S,
-                              double MinRate);
+                              double MinRate, const SarifContext &Context);
 /// One self-contained page: summaries, sortable divergence maps, annotated
 /// source with per-line heat. No network access.
 void renderHtml(const ProfileSet &Set, const std::vector<FunctionSummary> &S,

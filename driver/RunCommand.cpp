@@ -20,6 +20,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <regex>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,6 +63,28 @@ static cl::opt<unsigned> SamplingPeriod(
     cl::desc("PC sampling period: one sample per 2^N cycles, N in 5..31 "
              "(default: CUPTI's)"),
     cl::value_desc("N"), cl::sub(warpscope::RunSub));
+static cl::opt<unsigned long long> LaunchSkip(
+    "launch-skip",
+    cl::desc("Leave the first N kernel launches out of the profile (they "
+             "still run; WARPSCOPE_LAUNCH_SKIP)"),
+    cl::value_desc("N"), cl::init(0), cl::sub(warpscope::RunSub));
+static cl::opt<unsigned long long>
+    LaunchCount("launch-count",
+                cl::desc("Profile at most M launches after the skipped ones "
+                         "(WARPSCOPE_LAUNCH_COUNT)"),
+                cl::value_desc("M"), cl::init(0), cl::sub(warpscope::RunSub));
+static cl::opt<std::string>
+    LaunchScope("launch-scope",
+                cl::desc("Count --launch-skip/--launch-count over all launches "
+                         "(overall, the default) or per kernel (per-kernel)"),
+                cl::init("overall"), cl::sub(warpscope::RunSub));
+static cl::opt<std::string> LaunchKernel(
+    "launch-kernel",
+    cl::desc("Profile only launches of kernels whose mangled or demangled "
+             "name matches this regex (ECMAScript); --launch-skip and "
+             "--launch-count count those launches only "
+             "(WARPSCOPE_LAUNCH_KERNEL)"),
+    cl::value_desc("regex"), cl::init(""), cl::sub(warpscope::RunSub));
 static cl::list<std::string> ProgramAndArgs(cl::Positional,
                                             cl::desc("-- program [args...]"),
                                             cl::sub(warpscope::RunSub));
@@ -120,6 +143,22 @@ int warpscope::runRun() {
                  "program [args...]");
   if (Mode != "aggregate" && Mode != "per-launch")
     return Error("--mode '" + Mode + "' is not 'aggregate' or 'per-launch'");
+  if (LaunchCount.getNumOccurrences() && LaunchCount == 0)
+    return Error("--launch-count 0 would profile nothing; give at least 1");
+  if (LaunchScope != "overall" && LaunchScope != "per-kernel")
+    return Error("--launch-scope '" + LaunchScope +
+                 "' is not 'overall' or 'per-kernel'");
+  if (LaunchScope.getNumOccurrences() && !LaunchSkip.getNumOccurrences() &&
+      !LaunchCount.getNumOccurrences())
+    return Error("--launch-scope applies with --launch-skip or "
+                 "--launch-count");
+  // The runtime reads it with std::regex, so it is checked with that here.
+  try {
+    std::regex R(LaunchKernel.getValue());
+  } catch (const std::regex_error &E) {
+    return Error("--launch-kernel '" + LaunchKernel + "' is not a regular " +
+                 "expression (" + E.what() + ")");
+  }
   warpscope::CollectionOptions Collect;
   Collect.PcSampling = PcSampling;
   Collect.SassMetrics = SassMetrics;
@@ -167,6 +206,14 @@ int warpscope::runRun() {
     return Error(Bad);
   setenv(warpscope::OutputDirectoryVariable, Out.c_str(), 1);
   setenv("WARPSCOPE_MODE", Mode.c_str(), 1);
+  if (LaunchSkip.getNumOccurrences())
+    setenv("WARPSCOPE_LAUNCH_SKIP", std::to_string(LaunchSkip).c_str(), 1);
+  if (LaunchCount.getNumOccurrences())
+    setenv("WARPSCOPE_LAUNCH_COUNT", std::to_string(LaunchCount).c_str(), 1);
+  if (LaunchScope.getNumOccurrences())
+    setenv("WARPSCOPE_LAUNCH_SCOPE", LaunchScope.c_str(), 1);
+  if (!LaunchKernel.empty())
+    setenv("WARPSCOPE_LAUNCH_KERNEL", LaunchKernel.c_str(), 1);
   prependPath("LD_PRELOAD", Runtime);
 
   std::vector<char *> Argv;

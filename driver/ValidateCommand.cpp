@@ -240,6 +240,14 @@ int warpscope::runValidate() {
         "); counts that stop at a fault cannot be checked: fix the "
         "fault (the program's error output names it) and rerun");
   }
+  uint64_t LeftOut = 0;
+  for (const auto &[Kernel, N] : Set->Left.LaunchesLeftOut)
+    LeftOut += N;
+  if (LeftOut)
+    return Fail(Dir + ": the run left " + Twine(LeftOut) +
+                " launch(es) out of the profile (" + Set->Left.Selection +
+                "), which the emulator's ground truth counts; validate a "
+                "run without --launch-skip/--launch-count");
   if (!Set->Complete)
     return Fail(Dir + ": the profile is incomplete (" + Set->Warnings.front() +
                 ")");

@@ -9,18 +9,21 @@
 
 #include "DeviceInstrumentation.h"
 #include "DeviceInstrumentationImpl.h"
+#include "KernelFilter.h"
 #include "ModuleIdentity.h"
 #include "ProfileUse.h"
 #include "ReduceLoops.h"
 #include "SubprogramNames.h"
 #include "warpscope/ABI/Abi.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
@@ -127,6 +130,13 @@ static cl::opt<std::string>
                          "<warpscope-db-dir>/<module id>.json"),
                 cl::init(""));
 
+static cl::opt<std::string> KernelFilter(
+    "warpscope-kernel-filter", cl::Hidden,
+    cl::desc("Instrument only kernels whose mangled or demangled name "
+             "matches this regex, and the device functions they call; the "
+             "others compile as without the plugin"),
+    cl::init(""));
+
 /// Opts with the values given on the command line applied.
 static DeviceInstrumentationOptions
 overrideFromCL(DeviceInstrumentationOptions Opts) {
@@ -148,26 +158,67 @@ overrideFromCL(DeviceInstrumentationOptions Opts) {
   Apply(Opts.SkipShortLoops, SkipShortLoops);
   Apply(Opts.CounterReplicas, CounterReplicas);
   Apply(Opts.DatabaseOut, DatabaseOut);
+  Apply(Opts.KernelFilter, KernelFilter);
   Opts.Identity = overrideIdentityFromCL(Opts.Identity);
   return Opts;
 }
 
 bool ModuleInstrumenter::run() {
-  for (Function &F : M)
-    if (!F.isDeclaration() && !F.getName().starts_with("__warpscope")) {
-      // Before the CFG is read: LSR's loop canonicalization may add blocks.
-      if (Opts.ReduceLoopsFirst)
-        reduceLoops(F, FAM);
-      plan(F);
+  std::optional<KernelSelection> Selection;
+  if (!Opts.KernelFilter.empty()) {
+    std::string Why;
+    if (!Regex(Opts.KernelFilter).isValid(Why)) {
+      M.getContext().emitError("warpscope: -warpscope-kernel-filter='" +
+                               Opts.KernelFilter +
+                               "' is not a valid regular expression: " + Why);
+      return false;
     }
-  if (Plans.empty())
+    Selection = selectKernels(M, Opts.KernelFilter);
+  }
+  auto Ours = [](const Function &F) {
+    return !F.isDeclaration() && !F.getName().starts_with("__warpscope");
+  };
+  SmallVector<Function *, 16> Selected;
+  for (Function &F : M)
+    if (Ours(F) && (!Selection || Selection->Instrument.count(&F)))
+      Selected.push_back(&F);
+  // Before the CFG is read: LSR's loop canonicalization may add blocks. A
+  // module that gets probes has the code generator's LSR turned off, so the
+  // functions the kernel filter left out are reduced here too, as in the
+  // plain build.
+  if (Opts.ReduceLoopsFirst && !Selected.empty())
+    for (Function &F : M)
+      if (Ours(F))
+        reduceLoops(F, FAM);
+  for (Function *F : Selected)
+    plan(*F);
+  // A module whose kernels the filter all left out still gets a database
+  // (with no counters), so the report can say what was left out.
+  if (Plans.empty() && (!Selection || Selection->LeftOut.empty()))
     return false;
 
   DB.ModuleId = moduleId(M, Opts.Identity);
   DB.SourceFile = M.getSourceFileName();
-  DB.Target = Plans.front().F->getFnAttribute("target-cpu").getValueAsString();
   DB.CountersSymbol = CountersSymbolPrefix + DB.ModuleId;
   DB.NumCounters = NextCounter;
+  if (Selection) {
+    DB.KernelFilter = Opts.KernelFilter;
+    for (const std::string &Name : Selection->LeftOut)
+      DB.KernelsNotInstrumented.push_back({Name, demangle(Name)});
+    for (FunctionRecord &Rec : DB.Functions)
+      Rec.SharedWithLeftOut =
+          Selection->SharedWithLeftOut.count(M.getFunction(Rec.Name)) > 0;
+  }
+  for (const Function &F : M)
+    if (!F.isDeclaration()) {
+      DB.Target = F.getFnAttribute("target-cpu").getValueAsString();
+      break;
+    }
+  if (Plans.empty()) {
+    DB.ReplicaStride = 0;
+    writeDatabase();
+    return false;
+  }
   if (!layOutCounters())
     return false;
   for (const PlannedFunction &P : Plans)

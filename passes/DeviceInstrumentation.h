@@ -34,7 +34,10 @@ struct DeviceInstrumentationOptions {
   bool SkipShortLoops = true;         ///< promote-skip-short-loops
   unsigned CounterReplicas = 256;     ///< counter-replicas
   std::string DatabaseOut;            ///< db-out
-  ModuleIdentityOptions Identity;     ///< module-id, db-dir
+  /// Instrument only kernels whose mangled or demangled name matches, and
+  /// what they call; empty: every kernel.
+  std::string KernelFilter;       ///< kernel-filter
+  ModuleIdentityOptions Identity; ///< module-id, db-dir
 };
 
 class DeviceInstrumentationPass

@@ -49,7 +49,8 @@ const Param<DO> DeviceParams[] = {
     {"promote-block-probes", &DO::PromoteBlockProbes},
     {"promote-skip-short-loops", &DO::SkipShortLoops},
     {"counter-replicas", &DO::CounterReplicas},
-    {"db-out", &DO::DatabaseOut}};
+    {"db-out", &DO::DatabaseOut},
+    {"kernel-filter", &DO::KernelFilter}};
 
 using HO = HostInstrumentationOptions;
 const Param<HO> HostParams[] = {{"db-in", &HO::DatabaseIn},

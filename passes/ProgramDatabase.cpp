@@ -122,6 +122,8 @@ json::Value ProgramDatabase::toJson() const {
       }
       O["ptx_switch_parts"] = std::move(Parts);
     }
+    if (F.SharedWithLeftOut)
+      O["shared_with_left_out"] = true;
     Fns.push_back(std::move(O));
   }
   json::Object Top{{"schema", DatabaseSchema},
@@ -142,6 +144,14 @@ json::Value ProgramDatabase::toJson() const {
     for (const auto &[File, Hash] : SourceHashes)
       Hashes[File] = Hash;
     Top["source_hashes"] = std::move(Hashes);
+  }
+  if (!KernelFilter.empty()) {
+    json::Array Left;
+    for (const LeftOutKernel &K : KernelsNotInstrumented)
+      Left.push_back(
+          json::Object{{"name", K.Name}, {"demangled", K.Demangled}});
+    Top["kernel_filter"] = KernelFilter;
+    Top["kernels_not_instrumented"] = std::move(Left);
   }
   return Top;
 }
@@ -392,6 +402,7 @@ FunctionRecord readFunction(Reader &R, const json::Object &FO) {
         F.PtxSwitchParts.push_back(readSwitchPart(R, *PO, F));
   F.PtxInstrumentation =
       FO.getInteger("ptx_instrumentation_instructions").value_or(0);
+  F.SharedWithLeftOut = FO.getBoolean("shared_with_left_out").value_or(false);
   return F;
 }
 
@@ -459,6 +470,15 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
   }
   // Optional: databases written before the hashes have none.
   R.stringMap(*Top, "source_hashes", DB.SourceHashes);
+  // Optional: only builds with -warpscope-kernel-filter have them.
+  if (Top->get("kernel_filter")) {
+    DB.KernelFilter = R.str(*Top, "kernel_filter");
+    if (const json::Array *Ks = R.array(*Top, "kernels_not_instrumented"))
+      for (const json::Value &KV : *Ks)
+        if (const json::Object *KO = R.object(KV, "kernel not instrumented"))
+          DB.KernelsNotInstrumented.push_back(
+              {R.str(*KO, "name"), R.str(*KO, "demangled")});
+  }
   if (!R.Error.empty())
     return createStringError(R.Error);
   if (std::string Bad = referenceError(DB); !Bad.empty())

@@ -25,6 +25,11 @@ if [ ! -f "$CUDA_HOME/include/cuda_runtime.h" ] || [ ! -e "$CUDA_HOME/lib64/libc
   exit 1
 fi
 
+# The SARIF validator the tests use (pinned; installed once per machine).
+# Without network the build goes on; the SARIF test then says what is missing.
+scripts/sarif-multitool.sh --install ||
+  echo "setup: warning: the SARIF Multitool could not be installed (npm); test lit-sarif fails until it is" >&2
+
 if [ ! -f build/build.ninja ]; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSCOPE_WERROR=ON \
     -DCUDAToolkit_ROOT="$CUDA_HOME" -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >/dev/null

@@ -42,7 +42,11 @@ struct Runtime {
   Registry Reg;
   Settings Config = readSettings(
       [](const char *Name) -> const char * { return std::getenv(Name); });
-  std::mutex FlushLock, PerLaunchLock;
+  std::mutex FlushLock, PerLaunchLock, SelectLock;
+  LaunchSelection Select{Config.Selection};
+  /// Aggregate mode with a launch selection: what the device counters hold
+  /// since they were last read (SelectLock).
+  enum class Held { Nothing, Profiled, LeftOut } Counting = Held::Nothing;
   std::atomic<bool> ExitHandlerInstalled{false};
   std::atomic<bool> FlushedAtExit{false};
   cudaEvent_t Start = nullptr, Stop = nullptr;
@@ -187,11 +191,52 @@ void drainCounters(Runtime &R) {
   }
 }
 
+/// Zeroes every module's device counters: the launches since the last
+/// read were left out by the launch selection.
+void discardCounters(Runtime &R) {
+  std::vector<ModuleState> Modules = R.Reg.modules();
+  for (size_t M = 0; M < Modules.size(); ++M) {
+    if (Modules[M].ReadAfterFault)
+      continue;
+    std::vector<uint64_t> Counts;
+    bool AfterFault = false;
+    std::string Error = takeCounters(*Modules[M].Desc, Counts, AfterFault);
+    if (!Error.empty())
+      R.Reg.setModuleError(int(M), Error);
+    if (AfterFault)
+      R.Reg.setReadAfterFault(int(M));
+  }
+}
+
+/// Reads the device counters into the totals, or drops them when they hold
+/// only launches the selection left out.
+void settleCounters(Runtime &R) {
+  if (R.Counting == Runtime::Held::LeftOut)
+    discardCounters(R);
+  else
+    drainCounters(R);
+  R.Counting = Runtime::Held::Nothing;
+}
+
+/// Aggregate mode: before a launch that is Profiled (or not), the counters
+/// must not hold launches of the other kind. A run of either kind costs
+/// one synchronization and read when it ends, none per launch.
+void switchCounting(Runtime &R, bool Profiled) {
+  Runtime::Held Next =
+      Profiled ? Runtime::Held::Profiled : Runtime::Held::LeftOut;
+  if (R.Counting != Runtime::Held::Nothing && R.Counting != Next) {
+    cudaDeviceSynchronize(); // every stream: the counters are complete
+    settleCounters(R);
+  }
+  R.Counting = Next;
+}
+
 ProcessInfo processInfo(const Runtime &R) {
   ProcessInfo P;
   P.Pid = getpid();
   P.Rank = R.Config.Rank;
   P.CollectionMode = R.Config.CollectionMode;
+  P.Selection = R.Config.Selection;
   char Exe[4096];
   ssize_t N = readlink("/proc/self/exe", Exe, sizeof(Exe) - 1);
   P.Program = N > 0 ? std::string(Exe, N) : "";
@@ -231,7 +276,7 @@ void flush(const char *Why, bool ReadDevice, int Signal = 0) {
     nanosleep(&Delay, nullptr);
   }
   if (ReadDevice)
-    drainCounters(R);
+    settleCounters(R);
   std::string Error;
   ProcessInfo P = processInfo(R);
   P.EndedBySignal = Signal;
@@ -277,10 +322,12 @@ LaunchConfig launchConfig(Runtime &R, dim3 Grid, dim3 Block, size_t Shared,
   return C;
 }
 
+/// Profiled false: the launch selection left this launch out; its counts
+/// are read (which zeroes them) and dropped.
 cudaError_t launchPerLaunch(Runtime &R, LaunchFn Launch, const KernelRef &K,
                             const LaunchConfig &C, const void *Func, dim3 Grid,
                             dim3 Block, void **Args, size_t Shared,
-                            cudaStream_t Stream) {
+                            cudaStream_t Stream, bool Profiled) {
   std::lock_guard<std::mutex> G(R.PerLaunchLock);
   // After a fault every launch is refused: nothing to time or read.
   if (R.Reg.failure())
@@ -313,7 +360,8 @@ cudaError_t launchPerLaunch(Runtime &R, LaunchFn Launch, const KernelRef &K,
       Error = ReadError;
     }
   }
-  R.Reg.recordLaunch(K, C, Result == cudaSuccess ? Ms : -1, Counts, Error);
+  if (Profiled)
+    R.Reg.recordLaunch(K, C, Result == cudaSuccess ? Ms : -1, Counts, Error);
   return Result;
 }
 
@@ -323,10 +371,21 @@ cudaError_t launch(LaunchFn Launch, const void *Func, dim3 Grid, dim3 Block,
   KernelRef K = R.Reg.findKernel(Func);
   LaunchConfig C = launchConfig(R, Grid, Block, Shared, Stream);
   queryKernelResources(R.Reg, Func, K, C); // once per kernel and config
+  // With a launch selection, launches are decided and made one at a time.
+  std::unique_lock<std::mutex> Selecting(R.SelectLock, std::defer_lock);
+  bool Profiled = true;
+  if (R.Config.Selection.active()) {
+    Selecting.lock();
+    Profiled = R.Select.admit({K.Module, K.Name});
+    if (!Profiled)
+      R.Reg.recordLeftOut(K);
+    if (R.Config.CollectionMode == Mode::Aggregate)
+      switchCounting(R, Profiled);
+  }
   cudaError_t Result;
   if (R.Config.CollectionMode == Mode::PerLaunch) {
     Result = launchPerLaunch(R, Launch, K, C, Func, Grid, Block, Args, Shared,
-                             Stream);
+                             Stream, Profiled);
   } else {
     Result = Launch(Func, Grid, Block, Args, Shared, Stream);
     // A refused launch ran nothing; a fault (reported at once by the
@@ -339,7 +398,7 @@ cudaError_t launch(LaunchFn Launch, const void *Func, dim3 Grid, dim3 Block,
       noteFault(R, K, C, Result, Emulator);
       Ran = Emulator;
     }
-    if (Ran)
+    if (Ran && Profiled)
       R.Reg.recordLaunch(K, C);
   }
   if (!R.ExitHandlerInstalled.exchange(true))

@@ -18,6 +18,21 @@ Settings warpscope::rt::readSettings(const char *(*Get)(const char *)) {
   S.Quiet = R.flag("WARPSCOPE_QUIET", false);
   S.FlushDelayMs = unsigned(
       R.integer("WARPSCOPE_FLUSH_DELAY_MS", 0, 60000, "0").value_or(0));
+  S.Selection.Skip = uint64_t(
+      R.integer("WARPSCOPE_LAUNCH_SKIP", 0, INT64_MAX, "0").value_or(0));
+  if (auto Count =
+          R.integer("WARPSCOPE_LAUNCH_COUNT", 1, INT64_MAX, "no limit"))
+    S.Selection.Count = uint64_t(*Count);
+  S.Selection.PerKernel =
+      R.choice("WARPSCOPE_LAUNCH_SCOPE", {"overall", "per-kernel"}, 0) == 1;
+  S.Selection.KernelRegex = R.text("WARPSCOPE_LAUNCH_KERNEL");
+  if (std::string Why = kernelRegexError(S.Selection.KernelRegex);
+      !Why.empty()) {
+    S.Warning = "WARPSCOPE_LAUNCH_KERNEL='" + S.Selection.KernelRegex +
+                "' is not a regular expression (" + Why +
+                "); using every kernel";
+    S.Selection.KernelRegex.clear();
+  }
   // Launchers' rank variables are not ours to complain about.
   for (const char *Var :
        {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
@@ -25,7 +40,8 @@ Settings warpscope::rt::readSettings(const char *(*Get)(const char *)) {
       S.Rank = int(*Rank);
       break;
     }
-  S.Warning = R.firstWarning();
+  if (!R.firstWarning().empty())
+    S.Warning = R.firstWarning();
   return S;
 }
 

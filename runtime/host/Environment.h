@@ -2,6 +2,7 @@
 #ifndef WARPSCOPE_RUNTIME_ENVIRONMENT_H
 #define WARPSCOPE_RUNTIME_ENVIRONMENT_H
 
+#include "LaunchSelection.h"
 #include <optional>
 #include <string>
 
@@ -17,10 +18,13 @@ struct Settings {
   /// For tests (WARPSCOPE_FLUSH_DELAY_MS): each flush waits this long before
   /// it writes, so a signal can arrive during one.
   unsigned FlushDelayMs = 0;
+  /// WARPSCOPE_LAUNCH_SKIP, _COUNT and _SCOPE (overall or per-kernel).
+  LaunchSelectionSettings Selection;
   std::string Warning; ///< one line about a bad setting, empty if none
 };
 
-/// Reads WARPSCOPE_MODE, WARPSCOPE_OUT, WARPSCOPE_QUIET and the rank
+/// Reads WARPSCOPE_MODE, WARPSCOPE_OUT, WARPSCOPE_QUIET, the launch
+/// selection (WARPSCOPE_LAUNCH_SKIP, _COUNT, _SCOPE) and the rank
 /// variables of Open MPI, MPICH/PMI, PMIx and Slurm. Get is the lookup
 /// (getenv in the runtime, a map in tests).
 Settings readSettings(const char *(*Get)(const char *));

@@ -129,6 +129,21 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
   }
   if (P.CollectionMode == Mode::PerLaunch)
     J["launch_records"] = launchesFileName(P.Pid, P.Rank);
+  if (P.Selection.active()) {
+    json Left = json::array();
+    for (const auto &[Key, Count] : R.leftOut())
+      Left.push_back({{"module_id", ModuleId(Key.first)},
+                      {"kernel", Key.second},
+                      {"launches", Count}});
+    J["launch_selection"] = {
+        {"skip", P.Selection.Skip},
+        {"count", P.Selection.Count ? json(*P.Selection.Count) : json(nullptr)},
+        {"scope", P.Selection.PerKernel ? "per-kernel" : "overall"},
+        {"kernel_regex", P.Selection.KernelRegex.empty()
+                             ? json(nullptr)
+                             : json(P.Selection.KernelRegex)},
+        {"left_out", std::move(Left)}};
+  }
   if (std::optional<FailedLaunch> F = R.failure()) {
     json O = configJson(F->Config);
     O["module_id"] = ModuleId(F->Kernel.Module);

@@ -27,6 +27,7 @@ struct ProcessInfo {
   Mode CollectionMode = Mode::Aggregate;
   /// Written by the handler of this fatal signal (0: at exit or a reset).
   int EndedBySignal = 0;
+  LaunchSelectionSettings Selection;
 };
 
 nlohmann::json profileJson(const Registry &R, const ProcessInfo &P);

@@ -46,6 +46,16 @@ void Registry::recordLaunch(const KernelRef &K, const LaunchConfig &C) {
     Modules[K.Module].Dirty = true;
 }
 
+void Registry::recordLeftOut(const KernelRef &K) {
+  std::lock_guard<std::mutex> G(Lock);
+  ++LeftOut[{K.Module, K.Name}];
+}
+
+std::map<KernelKey, uint64_t> Registry::leftOut() const {
+  std::lock_guard<std::mutex> G(Lock);
+  return LeftOut;
+}
+
 void Registry::recordLaunch(const KernelRef &K, const LaunchConfig &C,
                             double TimeMs, const std::vector<uint64_t> &Counts,
                             const std::string &Error) {

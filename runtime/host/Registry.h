@@ -132,6 +132,9 @@ public:
   void recordLaunch(const KernelRef &K, const LaunchConfig &C, double TimeMs,
                     const std::vector<uint64_t> &Counts,
                     const std::string &Error);
+  /// A launch the launch selection left out (it ran; its counts were
+  /// discarded).
+  void recordLeftOut(const KernelRef &K);
   /// Claims the questions about K and this configuration not asked yet, so
   /// no other launch asks them again.
   ResourceQuestions claimResourceQuestions(const KernelRef &K,
@@ -157,6 +160,7 @@ public:
   std::map<LaunchGroupKey, uint64_t> launchGroups() const;
   std::vector<LaunchRecord> launchRecords() const;
   uint64_t launchCount() const;
+  std::map<KernelKey, uint64_t> leftOut() const;
   std::map<KernelKey, KernelAttributes> kernelAttributes() const;
   std::map<OccupancyKey, std::optional<uint32_t>> blocksPerSM() const;
   std::optional<FailedLaunch> failure() const;
@@ -172,6 +176,7 @@ private:
   std::map<OccupancyKey, std::optional<uint32_t>> BlocksPerSM;
   std::optional<FailedLaunch> Failure;
   uint64_t Launches = 0;
+  std::map<KernelKey, uint64_t> LeftOut;
 };
 
 } // namespace warpscope::rt

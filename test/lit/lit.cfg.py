@@ -22,6 +22,12 @@ cuda_flags = ("-x cuda --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version "
 config.environment["PATH"] = os.pathsep.join([tools, config.environment.get("PATH", "")])
 # Databases go to the test's own directory, never to a shared temp dir.
 config.environment.pop("WARPSCOPE_DB_DIR", None)
+# Where scripts/setup.sh installed the SARIF Multitool, found before
+# XDG_CACHE_HOME changes below.
+scripts = os.path.join(config.warpscope_src_root, "scripts")
+config.environment["WARPSCOPE_TOOLS_DIR"] = subprocess.run(
+    [os.path.join(scripts, "sarif-multitool.sh"), "--tools-dir"],
+    capture_output=True, text=True).stdout.strip()
 # The emulator caches ptxas's reports (docs/emulator.md) here, not in ~/.cache.
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "cache")
 config.environment.pop("WARPSCOPE_PTXAS", None)
@@ -37,6 +43,7 @@ config.substitutions += [
     ("%python", "python3"),
     ("%llvm-profdata", os.path.join(tools, "llvm-profdata")),
     ("%builddir", config.warpscope_obj_root),
+    ("%validate-sarif", "python3 " + os.path.join(scripts, "validate-sarif.py")),
     ("%dbdump", "python3 " + os.path.join(config.test_source_root, "Inputs", "dbdump.py")),
 ]
 

@@ -75,6 +75,35 @@ TEST(ProgramDatabase, RoundTripsThroughJson) {
   EXPECT_TRUE(F.Branches[0].Probed);
 }
 
+TEST(ProgramDatabase, KernelFilterRoundTripsAndIsOptional) {
+  ProgramDatabase DB = sampleDatabase();
+  DB.KernelFilter = "^k";
+  DB.KernelsNotInstrumented = {{"_Z4dropPi", "drop(int*)"}};
+  DB.Functions[0].SharedWithLeftOut = true;
+  Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(DB.toJson());
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_EQ(Out->KernelFilter, "^k");
+  ASSERT_EQ(Out->KernelsNotInstrumented.size(), 1u);
+  EXPECT_EQ(Out->KernelsNotInstrumented[0].Name, "_Z4dropPi");
+  EXPECT_EQ(Out->KernelsNotInstrumented[0].Demangled, "drop(int*)");
+  EXPECT_TRUE(Out->Functions[0].SharedWithLeftOut);
+  // Without a filter nothing is written, and nothing is read back.
+  json::Value V = sampleDatabase().toJson();
+  EXPECT_FALSE(V.getAsObject()->get("kernel_filter"));
+  Expected<ProgramDatabase> Plain = ProgramDatabase::fromJson(V);
+  ASSERT_TRUE(bool(Plain)) << toString(Plain.takeError());
+  EXPECT_EQ(Plain->KernelFilter, "");
+  EXPECT_TRUE(Plain->KernelsNotInstrumented.empty());
+  EXPECT_FALSE(Plain->Functions[0].SharedWithLeftOut);
+  // A filter without its list is a damaged database.
+  json::Value Bad = DB.toJson();
+  Bad.getAsObject()->erase("kernels_not_instrumented");
+  Expected<ProgramDatabase> Damaged = ProgramDatabase::fromJson(Bad);
+  ASSERT_FALSE(bool(Damaged));
+  EXPECT_NE(toString(Damaged.takeError()).find("kernels_not_instrumented"),
+            std::string::npos);
+}
+
 TEST(ProgramDatabase, SchemaAndVersionAreWritten) {
   json::Value V = sampleDatabase().toJson();
   EXPECT_EQ(V.getAsObject()->getString("schema"), "warpscope-db/2");

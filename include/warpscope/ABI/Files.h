@@ -67,6 +67,8 @@ inline constexpr const char *Profile = "warpscope-profile/2";
 inline constexpr const char *ProfileV1 = "warpscope-profile/1";
 inline constexpr const char *Truth = "warpscope-emu/1";
 inline constexpr const char *SassMetrics = "warpscope-sassmetrics/1";
+/// `warpscope diff --format json` (docs/report-schema.md).
+inline constexpr const char *Diff = "warpscope-diff/1";
 // The database's and PC samples' tags live with their layouts (Abi.h,
 // PcSampling.h).
 } // namespace schema

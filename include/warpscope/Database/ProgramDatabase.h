@@ -132,6 +132,15 @@ struct FunctionRecord {
   std::vector<PtxEdgeRecord> PtxEdges;
   std::vector<PtxSwitchPartRecord> PtxSwitchParts;
   uint64_t PtxInstrumentation = 0;
+  /// Built with -warpscope-kernel-filter, this function may also be called
+  /// by a kernel the filter left out: its counts include those calls.
+  bool SharedWithLeftOut = false;
+};
+
+/// A kernel -warpscope-kernel-filter left uninstrumented.
+struct LeftOutKernel {
+  std::string Name; ///< mangled
+  std::string Demangled;
 };
 
 struct ProgramDatabase {
@@ -153,6 +162,10 @@ struct ProgramDatabase {
   /// Every source file the locations name, by its contents when built
   /// (sourceHash), so reports show no text of a file edited since.
   std::map<std::string, std::string> SourceHashes;
+  /// -warpscope-kernel-filter as given (empty: none), and the kernels it
+  /// left out (compiled without counters).
+  std::string KernelFilter;
+  std::vector<LeftOutKernel> KernelsNotInstrumented;
 
   /// The files that any function, block or branch location names.
   std::set<std::string> referencedFiles() const;

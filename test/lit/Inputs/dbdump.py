@@ -12,9 +12,15 @@ db = json.load(open([a for a in sys.argv[1:] if a != "--cfg"][0]))
 print("module id=%s counters=%d symbol=%s schema=%s replicas=%d stride=%d" % (
     db["module_id"], db["num_counters"], db["counters_symbol"], db["schema"],
     db.get("counter_replicas", 1), db.get("replica_stride", db["num_counters"])))
+if "kernel_filter" in db:
+    print("kernel-filter=%s not-instrumented=%s" % (
+        db["kernel_filter"],
+        ",".join(k["name"] + "=" + k["demangled"]
+                 for k in db["kernels_not_instrumented"])))
 for f in db["functions"]:
     print("function %s kind=%s demangled=%s line=%d" % (
-        f["name"], f["kind"], f["demangled"], f["line"]))
+        f["name"], f["kind"], f["demangled"], f["line"]) +
+          (" shared-with-left-out" if f.get("shared_with_left_out") else ""))
     for b in f["blocks"]:
         d = b.get("derived_from")
         print("  block id=%d counter=%d loc=%s:%d:%d depth=%d header=%s%s" % (
