@@ -13,12 +13,15 @@
 #include "InstructionMix.h"
 #include "MangroveFeatures.h"
 #include "MixReport.h"
+#include "ModeledTime.h"
 #include "Report.h"
 #include "ReportFormats.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <map>
 
 using namespace llvm;
 using namespace warpscope;
@@ -94,6 +97,33 @@ uint64_t staticInstructions(const FunctionProfile &F) {
   return N;
 }
 
+/// modeled_cycles, modeled_microseconds, modeled_config: the sums over the
+/// row's launches (those with L's configuration when F had only one),
+/// empty without the timing model.
+std::string modeledColumns(const Truth &T, const FunctionProfile &F,
+                           const LaunchGroup &L) {
+  uint64_t Cycles = 0;
+  double Us = 0;
+  std::string Config;
+  bool Any = false;
+  for (const TruthLaunch &TL : T.Launches) {
+    if (!TL.Modeled || TL.Kernel != F.Name)
+      continue;
+    bool Same = true;
+    for (int K = 0; K < 3; ++K)
+      Same &= TL.Grid[K] == L.Grid[K] && TL.Block[K] == L.Block[K];
+    if (F.Launches.size() == 1 && !Same)
+      continue;
+    Any = true;
+    Cycles += TL.Modeled->Cycles;
+    Us += TL.Modeled->Microseconds;
+    Config = TL.Modeled->Config;
+  }
+  if (!Any)
+    return ",,";
+  return formatv("{0},{1:F3},{2}", Cycles, Us, csvField(Config)).str();
+}
+
 /// GPU Mangrove's rows: one per launch, from the launch records of a
 /// per-launch run; without them only kernels launched once can have one.
 int runMangrove(const ProfileSet &Set) {
@@ -152,6 +182,105 @@ int runMangrove(const ProfileSet &Set) {
   return 0;
 }
 
+void addMix(InstructionMix &Into, const InstructionMix &M) {
+  for (const auto &[K, V] : M.ByOpcode)
+    Into.ByOpcode[K] += V;
+  for (const auto &[K, V] : M.ByClass)
+    Into.ByClass[K] += V;
+  Into.Total += M.Total;
+  Into.FlopsHalf += M.FlopsHalf;
+  Into.FlopsSingle += M.FlopsSingle;
+  Into.FlopsDouble += M.FlopsDouble;
+  for (const auto &[K, V] : M.BytesBySpace)
+    Into.BytesBySpace[K] += V;
+  for (const auto &[K, V] : M.Unknown)
+    Into.Unknown[K] += V;
+}
+
+/// A kernel's row with the work of the device functions it called: their
+/// counts are the kernel's exactly when it is the only kernel of their
+/// module that ran (without -fgpu-rdc only a module's own kernels can call
+/// its functions). Ratios are recomputed from the sums.
+struct Row {
+  FunctionSummary S;
+  uint64_t Static = 0;
+  bool CalleesMissing = false;
+};
+
+Row withCallees(const FunctionSummary &K,
+                const std::vector<const FunctionSummary *> &Callees) {
+  Row R{K, staticInstructions(*K.Function)};
+  for (const FunctionSummary *C : Callees) {
+    addMix(R.S.Mix, C->Mix);
+    R.Static += staticInstructions(*C->Function);
+    R.S.WarpExecutions += C->WarpExecutions;
+    R.S.ThreadExecutions += C->ThreadExecutions;
+    R.S.Visits += C->Visits;
+    R.S.Divergent += C->Divergent;
+  }
+  if (R.S.WarpExecutions)
+    R.S.SimdEfficiency =
+        double(R.S.ThreadExecutions) / (32.0 * R.S.WarpExecutions);
+  if (R.S.Visits)
+    R.S.BranchEfficiency = 1.0 - double(R.S.Divergent) / R.S.Visits;
+  return R;
+}
+
+/// The rows of Selected (a summary and its number of configurations), with
+/// callees' counts where they are exactly the kernel's; warns about callees
+/// whose counts are in no row.
+std::vector<Row> attributeCallees(
+    const std::vector<FunctionSummary> &Sums,
+    const std::vector<std::pair<const FunctionSummary *, size_t>> &Selected) {
+  // Device functions that ran, and the kernels that ran, per module: a
+  // module with one kernel that ran gets its functions' counts in that
+  // kernel's row (one row: per-configuration rows cannot be split).
+  std::map<std::string, std::vector<const FunctionSummary *>> Callees;
+  std::map<std::string, std::vector<const FunctionProfile *>> KernelsRun;
+  for (const FunctionSummary &S : Sums) {
+    const FunctionProfile &F = *S.Function;
+    if (!F.Kernel && S.Mix.Available && S.Mix.Total.Warp)
+      Callees[F.ModuleId].push_back(&S);
+    if (F.Kernel && !F.Launches.empty())
+      KernelsRun[F.ModuleId].push_back(&F);
+  }
+  // Rows per kernel (per-configuration rows have profiles of their own).
+  auto KeyOf = [](const FunctionProfile &F) {
+    return F.ModuleId + "\n" + F.Name;
+  };
+  std::map<std::string, unsigned> RowsOf;
+  for (const auto &[SP, Configurations] : Selected)
+    ++RowsOf[KeyOf(*SP->Function)];
+  std::vector<Row> RowData;
+  for (const auto &[SP, Configurations] : Selected) {
+    const FunctionProfile &F = *SP->Function;
+    const auto &Mine = Callees[F.ModuleId];
+    bool Exact = KernelsRun[F.ModuleId].size() == 1 && RowsOf[KeyOf(F)] == 1;
+    RowData.push_back(withCallees(
+        *SP, Exact ? Mine : std::vector<const FunctionSummary *>()));
+    RowData.back().CalleesMissing = !Exact && !Mine.empty();
+  }
+  for (const auto &[Module, Fns] : Callees) {
+    const auto &Ks = KernelsRun[Module];
+    bool Split = Ks.size() == 1 && RowsOf[KeyOf(*Ks.front())] > 1;
+    if (Ks.size() == 1 && !Split)
+      continue;
+    for (const FunctionSummary *C : Fns)
+      WithColor::warning(errs(), "warpscope features")
+          << "device function " << C->Function->Demangled << " ran ("
+          << C->Mix.Total.Thread << " thread instructions) but is in no "
+          << "kernel's row (those say lower-bound): "
+          << (Split ? "kernel " + Ks.front()->Demangled +
+                          "'s rows are per launch configuration and the "
+                          "profile does not record which launches called it"
+                    : std::to_string(Ks.size()) +
+                          " kernels of its module ran and the profile does "
+                          "not record which called it")
+          << "\n";
+  }
+  return RowData;
+}
+
 } // namespace
 
 int warpscope::runFeatures() {
@@ -191,7 +320,8 @@ int warpscope::runFeatures() {
            "param_bytes,shared_bytes_moved,local_bytes,"
            "arithmetic_per_memory_byte,flops,flops_per_global_byte,"
            "warp_instructions,branch_efficiency,simd_efficiency,"
-           "divergent_visits,configurations,exact\n";
+           "divergent_visits,configurations,exact,modeled_cycles,"
+           "modeled_microseconds,modeled_config\n";
   // A per-launch run (warpscope run --mode per-launch) counts each launch
   // configuration apart: one row each. Otherwise a kernel's counts cover all
   // its launches: one row naming its most launched configuration and how
@@ -217,9 +347,15 @@ int warpscope::runFeatures() {
   }
   for (const std::string &W : Set->Warnings)
     WithColor::warning(errs(), "warpscope features") << W << "\n";
+  std::vector<Row> RowData = attributeCallees(*Sums, Selected);
+  // The timing model's figures, when the run was emulated with it.
+  Truth T;
+  if (Error E = loadTruth(Dir, T))
+    return Fail(toString(std::move(E)));
   unsigned Rows = 0;
   for (const auto &[SP, Configurations] : Selected) {
-    const FunctionSummary &S = *SP;
+    const Row &RD = RowData[Rows];
+    const FunctionSummary &S = RD.S;
     const FunctionProfile &F = *S.Function;
     const InstructionMix &M = S.Mix;
     if (!M.Available)
@@ -232,13 +368,13 @@ int warpscope::runFeatures() {
       auto It = M.BytesBySpace.find(Space);
       return It == M.BytesBySpace.end() ? uint64_t(0) : It->second;
     };
-    bool Exact = M.unknownStatic() == 0;
+    bool Exact = M.unknownStatic() == 0 && !RD.CalleesMissing;
     ++Rows;
     if (Hypa) {
       auto [Ctas, Threads] = launchedCtasAndThreads(F);
       Out << csvField(F.Loc.File) << ',' << csvField(F.Demangled) << ','
           << csvField(F.PtxArch) << ",64," << Ctas << ',' << Threads << ','
-          << staticInstructions(F) << ',' << M.Total.Thread << ','
+          << RD.Static << ',' << M.Total.Thread << ','
           << classThreads(M, {"fp16", "fp32", "fp64"}) << ',' << M.Total.Warp
           << ',' << S.Divergent << ','
           << number(Ctas ? std::optional<double>(double(S.Divergent) / Ctas)
@@ -266,7 +402,8 @@ int warpscope::runFeatures() {
         << ',' << M.flops() << ',' << number(arithmeticIntensity(M)) << ','
         << M.Total.Warp << ',' << number(S.BranchEfficiency) << ','
         << number(S.SimdEfficiency) << ',' << S.Divergent << ','
-        << Configurations << ',' << (Exact ? "yes" : "lower-bound") << "\n";
+        << Configurations << ',' << (Exact ? "yes" : "lower-bound") << ','
+        << modeledColumns(T, F, *L) << "\n";
   }
   if (!Rows)
     return Fail(Dir + ": no instrumented kernel was launched");

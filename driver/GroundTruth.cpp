@@ -33,6 +33,39 @@ void addInstruction(const json::Object &IO, TruthInstruction &T) {
     T.Memory |= Count(F.Key, T.Mem.*F.Member);
 }
 
+// launches[]: kernel, grid, block and, when the timing model ran, modeled.
+Error addLaunches(const json::Array &Ls, Truth &Out,
+                  function_ref<Error(const Twine &)> Fail) {
+  for (const json::Value &LV : Ls) {
+    const json::Object *LO = LV.getAsObject();
+    auto Kernel = LO ? LO->getString("kernel") : std::nullopt;
+    if (!Kernel)
+      return Fail("has a launch without a kernel");
+    TruthLaunch L;
+    L.Kernel = Kernel->str();
+    for (auto [Key, Dst] : {std::pair{"grid", L.Grid}, {"block", L.Block}})
+      if (const json::Array *A = LO->getArray(Key))
+        for (size_t K = 0; K < 3 && K < A->size(); ++K)
+          Dst[K] = (uint64_t)(*A)[K].getAsInteger().value_or(1);
+    if (const json::Value *MV = LO->get("modeled")) {
+      const json::Object *MO = MV->getAsObject();
+      auto Config = MO ? MO->getString("config") : std::nullopt;
+      auto Cycles = MO ? MO->getInteger("cycles") : std::nullopt;
+      auto Us = MO ? MO->getNumber("microseconds") : std::nullopt;
+      auto Sms = MO ? MO->getInteger("sms_simulated") : std::nullopt;
+      auto Scaled = MO ? MO->getBoolean("scaled") : std::nullopt;
+      if (!Config || !Cycles || !Us || !Sms || !Scaled || *Cycles < 0 ||
+          *Us < 0 || *Sms < 0)
+        return Fail("has a launch whose 'modeled' lacks config, cycles, "
+                    "microseconds, sms_simulated or scaled");
+      L.Modeled = TruthModeled{Config->str(), (uint64_t)*Cycles, *Us,
+                               (uint64_t)*Sms, *Scaled};
+    }
+    Out.Launches.push_back(std::move(L));
+  }
+  return Error::success();
+}
+
 Error loadFile(const std::string &Path, Truth &Out) {
   auto Fail = [&](const Twine &What) {
     return createStringError(Path + ": " + What +
@@ -64,6 +97,8 @@ Error loadFile(const std::string &Path, Truth &Out) {
       addInstruction(*IO, Dst[K]);
     }
   }
+  if (const json::Array *Ls = Top->getArray("launches"))
+    return addLaunches(*Ls, Out, Fail);
   return Error::success();
 }
 

@@ -13,6 +13,7 @@
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,11 +38,28 @@ struct TruthFunction {
   std::vector<TruthInstruction> Insts;
 };
 
+/// The timing model's figures for one launch (`launches[].modeled`,
+/// docs/timing-model.md): modeled, never measured.
+struct TruthModeled {
+  std::string Config;
+  uint64_t Cycles = 0;
+  double Microseconds = 0;
+  uint64_t SmsSimulated = 0;
+  bool Scaled = false;
+};
+
+struct TruthLaunch {
+  std::string Kernel; ///< mangled
+  uint64_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
+  std::optional<TruthModeled> Modeled;
+};
+
 /// Ground truth per function name, summed over every emu-*.json of a
 /// directory.
 struct Truth {
   std::map<std::string, TruthFunction> Functions;
-  unsigned Files = 0; ///< emu-*.json files read
+  std::vector<TruthLaunch> Launches; ///< every file's, in file order
+  unsigned Files = 0;                ///< emu-*.json files read
 };
 
 /// Reads every emu-*.json of Dir into Out; an error names the file and what

@@ -19,7 +19,7 @@ static Error fail(const Twine &File, const Twine &What) {
 }
 
 static Error loadOne(const std::string &Path, PcSampleSet &Set) {
-  static const StringRef Schemas[] = {PcSamplingSchemaV3, PcSamplingSchema,
+  static const StringRef Schemas[] = {PcSamplingSchemaV3, PcSamplingSchemaV2,
                                       PcSamplingSchemaV1};
   Expected<json::Object> Read = readSchemaObject(
       Path, Schemas, [&](const Twine &What) { return fail(Path, What); });
@@ -43,6 +43,8 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
                           Set.Source + "/" + Set.Granularity + " ones");
   Set.Source = Source;
   Set.Granularity = Gran;
+  if (Source == PcSourceModel)
+    Set.ModelConfig = Top->getString("model_config").value_or("").str();
   bool Ptx = Gran == "ptx";
   auto Total = Top->getInteger("total_samples");
   auto Dropped = Top->getInteger("dropped_samples");

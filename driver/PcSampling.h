@@ -3,8 +3,9 @@
 // Loads what libwarpscope-collect.so wrote (docs/pc-sampling-schema.md) and
 // maps each sampled pc offset to file:line through the saved cubin's line
 // table. Every problem is one line naming the file. Reads
-// warpscope-pcsampling/2 and /1 (whose per-pc samples also counted the
-// not-issued reasons; they are recounted on load).
+// warpscope-pcsampling/3 (CUPTI's at SASS granularity, or the timing
+// model's at PTX granularity, with file and line), /2 and /1 (whose per-pc
+// samples also counted the not-issued reasons; they are recounted on load).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_DRIVER_PCSAMPLING_H
@@ -27,8 +28,9 @@ struct SampledPc {
   std::vector<std::pair<std::string, uint64_t>> Stalls;
   std::string File; ///< empty when no line info maps it
   unsigned Line = 0;
-  /// Granularity "ptx" (/3): the index among the function's instructions
-  /// as warpscope/PTX/PtxListing.h numbers them; CubinCrc is then empty.
+  /// Granularity "ptx" (/3, the timing model's): the index among the
+  /// function's instructions as warpscope/PTX/PtxListing.h numbers them (also
+  /// in PcOffset); File/Line come from the file itself and CubinCrc is empty.
   std::optional<uint64_t> PtxIndex;
 };
 
@@ -41,9 +43,11 @@ struct PcSampleSet {
   /// no sample says whether its scheduler issued.
   bool NotIssuedKnown = true;
   std::vector<std::string> Warnings; ///< e.g. a cubin without line info
-  /// /3: "cupti" or "model" (modeled samples), "sass" or "ptx"; older
-  /// files are CUPTI's SASS samples.
-  std::string Source = "cupti", Granularity = "sass";
+  /// /3: "cupti" (a GPU) or "model" (the emulator's timing model,
+  /// configuration ModelConfig), "sass" or "ptx"; older files are CUPTI's
+  /// SASS samples.
+  std::string Source = PcSourceCupti, Granularity = PcGranularitySass;
+  std::string ModelConfig;
 };
 
 /// Loads every pcsamples-*.json in Dir; nullopt when there is none.

@@ -5,6 +5,7 @@
 #include "JsonFiles.h"
 #include "LeftOutReport.h"
 #include "MemoryReport.h"
+#include "ModeledTime.h"
 #include "ProfileModel.h"
 #include "Report.h"
 #include "ReportFormats.h"
@@ -174,6 +175,11 @@ int warpscope::runReport() {
       loadMemoryView(Dir, KernelFilter);
   if (!Memory)
     return Error(toString(Memory.takeError()));
+  // With the timing model, the ground truth also has modeled time.
+  Expected<std::optional<ModeledTimeView>> Modeled =
+      loadModeledTime(Dir, KernelFilter);
+  if (!Modeled)
+    return Error(toString(Modeled.takeError()));
   // PC samples, SASS metrics and the ground truth may name kernels the
   // profile does not.
   if (S->empty() && !KernelFilter.empty() && !*Stalls && !*Sass &&
@@ -215,6 +221,8 @@ int warpscope::runReport() {
       renderStallText(**Stalls, Top, OS);
     if (*Memory)
       renderMemoryText(**Memory, OS);
+    if (*Modeled)
+      renderModeledText(**Modeled, OS);
     if (Advice) {
       OS << "\n";
       advise::renderAdviceText(*Advice, OS);
@@ -231,6 +239,9 @@ int warpscope::runReport() {
     if (*Memory)
       Report.getAsObject()->try_emplace("memory_view",
                                         renderMemoryJson(**Memory));
+    if (*Modeled)
+      Report.getAsObject()->try_emplace("modeled_time",
+                                        renderModeledJson(**Modeled));
     if (Advice)
       Report.getAsObject()->try_emplace("advice",
                                         advise::renderAdviceJson(*Advice));
@@ -243,7 +254,8 @@ int warpscope::runReport() {
     renderCsv(*S, OS);
   else if (Format == "sarif")
     renderSarifLog(*Set, *S, Root, OS);
-  else if (!*Stalls && !SassSummary && !*Memory && !Advice && Set->Left.empty())
+  else if (!*Stalls && !SassSummary && !*Memory && !*Modeled && !Advice &&
+           Set->Left.empty())
     renderHtml(*Set, *S, OS);
   else {
     std::string Page;
@@ -256,6 +268,8 @@ int warpscope::runReport() {
       Sections += renderStallHtml(**Stalls);
     if (*Memory)
       Sections += renderMemoryHtml(**Memory);
+    if (*Modeled)
+      Sections += renderModeledHtml(**Modeled);
     if (Advice)
       Sections += advise::renderAdviceHtml(*Advice);
     size_t End = Page.rfind("</body>");

@@ -3,6 +3,7 @@
 #include "RunCollection.h"
 #include "Paths.h"
 #include "warpscope/ABI/Files.h"
+#include "warpscope/ABI/PcSampling.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -20,9 +21,11 @@ std::string warpscope::checkCollectionOptions(const CollectionOptions &O) {
     return "--pc-sampling and --sass-metrics collect in separate runs; give "
            "one";
   if (O.SamplingPeriod) {
-    if (*O.SamplingPeriod < 5 || *O.SamplingPeriod > 31)
+    if (*O.SamplingPeriod < MinSamplingPeriod ||
+        *O.SamplingPeriod > MaxSamplingPeriod)
       return "--sampling-period " + std::to_string(*O.SamplingPeriod) +
-             " is not in 5..31 (one sample per 2^N cycles)";
+             " is not in " + std::to_string(MinSamplingPeriod) + ".." +
+             std::to_string(MaxSamplingPeriod) + " (one sample per 2^N cycles)";
     if (!O.PcSampling)
       return "--sampling-period needs --pc-sampling";
   }
@@ -34,6 +37,17 @@ std::string warpscope::prepareCollection(const CollectionOptions &O,
   if (!O.PcSampling && !O.SassMetrics)
     return "";
   const char *What = O.PcSampling ? "PC sampling" : "SASS metrics";
+  if (OnEmulator && O.PcSampling) {
+    // No CUPTI on the emulator: its timing model samples instead
+    // (docs/timing-model.md), labelled as modeled.
+    setenv("WARPSCOPE_EMU_PC_SAMPLING", "1", 1);
+    if (O.SamplingPeriod)
+      setenv("WARPSCOPE_SAMPLING_PERIOD",
+             std::to_string(*O.SamplingPeriod).c_str(), 1);
+    else
+      unsetenv("WARPSCOPE_SAMPLING_PERIOD");
+    return "";
+  }
   if (OnEmulator) {
     // The emulator is a stand-in cudart: no driver, so nothing loads CUPTI.
     WithColor::note(errs(), "warpscope run")
@@ -60,6 +74,7 @@ void warpscope::clearCollectedFiles(const std::string &OutDir) {
        I.increment(EC)) {
     StringRef Name = sys::path::filename(I->path());
     if (files::PcSamples.matches(Name) || files::SassMetrics.matches(Name) ||
+        files::Ptx.matches(Name) ||
         (Name.starts_with(files::Cubin.Prefix) &&
          (Name.ends_with(".cubin") || Name.ends_with(".sass") ||
           Name.ends_with(".dot"))))

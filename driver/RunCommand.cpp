@@ -40,6 +40,12 @@ static cl::opt<bool> Racecheck(
     cl::desc("Report shared-memory hazards between warps (missing "
              "__syncthreads) on the emulator (WARPSCOPE_EMU_RACECHECK=1)"),
     cl::sub(warpscope::RunSub));
+static cl::opt<std::string>
+    ModelConfig("model-config",
+                cl::desc("Timing model configuration on the emulator: h100-sxm "
+                         "(default), a100, t4, a JSON file, or off "
+                         "(WARPSCOPE_EMU_MODEL; docs/timing-model.md)"),
+                cl::value_desc("name|file"), cl::sub(warpscope::RunSub));
 static cl::opt<std::string> Mode("mode",
                                  cl::desc("aggregate (default) or per-launch"),
                                  cl::init("aggregate"),
@@ -50,8 +56,8 @@ static cl::opt<std::string>
            cl::sub(warpscope::RunSub));
 static cl::opt<bool>
     PcSampling("pc-sampling",
-               cl::desc("Sample warp PCs and stall reasons with CUPTI (GPU "
-                        "only; works on unmodified programs)"),
+               cl::desc("Sample warp PCs and stall reasons: with CUPTI on a "
+                        "GPU, modeled by the timing model on the emulator"),
                cl::sub(warpscope::RunSub));
 static cl::opt<bool> SassMetrics(
     "sass-metrics",
@@ -176,6 +182,9 @@ int warpscope::runRun() {
         << "no GPU found; running on the emulator\n";
     UseEmulator = true;
   }
+  if (ModelConfig.getNumOccurrences() && !UseEmulator)
+    return Error("--model-config needs the emulator (--emulate); on a GPU "
+                 "the time is measured");
   if (Racecheck && !UseEmulator)
     return Error("--racecheck needs the emulator (--emulate); on a GPU use "
                  "compute-sanitizer --tool racecheck");
@@ -191,6 +200,12 @@ int warpscope::runRun() {
     setenv("WARPSCOPE_EMU_MEMORY", "1", 0);
     if (Racecheck)
       setenv("WARPSCOPE_EMU_RACECHECK", "1", 1);
+    // Modeled time on every emulated profile run (the emulator checks the
+    // name or file and says so in one line when it is bad).
+    if (ModelConfig.getNumOccurrences())
+      setenv("WARPSCOPE_EMU_MODEL", ModelConfig.c_str(), 1);
+    else
+      setenv("WARPSCOPE_EMU_MODEL", "h100-sxm", 0);
   }
   SmallString<256> Out(OutDir);
   sys::fs::make_absolute(Out);

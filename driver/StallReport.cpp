@@ -128,6 +128,8 @@ StallView warpscope::buildStallView(const PcSampleSet &Samples,
   V.DroppedSamples = Samples.DroppedSamples;
   V.NonUserSamples = Samples.NonUserSamples;
   V.NotIssuedKnown = Samples.NotIssuedKnown;
+  V.Source = Samples.Source;
+  V.ModelConfig = Samples.ModelConfig;
   V.Warnings = Samples.Warnings;
   std::optional<Regex> R;
   if (!Filter.empty())
@@ -191,10 +193,18 @@ warpscope::loadStallView(const std::string &Dir, const ProfileSet &Set,
   return std::optional<StallView>(buildStallView(**S, Set, Filter));
 }
 
+std::string StallView::title() const {
+  if (Source == PcSourceModel)
+    return "Stall view (modeled PC sampling: emulator timing model, "
+           "configuration " +
+           ModelConfig + ", not measured)";
+  return "Stall view (PC sampling)";
+}
+
 void warpscope::renderStallText(const StallView &V, unsigned Top,
                                 raw_ostream &OS) {
-  OS << formatv("\nStall view (PC sampling): {0} samples, {1} dropped",
-                V.TotalSamples, V.DroppedSamples);
+  OS << formatv("\n{0}: {1} samples, {2} dropped", V.title(), V.TotalSamples,
+                V.DroppedSamples);
   if (V.NonUserSamples)
     OS << ", " << V.NonUserSamples << " in non-user kernels";
   OS << "\n  at the pcs of the kernels below: " << sampleSummary(V, V.All)
@@ -264,6 +274,9 @@ json::Value warpscope::renderStallJson(const StallView &V) {
     Warnings.push_back(W);
   json::Object O = countsJson(V, V.All);
   O["version"] = 2;
+  O["source"] = V.Source;
+  if (V.Source == PcSourceModel)
+    O["model_config"] = V.ModelConfig;
   O["total_samples"] = V.TotalSamples;
   O["dropped_samples"] = V.DroppedSamples;
   O["non_user_samples"] = V.NonUserSamples;
@@ -275,7 +288,7 @@ json::Value warpscope::renderStallJson(const StallView &V) {
 std::string warpscope::renderStallHtml(const StallView &V) {
   std::string S;
   raw_string_ostream OS(S);
-  OS << "<h2>Stall view (PC sampling)</h2>\n<p>"
+  OS << "<h2>" << escapeHtml(V.title()) << "</h2>\n<p>"
      << formatv("{0} samples, {1} dropped", V.TotalSamples, V.DroppedSamples);
   if (V.NonUserSamples)
     OS << ", " << V.NonUserSamples << " in non-user kernels";

@@ -52,6 +52,11 @@ struct StallView {
   bool NotIssuedKnown = true;
   std::vector<StallKernel> Kernels; ///< most samples first
   std::vector<std::string> Warnings;
+  /// "cupti", or "model": the emulator's timing model (ModelConfig), always
+  /// labelled as modeled.
+  std::string Source = PcSourceCupti;
+  std::string ModelConfig;
+  std::string title() const;
 };
 
 /// "smsp__pcsamp_warps_issue_stalled_long_scoreboard" -> "long_scoreboard";

@@ -11,8 +11,12 @@ Also the instrumented build's own (non-probe) instructions over the plain
 build's: how far the code around the probes moved (instruction histograms
 describe the instrumented build). And the thread ratio less the dead movs that
 name blocks without a probe (derived counts): ptxas deletes them, so a GPU
-never runs them (benchmarks/tools/dead_markers.py checks that). Prints a
-markdown table; exits non-zero if a program fails.
+never runs them (benchmarks/tools/dead_markers.py checks that). And the
+modeled-cycles ratio: both builds run under the emulator's timing model
+(WARPSCOPE_EMU_MODEL=h100-sxm, docs/timing-model.md) and their modeled
+cycles, summed over launches, are compared: the GPU-time proxy for the
+probes' overhead (modeled, not measured). Prints a markdown table; exits
+non-zero if a program fails.
 
 usage: overhead.py [--build DIR] [--repeat N] [--only NAME,...]
 """
@@ -33,10 +37,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def instructions(out_dir):
     """(warp-level, thread-level, thread-level outside probe scopes,
-    thread-level of dead marker movs) PTX instruction executions."""
-    warp = thread = program = dead = 0
+    thread-level of dead marker movs) PTX instruction executions, and the
+    modeled cycles of all launches."""
+    warp = thread = program = dead = cycles = 0
     for path in glob.glob(os.path.join(out_dir, "emu-*.json")):
-        for f in json.load(open(path))["functions"]:
+        doc = json.load(open(path))
+        cycles += sum(l["modeled"]["cycles"] for l in doc["launches"]
+                      if "modeled" in l)
+        for f in doc["functions"]:
             for i in f["instructions"]:
                 warp += i["warp_executions"]
                 thread += i["thread_executions"]
@@ -46,13 +54,14 @@ def instructions(out_dir):
                     # A probe starts with activemask: a marked mov is the
                     # whole scope of a block whose counts are derived.
                     dead += i["thread_executions"]
-    return warp, thread, program, dead
+    return warp, thread, program, dead, cycles
 
 
 def run(build, exe, env_extra):
     out = tempfile.mkdtemp(prefix="wsovh")
     env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(build, "lib", "emu"),
-               WARPSCOPE_OUT=out, WARPSCOPE_QUIET="1", **env_extra)
+               WARPSCOPE_OUT=out, WARPSCOPE_QUIET="1",
+               WARPSCOPE_EMU_MODEL="h100-sxm", **env_extra)
     r = subprocess.run([exe, "small"], env=env, capture_output=True, text=True)
     if r.returncode != 0 or "PASS" not in r.stdout:
         raise RuntimeError("%s failed: %s%s" % (exe, r.stdout[-300:], r.stderr[-300:]))
@@ -90,11 +99,12 @@ def main():
              if l.strip() and not l.startswith("#")]
     if a.only:
         names = [n for n in names if n in a.only.split(",")]
-    rows, tratios, wratios, pratios, dratios, cratios = [], [], [], [], [], []
+    rows, tratios, wratios, pratios, dratios, cratios, mratios = ([], [], [], [], [],
+                                                                  [], [])
     for name in names:
         exe = os.path.join(a.build, "benchmarks", name)
-        (pw, pt, _, _), (iw, it, ip, idead) = (run(a.build, exe, {}),
-                                               run(a.build, exe + ".inst", {}))
+        (pw, pt, _, _, pc), (iw, it, ip, idead, ic) = (
+            run(a.build, exe, {}), run(a.build, exe + ".inst", {}))
         t0 = t1 = float("nan")
         if not a.no_compile:
             src = os.path.join(ROOT, "benchmarks", "src", name + ".cu")
@@ -107,8 +117,9 @@ def main():
         wratios.append(iw / pw)
         pratios.append(ip / pt)
         dratios.append((it - idead) / pt)
+        mratios.append(ic / pc)
         rows.append((name, pt, it, it / pt, (it - idead) / pt, iw / pw, ip / pt,
-                     t0, t1, t1 / t0))
+                     ic / pc, t0, t1, t1 / t0))
         print("%s done" % name, file=sys.stderr)
     geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
     # "program ratio": the instrumented build's own instructions (outside
@@ -117,14 +128,16 @@ def main():
     # program).
     print("| program | thread-instr. plain | instrumented | thread ratio | "
           "less dead markers | warp ratio | program ratio | "
+          "modeled-cycles ratio | "
           "device compile plain (s) | with plugin (s) | ratio |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print("| %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %.3f |"
-              % r)
-    print("| **geomean** | | | **%.3f** | **%.3f** | **%.3f** | **%.3f** | | | "
-          "**%.3f** |" % (geo(tratios), geo(dratios), geo(wratios), geo(pratios),
-                          geo(cratios)))
+        print("| %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | "
+              "%.3f |" % r)
+    print("| **geomean** | | | **%.3f** | **%.3f** | **%.3f** | **%.3f** | "
+          "**%.3f** | | | **%.3f** |"
+          % (geo(tratios), geo(dratios), geo(wratios), geo(pratios), geo(mratios),
+             geo(cratios)))
 
 
 if __name__ == "__main__":

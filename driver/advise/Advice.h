@@ -44,6 +44,14 @@ llvm::StringRef inputName(InputKind K);
 /// "1.25"), as advice shows figures.
 std::string formatNumber(double V, unsigned MaxDecimals = 2);
 
+/// A kernel's modeled time (timing model, `launches[].modeled` of
+/// emu-*.json): cycles summed over its launches, and the SMs its launches
+/// occupy, min(SMs, grid blocks), averaged over them.
+struct KernelModeledTime {
+  double Cycles = 0;
+  double SmsUsed = 0;
+};
+
 /// Everything loaded from the directory; null / empty where absent.
 struct Inputs {
   const ProfileSet *Profile = nullptr;
@@ -58,6 +66,9 @@ struct Inputs {
   const std::map<std::string, FunctionBlame> *Blame = nullptr;
   /// "model" when the samples are the timing model's (labelled modeled).
   std::string SampleSource;
+  /// Per kernel (mangled), where the ground truth has modeled time; the
+  /// loader fills it and lists InputKind::ModeledTime.
+  std::map<std::string, KernelModeledTime> ModeledTime;
 };
 
 /// One place the advice points at. For the blamer's hotspots Def* is the

@@ -190,6 +190,12 @@ void notePresent(LoadedInputs &L) {
       Memory |= I.Memory;
   if (Memory)
     P.push_back(InputKind::MemoryCounts);
+  // The timing model's cycles per launch (launches[].modeled).
+  for (const TruthLaunch &TL : L.GroundTruth.Launches)
+    if (TL.Modeled) {
+      P.push_back(InputKind::ModeledTime);
+      break;
+    }
   if (!L.Blame.empty()) {
     P.push_back(InputKind::Samples);
     P.push_back(InputKind::Instructions);

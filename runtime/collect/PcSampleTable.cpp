@@ -62,6 +62,8 @@ nlohmann::json PcSampleTable::toJson(long Pid, const std::string &Program,
                                      std::optional<unsigned> Period) const {
   using nlohmann::json;
   json Doc = {{"schema", PcSamplingSchema},
+              {"source", PcSourceCupti},
+              {"granularity", PcGranularitySass},
               {"pid", Pid},
               {"program", Program},
               {"collection_mode", "continuous"},

@@ -3,8 +3,8 @@
 // What cuptiPCSamplingGetData hands back, accumulated per (cubin CRC,
 // function, pc offset) and per stall reason, plus the run's totals. Built
 // only from CUPTI's header types, so unit tests construct records by hand
-// and no GPU is needed. Serialized as warpscope-pcsampling/2
-// (docs/pc-sampling-schema.md).
+// and no GPU is needed. Serialized as warpscope-pcsampling/3 (source cupti,
+// granularity sass) (docs/pc-sampling-schema.md).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_COLLECT_PCSAMPLETABLE_H
@@ -58,7 +58,7 @@ public:
   /// naming and merging does not matter.
   uint64_t samples(const PcCounts &C) const;
 
-  /// The warpscope-pcsampling/2 document.
+  /// The warpscope-pcsampling/3 document.
   nlohmann::json toJson(long Pid, const std::string &Program,
                         std::optional<unsigned> Period) const;
 

@@ -290,6 +290,55 @@ TEST(StallReport, NamesAndPaths) {
   EXPECT_FALSE(sameSourceFile("", "lines.cu"));
 }
 
+// Version 3 from the emulator's timing model: PTX granularity, lines from
+// the file itself, labelled as modeled.
+TEST(StallReport, ModeledSamplesAtPtxGranularity) {
+  std::string Dir = tempDir();
+  std::ofstream(Dir + "/pcsamples-1.json")
+      << R"({"schema": "warpscope-pcsampling/3", "source": "model",
+      "granularity": "ptx", "model_config": "h100-sxm", "total_samples": 7,
+      "dropped_samples": 0, "non_user_samples": 0, "stall_reasons": [],
+      "cubins": [], "pcs": [{"function": "_Z1kv", "ptx_index": 12,
+      "file": "/src/k.cu", "line": 40, "samples": 7, "stalls": {
+      "smsp__pcsamp_warps_issue_stalled_barrier": 5,
+      "smsp__pcsamp_warps_issue_stalled_barrier_not_issued": 4,
+      "smsp__pcsamp_warps_issue_stalled_selected": 2}}], "errors": []})";
+  auto Samples = loadPcSamples(Dir);
+  ASSERT_TRUE(bool(Samples)) << toString(Samples.takeError());
+  const PcSampleSet &Set = **Samples;
+  EXPECT_EQ(Set.Source, "model");
+  EXPECT_EQ(Set.ModelConfig, "h100-sxm");
+  ASSERT_EQ(Set.Pcs.size(), 1u);
+  ASSERT_TRUE(Set.Pcs[0].PtxIndex.has_value());
+  EXPECT_EQ(*Set.Pcs[0].PtxIndex, 12u);
+  EXPECT_EQ(Set.Pcs[0].File, "/src/k.cu");
+  EXPECT_EQ(Set.Pcs[0].Line, 40u);
+  EXPECT_TRUE(Set.Warnings.empty()); // no cubin is looked for
+  StallView V = buildStallView(Set, ProfileSet(), "");
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  renderStallText(V, 0, OS);
+  EXPECT_NE(Text.find("Stall view (modeled PC sampling: emulator timing "
+                      "model, configuration h100-sxm, not measured)"),
+            std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("/src/k.cu:40"), std::string::npos) << Text;
+  llvm::json::Value J = renderStallJson(V);
+  EXPECT_EQ(J.getAsObject()->getString("source"), "model");
+  EXPECT_NE(renderStallHtml(V).find("modeled PC sampling"), std::string::npos);
+
+  // A version 3 file must say where its samples come from.
+  std::ofstream(Dir + "/pcsamples-1.json")
+      << R"({"schema": "warpscope-pcsampling/3", "granularity": "ptx",
+      "total_samples": 0, "dropped_samples": 0, "pcs": []})";
+  auto Bad = loadPcSamples(Dir);
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(toString(Bad.takeError())
+                .find("source must be cupti or model and granularity sass or "
+                      "ptx"),
+            std::string::npos);
+}
+
 TEST(StallReport, NoPcSamplesIsNoView) {
   std::string Dir = tempDir();
   auto Samples = loadPcSamples(Dir);

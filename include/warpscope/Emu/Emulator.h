@@ -52,6 +52,38 @@ struct LaunchParams {
   /// Args[i] points to the value of parameter i, Size bytes (CUDA's
   /// void **kernelParams convention).
   void **Args = nullptr;
+  /// Every global/generic access must fall in a registered allocation (see
+  /// registerAllocation) or the launch's own memory, else the launch fails
+  /// with LaunchFault::IllegalAddress. The stand-in cudart always sets it;
+  /// a core user passing unregistered host memory leaves it off (then only
+  /// addresses below 4096 and just past shared/local memory fail).
+  bool CheckAddresses = false;
+  /// Registers per thread of the machine code (ptxas), for the timing
+  /// model's occupancy; 0: unknown (registers do not limit it).
+  uint32_t RegistersPerThread = 0;
+};
+
+/// The modeled samples at one PTX instruction (pcsamples-*.json, schema
+/// warpscope-pcsampling/3 with granularity "ptx").
+struct ModeledPcSamples {
+  std::string Function; ///< mangled
+  /// Index among the function's program instructions (probe instructions
+  /// left out), as the PTX listing (warpscope/PTX/PtxListing.h) numbers them.
+  uint32_t PtxIndex = 0;
+  std::string File; ///< empty: no .loc
+  uint32_t Line = 0;
+  uint64_t Samples = 0;
+  /// Full stall names (ABI/PcSampling.h), not-issued twins included.
+  std::vector<std::pair<std::string, uint64_t>> Stalls;
+};
+
+/// What a failed launch amounts to on a GPU, so the stand-in cudart can
+/// return the error a GPU would (docs/emulator.md, "Errors").
+enum class LaunchFault : uint8_t {
+  None,           ///< refused before it ran (bad configuration, no kernel)
+  Failure,        ///< cudaErrorLaunchFailure: trap, deadlock, unsupported...
+  IllegalAddress, ///< cudaErrorIllegalAddress: an access outside memory
+  Assert,         ///< cudaErrorAssert: a device assertion failed
 };
 
 /// A loaded PTX module: decoded once, launched many times.
@@ -64,13 +96,21 @@ public:
   virtual const GlobalInfo *findGlobal(const std::string &Name) const = 0;
 
   /// Runs a kernel to completion. On failure returns false and sets Error
-  /// to one line naming kernel, thread, instruction and PTX/source line.
+  /// to one line naming kernel, thread, instruction and PTX/source line,
+  /// and *Fault (when given) to the kind of failure.
   virtual bool launch(const std::string &Kernel, const LaunchParams &P,
-                      std::string &Error) = 0;
+                      std::string &Error, LaunchFault *Fault = nullptr) = 0;
 
   /// Exact ground truth accumulated over all launches (docs/emulator.md):
   /// writes a JSON document (schema "warpscope-emu/1").
   virtual std::string groundTruthJson() const = 0;
+  /// Modeled PC samples (WARPSCOPE_EMU_PC_SAMPLING with WARPSCOPE_EMU_MODEL,
+  /// docs/timing-model.md), summed over launches; empty when none.
+  virtual std::vector<ModeledPcSamples> modeledSamples() const { return {}; }
+  /// The timing model configuration the samples were taken with.
+  virtual std::string modelConfigName() const { return ""; }
+  /// Their sampling period N (2^N cycles); 0 when none were taken.
+  virtual unsigned samplingPeriod() const { return 0; }
 };
 
 /// Parses PTX text. On failure returns null and sets Error to one line
@@ -83,12 +123,13 @@ std::unique_ptr<Module> loadPtx(const std::string &PtxText,
 /// redirect it. Default: stdout.
 void setPrintfSink(void (*Sink)(const char *Text, size_t Len));
 
-/// Allocation table for checked global accesses: with the environment
-/// variable WARPSCOPE_EMU_CHECK=1, every global/generic access of a launch
-/// must fall inside a registered allocation (or a module variable, or the
-/// launch's own shared/local/param windows), else the launch fails with an
-/// error naming the access. The stand-in cudart registers cudaMalloc'd
-/// blocks here. Thread-safe.
+/// Allocation table: every global/generic access of a launch must fall
+/// inside a registered allocation (or a module variable, or the launch's
+/// own shared/local/param windows), else the launch fails with
+/// LaunchFault::IllegalAddress and an error naming the access and the
+/// nearest allocation. The stand-in cudart registers cudaMalloc'd blocks
+/// (and pinned or registered host memory) here; module variables register
+/// themselves. Thread-safe.
 void registerAllocation(void *Ptr, size_t Size);
 void unregisterAllocation(void *Ptr);
 

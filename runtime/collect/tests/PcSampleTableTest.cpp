@@ -78,7 +78,9 @@ TEST(PcSampleTable, MergesDrainsPerPcAndStallReason) {
 
   T.noteCubin(0xabc);
   nlohmann::json J = T.toJson(42, "/bin/app", 9);
-  EXPECT_EQ(J["schema"], "warpscope-pcsampling/2");
+  EXPECT_EQ(J["schema"], "warpscope-pcsampling/3");
+  EXPECT_EQ(J["source"], "cupti");
+  EXPECT_EQ(J["granularity"], "sass");
   EXPECT_EQ(J["sampling_period"], 9);
   EXPECT_EQ(J["dropped_samples"], 3);
   EXPECT_EQ(J["stall_reasons"].size(), 3u);
@@ -115,7 +117,9 @@ TEST(PcSampleTable, NotIssuedCountsAreNotSamplesOfTheirOwn) {
   EXPECT_EQ(T.samples(T.pcs().at({0xabc, "_Z1kPi", 0x90})), 1u);
   EXPECT_EQ(T.samples(T.pcs().at({0xabc, "_Z1kPi", 0xa0})), 5u);
   nlohmann::json J = T.toJson(7, "p", std::nullopt);
-  EXPECT_EQ(J["schema"], "warpscope-pcsampling/2");
+  EXPECT_EQ(J["schema"], "warpscope-pcsampling/3");
+  EXPECT_EQ(J["source"], "cupti");
+  EXPECT_EQ(J["granularity"], "sass");
   const nlohmann::json &P = J["pcs"][0];
   EXPECT_EQ(P["samples"], 1) << "one sample, not base + not-issued";
   // Both kinds stay in stalls: the report shows the not-issued view.

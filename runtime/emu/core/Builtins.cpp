@@ -190,6 +190,8 @@ void Launcher::builtin(Warp &W, Frame &Fr, const Inst &I, Function &Callee,
       if (Ptr) {
         unregisterAllocation(Ptr);
         std::free(Ptr);
+        // This worker's instructions may have cached the freed block.
+        std::fill(std::begin(Regions), std::end(Regions), RegionCache());
       }
       break;
     }
@@ -199,7 +201,8 @@ void Launcher::builtin(Warp &W, Frame &Fr, const Inst &I, Function &Callee,
       uint32_t Line = (uint32_t)Arg(L, 2);
       fail(W, *Fr.F, I, L,
            std::string("device assertion failed: ") + (Msg ? Msg : "?") +
-               " at " + (File ? File : "?") + ":" + std::to_string(Line));
+               " at " + (File ? File : "?") + ":" + std::to_string(Line),
+           LaunchFault::Assert);
     }
     default:
       fail(W, *Fr.F, I, L,

@@ -151,6 +151,11 @@ bool InstDecoder::barrier() {
   if (Md.has("cluster"))
     throw Unsupported("'" + Opc + "': cluster barriers unsupported");
   I.Op = OpBar;
+  // bar.* is barrier.*.aligned (PTX ISA): the synccheck of Schedule.cpp
+  // holds a warp to arriving at it with all its non-exited lanes at once.
+  if (Opc.rfind("bar.", 0) == 0 || Opc.rfind("bar.cta.", 0) == 0 ||
+      Md.has("aligned"))
+    I.Flags |= FAligned;
   size_t K = 0;
   if (Md.has("red")) {
     I.Sub = Md.has("popc")  ? BarRedPopc

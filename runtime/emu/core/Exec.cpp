@@ -54,7 +54,16 @@ ModuleImpl::ModuleImpl(std::unique_ptr<ParsedModule> P) : PM(std::move(P)) {
     if (G->Space == SpShared)
       continue;
     Globals.push_back({G->Name, G->Size, G->Data});
+    // Kernels of any module may reach it (cudaGetSymbolAddress).
+    if (G->Data && G->Size)
+      registerAllocation(G->Data, G->Size);
   }
+}
+
+ModuleImpl::~ModuleImpl() {
+  for (const GlobalInfo &G : Globals)
+    if (G.Address && G.Size)
+      unregisterAllocation(G.Address);
 }
 
 const KernelInfo *ModuleImpl::findKernel(const std::string &Name) const {
@@ -74,7 +83,6 @@ const GlobalInfo *ModuleImpl::findGlobal(const std::string &Name) const {
 // between launches; a malformed value is reported once per process.
 void ModuleImpl::readLaunchSettings() {
   support::SettingsReader R;
-  CheckGlobal = R.flag("WARPSCOPE_EMU_CHECK", false);
   // The stand-in cudart owns WARPSCOPE_EMU_TRUTH and reports a malformed
   // value; a reader of its own keeps the warning from being printed twice.
   // Memory-efficiency counts cost 4-27% of emulation time on memory-bound
@@ -89,6 +97,7 @@ void ModuleImpl::readLaunchSettings() {
   unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
   Threads = (unsigned)R.integer("WARPSCOPE_EMU_THREADS", 1, 1024, "all cores")
                 .value_or(Cores);
+  readModelSettings(*this, R);
   static std::mutex WarnedMu;
   static std::set<std::string> Warned;
   std::lock_guard<std::mutex> L(WarnedMu);
@@ -98,8 +107,10 @@ void ModuleImpl::readLaunchSettings() {
 }
 
 bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P,
-                        std::string &Error) {
+                        std::string &Error, LaunchFault *Fault) {
   std::lock_guard<std::mutex> Lock(Mu);
+  if (Fault)
+    *Fault = LaunchFault::None;
   auto It = PM->FuncIndex.find(Kernel);
   if (It == PM->FuncIndex.end() || !PM->Functions[It->second]->IsKernel ||
       !PM->Functions[It->second]->HasBody) {
@@ -123,15 +134,24 @@ bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P,
     return false;
   }
   readLaunchSettings();
-  Launches.push_back({Kernel, P.Grid, P.Block, P.DynamicSharedBytes});
+  Launches.push_back(
+      {Kernel, P.Grid, P.Block, P.DynamicSharedBytes, false, {}});
   ++LaunchCount;
   try {
-    runGrid(*this, K, P);
+    // Tests may install sinks of their own: then the model stays out.
+    if (Model && TraceSinks.empty())
+      runModeled(*this, K, P, P.RegistersPerThread, Launches.back());
+    else
+      runGrid(*this, K, P);
   } catch (EmuError &E) {
     Error = E.Msg;
+    if (Fault)
+      *Fault = E.Fault;
     return false;
   } catch (std::bad_alloc &) {
     Error = "kernel " + Kernel + ": out of host memory";
+    if (Fault)
+      *Fault = LaunchFault::Failure;
     return false;
   }
   return true;

@@ -5,10 +5,12 @@
 #include "Ptx.h"
 #include "Racecheck.h"
 #include "warpscope/Emu/Emulator.h"
+#include "warpscope/Emu/TimingModel.h"
 
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <tuple>
 
 namespace warpscope::emu::core {
@@ -17,6 +19,8 @@ struct LaunchRecord {
   std::string Kernel;
   Dim3 Grid, Block;
   uint32_t Shared;
+  bool Modeled = false; ///< the timing model ran (Time holds its result)
+  timing::ModeledTime Time;
 };
 
 std::string srcLoc(const ParsedModule &PM, const Inst &I);
@@ -52,31 +56,57 @@ struct WorkerCounters {
   }
 };
 
-/// Observes the instruction stream of one worker thread (for a future
-/// timing model; tests count with it). Installed per worker index in
-/// ModuleImpl::TraceSinks; a worker without one runs the untraced
-/// interpreter loop, which has no check per instruction.
+/// Observes the instruction stream of one worker thread (the timing model,
+/// TimingSink.cpp; tests count with it). Installed per worker index in
+/// ModuleImpl::TraceSinks; a worker without one, or a CTA the sink does not
+/// want, runs the untraced interpreter loop, which has no check per
+/// instruction.
 class TraceSink {
 public:
   virtual ~TraceSink() = default;
-  /// A CTA (linear index x + y * nx + z * nx * ny) starts on this worker.
-  virtual void beginCta(uint64_t Cta) = 0;
+  /// A CTA (linear index x + y * nx + z * nx * ny) starts on this worker;
+  /// false: run it untraced (no other call until the next beginCta).
+  virtual bool beginCta(uint64_t Cta) = 0;
+  /// The traced CTA ran to its end (not called when it failed).
+  virtual void endCta() {}
   /// One warp-instruction issued: Active lanes on the path, Exec those whose
   /// guard holds (an indirect call that splits is reported at each issue).
   virtual void instruction(uint32_t Warp, const Function &F, uint32_t Pc,
                            uint32_t Active, uint32_t Exec) = 0;
+  /// After instruction(), for a load/store/atomic with a lane whose guard
+  /// holds: its exact memory counts (MemCount.cpp) and the distinct 128-byte
+  /// lines its global and local lanes touched.
+  virtual void memory(const MemCounts &Counts, const uint64_t *Lines,
+                      unsigned NLines) {
+    (void)Counts, (void)Lines, (void)NLines;
+  }
+};
+
+/// The timing model's view of a module's code (TimingSink.cpp): one
+/// StaticInst per instruction of every function, function after function.
+struct ModelCode {
+  std::vector<timing::StaticInst> Table;
+  std::vector<uint32_t> FuncBase; ///< by Function::Index
+  std::vector<uint8_t> IsMemory;  ///< by table index: has a MemAccess
+  uint32_t NumSlots = FirstRegSlot;
 };
 
 class ModuleImpl : public Module {
 public:
   explicit ModuleImpl(std::unique_ptr<ParsedModule> P);
+  ~ModuleImpl() override;
   const std::vector<KernelInfo> &kernels() const override { return Kernels; }
   const std::vector<GlobalInfo> &globals() const override { return Globals; }
   const KernelInfo *findKernel(const std::string &Name) const override;
   const GlobalInfo *findGlobal(const std::string &Name) const override;
   bool launch(const std::string &Kernel, const LaunchParams &P,
-              std::string &Error) override;
+              std::string &Error, LaunchFault *Fault = nullptr) override;
   std::string groundTruthJson() const override;
+  std::vector<ModeledPcSamples> modeledSamples() const override;
+  std::string modelConfigName() const override { return SampledConfig; }
+  unsigned samplingPeriod() const override {
+    return SampledConfig.empty() ? 0 : SampledPeriod;
+  }
   void readLaunchSettings();
 
   std::unique_ptr<ParsedModule> PM;
@@ -91,7 +121,6 @@ public:
   bool CountMemory = false;
   /// Some launch ran without them: the ground truth leaves them out.
   bool MemoryIncomplete = false;
-  bool CheckGlobal = false;   ///< WARPSCOPE_EMU_CHECK
   bool RaceCheck = false;     ///< WARPSCOPE_EMU_RACECHECK
   double ProgressSeconds = 0; ///< WARPSCOPE_EMU_PROGRESS
   double TimeoutSeconds = 0;  ///< WARPSCOPE_EMU_TIMEOUT (0: none)
@@ -100,6 +129,17 @@ public:
   std::vector<std::unique_ptr<WorkerCounters>> Workers;
   /// Per worker thread; null (or missing): not traced.
   std::vector<TraceSink *> TraceSinks;
+  /// The timing model (TimingSink.cpp): WARPSCOPE_EMU_MODEL names its
+  /// configuration (empty: off), WARPSCOPE_EMU_PC_SAMPLING the sampling
+  /// period (0: no samples).
+  std::string ModelSetting;
+  std::optional<timing::Config> Model; ///< loaded for ModelSetting
+  unsigned SamplePeriod = 0;
+  unsigned ModelSms = 8;           ///< WARPSCOPE_EMU_MODEL_SMS
+  std::unique_ptr<ModelCode> Code; ///< built at the first modeled launch
+  std::vector<timing::StallCounts> Samples; ///< by ModelCode table index
+  std::string SampledConfig; ///< the configuration the samples were taken with
+  unsigned SampledPeriod = 0;
   /// Racecheck (Racecheck.cpp): the shadow, kept across launches, and the
   /// distinct hazards found, indexed by (kernel, kind, first, second).
   RaceShadow Race;

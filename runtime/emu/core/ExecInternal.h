@@ -22,6 +22,7 @@
 #define WARPSCOPE_EMU_CORE_EXECINTERNAL_H
 
 #include "Exec.h"
+#include "warpscope/Support/Settings.h"
 
 #include <chrono>
 #include <cstdint>
@@ -70,10 +71,15 @@ struct Warp {
   uint32_t Tid[3][32];
   uint8_t *LaneLocal[32];
   uint32_t BarMask = 0; // barriers (bit per id 0..15) some path waits on
+  // Per barrier, in its current phase (SyncCheck.cpp): the lanes that
+  // arrived and the instruction of their first arrival.
+  uint32_t BarLanes[16] = {};
+  const Inst *BarFirst[16] = {};
 };
 
 struct EmuError {
   std::string Msg;
+  LaunchFault Fault = LaunchFault::Failure;
 };
 
 class Launcher {
@@ -90,13 +96,17 @@ public:
   /// WARPSCOPE_EMU_TIMEOUT: past this moment the launch fails at the next
   /// watchdog check (none when unset).
   std::optional<std::chrono::steady_clock::time_point> Deadline;
+  /// WARPSCOPE_EMU_PROGRESS: a CTA running longer than this reports itself
+  /// that often (zero: never), so one long block is not silent.
+  std::chrono::steady_clock::duration ProgressEvery{};
 
 private:
   ModuleImpl &M;
   Function &K;
   const LaunchParams &P;
-  WorkerCounters &Ctr; // this worker's counts
-  TraceSink *Trace;    // null: untraced
+  WorkerCounters &Ctr;  // this worker's counts
+  TraceSink *Trace;     // null: untraced
+  bool Tracing = false; // Trace wants the running CTA
   bool FirstCta = true;
   uint32_t Ctaid[3] = {0, 0, 0};
   uint32_t NThreads = 0, NWarps = 0;
@@ -117,20 +127,42 @@ private:
   // was false.
   uint32_t RedTrue[16] = {};
   bool RedSomeFalse[16] = {};
-  bool Check = false;
-  bool CountMem = true; // memory-efficiency counts (MemCount.cpp)
+  bool Check = false; // global accesses against the allocation table
+  // Per instruction (direct-mapped by its address), the memory region its
+  // last checked global access fell in: the hot path compares one range.
+  struct RegionCache {
+    const Inst *Key = nullptr;
+    uint64_t Lo = 0, Size = 0;
+  };
+  static constexpr unsigned RegionSlots = 256;
+  RegionCache Regions[RegionSlots];
+  RegionCache &regionOf(const Inst &I) {
+    return Regions[(reinterpret_cast<uintptr_t>(&I) / sizeof(Inst)) %
+                   RegionSlots];
+  }
+  bool CountMem = true; // memory-efficiency counts (MemCount.cpp) this CTA
+  bool CountMemLaunch = true; // ... for every CTA of the launch
   bool Race = false;    // WARPSCOPE_EMU_RACECHECK for this launch
   uint64_t Clock = 0;   // %clock: this worker's instructions in this launch
   // Branches between two looks at the watchdog's clock (a power of two
   // minus one: an increment, an AND and a predictable branch per branch).
   static constexpr uint64_t WatchdogMask = (1u << 16) - 1;
   uint64_t Branches = 0;
+  std::chrono::steady_clock::time_point CtaStart, NextProgress;
   [[gnu::cold]] void checkWatchdog(Warp &W, const Function &Fn, const Inst &I,
                                    uint32_t Mask);
 
   // Schedule.cpp
   [[noreturn]] void fail(const Warp &W, const Function &F, const Inst &I,
-                         int Lane, const std::string &Msg);
+                         int Lane, const std::string &Msg,
+                         LaunchFault Fault = LaunchFault::Failure);
+  /// An access outside memory: cudaErrorIllegalAddress, as on a GPU.
+  [[noreturn, gnu::cold]] void failAddress(const Warp &W, const Frame &Fr,
+                                           const Inst &I, int Lane,
+                                           const std::string &Msg) {
+    fail(W, *Fr.F, I, Lane, "illegal address: " + Msg,
+         LaunchFault::IllegalAddress);
+  }
   void initFrame(Warp &W, Frame &Fr, Function &F, uint32_t Mask,
                  uint32_t LocalBase);
   void initWarps();
@@ -142,11 +174,20 @@ private:
             uint32_t Mask);
   bool arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
                        uint32_t EM, uint32_t Mask);
-  uint32_t countArrival(Frame &Fr, const Inst &I, uint32_t EM);
+  uint32_t countArrival(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  // SyncCheck.cpp: barrier divergence (as compute-sanitizer's synccheck)
+  // and the deadlock report.
+  void syncCheck(Warp &W, Frame &Fr, const Inst &I, uint32_t Id, uint32_t EM);
+  [[noreturn]] void failDeadlock(uint32_t Waiting, uint32_t Live);
+  std::string barrierAt(const Inst &I) const;
+  // Per barrier in its current phase: the first warp to arrive at it with
+  // no thread count, and where (different instructions: divergence).
+  const Inst *PhaseInst[16] = {};
+  uint32_t PhaseWarp[16] = {};
   void releaseBarrier(uint32_t B);
   // Interp.cpp
   bool runWarp(Warp &W) { // true: reached barrier
-    return Trace ? runWarpT<true>(W) : runWarpT<false>(W);
+    return Tracing ? runWarpT<true>(W) : runWarpT<false>(W);
   }
   template <bool Traced> bool runWarpT(Warp &W);
   // The current path of Fr ended (empty mask, reconvergence point or end of
@@ -162,8 +203,9 @@ private:
   // Memory.cpp
   uint8_t *addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space, uint64_t A,
                 int L, unsigned Size);
-  void checkGlobal(Warp &W, Frame &Fr, const Inst &I, uint64_t A, int L,
-                   unsigned Size);
+  [[gnu::cold, gnu::noinline]] void checkGlobal(Warp &W, Frame &Fr,
+                                                const Inst &I, uint64_t A,
+                                                int L, unsigned Size);
   void execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   bool privateToCta(const Inst &I, const uint8_t *H) const;
@@ -175,7 +217,14 @@ private:
   void execCvta(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execIsspacep(Frame &Fr, const Inst &I, uint32_t EM);
   // MemCount.cpp
-  void countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  void countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+    if (__builtin_expect(Tracing, 0))
+      return countMemTraced(W, Fr, I, EM);
+    countMemUntraced(W, Fr, I, EM);
+  }
+  void countMemUntraced(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  [[gnu::noinline]] void countMemTraced(Warp &W, Frame &Fr, const Inst &I,
+                                        uint32_t EM);
   // Racecheck.cpp
   void raceAccess(const Warp &W, const Frame &Fr, const Inst &I, uint32_t EM,
                   uint8_t Sp, unsigned Bytes, RaceAccess Kind);
@@ -212,6 +261,13 @@ private:
 /// Runs launch P of kernel K on up to M.Threads worker threads; throws
 /// EmuError with the error of the lowest-index failing CTA (LaunchGrid.cpp).
 void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P);
+/// The timing model (TimingSink.cpp): reads WARPSCOPE_EMU_MODEL and
+/// WARPSCOPE_EMU_PC_SAMPLING / WARPSCOPE_SAMPLING_PERIOD; a bad
+/// configuration is one line and the run goes on without the model.
+void readModelSettings(ModuleImpl &M, support::SettingsReader &R);
+/// runGrid with the model's sinks; fills Rec's modeled time.
+void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
+                uint32_t RegistersPerThread, LaunchRecord &Rec);
 /// Device printf output, in CTA order (Builtins.cpp).
 void emitPrintf(const std::string &Text);
 

@@ -157,11 +157,19 @@ std::string ModuleImpl::groundTruthJson() const {
                              {"instructions", std::move(Insts)}});
   }
   Json LaunchList = Json::array();
-  for (const LaunchRecord &L : Launches)
-    LaunchList.push_back(Json{{"kernel", L.Kernel},
-                              {"grid", {L.Grid.X, L.Grid.Y, L.Grid.Z}},
-                              {"block", {L.Block.X, L.Block.Y, L.Block.Z}},
-                              {"shared_bytes", L.Shared}});
+  for (const LaunchRecord &L : Launches) {
+    Json J{{"kernel", L.Kernel},
+           {"grid", {L.Grid.X, L.Grid.Y, L.Grid.Z}},
+           {"block", {L.Block.X, L.Block.Y, L.Block.Z}},
+           {"shared_bytes", L.Shared}};
+    if (L.Modeled) // docs/timing-model.md
+      J["modeled"] = Json{{"config", L.Time.Config},
+                          {"cycles", L.Time.Cycles},
+                          {"microseconds", L.Time.Microseconds},
+                          {"sms_simulated", L.Time.SmsSimulated},
+                          {"scaled", L.Time.Scaled}};
+    LaunchList.push_back(std::move(J));
+  }
   Json Doc = {{"schema", schema::Truth},
               {"module", PM->Name},
               {"functions", std::move(Functions)},

@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 
 namespace warpscope::emu::core {
 
@@ -208,9 +209,28 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   }
 }
 
+// Every 2^16 branches of a worker: the timeout, and the progress line of a
+// CTA that runs long (with where one of its warps is).
 void Launcher::checkWatchdog(Warp &W, const Function &Fn, const Inst &I,
                              uint32_t Mask) {
-  if (!Deadline || std::chrono::steady_clock::now() < *Deadline)
+  if (!Deadline && ProgressEvery.count() == 0)
+    return;
+  auto Now = std::chrono::steady_clock::now();
+  if (ProgressEvery.count() && Now >= NextProgress) {
+    NextProgress = Now + ProgressEvery;
+    std::string Line =
+        "warpscope-emu: " + K.Name + ": block (" + std::to_string(Ctaid[0]) +
+        "," + std::to_string(Ctaid[1]) + "," + std::to_string(Ctaid[2]) +
+        ") running for " +
+        std::to_string(
+            (long long)std::chrono::duration<double>(Now - CtaStart).count()) +
+        " s, " + std::to_string(Clock) +
+        " warp instructions so far on this worker; warp " +
+        std::to_string(W.Index) + " at '" + Fn.Opcodes[&I - Fn.Code.data()] +
+        "', " + srcLoc(*M.PM, I) + "\n";
+    std::fputs(Line.c_str(), stderr);
+  }
+  if (!Deadline || Now < *Deadline)
     return;
   fail(W, Fn, I, Mask ? __builtin_ctz(Mask) : -1,
        "still running after WARPSCOPE_EMU_TIMEOUT=" +
@@ -342,7 +362,7 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
         if (!EM)
           continue;
         if (I.Sub == BarArrive) {
-          countArrival(Fr, I, EM);
+          countArrival(W, Fr, I, EM);
           continue;
         }
         if (arriveAtBarrier(W, Fr, I, Pc, EM, Mask))

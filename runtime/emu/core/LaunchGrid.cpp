@@ -71,11 +71,11 @@ private:
 class OrderedOutput {
 public:
   /// CTA Cta finished (Error: it failed) with printf output Text.
-  void finish(uint64_t Cta, std::string Text, const std::string *Error) {
+  void finish(uint64_t Cta, std::string Text, const EmuError *Error) {
     std::lock_guard<std::mutex> L(Mu);
     if (Error && Cta < FailCta.load()) {
       FailCta = Cta;
-      FailMsg = *Error;
+      Fail = *Error;
     }
     if (Cta > FailCta.load())
       return; // after the failure: with one thread it would not have run
@@ -88,7 +88,7 @@ public:
   }
   /// The lowest failing CTA so far (NoCta: none); no higher CTA may start.
   std::atomic<uint64_t> FailCta{NoCta};
-  std::string FailMsg;
+  EmuError Fail;
 
 private:
   std::mutex Mu;
@@ -115,7 +115,7 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
   OrderedOutput Output;
   std::atomic<uint64_t> NextCta{0}, Done{0};
   auto Work = [&](unsigned W) {
-    std::string Error;
+    EmuError Error;
     for (;;) {
       uint64_t Cta = NextCta.fetch_add(1);
       if (Cta >= Total || Cta > Output.FailCta.load())
@@ -128,15 +128,19 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
               W < M.TraceSinks.size() ? M.TraceSinks[W] : nullptr);
           Ls[W]->setup();
           Ls[W]->Deadline = Deadline;
+          if (M.ProgressSeconds > 0)
+            Ls[W]->ProgressEvery =
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    std::chrono::duration<double>(M.ProgressSeconds));
         }
         Ls[W]->runCta(Cta);
         Failed = false;
       } catch (EmuError &E) {
-        Error = std::move(E.Msg);
+        Error = std::move(E);
       } catch (std::bad_alloc &) {
-        Error = "kernel " + K.Name + ": out of host memory";
+        Error = {"kernel " + K.Name + ": out of host memory"};
       } catch (std::exception &E) {
-        Error = "kernel " + K.Name + ": internal error: " + E.what();
+        Error = {"kernel " + K.Name + ": internal error: " + E.what()};
       }
       std::string Text;
       if (Ls[W]) {
@@ -151,7 +155,7 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
   for (unsigned W = 0; W < N; ++W)
     M.Workers[W]->flushInto(*M.PM);
   if (Output.FailCta.load() != NoCta)
-    throw EmuError{Output.FailMsg};
+    throw Output.Fail;
 }
 
 } // namespace warpscope::emu::core

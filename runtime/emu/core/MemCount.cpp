@@ -216,7 +216,8 @@ void countContiguous(MemCounts &C, uint64_t A0, unsigned Size, bool Shared,
 
 } // namespace
 
-void Launcher::countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+void Launcher::countMemUntraced(Warp &W, Frame &Fr, const Inst &I,
+                                uint32_t EM) {
   if (!EM || I.Space == SpParam || I.Space == SpConst)
     return;
   MemCounts &C = Ctr.Sets[Fr.F->Index].Mem[&I - Fr.F->Code.data()];
@@ -284,6 +285,39 @@ void Launcher::countMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     if (Atomic)
       C.AtomicAddresses += __builtin_popcount(Lo); // a window per lane
   }
+}
+
+// For the timing model: the counts this execution added and the distinct
+// 128-byte lines of its global and local lanes (shared lanes have none).
+void Launcher::countMemTraced(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  if (!EM || I.Space == SpParam || I.Space == SpConst)
+    return;
+  MemCounts &C = Ctr.Sets[Fr.F->Index].Mem[&I - Fr.F->Code.data()];
+  const MemCounts Before = C;
+  countMemUntraced(W, Fr, I, EM);
+  MemCounts D;
+  for (const MemoryCountField &F : MemoryCountFields)
+    D.*F.Member = C.*F.Member - Before.*F.Member;
+  uint64_t Lines[64];
+  unsigned N = 0;
+  if (I.Space != SpShared) {
+    const uint64_t *A = Fr.Regs.data() + (size_t)I.Addr * 32;
+    const bool Atomic = I.Op == OpAtom || I.Op == OpRed;
+    const unsigned Size =
+        tySize(I.T) * (I.Op == OpLd || I.Op == OpSt || Atomic ? I.Vec : 1);
+    const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
+    for (uint32_t R = EM; R && N + 2 <= 64; R &= R - 1) {
+      uint64_t Ad = A[__builtin_ctz(R)] + (uint64_t)I.Off;
+      if (I.Space == SpGeneric && Ad - ShLo < SharedSize)
+        continue;
+      for (uint64_t L = Ad >> 7; L <= (Ad + std::max(Size, 1u) - 1) >> 7; ++L)
+        if (N == 0 || Lines[N - 1] != L)
+          Lines[N++] = L;
+    }
+    std::sort(Lines, Lines + N);
+    N = (unsigned)(std::unique(Lines, Lines + N) - Lines);
+  }
+  Trace->memory(D, Lines, N);
 }
 
 } // namespace warpscope::emu::core

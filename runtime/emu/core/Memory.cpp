@@ -4,8 +4,10 @@
 // (generic) addresses with their bounds checks, ld/st with fast paths for
 // the common scalar accesses, atom/red (host atomics on memory other CTAs
 // see: CTAs run on several threads), cvta and isspacep, and the table of
-// allocations that checked global accesses (WARPSCOPE_EMU_CHECK=1) must fall
-// into. Device memory is host memory: a global address is a host pointer.
+// allocations that checked global accesses (the stand-in cudart's) must fall
+// into. Device memory is host memory: a global address is a host pointer,
+// checked against the allocation table through a per-instruction cache of
+// the region it last fell in (one range compare per lane on the hot path).
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
@@ -14,13 +16,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <map>
-#include <mutex>
+#include <shared_mutex>
 
 namespace warpscope::emu {
 
 namespace {
-std::mutex AllocMu;
+std::shared_mutex AllocMu;
 std::map<uintptr_t, size_t> &allocs() {
   static std::map<uintptr_t, size_t> M;
   return M;
@@ -28,48 +31,121 @@ std::map<uintptr_t, size_t> &allocs() {
 } // namespace
 
 void registerAllocation(void *Ptr, size_t Size) {
-  std::lock_guard<std::mutex> L(AllocMu);
+  std::unique_lock<std::shared_mutex> L(AllocMu);
   allocs()[(uintptr_t)Ptr] = Size;
 }
 void unregisterAllocation(void *Ptr) {
-  std::lock_guard<std::mutex> L(AllocMu);
+  std::unique_lock<std::shared_mutex> L(AllocMu);
   allocs().erase((uintptr_t)Ptr);
 }
 
 namespace core {
 
-static bool inAllocTable(uintptr_t A, size_t N) {
-  std::lock_guard<std::mutex> L(AllocMu);
+// The registered allocation holding [A, A + N): its start and size.
+static bool findAllocation(uint64_t A, uint64_t N, uint64_t &Lo,
+                           uint64_t &Size) {
+  std::shared_lock<std::shared_mutex> L(AllocMu);
   auto &M = allocs();
-  auto It = M.upper_bound(A);
+  auto It = M.upper_bound((uintptr_t)A);
   if (It == M.begin())
     return false;
   --It;
-  return A >= It->first && A + N <= It->first + It->second;
+  if (A < It->first || A + N > It->first + It->second || A + N < A)
+    return false;
+  Lo = It->first;
+  Size = It->second;
+  return true;
 }
 
+static std::string hex(uint64_t V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "0x%llx", (unsigned long long)V);
+  return Buf;
+}
+
+// Where an illegal access of N bytes at A lies relative to the nearest
+// registered allocation, as compute-sanitizer's memcheck words it.
+static std::string nearestAllocation(uint64_t A, uint64_t N) {
+  std::shared_lock<std::shared_mutex> L(AllocMu);
+  auto &M = allocs();
+  if (M.empty())
+    return "no allocation is registered";
+  auto After = M.upper_bound((uintptr_t)A);
+  uint64_t BestDist = UINT64_MAX;
+  std::string Best;
+  if (After != M.begin()) {
+    auto B = std::prev(After);
+    uint64_t End = B->first + B->second;
+    uint64_t D = A >= End ? A - End : 0;
+    BestDist = D;
+    Best = A >= End ? std::to_string(D) + " bytes after"
+                    : std::to_string(A + N - End) + " bytes past the end of";
+    Best += " the nearest allocation, at " + hex(B->first) + " of " +
+            std::to_string(B->second) + " bytes";
+  }
+  if (After != M.end() && After->first - A < BestDist)
+    Best = std::to_string(After->first - A) +
+           " bytes before the nearest allocation, at " + hex(After->first) +
+           " of " + std::to_string(After->second) + " bytes";
+  return Best;
+}
+
+// [A, E) inside the parameters of one of W's frames (cvta.param pointers
+// may be passed down to callees).
+static bool inFrameParams(const Warp &W, uint64_t A, uint64_t E) {
+  for (uint32_t D = 0; D < W.Depth; ++D) {
+    const std::vector<uint8_t> &P = W.Frames[D]->Param;
+    uint64_t Lo = (uint64_t)(uintptr_t)P.data();
+    if (A >= Lo && E <= Lo + P.size())
+      return true;
+  }
+  return false;
+}
+
+// A generic/global access of Size bytes at A that missed the instruction's
+// cached region: finds the memory holding it (the CTA's shared memory, the
+// launch's local memory, the frame's parameters, a registered allocation or
+// module variable), remembers it for the instruction, or fails the launch
+// with cudaErrorIllegalAddress. Cold: an instruction misses once per region.
 void Launcher::checkGlobal(Warp &W, Frame &Fr, const Inst &I, uint64_t A, int L,
                            unsigned Size) {
-  uintptr_t E = A + Size;
-  auto In = [&](const void *B, size_t N) {
-    return A >= (uintptr_t)B && E <= (uintptr_t)B + N;
-  };
-  if (Shared && In(Shared, SharedSize))
-    return;
-  if (!LocalBuf.empty() && In(LocalBuf.data(), LocalBuf.size()))
-    return;
-  if (In(Fr.Param.data(), Fr.Param.size()))
-    return;
-  for (auto &G : M.PM->Globals)
-    if (G->Data && In(G->Data, G->Size))
-      return;
-  if (inAllocTable((uintptr_t)A, Size))
-    return;
-  char Buf[64];
-  std::snprintf(Buf, sizeof Buf, "0x%llx", (unsigned long long)A);
-  fail(W, *Fr.F, I, L,
-       std::string("out-of-bounds global access of ") + std::to_string(Size) +
-           " bytes at " + Buf);
+  const uint64_t E = A + Size;
+  const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
+  const uint64_t LoLo = (uint64_t)(uintptr_t)LocalBuf.data();
+  const uint64_t LoEnd = LoLo + (uint64_t)LocalStack * NWarps * 32;
+  uint64_t Lo = 0, N = 0;
+  if (E < A) {
+    // Wraps around: never memory.
+  } else if (SharedSize && A >= ShLo && E <= ShLo + SharedSize) {
+    Lo = ShLo, N = SharedSize;
+  } else if (A >= ShLo && A < ShLo + SharedSize + SharedGuard) {
+    failAddress(W, Fr, I, L,
+                "shared memory access out of range (generic address, offset " +
+                    std::to_string(A - ShLo) + ", size " +
+                    std::to_string(SharedSize) + ")");
+  } else if (LoEnd > LoLo && A >= LoLo && E <= LoEnd) {
+    Lo = LoLo, N = LoEnd - LoLo;
+  } else if (LoEnd > LoLo && E > LoEnd && A < LoEnd + LocalGuard) {
+    failAddress(W, Fr, I, L,
+                "local memory access out of range (generic address past the "
+                "last thread's window)");
+  } else if (inFrameParams(W, A, E)) {
+    return; // a frame's parameters: the vector may move, so never cached
+  } else {
+    findAllocation(A, Size, Lo, N);
+  }
+  if (!N)
+    failAddress(
+        W, Fr, I, L,
+        std::string(I.Op == OpLd   ? "read"
+                    : I.Op == OpSt ? "write"
+                                   : "access") +
+            " of " + std::to_string(Size) + " bytes at " + hex(A) +
+            " is outside every allocation: " + nearestAllocation(A, Size));
+  RegionCache &C = regionOf(I);
+  C.Key = &I;
+  C.Lo = Lo;
+  C.Size = N;
 }
 
 inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
@@ -77,17 +153,17 @@ inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
   switch (Space) {
   case SpShared:
     if ((uint64_t)A + Size > SharedSize || A > SharedSize)
-      fail(W, *Fr.F, I, L,
-           "shared memory access out of range (offset " +
-               std::to_string((int64_t)A) + ", size " +
-               std::to_string(SharedSize) + ")");
+      failAddress(W, Fr, I, L,
+                  "shared memory access out of range (offset " +
+                      std::to_string((int64_t)A) + ", size " +
+                      std::to_string(SharedSize) + ")");
     return Shared + A;
   case SpLocal:
     if ((uint64_t)A + Size > LocalStack || A > LocalStack)
-      fail(W, *Fr.F, I, L,
-           "local memory access out of range (offset " +
-               std::to_string((int64_t)A) + ", size " +
-               std::to_string(LocalStack) + ")");
+      failAddress(W, Fr, I, L,
+                  "local memory access out of range (offset " +
+                      std::to_string((int64_t)A) + ", size " +
+                      std::to_string(LocalStack) + ")");
     return W.LaneLocal[L] + A;
   case SpParam:
     if ((uint64_t)A + Size > Fr.F->ParamBytes || A > Fr.F->ParamBytes)
@@ -96,27 +172,29 @@ inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
                ")");
     return Fr.Param.data() + (size_t)L * Fr.F->ParamBytes + A;
   default:
+    if (Check) {
+      const RegionCache &C = regionOf(I);
+      if (C.Key != &I || C.Size < Size || A - C.Lo > C.Size - Size)
+        checkGlobal(W, Fr, I, A, L, Size);
+      return (uint8_t *)(uintptr_t)A;
+    }
     if (!LocalBuf.empty()) {
       uint64_t LoEnd = (uint64_t)(uintptr_t)LocalBuf.data() +
                        (size_t)LocalStack * NWarps * 32;
       if (A + Size > LoEnd && A < LoEnd + LocalGuard)
-        fail(W, *Fr.F, I, L,
-             "local memory access out of range (generic address past the last "
-             "thread's window)");
+        failAddress(W, Fr, I, L,
+                    "local memory access out of range (generic address past "
+                    "the last thread's window)");
     }
     if (A - (uint64_t)(uintptr_t)Shared < SharedSize + SharedGuard &&
         A + Size > (uint64_t)(uintptr_t)Shared + SharedSize)
-      fail(W, *Fr.F, I, L,
-           "shared memory access out of range (generic address, offset " +
-               std::to_string(A - (uint64_t)(uintptr_t)Shared) + ", size " +
-               std::to_string(SharedSize) + ")");
-    if (Check)
-      checkGlobal(W, Fr, I, A, L, Size);
-    else if (A < 4096) {
-      char Buf[64];
-      std::snprintf(Buf, sizeof Buf, "0x%llx", (unsigned long long)A);
-      fail(W, *Fr.F, I, L, std::string("invalid global address ") + Buf);
-    }
+      failAddress(W, Fr, I, L,
+                  "shared memory access out of range (generic address, "
+                  "offset " +
+                      std::to_string(A - (uint64_t)(uintptr_t)Shared) +
+                      ", size " + std::to_string(SharedSize) + ")");
+    if (A < 4096)
+      failAddress(W, Fr, I, L, "invalid global address " + hex(A));
     return (uint8_t *)(uintptr_t)A;
   }
 }
@@ -166,8 +244,37 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     countMem(W, Fr, I, EM);
   if (__builtin_expect(Race, 0))
     raceAccess(W, Fr, I, EM, Sp, ES * N, I.Op == OpLd ? RaceRead : RaceWrite);
-  if (!Check && Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1) {
-    // Fast path: global/generic scalar access, no allocation table.
+  if (Check && Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1) {
+    // Fast path: global/generic scalar access, checked against the region
+    // this instruction last accessed: one compare per lane.
+    uint64_t *D = R + (size_t)I.D[0] * 32;
+    const uint64_t *S = R + (size_t)I.S[0] * 32;
+    const bool Ld = I.Op == OpLd;
+    // In locals: the stores below could alias the cache as far as the
+    // compiler knows. Lanes in [Lo, Lo + Lim) pass; Lim 0 sends all to
+    // checkGlobal (a cached region holds at least one access: Size >= ES).
+    const RegionCache &C = regionOf(I);
+    uint64_t Lo = C.Lo, Lim = C.Key == &I ? C.Size - ES + 1 : 0;
+    for (int L = 0; L < 32; ++L) {
+      if (!((EM >> L) & 1))
+        continue;
+      uint64_t Ad = A[L] + (uint64_t)I.Off;
+      if (__builtin_expect(Ad - Lo >= Lim, 0)) {
+        checkGlobal(W, Fr, I, Ad, L, ES); // caches the region, or fails
+        if (C.Key == &I)                  // not for a parameter address
+          Lo = C.Lo, Lim = C.Size - ES + 1;
+      }
+      uint8_t *H = (uint8_t *)(uintptr_t)Ad;
+      if (Ld)
+        D[L] = loadBits(H, ES, Signed);
+      else
+        storeBits(H, ES, S[L]);
+    }
+    return;
+  }
+  if (Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1) {
+    // Unchecked (a core user without an allocation table): only null
+    // pages and the guards past shared and local memory are caught.
     const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
     const uint64_t ShEnd = ShLo + SharedSize;
     const uint64_t LoEnd =

@@ -173,6 +173,7 @@ enum : uint32_t {
   FRelu = 1u << 15,
   FUni = 1u << 16,
   FIndirect = 1u << 17,
+  FAligned = 1u << 18, // bar.*, barrier.*.aligned: a warp arrives converged
 };
 
 enum Rnd : uint8_t {

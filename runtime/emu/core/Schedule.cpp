@@ -20,7 +20,7 @@
 namespace warpscope::emu::core {
 
 void Launcher::fail(const Warp &W, const Function &F, const Inst &I, int Lane,
-                    const std::string &Msg) {
+                    const std::string &Msg, LaunchFault Fault) {
   std::string S = "kernel " + K.Name;
   if (&F != &K)
     S += " (in " + F.Name + ")";
@@ -35,7 +35,7 @@ void Launcher::fail(const Warp &W, const Function &F, const Inst &I, int Lane,
   size_t Idx = &I - F.Code.data();
   S += ", '" + (Idx < F.Opcodes.size() ? F.Opcodes[Idx] : std::string("?")) +
        "' at " + srcLoc(*M.PM, I) + ": " + Msg;
-  throw EmuError{S};
+  throw EmuError{S, Fault};
 }
 
 void Launcher::initFrame(Warp &W, Frame &Fr, Function &F, uint32_t Mask,
@@ -380,12 +380,14 @@ bool Launcher::call(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc, uint32_t EM,
 
 // Counts the lanes EM of a barrier instruction in (with bar.red's
 // predicate) and returns the barrier's id.
-uint32_t Launcher::countArrival(Frame &Fr, const Inst &I, uint32_t EM) {
+uint32_t Launcher::countArrival(Warp &W, Frame &Fr, const Inst &I,
+                                uint32_t EM) {
   Function &Fn = *Fr.F;
   const uint64_t *R = Fr.Regs.data();
   int FL = __builtin_ctz(EM);
   uint32_t Id = (uint32_t)R[(size_t)I.S[0] * 32 + FL] & 15;
   uint32_t Cnt = I.NS > 1 ? (uint32_t)R[(size_t)I.S[1] * 32 + FL] : 0;
+  syncCheck(W, Fr, I, Id, EM);
   BarInst[Id] = &I;
   BarOpcode[Id] = &Fn.Opcodes[&I - Fn.Code.data()];
   Arrived[Id] += popc32(EM);
@@ -413,7 +415,7 @@ uint32_t Launcher::countArrival(Frame &Fr, const Inst &I, uint32_t EM) {
 bool Launcher::arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
                                uint32_t EM, uint32_t Mask) {
   Fr.Stack.back().Pc = Pc;
-  uint32_t Id = countArrival(Fr, I, EM);
+  uint32_t Id = countArrival(W, Fr, I, EM);
   W.BarMask |= 1u << Id;
   Entry &Top = Fr.Stack.back();
   Top.BarWait = true;
@@ -461,15 +463,20 @@ void Launcher::releaseBarrier(uint32_t B) {
   Arrived[B] = Expect[B] = 0;
   RedTrue[B] = 0;
   RedSomeFalse[B] = false;
+  PhaseInst[B] = nullptr;
+  for (Warp &W : Warps) {
+    W.BarLanes[B] = 0;
+    W.BarFirst[B] = nullptr;
+  }
 }
 
 void Launcher::setup() {
   const Dim3 &Bk = P.Block;
   NThreads = Bk.X * Bk.Y * Bk.Z;
   NWarps = (NThreads + 31) / 32;
-  Check = M.CheckGlobal;
+  Check = P.CheckAddresses;
   Ctr.prepare(M.PM->Functions.size());
-  CountMem = M.CountMemory;
+  CountMemLaunch = M.CountMemory;
   Race = M.RaceCheck;
   // Kernel parameter bytes into the frame param area of each lane.
   KParams.assign(K.ParamBytes, 0);
@@ -497,15 +504,21 @@ void Launcher::runCta(uint64_t Linear) {
   Ctaid[0] = (uint32_t)(Linear % G.X);
   Ctaid[1] = (uint32_t)(Linear / G.X % G.Y);
   Ctaid[2] = (uint32_t)(Linear / G.X / G.Y);
+  if (ProgressEvery.count()) {
+    CtaStart = std::chrono::steady_clock::now();
+    NextProgress = CtaStart + ProgressEvery;
+  }
   if (!FirstCta)
     std::memset(Shared, 0, SharedSize);
   FirstCta = false;
   if (Race)
     M.Race.nextEpoch(); // no ordering between different CTAs' shared
-  if (Trace)
-    Trace->beginCta(Linear);
+  Tracing = Trace && Trace->beginCta(Linear);
+  CountMem = CountMemLaunch || Tracing; // the timing model needs the counts
   initWarps();
   runBlock();
+  if (Tracing)
+    Trace->endCta();
 }
 
 // Sets up the warps of CTA Ctaid: thread ids, local memory windows, and the
@@ -519,6 +532,8 @@ void Launcher::initWarps() {
     W.Exited = 0;
     W.Done = W.AtBar = false;
     W.BarMask = 0;
+    std::fill(std::begin(W.BarLanes), std::end(W.BarLanes), 0u);
+    std::fill(std::begin(W.BarFirst), std::end(W.BarFirst), nullptr);
     for (int L = 0; L < 32; ++L) {
       uint32_t T = Wi * 32 + L;
       if (T < NThreads)
@@ -550,6 +565,7 @@ void Launcher::runBlock() {
   std::fill(std::begin(Expect), std::end(Expect), 0u);
   std::fill(std::begin(RedTrue), std::end(RedTrue), 0u);
   std::fill(std::begin(RedSomeFalse), std::end(RedSomeFalse), false);
+  std::fill(std::begin(PhaseInst), std::end(PhaseInst), nullptr);
   for (;;) {
     bool AllDone = true, Progress = false;
     for (Warp &W : Warps) {
@@ -587,23 +603,8 @@ void Launcher::runBlock() {
       M.Race.nextEpoch();
     if (Released)
       continue;
-    if (!Progress) {
-      std::string S = "kernel " + K.Name + ", block (" +
-                      std::to_string(Ctaid[0]) + "," +
-                      std::to_string(Ctaid[1]) + "," +
-                      std::to_string(Ctaid[2]) + "): deadlock:";
-      bool First = true;
-      for (uint32_t B = 0; B < 16; ++B) {
-        if (!((Waiting >> B) & 1))
-          continue;
-        S += std::string(First ? "" : ";") + " barrier " + std::to_string(B) +
-             " ('" + *BarOpcode[B] + "' at " + srcLoc(*M.PM, *BarInst[B]) +
-             "): " + std::to_string(Arrived[B]) + " of " +
-             std::to_string(Expect[B] ? Expect[B] : Live) + " threads arrived";
-        First = false;
-      }
-      throw EmuError{S};
-    }
+    if (!Progress)
+      failDeadlock(Waiting, Live);
   }
 }
 

@@ -341,6 +341,9 @@ WS_EXPORT cudaError_t cudaDeviceReset(void) {
   State &St = S();
   Lock L(St.Mu);
   syncPoint();
+  // A fault is not undone by a reset: CUDA documents that the process must
+  // be terminated and relaunched to use CUDA again.
+  CHECK_STICKY();
   for (auto &A : St.DeviceAllocs) {
     unregisterAllocation(reinterpret_cast<void *>(A.first));
     free(reinterpret_cast<void *>(A.first));

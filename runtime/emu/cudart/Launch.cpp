@@ -5,10 +5,12 @@
 // nvcc 13's __cudaGetKernel/__cudaLaunchKernel. A launch is checked against
 // the emulated H100's limits, its arguments are laid out like the PTX .param
 // space, and the kernel runs to completion in the core; a failed kernel
-// makes the error sticky, as a fault does on a GPU.
+// makes its error (cudaErrorIllegalAddress, cudaErrorAssert or
+// cudaErrorLaunchFailure) sticky, as a fault does on a GPU.
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
+#include "warpscope/Support/Settings.h"
 
 #include <cstring>
 
@@ -61,10 +63,27 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   LP.Block = {Block.x, Block.y, Block.z};
   LP.DynamicSharedBytes = static_cast<uint32_t>(Shared);
   LP.Args = Packed.Ptrs.empty() ? nullptr : Packed.Ptrs.data();
-  if (!F->Mod->M->launch(F->Name, LP, Err)) {
+  LP.CheckAddresses = true; // all device memory handed out is registered
+  // The timing model places CTAs by occupancy: the machine code's
+  // registers (ptxas, cached per module) when it runs.
+  if (!warpscope::support::SettingsReader()
+           .text("WARPSCOPE_EMU_MODEL")
+           .empty()) {
+    std::string Why;
+    if (const PtxasKernel *R = cudart::machineResources(*F, Why))
+      LP.RegistersPerThread = R->Registers;
+  }
+  LaunchFault Fault = LaunchFault::None;
+  if (!F->Mod->M->launch(F->Name, LP, Err, &Fault)) {
     emuError(Err.empty() ? "kernel " + F->Name + " failed" : Err);
-    S().Sticky = cudaErrorLaunchFailure;
-    return cudaErrorLaunchFailure;
+    // The kernel ran and faulted: the error a GPU gives, sticky like the
+    // context a GPU loses. (Refused launches were caught above.)
+    cudaError_t E = Fault == LaunchFault::IllegalAddress
+                        ? cudaErrorIllegalAddress
+                    : Fault == LaunchFault::Assert ? cudaErrorAssert
+                                                   : cudaErrorLaunchFailure;
+    S().Sticky = E;
+    return setErr(E);
   }
   return cudaSuccess;
 }

@@ -1,10 +1,11 @@
 //===- Memory.cpp - device and host memory allocation ---------------------===//
 //
 // Device memory is host memory: cudaMalloc & co. return zeroed, 256-byte
-// aligned blocks, registered with the core so that checked launches
-// (WARPSCOPE_EMU_CHECK=1) accept them; pinned host memory is registered
-// too (UVA). Also pointer attributes, cudaMemGetInfo against the emulated
-// 80 GiB, and migration hints, which have nothing to do.
+// aligned blocks, registered with the core, whose launches accept global
+// accesses only inside registered memory (else cudaErrorIllegalAddress);
+// pinned host memory is registered too (UVA). Also pointer attributes,
+// cudaMemGetInfo against the emulated 80 GiB, and migration hints, which have
+// nothing to do.
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"

@@ -3,14 +3,18 @@
 // Writes each loaded module's exact ground truth (Module::groundTruthJson)
 // to $WARPSCOPE_OUT (default ./warpscope-out) as emu-<pid>-<index>.json,
 // when the program unregisters the module or at exit, unless
-// WARPSCOPE_EMU_TRUTH is 0, off or false. These two are the only settings
-// this directory reads from the environment (the core reads its own, and
-// WARPSCOPE_EMU_TRUTH too: without ground truth it skips the memory counts).
+// WARPSCOPE_EMU_TRUTH is 0, off or false, and at exit the timing model's
+// PC samples, if any module took them, as pcsamples-<pid>.json. Besides
+// these two settings this directory reads only WARPSCOPE_EMU_MODEL (in
+// Launch.cpp, to give the model ptxas's registers); the core reads its own,
+// and WARPSCOPE_EMU_TRUTH too: without ground truth it skips the memory
+// counts.
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
 #include "warpscope/ABI/Environment.h"
 #include "warpscope/ABI/Files.h"
+#include "warpscope/ABI/PcSampling.h"
 #include "warpscope/Support/AtomicFile.h"
 #include "warpscope/Support/Settings.h"
 
@@ -21,6 +25,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
 
 using namespace warpscope::emu;
 namespace files = warpscope::files;
@@ -53,11 +59,103 @@ void writeTruth(ModuleRec &R) {
     fprintf(stderr, "warpscope-emu: warning: %s\n", Error.c_str());
 }
 
+// The timing model's PC samples of every module, as pcsamples-<pid>.json
+// (warpscope-pcsampling/3, source "model", granularity "ptx";
+// docs/pc-sampling-schema.md). Nothing when no module was sampled.
+void writeModeledSamples(State &St) {
+  using nlohmann::json;
+  std::map<std::pair<std::string, uint32_t>, ModeledPcSamples> Pcs;
+  std::string Config;
+  unsigned Period = 0;
+  std::string Dir = cudart::truthDirectory();
+  for (auto &R : St.Modules) {
+    if (!R->M)
+      continue;
+    std::vector<ModeledPcSamples> Samples = R->M->modeledSamples();
+    // The PTX whose instructions ptx_index numbers (warpscope advise).
+    if (!Samples.empty() && !R->Ptx.empty()) {
+      std::string Error = support::writeFileInDirectory(
+          Dir,
+          files::Ptx.named(std::to_string(getpid()) + "-" +
+                           std::to_string(R->Index)),
+          R->Ptx);
+      if (!Error.empty())
+        fprintf(stderr, "warpscope-emu: warning: %s\n", Error.c_str());
+    }
+    for (ModeledPcSamples &P : Samples) {
+      ModeledPcSamples &Into = Pcs[{P.Function, P.PtxIndex}];
+      if (Into.Function.empty()) {
+        Into = std::move(P);
+        continue;
+      }
+      std::map<std::string, uint64_t> Sum(Into.Stalls.begin(),
+                                          Into.Stalls.end());
+      for (auto &[Name, N] : P.Stalls)
+        Sum[Name] += N;
+      Into.Stalls.assign(Sum.begin(), Sum.end());
+      Into.Samples += P.Samples;
+    }
+    if (Config.empty())
+      Config = R->M->modelConfigName();
+    Period = std::max(Period, R->M->samplingPeriod());
+  }
+  if (Pcs.empty())
+    return;
+  json Reasons = json::array();
+  unsigned Index = 0;
+  for (const char *Name : ModelStallNames) {
+    Reasons.push_back({{"index", Index++}, {"name", Name}});
+    Reasons.push_back(
+        {{"index", Index++},
+         {"name", std::string(Name) + std::string(NotIssuedSuffix)}});
+  }
+  json List = json::array();
+  uint64_t Total = 0;
+  for (auto &[Key, P] : Pcs) {
+    json Stalls = json::object();
+    for (auto &[Name, N] : P.Stalls)
+      Stalls[Name] = N;
+    Total += P.Samples;
+    json E = {{"function", P.Function},
+              {"ptx_index", P.PtxIndex},
+              {"samples", P.Samples},
+              {"stalls", Stalls}};
+    E["file"] = P.File; // "" and 0 where no .loc says
+    E["line"] = P.Line;
+    List.push_back(std::move(E));
+  }
+  char Exe[4096];
+  ssize_t N = readlink("/proc/self/exe", Exe, sizeof Exe - 1);
+  json Doc = {{"schema", PcSamplingSchema},
+              {"source", PcSourceModel},
+              {"granularity", PcGranularityPtx},
+              {"model_config", Config},
+              {"pid", (long)getpid()},
+              {"program", N > 0 ? std::string(Exe, (size_t)N) : std::string()},
+              {"collection_mode", "continuous"},
+              {"sampling_period", Period},
+              {"total_samples", Total},
+              {"dropped_samples", 0},
+              {"non_user_samples", 0},
+              {"drains", 0},
+              {"hardware_buffer_full", false},
+              {"stall_reasons", Reasons},
+              {"cubins", json::array()},
+              {"pcs", List},
+              {"errors", json::array()}};
+  std::string Error = support::writeFileInDirectory(
+      Dir, files::PcSamples.named(std::to_string(getpid())),
+      Doc.dump(1) + "\n");
+  if (!Error.empty())
+    fprintf(stderr, "warpscope-emu: warning: %s\n", Error.c_str());
+}
+
 void atExitHandler() {
   State &St = S();
   Lock L(St.Mu);
   for (auto &R : St.Modules)
     writeTruth(*R);
+  writeModeledSamples(St);
   syncPoint();
 }
 

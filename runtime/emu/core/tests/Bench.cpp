@@ -2,6 +2,8 @@
 // arithmetic-heavy kernel, a memory-bound kernel and a shared-memory heavy
 // stencil with a barrier per step (ptx/bench.cu, -O3). Run it with
 // WARPSCOPE_EMU_RACECHECK=0/1 to compare the shared-memory hazard detector.
+// Global accesses are checked against the allocation table, as the
+// stand-in cudart launches; --unchecked leaves that out, to compare.
 #include "warpscope/Emu/Emulator.h"
 
 #include <chrono>
@@ -23,6 +25,13 @@ static uint64_t sumField(const std::string &J, const std::string &Key) {
   return S;
 }
 
+static bool Checked = true;
+
+// The buffers a launch uses, registered like cudaMalloc'd memory.
+template <class T> static void reg(std::vector<T> &V) {
+  registerAllocation(V.data(), V.size() * sizeof(T));
+}
+
 static double runOne(const std::string &Ptx, const char *Kernel, Dim3 G, Dim3 B,
                      void **Args, const char *Label) {
   std::string Err;
@@ -35,6 +44,7 @@ static double runOne(const std::string &Ptx, const char *Kernel, Dim3 G, Dim3 B,
   P.Grid = G;
   P.Block = B;
   P.Args = Args;
+  P.CheckAddresses = Checked;
   // CPU time as well: on a loaded machine it varies less than wall time.
   timespec C0, C1;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &C0);
@@ -58,6 +68,10 @@ static double runOne(const std::string &Ptx, const char *Kernel, Dim3 G, Dim3 B,
 }
 
 int main(int Argc, char **Argv) {
+  if (Argc > 1 && std::string(Argv[1]) == "--unchecked") {
+    Checked = false;
+    --Argc, ++Argv;
+  }
   std::string Dir = Argc > 1 ? Argv[1] : EMU_TEST_PTX_DIR;
   std::ifstream In(Dir + "/bench_O3.ptx");
   std::stringstream SS;
@@ -66,6 +80,7 @@ int main(int Argc, char **Argv) {
   {
     const int Blocks = 64, Threads = 256;
     std::vector<float> Out(Blocks * Threads);
+    reg(Out);
     float *OutP = Out.data();
     int Iters = 2000;
     void *Args[] = {&OutP, &Iters};
@@ -75,6 +90,7 @@ int main(int Argc, char **Argv) {
     int N = 1 << 22;
     float A = 2.0f;
     std::vector<float> X(N, 1.0f), Y(N, 2.0f);
+    reg(X), reg(Y);
     float *XP = X.data(), *YP = Y.data();
     void *Args[] = {&N, &A, &XP, &YP};
     runOne(Ptx, "_Z5saxpyifPKfPf", {256, 1, 1}, {256, 1, 1}, Args, "memory");
@@ -82,6 +98,7 @@ int main(int Argc, char **Argv) {
   {
     const int Blocks = 64, Threads = 256;
     std::vector<float> In(Blocks * Threads, 1.0f), Out(Blocks * Threads);
+    reg(In), reg(Out);
     float *InP = In.data(), *OutP = Out.data();
     int Iters = 300;
     void *Args[] = {&InP, &OutP, &Iters};

@@ -344,23 +344,34 @@ TEST_P(Kernels, TrapIsAnError) {
 }
 
 TEST_P(Kernels, CheckedGlobalAccess) {
-  std::vector<int> Buf(100, 0);
+  std::vector<int> Buf(100, -7);
   registerAllocation(Buf.data(), 64 * sizeof(int));
-  setenv("WARPSCOPE_EMU_CHECK", "1", 1);
   std::string Err;
+  LaunchFault Fault = LaunchFault::None;
   bool Ok1 = launch(*M, mangled("bounded"), {2, 1, 1}, {32, 1, 1},
-                    Args().add(Buf.data()).add(64), &Err);
+                    Args().add(Buf.data()).add(64), &Err, 0, true, &Fault);
   EXPECT_TRUE(Ok1) << Err;
   bool Ok2 = launch(*M, mangled("bounded"), {2, 1, 1}, {64, 1, 1},
-                    Args().add(Buf.data()).add(65), &Err);
-  unsetenv("WARPSCOPE_EMU_CHECK");
+                    Args().add(Buf.data()).add(65), &Err, 0, true, &Fault);
   unregisterAllocation(Buf.data());
   EXPECT_FALSE(Ok2);
-  EXPECT_NE(Err.find("out-of-bounds global access of 4 bytes"),
+  EXPECT_EQ(Fault, LaunchFault::IllegalAddress);
+  char Where[64];
+  std::snprintf(Where, sizeof Where, "0x%llx",
+                (unsigned long long)(uintptr_t)(Buf.data() + 64));
+  char Base[64];
+  std::snprintf(Base, sizeof Base, "0x%llx",
+                (unsigned long long)(uintptr_t)Buf.data());
+  EXPECT_NE(Err.find(std::string("illegal address: write of 4 bytes at ") +
+                     Where +
+                     " is outside every allocation: 0 bytes after the "
+                     "nearest allocation, at " +
+                     Base + " of 256 bytes"),
             std::string::npos)
       << Err;
   EXPECT_NE(Err.find("block (1,0,0), thread (0,0,0)"), std::string::npos)
       << Err;
+  EXPECT_EQ(Buf[64], -7) << "the store past the end was made";
   // Without checking the same launch just runs (the buffer is big enough).
   EXPECT_TRUE(launch(*M, mangled("bounded"), {2, 1, 1}, {64, 1, 1},
                      Args().add(Buf.data()).add(65), &Err))

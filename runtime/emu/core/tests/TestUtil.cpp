@@ -30,7 +30,8 @@ std::unique_ptr<Module> loadText(const std::string &Text, std::string *ErrOut) {
 }
 
 bool launch(Module &M, const std::string &K, Dim3 G, Dim3 B, const Args &A,
-            std::string *ErrOut, uint32_t Dyn) {
+            std::string *ErrOut, uint32_t Dyn, bool Checked,
+            LaunchFault *Fault) {
   std::vector<void *> Ptrs;
   for (auto &Bl : A.Blobs)
     Ptrs.push_back((void *)Bl.data());
@@ -39,8 +40,9 @@ bool launch(Module &M, const std::string &K, Dim3 G, Dim3 B, const Args &A,
   P.Block = B;
   P.DynamicSharedBytes = Dyn;
   P.Args = Ptrs.data();
+  P.CheckAddresses = Checked;
   std::string Err;
-  bool Ok = M.launch(K, P, Err);
+  bool Ok = M.launch(K, P, Err, Fault);
   if (ErrOut)
     *ErrOut = Err;
   else

@@ -25,8 +25,11 @@ struct Args {
     return *this;
   }
 };
+// Checked: global accesses against the allocation table (as the stand-in
+// cudart launches); Fault: what a failure amounts to.
 bool launch(Module &M, const std::string &K, Dim3 G, Dim3 B, const Args &A,
-            std::string *Err = nullptr, uint32_t Dyn = 0);
+            std::string *Err = nullptr, uint32_t Dyn = 0, bool Checked = false,
+            LaunchFault *Fault = nullptr);
 std::string firstKernel(Module &M);
 
 // Very small JSON helpers for ground-truth checks.

@@ -261,33 +261,29 @@ TEST(Threads, CheckedAccessReportsLowestCta) {
     ASSERT_TRUE(M);
     std::vector<int> Buf(64 * 32, 0);
     registerAllocation(Buf.data(), 64 * sizeof(int));
-    setenv("WARPSCOPE_EMU_CHECK", "1", 1);
     for (int Rep = 0; Rep < 5; ++Rep) {
       std::string Err;
       EXPECT_FALSE(launch(*M, kernelNamed(*M, "bounded"), {32, 1, 1},
-                          {32, 1, 1}, Args().add(Buf.data()).add(64 * 32),
-                          &Err));
+                          {32, 1, 1}, Args().add(Buf.data()).add(64 * 32), &Err,
+                          0, true));
       EXPECT_NE(Err.find("block (2,0,0), thread (0,0,0)"), std::string::npos)
           << N << " threads: " << Err;
     }
-    unsetenv("WARPSCOPE_EMU_CHECK");
     unregisterAllocation(Buf.data());
   }
 }
 
 // Device malloc/free from CTAs on both workers, every access checked
-// against the allocation table they register in (WARPSCOPE_EMU_CHECK).
+// against the allocation table they register in.
 TEST(Threads, DeviceHeapWithCheckedAccesses) {
   ThreadsEnv Env(2);
   auto M = load("kernels_O2.ptx");
   ASSERT_TRUE(M);
   std::vector<int> Out(64, 0);
   registerAllocation(Out.data(), Out.size() * sizeof(int));
-  setenv("WARPSCOPE_EMU_CHECK", "1", 1);
   std::string Err;
   bool Ok = launch(*M, kernelNamed(*M, "heap"), {48, 1, 1}, {64, 1, 1},
-                   Args().add(Out.data()), &Err);
-  unsetenv("WARPSCOPE_EMU_CHECK");
+                   Args().add(Out.data()), &Err, 0, true);
   unregisterAllocation(Out.data());
   ASSERT_TRUE(Ok) << Err;
   for (int T = 0; T < 64; ++T)
@@ -297,7 +293,10 @@ TEST(Threads, DeviceHeapWithCheckedAccesses) {
 // Counts the instructions a worker issues.
 class CountingSink : public core::TraceSink {
 public:
-  void beginCta(uint64_t) override { ++Ctas; }
+  bool beginCta(uint64_t) override {
+    ++Ctas;
+    return true;
+  }
   void instruction(uint32_t, const core::Function &, uint32_t, uint32_t Active,
                    uint32_t Exec) override {
     ++Warps;

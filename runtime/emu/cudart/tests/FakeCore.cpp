@@ -74,7 +74,7 @@ public:
     return nullptr;
   }
   bool launch(const std::string &Kernel, const LaunchParams &P,
-              std::string &Error) override {
+              std::string &Error, LaunchFault *Fault = nullptr) override {
     const KernelInfo *K = findKernel(Kernel);
     fake::LaunchRecord R;
     R.Module = Name;
@@ -95,6 +95,8 @@ public:
     if (Kernel.find("fail") != std::string::npos) {
       Error = "fake: kernel " + Kernel +
               " failed: thread (0,0,0) block (0,0,0): illegal address";
+      if (Fault)
+        *Fault = LaunchFault::Failure;
       return false;
     }
     return true;

@@ -120,10 +120,10 @@ TEST_F(Runtime, LaunchFailureIsSticky) {
   EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
   EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure); // sticky
   EXPECT_EQ(cudaPeekAtLastError(), cudaErrorLaunchFailure);
-  EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
-  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
-  EXPECT_EQ(cudaMalloc(&P, 16), cudaSuccess);
-  EXPECT_EQ(cudaFree(P), cudaSuccess);
+  // Not even a reset clears it: the process must be restarted.
+  EXPECT_EQ(cudaDeviceReset(), cudaErrorLaunchFailure);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
+  EXPECT_EQ(cudaMalloc(&P, 16), cudaErrorLaunchFailure);
 }
 
 TEST_F(Runtime, NonStickyErrors) {

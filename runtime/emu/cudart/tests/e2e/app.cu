@@ -3,8 +3,9 @@
 // LD_LIBRARY_PATH pointing at the emulator's library. Uses symbols, events,
 // streams, printf and error checks. Arguments:
 //   (none)   run, verify, exit 0 on success, 2 on wrong results
-//   --fail   additionally launch a faulting kernel; exit 3 when the
-//            runtime reports cudaErrorLaunchFailure as it should
+//   --fail   additionally launch a faulting kernel (a store through a null
+//            pointer); exit 3 when the runtime reports its error at the
+//            launch, the synchronization and a later call (sticky)
 //   --noverify  do not fail on wrong results (fake-core runs)
 #include <cstdio>
 #include <cstring>
@@ -154,9 +155,12 @@ int main(int argc, char **argv) {
     fail_store<<<1, 32>>>(nullptr);
     cudaError_t e1 = cudaGetLastError();
     cudaError_t e2 = cudaDeviceSynchronize();
-    printf("fail: launch=%s sync=%s\n", cudaGetErrorName(e1),
-           cudaGetErrorName(e2));
-    if (e2 == cudaErrorLaunchFailure)
+    // Sticky: later calls fail with it too.
+    void *p = nullptr;
+    cudaError_t e3 = cudaMalloc(&p, 16);
+    printf("fail: launch=%s sync=%s after=%s\n", cudaGetErrorName(e1),
+           cudaGetErrorName(e2), cudaGetErrorName(e3));
+    if (e2 != cudaSuccess && e1 == e2 && e3 == e2)
       return 3;
     return 4;
   }

@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+"""The advisor's evaluation (issue 18 item 6): before/after program pairs.
+
+For every pair of manifest.json (pairs/<name>/before.cu and after.cu, which
+differ only in the line marked CHANGE): builds the before program with the
+WarpScope plugin and both programs without it, runs all three with
+`warpscope run --emulate --pc-sampling` (the emulator ignores
+--pc-sampling, with a note, until it models samples), checks that the
+programs' checksums agree, runs `warpscope advise DIR --format json` on the
+instrumented before run and looks for the pair's optimizer in the top 5,
+and compares its estimated speedup with the achieved one: the modeled
+cycles of the pair's kernel (emu-*.json launches[].modeled.cycles, the
+timing model's) before over after, both plain builds. Prints a markdown
+table in the shape of GPA's Table 3 (kernel, optimization, original time,
+achieved, estimated, error) with the geomean error.
+
+Nothing is made up: a pair whose advice or modeled time is missing says so
+in its row, and the exit code says what was missing.
+
+Exit codes: 0 every pair measured and its optimizer in the top 5;
+1 a program failed to build or run, or a pair's checksums disagree;
+2 bad usage or a bad manifest; 3 `warpscope advise` was not available
+or failed for some pair; 4 modeled time was missing for some pair, or
+advise skipped a pair's optimizer for lack of an input (e.g. PC samples,
+which the timing model is to provide on the emulator);
+5 all measured, but some pair's optimizer was not in the top 5;
+77 the emulator or the plugin is not built (ctest's skip).
+(The lowest nonzero code wins where several apply.)
+
+usage: evaluate.py [--build DIR] [--only NAME,...] [--check-only]
+                   [--work DIR] [--table FILE] [--json FILE]
+--check-only builds and runs the plain programs only and compares their
+checksums (the quick ctest).
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+ADVICE_SCHEMA = "warpscope-advice/1"
+TOP = 5
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_NO_ADVISE, EXIT_NO_MODELED, EXIT_NOT_IN_TOP = 3, 4, 5
+EXIT_SKIP = 77
+
+
+class PairError(Exception):
+    """A pair that could not be built, run or compared (exit 1)."""
+
+
+def load_manifest(path):
+    """The manifest's pairs; ValueError names what is wrong."""
+    with open(path) as f:
+        m = json.load(f)
+    if m.get("schema") != "warpscope-advisor-pairs/1":
+        raise ValueError("%s: schema is not warpscope-advisor-pairs/1" % path)
+    pairs = m.get("pairs")
+    if not isinstance(pairs, list) or not pairs:
+        raise ValueError("%s: no 'pairs' list" % path)
+    names = set()
+    for p in pairs:
+        for key in ("name", "optimizer", "kernel", "tolerance"):
+            if key not in p:
+                raise ValueError("%s: a pair has no '%s'" % (path, key))
+        if p["name"] in names:
+            raise ValueError("%s: pair '%s' twice" % (path, p["name"]))
+        names.add(p["name"])
+    return pairs
+
+
+def parse_checksum(stdout):
+    """The checksum a pair program prints, or None without PASS."""
+    m = re.search(r"^checksum (\S+)$", stdout, re.M)
+    if not m or not re.search(r"^PASS$", stdout, re.M):
+        return None
+    return float(m.group(1))
+
+
+def checksums_agree(a, b, tolerance):
+    return abs(a - b) <= tolerance * max(abs(a), abs(b), 1e-30)
+
+
+def modeled_cycles(out_dir, kernel_regex):
+    """Sum of launches[].modeled.cycles over the launches of kernels
+    matching kernel_regex in out_dir's emu-*.json; (None, why) when the
+    ground truth or its modeled time is missing."""
+    paths = sorted(glob.glob(os.path.join(out_dir, "emu-*.json")))
+    if not paths:
+        return None, "no emu-*.json (not an emulated run)"
+    total, launches = 0, 0
+    for path in paths:
+        with open(path) as f:
+            truth = json.load(f)
+        for launch in truth.get("launches", []):
+            if not re.search(kernel_regex, launch.get("kernel", "")):
+                continue
+            launches += 1
+            modeled = launch.get("modeled")
+            if not isinstance(modeled, dict) or "cycles" not in modeled:
+                return None, "modeled time not available (launches[].modeled " \
+                             "absent: the emulator has no timing model yet)"
+            total += modeled["cycles"]
+    if not launches:
+        return None, "no launch of a kernel matching '%s'" % kernel_regex
+    return total, ""
+
+
+def rank_of(advice_doc, optimizer, kernel_regex):
+    """(1-based rank of the first advice of `optimizer` for a kernel
+    matching kernel_regex, its estimated speedup); (None, None) when
+    absent. Raises ValueError on a document of another schema."""
+    if not isinstance(advice_doc, dict) or \
+            advice_doc.get("schema") != ADVICE_SCHEMA:
+        raise ValueError("advice is not %s" % ADVICE_SCHEMA)
+    advice = advice_doc.get("advice")
+    if not isinstance(advice, list):
+        raise ValueError("advice has no 'advice' list")
+    for i, a in enumerate(advice):
+        if a.get("optimizer") == optimizer and \
+                re.search(kernel_regex, a.get("kernel", "")):
+            return i + 1, float(a["estimated_speedup"])
+    return None, None
+
+
+def skipped_for(advice_doc, optimizer):
+    """The inputs `warpscope advise` said `optimizer` lacked (its
+    'skipped' list), or None when it ran."""
+    for s in advice_doc.get("skipped", []) or []:
+        if s.get("optimizer") == optimizer:
+            return list(s.get("missing", []))
+    return None
+
+
+def relative_error(estimated, achieved):
+    """GPA's error: |estimated - achieved| / achieved."""
+    return abs(estimated - achieved) / achieved
+
+
+def geomean(values, floor=1e-3):
+    """Geometric mean; each value floored at `floor` so a zero error does
+    not zero the mean (said in the table)."""
+    if not values:
+        return None
+    return math.exp(sum(math.log(max(v, floor)) for v in values) / len(values))
+
+
+def exit_code(rows):
+    """The exit code for the rows' statuses (the lowest nonzero wins)."""
+    codes = set()
+    for r in rows:
+        if r.get("failed"):
+            codes.add(EXIT_FAILED)
+        if r.get("advise_missing"):
+            codes.add(EXIT_NO_ADVISE)
+        if r.get("modeled_missing") or r.get("inputs_missing"):
+            codes.add(EXIT_NO_MODELED)
+        if r.get("rank") is None and not r.get("advise_missing") and \
+                not r.get("inputs_missing") and not r.get("failed") and \
+                not r.get("check_only"):
+            codes.add(EXIT_NOT_IN_TOP)
+        if r.get("rank") is not None and r["rank"] > TOP:
+            codes.add(EXIT_NOT_IN_TOP)
+    return min(codes) if codes else EXIT_OK
+
+
+def fmt(v, spec):
+    return "-" if v is None else format(v, spec)
+
+
+def render_table(rows):
+    """Markdown in the shape of GPA's Table 3, plus the advice's rank and
+    a note per row where something was missing."""
+    lines = [
+        "| kernel | optimization | original time (modeled cycles) | "
+        "achieved | estimated | error | rank | note |",
+        "|---|---|---:|---:|---:|---:|---:|---|"]
+    errors = []
+    for r in rows:
+        if r.get("error") is not None:
+            errors.append(r["error"])
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["kernel"], r["optimizer"], fmt(r.get("original"), ".0f"),
+            fmt(r.get("achieved"), ".3f") + ("x" if r.get("achieved") else ""),
+            fmt(r.get("estimated"), ".3f") + ("x" if r.get("estimated") else ""),
+            fmt(None if r.get("error") is None else 100 * r["error"], ".1f") +
+            ("%" if r.get("error") is not None else ""),
+            fmt(r.get("rank"), "d"), "; ".join(r.get("notes", []))))
+    g = geomean(errors)
+    lines.append("")
+    if g is None:
+        lines.append("Geomean error: not computed (no pair has both an "
+                     "estimate and a modeled achieved speedup).")
+    else:
+        lines.append("Geomean error over %d pairs: %.1f%% (errors floored at "
+                     "0.1%%). Times are modeled (timing model), not measured."
+                     % (len(errors), 100 * g))
+    return "\n".join(lines) + "\n"
+
+
+def run(cmd, env=None, cwd=None):
+    return subprocess.run(cmd, env=env, cwd=cwd, capture_output=True,
+                          text=True)
+
+
+def warpscope_config(ws, *flags):
+    r = run([ws, "config"] + list(flags))
+    if r.returncode != 0:
+        raise PairError("warpscope config %s failed: %s" %
+                        (" ".join(flags), r.stderr.strip()))
+    return r.stdout.split()
+
+
+def build(ws, src, exe, instrumented):
+    cflags = warpscope_config(ws, "--cflags") if instrumented else \
+        warpscope_config(ws, "--cflags", "--no-instrument")
+    cmd = ["clang++-22", "-x", "cuda", "--cuda-gpu-arch=sm_90",
+           "-Wno-unknown-cuda-version", "-O2", "-gline-tables-only"] + \
+        cflags + [src] + warpscope_config(ws, "--ldflags") + ["-o", exe]
+    r = run(cmd)
+    if r.returncode != 0:
+        raise PairError("cannot build %s: %s" % (src, r.stderr.strip()[-400:]))
+
+
+def emulate(ws, exe, out_dir):
+    """Runs exe under `warpscope run --emulate`; its checksum."""
+    r = run([ws, "run", "--emulate", "--pc-sampling", "-o", out_dir, "--",
+             exe], env=dict(os.environ, WARPSCOPE_QUIET="1"))
+    checksum = parse_checksum(r.stdout)
+    if r.returncode != 0 or checksum is None:
+        raise PairError("%s failed under the emulator (exit %d): %s%s" % (
+            exe, r.returncode, r.stdout[-300:], r.stderr[-300:]))
+    return checksum
+
+
+def advise(ws, out_dir):
+    """The advice JSON, or (None, why) when the command is missing or
+    fails."""
+    r = run([ws, "advise", out_dir, "--format", "json"])
+    if r.returncode != 0:
+        why = r.stderr.strip().splitlines()
+        return None, "warpscope advise not available or failed: %s" % (
+            why[-1] if why else "exit %d" % r.returncode)
+    try:
+        return json.loads(r.stdout), ""
+    except ValueError as e:
+        return None, "warpscope advise printed no JSON (%s)" % e
+
+
+def evaluate_pair(ws, pair, work, check_only):
+    row = {"kernel": pair["kernel"], "optimizer": pair["optimizer"],
+           "name": pair["name"], "notes": [], "check_only": check_only}
+    src = os.path.join(HERE, "pairs", pair["name"])
+    d = os.path.join(work, pair["name"])
+    os.makedirs(d, exist_ok=True)
+    try:
+        sums, outs = {}, {}
+        variants = [("before", False), ("after", False)]
+        if not check_only:
+            variants.append(("before", True))
+        for which, inst in variants:
+            tag = which + (".inst" if inst else "")
+            exe = os.path.join(d, tag)
+            build(ws, os.path.join(src, which + ".cu"), exe, inst)
+            outs[tag] = os.path.join(d, "out-" + tag)
+            sums[tag] = emulate(ws, exe, outs[tag])
+        for tag, s in sums.items():
+            if not checksums_agree(sums["before"], s, pair["tolerance"]):
+                raise PairError("checksums disagree: before %r, %s %r" %
+                                (sums["before"], tag, s))
+    except PairError as e:
+        row["failed"] = True
+        row["notes"].append(str(e))
+        return row
+    if check_only:
+        row["notes"].append("before and after agree (checksum %.9e)" %
+                            sums["before"])
+        return row
+    before, why_b = modeled_cycles(outs["before"], pair["kernel"])
+    after, why_a = modeled_cycles(outs["after"], pair["kernel"])
+    if before is None or after is None:
+        row["modeled_missing"] = True
+        row["notes"].append(why_b or why_a)
+    else:
+        row["original"] = before
+        row["achieved"] = before / after if after else None
+    doc, why = advise(ws, outs["before.inst"])
+    if doc is None:
+        row["advise_missing"] = True
+        row["notes"].append(why)
+        return row
+    try:
+        row["rank"], row["estimated"] = rank_of(doc, pair["optimizer"],
+                                                pair["kernel"])
+    except ValueError as e:
+        row["advise_missing"] = True
+        row["notes"].append(str(e))
+        return row
+    missing = skipped_for(doc, pair["optimizer"])
+    if row["rank"] is None and missing is not None:
+        row["inputs_missing"] = True
+        row["notes"].append("advise skipped %s: no %s" %
+                            (pair["optimizer"], ", ".join(missing)))
+    elif row["rank"] is None:
+        row["notes"].append("%s not advised" % pair["optimizer"])
+    elif row["rank"] > TOP:
+        row["notes"].append("rank %d: not in the top %d" % (row["rank"], TOP))
+    if row.get("estimated") is not None and row.get("achieved"):
+        row["error"] = relative_error(row["estimated"], row["achieved"])
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--manifest", default=os.path.join(HERE, "manifest.json"))
+    ap.add_argument("--only", default="")
+    ap.add_argument("--check-only", action="store_true")
+    ap.add_argument("--work", default="")
+    ap.add_argument("--table", default="")
+    ap.add_argument("--json", default="")
+    a = ap.parse_args()
+    ws = os.path.join(a.build, "bin", "warpscope")
+    if not os.path.exists(ws):
+        print("evaluate.py: %s not found; build WarpScope first (make build)"
+              % ws, file=sys.stderr)
+        return EXIT_USAGE
+    for need in ("lib/emu/libcudart.so.13", "lib/libWarpScope.so"):
+        if not os.path.exists(os.path.join(a.build, need)):
+            print("evaluate.py: %s not built; skipping" % need,
+                  file=sys.stderr)
+            return EXIT_SKIP
+    try:
+        pairs = load_manifest(a.manifest)
+    except (OSError, ValueError) as e:
+        print("evaluate.py: %s" % e, file=sys.stderr)
+        return EXIT_USAGE
+    if a.only:
+        wanted = a.only.split(",")
+        unknown = [w for w in wanted if w not in {p["name"] for p in pairs}]
+        if unknown:
+            print("evaluate.py: no pair named %s in %s" %
+                  (", ".join(unknown), a.manifest), file=sys.stderr)
+            return EXIT_USAGE
+        pairs = [p for p in pairs if p["name"] in wanted]
+    work = a.work or tempfile.mkdtemp(prefix="ws-advisor-")
+    rows = []
+    for p in pairs:
+        print("pair %s ..." % p["name"], file=sys.stderr, flush=True)
+        rows.append(evaluate_pair(ws, p, work, a.check_only))
+    table = render_table(rows)
+    sys.stdout.write(table)
+    if a.table:
+        with open(a.table, "w") as f:
+            f.write(table)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    if not a.work:
+        shutil.rmtree(work, ignore_errors=True)
+    return exit_code(rows)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,202 @@
+// Microbenchmarks for the emulator's timing model (issue 17 item 7,
+// benchmarks/tools/timing_micro.py): each launch isolates one configured
+// figure, and the script derives it back from the launches' modeled cycles
+// (emu-*.json). Pairs of launches that differ only in repetitions cancel
+// what the figure does not include (warp start, loop set-up, drain).
+// Also runs on a GPU (with clock64 it would measure the same quantities).
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+// A dependent chain of 64 n FMAs in one warp: 64 n x FP32 latency (64 per
+// iteration, so the loop's own 3 instructions hardly count).
+__global__ void fmaChain(float *out, int n) {
+  float v = threadIdx.x;
+#pragma unroll 1
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int j = 0; j < 64; ++j)
+      v = fmaf(v, 1.0001f, 0.5f);
+  }
+  out[threadIdx.x] = v;
+}
+
+// The same in double precision: 64 n x FP64 latency.
+__global__ void dfmaChain(double *out, int n) {
+  double v = threadIdx.x;
+#pragma unroll 1
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int j = 0; j < 64; ++j)
+      v = fma(v, 1.0001, 0.5);
+  }
+  out[threadIdx.x] = v;
+}
+
+// FP32 throughput: 32 warps on one SM, each running 8 independent FMA chains
+// unrolled 8 times (64 FMAs per iteration against 3 loop instructions).
+__global__ void fmaThroughput(float *out, int n) {
+  float a = threadIdx.x, b = a + 1, c = a + 2, d = a + 3, e = a + 4,
+        f = a + 5, g = a + 6, h = a + 7;
+#pragma unroll 1
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      a = fmaf(a, 1.0001f, 0.5f);
+      b = fmaf(b, 1.0001f, 0.5f);
+      c = fmaf(c, 1.0001f, 0.5f);
+      d = fmaf(d, 1.0001f, 0.5f);
+      e = fmaf(e, 1.0001f, 0.5f);
+      f = fmaf(f, 1.0001f, 0.5f);
+      g = fmaf(g, 1.0001f, 0.5f);
+      h = fmaf(h, 1.0001f, 0.5f);
+    }
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = a + b + c + d + e + f + g + h;
+}
+
+// MUFU (SFU): a dependent chain of 64 n ex2.approx in one warp (latency),
+// and 32 warps of 8 independent chains (throughput).
+__device__ float ex2(float v) {
+  asm("ex2.approx.ftz.f32 %0, %0;" : "+f"(v));
+  return v;
+}
+__global__ void sfuChain(float *out, int n) {
+  float v = threadIdx.x * 1e-3f;
+#pragma unroll 1
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int j = 0; j < 64; ++j)
+      v = ex2(v);
+  }
+  out[threadIdx.x] = v;
+}
+__global__ void sfuThroughput(float *out, int n) {
+  float a = threadIdx.x * 1e-3f, b = a + 1e-3f, c = a + 2e-3f, d = a + 3e-3f,
+        e = a + 4e-3f, f = a + 5e-3f, g = a + 6e-3f, h = a + 7e-3f;
+#pragma unroll 1
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      a = ex2(a);
+      b = ex2(b);
+      c = ex2(c);
+      d = ex2(d);
+      e = ex2(e);
+      f = ex2(f);
+      g = ex2(g);
+      h = ex2(h);
+    }
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = a + b + c + d + e + f + g + h;
+}
+
+// Pointer chase by one thread: each load's address is the previous load's
+// value. passes x n loads.
+__global__ void chase(void **start, long steps, void **sink) {
+  void **p = start;
+#pragma unroll 1
+  for (long i = 0; i < steps; ++i)
+    p = (void **)*p;
+  *sink = p;
+}
+
+// Shared-memory loads by one warp with a k-way bank conflict: lane l reads
+// word l * k (mod 8192); n dependent reads.
+__global__ void sharedConflict(int *out, int k, int n) {
+  __shared__ int s[8192];
+  for (int i = threadIdx.x; i < 8192; i += blockDim.x)
+    s[i] = 0;
+  __syncthreads();
+  int idx = (threadIdx.x * k) % (8192);
+#pragma unroll 1
+  for (int i = 0; i < n; ++i)
+    idx += s[idx];
+  out[threadIdx.x] = idx;
+}
+
+// Occupancy: one warp per CTA running a dependent FMA chain, 8 CTAs per
+// SM; dynamic shared memory limits how many are resident at once, so the
+// time is the number of waves: 8 / (blocks per SM).
+__global__ void occupancy(float *out, int n) {
+  extern __shared__ float pad[];
+  float v = threadIdx.x;
+#pragma unroll 1
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int j = 0; j < 64; ++j)
+      v = fmaf(v, 1.0001f, 0.5f);
+  }
+  if (v == -1.0f) // never: keeps pad[] (and its size) in the kernel
+    pad[0] = v;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
+// Streaming copy over the whole chip: DRAM bandwidth.
+__global__ void copy(const float4 *in, float4 *out, long n) {
+  for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n;
+       i += (long)gridDim.x * blockDim.x)
+    out[i] = in[i];
+}
+
+// A ring of `lines` pointers, one per 128-byte line, visited in order.
+static void **ring(long lines) {
+  void **d;
+  cudaMalloc(&d, lines * 128);
+  void **h = (void **)calloc(lines * 16, sizeof(void *));
+  for (long i = 0; i < lines; ++i)
+    h[i * 16] = d + ((i + 1) % lines) * 16;
+  cudaMemcpy(d, h, lines * 128, cudaMemcpyHostToDevice);
+  free(h);
+  return d;
+}
+
+int main() {
+  float *f;
+  double *dd;
+  int *o;
+  void **sink;
+  cudaMalloc(&f, 132 * 2048 * sizeof(float));
+  cudaMalloc(&dd, 32 * sizeof(double));
+  cudaMalloc(&o, 32 * sizeof(int));
+  cudaMalloc(&sink, sizeof(void *));
+  // Launch order is what timing_micro.py reads; keep it.
+  fmaChain<<<1, 32>>>(f, 20);
+  fmaChain<<<1, 32>>>(f, 40);
+  dfmaChain<<<1, 32>>>(dd, 20);
+  dfmaChain<<<1, 32>>>(dd, 40);
+  fmaThroughput<<<1, 1024>>>(f, 100);
+  fmaThroughput<<<1, 1024>>>(f, 200);
+  // L1: 512 lines (64 KB) chased 2 and 3 times (after the first pass they
+  // hit in L1). L2: 8192 lines (1 MB, more than L1) chased 1 and 2 times
+  // (the second pass hits in L2). DRAM: 4096 fresh lines, once.
+  void **small = ring(512), **mid = ring(8192), **fresh = ring(4096);
+  chase<<<1, 1>>>(small, 2 * 512, sink);
+  chase<<<1, 1>>>(small, 3 * 512, sink);
+  chase<<<1, 1>>>(mid, 8192, sink);
+  chase<<<1, 1>>>(mid, 2 * 8192, sink);
+  chase<<<1, 1>>>(fresh, 2048, sink);
+  chase<<<1, 1>>>(fresh, 4096, sink);
+  for (int k : {1, 2, 4, 8, 16, 32}) {
+    sharedConflict<<<1, 32>>>(o, k, 100);
+    sharedConflict<<<1, 32>>>(o, k, 200);
+  }
+  sfuChain<<<1, 32>>>(f, 20);
+  sfuChain<<<1, 32>>>(f, 40);
+  sfuThroughput<<<1, 1024>>>(f, 10);
+  sfuThroughput<<<1, 1024>>>(f, 20);
+  // 200, 100, 50 and 25 KB of shared memory: 1, 2, 4 and 8 CTAs per SM
+  // on H100 (228 KB, 1 KB reserved per CTA).
+  cudaFuncSetAttribute(occupancy, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                       200 * 1024);
+  for (int kb : {200, 100, 50, 25})
+    occupancy<<<132 * 8, 32, kb * 1024>>>(f, 5);
+  const long n = 132L * 16 * 1024; // float4s: 32 MB each way
+  float4 *in, *out;
+  cudaMalloc(&in, n * sizeof(float4));
+  cudaMalloc(&out, n * sizeof(float4));
+  copy<<<132 * 4, 512>>>(in, out, n);
+  cudaError_t e = cudaDeviceSynchronize();
+  std::printf("%s\n", e == cudaSuccess ? "done" : cudaGetErrorString(e));
+  return e == cudaSuccess ? 0 : 1;
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""The timing model against its own configuration (issue 17 item 7).
+
+Builds benchmarks/micro/timing_micro.cu, runs it on the emulator with the
+timing model (WARPSCOPE_EMU_MODEL=CONFIG) and derives each configured figure
+back from the launches' modeled cycles (emu-*.json, in launch order): FP32
+and FP64 dependent-FMA latency, FP32 FMA throughput per SM, MUFU (ex2)
+latency and throughput, blocks per SM as the occupancy rules limit them
+(shared memory sweep, h100-sxm), L1 / L2 / DRAM
+load latency (pointer chase), shared-memory cycles per bank-conflict degree,
+and streaming DRAM bandwidth. Prints a markdown table of derived vs
+configured with the error; exits 1 if any is off by more than 10%.
+
+usage: timing_micro.py [--build DIR] [--config NAME] [--exe BUILT_PROGRAM]
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def config_values(name):
+    d = json.load(open(os.path.join(ROOT, "runtime", "emu", "timing", "configs",
+                                    name + ".json")))
+    return {k: (v["value"] if isinstance(v, dict) else v) for k, v in d.items()}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--config", default="h100-sxm")
+    ap.add_argument("--clang", default="/usr/lib/llvm-22/bin/clang++")
+    ap.add_argument("--cuda", default="/usr/local/cuda")
+    ap.add_argument("--exe", help="timing_micro.cu already built")
+    a = ap.parse_args()
+    c = config_values(a.config)
+    work = tempfile.mkdtemp(prefix="wsmicro")
+    exe = a.exe or os.path.join(work, "timing_micro")
+    if not a.exe:
+        subprocess.run([a.clang, "-x", "cuda", "--cuda-gpu-arch=sm_90",
+                    "-Wno-unknown-cuda-version", "--cuda-path=" + a.cuda, "-O2",
+                        "--cuda-include-ptx=sm_90",
+                        os.path.join(ROOT, "benchmarks", "micro",
+                                     "timing_micro.cu"),
+                        "-L" + os.path.join(a.cuda, "lib64"), "-lcudart", "-o",
+                        exe], check=True)
+    out = os.path.join(work, "out")
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(a.build, "lib", "emu"),
+               WARPSCOPE_OUT=out, WARPSCOPE_EMU_MODEL=a.config)
+    r = subprocess.run([exe], env=env, capture_output=True, text=True)
+    if r.returncode or "done" not in r.stdout:
+        sys.exit("timing_micro failed: " + r.stdout + r.stderr)
+    (path,) = glob.glob(os.path.join(out, "emu-*.json"))
+    cyc = [l["modeled"]["cycles"] for l in json.load(open(path))["launches"]]
+    rows = []
+
+    def row(what, derived, configured, unit):
+        err = (derived - configured) / configured
+        rows.append((what, derived, configured, unit, err))
+
+    row("FP32 FMA latency", (cyc[1] - cyc[0]) / (20 * 64), c["fp32_latency"],
+        "cycles")
+    # A dependent chain cannot go faster than its pipe issues either (T4's
+    # FP64: 64 cycles per warp instruction, above its latency).
+    row("FP64 FMA latency", (cyc[3] - cyc[2]) / (20 * 64),
+        max(c["fp64_latency"], 32 / c["fp64_lanes"]), "cycles")
+    row("FP32 FMA throughput", 100 * 64 * 1024 / (cyc[5] - cyc[4]),
+        4 * c["fp32_lanes"], "lanes/cycle/SM")
+    row("L1 hit latency", (cyc[7] - cyc[6]) / 512, c["l1_latency"], "cycles")
+    row("L2 hit latency", (cyc[9] - cyc[8]) / 8192, c["l2_latency"], "cycles")
+    row("DRAM latency", (cyc[11] - cyc[10]) / 2048, c["dram_latency"], "cycles")
+    shared = {}
+    for i, k in enumerate([1, 2, 4, 8, 16, 32]):
+        shared[k] = (cyc[13 + 2 * i] - cyc[12 + 2 * i]) / 100
+    # Each extra wavefront of a k-way conflict costs one cycle of the pipe.
+    row("shared: cycles per extra wavefront", (shared[32] - shared[1]) / 31, 1,
+        "cycles")
+    row("SFU (ex2) latency", (cyc[25] - cyc[24]) / (20 * 64), c["sfu_latency"],
+        "cycles")
+    row("SFU (ex2) throughput", 10 * 64 * 1024 / (cyc[27] - cyc[26]),
+        4 * c["sfu_lanes"], "lanes/cycle/SM")
+    # Occupancy (h100-sxm's shared memory figures): the time of 8 CTAs per
+    # SM with 1 resident over the time with b resident is b.
+    if a.config == "h100-sxm":
+        for i, b in enumerate([2, 4, 8]):
+            row("occupancy: blocks/SM with %d KB shared" % [100, 50, 25][i],
+                cyc[28] / cyc[29 + i], b, "blocks")
+    n = 132 * 16 * 1024
+    seconds = cyc[-1] / (c["clock_mhz"] * 1e6)
+    row("DRAM bandwidth (copy)", 2 * n * 16 / seconds / 1e9,
+        c["dram_gbytes_per_s"], "GB/s")
+    print("| figure (%s) | derived from modeled cycles | configured | unit | error |"
+          % a.config)
+    print("|---|---:|---:|---|---:|")
+    bad = 0
+    for what, d, conf, unit, err in rows:
+        print("| %s | %.2f | %g | %s | %+.1f%% |" % (what, d, conf, unit, 100 * err))
+        bad += abs(err) > 0.10
+    print("\nshared-memory loop, cycles per iteration by conflict degree: " +
+          ", ".join("%d-way %.1f" % (k, v) for k, v in shared.items()))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

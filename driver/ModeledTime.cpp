@@ -1,0 +1,129 @@
+//===- ModeledTime.cpp - Modeled time per launch and kernel ---------------===//
+
+#include "ModeledTime.h"
+#include "Html.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Regex.h"
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace llvm;
+using namespace warpscope;
+
+std::optional<ModeledTimeView>
+warpscope::buildModeledTime(const Truth &T, const std::string &Filter) {
+  std::optional<Regex> R;
+  if (!Filter.empty())
+    R.emplace(Filter);
+  ModeledTimeView V;
+  std::map<std::string, size_t> KernelAt;
+  std::set<std::string> Configs;
+  for (const TruthLaunch &L : T.Launches) {
+    if (!L.Modeled)
+      continue;
+    std::string Name = demangle(L.Kernel);
+    if (R && !R->match(L.Kernel) && !R->match(Name))
+      continue;
+    ModeledLaunch ML{L.Kernel, Name, {}, {}, *L.Modeled};
+    std::copy(L.Grid, L.Grid + 3, ML.Grid);
+    std::copy(L.Block, L.Block + 3, ML.Block);
+    V.Launches.push_back(ML);
+    if (Configs.insert(L.Modeled->Config).second)
+      V.Config += (V.Config.empty() ? "" : ", ") + L.Modeled->Config;
+    auto [It, New] = KernelAt.try_emplace(L.Kernel, V.Kernels.size());
+    if (New)
+      V.Kernels.push_back({L.Kernel, Name});
+    ModeledKernel &K = V.Kernels[It->second];
+    ++K.Launches;
+    K.Cycles += L.Modeled->Cycles;
+    K.Microseconds += L.Modeled->Microseconds;
+    K.Scaled |= L.Modeled->Scaled;
+  }
+  if (V.Launches.empty())
+    return std::nullopt;
+  std::stable_sort(V.Kernels.begin(), V.Kernels.end(),
+                   [](const ModeledKernel &A, const ModeledKernel &B) {
+                     return A.Cycles > B.Cycles;
+                   });
+  return V;
+}
+
+Expected<std::optional<ModeledTimeView>>
+warpscope::loadModeledTime(const std::string &Dir, const std::string &Filter) {
+  Truth T;
+  if (Error E = loadTruth(Dir, T))
+    return E;
+  return buildModeledTime(T, Filter);
+}
+
+namespace {
+
+std::string dims(const uint64_t D[3]) {
+  return formatv("({0},{1},{2})", D[0], D[1], D[2]).str();
+}
+
+const char *Heading = "Modeled time (emulator timing model, not measured)";
+
+} // namespace
+
+void warpscope::renderModeledText(const ModeledTimeView &V, raw_ostream &OS) {
+  OS << "\n" << Heading << ", configuration " << V.Config << "\n";
+  OS << "  per kernel:\n";
+  for (const ModeledKernel &K : V.Kernels)
+    OS << formatv("    {0} : {1} launch(es), {2} modeled cycles, {3:F2} "
+                  "modeled us{4}\n",
+                  K.Name, K.Launches, K.Cycles, K.Microseconds,
+                  K.Scaled ? " (scaled from a subset of SMs)" : "");
+  OS << "  per launch:\n";
+  for (const ModeledLaunch &L : V.Launches)
+    OS << formatv("    {0} grid {1} block {2}: {3} modeled cycles, {4:F2} "
+                  "modeled us, {5} SM(s) simulated{6}\n",
+                  L.Name, dims(L.Grid), dims(L.Block), L.Time.Cycles,
+                  L.Time.Microseconds, L.Time.SmsSimulated,
+                  L.Time.Scaled ? ", scaled" : "");
+}
+
+json::Value warpscope::renderModeledJson(const ModeledTimeView &V) {
+  json::Array Kernels, Launches;
+  for (const ModeledKernel &K : V.Kernels)
+    Kernels.push_back(json::Object{{"name", K.Name},
+                                   {"mangled", K.Mangled},
+                                   {"launches", K.Launches},
+                                   {"modeled_cycles", K.Cycles},
+                                   {"modeled_microseconds", K.Microseconds},
+                                   {"scaled", K.Scaled}});
+  for (const ModeledLaunch &L : V.Launches)
+    Launches.push_back(
+        json::Object{{"name", L.Name},
+                     {"mangled", L.Mangled},
+                     {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
+                     {"block", json::Array{L.Block[0], L.Block[1], L.Block[2]}},
+                     {"config", L.Time.Config},
+                     {"modeled_cycles", L.Time.Cycles},
+                     {"modeled_microseconds", L.Time.Microseconds},
+                     {"sms_simulated", L.Time.SmsSimulated},
+                     {"scaled", L.Time.Scaled}});
+  return json::Object{{"source", "model"},
+                      {"config", V.Config},
+                      {"kernels", std::move(Kernels)},
+                      {"launches", std::move(Launches)}};
+}
+
+std::string warpscope::renderModeledHtml(const ModeledTimeView &V) {
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "<h2>" << Heading << "</h2>\n<p>Configuration " << escapeHtml(V.Config)
+     << ".</p>\n";
+  OS << "<table class=\"modeled\"><thead><tr><th>kernel</th><th>launches</th>"
+        "<th>modeled cycles</th><th>modeled &micro;s</th><th>scaled</th>"
+        "</tr></thead><tbody>\n";
+  for (const ModeledKernel &K : V.Kernels)
+    OS << "<tr><td>" << escapeHtml(K.Name) << "</td><td>" << K.Launches
+       << "</td><td>" << K.Cycles << "</td><td>"
+       << formatv("{0:F2}", K.Microseconds) << "</td><td>"
+       << (K.Scaled ? "yes" : "no") << "</td></tr>\n";
+  OS << "</tbody></table>\n";
+  return S;
+}

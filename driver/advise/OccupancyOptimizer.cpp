@@ -1,0 +1,220 @@
+//===- OccupancyOptimizer.cpp - What limits a kernel's occupancy ----------===//
+//
+// From the kernel's machine resources and each launch configuration
+// (ResourceReport.h, Occupancy.h): the limit that keeps blocks off an SM
+// (registers, shared memory or the block size) and the value that would
+// let more blocks on. It fires only when the grid has more blocks than fit
+// at once, so that more resident blocks could run. Estimator:
+// docs/advisor-estimators.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../ProfileModel.h"
+#include "../ResourceReport.h"
+#include "ExactCommon.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace warpscope::advise {
+namespace {
+
+/// Latency hiding buys at most this much (GPA's bound for its latency
+/// hiding estimator, applied to the added warps).
+constexpr double MaxLatencyHiding = 2.0;
+
+/// A change of one resource and the occupancy it gives.
+struct Lift {
+  std::string Hint, Evidence;
+  KernelFootprint Changed;
+  OccupancyResult Result;
+};
+
+uint32_t blocksOf(const SmLimits &L, const KernelFootprint &K) {
+  return theoreticalOccupancy(L, K).BlocksPerSM;
+}
+
+/// The most registers per thread that still fit Target blocks (0: none).
+uint32_t registersFor(const SmLimits &L, KernelFootprint K, uint32_t Target) {
+  for (uint32_t R = K.RegistersPerThread; R >= 16; --R) {
+    K.RegistersPerThread = R;
+    if (blocksOf(L, K) >= Target)
+      return R;
+  }
+  return 0;
+}
+
+/// The most shared memory per block (static + dynamic) that fits Target.
+uint64_t sharedFor(const SmLimits &L, KernelFootprint K, uint32_t Target) {
+  const uint64_t Per = L.SharedPerSM / Target;
+  if (Per <= L.ReservedSharedPerBlock)
+    return 0;
+  uint64_t Bytes = (Per - L.ReservedSharedPerBlock) / L.SharedAllocationUnit *
+                   L.SharedAllocationUnit;
+  K.StaticSharedBytes = Bytes;
+  K.DynamicSharedBytes = 0;
+  return blocksOf(L, K) >= Target ? Bytes : 0;
+}
+
+/// The change that removes the binding limit up to Needed blocks per SM
+/// (or gets as close as it can), or nullopt when the limit is not one a
+/// change of the kernel lifts.
+std::optional<Lift> liftFor(const SmLimits &L, const KernelFootprint &K,
+                            const OccupancyResult &R, uint64_t Needed) {
+  auto Capped = [&](uint32_t Blocks) {
+    return uint32_t(std::min<uint64_t>(Blocks, Needed));
+  };
+  // Blocks the other limits would allow, with the binding one removed.
+  KernelFootprint Free = K;
+  Lift Out;
+  if (R.Limiters & LimitRegisters) {
+    Free.RegistersPerThread = 0;
+    uint32_t Target = Capped(blocksOf(L, Free)), Regs = 0;
+    // The most blocks some register count reaches.
+    while (Target > R.BlocksPerSM && !(Regs = registersFor(L, K, Target)))
+      --Target;
+    if (!Regs || Regs >= K.RegistersPerThread)
+      return std::nullopt;
+    Out.Changed = K;
+    Out.Changed.RegistersPerThread = Regs;
+    Out.Hint = formatv("Limit the kernel to {0} registers/thread (now {1}): "
+                       "__launch_bounds__({2}, {3}) or -maxrregcount={0}; "
+                       "check that ptxas reports no new spills",
+                       Regs, K.RegistersPerThread, K.ThreadsPerBlock, Target);
+  } else if (R.Limiters & LimitShared) {
+    Free.StaticSharedBytes = Free.DynamicSharedBytes = 0;
+    uint32_t Target = Capped(blocksOf(L, Free));
+    uint64_t Bytes = 0;
+    while (Target > R.BlocksPerSM && !(Bytes = sharedFor(L, K, Target)))
+      --Target;
+    const uint64_t Now = K.StaticSharedBytes + K.DynamicSharedBytes;
+    if (!Bytes || Bytes >= Now)
+      return std::nullopt;
+    Out.Changed = K;
+    Out.Changed.StaticSharedBytes = Bytes;
+    Out.Changed.DynamicSharedBytes = 0;
+    Out.Hint = formatv("Use at most {0} B of shared memory per block (now "
+                       "{1} B) for {2} blocks/SM: a smaller tile, narrower "
+                       "types, or reuse of one buffer for two phases",
+                       Bytes, Now, Target);
+  } else if (R.Limiters & LimitBlocks) {
+    // Small blocks: the 32-block limit binds before the warp limit.
+    const uint32_t Threads =
+        std::min(L.MaxThreadsPerBlock,
+                 (L.MaxThreadsPerSM / L.MaxBlocksPerSM + L.WarpSize - 1) /
+                     L.WarpSize * L.WarpSize);
+    if (Threads <= K.ThreadsPerBlock)
+      return std::nullopt;
+    Out.Changed = K;
+    Out.Changed.ThreadsPerBlock = Threads;
+    Out.Hint = formatv("Launch blocks of at least {0} threads (now {1}): at "
+                       "most {2} blocks fit on an SM, so small blocks leave "
+                       "warp slots empty",
+                       Threads, K.ThreadsPerBlock, L.MaxBlocksPerSM);
+  } else {
+    return std::nullopt; // the warp limit: occupancy is already full
+  }
+  Out.Result = theoreticalOccupancy(L, Out.Changed);
+  return Out;
+}
+
+class OccupancyOptimizer : public Optimizer {
+public:
+  StringRef id() const override { return "occupancy_limiter"; }
+  StringRef name() const override { return "Occupancy limiter"; }
+  StringRef help() const override {
+    return "Fewer warps fit on an SM than it can hold because of the "
+           "kernel's registers per thread, its shared memory per block or a "
+           "small block size, and the grid has more blocks than fit at "
+           "once. The advice names the limit and the value that would let "
+           "more blocks on, from the same occupancy rules as the CUDA "
+           "occupancy calculator.";
+  }
+  std::vector<InputKind> needs() const override {
+    return {InputKind::Occupancy, InputKind::LaunchConfig};
+  }
+  void run(const Inputs &In, std::vector<Advice> &Out) const override {
+    if (!In.Profile)
+      return;
+    for (const FunctionProfile &F : In.Profile->Functions)
+      if (F.Kernel)
+        runKernel(In, F, Out);
+  }
+
+private:
+  void runKernel(const Inputs &In, const FunctionProfile &F,
+                 std::vector<Advice> &Out) const;
+};
+
+void OccupancyOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
+                                   std::vector<Advice> &Out) const {
+  const SmLimits Limits = In.Profile->Limits ? *In.Profile->Limits : H100Limits;
+  // The configuration with the most launches decides.
+  std::vector<LaunchOccupancy> Occ = launchOccupancy(*In.Profile, F);
+  const LaunchOccupancy *Best = nullptr;
+  for (const LaunchOccupancy &O : Occ)
+    if (!Best || O.Launch->Count > Best->Launch->Count)
+      Best = &O;
+  if (!Best || !Best->Result.BlocksPerSM)
+    return;
+  const LaunchGroup &G = *Best->Launch;
+  const uint64_t GridBlocks = uint64_t(G.Grid[0]) * G.Grid[1] * G.Grid[2];
+  const uint64_t Needed = (GridBlocks + H100SmCount - 1) / H100SmCount;
+  if (Needed <= Best->Result.BlocksPerSM)
+    return; // every block is resident at once already
+  KernelFootprint K;
+  K.ThreadsPerBlock = G.Block[0] * G.Block[1] * G.Block[2];
+  K.RegistersPerThread = F.Resources->Registers;
+  K.StaticSharedBytes = F.Resources->StaticSharedBytes;
+  K.DynamicSharedBytes = G.SharedBytes;
+  std::optional<Lift> L = liftFor(Limits, K, Best->Result, Needed);
+  if (!L)
+    return;
+  // Warps resident per SM, the grid's share included.
+  auto Resident = [&](const KernelFootprint &KF, const OccupancyResult &R) {
+    const uint64_t Warps = (KF.ThreadsPerBlock + 31) / 32;
+    const uint64_t Blocks =
+        (GridBlocks * K.ThreadsPerBlock / std::max(1u, KF.ThreadsPerBlock) +
+         H100SmCount - 1) /
+        H100SmCount;
+    return double(std::min<uint64_t>(R.BlocksPerSM, Blocks) * Warps);
+  };
+  const double Before = Resident(K, Best->Result);
+  const double After = Resident(L->Changed, L->Result);
+  Advice A;
+  A.Optimizer = "occupancy_limiter";
+  A.Title = "Lift the occupancy limit";
+  A.Kernel = F.Name;
+  A.EstimatedSpeedup =
+      Before > 0 ? std::clamp(After / Before, 1.0, MaxLatencyHiding) : 1.0;
+  A.Estimator = "resident warps after / before (latency bound assumed, at "
+                "most 2x); exact resources and launch configuration";
+  if (A.EstimatedSpeedup < MinExactSpeedup)
+    return;
+  A.Hints.push_back(L->Hint);
+  Hotspot H;
+  H.Function = F.Name;
+  H.File = F.Loc.File;
+  H.Line = F.Loc.Line;
+  H.Source = sourceLine(In, F.Loc.File, F.Loc.Line);
+  H.Evidence = formatv(
+      "block {0}x{1}x{2}, {3} registers/thread, {4} B shared/block: {5} "
+      "blocks/SM ({6}/{7} warps), limited by {8}; after: {9} blocks/SM "
+      "({10} warps); the grid's {11} blocks need {12}/SM",
+      G.Block[0], G.Block[1], G.Block[2], K.RegistersPerThread,
+      K.StaticSharedBytes + K.DynamicSharedBytes, Best->Result.BlocksPerSM,
+      Best->Result.WarpsPerSM, Best->Result.MaxWarpsPerSM,
+      limiterNames(Best->Result.Limiters), L->Result.BlocksPerSM,
+      L->Result.WarpsPerSM, GridBlocks, Needed);
+  A.Hotspots.push_back(std::move(H));
+  Out.push_back(std::move(A));
+}
+
+} // namespace
+
+std::unique_ptr<Optimizer> makeOccupancyOptimizer() {
+  return std::make_unique<OccupancyOptimizer>();
+}
+
+} // namespace warpscope::advise

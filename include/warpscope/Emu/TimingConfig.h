@@ -1,0 +1,65 @@
+//===- TimingConfig.h - Timing model configurations -------------*- C++ -*-===//
+//
+// What the SM timing model (TimingModel.h) knows of a GPU: SM count, clock,
+// schedulers, occupancy limits, caches, bandwidths and latencies. Built-in
+// configurations are data (configs/<name>.json, each figure with its public
+// source); `--model-config FILE` reads the same format (docs/timing-model.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_EMU_TIMING_CONFIG_H
+#define WARPSCOPE_EMU_TIMING_CONFIG_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warpscope::emu::timing {
+
+/// Execution pipes an instruction class issues to.
+enum class Pipe : uint8_t {
+  Fp32,
+  Fp64,
+  Int,
+  Sfu,    ///< MUFU: rcp, sqrt, ex2, lg2, sin, cos, tanh
+  Conv,   ///< conversions (F2F, F2I, I2F)
+  Tensor, ///< mma / wmma
+  Branch, ///< control flow (no pipe of its own: fixed latency)
+  Mem,    ///< LSU / MIO (latency from the memory model)
+  Count
+};
+
+struct PipeTiming {
+  double Latency = 4; ///< cycles from issue to a dependent's issue
+  double Lanes = 32;  ///< lanes per sub-partition per cycle (32: 1 warp/clk)
+};
+
+struct Config {
+  std::string Name;
+  double Sms = 132, SubPartitions = 4, ClockMhz = 1980;
+  double MaxWarpsPerSm = 64, MaxBlocksPerSm = 32, RegistersPerSm = 65536;
+  double SharedPerSm = 233472, SharedPerBlock = 232448;
+  double L1Bytes = 262144, L2Bytes = 52428800;
+  double L1BytesPerCycle = 128, L2BytesPerCycle = 5500, DramGBps = 3350;
+  double SharedLatency = 29, L1Latency = 33, L2Latency = 260, DramLatency = 480;
+  double AtomicLatency = 400, BarrierLatency = 20, FenceLatency = 200;
+  /// Outstanding bytes per SM in the LSU (global/local) and MIO (shared)
+  /// queues before issue throttles (lg_throttle / mio_throttle).
+  double LsuQueueCycles = 64, MioQueueCycles = 32;
+  /// Cycles a new warp waits for its first instructions (no_instructions).
+  double WarpStartCycles = 12;
+  PipeTiming Pipes[(int)Pipe::Count];
+  double dramBytesPerCycle() const { return DramGBps * 1e3 / ClockMhz; }
+};
+
+/// The built-in configurations' names ("h100-sxm" first: the default).
+std::vector<std::string> builtinConfigs();
+/// A built-in name or a JSON file in the configs' format. On failure returns
+/// false and sets Error to one line naming the name or file and what to do.
+bool loadConfig(const std::string &NameOrFile, Config &Out, std::string &Error);
+/// Parses a configuration document (What names it in errors).
+bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
+                 std::string &Error);
+
+} // namespace warpscope::emu::timing
+
+#endif

@@ -1,0 +1,149 @@
+//===- TimingModel.h - Trace-driven SM timing model -------------*- C++ -*-===//
+//
+// Plays the part of the GPU for the emulator (docs/timing-model.md): the
+// functional executor records each CTA's warp-instruction trace (a
+// per-worker TraceSink in the core, runtime/emu/core/TimingSink.cpp) and
+// submits it here; a representative subset of SMs is simulated cycle by
+// cycle: four sub-partition schedulers issuing greedy-then-oldest, in-order
+// issue per warp with a register scoreboard, per-pipe latency and
+// throughput, L1/L2/DRAM latency and bandwidth fed by the exact sector and
+// bank-wavefront counts, barriers, and CTAs placed on SMs by occupancy. It
+// yields modeled cycles per launch and, optionally, modeled PC samples.
+// Knows nothing of PTX: the core describes each static instruction with a
+// StaticInst. Memory stays bounded: at most the resident and waiting CTAs'
+// traces of the simulated SMs are held.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_EMU_TIMING_MODEL_H
+#define WARPSCOPE_EMU_TIMING_MODEL_H
+
+#include "warpscope/ABI/PcSampling.h"
+#include "warpscope/Emu/TimingConfig.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace warpscope::emu::timing {
+
+enum class Kind : uint8_t {
+  Alu,     ///< goes to Pipe, fixed or variable latency by pipe
+  Load,    ///< ld (MemOp says where), tex, ldmatrix, wmma.load
+  Store,   ///< st, wmma.store
+  Atomic,  ///< atom, red
+  Barrier, ///< bar.sync / barrier.sync / bar.red
+  Arrive,  ///< bar.arrive
+  Branch,  ///< bra, brx, call, ret
+  Exit,    ///< exit (and ret of the kernel)
+  Fence,   ///< membar / fence
+};
+
+enum class Space : uint8_t { Global, Shared, Local, Const };
+
+/// One static instruction as the model sees it (filled by the core).
+struct StaticInst {
+  Kind K = Kind::Alu;
+  Pipe P = Pipe::Int;
+  Space Sp = Space::Global; ///< memory instructions: the declared space
+  /// SASS instructions it stands for (0: vanishes, e.g. ld.param of a
+  /// kernel argument, which SASS reads as a constant-bank operand).
+  uint8_t Expand = 1;
+  /// The expansion is a dependent chain (division, sqrt.rn): its latency is
+  /// Expand times the pipe's; otherwise pipe latency + Expand - 1.
+  bool Chain = false;
+  uint8_t NDst = 0, NSrc = 0;
+  uint32_t Dst[4] = {}, Src[8] = {};          ///< register slots
+  uint32_t BarrierId = 0, BarrierThreads = 0; ///< 0 threads: the whole CTA
+};
+
+/// What one execution of a memory instruction touched (from the core's
+/// exact counts, runtime/emu/core/MemCount.cpp).
+struct MemAccess {
+  uint32_t Sectors = 0;                ///< global + local 32-byte sectors
+  uint32_t Wavefronts = 0;             ///< shared bank wavefronts
+  uint32_t Atomics = 0;                ///< distinct atomic addresses
+  uint32_t LineBegin = 0, NLines = 0;  ///< 128-byte lines in WarpTrace::Lines
+  bool Global = false, Shared = false; ///< which paths it took
+  bool Counted = false; ///< the core counted it (else: estimated)
+  bool Off = false;     ///< no lane's guard held
+};
+
+struct TraceOp {
+  uint32_t Id;  ///< index into the launch's StaticInst table
+  uint32_t Mem; ///< index into WarpTrace::Mems, or NoMem
+};
+constexpr uint32_t NoMem = 0xffffffffu;
+
+struct WarpTrace {
+  std::vector<TraceOp> Ops;
+  std::vector<MemAccess> Mems;
+  std::vector<uint64_t> Lines;
+};
+
+struct CtaTrace {
+  uint64_t Cta = 0;
+  std::vector<WarpTrace> Warps;
+};
+
+/// The launch's shape, as far as the model needs it.
+struct LaunchShape {
+  uint64_t Ctas = 1;
+  uint32_t ThreadsPerCta = 32;
+  uint32_t RegistersPerThread = 0; ///< 0: unknown (not a limit)
+  uint64_t SharedPerCta = 0;       ///< static + dynamic bytes
+};
+
+/// The modeled time of one launch (ground truth `launches[].modeled`).
+struct ModeledTime {
+  std::string Config;
+  uint64_t Cycles = 0;
+  double Microseconds = 0;
+  uint32_t SmsSimulated = 0;
+  bool Scaled = false;
+};
+
+/// Modeled PC samples per static instruction: per stall reason, all
+/// samples and the not-issued ones (ModelStall order).
+struct StallCounts {
+  std::array<uint64_t, unsigned(ModelStall::Count)> All{}, NotIssued{};
+};
+
+class SmSim;
+
+/// One launch's model. submit() may be called from any worker thread in any
+/// order; each simulated SM takes its CTAs in index order, so the result
+/// does not depend on the thread count.
+class LaunchModel {
+public:
+  /// SamplePeriod: log2 of the cycles between samples per sub-partition
+  /// (0: no sampling). MaxSms: at most this many SMs are simulated.
+  LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
+              uint32_t NumSlots, const LaunchShape &Shape,
+              unsigned SamplePeriod, unsigned MaxSms = 8);
+  ~LaunchModel();
+  /// Whether CTA Cta runs on a simulated SM (its trace is wanted).
+  bool wanted(uint64_t Cta) const { return SimIndex[Cta % ActiveSms] >= 0; }
+  void submit(CtaTrace &&T);
+  /// After every wanted CTA was submitted: runs the SMs to the end.
+  ModeledTime finish();
+  /// Samples by StaticInst index (sized like the table).
+  const std::vector<StallCounts> &samples() const { return Samples; }
+  uint32_t blocksPerSm() const { return BlocksPerSm; }
+
+private:
+  const Config &C;
+  uint64_t ActiveSms = 1;
+  uint32_t SimSms = 1, BlocksPerSm = 1;
+  /// Per SM used: its index among the simulated ones, or -1.
+  std::vector<int32_t> SimIndex;
+  std::vector<std::unique_ptr<SmSim>> Sms;
+  std::vector<StallCounts> Samples;
+};
+
+} // namespace warpscope::emu::timing
+
+#endif

@@ -1,0 +1,435 @@
+//===- TimingSink.cpp - The functional executor feeds the timing model ----===//
+//
+// With WARPSCOPE_EMU_MODEL set (`warpscope run --emulate` sets it), each
+// launch runs with one TimingSink per worker: it records the warp
+// instructions of the CTAs the model wants (those of the simulated SMs,
+// timing::LaunchModel::wanted) with their exact memory counts and lines, and
+// submits each CTA's trace when it ends. Other CTAs run untraced, at full
+// speed. describe() is where PTX meets the model: each instruction's pipe,
+// registers, and how many SASS instructions it stands for
+// (docs/timing-model.md, "PTX is not SASS").
+//
+//===----------------------------------------------------------------------===//
+#include "ExecInternal.h"
+#include "warpscope/Support/Settings.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+namespace warpscope::emu::core {
+
+using timing::Kind;
+using timing::Pipe;
+using timing::StaticInst;
+
+namespace {
+
+// The value of a slot that holds a constant (an immediate operand), or -1.
+int64_t constantSlot(const Function &F, uint32_t Slot) {
+  for (const SlotInit &I : F.Inits)
+    if (I.Slot == Slot && I.Kind == InitValue)
+      return (int64_t)I.Value;
+  return -1;
+}
+
+Pipe arithPipe(Ty T) {
+  if (T == Ty::F64)
+    return Pipe::Fp64;
+  if (tyFloat(T))
+    return Pipe::Fp32;
+  return Pipe::Int;
+}
+
+timing::Space spaceOf(uint8_t Sp) {
+  switch (Sp) {
+  case SpShared:
+    return timing::Space::Shared;
+  case SpLocal:
+    return timing::Space::Local;
+  case SpConst:
+    return timing::Space::Const;
+  default:
+    return timing::Space::Global;
+  }
+}
+
+// Arithmetic: the pipe, and the SASS sequence a PTX instruction becomes
+// (integer division and remainder, IEEE division, square root and
+// reciprocal, 64-bit integer arithmetic; docs/timing-model.md).
+void describeArith(const Inst &I, StaticInst &S) {
+  const bool Wide64 = tySize(I.T) == 8 && !tyFloat(I.T);
+  S.P = arithPipe(I.T);
+  switch (I.Op) {
+  case OpNop:
+    S.Expand = 0;
+    return;
+  case OpDiv:
+  case OpRem:
+    S.Chain = true;
+    if (!tyFloat(I.T))
+      S.Expand = Wide64 ? 70 : 20;
+    else if (I.Flags & FApprox)
+      S.Expand = 2;
+    else
+      S.Expand = I.T == Ty::F64 ? 20 : 10;
+    return;
+  case OpRcp:
+  case OpSqrt:
+  case OpRsqrt:
+    if (I.T == Ty::F64) {
+      S.Chain = true;
+      S.Expand = (I.Flags & FApprox) && I.Op != OpSqrt ? 2 : 16;
+    } else if (I.Flags & FApprox) {
+      S.P = Pipe::Sfu;
+    } else {
+      S.Chain = true;
+      S.Expand = 8;
+    }
+    return;
+  case OpEx2:
+  case OpLg2:
+  case OpTanh:
+    S.P = Pipe::Sfu;
+    return;
+  case OpSin:
+  case OpCos:
+    S.P = Pipe::Sfu;
+    S.Expand = 2; // range reduction, then MUFU
+    return;
+  case OpCvt:
+  case OpCvtPack:
+  case OpCvtTf32:
+    S.P = Pipe::Conv;
+    return;
+  case OpCvta:
+    // cvta.to.global is the identity on the GPU: no SASS.
+    S.Expand = (I.Flags & FToSpace) && I.Space == SpGlobal ? 0 : 1;
+    S.P = Pipe::Int;
+    return;
+  case OpMul:
+  case OpMad:
+    if (Wide64)
+      S.Expand = (I.Flags & FHi) ? 4 : 3;
+    return;
+  case OpAdd:
+  case OpSub:
+  case OpMin:
+  case OpMax:
+  case OpSetp:
+  case OpShl:
+  case OpShr:
+  case OpAnd:
+  case OpOr:
+  case OpXor:
+  case OpNeg:
+  case OpAbs:
+    if (Wide64)
+      S.Expand = 2; // low and high halves (carry chain)
+    return;
+  default:
+    return;
+  }
+}
+
+StaticInst describe(const Function &F, const Inst &I) {
+  StaticInst S;
+  auto Src = [&](uint32_t Slot) {
+    if (Slot >= FirstRegSlot && S.NSrc < 8)
+      S.Src[S.NSrc++] = Slot;
+  };
+  for (unsigned K = 0; K < I.ND && K < 4; ++K)
+    if (I.D[K] >= FirstRegSlot)
+      S.Dst[S.NDst++] = I.D[K];
+  for (unsigned K = 0; K < I.NS && K < 5; ++K)
+    Src(I.S[K]);
+  if (I.Guard >= 0)
+    Src((uint32_t)I.Guard);
+  switch (I.Op) {
+  case OpLd:
+  case OpSt:
+    Src(I.Addr);
+    if (I.Space == SpParam) {
+      // A kernel's ld.param is a constant-bank operand in SASS; a device
+      // function's param traffic is register moves.
+      S.Expand = F.IsKernel && I.Op == OpLd ? 0 : 1;
+      return S;
+    }
+    S.K = I.Op == OpLd ? Kind::Load : Kind::Store;
+    S.Sp = spaceOf(I.Space);
+    return S;
+  case OpAtom:
+  case OpRed:
+    Src(I.Addr);
+    S.K = Kind::Atomic;
+    S.Sp = spaceOf(I.Space);
+    return S;
+  case OpCpAsync:
+  case OpTex:
+  case OpSuld:
+    Src(I.Addr);
+    S.K = Kind::Load;
+    return S;
+  case OpSust:
+    S.K = Kind::Store;
+    return S;
+  case OpLdmatrix:
+  case OpWmmaLoad:
+    Src(I.Addr);
+    S.K = Kind::Load;
+    S.Sp = I.Op == OpLdmatrix ? timing::Space::Shared : spaceOf(I.Space);
+    return S;
+  case OpWmmaStore:
+    Src(I.Addr);
+    S.K = Kind::Store;
+    S.Sp = spaceOf(I.Space);
+    return S;
+  case OpShfl:
+  case OpMatch:
+  case OpRedux:
+    // Through the MIO like a shared access: short scoreboard.
+    S.K = Kind::Load;
+    S.Sp = timing::Space::Shared;
+    return S;
+  case OpMma:
+    S.P = Pipe::Tensor;
+    return S;
+  case OpBar: {
+    S.K = I.Sub == BarArrive ? Kind::Arrive : Kind::Barrier;
+    int64_t Id = I.NS > 0 ? constantSlot(F, I.S[0]) : 0;
+    int64_t Count = I.NS > 1 ? constantSlot(F, I.S[1]) : 0;
+    S.BarrierId = Id < 0 ? 0 : (uint32_t)Id & 15;
+    S.BarrierThreads = Count < 0 ? 0 : (uint32_t)Count;
+    S.NSrc = 0; // the id and count are immediates or uniform values
+    return S;
+  }
+  case OpBra:
+    S.K = Kind::Branch;
+    S.P = Pipe::Branch;
+    // `@p bra A; bra.uni B` is one SASS branch (ptxas inverts the
+    // condition): the unconditional half costs nothing.
+    if (I.Guard < 0 && &I != F.Code.data() && (&I - 1)->Op == OpBra &&
+        (&I - 1)->Guard >= 0)
+      S.Expand = 0;
+    return S;
+  case OpBrx:
+  case OpCall:
+  case OpRet:
+    S.K = Kind::Branch;
+    S.P = Pipe::Branch;
+    return S;
+  case OpExit:
+  case OpTrap:
+    S.K = Kind::Exit;
+    S.P = Pipe::Branch;
+    return S;
+  case OpFence:
+    S.K = Kind::Fence;
+    return S;
+  default:
+    describeArith(I, S);
+    return S;
+  }
+}
+
+class TimingSink final : public TraceSink {
+public:
+  TimingSink(timing::LaunchModel &M, const ModelCode &Code, uint32_t NWarps)
+      : M(M), Code(Code), NWarps(NWarps) {}
+  bool beginCta(uint64_t Cta) override {
+    if (!M.wanted(Cta))
+      return false;
+    Cur = timing::CtaTrace();
+    Cur.Cta = Cta;
+    Cur.Warps.resize(NWarps);
+    return true;
+  }
+  void endCta() override { M.submit(std::move(Cur)); }
+  void instruction(uint32_t Warp, const Function &F, uint32_t Pc, uint32_t,
+                   uint32_t Exec) override {
+    timing::WarpTrace &W = Cur.Warps[Warp];
+    uint32_t Id = Code.FuncBase[F.Index] + Pc;
+    timing::TraceOp Op{Id, timing::NoMem};
+    if (Code.IsMemory[Id]) {
+      timing::MemAccess A;
+      A.Off = Exec == 0;
+      Op.Mem = (uint32_t)W.Mems.size();
+      W.Mems.push_back(A);
+    }
+    W.Ops.push_back(Op);
+    Last = &W;
+  }
+  void memory(const MemCounts &D, const uint64_t *Lines,
+              unsigned NLines) override {
+    if (!Last || Last->Ops.empty() || Last->Ops.back().Mem == timing::NoMem)
+      return; // not an instruction the model treats as a memory access
+    timing::MemAccess &A = Last->Mems.back();
+    A.Counted = true;
+    A.Sectors = (uint32_t)(D.GlobalSectors + D.LocalSectors);
+    A.Wavefronts = (uint32_t)D.SharedWavefronts;
+    A.Atomics = (uint32_t)D.AtomicAddresses;
+    A.Global = D.GlobalRequests + D.LocalRequests > 0;
+    A.Shared = D.SharedRequests > 0;
+    A.LineBegin = (uint32_t)Last->Lines.size();
+    A.NLines = NLines;
+    Last->Lines.insert(Last->Lines.end(), Lines, Lines + NLines);
+  }
+
+private:
+  timing::LaunchModel &M;
+  const ModelCode &Code;
+  uint32_t NWarps;
+  timing::CtaTrace Cur;
+  timing::WarpTrace *Last = nullptr;
+};
+
+std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM) {
+  auto C = std::make_unique<ModelCode>();
+  for (const auto &F : PM.Functions) {
+    C->FuncBase.push_back((uint32_t)C->Table.size());
+    C->NumSlots = std::max(C->NumSlots, F->NumSlots);
+    for (const Inst &I : F->Code) {
+      C->Table.push_back(describe(*F, I));
+      Kind K = C->Table.back().K;
+      C->IsMemory.push_back(K == Kind::Load || K == Kind::Store ||
+                            K == Kind::Atomic);
+    }
+  }
+  return C;
+}
+
+} // namespace
+
+void readModelSettings(ModuleImpl &M, support::SettingsReader &R) {
+  std::string Want = R.text("WARPSCOPE_EMU_MODEL");
+  if (Want == "off" || Want == "0")
+    Want.clear();
+  if (Want != M.ModelSetting) {
+    M.ModelSetting = Want;
+    M.Model.reset();
+    if (!Want.empty()) {
+      timing::Config C;
+      std::string Error;
+      if (timing::loadConfig(Want, C, Error))
+        M.Model = C;
+      else { // once per process and setting
+        static std::set<std::string> Said;
+        static std::mutex SaidMu;
+        std::lock_guard<std::mutex> L(SaidMu);
+        if (Said.insert(Error).second)
+          std::fprintf(stderr,
+                       "warpscope-emu: %s; running without the timing model\n",
+                       Error.c_str());
+      }
+    }
+  }
+  // How many SMs a launch simulates at most (docs/timing-model.md, "Large
+  // grids"); more is slower and, on uneven grids, closer.
+  M.ModelSms =
+      (unsigned)R.integer("WARPSCOPE_EMU_MODEL_SMS", 1, 1024, "8").value_or(8);
+  M.SamplePeriod = 0;
+  if (R.flag("WARPSCOPE_EMU_PC_SAMPLING", false))
+    M.SamplePeriod = (unsigned)R
+                         .integer("WARPSCOPE_SAMPLING_PERIOD",
+                                  MinSamplingPeriod, MaxSamplingPeriod, "9")
+                         .value_or(9);
+}
+
+void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
+                uint32_t RegistersPerThread, LaunchRecord &Rec) {
+  if (!M.Code)
+    M.Code = describeModule(*M.PM);
+  const uint64_t Threads = (uint64_t)P.Block.X * P.Block.Y * P.Block.Z;
+  timing::LaunchShape Shape;
+  Shape.Ctas = (uint64_t)P.Grid.X * P.Grid.Y * P.Grid.Z;
+  Shape.ThreadsPerCta = (uint32_t)Threads;
+  Shape.RegistersPerThread = RegistersPerThread;
+  Shape.SharedPerCta = (uint64_t)K.Shared.StaticBytes + P.DynamicSharedBytes;
+  timing::LaunchModel Model(*M.Model, M.Code->Table, M.Code->NumSlots, Shape,
+                            M.SamplePeriod, M.ModelSms);
+  const uint32_t NWarps = (uint32_t)((Threads + 31) / 32);
+  std::vector<std::unique_ptr<TimingSink>> Sinks;
+  for (unsigned W = 0; W < std::max(1u, M.Threads); ++W) {
+    Sinks.push_back(std::make_unique<TimingSink>(Model, *M.Code, NWarps));
+    M.TraceSinks.push_back(Sinks.back().get());
+  }
+  struct Restore { // the sinks die with this launch
+    ModuleImpl &M;
+    ~Restore() { M.TraceSinks.clear(); }
+  } R{M};
+  runGrid(M, K, P);
+  Rec.Time = Model.finish();
+  Rec.Modeled = true;
+  if (!M.SamplePeriod)
+    return;
+  if (M.Samples.size() != M.Code->Table.size())
+    M.Samples.assign(M.Code->Table.size(), timing::StallCounts());
+  const std::vector<timing::StallCounts> &S = Model.samples();
+  for (size_t I = 0; I < S.size(); ++I)
+    for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
+      M.Samples[I].All[J] += S[I].All[J];
+      M.Samples[I].NotIssued[J] += S[I].NotIssued[J];
+    }
+  M.SampledConfig = M.Model->Name;
+  M.SampledPeriod = M.SamplePeriod;
+}
+
+std::vector<ModeledPcSamples> ModuleImpl::modeledSamples() const {
+  std::lock_guard<std::mutex> Lock(Mu);
+  std::vector<ModeledPcSamples> Out;
+  if (!Code || Samples.empty())
+    return Out;
+  for (const auto &F : PM->Functions) {
+    const uint32_t Base = Code->FuncBase[F->Index];
+    // Program instructions are numbered as the PTX listing numbers them;
+    // a probe's instruction's samples go to the program instruction after
+    // it (the one it instruments), or before it at the function's end.
+    std::vector<uint32_t> Index(F->Code.size());
+    uint32_t N = 0;
+    for (size_t K = 0; K < F->Code.size(); ++K)
+      Index[K] = F->Instrumentation[K] ? NoTarget : N++;
+    for (size_t K = F->Code.size(); K-- > 0;)
+      if (Index[K] == NoTarget)
+        Index[K] = K + 1 < F->Code.size() ? Index[K + 1] : NoTarget;
+    for (size_t K = 0; K < F->Code.size(); ++K)
+      if (Index[K] == NoTarget)
+        Index[K] = K > 0 ? Index[K - 1] : 0;
+    std::map<uint32_t, ModeledPcSamples> ByIndex;
+    for (size_t K = 0; K < F->Code.size(); ++K) {
+      const timing::StallCounts &C = Samples[Base + K];
+      uint64_t Total = 0;
+      for (uint64_t V : C.All)
+        Total += V;
+      if (!Total)
+        continue;
+      ModeledPcSamples &P = ByIndex[Index[K]];
+      std::map<std::string, uint64_t> Stalls(P.Stalls.begin(), P.Stalls.end());
+      for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
+        std::string Name = ModelStallNames[J];
+        if (C.All[J])
+          Stalls[Name] += C.All[J];
+        if (C.NotIssued[J])
+          Stalls[Name + std::string(NotIssuedSuffix)] += C.NotIssued[J];
+      }
+      P.Stalls.assign(Stalls.begin(), Stalls.end());
+      P.Samples += Total;
+      P.Function = F->Name;
+      P.PtxIndex = Index[K];
+      // The location of the program instruction the samples are shown at.
+      size_t At = K;
+      while (At < F->Code.size() && F->Instrumentation[At])
+        ++At;
+      const Inst &I = F->Code[At < F->Code.size() ? At : K];
+      if (I.File && P.File.empty()) {
+        auto It = PM->Files.find(I.File);
+        P.File = It != PM->Files.end() ? It->second : "";
+        P.Line = I.Line;
+      }
+    }
+    for (auto &[I, P] : ByIndex)
+      Out.push_back(std::move(P));
+  }
+  return Out;
+}
+
+} // namespace warpscope::emu::core

@@ -1,0 +1,174 @@
+//===- Config.cpp - Architecture configurations as data -----------------===//
+//
+// A configuration is a JSON object: "name", "description" and one member
+// per figure (Fields below), each a number or {"value": number, "source":
+// "where it comes from"}. The built-in ones (configs/*.json) are compiled in
+// (ConfigsData.h) so the emulator needs no data files.
+//
+//===----------------------------------------------------------------------===//
+#include "ConfigsData.h"
+#include "warpscope/Emu/TimingConfig.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace warpscope::emu::timing {
+
+namespace {
+
+struct BuiltinList {
+  const BuiltinConfig *begin() const { return BuiltinConfigs; }
+  const BuiltinConfig *end() const {
+    return BuiltinConfigs + NumBuiltinConfigs;
+  }
+} Builtins;
+
+struct Field {
+  const char *Key;
+  double Config::*Member;
+  double PipeTiming::*PipeMember;
+  Pipe P;
+};
+
+#define F(K, M) {K, &Config::M, nullptr, Pipe::Count}
+#define P(K, Pp, M) {K, nullptr, &PipeTiming::M, Pipe::Pp}
+const Field Fields[] = {
+    F("sm_count", Sms),
+    F("sub_partitions", SubPartitions),
+    F("clock_mhz", ClockMhz),
+    F("max_warps_per_sm", MaxWarpsPerSm),
+    F("max_blocks_per_sm", MaxBlocksPerSm),
+    F("registers_per_sm", RegistersPerSm),
+    F("shared_bytes_per_sm", SharedPerSm),
+    F("shared_bytes_per_block", SharedPerBlock),
+    F("l1_shared_bytes_per_sm", L1Bytes),
+    F("l2_bytes", L2Bytes),
+    F("l1_bytes_per_cycle", L1BytesPerCycle),
+    F("l2_bytes_per_cycle", L2BytesPerCycle),
+    F("dram_gbytes_per_s", DramGBps),
+    F("shared_latency", SharedLatency),
+    F("l1_latency", L1Latency),
+    F("l2_latency", L2Latency),
+    F("dram_latency", DramLatency),
+    F("atomic_latency", AtomicLatency),
+    F("barrier_latency", BarrierLatency),
+    F("fence_latency", FenceLatency),
+    F("lsu_queue_cycles", LsuQueueCycles),
+    F("mio_queue_cycles", MioQueueCycles),
+    F("warp_start_cycles", WarpStartCycles),
+    P("fp32_latency", Fp32, Latency),
+    P("fp32_lanes", Fp32, Lanes),
+    P("fp64_latency", Fp64, Latency),
+    P("fp64_lanes", Fp64, Lanes),
+    P("int_latency", Int, Latency),
+    P("int_lanes", Int, Lanes),
+    P("sfu_latency", Sfu, Latency),
+    P("sfu_lanes", Sfu, Lanes),
+    P("conv_latency", Conv, Latency),
+    P("conv_lanes", Conv, Lanes),
+    P("tensor_latency", Tensor, Latency),
+    P("tensor_lanes", Tensor, Lanes),
+    P("branch_latency", Branch, Latency),
+    P("branch_lanes", Branch, Lanes),
+    P("mem_lanes", Mem, Lanes),
+};
+#undef F
+#undef P
+
+// Figures that divide or count: must be at least 1 (lanes may be a
+// fraction: T4's FP64).
+bool mustBePositive(const Field &Fd) {
+  return Fd.PipeMember == &PipeTiming::Lanes || Fd.Member == &Config::Sms ||
+         Fd.Member == &Config::SubPartitions ||
+         Fd.Member == &Config::ClockMhz ||
+         Fd.Member == &Config::MaxWarpsPerSm ||
+         Fd.Member == &Config::MaxBlocksPerSm ||
+         Fd.Member == &Config::L1BytesPerCycle ||
+         Fd.Member == &Config::L2BytesPerCycle ||
+         Fd.Member == &Config::DramGBps;
+}
+
+} // namespace
+
+std::vector<std::string> builtinConfigs() {
+  std::vector<std::string> Names;
+  for (const BuiltinConfig &B : Builtins)
+    Names.push_back(B.Name);
+  return Names;
+}
+
+bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
+                 std::string &Error) {
+  using nlohmann::json;
+  json Doc = json::parse(Text, nullptr, /*allow_exceptions=*/false);
+  if (!Doc.is_object()) {
+    Error = What + " is not a JSON object";
+    return false;
+  }
+  Config C;
+  C.Name = Doc.value("name", std::string());
+  if (C.Name.empty()) {
+    Error = What + " has no \"name\"";
+    return false;
+  }
+  for (const Field &Fd : Fields) {
+    auto It = Doc.find(Fd.Key);
+    if (It == Doc.end()) {
+      Error = What + " lacks \"" + std::string(Fd.Key) + "\"";
+      return false;
+    }
+    const json &V =
+        It->is_object() && It->contains("value") ? (*It)["value"] : *It;
+    double D = V.is_number() ? V.get<double>() : NAN;
+    if (!std::isfinite(D) || D < 0 || (mustBePositive(Fd) && D <= 0) ||
+        (Fd.Member == &Config::SubPartitions && D > 8)) {
+      Error = What + ": \"" + std::string(Fd.Key) + "\" is not a " +
+              (mustBePositive(Fd) ? "positive" : "non-negative") + " number";
+      return false;
+    }
+    if (Fd.Member)
+      C.*Fd.Member = D;
+    else
+      C.Pipes[(int)Fd.P].*Fd.PipeMember = D;
+  }
+  C.Sms = std::floor(C.Sms);
+  C.SubPartitions = std::floor(C.SubPartitions);
+  Out = C;
+  return true;
+}
+
+bool loadConfig(const std::string &NameOrFile, Config &Out,
+                std::string &Error) {
+  for (const BuiltinConfig &B : Builtins)
+    if (NameOrFile == B.Name)
+      return parseConfig(
+          B.Text, std::string("built-in configuration ") + B.Name, Out, Error);
+  std::string Known;
+  for (const BuiltinConfig &B : Builtins)
+    Known += (Known.empty() ? "" : ", ") + std::string(B.Name);
+  if (NameOrFile.find('/') == std::string::npos &&
+      NameOrFile.find(".json") == std::string::npos) {
+    Error = "unknown model configuration '" + NameOrFile + "'; use one of " +
+            Known + " or a JSON file (docs/timing-model.md)";
+    return false;
+  }
+  std::ifstream In(NameOrFile);
+  if (!In) {
+    Error = "cannot read model configuration file '" + NameOrFile +
+            "'; use one of " + Known + " or a readable JSON file";
+    return false;
+  }
+  std::stringstream SS;
+  SS << In.rdbuf();
+  if (!parseConfig(SS.str(), "model configuration file '" + NameOrFile + "'",
+                   Out, Error)) {
+    Error += " (see docs/timing-model.md for the format)";
+    return false;
+  }
+  return true;
+}
+
+} // namespace warpscope::emu::timing

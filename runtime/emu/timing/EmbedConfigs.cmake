@@ -1,0 +1,15 @@
+# Writes ConfigsData.cpp: the built-in configurations as C++ string
+# literals, one per NAMES entry (comma-separated), for Config.cpp.
+string(REPLACE "," ";" NAMES "${NAMES}")
+set(out "// Generated from runtime/emu/timing/configs/*.json; do not edit.\n")
+string(APPEND out "#include \"ConfigsData.h\"\n")
+string(APPEND out "namespace warpscope::emu::timing {\n")
+string(APPEND out "const BuiltinConfig BuiltinConfigs[] = {\n")
+set(n 0)
+foreach(name ${NAMES})
+  file(READ ${DIR}/${name}.json text)
+  string(APPEND out "{\"${name}\", R\"json(${text})json\"},\n")
+  math(EXPR n "${n} + 1")
+endforeach()
+string(APPEND out "};\nconst unsigned NumBuiltinConfigs = ${n};\n}\n")
+file(WRITE ${OUT} "${out}")

@@ -1,0 +1,83 @@
+//===- Model.cpp - One launch's timing model ------------------------------===//
+//
+// Places the launch's CTAs on SMs as the hardware's first wave does (CTA i
+// on SM i mod S, S = min(SM count, CTAs)), with as many resident per SM as
+// the occupancy rules allow (include/warpscope/Support/Occupancy.h with the
+// configuration's limits). Simulates K = min(S, MaxSms) SMs spread evenly
+// over the S (SM floor(k S / K) for k < K, so that a grid's first, middle
+// and last CTAs are all represented) with every CTA they receive; the
+// launch's modeled time is the latest end among them. With K < S the result
+// is `scaled`: the other SMs are taken to behave like the simulated ones
+// (same share of the work, same share of L2 and DRAM bandwidth);
+// docs/timing-model.md gives the method and its error.
+//
+//===----------------------------------------------------------------------===//
+#include "SmSim.h"
+#include "warpscope/Emu/TimingModel.h"
+#include "warpscope/Support/Occupancy.h"
+
+#include <algorithm>
+
+namespace warpscope::emu::timing {
+
+LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
+                         uint32_t NumSlots, const LaunchShape &Shape,
+                         unsigned SamplePeriod, unsigned MaxSms)
+    : C(C) {
+  ActiveSms =
+      std::max<uint64_t>(1, std::min<uint64_t>((uint64_t)C.Sms, Shape.Ctas));
+  SimSms = (uint32_t)std::min<uint64_t>(ActiveSms, std::max(1u, MaxSms));
+  SmLimits L;
+  L.RegistersPerSM = (uint32_t)C.RegistersPerSm;
+  L.MaxThreadsPerSM = (uint32_t)C.MaxWarpsPerSm * 32;
+  L.MaxBlocksPerSM = (uint32_t)C.MaxBlocksPerSm;
+  L.SharedPerSM = (uint64_t)C.SharedPerSm;
+  L.SharedPerBlockOptin = (uint64_t)C.SharedPerBlock;
+  KernelFootprint K;
+  K.ThreadsPerBlock = Shape.ThreadsPerCta;
+  K.RegistersPerThread = Shape.RegistersPerThread;
+  K.DynamicSharedBytes = Shape.SharedPerCta;
+  // A footprint the configuration cannot hold still runs, one CTA at a time.
+  BlocksPerSm = std::max(1u, theoreticalOccupancy(L, K).BlocksPerSM);
+  SimIndex.assign(ActiveSms, -1);
+  for (uint32_t K = 0; K < SimSms; ++K) {
+    uint64_t S = (uint64_t)K * ActiveSms / SimSms;
+    SimIndex[S] = (int32_t)K;
+    uint64_t Expected =
+        Shape.Ctas / ActiveSms + (S < Shape.Ctas % ActiveSms ? 1 : 0);
+    Sms.push_back(std::make_unique<SmSim>(C, Table, NumSlots, ActiveSms,
+                                          BlocksPerSm, Expected,
+                                          Shape.SharedPerCta, SamplePeriod));
+  }
+  if (SamplePeriod)
+    Samples.resize(Table.size());
+}
+
+LaunchModel::~LaunchModel() = default;
+
+void LaunchModel::submit(CtaTrace &&T) {
+  int32_t K = SimIndex[T.Cta % ActiveSms];
+  if (K < 0)
+    return;
+  Sms[K]->submit(T.Cta / ActiveSms, std::move(T));
+}
+
+ModeledTime LaunchModel::finish() {
+  ModeledTime R;
+  R.Config = C.Name;
+  for (auto &S : Sms) {
+    S->finish();
+    R.Cycles = std::max(R.Cycles, S->endCycle());
+    for (size_t K = 0; K < S->Samples.size(); ++K)
+      for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
+        Samples[K].All[J] += S->Samples[K].All[J];
+        Samples[K].NotIssued[J] += S->Samples[K].NotIssued[J];
+      }
+  }
+  R.Microseconds = (double)R.Cycles / C.ClockMhz;
+  R.SmsSimulated = SimSms;
+  R.Scaled = SimSms < ActiveSms;
+  return R;
+}
+
+} // namespace warpscope::emu::timing

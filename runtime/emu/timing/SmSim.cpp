@@ -1,0 +1,437 @@
+//===- SmSim.cpp - The cycle loop of one simulated SM --------------------===//
+//
+// Each cycle, each sub-partition's scheduler issues at most one warp
+// instruction: the warp it issued last if that one can go on (greedy), else
+// the oldest warp that can (then-oldest). A warp can issue when its next
+// instruction's registers are not pending (scoreboard), its pipe has
+// throughput left, the memory queues are not backed up and it is not held by
+// a branch, a fence or a barrier. Cycles in which nothing can issue are
+// skipped to the next event (a register becoming ready, a pipe freeing, a
+// sample), so long memory stalls cost no host time.
+//
+// Modeled PC sampling (docs/timing-model.md): every 2^N cycles (on average)
+// each
+// sub-partition samples one of its resident warps, round robin, and records
+// the warp's next instruction and state: selected (it issued), not_selected
+// (it could have), or its stall reason; a sample taken in a cycle in which
+// the sub-partition issued nothing also counts as the reason's not-issued
+// twin, as GH100 reports it.
+//
+//===----------------------------------------------------------------------===//
+#include "SmSim.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace warpscope::emu::timing {
+
+namespace {
+uint64_t ceilCycle(double D) { return (uint64_t)std::ceil(D); }
+} // namespace
+
+SmSim::SmSim(const Config &C, const std::vector<StaticInst> &Table,
+             uint32_t NumSlots, uint64_t ActiveSms, uint32_t BlocksPerSm,
+             uint64_t Expected, uint64_t SharedPerCta, unsigned SamplePeriod)
+    : C(C), Table(Table), NumSlots(NumSlots), BlocksPerSm(BlocksPerSm),
+      Expected(Expected), SamplePeriod(SamplePeriod) {
+  Ctas.resize(BlocksPerSm);
+  Smsps.resize((size_t)C.SubPartitions);
+  for (size_t K = 0; K < Smsps.size(); ++K)
+    Smsps[K].Rng = K + 1;
+  Mem.init(C, ActiveSms, SharedPerCta * BlocksPerSm);
+  if (SamplePeriod)
+    Samples.resize(Table.size());
+}
+
+void SmSim::submit(uint64_t Seq, CtaTrace &&T) {
+  std::lock_guard<std::mutex> L(Mu);
+  Pending.emplace(Seq, std::move(T));
+  run(false);
+}
+
+void SmSim::finish() {
+  std::lock_guard<std::mutex> L(Mu);
+  run(true);
+}
+
+void SmSim::run(bool Final) {
+  for (;;) {
+    while (Resident < BlocksPerSm && !Pending.empty() &&
+           Pending.begin()->first == NextSeq) {
+      launch(std::move(Pending.begin()->second));
+      Pending.erase(Pending.begin());
+      ++NextSeq;
+    }
+    if (Resident == 0 && (Final || Pending.empty()))
+      return;
+    // A free slot whose next CTA has not been traced yet: wait for it (it
+    // would start now), unless no more will come.
+    if (!Final && Resident < BlocksPerSm && Launched < Expected)
+      return;
+    if (Resident == 0)
+      return; // Final, and a gap in the sequence: nothing more to run
+    step();
+  }
+}
+
+void SmSim::launch(CtaTrace &&T) {
+  ++Launched;
+  size_t Slot = 0;
+  while (Ctas[Slot].InUse)
+    ++Slot;
+  Cta &K = Ctas[Slot];
+  K = Cta();
+  K.T = std::move(T);
+  K.InUse = true;
+  for (const WarpTrace &WT : K.T.Warps) {
+    if (WT.Ops.empty())
+      continue;
+    uint32_t Index;
+    if (!FreeWarps.empty()) {
+      Index = FreeWarps.back();
+      FreeWarps.pop_back();
+    } else {
+      Index = (uint32_t)WarpPool.size();
+      WarpPool.emplace_back();
+    }
+    WarpState &W = WarpPool[Index];
+    W.T = &WT;
+    W.Pos = 0;
+    W.Cta = (uint32_t)Slot;
+    W.Smsp = (uint32_t)(NextWarpSlot++ % Smsps.size());
+    W.Age = NextAge++;
+    W.StartAt = Now + (uint64_t)C.WarpStartCycles;
+    W.BranchUntil = W.FenceUntil = W.BarUntil = W.StoresDone = W.Hint = 0;
+    W.AtBar = W.Draining = W.Done = false;
+    W.RegReady.assign(NumSlots, 0);
+    W.RegKind.assign(NumSlots, (uint8_t)ModelStall::Wait);
+    skipVanishing(W, Now);
+    if (W.Pos == WT.Ops.size()) { // nothing that issues
+      FreeWarps.push_back(Index);
+      continue;
+    }
+    K.Warps.push_back(Index);
+    Smsps[W.Smsp].Warps.push_back(Index); // ages grow: stays oldest first
+    ++K.Live;
+  }
+  ++Resident;
+  if (K.Live == 0) {
+    K.InUse = false;
+    --Resident;
+    End = std::max(End, Now);
+  }
+}
+
+bool SmSim::ready(const WarpState &W, uint64_t T, ModelStall &Why,
+                  uint64_t &Until) const {
+  Until = Never;
+  if (W.Draining) {
+    Why = ModelStall::Drain;
+    Until = std::max(W.StoresDone, T + 1);
+    return false;
+  }
+  if (T < W.StartAt) {
+    Why = ModelStall::NoInstructions;
+    Until = W.StartAt;
+    return false;
+  }
+  if (W.AtBar || T < W.BarUntil) {
+    Why = ModelStall::Barrier;
+    Until = W.AtBar ? Never : W.BarUntil;
+    return false;
+  }
+  if (T < W.BranchUntil) {
+    Why = ModelStall::BranchResolving;
+    Until = W.BranchUntil;
+    return false;
+  }
+  if (T < W.FenceUntil) {
+    Why = ModelStall::Membar;
+    Until = W.FenceUntil;
+    return false;
+  }
+  const StaticInst &SI = Table[W.T->Ops[W.Pos].Id];
+  uint64_t Reg = 0;
+  uint8_t RegWhy = 0;
+  for (unsigned K = 0; K < SI.NSrc; ++K)
+    if (W.RegReady[SI.Src[K]] > Reg) {
+      Reg = W.RegReady[SI.Src[K]];
+      RegWhy = W.RegKind[SI.Src[K]];
+    }
+  // Write after write: fixed-latency results retire in order; only a
+  // pending variable-latency result (scoreboarded) holds a new writer.
+  for (unsigned K = 0; K < SI.NDst; ++K)
+    if (W.RegReady[SI.Dst[K]] > Reg &&
+        W.RegKind[SI.Dst[K]] != (uint8_t)ModelStall::Wait) {
+      Reg = W.RegReady[SI.Dst[K]];
+      RegWhy = W.RegKind[SI.Dst[K]];
+    }
+  if (Reg > T) {
+    Why = (ModelStall)RegWhy;
+    Until = Reg;
+    return false;
+  }
+  const Smsp &S = Smsps[W.Smsp];
+  const bool IsMem =
+      SI.K == Kind::Load || SI.K == Kind::Store || SI.K == Kind::Atomic;
+  const bool Shared = IsMem && SI.Sp == Space::Shared;
+  const Pipe P = IsMem ? Pipe::Mem : SI.P;
+  if (S.PipeFree[(int)P] > (double)T) {
+    Why = !IsMem   ? ModelStall::MathPipeThrottle
+          : Shared ? ModelStall::MioThrottle
+                   : ModelStall::LgThrottle;
+    Until = ceilCycle(S.PipeFree[(int)P]);
+    return false;
+  }
+  if (IsMem) {
+    double Backlog = Shared ? Mem.SharedFree - C.MioQueueCycles
+                            : Mem.L1Free - C.LsuQueueCycles;
+    if (Backlog > (double)T) {
+      Why = Shared ? ModelStall::MioThrottle : ModelStall::LgThrottle;
+      Until = ceilCycle(Backlog);
+      return false;
+    }
+  }
+  return true;
+}
+
+void SmSim::skipVanishing(WarpState &W, uint64_t T) {
+  const std::vector<TraceOp> &Ops = W.T->Ops;
+  while (W.Pos < Ops.size() && Table[Ops[W.Pos].Id].Expand == 0) {
+    const StaticInst &SI = Table[Ops[W.Pos].Id];
+    for (unsigned K = 0; K < SI.NDst; ++K)
+      W.RegReady[SI.Dst[K]] = T;
+    ++W.Pos;
+  }
+}
+
+void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
+  const TraceOp &Op = W.T->Ops[W.Pos];
+  const StaticInst &SI = Table[Op.Id];
+  const double E = SI.Expand;
+  S.DispatchFree = T + SI.Expand;
+  auto Define = [&](uint64_t At, ModelStall Why) {
+    for (unsigned K = 0; K < SI.NDst; ++K) {
+      W.RegReady[SI.Dst[K]] = At;
+      W.RegKind[SI.Dst[K]] = (uint8_t)Why;
+    }
+  };
+  auto Occupy = [&](Pipe P) {
+    double &F = S.PipeFree[(int)P];
+    F = std::max(F, (double)T) + E * 32.0 / C.Pipes[(int)P].Lanes;
+  };
+  switch (SI.K) {
+  case Kind::Alu: {
+    const PipeTiming &PT = C.Pipes[(int)SI.P];
+    double Lat = SI.Chain ? PT.Latency * E : PT.Latency + E - 1;
+    Occupy(SI.P);
+    // MUFU and conversions are variable-latency: the short scoreboard.
+    bool Short = SI.P == Pipe::Sfu || SI.P == Pipe::Conv;
+    Define(T + ceilCycle(Lat),
+           Short ? ModelStall::ShortScoreboard : ModelStall::Wait);
+    break;
+  }
+  case Kind::Branch:
+  case Kind::Exit:
+    Occupy(Pipe::Branch);
+    W.BranchUntil = T + (uint64_t)C.Pipes[(int)Pipe::Branch].Latency;
+    Define(T + (uint64_t)C.Pipes[(int)Pipe::Branch].Latency, ModelStall::Wait);
+    break;
+  case Kind::Load:
+  case Kind::Store:
+  case Kind::Atomic: {
+    Occupy(Pipe::Mem);
+    static const MemAccess None;
+    const MemAccess &M = Op.Mem != NoMem ? W.T->Mems[Op.Mem] : None;
+    uint64_t Done = Mem.access(SI, M, W.T->Lines.data(), T);
+    // A store writes no register (sust lists the values it reads as D).
+    if (SI.K == Kind::Store) {
+      W.StoresDone = std::max(W.StoresDone, Done);
+      break;
+    }
+    bool Short = SI.Sp == Space::Shared || SI.Sp == Space::Const;
+    Define(Done,
+           Short ? ModelStall::ShortScoreboard : ModelStall::LongScoreboard);
+    break;
+  }
+  case Kind::Barrier:
+  case Kind::Arrive: {
+    Cta &K = Ctas[W.Cta];
+    uint32_t Id = SI.BarrierId & 15;
+    ++K.Arrived[Id];
+    K.Want[Id] = (SI.BarrierThreads + 31) / 32;
+    if (SI.K == Kind::Barrier) {
+      W.AtBar = true;
+      W.BarId = Id;
+    }
+    ++W.Pos;
+    skipVanishing(W, T);
+    if (W.Pos == W.T->Ops.size())
+      W.Draining = true;
+    checkBarrier(K, Id, T);
+    return;
+  }
+  case Kind::Fence:
+    W.FenceUntil = std::max(T + (uint64_t)C.FenceLatency, W.StoresDone);
+    break;
+  }
+  ++W.Pos;
+  skipVanishing(W, T + 1);
+  if (W.Pos == W.T->Ops.size())
+    W.Draining = true;
+}
+
+void SmSim::checkBarrier(Cta &K, uint32_t Id, uint64_t T) {
+  // Expected: the CTA's warps still running, or the count the barrier
+  // names (in warps) when it names one.
+  uint32_t Want = K.Want[Id] ? K.Want[Id] : K.Live;
+  uint32_t Running = 0;
+  for (uint32_t WI : K.Warps)
+    Running += !WarpPool[WI].Draining && !WarpPool[WI].Done;
+  Want = std::min(Want, Running);
+  if (K.Arrived[Id] < Want || K.Arrived[Id] == 0)
+    return;
+  K.Arrived[Id] = 0;
+  for (uint32_t WI : K.Warps) {
+    WarpState &W = WarpPool[WI];
+    if (W.AtBar && W.BarId == Id) {
+      W.AtBar = false;
+      W.BarUntil = T + (uint64_t)C.BarrierLatency;
+      W.Hint = 0;
+    }
+  }
+}
+
+void SmSim::retire(uint32_t WI, uint64_t T) {
+  WarpState &W = WarpPool[WI];
+  W.Done = true;
+  Smsp &S = Smsps[W.Smsp];
+  auto It = std::find(S.Warps.begin(), S.Warps.end(), WI);
+  size_t At = (size_t)(It - S.Warps.begin());
+  S.Warps.erase(It);
+  if (S.Last == (int)WI)
+    S.Last = -1;
+  if (S.RoundRobin > At)
+    --S.RoundRobin;
+  Cta &K = Ctas[W.Cta];
+  FreeWarps.push_back(WI);
+  if (--K.Live == 0) {
+    K.InUse = false;
+    K.T = CtaTrace(); // its trace is no longer needed
+    --Resident;
+    End = std::max(End, T);
+    return;
+  }
+  for (uint32_t Id = 0; Id < 16; ++Id)
+    if (K.Arrived[Id])
+      checkBarrier(K, Id, T);
+}
+
+void SmSim::sample(Smsp &S, int Picked, bool Issued, uint64_t T) {
+  // Intervals vary around 2^N (uniform in [2^N / 2, 3 * 2^N / 2), a fixed
+  // pseudo-random sequence): with fixed latencies, a fixed interval would
+  // alias with loops and always find the same instruction.
+  S.Rng = S.Rng * 6364136223846793005ull + 1442695040888963407ull;
+  const uint64_t P = 1ull << SamplePeriod;
+  S.NextSample += P / 2 + (S.Rng >> 33) % P;
+  if (S.Warps.empty())
+    return;
+  S.RoundRobin %= S.Warps.size();
+  uint32_t WI = S.Warps[S.RoundRobin++];
+  const WarpState &W = WarpPool[WI];
+  ModelStall Why;
+  uint64_t Until;
+  if ((int)WI == Picked)
+    Why = ModelStall::Selected;
+  else if (ready(W, T, Why, Until))
+    Why = ModelStall::NotSelected;
+  StallCounts &SC = Samples[W.currentId()];
+  ++SC.All[(unsigned)Why];
+  if (!Issued)
+    ++SC.NotIssued[(unsigned)Why];
+}
+
+void SmSim::step() {
+  const uint64_t T = Now;
+  bool Any = false;
+  uint64_t Next = Never;
+  for (Smsp &S : Smsps) {
+    // Warps whose stores drained leave first.
+    for (size_t K = 0; K < S.Warps.size();) {
+      WarpState &W = WarpPool[S.Warps[K]];
+      if (W.Draining && W.StoresDone <= T)
+        retire(S.Warps[K], T);
+      else
+        ++K;
+    }
+    int Pick = -1;
+    if (S.DispatchFree <= T) {
+      ModelStall Why;
+      uint64_t Until;
+      auto Ready = [&](uint32_t WI) {
+        WarpState &W = WarpPool[WI];
+        if (T < W.Hint) {
+          Next = std::min(Next, W.Hint);
+          return false;
+        }
+        if (ready(W, T, Why, Until))
+          return true;
+        W.Hint = Until;
+        Next = std::min(Next, Until);
+        return false;
+      };
+      if (S.Last >= 0 && Ready((uint32_t)S.Last))
+        Pick = S.Last;
+      else
+        for (uint32_t WI : S.Warps)
+          if ((int)WI != S.Last && Ready(WI)) {
+            Pick = (int)WI;
+            break;
+          }
+    } else {
+      Next = std::min(Next, S.DispatchFree);
+    }
+    if (SamplePeriod && S.NextSample <= T)
+      sample(S, Pick, Pick >= 0, T);
+    if (SamplePeriod)
+      Next = std::min(Next, S.NextSample);
+    if (Pick >= 0) {
+      WarpPool[Pick].Hint = 0;
+      issue(WarpPool[Pick], S, T);
+      S.Last = Pick;
+      Any = true;
+    }
+  }
+  if (Any || Resident == 0) {
+    Now = T + 1;
+    return;
+  }
+  // Nothing could issue: skip to the next event. Only warps at barriers
+  // that can never be released: release them (a model gap, never a hang).
+  bool Blocked = true;
+  for (const Smsp &S : Smsps)
+    for (uint32_t WI : S.Warps) {
+      const WarpState &W = WarpPool[WI];
+      if (!W.AtBar || W.Draining) {
+        Blocked = false;
+        break;
+      }
+    }
+  if (Blocked) {
+    for (Cta &K : Ctas)
+      if (K.InUse) {
+        for (uint32_t WI : K.Warps)
+          if (WarpPool[WI].AtBar) {
+            WarpPool[WI].AtBar = false;
+            WarpPool[WI].BarUntil = T + 1;
+            WarpPool[WI].Hint = 0;
+          }
+        std::fill(std::begin(K.Arrived), std::end(K.Arrived), 0);
+      }
+    Now = T + 1;
+    return;
+  }
+  Now = std::max(T + 1, Next == Never ? T + 1 : Next);
+}
+
+} // namespace warpscope::emu::timing
