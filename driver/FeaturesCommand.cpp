@@ -318,7 +318,7 @@ int warpscope::runFeatures() {
            "shared_bytes,launches,threads_per_cta,ctas,total_instructions,"
            "special,logic,control,arithmetic,sync,global_bytes,"
            "param_bytes,shared_bytes_moved,local_bytes,"
-           "arithmetic_intensity,flops,flops_per_global_byte,"
+           "arithmetic_per_memory_byte,flops,flops_per_global_byte,"
            "warp_instructions,branch_efficiency,simd_efficiency,"
            "divergent_visits,configurations,exact,modeled_cycles,"
            "modeled_microseconds,modeled_config\n";

@@ -38,7 +38,9 @@ void warpscope::renderMixText(const InstructionMix &M, raw_ostream &OS) {
   for (const auto &[Space, N] : M.BytesBySpace)
     OS << " " << Space << " " << N;
   if (std::optional<double> AI = arithmeticIntensity(M))
-    OS << formatv("; arithmetic intensity {0:F3} FLOP/global byte", *AI);
+    OS << formatv("; arithmetic intensity {0:F3} FLOP/B (FLOPs per "
+                  "global-memory byte)",
+                  *AI);
   OS << "\n";
 }
 

@@ -1,8 +1,10 @@
 //===- Report.cpp - Metrics, text and JSON renderings ---------------------===//
 
 #include "Report.h"
+#include "Legend.h"
 #include "MixReport.h"
 #include "ResourceReport.h"
+#include "SourceLines.h"
 #include "SourceText.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Demangle/Demangle.h"
@@ -14,6 +16,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 using namespace warpscope;
@@ -27,7 +30,97 @@ std::string where(const Location &L) {
       .str();
 }
 
+/// F's probed branches, one row per source location: the compiler's copies
+/// of a branch (unrolled, duplicated) share it. Branches with no location
+/// stay apart.
+std::vector<BranchRow> sourceBranches(const FunctionProfile &F,
+                                      SourceText &Sources) {
+  std::vector<BranchRow> Rows;
+  std::map<std::tuple<std::string, unsigned, unsigned, int>, size_t> ByLoc;
+  for (const BranchCounts &B : F.Branches) {
+    if (!B.Probed)
+      continue;
+    size_t Index = Rows.size();
+    if (!B.Loc.File.empty()) {
+      auto [It, New] = ByLoc.try_emplace(
+          {B.Loc.File, B.Loc.Line, B.Loc.Column, int(B.Kind)}, Index);
+      Index = It->second;
+    }
+    if (Index == Rows.size()) {
+      Rows.emplace_back();
+      Rows.back().SourceText = Sources.line(B.Loc.File, B.Loc.Line);
+    }
+    BranchRow &Row = Rows[Index];
+    Row.Copies.push_back(&B);
+    Row.Visits += B.Visits;
+    Row.Divergent += B.Divergent;
+    Row.ActiveThreads += B.ActiveThreads;
+  }
+  for (BranchRow &Row : Rows) {
+    if (Row.Visits)
+      Row.Rate = double(Row.Divergent) / Row.Visits;
+    const BranchCounts &B = Row.first();
+    if (Row.Copies.size() == 1 && B.ActiveThreads &&
+        !B.SuccessorThreads.empty())
+      Row.Successor0Fraction = double(B.SuccessorThreads[0]) / B.ActiveThreads;
+  }
+  return Rows;
+}
+
+/// "block 3 (k.cu:12)": a call site, by its block.
+std::string siteName(const CallSite &C) {
+  return formatv("block {0} ({1})", C.Block->Id, where(C.Block->Loc)).str();
+}
+
+std::string calleeName(const CallSite &C) {
+  if (C.CalleeName.empty())
+    return "an indirect call";
+  return C.Callee ? C.Callee->Demangled
+                  : demangle(C.CalleeName) + " (not instrumented)";
+}
+
 } // namespace
+
+void warpscope::renderCallsText(const FunctionSummary &S, raw_ostream &OS) {
+  const CallingContext &C = S.Calls;
+  for (const CallSite &Site : C.Sites)
+    OS << formatv("  calls from {0} to {1}: {2} warp, {3} thread calls{4}\n",
+                  siteName(Site), calleeName(Site), Site.WarpCalls,
+                  Site.ThreadCalls,
+                  Site.CalleeSites == 1
+                      ? "; all the callee's counts are from this call site"
+                  : Site.CalleeSites > 1
+                      ? formatv("; the callee's counts are shared by {0} "
+                                "call sites and not split",
+                                Site.CalleeSites)
+                            .str()
+                      : std::string());
+  for (const CallSite &Site : C.CalledBy)
+    OS << formatv("  called from {0} {1}: {2} warp, {3} thread calls\n",
+                  Site.Caller->Demangled, siteName(Site), Site.WarpCalls,
+                  Site.ThreadCalls);
+  if (!S.Function->Kernel || (C.Callees.empty() && C.Why.empty()))
+    return;
+  if (!C.InclusiveExecutions) {
+    OS << "  with callees: no exact totals: " << C.Why << "\n";
+    return;
+  }
+  OS << formatv("  with callees: basic block executions {0} warp, {1} "
+                "thread",
+                C.InclusiveExecutions->Warp, C.InclusiveExecutions->Thread);
+  if (C.InclusiveInstructions)
+    OS << formatv("; PTX instructions {0} warp, {1} thread",
+                  C.InclusiveInstructions->Warp,
+                  C.InclusiveInstructions->Thread);
+  OS << " (exact";
+  if (!C.Why.empty())
+    OS << "; " << C.Why;
+  OS << ")\n";
+}
+
+bool warpscope::emulatedRun(const ProfileSet &Set) {
+  return StringRef(Set.Device).starts_with("WarpScope Emulated");
+}
 
 std::string warpscope::formatPercent(std::optional<double> Fraction) {
   return Fraction ? formatv("{0:F1}%", *Fraction * 100).str()
@@ -74,33 +167,27 @@ warpscope::summarize(const ProfileSet &Set, const std::string &Filter) {
       S.DivergentBranches += B.Divergent > 0;
       S.Visits += B.Visits;
       S.Divergent += B.Divergent;
-      BranchRow Row;
-      Row.Branch = &B;
-      Row.SourceText = Sources.line(B.Loc.File, B.Loc.Line);
-      if (B.Visits)
-        Row.Rate = double(B.Divergent) / B.Visits;
-      if (B.ActiveThreads && !B.SuccessorThreads.empty())
-        Row.TakenFraction = double(B.SuccessorThreads[0]) / B.ActiveThreads;
-      S.Rows.push_back(std::move(Row));
     }
+    S.Rows = sourceBranches(F, Sources);
     if (S.Visits)
       S.BranchEfficiency = 1.0 - double(S.Divergent) / S.Visits;
     for (BranchRow &Row : S.Rows)
       if (S.Divergent)
-        Row.Share = double(Row.Branch->Divergent) / S.Divergent;
+        Row.Share = double(Row.Divergent) / S.Divergent;
     std::stable_sort(S.Rows.begin(), S.Rows.end(),
                      [](const BranchRow &A, const BranchRow &B) {
-                       if (A.Branch->Divergent != B.Branch->Divergent)
-                         return A.Branch->Divergent > B.Branch->Divergent;
-                       return A.Branch->Visits > B.Branch->Visits;
+                       if (A.Divergent != B.Divergent)
+                         return A.Divergent > B.Divergent;
+                       return A.Visits > B.Visits;
                      });
     uint64_t Covered = 0;
     for (const BranchRow &Row : S.Rows) {
       if (!S.Divergent || Covered * 10 >= S.Divergent * 9)
         break;
-      Covered += Row.Branch->Divergent;
+      Covered += Row.Divergent;
       ++S.Concentration90;
     }
+    S.Calls = callingContext(Set, F);
     Out.push_back(std::move(S));
   }
   std::stable_sort(Out.begin(), Out.end(),
@@ -171,14 +258,17 @@ void warpscope::renderText(const ProfileSet &Set,
       renderResourcesText(Set, F, OS);
     }
     if (S.TimeMs)
-      OS << formatv("  time: {0:F3} ms\n", *S.TimeMs);
-    OS << formatv("  block executions: {0} warp, {1} thread; SIMD efficiency "
-                  "{2}\n",
+      OS << formatv("  time: {0:F3} ms{1}\n", *S.TimeMs,
+                    emulatedRun(Set) ? " (emulator: host CPU wall-clock time, "
+                                       "not GPU time)"
+                                     : "");
+    OS << formatv("  basic block executions: {0} warp, {1} thread; SIMD "
+                  "efficiency {2}\n",
                   S.WarpExecutions, S.ThreadExecutions,
                   formatPercent(S.SimdEfficiency));
-    OS << formatv("  branches: {0} probed, {1} proven uniform, {2} divergent; "
-                  "branch efficiency {3}\n",
-                  S.Probed, S.Uniform, S.DivergentBranches,
+    OS << formatv("  branches: {0} probed ({1} source branch(es)), {2} proven "
+                  "uniform, {3} divergent; branch efficiency {4}\n",
+                  S.Probed, S.Rows.size(), S.Uniform, S.DivergentBranches,
                   formatPercent(S.BranchEfficiency));
     if (S.Hardware)
       renderHardwareBranchText(*S.Hardware, OS);
@@ -186,15 +276,17 @@ void warpscope::renderText(const ProfileSet &Set,
     if (S.Hardware)
       renderHardwareInstText(*S.Hardware, OS);
     if (S.Divergent)
-      OS << formatv("  divergence concentration: {0} branch(es) hold 90% of "
+      OS << formatv("  divergence concentration: {0} source branch(es) hold "
+                    "90% of "
                     "{1} divergent visits\n",
                     S.Concentration90, S.Divergent);
+    renderCallsText(S, OS);
     if (S.Rows.empty())
       continue;
-    OS << "  divergence map:\n";
-    OS << formatv("    {0,-28} {1,10} {2,10} {3,7} {4,7} {5,7}  {6}\n",
-                  "location", "visits", "divergent", "rate", "share", "taken",
-                  "source");
+    OS << "  divergence map (one row per source branch):\n";
+    OS << formatv("    {0,-28} {1,6} {2,10} {3,10} {4,7} {5,7} {6,11}  {7}\n",
+                  "location", "copies", "visits", "divergent", "rate", "share",
+                  "to 1st succ", "source");
     unsigned Shown = 0;
     for (const BranchRow &Row : S.Rows) {
       if (Top && Shown++ == Top) {
@@ -202,20 +294,106 @@ void warpscope::renderText(const ProfileSet &Set,
            << " more (use --top 0 for all)\n";
         break;
       }
-      const BranchCounts &B = *Row.Branch;
-      OS << formatv("    {0,-28} {1,10} {2,10} {3,7} {4,7} {5,7}  {6}\n",
-                    where(B.Loc), B.Visits, B.Divergent,
-                    formatPercent(B.Visits ? std::optional<double>(Row.Rate)
-                                           : std::nullopt),
+      OS << formatv("    {0,-28} {1,6} {2,10} {3,10} {4,7} {5,7} {6,11}  {7}\n",
+                    where(Row.loc()), Row.Copies.size(), Row.Visits,
+                    Row.Divergent,
+                    formatPercent(Row.Visits ? std::optional<double>(Row.Rate)
+                                             : std::nullopt),
                     formatPercent(S.Divergent ? std::optional<double>(Row.Share)
                                               : std::nullopt),
-                    formatPercent(Row.TakenFraction), Row.SourceText);
+                    formatPercent(Row.Successor0Fraction), Row.SourceText);
     }
   }
+  renderLegendText(OS);
 }
 
 static json::Value optionalNumber(std::optional<double> V) {
   return V ? json::Value(*V) : json::Value(nullptr);
+}
+
+/// One entry per source branch (BranchRow), naming its copies.
+static json::Array branchSitesJson(const FunctionSummary &S) {
+  json::Array Out;
+  for (const BranchRow &Row : S.Rows) {
+    json::Array Ids;
+    for (const BranchCounts *B : Row.Copies)
+      Ids.push_back(B->Id);
+    Out.push_back(json::Object{
+        {"file", Row.loc().File},
+        {"line", Row.loc().Line},
+        {"column", Row.loc().Column},
+        {"kind", branchKindName(Row.first().Kind)},
+        {"copies", Row.Copies.size()},
+        {"branch_ids", std::move(Ids)},
+        {"visits", Row.Visits},
+        {"divergent", Row.Divergent},
+        {"active_threads", Row.ActiveThreads},
+        {"rate", Row.Visits ? json::Value(Row.Rate) : json::Value(nullptr)},
+        {"share", S.Divergent ? json::Value(Row.Share) : json::Value(nullptr)},
+        {"successor0_fraction", optionalNumber(Row.Successor0Fraction)}});
+  }
+  return Out;
+}
+
+static json::Value siteJson(const CallSite &C) {
+  return json::Object{{"caller", C.Caller->Name},
+                      {"block", C.Block->Id},
+                      {"file", C.Block->Loc.File},
+                      {"line", C.Block->Loc.Line},
+                      {"callee", C.CalleeName.empty()
+                                     ? json::Value(nullptr)
+                                     : json::Value(C.CalleeName)},
+                      {"callee_instrumented", C.Callee != nullptr},
+                      {"warp_calls", C.WarpCalls},
+                      {"thread_calls", C.ThreadCalls},
+                      {"callee_call_sites", C.CalleeSites}};
+}
+
+static json::Value callingContextJson(const CallingContext &C) {
+  if (!C.Known)
+    return json::Object{{"known", false}, {"note", C.Why}};
+  json::Array Sites, CalledBy, Callees;
+  for (const CallSite &S : C.Sites)
+    Sites.push_back(siteJson(S));
+  for (const CallSite &S : C.CalledBy)
+    CalledBy.push_back(siteJson(S));
+  for (const FunctionProfile *F : C.Callees)
+    Callees.push_back(F->Name);
+  auto Pair = [](const std::optional<WarpThread> &T) {
+    return T ? json::Value(
+                   json::Object{{"warp", T->Warp}, {"thread", T->Thread}})
+             : json::Value(nullptr);
+  };
+  return json::Object{
+      {"known", true},
+      {"call_sites", std::move(Sites)},
+      {"called_from", std::move(CalledBy)},
+      {"callees", std::move(Callees)},
+      {"inclusive_executions", Pair(C.InclusiveExecutions)},
+      {"inclusive_instructions", Pair(C.InclusiveInstructions)},
+      {"note", C.Why.empty() ? json::Value(nullptr) : json::Value(C.Why)}};
+}
+
+static json::Array sourceLinesJson(const FunctionProfile &F) {
+  json::Array Out;
+  for (const auto &[File, Lines] : lineCounts(F))
+    for (const auto &[Line, L] : Lines) {
+      json::Array Blocks;
+      for (unsigned Id : L.Blocks)
+        Blocks.push_back(Id);
+      Out.push_back(json::Object{
+          {"file", File},
+          {"line", Line},
+          {"warp_executions", L.WarpExecutions},
+          {"thread_executions", L.ThreadExecutions},
+          {"blocks", std::move(Blocks)},
+          {"visits", L.Visits},
+          {"divergent", L.Divergent},
+          {"thread_instructions", L.ThreadInstructions
+                                      ? json::Value(*L.ThreadInstructions)
+                                      : json::Value(nullptr)}});
+    }
+  return Out;
 }
 
 json::Value
@@ -230,7 +408,8 @@ warpscope::renderJson(const ProfileSet &Set,
       json::Array Succ;
       for (uint64_t T : B.SuccessorThreads)
         Succ.push_back(T);
-      Branches.push_back(json::Object{{"file", B.Loc.File},
+      Branches.push_back(json::Object{{"id", B.Id},
+                                      {"file", B.Loc.File},
                                       {"line", B.Loc.Line},
                                       {"column", B.Loc.Column},
                                       {"kind", branchKindName(B.Kind)},
@@ -273,7 +452,10 @@ warpscope::renderJson(const ProfileSet &Set,
                    {"branches_divergent", S.DivergentBranches},
                    {"divergence_concentration_90", S.Concentration90},
                    {"branches", std::move(Branches)},
-                   {"blocks", std::move(Blocks)}};
+                   {"branch_sites", branchSitesJson(S)},
+                   {"blocks", std::move(Blocks)},
+                   {"source_lines", sourceLinesJson(F)},
+                   {"calling_context", callingContextJson(S.Calls)}};
     if (F.Kernel)
       addResourcesJson(Set, F, K);
     addMixJson(S.Mix, K);
@@ -284,9 +466,15 @@ warpscope::renderJson(const ProfileSet &Set,
   json::Array Warnings;
   for (const std::string &W : Set.Warnings)
     Warnings.push_back(W);
-  return json::Object{
-      {"schema", "warpscope-report/1"}, {"program", Set.Program},
-      {"device", Set.Device},           {"mode", Set.Mode},
-      {"complete", Set.Complete},       {"warnings", std::move(Warnings)},
-      {"kernels", std::move(Kernels)}};
+  return json::Object{{"schema", "warpscope-report/1"},
+                      {"program", Set.Program},
+                      {"device", Set.Device},
+                      {"mode", Set.Mode},
+                      {"time_source", emulatedRun(Set)
+                                          ? "emulator-host-wall-clock"
+                                          : "gpu-cuda-events"},
+                      {"complete", Set.Complete},
+                      {"warnings", std::move(Warnings)},
+                      {"legend", legendJson()},
+                      {"kernels", std::move(Kernels)}};
 }

@@ -2,6 +2,7 @@
 #ifndef WARPSCOPE_DRIVER_REPORT_H
 #define WARPSCOPE_DRIVER_REPORT_H
 
+#include "CallingContext.h"
 #include "InstructionMix.h"
 #include "ProfileModel.h"
 #include "SassReport.h"
@@ -11,12 +12,20 @@
 
 namespace warpscope {
 
+/// One source branch: the probed branches at one source location (the
+/// compiler's copies of it, e.g. an unrolled loop's), their counts summed.
 struct BranchRow {
-  const BranchCounts *Branch;
+  std::vector<const BranchCounts *> Copies; ///< at least one, by id
+  const BranchCounts &first() const { return *Copies.front(); }
+  const Location &loc() const { return first().Loc; }
+  uint64_t Visits = 0, Divergent = 0, ActiveThreads = 0;
   std::string SourceText;
-  double Rate = 0;                     ///< divergent / visits
-  double Share = 0;                    ///< of the function's divergent visits
-  std::optional<double> TakenFraction; ///< successor-0 threads / active
+  double Rate = 0;  ///< divergent / visits
+  double Share = 0; ///< of the function's divergent visits
+  /// Threads that went to the first successor in the compiled code (the
+  /// LLVM IR condition's true side) / active threads. Only for a single
+  /// copy: copies need not share a polarity.
+  std::optional<double> Successor0Fraction;
 };
 
 struct FunctionSummary {
@@ -24,11 +33,14 @@ struct FunctionSummary {
   uint64_t WarpExecutions = 0, ThreadExecutions = 0;
   std::optional<double> SimdEfficiency, BranchEfficiency;
   unsigned Probed = 0, Uniform = 0, DivergentBranches = 0;
-  unsigned Concentration90 = 0; ///< branches holding 90% of divergence
+  unsigned Concentration90 = 0; ///< source branches holding 90% of it
   uint64_t Visits = 0, Divergent = 0;
   std::optional<double> TimeMs;
-  std::vector<BranchRow> Rows; ///< probed branches, most divergent first
-  InstructionMix Mix;          ///< this function's own PTX (not its callees')
+  /// Probed branches by source location, most divergent first.
+  std::vector<BranchRow> Rows;
+  InstructionMix Mix; ///< this function's own PTX (not its callees')
+  /// Call sites, callers, and for kernels the totals with callees.
+  CallingContext Calls;
   /// The hardware's numbers, when the directory has SASS metrics.
   std::optional<HardwareComparison> Hardware;
 };
@@ -44,6 +56,14 @@ summarize(const ProfileSet &Set, const std::string &Filter);
 SassMetricsSummary joinSassMetrics(std::vector<FunctionSummary> &Summaries,
                                    const SassMetricsSet &Sass,
                                    const std::string &Filter);
+
+/// The run was on the emulator (its device's name): times are host CPU
+/// times there.
+bool emulatedRun(const ProfileSet &Set);
+
+/// Call sites, callers and a kernel's totals with its callees, as text
+/// lines (none for a function that calls nothing and is not called).
+void renderCallsText(const FunctionSummary &S, llvm::raw_ostream &OS);
 
 /// "12.3%", or "-" when there is nothing to divide by.
 std::string formatPercent(std::optional<double> Fraction);

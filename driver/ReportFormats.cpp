@@ -2,9 +2,12 @@
 
 #include "ReportFormats.h"
 #include "Html.h"
+#include "Legend.h"
 #include "MixReport.h"
 #include "ResourceReport.h"
 #include "SarifFormat.h"
+#include "SourceLines.h"
+#include "SourceText.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -47,10 +50,11 @@ json::Value
 warpscope::renderSarif(const std::vector<FunctionSummary> &Summaries,
                        double MinRate, const SarifContext &Context) {
   json::Array Results;
+  // One result per source branch: the compiler's copies of it are one.
   for (const FunctionSummary &S : Summaries)
     for (const BranchRow &Row : S.Rows) {
-      const BranchCounts &B = *Row.Branch;
-      if (!B.Divergent || Row.Rate < MinRate || B.Loc.File.empty())
+      const Location &Loc = Row.loc();
+      if (!Row.Divergent || Row.Rate < MinRate || Loc.File.empty())
         continue;
       Results.push_back(json::Object{
           {"ruleId", "WS001"},
@@ -61,17 +65,25 @@ warpscope::renderSarif(const std::vector<FunctionSummary> &Summaries,
                {"text",
                 formatv("Branch in {0} diverges on {1} of {2} warp visits "
                         "({3:F1}%); it holds {4:F1}% of the kernel's "
-                        "divergent visits.",
-                        S.Function->Demangled, B.Divergent, B.Visits,
-                        Row.Rate * 100, Row.Share * 100)
+                        "divergent visits.{5}",
+                        S.Function->Demangled, Row.Divergent, Row.Visits,
+                        Row.Rate * 100, Row.Share * 100,
+                        Row.Copies.size() > 1
+                            ? formatv(" The compiler made {0} copies of it "
+                                      "(unrolled or duplicated code); the "
+                                      "counts are their sum.",
+                                      Row.Copies.size())
+                                  .str()
+                            : std::string())
                     .str()}}},
           {"locations",
            json::Array{json::Object{
-               {"physicalLocation", sarifPhysicalLocation(B.Loc, Context)}}}},
+               {"physicalLocation", sarifPhysicalLocation(Loc, Context)}}}},
           {"partialFingerprints",
-           sarifFingerprints("WS001", B.Loc, S.Function->Name, Context)},
-          {"properties", json::Object{{"visits", B.Visits},
-                                      {"divergent", B.Divergent},
+           sarifFingerprints("WS001", Loc, S.Function->Name, Context)},
+          {"properties", json::Object{{"visits", Row.Visits},
+                                      {"divergent", Row.Divergent},
+                                      {"copies", Row.Copies.size()},
                                       {"kernel", S.Function->Name}}}});
     }
   return sarifLog(std::move(Results), Context);
@@ -80,19 +92,29 @@ warpscope::renderSarif(const std::vector<FunctionSummary> &Summaries,
 namespace {
 
 const char *Style = R"(<style>
-body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
+body{font-family:system-ui,sans-serif;margin:1.5em auto;padding:0 1em;color:#222;max-width:1200px}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;margin:.5em 0}td,th{padding:2px 8px;border:1px solid #ddd}
-th{background:#f3f3f3;cursor:pointer}td.n{text-align:right;font-variant-numeric:tabular-nums}
+h3{font-size:1em;overflow-wrap:anywhere}
+table{border-collapse:collapse;margin:.5em 0;max-width:100%}
+td,th{padding:2px 8px;border:1px solid #ddd}td{overflow-wrap:anywhere}
+#kernels td:first-child{min-width:14em}td.cfg{overflow-wrap:normal}
+th{background:#f3f3f3;cursor:pointer}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td code{white-space:pre-wrap}pre{white-space:pre-wrap;overflow-wrap:anywhere}
 pre.src{font-size:12px;line-height:1.35;border:1px solid #ddd;padding:0;margin:.5em 0}
-pre.src span.l{display:block;padding:0 6px}pre.src span.no{color:#888;display:inline-block;width:4em}
-pre.src span.cnt{color:#555;display:inline-block;width:9em;text-align:right;margin-right:1em}
+pre.src span.l{display:flex}pre.src span.l>span{flex:none;text-align:right;padding-right:.6em}
+pre.src span.no{width:3.5em;color:#333;background:#f4f4f4}
+pre.src span.cnt{width:7em;color:#111}pre.src span.ins{width:7.5em;color:#555}
+pre.src span.div{width:10em;color:#111}
+pre.src span.l>span.t{flex:1 1 auto;min-width:0;text-align:left;white-space:pre-wrap;overflow-wrap:anywhere}
+pre.src span.hd{font-weight:600;background:#f3f3f3}
 .summary td:first-child{font-weight:600}.warn{color:#a40}
+.key span.sw{display:inline-block;width:1.2em;height:.9em;vertical-align:middle;margin:0 .3em 0 1em;border:1px solid #bbb}
+details.legend{font-size:.85em}details.legend dt{font-weight:600;float:left;clear:left;width:12em}details.legend dd{margin-left:13em}
 </style>)";
 
 const char *Script = R"(<script>
-document.querySelectorAll('table.sortable th').forEach(function(th,i){
- th.addEventListener('click',function(){var t=th.closest('table'),b=t.tBodies[0];
+document.querySelectorAll('table.sortable th').forEach(function(th){
+ th.addEventListener('click',function(){var t=th.closest('table'),b=t.tBodies[0],i=th.cellIndex;
  var rows=Array.from(b.rows),asc=th.dataset.asc!=='1';th.dataset.asc=asc?'1':'0';
  rows.sort(function(x,y){var a=x.cells[i].dataset.v||x.cells[i].textContent,
  c=y.cells[i].dataset.v||y.cells[i].textContent,na=parseFloat(a),nc=parseFloat(c);
@@ -103,89 +125,129 @@ var m=location.hash.match(/^#sort=([\w-]+):(\d+)$/);
 if(m){var th=document.querySelectorAll('#'+m[1]+' th')[+m[2]];if(th){th.click();th.click();}}
 </script>)";
 
-/// Per source line: thread executions and divergent visits of one function.
-struct LineHeat {
-  uint64_t Threads = 0, Divergent = 0, Visits = 0;
-};
+/// What the colours of the source view mean.
+const char *ColourKey =
+    "<p class=\"key\">Source view: line number, <b>threads</b> (thread "
+    "executions of the line, see the legend), <b>PTX instr.</b> (of the "
+    "blocks that start on the line), <b>divergent/visits</b> of its "
+    "branches, source.<span class=\"sw\" "
+    "style=\"background:rgba(60,140,220,.5)\"></span>blue: executed, darker "
+    "= more thread executions<span class=\"sw\" "
+    "style=\"background:rgba(220,60,40,.6)\"></span>red: a branch on the "
+    "line diverged, darker = more divergent visits (shown as divergent / "
+    "visits)</p>\n";
 
-void renderSource(const FunctionSummary &S, raw_ostream &OS) {
+std::string withCommas(uint64_t N) {
+  std::string S = std::to_string(N), Out;
+  for (size_t I = 0; I < S.size(); ++I) {
+    if (I && (S.size() - I) % 3 == 0)
+      Out += ',';
+    Out += S[I];
+  }
+  return Out;
+}
+
+void renderSource(const FunctionSummary &S, SourceText &Sources,
+                  raw_ostream &OS) {
   const FunctionProfile &F = *S.Function;
-  std::map<std::string, std::map<unsigned, LineHeat>> Heat;
-  for (const BlockCounts &B : F.Blocks)
-    if (!B.Loc.File.empty())
-      Heat[B.Loc.File][B.Loc.Line].Threads += B.ThreadExecutions;
-  for (const BranchCounts &B : F.Branches)
-    if (!B.Loc.File.empty()) {
-      Heat[B.Loc.File][B.Loc.Line].Divergent += B.Divergent;
-      Heat[B.Loc.File][B.Loc.Line].Visits += B.Visits;
-    }
-  for (auto &[File, Lines] : Heat) {
-    auto Buf = MemoryBuffer::getFile(File);
-    if (!Buf || Lines.empty())
+  for (const auto &[File, Lines] : lineCounts(F)) {
+    // A missing or stale file (edited since the build) shows no text.
+    const std::vector<std::string> &Text = Sources.lines(File);
+    if (Text.empty() || Lines.empty())
       continue;
-    SmallVector<StringRef, 0> Text;
-    (*Buf)->getBuffer().split(Text, '\n');
     unsigned First = Lines.begin()->first, Last = Lines.rbegin()->first;
     if (F.Loc.File == File && F.Loc.Line && F.Loc.Line < First)
       First = F.Loc.Line;
     uint64_t MaxThreads = 1, MaxDiv = 1;
     for (auto &[L, H] : Lines) {
-      MaxThreads = std::max(MaxThreads, H.Threads);
+      MaxThreads = std::max(MaxThreads, H.ThreadExecutions);
       MaxDiv = std::max(MaxDiv, H.Divergent);
     }
-    OS << "<h3>" << escapeHtml(File) << "</h3><pre class=\"src\">";
+    OS << "<h3>" << escapeHtml(File) << "</h3><pre class=\"src\">"
+       << "<span class=\"l hd\"><span class=\"no\">line</span><span "
+          "class=\"cnt\">threads</span><span class=\"ins\">PTX "
+          "instr.</span><span class=\"div\">divergent/visits</span><span "
+          "class=\"t\">source</span></span>";
     for (unsigned L = First; L <= Last + 1 && L <= Text.size(); ++L) {
       auto It = Lines.find(L);
-      std::string Bg = "", Count = "";
+      std::string Bg, Count, Instructions, Divergence;
       if (It != Lines.end()) {
-        const LineHeat &H = It->second;
+        const LineCounts &H = It->second;
         if (H.Divergent) {
           int A = int(40 + 160 * double(H.Divergent) / MaxDiv);
           Bg = formatv("background:rgba(220,60,40,{0:F2})", A / 255.0).str();
-          Count = formatv("{0}/{1} div", H.Divergent, H.Visits).str();
-        } else if (H.Threads) {
-          int A = int(30 + 120 * double(H.Threads) / MaxThreads);
+        } else if (H.ThreadExecutions) {
+          int A = int(30 + 120 * double(H.ThreadExecutions) / MaxThreads);
           Bg = formatv("background:rgba(60,140,220,{0:F2})", A / 255.0).str();
-          Count = formatv("{0} thr", H.Threads).str();
         }
+        if (H.ThreadExecutions)
+          Count = withCommas(H.ThreadExecutions);
+        if (H.Visits)
+          Divergence = withCommas(H.Divergent) + "/" + withCommas(H.Visits);
+        if (H.ThreadInstructions && *H.ThreadInstructions)
+          Instructions = withCommas(*H.ThreadInstructions);
       }
-      OS << "<span class=\"l\" style=\"" << Bg << "\"><span class=\"no\">" << L
-         << "</span><span class=\"cnt\">" << Count << "</span>"
-         << escapeHtml(Text[L - 1].rtrim("\r")) << "</span>";
+      OS << "<span class=\"l\"><span class=\"no\">" << L
+         << "</span><span class=\"cnt\" style=\"" << Bg << "\">" << Count
+         << "</span><span class=\"ins\">" << Instructions
+         << "</span><span class=\"div\">" << Divergence
+         << "</span><span class=\"t\" style=\"" << Bg << "\">"
+         << escapeHtml(Text[L - 1]) << "</span></span>";
     }
     OS << "</pre>\n";
   }
 }
 
-} // namespace
+/// "16x1x1 / 128x1x1", each launch configuration of F, with how many
+/// launches and their time when there are several or a time.
+std::string configurations(const FunctionProfile &F) {
+  std::string Out;
+  for (const LaunchGroup &L : F.Launches) {
+    std::string Note;
+    if (F.Launches.size() > 1 || L.Count > 1)
+      Note = formatv("{0}x", L.Count).str();
+    if (L.Timed && F.Launches.size() > 1)
+      Note += formatv("{0}{1:F3} ms", Note.empty() ? "" : ", ", L.TimeMs);
+    Out += formatv("{0}{1}x{2}x{3} / {4}x{5}x{6}{7}", Out.empty() ? "" : "; ",
+                   L.Grid[0], L.Grid[1], L.Grid[2], L.Block[0], L.Block[1],
+                   L.Block[2], Note.empty() ? "" : " (" + Note + ")")
+               .str();
+  }
+  return Out;
+}
 
-void warpscope::renderHtml(const ProfileSet &Set,
-                           const std::vector<FunctionSummary> &Summaries,
-                           raw_ostream &OS) {
-  OS << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>WarpScope "
-        "report</title>"
-     << Style << "</head><body>\n<h1>WarpScope report</h1>\n";
-  OS << "<table class=\"summary\"><tr><td>program</td><td>"
-     << escapeHtml(Set.Program) << "</td></tr><tr><td>device</td><td>"
-     << escapeHtml(Set.Device) << "</td></tr><tr><td>mode</td><td>"
-     << escapeHtml(Set.Mode) << "</td></tr></table>\n";
-  for (const std::string &W : Set.Warnings)
-    OS << "<p class=\"warn\">warning: " << escapeHtml(W) << "</p>\n";
+void renderKernelTable(const ProfileSet &Set,
+                       const std::vector<FunctionSummary> &Summaries,
+                       raw_ostream &OS) {
   // SASS metrics add the hardware's branch efficiency beside ours.
   bool Hardware = std::any_of(
       Summaries.begin(), Summaries.end(),
       [](const FunctionSummary &S) { return S.Hardware.has_value(); });
+  bool Emulated = emulatedRun(Set);
   OS << "<table class=\"sortable\" id=\"kernels\"><thead><tr><th>function</th>"
-        "<th>launches</th><th>warp executions</th><th>thread executions</th>"
-        "<th>SIMD efficiency</th><th>branch efficiency</th>";
+        "<th>launches</th><th>grid / block</th><th>time (ms"
+     << (Emulated ? ", emulator CPU" : "")
+     << ")</th><th>basic block executions: warp</th><th>basic block "
+        "executions: thread</th><th>SIMD efficiency</th><th>branch "
+        "efficiency</th>";
   if (Hardware)
     OS << "<th>hardware branch efficiency</th><th>difference (points)</th>";
   OS << "<th>divergent branches</th></tr></thead><tbody>\n";
   for (const FunctionSummary &S : Summaries) {
-    OS << "<tr><td><a href=\"#f-" << escapeHtml(S.Function->Name) << "\">"
-       << escapeHtml(S.Function->Demangled) << "</a></td><td class=\"n\">"
-       << S.Function->launches() << "</td><td class=\"n\">" << S.WarpExecutions
-       << "</td><td class=\"n\">" << S.ThreadExecutions
+    const FunctionProfile &F = *S.Function;
+    OS << "<tr><td><a href=\"#f-" << escapeHtml(F.Name) << "\">"
+       << escapeHtml(F.Demangled) << "</a></td>";
+    if (F.Kernel)
+      OS << "<td class=\"n\">" << F.launches() << "</td><td class=\"cfg\">"
+         << configurations(F) << "</td>";
+    else
+      OS << "<td class=\"n\" data-v=\"-1\">-</td><td>device function (called "
+            "from kernels)</td>";
+    OS << "<td class=\"n\" data-v=\"" << (S.TimeMs ? *S.TimeMs : -1) << "\">"
+       << (S.TimeMs ? formatv("{0:F3}", *S.TimeMs).str() : std::string("-"))
+       << "</td><td class=\"n\" data-v=\"" << S.WarpExecutions << "\">"
+       << withCommas(S.WarpExecutions) << "</td><td class=\"n\" data-v=\""
+       << S.ThreadExecutions << "\">" << withCommas(S.ThreadExecutions)
        << "</td><td class=\"n\">" << formatPercent(S.SimdEfficiency)
        << "</td><td class=\"n\">" << formatPercent(S.BranchEfficiency);
     if (Hardware) {
@@ -201,44 +263,76 @@ void warpscope::renderHtml(const ProfileSet &Set,
     OS << "</td><td class=\"n\">" << S.DivergentBranches << "</td></tr>\n";
   }
   OS << "</tbody></table>\n";
+}
+
+void renderDivergenceMap(const FunctionSummary &S, raw_ostream &OS) {
+  OS << "<table class=\"sortable divmap\"><thead><tr><th>location</th>"
+        "<th>copies</th><th>visits</th><th>divergent</th><th>rate</th>"
+        "<th>share</th><th>to 1st succ</th><th>source</th></tr></thead>"
+        "<tbody>\n";
+  for (const BranchRow &R : S.Rows) {
+    const Location &Loc = R.loc();
+    OS << "<tr><td>" << escapeHtml(sys::path::filename(Loc.File)) << ":"
+       << Loc.Line << ":" << Loc.Column << "</td><td class=\"n\">"
+       << R.Copies.size() << "</td><td class=\"n\">" << R.Visits
+       << "</td><td class=\"n\">" << R.Divergent
+       << "</td><td class=\"n\" data-v=\"" << R.Rate << "\">"
+       << formatPercent(R.Visits ? std::optional<double>(R.Rate) : std::nullopt)
+       << "</td><td class=\"n\" data-v=\"" << R.Share << "\">"
+       << formatPercent(S.Divergent ? std::optional<double>(R.Share)
+                                    : std::nullopt)
+       << "</td><td class=\"n\">" << formatPercent(R.Successor0Fraction)
+       << "</td><td><code>" << escapeHtml(R.SourceText)
+       << "</code></td></tr>\n";
+  }
+  OS << "</tbody></table>\n";
+}
+
+} // namespace
+
+void warpscope::renderHtml(const ProfileSet &Set,
+                           const std::vector<FunctionSummary> &Summaries,
+                           raw_ostream &OS) {
+  OS << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta "
+        "name=\"viewport\" content=\"width=device-width\"><title>WarpScope "
+        "report</title>"
+     << Style << "</head><body>\n<h1>WarpScope report</h1>\n";
+  OS << "<table class=\"summary\"><tr><td>program</td><td>"
+     << escapeHtml(Set.Program) << "</td></tr><tr><td>device</td><td>"
+     << escapeHtml(Set.Device) << "</td></tr><tr><td>mode</td><td>"
+     << escapeHtml(Set.Mode) << "</td></tr></table>\n";
+  for (const std::string &W : Set.Warnings)
+    OS << "<p class=\"warn\">warning: " << escapeHtml(W) << "</p>\n";
+  renderKernelTable(Set, Summaries, OS);
+  renderLegendHtml(OS);
+  SourceText Sources(Set.SourceHashes);
+  if (!Summaries.empty())
+    OS << ColourKey;
   for (const FunctionSummary &S : Summaries) {
     const FunctionProfile &F = *S.Function;
     OS << "<h2 id=\"f-" << escapeHtml(F.Name) << "\">"
        << (F.Kernel ? "Kernel " : "Device function ") << escapeHtml(F.Demangled)
        << "</h2>\n";
-    OS << formatv("<p>{0} probed, {1} proven uniform, {2} divergent branches; "
-                  "branch efficiency {3}; SIMD efficiency {4}; 90% of "
-                  "divergence in {5} branch(es).</p>\n",
-                  S.Probed, S.Uniform, S.DivergentBranches,
+    OS << formatv("<p>{0} probed branches ({1} source branch(es)), {2} proven "
+                  "uniform, {3} divergent; branch efficiency {4}; SIMD "
+                  "efficiency {5}; 90% of divergence in {6} source "
+                  "branch(es).</p>\n",
+                  S.Probed, S.Rows.size(), S.Uniform, S.DivergentBranches,
                   formatPercent(S.BranchEfficiency),
                   formatPercent(S.SimdEfficiency), S.Concentration90);
     if (F.Kernel)
       renderResourcesHtml(Set, F, OS);
     renderMixHtml(S.Mix, OS);
+    std::string Calls;
+    raw_string_ostream CS(Calls);
+    renderCallsText(S, CS);
+    if (!Calls.empty())
+      OS << "<pre class=\"calls\">" << escapeHtml(Calls) << "</pre>\n";
     if (S.Hardware)
       renderHardwareHtml(*S.Hardware, OS);
-    if (!S.Rows.empty()) {
-      OS << "<table class=\"sortable divmap\"><thead><tr><th>location</th>"
-            "<th>visits</th><th>divergent</th><th>rate</th><th>share</th>"
-            "<th>taken</th><th>source</th></tr></thead><tbody>\n";
-      for (const BranchRow &R : S.Rows) {
-        const BranchCounts &B = *R.Branch;
-        OS << "<tr><td>" << escapeHtml(sys::path::filename(B.Loc.File)) << ":"
-           << B.Loc.Line << ":" << B.Loc.Column << "</td><td class=\"n\">"
-           << B.Visits << "</td><td class=\"n\">" << B.Divergent
-           << "</td><td class=\"n\" data-v=\"" << R.Rate << "\">"
-           << formatPercent(B.Visits ? std::optional<double>(R.Rate)
-                                     : std::nullopt)
-           << "</td><td class=\"n\" data-v=\"" << R.Share << "\">"
-           << formatPercent(S.Divergent ? std::optional<double>(R.Share)
-                                        : std::nullopt)
-           << "</td><td class=\"n\">" << formatPercent(R.TakenFraction)
-           << "</td><td><code>" << escapeHtml(R.SourceText)
-           << "</code></td></tr>\n";
-      }
-      OS << "</tbody></table>\n";
-    }
-    renderSource(S, OS);
+    if (!S.Rows.empty())
+      renderDivergenceMap(S, OS);
+    renderSource(S, Sources, OS);
   }
   OS << Script << "</body></html>\n";
 }

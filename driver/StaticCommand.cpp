@@ -12,6 +12,7 @@
 #include "warpscope/PTX/BlockHistograms.h"
 #include "warpscope/PTX/InstructionClasses.h"
 #include "warpscope/PTX/PtxListing.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -131,8 +132,8 @@ int warpscope::runStatic() {
         }
     if (Format == "text") {
       outs() << formatv("{0} {1}: {2} PTX instructions in {3} blocks",
-                        F.Kernel ? "kernel" : "device function", F.Name, Total,
-                        F.Blocks.size());
+                        F.Kernel ? "kernel" : "device function",
+                        demangle(F.Name), Total, F.Blocks.size());
       if (F.InstrumentationInstructions) {
         // Instrumented: how many the markers tie to IR blocks.
         ptx::FunctionHistograms H = ptx::attribute(F);
@@ -161,7 +162,8 @@ int warpscope::runStatic() {
     for (const auto &[K, N] : ByClass)
       Cl[K] = N;
     Functions.push_back(json::Object{
-        {"name", F.Name},
+        {"name", demangle(F.Name)},
+        {"mangled", F.Name},
         {"kind", F.Kernel ? "kernel" : "device"},
         {"instructions", Total},
         {"blocks", F.Blocks.size()},

@@ -221,6 +221,15 @@ void ModuleInstrumenter::recordControlFlow(Function &F, FunctionRecord &Rec,
     if (Instruction *Term = BB.getTerminator())
       for (BasicBlock *S : distinctSuccessors(*Term))
         B.Successors->push_back(BlockIds.lookup(S));
+    // Calls, for the report's calling context: each runs once per execution
+    // of the block ("" = indirect: the callee is unknown).
+    B.Calls.emplace();
+    for (Instruction &I : BB)
+      if (auto *CB = dyn_cast<CallBase>(&I);
+          CB && !isa<IntrinsicInst>(CB) && !CB->isInlineAsm()) {
+        const Function *Callee = CB->getCalledFunction();
+        B.Calls->push_back(Callee ? Callee->getName().str() : std::string());
+      }
   }
   for (const BranchRecord &R : Rec.Branches) {
     if (R.Uniform)

@@ -41,6 +41,12 @@ json::Value ProgramDatabase::toJson() const {
         O["successors"] = std::move(Succ);
         O["reconverges"] = B.Reconverges;
       }
+      if (B.Calls) {
+        json::Array Calls;
+        for (const std::string &C : *B.Calls)
+          Calls.push_back(C);
+        O["calls"] = std::move(Calls);
+      }
       json::Array Stacks;
       for (const std::vector<InlineFrame> &Stack : B.InlineStacks) {
         json::Array Frames;
@@ -263,6 +269,19 @@ BlockRecord readBlock(Reader &R, const json::Object &BO) {
   if (BO.get("successors")) {
     R.ids(BO, "successors", B.Successors.emplace());
     B.Reconverges = R.flag(BO, "reconverges");
+  }
+  // Optional: without it, the report has no calling context.
+  if (const json::Value *CV = BO.get("calls")) {
+    const json::Array *Calls = CV->getAsArray();
+    B.Calls.emplace();
+    for (size_t I = 0; Calls && I < Calls->size(); ++I)
+      if (std::optional<StringRef> C = (*Calls)[I].getAsString())
+        B.Calls->push_back(C->str());
+      else
+        Calls = nullptr;
+    if (!Calls && R.Error.empty())
+      R.Error = "program database: field 'calls' of a block is not an "
+                "array of strings";
   }
   // Optional: without it, no sample profile for the block.
   if (const json::Array *Stacks = BO.getArray("inline_stacks"))

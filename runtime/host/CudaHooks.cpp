@@ -10,6 +10,7 @@
 #include "KernelQueries.h"
 #include "Profile.h"
 #include "Registry.h"
+#include "warpscope/Support/Demangle.h"
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -109,7 +110,8 @@ void noteFault(Runtime &R, const KernelRef &K, const LaunchConfig &C,
   if (!R.Reg.recordFailure({K, C, cudaGetErrorString(E), Attributed}) ||
       R.Config.Quiet)
     return;
-  std::string Where = K.Name.empty() ? "a synchronization" : K.Name;
+  std::string Where =
+      K.Name.empty() ? "a synchronization" : withDemangledNames(K.Name);
   std::fprintf(stderr,
                "warpscope: kernel fault (%s) %s %s; recorded in the "
                "profile\n",

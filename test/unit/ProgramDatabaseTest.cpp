@@ -174,6 +174,31 @@ TEST(ProgramDatabase, KeepsEquivalentBlocks) {
   EXPECT_TRUE(Out->Functions[0].Blocks[1].AssumesReconvergence);
 }
 
+TEST(ProgramDatabase, KeepsCallsAndTheirAbsence) {
+  ProgramDatabase In = sampleDatabase();
+  In.Functions[0].Blocks[1].Calls =
+      std::vector<std::string>{"_Z6helperi", "", "_Z6helperi"};
+  In.Functions[0].Blocks[0].Calls = std::vector<std::string>{};
+  Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(In.toJson());
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_EQ(Out->Functions[0].Blocks[1].Calls, In.Functions[0].Blocks[1].Calls);
+  ASSERT_TRUE(Out->Functions[0].Blocks[0].Calls.has_value());
+  EXPECT_TRUE(Out->Functions[0].Blocks[0].Calls->empty());
+  // Older databases have no calls: absent, not empty.
+  Expected<ProgramDatabase> Old =
+      ProgramDatabase::fromJson(sampleDatabase().toJson());
+  ASSERT_TRUE(bool(Old)) << toString(Old.takeError());
+  EXPECT_FALSE(Old->Functions[0].Blocks[1].Calls.has_value());
+  // A malformed list is one error naming the field.
+  json::Value V = In.toJson();
+  json::Object &Fn =
+      *(*V.getAsObject()->getArray("functions"))[0].getAsObject();
+  (*(*Fn.getArray("blocks"))[1].getAsObject())["calls"] = json::Array{1, 2};
+  Expected<ProgramDatabase> Bad = ProgramDatabase::fromJson(V);
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(toString(Bad.takeError()).find("'calls'"), std::string::npos);
+}
+
 TEST(ProgramDatabase, RejectsEquivalenceWithoutCounts) {
   // Itself, a block that does not exist, a block that takes its counts from
   // another: none can give counts.

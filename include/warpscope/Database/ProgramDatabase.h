@@ -60,6 +60,10 @@ struct BlockRecord {
   /// split there meet here and run it together, so its warp executions may
   /// be fewer than the warp arrivals over its incoming edges.
   bool Reconverges = false;
+  /// The functions the block calls (mangled), one entry per call, "" for an
+  /// indirect call; each runs once per execution of the block. Absent in
+  /// databases of older plugins.
+  std::optional<std::vector<std::string>> Calls;
   /// Every distinct source position of the block's instructions, each as an
   /// inline stack (outermost, this function, first; more than one frame when
   /// the code was inlined); the first is the block's first located one.

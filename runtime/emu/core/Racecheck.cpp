@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
+#include "warpscope/Support/Demangle.h"
 
 #include <cstdio>
 
@@ -98,9 +99,9 @@ void Launcher::raceReport(const Warp &W, const Inst &I, uint32_t Off,
                "warpscope-emu: racecheck: kernel %s, block (%u,%u,%u): %s "
                "hazard on shared memory offset %u: %s by warp %u, then %s by "
                "warp %u, with no barrier in between\n",
-               K.Name.c_str(), Ctaid[0], Ctaid[1], Ctaid[2], hazardName(H.Kind),
-               Off, describe(*M.PM, H.Prev).c_str(), H.PrevWarp,
-               describe(*M.PM, &I).c_str(), W.Index);
+               withDemangledNames(K.Name).c_str(), Ctaid[0], Ctaid[1], Ctaid[2],
+               hazardName(H.Kind), Off, describe(*M.PM, H.Prev).c_str(),
+               H.PrevWarp, describe(*M.PM, &I).c_str(), W.Index);
 }
 
 } // namespace warpscope::emu::core

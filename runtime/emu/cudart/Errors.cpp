@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
+#include "warpscope/Support/Demangle.h"
 
 #include <cstdio>
 
@@ -23,7 +24,8 @@ cudaError_t setErr(cudaError_t E) {
 
 void emuError(const std::string &Msg) {
   fflush(stdout);
-  fprintf(stderr, "warpscope-emu: error: %s\n", Msg.c_str());
+  fprintf(stderr, "warpscope-emu: error: %s\n",
+          withDemangledNames(Msg).c_str());
   fflush(stderr);
 }
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
 #include "warpscope/ABI/KernelResources.h"
+#include "warpscope/Support/Demangle.h"
 #include "warpscope/Support/Occupancy.h"
 
 #include <cstdio>
@@ -46,7 +47,7 @@ const PtxasKernel *machineResources(FuncRec &F, std::string &Why) {
       fprintf(stderr,
               "warpscope-emu: warning: kernel %s: no register or occupancy "
               "figures: %s\n",
-              F.Name.c_str(), M.PtxasError.c_str());
+              withDemangledNames(F.Name).c_str(), M.PtxasError.c_str());
       fflush(stderr);
     }
   }

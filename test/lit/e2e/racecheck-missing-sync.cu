@@ -41,8 +41,8 @@ int main() {
 // warp 0 reads zeros.
 // OUT: d[0] = 0, d[63] = 0
 // SYNCED-OUT: d[0] = 63, d[63] = 0
-// CHECK: warpscope-emu: racecheck: kernel _Z7reversePi, block (0,0,0): write-after-read hazard on shared memory offset 128: 'ld.shared.b32' at PTX line {{[0-9]+}} ({{.*}}racecheck-missing-sync.cu:26:{{[0-9]+}}) by warp 0, then 'st.shared.b32' at PTX line {{[0-9]+}} ({{.*}}racecheck-missing-sync.cu:22:{{[0-9]+}}) by warp 1, with no barrier in between
-// CHECK-NEXT: warpscope-emu: racecheck: kernel _Z7reversePi, block (0,0,0): read-after-write hazard on shared memory offset 124: 'st.shared.b32' at PTX line {{[0-9]+}} ({{.*}}racecheck-missing-sync.cu:22:{{[0-9]+}}) by warp 0, then 'ld.shared.b32' at PTX line {{[0-9]+}} ({{.*}}racecheck-missing-sync.cu:26:{{[0-9]+}}) by warp 1, with no barrier in between
+// CHECK: warpscope-emu: racecheck: kernel reverse(int*) [_Z7reversePi], block (0,0,0): write-after-read hazard on shared memory offset 128: 'ld.shared.b32' at PTX line {{[0-9]+}} ({{.*}}racecheck-missing-sync.cu:26:{{[0-9]+}}) by warp 0, then 'st.shared.b32' at PTX line {{[0-9]+}} ({{.*}}racecheck-missing-sync.cu:22:{{[0-9]+}}) by warp 1, with no barrier in between
+// CHECK-NEXT: warpscope-emu: racecheck: kernel reverse(int*) [_Z7reversePi], block (0,0,0): read-after-write hazard on shared memory offset 124: 'st.shared.b32' at PTX line {{[0-9]+}} ({{.*}}racecheck-missing-sync.cu:22:{{[0-9]+}}) by warp 0, then 'ld.shared.b32' at PTX line {{[0-9]+}} ({{.*}}racecheck-missing-sync.cu:26:{{[0-9]+}}) by warp 1, with no barrier in between
 // CHECK-NOT: warpscope-emu: racecheck
 // JSON: _Z7reversePi write-after-read racecheck-missing-sync.cu:26 warp 0 -> racecheck-missing-sync.cu:22 warp 1 count 32
 // JSON-NEXT: _Z7reversePi read-after-write racecheck-missing-sync.cu:22 warp 0 -> racecheck-missing-sync.cu:26 warp 1 count 32

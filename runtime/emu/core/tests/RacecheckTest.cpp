@@ -2,6 +2,7 @@
 // kernels of ptx/racecheck.cu (clang -O2 -gline-tables-only). The expected
 // source lines are found by their "// @tag" comments in racecheck.cu.
 #include "TestUtil.h"
+#include "warpscope/Support/Demangle.h"
 
 #include <nlohmann/json.hpp>
 
@@ -86,7 +87,10 @@ TEST_F(Racecheck, ReadAfterWrite) {
   EXPECT_EQ(H[0]["block"], Json::array({0, 0, 0}));
   // One line on stderr naming the kernel, the kind and both lines.
   ASSERT_EQ(lines(Err), 1u) << Err;
-  EXPECT_EQ(Err.rfind("warpscope-emu: racecheck: kernel " + kernel("raw") +
+  // The kernel as "raw(...) [_Z...]": demangled, then its symbol.
+  EXPECT_NE(warpscope::withDemangledNames(kernel("raw")), kernel("raw"));
+  EXPECT_EQ(Err.rfind("warpscope-emu: racecheck: kernel " +
+                          warpscope::withDemangledNames(kernel("raw")) +
                           ", block (0,0,0): read-after-write hazard",
                       0),
             0u)

@@ -195,7 +195,9 @@ TEST_F(Runtime, NoPtxModule) {
             cudaErrorNoKernelImageForDevice);
   std::string Err = testing::internal::GetCapturedStderr();
   EXPECT_NE(Err.find("warpscope-emu: error: "), std::string::npos);
-  EXPECT_NE(Err.find(":fatbin0:_Z4testPfic has no PTX (only cubins for "
+  // Printed with the kernel's name demangled, then its symbol.
+  EXPECT_NE(Err.find(":fatbin0:test(float*, int, char) [_Z4testPfic] has no "
+                     "PTX (only cubins for "
                      "sm_90); rebuild with --cuda-include-ptx=all (warpscope "
                      "config --cflags has it)\n"),
             std::string::npos)

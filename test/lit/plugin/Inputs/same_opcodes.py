@@ -6,8 +6,8 @@ and the opcodes."""
 import json
 import sys
 
-plain = {f["name"]: f["opcodes"] for f in json.load(open(sys.argv[1]))["functions"]}
-inst = {f["name"]: f for f in json.load(open(sys.argv[2]))["functions"]}
+plain = {f["mangled"]: f["opcodes"] for f in json.load(open(sys.argv[1]))["functions"]}
+inst = {f["mangled"]: f for f in json.load(open(sys.argv[2]))["functions"]}
 for name, ops in sorted(plain.items()):
     f = inst[name]
     if f["instrumentation_instructions"] == 0:
