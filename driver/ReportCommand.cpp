@@ -122,6 +122,87 @@ static void renderSarifLog(const ProfileSet &Set,
   OS << formatv("{0:2}", renderSarif(S, SarifThreshold, Context)) << "\n";
 }
 
+/// The report's optional sections: each present when the directory holds
+/// what it is made from.
+struct Sections {
+  std::optional<StallView> Stalls;
+  std::optional<SassMetricsSummary> Sass;
+  std::optional<MemoryView> Memory;
+  std::optional<ModeledTimeView> Modeled;
+  std::optional<advise::AdviceReport> Advice;
+};
+
+/// Writes the report in --format with the sections X holds.
+static void renderReport(const ProfileSet &Set,
+                         const std::vector<FunctionSummary> &S,
+                         const Sections &X, const std::string &Root,
+                         raw_ostream &OS) {
+  if (Format == "text") {
+    renderText(Set, S, Top, OS);
+    renderLeftOutText(Set.Left, bool(X.Memory), OS);
+    if (X.Sass)
+      renderSassSummaryText(*X.Sass, OS);
+    if (X.Stalls)
+      renderStallText(*X.Stalls, Top, OS);
+    if (X.Memory)
+      renderMemoryText(*X.Memory, OS);
+    if (X.Modeled)
+      renderModeledText(*X.Modeled, OS);
+    if (X.Advice) {
+      OS << "\n";
+      advise::renderAdviceText(*X.Advice, OS);
+    }
+  } else if (Format == "json") {
+    json::Value Report = renderJson(Set, S);
+    Report.getAsObject()->try_emplace("left_out", leftOutJson(Set.Left));
+    if (X.Sass)
+      Report.getAsObject()->try_emplace("sass_metrics",
+                                        renderSassSummaryJson(*X.Sass));
+    if (X.Stalls)
+      Report.getAsObject()->try_emplace("stall_view",
+                                        renderStallJson(*X.Stalls));
+    if (X.Memory)
+      Report.getAsObject()->try_emplace("memory_view",
+                                        renderMemoryJson(*X.Memory));
+    if (X.Modeled)
+      Report.getAsObject()->try_emplace("modeled_time",
+                                        renderModeledJson(*X.Modeled));
+    if (X.Advice)
+      Report.getAsObject()->try_emplace("advice",
+                                        advise::renderAdviceJson(*X.Advice));
+    OS << formatv("{0:2}", Report) << "\n";
+  } else if (Format == "csv" && CsvRows == "kernels")
+    renderCsvKernels(S, OS);
+  else if (Format == "csv" && CsvRows == "blocks")
+    renderCsvBlocks(S, OS);
+  else if (Format == "csv")
+    renderCsv(S, OS);
+  else if (Format == "sarif")
+    renderSarifLog(Set, S, Root, OS);
+  else if (!X.Stalls && !X.Sass && !X.Memory && !X.Modeled && !X.Advice &&
+           Set.Left.empty())
+    renderHtml(Set, S, OS);
+  else {
+    std::string Page;
+    raw_string_ostream PS(Page);
+    renderHtml(Set, S, PS);
+    std::string Sections = leftOutHtml(Set.Left);
+    if (X.Sass)
+      Sections += renderSassSummaryHtml(*X.Sass);
+    if (X.Stalls)
+      Sections += renderStallHtml(*X.Stalls);
+    if (X.Memory)
+      Sections += renderMemoryHtml(*X.Memory);
+    if (X.Modeled)
+      Sections += renderModeledHtml(*X.Modeled);
+    if (X.Advice)
+      Sections += advise::renderAdviceHtml(*X.Advice);
+    size_t End = Page.rfind("</body>");
+    Page.insert(End == std::string::npos ? Page.size() : End, Sections);
+    OS << Page;
+  }
+}
+
 int warpscope::runReport() {
   auto Error = [](const Twine &Msg) {
     WithColor::error(errs(), "warpscope report") << Msg << "\n";
@@ -212,69 +293,8 @@ int warpscope::runReport() {
   raw_fd_ostream OS(OutFile, EC, sys::fs::OF_Text);
   if (EC)
     return Error("cannot write '" + OutFile + "': " + EC.message());
-  if (Format == "text") {
-    renderText(*Set, *S, Top, OS);
-    renderLeftOutText(Set->Left, bool(*Memory), OS);
-    if (SassSummary)
-      renderSassSummaryText(*SassSummary, OS);
-    if (*Stalls)
-      renderStallText(**Stalls, Top, OS);
-    if (*Memory)
-      renderMemoryText(**Memory, OS);
-    if (*Modeled)
-      renderModeledText(**Modeled, OS);
-    if (Advice) {
-      OS << "\n";
-      advise::renderAdviceText(*Advice, OS);
-    }
-  } else if (Format == "json") {
-    json::Value Report = renderJson(*Set, *S);
-    Report.getAsObject()->try_emplace("left_out", leftOutJson(Set->Left));
-    if (SassSummary)
-      Report.getAsObject()->try_emplace("sass_metrics",
-                                        renderSassSummaryJson(*SassSummary));
-    if (*Stalls)
-      Report.getAsObject()->try_emplace("stall_view",
-                                        renderStallJson(**Stalls));
-    if (*Memory)
-      Report.getAsObject()->try_emplace("memory_view",
-                                        renderMemoryJson(**Memory));
-    if (*Modeled)
-      Report.getAsObject()->try_emplace("modeled_time",
-                                        renderModeledJson(**Modeled));
-    if (Advice)
-      Report.getAsObject()->try_emplace("advice",
-                                        advise::renderAdviceJson(*Advice));
-    OS << formatv("{0:2}", Report) << "\n";
-  } else if (Format == "csv" && CsvRows == "kernels")
-    renderCsvKernels(*S, OS);
-  else if (Format == "csv" && CsvRows == "blocks")
-    renderCsvBlocks(*S, OS);
-  else if (Format == "csv")
-    renderCsv(*S, OS);
-  else if (Format == "sarif")
-    renderSarifLog(*Set, *S, Root, OS);
-  else if (!*Stalls && !SassSummary && !*Memory && !*Modeled && !Advice &&
-           Set->Left.empty())
-    renderHtml(*Set, *S, OS);
-  else {
-    std::string Page;
-    raw_string_ostream PS(Page);
-    renderHtml(*Set, *S, PS);
-    std::string Sections = leftOutHtml(Set->Left);
-    if (SassSummary)
-      Sections += renderSassSummaryHtml(*SassSummary);
-    if (*Stalls)
-      Sections += renderStallHtml(**Stalls);
-    if (*Memory)
-      Sections += renderMemoryHtml(**Memory);
-    if (*Modeled)
-      Sections += renderModeledHtml(**Modeled);
-    if (Advice)
-      Sections += advise::renderAdviceHtml(*Advice);
-    size_t End = Page.rfind("</body>");
-    Page.insert(End == std::string::npos ? Page.size() : End, Sections);
-    OS << Page;
-  }
+  Sections X{std::move(*Stalls), std::move(SassSummary), std::move(*Memory),
+             std::move(*Modeled), std::move(Advice)};
+  renderReport(*Set, *S, X, Root, OS);
   return 0;
 }
