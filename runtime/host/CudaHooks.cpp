@@ -166,11 +166,10 @@ std::string takeCounters(const ModuleDescriptor &D,
   return Error;
 }
 
-/// Adds every module's device counters to its totals and zeroes them, so a
-/// later read (or a device reset) never counts anything twice.
-void drainCounters(Runtime &R) {
-  if (!R.Reg.launchCount())
-    return;
+/// Reads and zeroes every module's device counters, so a later read (or a
+/// device reset) never counts anything twice: into the totals (Keep), or
+/// dropped because they hold only launches the launch selection left out.
+void takeAllCounters(Runtime &R, bool Keep) {
   std::vector<ModuleState> Modules = R.Reg.modules();
   for (size_t M = 0; M < Modules.size(); ++M) {
     // Read once after a fault, where they could not be zeroed: again would
@@ -180,39 +179,29 @@ void drainCounters(Runtime &R) {
     std::vector<uint64_t> Counts;
     bool AfterFault = false;
     std::string Error = takeCounters(*Modules[M].Desc, Counts, AfterFault);
-    if (cudaError_t E = cudaPeekAtLastError(); isKernelFault(E))
-      noteFault(R, KernelRef(), LaunchConfig(), E, false); // first seen here
-    if (Error.empty())
-      R.Reg.accumulate(int(M), Counts);
-    else
+    if (Keep)
+      if (cudaError_t E = cudaPeekAtLastError(); isKernelFault(E))
+        noteFault(R, KernelRef(), LaunchConfig(), E, false); // first seen here
+    if (!Error.empty())
       R.Reg.setModuleError(int(M), Error);
+    else if (Keep)
+      R.Reg.accumulate(int(M), Counts);
     if (AfterFault)
       R.Reg.setReadAfterFault(int(M));
   }
 }
 
-/// Zeroes every module's device counters: the launches since the last
-/// read were left out by the launch selection.
-void discardCounters(Runtime &R) {
-  std::vector<ModuleState> Modules = R.Reg.modules();
-  for (size_t M = 0; M < Modules.size(); ++M) {
-    if (Modules[M].ReadAfterFault)
-      continue;
-    std::vector<uint64_t> Counts;
-    bool AfterFault = false;
-    std::string Error = takeCounters(*Modules[M].Desc, Counts, AfterFault);
-    if (!Error.empty())
-      R.Reg.setModuleError(int(M), Error);
-    if (AfterFault)
-      R.Reg.setReadAfterFault(int(M));
-  }
+/// Adds every module's device counters to its totals and zeroes them.
+void drainCounters(Runtime &R) {
+  if (R.Reg.launchCount())
+    takeAllCounters(R, /*Keep=*/true);
 }
 
 /// Reads the device counters into the totals, or drops them when they hold
 /// only launches the selection left out.
 void settleCounters(Runtime &R) {
   if (R.Counting == Runtime::Held::LeftOut)
-    discardCounters(R);
+    takeAllCounters(R, /*Keep=*/false);
   else
     drainCounters(R);
   R.Counting = Runtime::Held::Nothing;
