@@ -163,6 +163,11 @@ private:
     fail(W, *Fr.F, I, Lane, "illegal address: " + Msg,
          LaunchFault::IllegalAddress);
   }
+  /// An access of Size bytes at A (in Space: an offset for shared and
+  /// local) that is not a multiple of Size: cudaErrorMisalignedAddress.
+  [[noreturn, gnu::cold, gnu::noinline]] void
+  failMisaligned(const Warp &W, const Frame &Fr, const Inst &I, int Lane,
+                 uint8_t Space, uint64_t A, unsigned Size);
   void initFrame(Warp &W, Frame &Fr, Function &F, uint32_t Mask,
                  uint32_t LocalBase);
   void initWarps();
@@ -207,6 +212,12 @@ private:
                                                 const Inst &I, uint64_t A,
                                                 int L, unsigned Size);
   void execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  // execMem's scalar fast paths, per access size and kind (LaneKind):
+  // checked global/generic accesses, and shared or local ones.
+  template <unsigned ES, int Kind>
+  void globalLanes(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  template <unsigned ES, int Kind, bool IsShared>
+  void windowLanes(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   bool privateToCta(const Inst &I, const uint8_t *H) const;
   void atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
@@ -255,7 +266,18 @@ private:
   // Builtins.cpp
   void builtin(Warp &W, Frame &Fr, const Inst &I, Function &Callee,
                uint32_t EM);
-  std::string formatPrintf(const char *Fmt, const uint8_t *Args);
+  std::string formatPrintf(Warp &W, Frame &Fr, const Inst &I, int L,
+                           uint64_t Fmt, uint64_t Args);
+  /// The NUL-terminated string at generic address A, read only from memory
+  /// a kernel may read (at most Max bytes when the string need not end
+  /// there: printf's %.Ns). False, with Why set, for an address outside
+  /// memory or a string running past the end of its memory.
+  bool deviceString(const Warp &W, uint64_t A, size_t Max, std::string &Out,
+                    std::string &Why);
+  /// The memory [Lo, Lo + N) that holds address A: the CTA's shared memory,
+  /// the launch's local memory, a frame's parameters or a registered
+  /// allocation. False when none does.
+  bool memoryAt(const Warp &W, uint64_t A, uint64_t &Lo, uint64_t &N) const;
 };
 
 /// Runs launch P of kernel K on up to M.Threads worker threads; throws
@@ -270,6 +292,10 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
                 uint32_t RegistersPerThread, LaunchRecord &Rec);
 /// Device printf output, in CTA order (Builtins.cpp).
 void emitPrintf(const std::string &Text);
+/// Memory.cpp: an address as 0x..., and where an illegal access of N bytes
+/// at A lies relative to the nearest registered allocation.
+std::string hexAddr(uint64_t V);
+std::string nearestAllocation(uint64_t A, uint64_t N);
 
 /// Lets other paths of the frame run while its top path waits at a barrier
 /// (Schedule.cpp). Returns false when nothing else in the frame can run.

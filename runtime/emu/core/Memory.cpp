@@ -57,7 +57,7 @@ static bool findAllocation(uint64_t A, uint64_t N, uint64_t &Lo,
   return true;
 }
 
-static std::string hex(uint64_t V) {
+std::string hexAddr(uint64_t V) {
   char Buf[32];
   std::snprintf(Buf, sizeof Buf, "0x%llx", (unsigned long long)V);
   return Buf;
@@ -65,7 +65,7 @@ static std::string hex(uint64_t V) {
 
 // Where an illegal access of N bytes at A lies relative to the nearest
 // registered allocation, as compute-sanitizer's memcheck words it.
-static std::string nearestAllocation(uint64_t A, uint64_t N) {
+std::string nearestAllocation(uint64_t A, uint64_t N) {
   std::shared_lock<std::shared_mutex> L(AllocMu);
   auto &M = allocs();
   if (M.empty())
@@ -80,12 +80,12 @@ static std::string nearestAllocation(uint64_t A, uint64_t N) {
     BestDist = D;
     Best = A >= End ? std::to_string(D) + " bytes after"
                     : std::to_string(A + N - End) + " bytes past the end of";
-    Best += " the nearest allocation, at " + hex(B->first) + " of " +
+    Best += " the nearest allocation, at " + hexAddr(B->first) + " of " +
             std::to_string(B->second) + " bytes";
   }
   if (After != M.end() && After->first - A < BestDist)
     Best = std::to_string(After->first - A) +
-           " bytes before the nearest allocation, at " + hex(After->first) +
+           " bytes before the nearest allocation, at " + hexAddr(After->first) +
            " of " + std::to_string(After->second) + " bytes";
   return Best;
 }
@@ -100,6 +100,58 @@ static bool inFrameParams(const Warp &W, uint64_t A, uint64_t E) {
       return true;
   }
   return false;
+}
+
+// The alignment an access of Size bytes needs, minus one: its size when a
+// power of two (every ld/st/atom, vectors included), else none (cp.async's
+// partial source sizes).
+static inline uint64_t alignMask(unsigned Size) {
+  return (Size & (Size - 1)) ? 0 : Size - 1;
+}
+
+bool Launcher::memoryAt(const Warp &W, uint64_t A, uint64_t &Lo,
+                        uint64_t &N) const {
+  const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
+  const uint64_t LoLo = (uint64_t)(uintptr_t)LocalBuf.data();
+  const uint64_t LoEnd = LoLo + (uint64_t)LocalStack * NWarps * 32;
+  if (A - ShLo < SharedSize) {
+    Lo = ShLo, N = SharedSize;
+    return true;
+  }
+  if (A - LoLo < LoEnd - LoLo) {
+    Lo = LoLo, N = LoEnd - LoLo;
+    return true;
+  }
+  for (uint32_t D = 0; D < W.Depth; ++D) {
+    const std::vector<uint8_t> &P = W.Frames[D]->Param;
+    uint64_t PLo = (uint64_t)(uintptr_t)P.data();
+    if (A - PLo < P.size()) {
+      Lo = PLo, N = P.size();
+      return true;
+    }
+  }
+  return findAllocation(A, 1, Lo, N);
+}
+
+void Launcher::failMisaligned(const Warp &W, const Frame &Fr, const Inst &I,
+                              int Lane, uint8_t Space, uint64_t A,
+                              unsigned Size) {
+  std::string What = I.Op == OpLd                      ? "read"
+                     : I.Op == OpSt                    ? "write"
+                     : I.Op == OpAtom || I.Op == OpRed ? "atomic access"
+                                                       : "access";
+  std::string Where =
+      Space == SpShared  ? "shared memory " + What + " of " +
+                               std::to_string(Size) + " bytes at offset "
+      : Space == SpLocal ? "local memory " + What + " of " +
+                               std::to_string(Size) + " bytes at offset "
+                         : What + " of " + std::to_string(Size) + " bytes at ";
+  fail(W, *Fr.F, I, Lane,
+       "misaligned address: " + Where +
+           (Space == SpShared || Space == SpLocal ? std::to_string(A)
+                                                  : hexAddr(A)) +
+           " is not a multiple of " + std::to_string(Size),
+       LaunchFault::MisalignedAddress);
 }
 
 // A generic/global access of Size bytes at A that missed the instruction's
@@ -140,12 +192,18 @@ void Launcher::checkGlobal(Warp &W, Frame &Fr, const Inst &I, uint64_t A, int L,
         std::string(I.Op == OpLd   ? "read"
                     : I.Op == OpSt ? "write"
                                    : "access") +
-            " of " + std::to_string(Size) + " bytes at " + hex(A) +
+            " of " + std::to_string(Size) + " bytes at " + hexAddr(A) +
             " is outside every allocation: " + nearestAllocation(A, Size));
+  if (A & alignMask(Size))
+    failMisaligned(W, Fr, I, L, SpGeneric, A, Size);
+  // Cached from the region's first address aligned for this access: below
+  // it every access is misaligned, so the fast paths' one rotate-and-compare
+  // tests bounds and alignment at once.
+  const uint64_t Up = (Lo + alignMask(Size)) & ~alignMask(Size);
   RegionCache &C = regionOf(I);
   C.Key = &I;
-  C.Lo = Lo;
-  C.Size = N;
+  C.Lo = Up;
+  C.Size = N - (Up - Lo);
 }
 
 inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
@@ -157,6 +215,8 @@ inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
                   "shared memory access out of range (offset " +
                       std::to_string((int64_t)A) + ", size " +
                       std::to_string(SharedSize) + ")");
+    if (A & alignMask(Size))
+      failMisaligned(W, Fr, I, L, SpShared, A, Size);
     return Shared + A;
   case SpLocal:
     if ((uint64_t)A + Size > LocalStack || A > LocalStack)
@@ -164,6 +224,8 @@ inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
                   "local memory access out of range (offset " +
                       std::to_string((int64_t)A) + ", size " +
                       std::to_string(LocalStack) + ")");
+    if (A & alignMask(Size))
+      failMisaligned(W, Fr, I, L, SpLocal, A, Size);
     return W.LaneLocal[L] + A;
   case SpParam:
     if ((uint64_t)A + Size > Fr.F->ParamBytes || A > Fr.F->ParamBytes)
@@ -174,7 +236,8 @@ inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
   default:
     if (Check) {
       const RegionCache &C = regionOf(I);
-      if (C.Key != &I || C.Size < Size || A - C.Lo > C.Size - Size)
+      if (C.Key != &I || C.Size < Size || A - C.Lo > C.Size - Size ||
+          (A & alignMask(Size)))
         checkGlobal(W, Fr, I, A, L, Size);
       return (uint8_t *)(uintptr_t)A;
     }
@@ -194,7 +257,11 @@ inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
                       std::to_string(A - (uint64_t)(uintptr_t)Shared) +
                       ", size " + std::to_string(SharedSize) + ")");
     if (A < 4096)
-      failAddress(W, Fr, I, L, "invalid global address " + hex(A));
+      failAddress(W, Fr, I, L, "invalid global address " + hexAddr(A));
+    // (A frame's parameters hold each lane's copy at a stride that may not
+    // keep the alignment: never misaligned, as checkGlobal has it.)
+    if ((A & alignMask(Size)) && !inFrameParams(W, A, A + Size))
+      failMisaligned(W, Fr, I, L, Space, A, Size);
     return (uint8_t *)(uintptr_t)A;
   }
 }
@@ -233,6 +300,116 @@ static inline void storeBits(uint8_t *P, unsigned Size, uint64_t V) {
   std::memcpy(P, &V, Size);
 }
 
+// The fast paths' access kinds.
+enum LaneKind { KStore, KLoad, KLoadSigned };
+
+template <unsigned ES, int Kind>
+static inline void laneAccess(uint8_t *H, uint64_t &D, uint64_t S) {
+  if constexpr (Kind == KStore)
+    storeBits(H, ES, S);
+  else
+    D = loadBits(H, ES, Kind == KLoadSigned);
+}
+
+// X rotated right by Sh bits (0 <= Sh < 64): one instruction.
+static inline uint64_t rotr(uint64_t X, unsigned Sh) {
+  return (X >> Sh) | (X << ((64 - Sh) & 63));
+}
+
+// A global/generic scalar access of ES bytes per lane, checked against the
+// region this instruction last accessed (its start aligned to ES). A lane
+// passes when its offset from that start, rotated right by log2(ES), is
+// below Lim: one subtract, rotate and compare test bounds and alignment
+// (a misaligned offset's low bits rotate to the top and make it huge).
+template <unsigned ES, int Kind>
+void Launcher::globalLanes(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  constexpr unsigned Sh = __builtin_ctz(ES);
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.Addr * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  const uint64_t *S = R + (size_t)I.S[0] * 32;
+  // In locals: the stores below could alias the cache as far as the
+  // compiler knows. Lim 0 sends every lane to checkGlobal (a cached region
+  // holds at least one access: Size >= ES).
+  const RegionCache &C = regionOf(I);
+  uint64_t Lo = C.Lo, Lim = C.Key == &I ? ((C.Size - ES) >> Sh) + 1 : 0;
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    uint64_t Ad = A[L] + (uint64_t)I.Off;
+    if (__builtin_expect(rotr(Ad - Lo, Sh) >= Lim, 0)) {
+      checkGlobal(W, Fr, I, Ad, L, ES); // caches the region, or fails
+      if (C.Key == &I)                  // not for a parameter address
+        Lo = C.Lo, Lim = ((C.Size - ES) >> Sh) + 1;
+    }
+    laneAccess<ES, Kind>((uint8_t *)(uintptr_t)Ad, D[L], S[L]);
+  }
+}
+
+// A shared or local scalar access: the same rotate-and-compare against the
+// window (its offsets start at 0, aligned).
+template <unsigned ES, int Kind, bool IsShared>
+void Launcher::windowLanes(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  constexpr unsigned Sh = __builtin_ctz(ES);
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.Addr * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  const uint64_t *S = R + (size_t)I.S[0] * 32;
+  const uint64_t Limit = IsShared ? SharedSize : LocalStack;
+  const uint64_t Lim = Limit >= ES ? ((Limit - ES) >> Sh) + 1 : 0;
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    uint64_t Ad = A[L] + (uint64_t)I.Off;
+    if (__builtin_expect(rotr(Ad, Sh) >= Lim, 0)) // reports the error
+      addr(W, Fr, I, IsShared ? (uint8_t)SpShared : (uint8_t)SpLocal, Ad, L,
+           ES);
+    laneAccess<ES, Kind>((IsShared ? Shared : W.LaneLocal[L]) + Ad, D[L], S[L]);
+  }
+}
+
+// Picks the fast path's instance for I's size and kind; false when there is
+// none (other sizes).
+#define WS_SCALAR_DISPATCH(CALL)                                               \
+  switch (ES * 4 + Kind) {                                                     \
+  case 1 * 4 + KStore:                                                         \
+    CALL(1, KStore);                                                           \
+    return;                                                                    \
+  case 1 * 4 + KLoad:                                                          \
+    CALL(1, KLoad);                                                            \
+    return;                                                                    \
+  case 1 * 4 + KLoadSigned:                                                    \
+    CALL(1, KLoadSigned);                                                      \
+    return;                                                                    \
+  case 2 * 4 + KStore:                                                         \
+    CALL(2, KStore);                                                           \
+    return;                                                                    \
+  case 2 * 4 + KLoad:                                                          \
+    CALL(2, KLoad);                                                            \
+    return;                                                                    \
+  case 2 * 4 + KLoadSigned:                                                    \
+    CALL(2, KLoadSigned);                                                      \
+    return;                                                                    \
+  case 4 * 4 + KStore:                                                         \
+    CALL(4, KStore);                                                           \
+    return;                                                                    \
+  case 4 * 4 + KLoad:                                                          \
+    CALL(4, KLoad);                                                            \
+    return;                                                                    \
+  case 4 * 4 + KLoadSigned:                                                    \
+    CALL(4, KLoadSigned);                                                      \
+    return;                                                                    \
+  case 8 * 4 + KStore:                                                         \
+    CALL(8, KStore);                                                           \
+    return;                                                                    \
+  case 8 * 4 + KLoad:                                                          \
+  case 8 * 4 + KLoadSigned:                                                    \
+    CALL(8, KLoad);                                                            \
+    return;                                                                    \
+  default:                                                                     \
+    break;                                                                     \
+  }
+
 void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *R = Fr.Regs.data();
   const uint64_t *A = R + (size_t)I.Addr * 32;
@@ -244,37 +421,27 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     countMem(W, Fr, I, EM);
   if (__builtin_expect(Race, 0))
     raceAccess(W, Fr, I, EM, Sp, ES * N, I.Op == OpLd ? RaceRead : RaceWrite);
+  const int Kind = I.Op == OpSt ? KStore : Signed ? KLoadSigned : KLoad;
   if (Check && Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1) {
-    // Fast path: global/generic scalar access, checked against the region
-    // this instruction last accessed: one compare per lane.
-    uint64_t *D = R + (size_t)I.D[0] * 32;
-    const uint64_t *S = R + (size_t)I.S[0] * 32;
-    const bool Ld = I.Op == OpLd;
-    // In locals: the stores below could alias the cache as far as the
-    // compiler knows. Lanes in [Lo, Lo + Lim) pass; Lim 0 sends all to
-    // checkGlobal (a cached region holds at least one access: Size >= ES).
-    const RegionCache &C = regionOf(I);
-    uint64_t Lo = C.Lo, Lim = C.Key == &I ? C.Size - ES + 1 : 0;
-    for (int L = 0; L < 32; ++L) {
-      if (!((EM >> L) & 1))
-        continue;
-      uint64_t Ad = A[L] + (uint64_t)I.Off;
-      if (__builtin_expect(Ad - Lo >= Lim, 0)) {
-        checkGlobal(W, Fr, I, Ad, L, ES); // caches the region, or fails
-        if (C.Key == &I)                  // not for a parameter address
-          Lo = C.Lo, Lim = C.Size - ES + 1;
-      }
-      uint8_t *H = (uint8_t *)(uintptr_t)Ad;
-      if (Ld)
-        D[L] = loadBits(H, ES, Signed);
-      else
-        storeBits(H, ES, S[L]);
-    }
-    return;
+#define WS_GLOBAL(E, K) globalLanes<E, K>(W, Fr, I, EM)
+    WS_SCALAR_DISPATCH(WS_GLOBAL)
+#undef WS_GLOBAL
   }
-  if (Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1) {
+  if (Sp == SpShared && N == 1) {
+#define WS_SHARED(E, K) windowLanes<E, K, true>(W, Fr, I, EM)
+    WS_SCALAR_DISPATCH(WS_SHARED)
+#undef WS_SHARED
+  }
+  if (Sp == SpLocal && N == 1) {
+#define WS_LOCAL(E, K) windowLanes<E, K, false>(W, Fr, I, EM)
+    WS_SCALAR_DISPATCH(WS_LOCAL)
+#undef WS_LOCAL
+  }
+  if (!Check && Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1 &&
+      ES <= 8) {
     // Unchecked (a core user without an allocation table): only null
-    // pages and the guards past shared and local memory are caught.
+    // pages, misaligned addresses and the guards past shared and local
+    // memory are caught.
     const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
     const uint64_t ShEnd = ShLo + SharedSize;
     const uint64_t LoEnd =
@@ -287,32 +454,12 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
         continue;
       uint64_t Ad = A[L] + (uint64_t)I.Off;
       if (__builtin_expect(
-              Ad < 4096 ||
+              Ad < 4096 || (Ad & (ES - 1)) ||
                   (Ad - ShLo < SharedSize + SharedGuard && Ad + ES > ShEnd) ||
                   (Ad + ES > LoEnd && Ad < LoEnd + LocalGuard),
               0))
         addr(W, Fr, I, Sp, Ad, L, ES); // reports the error
       uint8_t *H = (uint8_t *)(uintptr_t)Ad;
-      if (Ld)
-        D[L] = loadBits(H, ES, Signed);
-      else
-        storeBits(H, ES, S[L]);
-    }
-    return;
-  }
-  if ((Sp == SpShared || Sp == SpLocal) && N == 1) {
-    // Fast path: shared/local scalar access with an inline bounds check.
-    const uint64_t Limit = Sp == SpShared ? SharedSize : LocalStack;
-    uint64_t *D = R + (size_t)I.D[0] * 32;
-    const uint64_t *S = R + (size_t)I.S[0] * 32;
-    const bool Ld = I.Op == OpLd;
-    for (int L = 0; L < 32; ++L) {
-      if (!((EM >> L) & 1))
-        continue;
-      uint64_t Ad = A[L] + (uint64_t)I.Off;
-      if (__builtin_expect(Ad > Limit || Ad + ES > Limit, 0))
-        addr(W, Fr, I, Sp, Ad, L, ES);
-      uint8_t *H = (Sp == SpShared ? Shared : W.LaneLocal[L]) + Ad;
       if (Ld)
         D[L] = loadBits(H, ES, Signed);
       else
@@ -338,6 +485,7 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     }
   }
 }
+#undef WS_SCALAR_DISPATCH
 
 template <class T> static T atomicApply(uint8_t Op, T Old, T B, T C) {
   if constexpr (std::is_floating_point_v<T>) {
@@ -504,11 +652,6 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       Old = loadBits(H, ES, false);
       storeBits(H, ES, NewOf(Old));
     } else {
-      if ((uintptr_t)H % ES)
-        fail(W, *Fr.F, I, L,
-             "misaligned atomic address (" + std::to_string(ES) +
-                 "-byte atomics need a multiple of " + std::to_string(ES) +
-                 ")");
       bool FetchOp = IsInt && I.Sub != AtMin && I.Sub != AtMax &&
                      I.Sub != AtInc && I.Sub != AtDec && I.Sub != AtCas;
       switch (ES) {
@@ -543,8 +686,6 @@ void Launcher::atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       continue;
     uint8_t *H = addr(W, Fr, I, I.Space, A[L] + (uint64_t)I.Off, L, 4 * I.Vec);
     const bool Private = privateToCta(I, H);
-    if (!Private && (uintptr_t)H % 4)
-      fail(W, *Fr.F, I, L, "misaligned atomic address");
     for (unsigned V = 0; V < I.Vec; ++V) {
       uint64_t B = R[(size_t)I.S[V] * 32 + L];
       auto NewOf = [&](uint64_t Old) -> uint64_t {
