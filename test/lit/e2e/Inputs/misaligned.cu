@@ -21,7 +21,10 @@ __global__ void shared(int off, int *out) {
   __shared__ int s[32];
   s[threadIdx.x] = threadIdx.x;
   __syncthreads();
-  *reinterpret_cast<int *>(reinterpret_cast<char *>(s) + off) = 7;
+  // (The compiler is told the int is aligned, as code that casts a char
+  // pointer to an int pointer claims; else it may store byte by byte.)
+  *static_cast<int *>(
+      __builtin_assume_aligned(reinterpret_cast<char *>(s) + off, 4)) = 7;
   __syncthreads();
   out[threadIdx.x] = s[threadIdx.x];
 }
@@ -30,7 +33,7 @@ __global__ void local(int off, long long *out) {
   char buf[32];
   for (int k = 0; k < 32; ++k)
     buf[k] = (char)(k + threadIdx.x);
-  *reinterpret_cast<long long *>(buf + off) = 1;
+  *static_cast<long long *>(__builtin_assume_aligned(buf + off, 8)) = 1;
   out[threadIdx.x] = *reinterpret_cast<long long *>(buf + (off & ~7));
 }
 

@@ -25,7 +25,7 @@ int main(int argc, char **argv) {
   touch<<<1, 32>>>(d);
   cudaDeviceSynchronize();
   if (!std::strcmp(How, "wait")) {
-    std::printf("waiting\n");
+    std::printf("waiting (pid %d)\n", (int)getpid());
     std::fflush(stdout);
     sleep(60);
   }
