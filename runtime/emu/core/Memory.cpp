@@ -331,12 +331,13 @@ void Launcher::globalLanes(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   // In locals: the stores below could alias the cache as far as the
   // compiler knows. Lim 0 sends every lane to checkGlobal (a cached region
   // holds at least one access: Size >= ES).
+  // (So are I.Off and the shared window's base: copies, read once.)
   const RegionCache &C = regionOf(I);
+  const uint64_t Off = (uint64_t)I.Off;
   uint64_t Lo = C.Lo, Lim = C.Key == &I ? ((C.Size - ES) >> Sh) + 1 : 0;
-  for (int L = 0; L < 32; ++L) {
-    if (!((EM >> L) & 1))
-      continue;
-    uint64_t Ad = A[L] + (uint64_t)I.Off;
+  for (uint32_t M = EM; M; M &= M - 1) {
+    const int L = __builtin_ctz(M);
+    const uint64_t Ad = A[L] + Off;
     if (__builtin_expect(rotr(Ad - Lo, Sh) >= Lim, 0)) {
       checkGlobal(W, Fr, I, Ad, L, ES); // caches the region, or fails
       if (C.Key == &I)                  // not for a parameter address
@@ -357,14 +358,15 @@ void Launcher::windowLanes(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   const uint64_t *S = R + (size_t)I.S[0] * 32;
   const uint64_t Limit = IsShared ? SharedSize : LocalStack;
   const uint64_t Lim = Limit >= ES ? ((Limit - ES) >> Sh) + 1 : 0;
-  for (int L = 0; L < 32; ++L) {
-    if (!((EM >> L) & 1))
-      continue;
-    uint64_t Ad = A[L] + (uint64_t)I.Off;
+  const uint64_t Off = (uint64_t)I.Off;
+  uint8_t *const Base = Shared;
+  for (uint32_t M = EM; M; M &= M - 1) {
+    const int L = __builtin_ctz(M);
+    const uint64_t Ad = A[L] + Off;
     if (__builtin_expect(rotr(Ad, Sh) >= Lim, 0)) // reports the error
       addr(W, Fr, I, IsShared ? (uint8_t)SpShared : (uint8_t)SpLocal, Ad, L,
            ES);
-    laneAccess<ES, Kind>((IsShared ? Shared : W.LaneLocal[L]) + Ad, D[L], S[L]);
+    laneAccess<ES, Kind>((IsShared ? Base : W.LaneLocal[L]) + Ad, D[L], S[L]);
   }
 }
 

@@ -388,9 +388,10 @@ TEST_F(MemoryEfficiency, AccessAcrossASectorBoundary) {
       launch(*M, "gbyte", {1, 1, 1}, {2, 1, 1}, Args().add(Buf).add(28u)));
   expectGlobal(inst("gbyte", "ld.global.u32"), 2, 2, 2);
   LaunchFault Fault = LaunchFault::None;
+  std::string Err;
   EXPECT_FALSE(launch(*M, "gbyte", {1, 1, 1}, {1, 1, 1},
-                      Args().add(Buf).add(30u), nullptr, 0, false, &Fault));
-  EXPECT_EQ(Fault, LaunchFault::MisalignedAddress);
+                      Args().add(Buf).add(30u), &Err, 0, false, &Fault));
+  EXPECT_EQ(Fault, LaunchFault::MisalignedAddress) << Err;
 }
 
 // Only memory instructions outside .param carry the counts.
