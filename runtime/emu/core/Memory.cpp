@@ -263,8 +263,7 @@ template <unsigned ES, unsigned N, bool Ld, bool Signed, class HostFn>
 inline void accessLanes(uint32_t EM, const uint64_t *A, uint64_t Off,
                         uint64_t *const *Regs, HostFn Host) {
   using U = typename Bits<ES>::U;
-  for (uint32_t M = EM; M; M &= M - 1) {
-    const int L = __builtin_ctz(M);
+  auto Lane = [&](int L) {
     const uint64_t Ad = A[L] + Off;
     uint8_t *H = Host(L, Ad);
     for (unsigned V = 0; V < N; ++V) {
@@ -280,7 +279,13 @@ inline void accessLanes(uint32_t EM, const uint64_t *A, uint64_t Off,
         std::memcpy(H + V * ES, &X, ES);
       }
     }
-  }
+  };
+  if (EM == 0xffffffffu) // the common case: no mask to walk
+    for (int L = 0; L < 32; ++L)
+      Lane(L);
+  else
+    for (uint32_t M = EM; M; M &= M - 1)
+      Lane(__builtin_ctz(M));
 }
 
 /// Calls F(size, width, load, signed) with each as a compile-time constant;
