@@ -6,7 +6,8 @@
 //   Interp.cpp    the interpreter loop and instruction dispatch, with the
 //                 bodies of IntOps.h and CmpOps.h inlined (Lanes.h: helpers)
 //   Schedule.cpp  warp scheduling, reconvergence, calls and barriers
-//   Memory.cpp    address spaces, loads/stores, atomics, the allocation table
+//   Memory.cpp    address spaces, loads/stores, atomics
+//   Addresses.cpp the allocation table, address resolution and diagnoses
 //   Arith.cpp     f32/f64/f16 arithmetic and cvt
 //   WarpOps.cpp   warp-collective operations (shfl, vote, match, redux, ...)
 //   Builtins.cpp  calls without a body: vprintf, malloc, free, assert
@@ -205,19 +206,13 @@ private:
   void exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Arithmetic whose operand type picks float, half or integer code.
   void execTyped(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
-  // Memory.cpp
+  // Memory.cpp (checkGlobal, memoryAt, failMisaligned: Addresses.cpp)
   uint8_t *addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space, uint64_t A,
                 int L, unsigned Size);
   [[gnu::cold, gnu::noinline]] void checkGlobal(Warp &W, Frame &Fr,
                                                 const Inst &I, uint64_t A,
                                                 int L, unsigned Size);
   void execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
-  // execMem's scalar fast paths, per access size and kind (LaneKind):
-  // checked global/generic accesses, and shared or local ones.
-  template <unsigned ES, int Kind>
-  void globalLanes(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
-  template <unsigned ES, int Kind, bool IsShared>
-  void windowLanes(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   bool privateToCta(const Inst &I, const uint8_t *H) const;
   void atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
@@ -292,10 +287,19 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
                 uint32_t RegistersPerThread, LaunchRecord &Rec);
 /// Device printf output, in CTA order (Builtins.cpp).
 void emitPrintf(const std::string &Text);
-/// Memory.cpp: an address as 0x..., and where an illegal access of N bytes
-/// at A lies relative to the nearest registered allocation.
+/// Addresses.cpp: an address as 0x..., where an illegal access of N bytes
+/// at A lies relative to the nearest registered allocation, and whether
+/// [A, E) lies in the parameters of one of W's frames (cvta.param pointers
+/// may be passed down to callees).
 std::string hexAddr(uint64_t V);
 std::string nearestAllocation(uint64_t A, uint64_t N);
+bool inFrameParams(const Warp &W, uint64_t A, uint64_t E);
+/// The alignment an access of Size bytes needs, minus one: its size when a
+/// power of two (every ld/st/atom, vectors included), else none (cp.async's
+/// partial source sizes).
+inline uint64_t alignMask(unsigned Size) {
+  return (Size & (Size - 1)) ? 0 : Size - 1;
+}
 
 /// Lets other paths of the frame run while its top path waits at a barrier
 /// (Schedule.cpp). Returns false when nothing else in the frame can run.

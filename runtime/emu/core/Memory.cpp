@@ -1,13 +1,13 @@
 //===- Memory.cpp - address spaces, loads, stores and atomics -------------===//
 //
 // The executor's memory concern: resolving shared, local, param and global
-// (generic) addresses with their bounds checks, ld/st with fast paths for
-// the common scalar accesses, atom/red (host atomics on memory other CTAs
-// see: CTAs run on several threads), cvta and isspacep, and the table of
-// allocations that checked global accesses (the stand-in cudart's) must fall
-// into. Device memory is host memory: a global address is a host pointer,
-// checked against the allocation table through a per-instruction cache of
-// the region it last fell in (one range compare per lane on the hot path).
+// (generic) addresses with their bounds and alignment checks, ld/st with
+// fast paths per access size, width and direction, atom/red (host atomics
+// on memory other CTAs see: CTAs run on several threads), cvta and
+// isspacep. Device memory is host memory: a global address is a host
+// pointer, checked against the allocation table (Addresses.cpp) through a
+// per-instruction cache of the region it last fell in (one rotate and
+// compare per lane on the hot path test bounds and alignment).
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
@@ -16,195 +16,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <iterator>
-#include <map>
-#include <shared_mutex>
 
-namespace warpscope::emu {
-
-namespace {
-std::shared_mutex AllocMu;
-std::map<uintptr_t, size_t> &allocs() {
-  static std::map<uintptr_t, size_t> M;
-  return M;
-}
-} // namespace
-
-void registerAllocation(void *Ptr, size_t Size) {
-  std::unique_lock<std::shared_mutex> L(AllocMu);
-  allocs()[(uintptr_t)Ptr] = Size;
-}
-void unregisterAllocation(void *Ptr) {
-  std::unique_lock<std::shared_mutex> L(AllocMu);
-  allocs().erase((uintptr_t)Ptr);
-}
-
-namespace core {
-
-// The registered allocation holding [A, A + N): its start and size.
-static bool findAllocation(uint64_t A, uint64_t N, uint64_t &Lo,
-                           uint64_t &Size) {
-  std::shared_lock<std::shared_mutex> L(AllocMu);
-  auto &M = allocs();
-  auto It = M.upper_bound((uintptr_t)A);
-  if (It == M.begin())
-    return false;
-  --It;
-  if (A < It->first || A + N > It->first + It->second || A + N < A)
-    return false;
-  Lo = It->first;
-  Size = It->second;
-  return true;
-}
-
-std::string hexAddr(uint64_t V) {
-  char Buf[32];
-  std::snprintf(Buf, sizeof Buf, "0x%llx", (unsigned long long)V);
-  return Buf;
-}
-
-// Where an illegal access of N bytes at A lies relative to the nearest
-// registered allocation, as compute-sanitizer's memcheck words it.
-std::string nearestAllocation(uint64_t A, uint64_t N) {
-  std::shared_lock<std::shared_mutex> L(AllocMu);
-  auto &M = allocs();
-  if (M.empty())
-    return "no allocation is registered";
-  auto After = M.upper_bound((uintptr_t)A);
-  uint64_t BestDist = UINT64_MAX;
-  std::string Best;
-  if (After != M.begin()) {
-    auto B = std::prev(After);
-    uint64_t End = B->first + B->second;
-    uint64_t D = A >= End ? A - End : 0;
-    BestDist = D;
-    Best = A >= End ? std::to_string(D) + " bytes after"
-                    : std::to_string(A + N - End) + " bytes past the end of";
-    Best += " the nearest allocation, at " + hexAddr(B->first) + " of " +
-            std::to_string(B->second) + " bytes";
-  }
-  if (After != M.end() && After->first - A < BestDist)
-    Best = std::to_string(After->first - A) +
-           " bytes before the nearest allocation, at " + hexAddr(After->first) +
-           " of " + std::to_string(After->second) + " bytes";
-  return Best;
-}
-
-// [A, E) inside the parameters of one of W's frames (cvta.param pointers
-// may be passed down to callees).
-static bool inFrameParams(const Warp &W, uint64_t A, uint64_t E) {
-  for (uint32_t D = 0; D < W.Depth; ++D) {
-    const std::vector<uint8_t> &P = W.Frames[D]->Param;
-    uint64_t Lo = (uint64_t)(uintptr_t)P.data();
-    if (A >= Lo && E <= Lo + P.size())
-      return true;
-  }
-  return false;
-}
-
-// The alignment an access of Size bytes needs, minus one: its size when a
-// power of two (every ld/st/atom, vectors included), else none (cp.async's
-// partial source sizes).
-static inline uint64_t alignMask(unsigned Size) {
-  return (Size & (Size - 1)) ? 0 : Size - 1;
-}
-
-bool Launcher::memoryAt(const Warp &W, uint64_t A, uint64_t &Lo,
-                        uint64_t &N) const {
-  const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
-  const uint64_t LoLo = (uint64_t)(uintptr_t)LocalBuf.data();
-  const uint64_t LoEnd = LoLo + (uint64_t)LocalStack * NWarps * 32;
-  if (A - ShLo < SharedSize) {
-    Lo = ShLo, N = SharedSize;
-    return true;
-  }
-  if (A - LoLo < LoEnd - LoLo) {
-    Lo = LoLo, N = LoEnd - LoLo;
-    return true;
-  }
-  for (uint32_t D = 0; D < W.Depth; ++D) {
-    const std::vector<uint8_t> &P = W.Frames[D]->Param;
-    uint64_t PLo = (uint64_t)(uintptr_t)P.data();
-    if (A - PLo < P.size()) {
-      Lo = PLo, N = P.size();
-      return true;
-    }
-  }
-  return findAllocation(A, 1, Lo, N);
-}
-
-void Launcher::failMisaligned(const Warp &W, const Frame &Fr, const Inst &I,
-                              int Lane, uint8_t Space, uint64_t A,
-                              unsigned Size) {
-  std::string What = I.Op == OpLd                      ? "read"
-                     : I.Op == OpSt                    ? "write"
-                     : I.Op == OpAtom || I.Op == OpRed ? "atomic access"
-                                                       : "access";
-  std::string Where =
-      Space == SpShared  ? "shared memory " + What + " of " +
-                               std::to_string(Size) + " bytes at offset "
-      : Space == SpLocal ? "local memory " + What + " of " +
-                               std::to_string(Size) + " bytes at offset "
-                         : What + " of " + std::to_string(Size) + " bytes at ";
-  fail(W, *Fr.F, I, Lane,
-       "misaligned address: " + Where +
-           (Space == SpShared || Space == SpLocal ? std::to_string(A)
-                                                  : hexAddr(A)) +
-           " is not a multiple of " + std::to_string(Size),
-       LaunchFault::MisalignedAddress);
-}
-
-// A generic/global access of Size bytes at A that missed the instruction's
-// cached region: finds the memory holding it (the CTA's shared memory, the
-// launch's local memory, the frame's parameters, a registered allocation or
-// module variable), remembers it for the instruction, or fails the launch
-// with cudaErrorIllegalAddress. Cold: an instruction misses once per region.
-void Launcher::checkGlobal(Warp &W, Frame &Fr, const Inst &I, uint64_t A, int L,
-                           unsigned Size) {
-  const uint64_t E = A + Size;
-  const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
-  const uint64_t LoLo = (uint64_t)(uintptr_t)LocalBuf.data();
-  const uint64_t LoEnd = LoLo + (uint64_t)LocalStack * NWarps * 32;
-  uint64_t Lo = 0, N = 0;
-  if (E < A) {
-    // Wraps around: never memory.
-  } else if (SharedSize && A >= ShLo && E <= ShLo + SharedSize) {
-    Lo = ShLo, N = SharedSize;
-  } else if (A >= ShLo && A < ShLo + SharedSize + SharedGuard) {
-    failAddress(W, Fr, I, L,
-                "shared memory access out of range (generic address, offset " +
-                    std::to_string(A - ShLo) + ", size " +
-                    std::to_string(SharedSize) + ")");
-  } else if (LoEnd > LoLo && A >= LoLo && E <= LoEnd) {
-    Lo = LoLo, N = LoEnd - LoLo;
-  } else if (LoEnd > LoLo && E > LoEnd && A < LoEnd + LocalGuard) {
-    failAddress(W, Fr, I, L,
-                "local memory access out of range (generic address past the "
-                "last thread's window)");
-  } else if (inFrameParams(W, A, E)) {
-    return; // a frame's parameters: the vector may move, so never cached
-  } else {
-    findAllocation(A, Size, Lo, N);
-  }
-  if (!N)
-    failAddress(
-        W, Fr, I, L,
-        std::string(I.Op == OpLd   ? "read"
-                    : I.Op == OpSt ? "write"
-                                   : "access") +
-            " of " + std::to_string(Size) + " bytes at " + hexAddr(A) +
-            " is outside every allocation: " + nearestAllocation(A, Size));
-  if (A & alignMask(Size))
-    failMisaligned(W, Fr, I, L, SpGeneric, A, Size);
-  // Cached from the region's first address aligned for this access: below
-  // it every access is misaligned, so the fast paths' one rotate-and-compare
-  // tests bounds and alignment at once.
-  const uint64_t Up = (Lo + alignMask(Size)) & ~alignMask(Size);
-  RegionCache &C = regionOf(I);
-  C.Key = &I;
-  C.Lo = Up;
-  C.Size = N - (Up - Lo);
-}
+namespace warpscope::emu::core {
 
 inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
                                uint64_t A, int L, unsigned Size) {
@@ -300,147 +113,152 @@ static inline void storeBits(uint8_t *P, unsigned Size, uint64_t V) {
   std::memcpy(P, &V, Size);
 }
 
-// The fast paths' access kinds.
-enum LaneKind { KStore, KLoad, KLoadSigned };
+namespace {
+template <unsigned ES> struct Bits;
+template <> struct Bits<1> {
+  using U = uint8_t;
+  using S = int8_t;
+};
+template <> struct Bits<2> {
+  using U = uint16_t;
+  using S = int16_t;
+};
+template <> struct Bits<4> {
+  using U = uint32_t;
+  using S = int32_t;
+};
+template <> struct Bits<8> {
+  using U = uint64_t;
+  using S = int64_t;
+};
 
-template <unsigned ES, int Kind>
-static inline void laneAccess(uint8_t *H, uint64_t &D, uint64_t S) {
-  if constexpr (Kind == KStore)
-    storeBits(H, ES, S);
+/// The lanes of one access of N elements of ES bytes, specialised by size,
+/// vector width, direction and sign extension so that a lane costs a bounds
+/// compare and N moves: the hot loop of memory-bound kernels. Lanes go in
+/// ascending order (the highest lane's store wins, the lowest bad lane is
+/// reported). Host(L, Ad) gives the host address of lane L's access at Ad,
+/// or reports a bad one and does not return. Regs[V] is element V's
+/// register (destination of a load, source of a store).
+template <unsigned ES, unsigned N, bool Ld, bool Signed, class HostFn>
+inline void accessLanes(uint32_t EM, const uint64_t *A, uint64_t Off,
+                        uint64_t *const *Regs, HostFn Host) {
+  using U = typename Bits<ES>::U;
+  auto Lane = [&](int L) {
+    const uint64_t Ad = A[L] + Off;
+    uint8_t *H = Host(L, Ad);
+    for (unsigned V = 0; V < N; ++V) {
+      if constexpr (Ld) {
+        U X;
+        std::memcpy(&X, H + V * ES, ES);
+        if constexpr (Signed)
+          Regs[V][L] = (uint64_t)(int64_t)(typename Bits<ES>::S)X;
+        else
+          Regs[V][L] = X;
+      } else {
+        const U X = (U)Regs[V][L];
+        std::memcpy(H + V * ES, &X, ES);
+      }
+    }
+  };
+  if (EM == 0xffffffffu) // the common case: no mask to walk
+    for (int L = 0; L < 32; ++L)
+      Lane(L);
   else
-    D = loadBits(H, ES, Kind == KLoadSigned);
+    for (uint32_t M = EM; M; M &= M - 1)
+      Lane(__builtin_ctz(M));
 }
 
-// X rotated right by Sh bits (0 <= Sh < 64): one instruction.
-static inline uint64_t rotr(uint64_t X, unsigned Sh) {
+/// X rotated right by Sh bits (0 <= Sh < 64): one instruction. Rotating a
+/// lane's offset from an aligned start right by log2(size) leaves an aligned
+/// offset divided by the size and makes a misaligned one huge (its low bits
+/// go to the top), so one compare tests bounds and alignment together.
+inline uint64_t rotr(uint64_t X, unsigned Sh) {
   return (X >> Sh) | (X << ((64 - Sh) & 63));
 }
 
-// A global/generic scalar access of ES bytes per lane, checked against the
-// region this instruction last accessed (its start aligned to ES). A lane
-// passes when its offset from that start, rotated right by log2(ES), is
-// below Lim: one subtract, rotate and compare test bounds and alignment
-// (a misaligned offset's low bits rotate to the top and make it huge).
-template <unsigned ES, int Kind>
-void Launcher::globalLanes(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
-  constexpr unsigned Sh = __builtin_ctz(ES);
-  uint64_t *R = Fr.Regs.data();
-  const uint64_t *A = R + (size_t)I.Addr * 32;
-  uint64_t *D = R + (size_t)I.D[0] * 32;
-  const uint64_t *S = R + (size_t)I.S[0] * 32;
-  // In locals: the stores below could alias the cache as far as the
-  // compiler knows. Lim 0 sends every lane to checkGlobal (a cached region
-  // holds at least one access: Size >= ES).
-  // (So are I.Off and the shared window's base: copies, read once.)
-  const RegionCache &C = regionOf(I);
-  const uint64_t Off = (uint64_t)I.Off;
-  uint64_t Lo = C.Lo, Lim = C.Key == &I ? ((C.Size - ES) >> Sh) + 1 : 0;
-  for (uint32_t M = EM; M; M &= M - 1) {
-    const int L = __builtin_ctz(M);
-    const uint64_t Ad = A[L] + Off;
-    if (__builtin_expect(rotr(Ad - Lo, Sh) >= Lim, 0)) {
-      checkGlobal(W, Fr, I, Ad, L, ES); // caches the region, or fails
-      if (C.Key == &I)                  // not for a parameter address
-        Lo = C.Lo, Lim = ((C.Size - ES) >> Sh) + 1;
+/// Calls F(size, width, load, signed) with each as a compile-time constant;
+/// false for a shape with no specialisation (vectors other than 1, 2, 4).
+template <class Fn>
+inline bool byAccess(unsigned ES, unsigned N, bool Ld, bool Signed, Fn &&F) {
+  auto Dir = [&](auto Size, auto Width) {
+    constexpr unsigned E = decltype(Size)::value;
+    if (!Ld)
+      F(Size, Width, std::false_type{}, std::false_type{});
+    else if (Signed && E < 8)
+      F(Size, Width, std::true_type{}, std::true_type{});
+    else
+      F(Size, Width, std::true_type{}, std::false_type{});
+  };
+  auto Width = [&](auto Size) {
+    switch (N) {
+    case 1:
+      Dir(Size, std::integral_constant<unsigned, 1>{});
+      return true;
+    case 2:
+      Dir(Size, std::integral_constant<unsigned, 2>{});
+      return true;
+    case 4:
+      Dir(Size, std::integral_constant<unsigned, 4>{});
+      return true;
+    default:
+      return false;
     }
-    laneAccess<ES, Kind>((uint8_t *)(uintptr_t)Ad, D[L], S[L]);
+  };
+  switch (ES) {
+  case 1:
+    return Width(std::integral_constant<unsigned, 1>{});
+  case 2:
+    return Width(std::integral_constant<unsigned, 2>{});
+  case 4:
+    return Width(std::integral_constant<unsigned, 4>{});
+  case 8:
+    return Width(std::integral_constant<unsigned, 8>{});
+  default:
+    return false;
   }
 }
-
-// A shared or local scalar access: the same rotate-and-compare against the
-// window (its offsets start at 0, aligned).
-template <unsigned ES, int Kind, bool IsShared>
-void Launcher::windowLanes(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
-  constexpr unsigned Sh = __builtin_ctz(ES);
-  uint64_t *R = Fr.Regs.data();
-  const uint64_t *A = R + (size_t)I.Addr * 32;
-  uint64_t *D = R + (size_t)I.D[0] * 32;
-  const uint64_t *S = R + (size_t)I.S[0] * 32;
-  const uint64_t Limit = IsShared ? SharedSize : LocalStack;
-  const uint64_t Lim = Limit >= ES ? ((Limit - ES) >> Sh) + 1 : 0;
-  const uint64_t Off = (uint64_t)I.Off;
-  uint8_t *const Base = Shared;
-  for (uint32_t M = EM; M; M &= M - 1) {
-    const int L = __builtin_ctz(M);
-    const uint64_t Ad = A[L] + Off;
-    if (__builtin_expect(rotr(Ad, Sh) >= Lim, 0)) // reports the error
-      addr(W, Fr, I, IsShared ? (uint8_t)SpShared : (uint8_t)SpLocal, Ad, L,
-           ES);
-    laneAccess<ES, Kind>((IsShared ? Base : W.LaneLocal[L]) + Ad, D[L], S[L]);
-  }
-}
-
-// Picks the fast path's instance for I's size and kind; false when there is
-// none (other sizes).
-#define WS_SCALAR_DISPATCH(CALL)                                               \
-  switch (ES * 4 + Kind) {                                                     \
-  case 1 * 4 + KStore:                                                         \
-    CALL(1, KStore);                                                           \
-    return;                                                                    \
-  case 1 * 4 + KLoad:                                                          \
-    CALL(1, KLoad);                                                            \
-    return;                                                                    \
-  case 1 * 4 + KLoadSigned:                                                    \
-    CALL(1, KLoadSigned);                                                      \
-    return;                                                                    \
-  case 2 * 4 + KStore:                                                         \
-    CALL(2, KStore);                                                           \
-    return;                                                                    \
-  case 2 * 4 + KLoad:                                                          \
-    CALL(2, KLoad);                                                            \
-    return;                                                                    \
-  case 2 * 4 + KLoadSigned:                                                    \
-    CALL(2, KLoadSigned);                                                      \
-    return;                                                                    \
-  case 4 * 4 + KStore:                                                         \
-    CALL(4, KStore);                                                           \
-    return;                                                                    \
-  case 4 * 4 + KLoad:                                                          \
-    CALL(4, KLoad);                                                            \
-    return;                                                                    \
-  case 4 * 4 + KLoadSigned:                                                    \
-    CALL(4, KLoadSigned);                                                      \
-    return;                                                                    \
-  case 8 * 4 + KStore:                                                         \
-    CALL(8, KStore);                                                           \
-    return;                                                                    \
-  case 8 * 4 + KLoad:                                                          \
-  case 8 * 4 + KLoadSigned:                                                    \
-    CALL(8, KLoad);                                                            \
-    return;                                                                    \
-  default:                                                                     \
-    break;                                                                     \
-  }
+} // namespace
 
 void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *R = Fr.Regs.data();
   const uint64_t *A = R + (size_t)I.Addr * 32;
   const unsigned ES = tySize(I.T);
   const unsigned N = I.Vec;
+  const unsigned Bytes = ES * N;
   const bool Signed = tySigned(I.T);
+  const bool Ld = I.Op == OpLd;
   const uint8_t Sp = I.Space == SpConst ? (uint8_t)SpGlobal : I.Space;
   if (CountMem)
     countMem(W, Fr, I, EM);
   if (__builtin_expect(Race, 0))
-    raceAccess(W, Fr, I, EM, Sp, ES * N, I.Op == OpLd ? RaceRead : RaceWrite);
-  const int Kind = I.Op == OpSt ? KStore : Signed ? KLoadSigned : KLoad;
-  if (Check && Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1) {
-#define WS_GLOBAL(E, K) globalLanes<E, K>(W, Fr, I, EM)
-    WS_SCALAR_DISPATCH(WS_GLOBAL)
-#undef WS_GLOBAL
-  }
-  if (Sp == SpShared && N == 1) {
-#define WS_SHARED(E, K) windowLanes<E, K, true>(W, Fr, I, EM)
-    WS_SCALAR_DISPATCH(WS_SHARED)
-#undef WS_SHARED
-  }
-  if (Sp == SpLocal && N == 1) {
-#define WS_LOCAL(E, K) windowLanes<E, K, false>(W, Fr, I, EM)
-    WS_SCALAR_DISPATCH(WS_LOCAL)
-#undef WS_LOCAL
-  }
-  if (!Check && Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1 &&
-      ES <= 8) {
+    raceAccess(W, Fr, I, EM, Sp, Bytes, Ld ? RaceRead : RaceWrite);
+  uint64_t *Regs[4];
+  for (unsigned V = 0; V < N && V < 4; ++V)
+    Regs[V] = R + (size_t)(Ld ? I.D[V] : I.S[V]) * 32;
+  const bool Global = Sp != SpShared && Sp != SpLocal && Sp != SpParam;
+  bool Done = false;
+  if (Global && Check) {
+    // Checked against the region this instruction last accessed, which
+    // starts at its first address aligned for the access: one rotate and
+    // compare per lane test bounds and alignment. In locals: the stores
+    // could alias the cache as far as the compiler knows. Lanes whose
+    // rotated offset is below Lim pass; Lim 0 sends all to checkGlobal (a
+    // cached region holds at least one access).
+    const RegionCache &C = regionOf(I);
+    Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+      constexpr unsigned Sh =
+          __builtin_ctz(decltype(E)::value * decltype(Wd)::value);
+      uint64_t Lo = C.Lo, Lim = C.Key == &I ? ((C.Size - Bytes) >> Sh) + 1 : 0;
+      accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
+        if (__builtin_expect(rotr(Ad - Lo, Sh) >= Lim, 0)) {
+          checkGlobal(W, Fr, I, Ad, Ln, Bytes); // caches the region, or fails
+          if (C.Key == &I)                      // not for a parameter address
+            Lo = C.Lo, Lim = ((C.Size - Bytes) >> Sh) + 1;
+        }
+        return (uint8_t *)(uintptr_t)Ad;
+      });
+    });
+  } else if (Global) {
     // Unchecked (a core user without an allocation table): only null
     // pages, misaligned addresses and the guards past shared and local
     // memory are caught.
@@ -448,46 +266,66 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     const uint64_t ShEnd = ShLo + SharedSize;
     const uint64_t LoEnd =
         (uint64_t)(uintptr_t)LocalBuf.data() + (size_t)LocalStack * NWarps * 32;
-    uint64_t *D = R + (size_t)I.D[0] * 32;
-    const uint64_t *S = R + (size_t)I.S[0] * 32;
-    const bool Ld = I.Op == OpLd;
-    for (int L = 0; L < 32; ++L) {
-      if (!((EM >> L) & 1))
-        continue;
-      uint64_t Ad = A[L] + (uint64_t)I.Off;
-      if (__builtin_expect(
-              Ad < 4096 || (Ad & (ES - 1)) ||
-                  (Ad - ShLo < SharedSize + SharedGuard && Ad + ES > ShEnd) ||
-                  (Ad + ES > LoEnd && Ad < LoEnd + LocalGuard),
-              0))
-        addr(W, Fr, I, Sp, Ad, L, ES); // reports the error
-      uint8_t *H = (uint8_t *)(uintptr_t)Ad;
-      if (Ld)
-        D[L] = loadBits(H, ES, Signed);
-      else
-        storeBits(H, ES, S[L]);
-    }
-    return;
+    Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+      accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
+        if (__builtin_expect(
+                Ad < 4096 || (Ad & (Bytes - 1)) ||
+                    (Ad - ShLo < SharedSize + SharedGuard &&
+                     Ad + Bytes > ShEnd) ||
+                    (Ad + Bytes > LoEnd && Ad < LoEnd + LocalGuard),
+                0))
+          addr(W, Fr, I, Sp, Ad, Ln, Bytes); // reports the error
+        return (uint8_t *)(uintptr_t)Ad;
+      });
+    });
+  } else if (Sp == SpShared || Sp == SpLocal) {
+    // Aligned offsets that hold the whole access, rotated right by
+    // log2(Bytes) (as above), are below Max (Max 0: none is).
+    const uint64_t Limit = Sp == SpShared ? SharedSize : LocalStack;
+    auto MaxOf = [&](unsigned Sh) -> uint64_t {
+      return Limit >= Bytes ? ((Limit - Bytes) >> Sh) + 1 : 0;
+    };
+    auto Bad = [&](int Ln, uint64_t Ad) {
+      return addr(W, Fr, I, Sp, Ad, Ln, Bytes);
+    };
+    uint8_t *const Base = Shared;
+    if (Sp == SpShared)
+      Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+        constexpr unsigned Sh =
+            __builtin_ctz(decltype(E)::value * decltype(Wd)::value);
+        const uint64_t Max = MaxOf(Sh);
+        accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
+          return __builtin_expect(rotr(Ad, Sh) < Max, 1) ? Base + Ad
+                                                         : Bad(Ln, Ad);
+        });
+      });
+    else
+      Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+        constexpr unsigned Sh =
+            __builtin_ctz(decltype(E)::value * decltype(Wd)::value);
+        const uint64_t Max = MaxOf(Sh);
+        accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
+          return __builtin_expect(rotr(Ad, Sh) < Max, 1) ? W.LaneLocal[Ln] + Ad
+                                                         : Bad(Ln, Ad);
+        });
+      });
   }
-  if (I.Op == OpLd) {
-    for (int L = 0; L < 32; ++L) {
-      if (!((EM >> L) & 1))
-        continue;
-      uint8_t *H = addr(W, Fr, I, Sp, A[L] + (uint64_t)I.Off, L, ES * N);
-      for (unsigned V = 0; V < N; ++V)
-        R[(size_t)I.D[V] * 32 + L] = loadBits(H + V * ES, ES, Signed);
-    }
-  } else {
-    for (int L = 0; L < 32; ++L) {
-      if (!((EM >> L) & 1))
-        continue;
-      uint8_t *H = addr(W, Fr, I, Sp, A[L] + (uint64_t)I.Off, L, ES * N);
-      for (unsigned V = 0; V < N; ++V)
-        storeBits(H + V * ES, ES, R[(size_t)I.S[V] * 32 + L]);
+  if (Done)
+    return;
+  // Parameters and unusual shapes: one checked address per lane.
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    uint8_t *H = addr(W, Fr, I, Sp, A[L] + (uint64_t)I.Off, L, Bytes);
+    for (unsigned V = 0; V < N; ++V) {
+      uint64_t &Reg = R[(size_t)(Ld ? I.D[V] : I.S[V]) * 32 + L];
+      if (Ld)
+        Reg = loadBits(H + V * ES, ES, Signed);
+      else
+        storeBits(H + V * ES, ES, Reg);
     }
   }
 }
-#undef WS_SCALAR_DISPATCH
 
 template <class T> static T atomicApply(uint8_t Op, T Old, T B, T C) {
   if constexpr (std::is_floating_point_v<T>) {
@@ -799,5 +637,4 @@ void Launcher::execIsspacep(Frame &Fr, const Inst &I, uint32_t EM) {
   });
 }
 
-} // namespace core
-} // namespace warpscope::emu
+} // namespace warpscope::emu::core
