@@ -183,10 +183,14 @@ void Launcher::checkGlobal(Warp &W, Frame &Fr, const Inst &I, uint64_t A, int L,
             " is outside every allocation: " + nearestAllocation(A, Size));
   if (A & alignMask(Size))
     failMisaligned(W, Fr, I, L, SpGeneric, A, Size);
+  // Cached from the region's first address aligned for this access: below
+  // it every access is misaligned, so the fast paths' one rotate-and-compare
+  // tests bounds and alignment at once.
+  const uint64_t Up = (Lo + alignMask(Size)) & ~alignMask(Size);
   RegionCache &C = regionOf(I);
   C.Key = &I;
-  C.Lo = Lo;
-  C.Size = N;
+  C.Lo = Up;
+  C.Size = N - (Up - Lo);
 }
 
 } // namespace core

@@ -6,9 +6,8 @@
 // on memory other CTAs see: CTAs run on several threads), cvta and
 // isspacep. Device memory is host memory: a global address is a host
 // pointer, checked against the allocation table (Addresses.cpp) through a
-// per-instruction cache of the region it last fell in (one range compare
-// per lane on the hot path); alignment is one OR of the lanes' addresses
-// per instruction.
+// per-instruction cache of the region it last fell in (one rotate and
+// compare per lane on the hot path test bounds and alignment).
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
@@ -169,23 +168,12 @@ inline void accessLanes(uint32_t EM, const uint64_t *A, uint64_t Off,
       Lane(__builtin_ctz(M));
 }
 
-/// No active lane's address A[L] + Off has a bit of Mask set (alignMask of
-/// the access size). An Off with such a bit gives false: the caller checks
-/// lane by lane.
-inline bool alignedLanes(uint32_t EM, const uint64_t *A, uint64_t Off,
-                         uint64_t Mask) {
-  if (Off & Mask)
-    return false;
-  uint64_t Or = 0;
-  if (EM == 0xffffffffu) {
-    EMU_LANES_INDEPENDENT
-    for (int L = 0; L < 32; ++L)
-      Or |= A[L];
-  } else {
-    for (uint32_t M = EM; M; M &= M - 1)
-      Or |= A[__builtin_ctz(M)];
-  }
-  return !(Or & Mask);
+/// X rotated right by Sh bits (0 <= Sh < 64): one instruction. Rotating a
+/// lane's offset from an aligned start right by log2(size) leaves an aligned
+/// offset divided by the size and makes a misaligned one huge (its low bits
+/// go to the top), so one compare tests bounds and alignment together.
+inline uint64_t rotr(uint64_t X, unsigned Sh) {
+  return (X >> Sh) | (X << ((64 - Sh) & 63));
 }
 
 /// Calls F(size, width, load, signed) with each as a compile-time constant;
@@ -249,33 +237,31 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     Regs[V] = R + (size_t)(Ld ? I.D[V] : I.S[V]) * 32;
   const bool Global = Sp != SpShared && Sp != SpLocal && Sp != SpParam;
   bool Done = false;
-  // Alignment, once per instruction: the active lanes' addresses ORed
-  // together (a loop GCC vectorizes for a full warp) have no bit below the
-  // access size. A misaligned lane (or offset) sends the instruction to the
-  // per-lane path at the end, whose addr() reports the first bad lane
-  // exactly, bounds before alignment as the fast paths would.
-  if (Sp != SpParam && !alignedLanes(EM, A, I.Off, alignMask(Bytes))) {
-    // not Done: lane by lane
-  } else if (Global && Check) {
-    // Checked against the region this instruction last accessed: one
-    // compare per lane. In locals: the stores could alias the cache as far
-    // as the compiler knows. Lanes in [Lo, Lo + Lim) pass; Lim 0 sends all
-    // to checkGlobal (a cached region holds at least one access).
+  if (Global && Check) {
+    // Checked against the region this instruction last accessed, which
+    // starts at its first address aligned for the access: one rotate and
+    // compare per lane test bounds and alignment. In locals: the stores
+    // could alias the cache as far as the compiler knows. Lanes whose
+    // rotated offset is below Lim pass; Lim 0 sends all to checkGlobal (a
+    // cached region holds at least one access).
     const RegionCache &C = regionOf(I);
-    uint64_t Lo = C.Lo, Lim = C.Key == &I ? C.Size - Bytes + 1 : 0;
     Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+      constexpr unsigned Sh =
+          __builtin_ctz(decltype(E)::value * decltype(Wd)::value);
+      uint64_t Lo = C.Lo, Lim = C.Key == &I ? ((C.Size - Bytes) >> Sh) + 1 : 0;
       accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
-        if (__builtin_expect(Ad - Lo >= Lim, 0)) {
+        if (__builtin_expect(rotr(Ad - Lo, Sh) >= Lim, 0)) {
           checkGlobal(W, Fr, I, Ad, Ln, Bytes); // caches the region, or fails
           if (C.Key == &I)                      // not for a parameter address
-            Lo = C.Lo, Lim = C.Size - Bytes + 1;
+            Lo = C.Lo, Lim = ((C.Size - Bytes) >> Sh) + 1;
         }
         return (uint8_t *)(uintptr_t)Ad;
       });
     });
   } else if (Global) {
     // Unchecked (a core user without an allocation table): only null
-    // pages and the guards past shared and local memory are caught.
+    // pages, misaligned addresses and the guards past shared and local
+    // memory are caught.
     const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
     const uint64_t ShEnd = ShLo + SharedSize;
     const uint64_t LoEnd =
@@ -283,7 +269,7 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
       accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
         if (__builtin_expect(
-                Ad < 4096 ||
+                Ad < 4096 || (Ad & (Bytes - 1)) ||
                     (Ad - ShLo < SharedSize + SharedGuard &&
                      Ad + Bytes > ShEnd) ||
                     (Ad + Bytes > LoEnd && Ad < LoEnd + LocalGuard),
@@ -293,30 +279,40 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       });
     });
   } else if (Sp == SpShared || Sp == SpLocal) {
-    // Offsets below Max hold the whole access (Max 0: none does).
+    // Aligned offsets that hold the whole access, rotated right by
+    // log2(Bytes) (as above), are below Max (Max 0: none is).
     const uint64_t Limit = Sp == SpShared ? SharedSize : LocalStack;
-    const uint64_t Max = Limit >= Bytes ? Limit - Bytes + 1 : 0;
+    auto MaxOf = [&](unsigned Sh) -> uint64_t {
+      return Limit >= Bytes ? ((Limit - Bytes) >> Sh) + 1 : 0;
+    };
     auto Bad = [&](int Ln, uint64_t Ad) {
       return addr(W, Fr, I, Sp, Ad, Ln, Bytes);
     };
+    uint8_t *const Base = Shared;
     if (Sp == SpShared)
       Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+        constexpr unsigned Sh =
+            __builtin_ctz(decltype(E)::value * decltype(Wd)::value);
+        const uint64_t Max = MaxOf(Sh);
         accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
-          return __builtin_expect(Ad < Max, 1) ? Shared + Ad : Bad(Ln, Ad);
+          return __builtin_expect(rotr(Ad, Sh) < Max, 1) ? Base + Ad
+                                                         : Bad(Ln, Ad);
         });
       });
     else
       Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+        constexpr unsigned Sh =
+            __builtin_ctz(decltype(E)::value * decltype(Wd)::value);
+        const uint64_t Max = MaxOf(Sh);
         accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
-          return __builtin_expect(Ad < Max, 1) ? W.LaneLocal[Ln] + Ad
-                                               : Bad(Ln, Ad);
+          return __builtin_expect(rotr(Ad, Sh) < Max, 1) ? W.LaneLocal[Ln] + Ad
+                                                         : Bad(Ln, Ad);
         });
       });
   }
   if (Done)
     return;
-  // Parameters, unusual shapes and misaligned lanes: one checked address
-  // per lane.
+  // Parameters and unusual shapes: one checked address per lane.
   for (int L = 0; L < 32; ++L) {
     if (!((EM >> L) & 1))
       continue;
