@@ -7,6 +7,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/InferAddressSpaces.h"
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Transforms/Scalar/LoopStrengthReduce.h"
 #include "llvm/Transforms/Scalar/NaryReassociate.h"
@@ -40,14 +41,44 @@ void warpscope::disableCodeGeneratorLoopReduction() {
     It->second->addOccurrence(0, "disable-lsr", "true");
 }
 
+/// What the code generator's NVPTXLowerArgs does to a kernel's pointer
+/// parameters (a plugin cannot run it): in CUDA they point to global memory,
+/// so their uses go through a cast to the global space and back, for address
+/// space inference to carry into the addresses formed from them. Byval
+/// parameters are left to the code generator.
+static bool castKernelPointersToGlobal(Function &F) {
+  if (F.getCallingConv() != CallingConv::PTX_Kernel)
+    return false;
+  constexpr unsigned GlobalSpace = 1;
+  bool Changed = false;
+  for (Argument &Arg : F.args()) {
+    auto *Ty = dyn_cast<PointerType>(Arg.getType());
+    if (!Ty || Ty->getAddressSpace() != 0 || Arg.hasByValAttr() ||
+        Arg.use_empty())
+      continue;
+    BasicBlock::iterator At = F.getEntryBlock().getFirstInsertionPt();
+    auto *Global = new AddrSpaceCastInst(
+        &Arg, PointerType::get(F.getContext(), GlobalSpace), Arg.getName(), At);
+    auto *Generic = new AddrSpaceCastInst(Global, Ty, Arg.getName(), At);
+    Arg.replaceAllUsesWith(Generic);
+    Global->setOperand(0, &Arg);
+    Changed = true;
+  }
+  return Changed;
+}
+
 void warpscope::reduceLoops(Function &F, FunctionAnalysisManager &FAM) {
-  if (F.isDeclaration() || F.hasOptNone() ||
-      FAM.getResult<LoopAnalysis>(F).empty())
+  if (F.isDeclaration() || F.hasOptNone())
     return;
-  // The NVPTX code generator's IR passes before LSR, in its order: the
-  // straight-line scalar optimizations (speculative execution hoists from
-  // blocks a probe would make too long to hoist from), then LSR.
+  if (castKernelPointersToGlobal(F))
+    FAM.invalidate(F, PreservedAnalyses::none());
+  // The NVPTX code generator's IR passes before LSR, in its order: address
+  // space inference, the straight-line scalar optimizations (speculative
+  // execution hoists from blocks a probe would make too long to hoist
+  // from), then LSR. They run on functions without loops too: a probe in a
+  // guarded block keeps speculative execution from hoisting out of it.
   FunctionPassManager FPM;
+  FPM.addPass(InferAddressSpacesPass());
   FPM.addPass(SeparateConstOffsetFromGEPPass());
   FPM.addPass(SpeculativeExecutionPass());
   FPM.addPass(StraightLineStrengthReducePass());
@@ -58,6 +89,11 @@ void warpscope::reduceLoops(Function &F, FunctionAnalysisManager &FAM) {
   LPM.addPass(CanonicalizeFreezeInLoopsPass());
   LPM.addPass(LoopStrengthReducePass());
   FPM.addPass(createFunctionToLoopPassAdaptor(std::move(LPM)));
+  // The code generator's later CSE: on an exit edge LSR split, the exit
+  // branch's condition is known, so the exit value LSR computed there folds
+  // away and the block is empty again (folded below, as the code generator
+  // would, before a probe or a counter flush can keep it).
+  FPM.addPass(EarlyCSEPass());
   SmallPtrSet<BasicBlock *, 32> Before;
   for (BasicBlock &BB : F)
     Before.insert(&BB);
