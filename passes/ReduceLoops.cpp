@@ -5,6 +5,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/InferAddressSpaces.h"
@@ -67,6 +68,50 @@ static bool castKernelPointersToGlobal(Function &F) {
   return Changed;
 }
 
+/// The code generator infers address spaces again after its LSR would have
+/// run. A generic pointer induction variable LSR made from a global or shared
+/// pointer (for an intrinsic or asm that takes generic pointers) would then
+/// become a global one, cast back inside the loop at every use; in the plain
+/// build it stays generic, cast once before the loop. A freeze of its start
+/// value (no instruction) is opaque to that inference. (A generic header phi
+/// that was there before LSR has an incoming value the inference cannot see
+/// through, or the inference run first would have changed it: the freeze
+/// changes nothing for it.)
+/// V is formed from a pointer into a specific space by GEPs and casts.
+static bool fromSpecificSpace(const Value *V) {
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    if (V->getType()->getPointerAddressSpace() != 0)
+      return true;
+    if (auto *GEP = dyn_cast<GEPOperator>(V))
+      V = GEP->getPointerOperand();
+    else if (Operator::getOpcode(V) == Instruction::AddrSpaceCast)
+      V = cast<Operator>(V)->getOperand(0);
+    else
+      return false;
+  }
+  return false;
+}
+
+static bool keepInductionPointersGeneric(LoopInfo &LI) {
+  bool Changed = false;
+  for (Loop *L : LI.getLoopsInPreorder())
+    for (PHINode &Phi : L->getHeader()->phis()) {
+      auto *Ty = dyn_cast<PointerType>(Phi.getType());
+      if (!Ty || Ty->getAddressSpace() != 0)
+        continue;
+      for (unsigned I = 0, E = Phi.getNumIncomingValues(); I != E; ++I) {
+        Value *Start = Phi.getIncomingValue(I);
+        BasicBlock *From = Phi.getIncomingBlock(I);
+        if (L->contains(From) || !fromSpecificSpace(Start))
+          continue;
+        Phi.setIncomingValue(
+            I, new FreezeInst(Start, "", From->getTerminator()->getIterator()));
+        Changed = true;
+      }
+    }
+  return Changed;
+}
+
 void warpscope::reduceLoops(Function &F, FunctionAnalysisManager &FAM) {
   if (F.isDeclaration() || F.hasOptNone())
     return;
@@ -98,6 +143,7 @@ void warpscope::reduceLoops(Function &F, FunctionAnalysisManager &FAM) {
   for (BasicBlock &BB : F)
     Before.insert(&BB);
   FAM.invalidate(F, FPM.run(F, FAM));
+  bool Changed = keepInductionPointersGeneric(FAM.getResult<LoopAnalysis>(F));
   // Loop canonicalization gave loops dedicated exits and preheaders; the
   // code generator folds the empty ones away again, but not once a probe is
   // in them. Fold them now.
@@ -105,7 +151,6 @@ void warpscope::reduceLoops(Function &F, FunctionAnalysisManager &FAM) {
   for (BasicBlock &BB : F)
     if (!Before.count(&BB))
       Added.push_back(&BB);
-  bool Changed = false;
   for (BasicBlock *BB : Added) {
     auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
     if (Br && Br->isUnconditional() && &*BB->getFirstNonPHIOrDbg() == Br &&
