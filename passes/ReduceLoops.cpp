@@ -77,11 +77,15 @@ static bool castKernelPointersToGlobal(Function &F) {
 /// that was there before LSR has an incoming value the inference cannot see
 /// through, or the inference run first would have changed it: the freeze
 /// changes nothing for it.)
-/// V is formed from a pointer into a specific space by GEPs and casts.
+/// V is formed by GEPs and casts from a pointer into a specific space, or
+/// from a kernel's pointer parameter (NVPTXLowerArgs makes those global).
 static bool fromSpecificSpace(const Value *V) {
   for (unsigned Depth = 0; Depth < 16; ++Depth) {
     if (V->getType()->getPointerAddressSpace() != 0)
       return true;
+    if (auto *Arg = dyn_cast<Argument>(V))
+      return Arg->getParent()->getCallingConv() == CallingConv::PTX_Kernel &&
+             !Arg->hasByValAttr();
     if (auto *GEP = dyn_cast<GEPOperator>(V))
       V = GEP->getPointerOperand();
     else if (Operator::getOpcode(V) == Instruction::AddrSpaceCast)
