@@ -242,6 +242,14 @@ Truth memoryKernel(const char *Opcode, TruthMemory M, uint64_t Others) {
   return T;
 }
 
+/// Modeled cycles and the SMs the launches used (Inputs::ModeledTime).
+KernelModeledTime modeledTime(double Cycles, double SmsUsed) {
+  KernelModeledTime M;
+  M.Cycles = Cycles;
+  M.SmsUsed = SmsUsed;
+  return M;
+}
+
 Inputs truthOnly(const Truth &T) {
   Inputs In;
   In.GroundTruth = &T;
@@ -324,7 +332,7 @@ TEST(BankConflicts, ModeledTimeReplacesTheThroughputBound) {
   M.SharedIdealWavefronts = 100;
   Truth T = memoryKernel("ld.shared.f32", M, 300);
   Inputs In = truthOnly(T);
-  In.ModeledTime["_Z4copyPf"] = {1000, 31};
+  In.ModeledTime["_Z4copyPf"] = modeledTime(1000, 31);
   In.Present.push_back(InputKind::ModeledTime);
   std::vector<Advice> A = runOptimizer("bank_conflicts", In);
   ASSERT_EQ(A.size(), 1u);
@@ -342,12 +350,12 @@ TEST(Uncoalesced, ModeledTimeChargesTheSlowerOfL1AndL2) {
   Inputs In = truthOnly(T);
   In.Present.push_back(InputKind::ModeledTime);
   // On 10 SMs L1 binds: 400 / 10 / 4 = 10 cycles.
-  In.ModeledTime["_Z4copyPf"] = {100, 10};
+  In.ModeledTime["_Z4copyPf"] = modeledTime(100, 10);
   std::vector<Advice> A = runOptimizer("uncoalesced_access", In);
   ASSERT_EQ(A.size(), 1u);
   EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 90.0, 1e-9);
   // On 100 SMs L2 binds: 400 x 32 B / 2800 B per cycle.
-  In.ModeledTime["_Z4copyPf"] = {100, 100};
+  In.ModeledTime["_Z4copyPf"] = modeledTime(100, 100);
   A = runOptimizer("uncoalesced_access", In);
   ASSERT_EQ(A.size(), 1u);
   EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / (100.0 - 12800.0 / 2800.0), 1e-9);
