@@ -96,15 +96,18 @@ ParallelInputs parallelInputs(const Inputs &In, const std::string &Kernel) {
   for (const KernelView &V : kernelViews(In)) {
     if (V.Kernel != Kernel || V.T <= 0)
       continue;
-    P.RI = V.A / V.T;
-    double Fixed = 0;
+    // A warp is ready when it issued (selected) and when it could have
+    // but another was picked (not_selected).
+    double Ready = V.A, Fixed = 0;
     for (const FunctionBlame *B : V.Parts)
       for (const InstrStalls &S : B->Stalls)
-        for (const char *R : {"no_instructions", "drain"}) {
-          auto It = S.ByReason.find(R);
-          if (It != S.ByReason.end())
-            Fixed += It->second;
+        for (const auto &[R, N] : S.ByReason) {
+          if (R == "not_selected")
+            Ready += N;
+          else if (R == "no_instructions" || R == "drain")
+            Fixed += N;
         }
+    P.RI = std::min(1.0, Ready / V.T);
     P.FixedShare = Fixed / V.T;
   }
   if (C && C->DramBytesPerCycle > 0 && In.GroundTruth) {

@@ -41,8 +41,10 @@ struct LaunchShape {
 /// What the estimate needs besides the two shapes.
 struct ParallelInputs {
   double Sms = DefaultSms, Schedulers = 4;
-  /// GPA's R_I: the issued (selected) share of the samples; 0 when there
-  /// are none (then the kernel is taken as latency bound).
+  /// Eq. 9's R_I, the probability that a warp is ready: the share of the
+  /// samples where it issued (selected) or was ready but not picked
+  /// (not_selected); 0 without samples (the kernel is then taken as
+  /// latency bound).
   double RI = 0;
   /// The samples' share of warp start and drain (no_instructions, drain).
   double FixedShare = 0;

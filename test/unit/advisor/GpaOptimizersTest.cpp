@@ -349,6 +349,17 @@ TEST(BlockIncrease, WarpStartAndDrainDoNotShrink) {
   double S = 8 * issue(0.05, 8) / issue(0.05, 2);
   EXPECT_NEAR(only(K.run("block_increase")), 1 / (0.9 / S + 0.1), 1e-9);
 }
+TEST(BlockIncrease, ReadyButNotSelectedWarpsAreReady) {
+  Kernel K;
+  K.active(5);
+  K.stall(K.at("add.f32", 0), "not_selected", 5);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 90);
+  launch(K, 16, 256);
+  exactCounts(K, 16 * 8, 32);
+  // R_I = (5 selected + 5 not selected) / 100.
+  EXPECT_NEAR(only(K.run("block_increase")),
+              8 * issue(0.1, 8) / issue(0.1, 2), 1e-9);
+}
 TEST(BlockIncrease, BoundedByDram) {
   if (!machineConfig("h100-sxm"))
     GTEST_SKIP() << "built without the emulator's timing configurations";
