@@ -122,9 +122,16 @@ ParallelInputs parallelInputs(const Inputs &In, const std::string &Kernel) {
   return P;
 }
 
+bool readsGridSize(const Function &F) {
+  for (const Instr &I : F.Instrs)
+    if (I.Text.find("%nctaid") != std::string::npos)
+      return true;
+  return false;
+}
+
 double outerTrips(const Inputs &In, const std::string &Kernel) {
   const Function *F = In.Code ? In.Code->find(Kernel) : nullptr;
-  if (!F || !In.GroundTruth)
+  if (!F || !In.GroundTruth || !readsGridSize(*F))
     return 1;
   std::vector<double> Exec = exactExecutions(*F, *In.GroundTruth);
   if (Exec.empty() || Exec[0] <= 0)

@@ -12,6 +12,7 @@
 #define WARPSCOPE_DRIVER_ADVISE_MACHINEMODEL_H
 
 #include "Advice.h"
+#include "Code.h"
 #include <optional>
 #include <string>
 
@@ -73,10 +74,15 @@ ParallelEstimate estimateParallelism(const ParallelInputs &P,
 /// The machine, samples and modeled time for Kernel (mangled) from In.
 ParallelInputs parallelInputs(const Inputs &In, const std::string &Kernel);
 
-/// The warp iterations of Kernel's outermost loops per warp launched: the
-/// most warp executions of an outermost loop's header over the kernel's
-/// first instruction's (exact counts of the ground truth, numbered by the
-/// listing); 1 when not known or the kernel has no loop.
+/// Whether F reads the grid's size (PTX %nctaid): its loops can spread
+/// their trips over the grid (a grid-stride loop).
+bool readsGridSize(const Function &F);
+
+/// The trips of Kernel's outermost loops per warp launched: the most warp
+/// executions of an outermost loop's header over the kernel's first
+/// instruction's (exact counts of the ground truth, numbered by the
+/// listing). 1 when not known, when the kernel has no loop, or when it
+/// does not read the grid's size (a loop that is not over the grid).
 double outerTrips(const Inputs &In, const std::string &Kernel);
 
 /// "R_I = 0.08, start/drain 2.3%, rounds 3 -> 2, DRAM bound 3.2x" for

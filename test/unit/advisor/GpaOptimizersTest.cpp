@@ -306,6 +306,14 @@ void exactCounts(Kernel &K, double Warps, double Trips, uint64_t Sectors = 0) {
   K.GroundTruth.Files = 1;
 }
 
+/// The fixture kernel reading the grid's size, as a grid-stride loop does.
+std::string gridStridePtx() {
+  std::string Ptx = KernelPtx;
+  const std::string After = "mov.u32 %r2, 0;\n";
+  Ptx.insert(Ptx.find(After) + After.size(), "mov.u32 %r3, %nctaid.x;\n");
+  return Ptx;
+}
+
 /// Eq. 9.
 double issue(double RI, double W) { return 1 - std::pow(1 - RI, W); }
 
@@ -324,7 +332,8 @@ TEST(BlockIncrease, FiresOnFewerBlocksThanSms) {
             std::string::npos);
 }
 TEST(BlockIncrease, SpreadsAGridStrideLoopOverEverySm) {
-  Kernel K;
+  std::string Ptx = gridStridePtx();
+  Kernel K(Ptx.c_str());
   K.active(5);
   K.stall(K.at("add.f32", 0), "long_scoreboard", 95);
   launch(K, 16, 256);
@@ -339,7 +348,8 @@ TEST(BlockIncrease, SpreadsAGridStrideLoopOverEverySm) {
             std::string::npos);
 }
 TEST(BlockIncrease, WarpStartAndDrainDoNotShrink) {
-  Kernel K;
+  std::string Ptx = gridStridePtx();
+  Kernel K(Ptx.c_str());
   K.active(5);
   K.stall(K.at("add.f32", 0), "long_scoreboard", 85);
   K.stall(K.at("ret"), "drain", 10);
@@ -350,7 +360,8 @@ TEST(BlockIncrease, WarpStartAndDrainDoNotShrink) {
   EXPECT_NEAR(only(K.run("block_increase")), 1 / (0.9 / S + 0.1), 1e-9);
 }
 TEST(BlockIncrease, ReadyButNotSelectedWarpsAreReady) {
-  Kernel K;
+  std::string Ptx = gridStridePtx();
+  Kernel K(Ptx.c_str());
   K.active(5);
   K.stall(K.at("add.f32", 0), "not_selected", 5);
   K.stall(K.at("add.f32", 0), "long_scoreboard", 90);
@@ -363,7 +374,8 @@ TEST(BlockIncrease, ReadyButNotSelectedWarpsAreReady) {
 TEST(BlockIncrease, BoundedByDram) {
   if (!machineConfig("h100-sxm"))
     GTEST_SKIP() << "built without the emulator's timing configurations";
-  Kernel K;
+  std::string Ptx = gridStridePtx();
+  Kernel K(Ptx.c_str());
   K.active(5);
   K.stall(K.at("add.f32", 0), "long_scoreboard", 95);
   launch(K, 16, 256);
@@ -373,6 +385,17 @@ TEST(BlockIncrease, BoundedByDram) {
   // 3.2 MB at 3350 GB/s and 1980 MHz take 1891 cycles: at most 5.29x.
   double MinCycles = 100000 * 32 / (3350e3 / 1980);
   EXPECT_NEAR(only(K.run("block_increase")), 10000 / MinCycles, 1e-9);
+}
+TEST(BlockIncrease, LoopNotOverTheGridKeepsTheThreads) {
+  Kernel K; // loops 32 trips per warp but never reads the grid's size
+  K.active(5);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 95);
+  launch(K, 16, 256);
+  exactCounts(K, 16 * 8, 32);
+  std::vector<Advice> A = K.run("block_increase");
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NE(A[0].Hints.at(0).find("128 blocks of 32 threads"),
+            std::string::npos);
 }
 TEST(BlockIncrease, SilentWithEnoughBlocks) {
   Kernel K;
@@ -398,7 +421,8 @@ TEST(ThreadIncrease, FiresWhenTheBlockLimitBinds) {
   EXPECT_NEAR(only(A), Now / New, 1e-9);
 }
 TEST(ThreadIncrease, FiresOnOneWarpPerSmWithAGridStrideLoop) {
-  Kernel K;
+  std::string Ptx = gridStridePtx();
+  Kernel K(Ptx.c_str());
   K.active(3);
   K.stall(K.at("add.f32", 0), "long_scoreboard", 97);
   launch(K, 132, 32);
