@@ -184,7 +184,7 @@ void fillModeledTime(LoadedInputs &L) {
     K.Scaled |= M.Scaled;
     // The SMs the launch occupies: the configuration's, where it is known.
     std::optional<MachineConfig> C = machineConfig(M.Config);
-    double Sms = C                                  ? C->Sms
+    double Sms = C                                 ? C->Sms
                  : L.Profile && L.Profile->SmCount ? L.Profile->SmCount
                                                    : double(DefaultSms);
     double Blocks = double(TL.Grid[0] * TL.Grid[1] * TL.Grid[2]);

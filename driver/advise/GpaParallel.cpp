@@ -70,8 +70,8 @@ double residentWarps(const ParallelInputs &P, const LaunchShape &S) {
 }
 
 void addHotspot(const KernelView &V, Match &M) {
-  M.Hotspots.push_back({V.Kernel, V.Profile->Loc.File, V.Profile->Loc.Line,
-                        "", "", 0, 0, V.T, M.Evidence});
+  M.Hotspots.push_back({V.Kernel, V.Profile->Loc.File, V.Profile->Loc.Line, "",
+                        "", 0, 0, V.T, M.Evidence});
 }
 
 void blockIncrease(const Inputs &In, const KernelView &V, Match &M) {
@@ -94,7 +94,8 @@ void blockIncrease(const Inputs &In, const KernelView &V, Match &M) {
     Hint = formatv("Launch {0} blocks of {1} threads (now {2}): the kernel's "
                    "outer loop runs {3} trips per warp, so more blocks can "
                    "take them over and fill every SM",
-                   New.Blocks, Threads, Blocks, formatNumber(Trips, 1))
+                   formatNumber(New.Blocks), Threads, formatNumber(Blocks),
+                   formatNumber(Trips, 1))
                .str();
   } else {
     // The same threads in more, smaller blocks, one per SM at least.
@@ -105,19 +106,21 @@ void blockIncrease(const Inputs &In, const KernelView &V, Match &M) {
     Hint = formatv("Launch {0} blocks of {1} threads (now {2} of {3}): split "
                    "each block's work over more, smaller blocks so every SM "
                    "has one",
-                   New.Blocks, NewThreads, Blocks, Threads)
+                   formatNumber(New.Blocks), NewThreads, formatNumber(Blocks),
+                   Threads)
                .str();
   }
   if (New.Blocks <= Blocks)
     return;
   ParallelEstimate E = estimateParallelism(P, Now, New);
   M.Speedup = E.Speedup;
-  M.Evidence = formatv("{0} blocks for {1} SMs, {2} -> {3} blocks; busy "
-                       "schedulers' warps {4} -> {5}/SM; {6}",
-                       Blocks, P.Sms, Blocks, New.Blocks,
-                       formatNumber(residentWarps(P, Now)),
-                       formatNumber(residentWarps(P, New)), describe(P, E))
-                   .str();
+  M.Evidence =
+      formatv("{0} blocks for {1} SMs, {2} -> {3} blocks; busy "
+              "schedulers' warps {4} -> {5}/SM; {6}",
+              formatNumber(Blocks), formatNumber(P.Sms), formatNumber(Blocks),
+              formatNumber(New.Blocks), formatNumber(residentWarps(P, Now)),
+              formatNumber(residentWarps(P, New)), describe(P, E))
+          .str();
   M.Hints = {Hint};
   addHotspot(V, M);
 }
@@ -157,20 +160,21 @@ void threadIncrease(const Inputs &In, const KernelView &V, Match &M) {
       formatv("{0} threads per block: {1} warps resident on the busiest SM "
               "(of {2}); {3} threads in {4} blocks: {5} warps; {6}",
               Threads, formatNumber(residentWarps(P, Now)), L.maxWarpsPerSM(),
-              NewThreads, New.Blocks, formatNumber(residentWarps(P, New)),
-              describe(P, E))
+              NewThreads, formatNumber(New.Blocks),
+              formatNumber(residentWarps(P, New)), describe(P, E))
           .str();
   M.Hints = {
       formatv("Use {0} threads per block (from {1}){2}: the blocks now leave "
               "the SMs' warp slots and schedulers idle",
               NewThreads, Threads,
-              Stride ? formatv(" with the same {0} blocks; the kernel's "
-                               "outer loop then runs {1} instead of {2} "
-                               "trips per warp",
-                               Blocks, formatNumber(Trips / Grow, 1),
-                               formatNumber(Trips, 1))
-                           .str()
-                     : formatv(" in {0} blocks", New.Blocks).str())
+              Stride
+                  ? formatv(" with the same {0} blocks; the kernel's "
+                            "outer loop then runs {1} instead of {2} "
+                            "trips per warp",
+                            formatNumber(Blocks), formatNumber(Trips / Grow, 1),
+                            formatNumber(Trips, 1))
+                        .str()
+                  : formatv(" in {0} blocks", formatNumber(New.Blocks)).str())
           .str()};
   addHotspot(V, M);
 }

@@ -149,9 +149,8 @@ std::string describe(const ParallelInputs &P, const ParallelEstimate &E) {
                : std::string("no samples: latency bound assumed (R_I -> 0)");
   S += formatv(", warp start/drain {0}% of the samples, rounds on the "
                "busiest SM {1} -> {2}, Eq. 11 over the rounds {3}x",
-               formatNumber(100 * P.FixedShare, 1),
-               formatNumber(E.RoundsNow), formatNumber(E.RoundsNew),
-               formatNumber(E.Issue, 3))
+               formatNumber(100 * P.FixedShare, 1), formatNumber(E.RoundsNow),
+               formatNumber(E.RoundsNew), formatNumber(E.Issue, 3))
            .str();
   if (E.Bound > 0)
     S += ", DRAM bound " + formatNumber(E.Bound, 2) + "x (" + P.Config +

@@ -61,8 +61,7 @@ TEST(AdviseInputs, ModeledTimeFromTheLaunches) {
 }
 
 TEST(AdviseInputs, NoModeledTimeWithoutTheModel) {
-  std::string Dir =
-      truthDirectory(R"({"schema":"warpscope-emu/1","module":"m",
+  std::string Dir = truthDirectory(R"({"schema":"warpscope-emu/1","module":"m",
  "functions":[{"name":"_Z1kv","kernel":true,"instructions":[]}],
  "launches":[{"kernel":"_Z1kv","grid":[16,1,1],"block":[256,1,1]}]})");
   Expected<std::unique_ptr<LoadedInputs>> L = loadAdviseInputs(Dir);

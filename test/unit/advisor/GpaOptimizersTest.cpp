@@ -368,8 +368,8 @@ TEST(BlockIncrease, ReadyButNotSelectedWarpsAreReady) {
   launch(K, 16, 256);
   exactCounts(K, 16 * 8, 32);
   // R_I = (5 selected + 5 not selected) / 100.
-  EXPECT_NEAR(only(K.run("block_increase")),
-              8 * issue(0.1, 8) / issue(0.1, 2), 1e-9);
+  EXPECT_NEAR(only(K.run("block_increase")), 8 * issue(0.1, 8) / issue(0.1, 2),
+              1e-9);
 }
 TEST(BlockIncrease, BoundedByDram) {
   if (!machineConfig("h100-sxm"))
@@ -413,8 +413,8 @@ TEST(ThreadIncrease, FiresWhenTheBlockLimitBinds) {
   // No loop trips known: the same threads in 12500 blocks of 256 (8 per
   // SM). Busiest SM: 758 blocks in 23 rounds of 32 and one of 22, against
   // 95 blocks in 11 rounds of 8 and one of 7; R_I = 0.2.
-  double Now = (23 * 32 / (4 * issue(0.2, 8)) + 22 / (4 * issue(0.2, 5.5))) /
-               100000;
+  double Now =
+      (23 * 32 / (4 * issue(0.2, 8)) + 22 / (4 * issue(0.2, 5.5))) / 100000;
   double New =
       (11 * 8 / (4 * issue(0.2, 16)) + 7 / (4 * issue(0.2, 14))) / 12500;
   std::vector<Advice> A = K.run("thread_increase");
