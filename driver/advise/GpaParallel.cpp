@@ -115,8 +115,8 @@ void blockIncrease(const Inputs &In, const KernelView &V, Match &M) {
   ParallelEstimate E = estimateParallelism(P, Now, New);
   M.Speedup = E.Speedup;
   M.Evidence =
-      formatv("{0} blocks for {1} SMs, {2} -> {3} blocks; busy "
-              "schedulers' warps {4} -> {5}/SM; {6}",
+      formatv("{0} blocks for {1} SMs, {2} -> {3} blocks; warps on the "
+              "busiest SM {4} -> {5}; {6}",
               formatNumber(Blocks), formatNumber(P.Sms), formatNumber(Blocks),
               formatNumber(New.Blocks), formatNumber(residentWarps(P, Now)),
               formatNumber(residentWarps(P, New)), describe(P, E))
