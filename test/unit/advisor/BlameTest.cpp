@@ -321,9 +321,11 @@ TEST(Blame, WaitOnADivisionIsBlamedOnIt) {
   Kernel S;
   S.stall(Mul, "short_scoreboard", 10);
   const FunctionBlame &BS = S.blameAll();
-  for (const BlameEdge &E : BS.Edges)
-    if (E.Use == Mul && E.Def == Div)
+  for (const BlameEdge &E : BS.Edges) {
+    if (E.Use == Mul && E.Def == Div) {
       EXPECT_STREQ(E.PrunedBy, "opcode");
+    }
+  }
 }
 
 // Dominator pruning: the unguarded mov reads %f1 between the loads and the
