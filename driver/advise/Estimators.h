@@ -23,8 +23,7 @@ double latencyHiding(double T, double A, double ML);
 /// elimination of their E samples, EA of them active) and the callee's
 /// code can be scheduled with the caller's (latency hiding of ML with the
 /// active samples left): S = T / (T - E - min(A - EA, ML, (T - E) / 2)).
-double eliminationAndHiding(double T, double A, double E, double EA,
-                            double ML);
+double eliminationAndHiding(double T, double A, double E, double EA, double ML);
 
 /// One optimization scope (a loop or a function) for Eq. 5.
 struct Scope {

@@ -81,11 +81,11 @@ void functionInlining(const Inputs &, const KernelView &V, Match &M) {
           continue;
         Eliminated += N;
         EliminatedActive += Active[I];
-        M.Hotspots.push_back(instrHotspot(
-            B, I, N,
-            Call   ? "call of " + In.Callee
-            : Ret  ? "return from " + F.Name
-                   : "parameter move '" + In.Opcode + "'"));
+        M.Hotspots.push_back(
+            instrHotspot(B, I, N,
+                         Call  ? "call of " + In.Callee
+                         : Ret ? "return from " + F.Name
+                               : "parameter move '" + In.Opcode + "'"));
         continue;
       }
       if (P == 0)

@@ -61,7 +61,8 @@ bool intType(StringRef T) {
          isdigit(static_cast<unsigned char>(T[1]));
 }
 bool floatType(StringRef T) {
-  return T.size() >= 2 && T[0] == 'f' && isdigit(static_cast<unsigned char>(T[1]));
+  return T.size() >= 2 && T[0] == 'f' &&
+         isdigit(static_cast<unsigned char>(T[1]));
 }
 
 /// PTX opcodes ("div.s32", "cvt.rn.f32.s32", "mul.lo.s64").
@@ -204,15 +205,15 @@ void strengthReduction(const Inputs &, const KernelView &V, Match &M) {
     M.M += N;
     std::string Ops;
     for (auto &[K, Count] : L.Ops) {
-      Ops += formatv("{0}{1} {2}", Ops.empty() ? "" : ", ", Count,
-                     expenseName(K))
-                 .str();
+      Ops +=
+          formatv("{0}{1} {2}", Ops.empty() ? "" : ", ", Count, expenseName(K))
+              .str();
       Kinds.insert(K);
     }
-    std::string Ev = formatv("{0}; {1} stalls blamed on them, {2} active",
-                             Ops, formatNumber(L.Blamed, 1),
-                             formatNumber(L.Active, 1))
-                         .str();
+    std::string Ev =
+        formatv("{0}; {1} stalls blamed on them, {2} active", Ops,
+                formatNumber(L.Blamed, 1), formatNumber(L.Active, 1))
+            .str();
     if (L.Executions > 0)
       Ev += formatv("; {0} warp executions (exact)",
                     formatNumber(L.Executions, 0))

@@ -113,7 +113,8 @@ struct Kernel {
   const FunctionBlame &blameAll() {
     for (auto &[Name, S] : Stalls) {
       auto E = Executed.find(Name);
-      Blame[Name] = blame(fn(Name), S, E == Executed.end() ? nullptr : &E->second);
+      Blame[Name] =
+          blame(fn(Name), S, E == Executed.end() ? nullptr : &E->second);
     }
     In.Code = &Code;
     In.Blame = &Blame;

@@ -537,8 +537,7 @@ TEST(FunctionInlining, EliminatesTheCallOverhead) {
   std::vector<Advice> A = K.run("function_inlining");
   EXPECT_DOUBLE_EQ(only(A), 2.5);
   ASSERT_FALSE(A.empty());
-  EXPECT_NE(A[0].Estimator.find("E = 30"), std::string::npos)
-      << A[0].Estimator;
+  EXPECT_NE(A[0].Estimator.find("E = 30"), std::string::npos) << A[0].Estimator;
   // Hybrid: the exact calls and parameter moves (st.param and the return
   // value's ld.param in k, ld.param and st.param in dev).
   Kernel H(WithCall);
