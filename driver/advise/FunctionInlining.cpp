@@ -63,46 +63,56 @@ void functionInlining(const Inputs &, const KernelView &V, Match &M) {
   for (size_t P = 0; P < V.Parts.size(); ++P) {
     const FunctionBlame &B = *V.Parts[P];
     const Function &F = *B.Code;
+    size_t N = F.Instrs.size();
     std::vector<double> Active = activeSamples(B);
-    bool HasExec = B.Executed.size() == F.Instrs.size();
+    bool HasExec = B.Executed.size() == N;
     Exact &= HasExec;
-    for (unsigned I = 0; I < F.Instrs.size(); ++I) {
+    std::vector<char> Overhead(N);
+    for (unsigned I = 0; I < N; ++I) {
+      const Instr &In = F.Instrs[I];
+      AnyCall |= isCall(In);
+      Overhead[I] = isCall(In) || (P > 0 && isReturn(In)) || isParamMove(F, I);
+      if (HasExec && Overhead[I] && !isReturn(In))
+        (isCall(In) ? Calls : Moves) += B.Executed[I];
+    }
+    // Dependency stalls on an overhead instruction's result (a value read
+    // through .param) go with it; those on real work stay as latency that
+    // the inlined code may hide.
+    std::vector<double> OnOverhead(N, 0), OnWork(N, 0);
+    for (const BlameEdge &E : B.Edges)
+      if (!*E.PrunedBy && E.Samples > 0)
+        (Overhead[E.Def] ? OnOverhead : OnWork)[E.Use] += E.Samples;
+    for (unsigned I = 0; I < N; ++I) {
       const Instr &In = F.Instrs[I];
       const InstrStalls &S = B.Stalls[I];
       double Stalled = S.Total - S.of(StallKind::Active);
-      bool Call = isCall(In), Ret = P > 0 && isReturn(In);
-      bool Move = isParamMove(F, I);
-      AnyCall |= Call;
-      if (Call || Ret || Move) {
-        double N = Stalled + Active[I];
-        if (HasExec)
-          (Call ? Calls : Moves) += Ret ? 0 : B.Executed[I];
-        if (N <= 0)
-          continue;
-        Eliminated += N;
+      double Gone = OnOverhead[I];
+      if (Overhead[I]) {
+        Gone = Stalled - OnWork[I] + Active[I];
         EliminatedActive += Active[I];
-        M.Hotspots.push_back(
-            instrHotspot(B, I, N,
-                         Call  ? "call of " + In.Callee
-                         : Ret ? "return from " + F.Name
-                               : "parameter move '" + In.Opcode + "'"));
-        continue;
+        Latency += OnWork[I];
+      } else if (P > 0) {
+        // The call's branch latency shows at the callee's first
+        // instruction.
+        if (I == 0 && S.ByReason.count("branch_resolving"))
+          Gone += S.ByReason.at("branch_resolving");
+        Latency += Stalled - Gone;
+        if (Stalled - Gone > 0)
+          M.Hotspots.push_back(instrHotspot(B, I, Stalled - Gone,
+                                            "in device function " + F.Name));
       }
-      if (P == 0)
+      if (Gone <= 0)
         continue;
-      // The call's branch latency shows at the callee's first instruction.
-      double Entry = I == 0 ? S.ByReason.count("branch_resolving")
-                                  ? S.ByReason.at("branch_resolving")
-                                  : 0
-                            : 0;
-      Eliminated += Entry;
-      Latency += Stalled - Entry;
-      if (Stalled > 0)
-        M.Hotspots.push_back(
-            instrHotspot(B, I, Stalled, "in device function " + F.Name));
+      Eliminated += Gone;
+      M.Hotspots.push_back(instrHotspot(
+          B, I, Gone,
+          isCall(In)    ? "call of " + In.Callee
+          : Overhead[I] ? (isReturn(In) ? "return from " + F.Name
+                                        : "parameter move '" + In.Opcode + "'")
+                        : "waits for a parameter move or call"));
     }
   }
-  if (!AnyCall || V.Parts.size() < 2)
+  if (!AnyCall)
     return; // nothing is called: nothing to inline
   double Hidden =
       std::max(0.0, std::min({V.A - EliminatedActive, Latency,

@@ -551,6 +551,21 @@ TEST(FunctionInlining, EliminatesTheCallOverhead) {
             std::string::npos)
       << B[0].Estimator;
 }
+// A stall on a parameter move's result goes with the move; a move waiting
+// for real work (st.param of the add's result) keeps that wait as latency:
+// T = 116, A = 55, E = 30 + 6, E_A = 15, M^L = 30 + 10.
+TEST(FunctionInlining, DependencyStallsFollowTheirSource) {
+  Kernel K(WithCall);
+  K.active(40);
+  K.stall(K.at("call.uni"), "selected", 10);
+  K.stall(0, "branch_resolving", 15, "dev");
+  K.stall(4, "selected", 5, "dev");
+  K.stall(2, "long_scoreboard", 30, "dev");
+  K.stall(1, "wait", 6, "dev");  // ld.global waits for ld.param's %rd1
+  K.stall(3, "wait", 10, "dev"); // st.param waits for the add
+  std::vector<Advice> A = K.run("function_inlining");
+  EXPECT_DOUBLE_EQ(only(A), 116.0 / (116 - 36 - 40));
+}
 TEST(FunctionInlining, SilentWithoutCalls) {
   Kernel K;
   K.active(40);
