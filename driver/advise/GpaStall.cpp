@@ -158,6 +158,50 @@ int invariantStoreLoop(const Function &F, unsigned I) {
   return Nest.front();
 }
 
+/// Hybrid mode: stores to a loop-invariant address (each trip overwrites
+/// the last) are transactions a register removes. The memory system's
+/// queueing delays every global access, so the memory dependency stalls on
+/// global loads shrink by the share of the kernel's global accesses (exact
+/// warp executions) that those stores are. True when there are such
+/// stores, exact executions or not (their hint goes first).
+bool redundantStores(const KernelView &V, Match &M) {
+  double Redundant = 0, Accesses = 0;
+  bool Exact = true, Any = false;
+  eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
+    const Instr &In = B.Code->Instrs[I];
+    if (!globalAccess(In))
+      return;
+    bool Invariant =
+        In.Store && !In.Load && invariantStoreLoop(*B.Code, I) >= 0;
+    Any |= Invariant;
+    Exact &= B.Executed.size() == B.Code->Instrs.size();
+    if (!Exact)
+      return;
+    Accesses += B.Executed[I];
+    Redundant += Invariant ? B.Executed[I] : 0;
+  });
+  if (!Exact || Redundant <= 0 || Accesses <= 0)
+    return Any;
+  double Share = Redundant / Accesses;
+  std::map<std::pair<const FunctionBlame *, unsigned>, double> OnLoad;
+  eachEdge(V, [&](const FunctionBlame &B, const BlameEdge &E) {
+    const Instr &Def = B.Code->Instrs[E.Def];
+    if (E.Class == DepClass::GlobalMemory && globalAccess(Def) && Def.Load)
+      OnLoad[{&B, E.Def}] += E.Samples;
+  });
+  for (auto &[Key, N] : OnLoad) {
+    M.M += N * Share;
+    M.Hotspots.push_back(instrHotspot(
+        *Key.first, Key.second, N * Share,
+        formatv("{0} memory dependency stalls on this load; {1}% of the "
+                "kernel's global accesses are stores to a loop-invariant "
+                "address (exact warp executions)",
+                formatNumber(N, 1), formatNumber(100 * Share, 1))
+            .str()));
+  }
+  return true;
+}
+
 void globalTransactions(const Inputs &, const KernelView &V, Match &M) {
   double Drain = 0;
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
@@ -175,6 +219,13 @@ void globalTransactions(const Inputs &, const KernelView &V, Match &M) {
   M.Hints = {"The memory pipeline is saturated by global accesses: use wider "
              "(vector) loads, reuse data through shared memory or registers, "
              "and drop redundant loads."};
+  bool Invariant = redundantStores(V, M);
+  if (Invariant)
+    M.Hints.insert(M.Hints.begin(),
+                   "A loop stores to the same address on every trip: "
+                   "accumulate in a register and store once after the loop "
+                   "(mark the pointers __restrict__ so the compiler may do "
+                   "it).");
   if (Drain <= 0)
     return;
   // Warps that exited wait for their stores (drain): the global stores'
@@ -194,7 +245,6 @@ void globalTransactions(const Inputs &, const KernelView &V, Match &M) {
   if (Weight <= 0)
     return;
   M.M += Drain;
-  bool Invariant = false;
   for (auto [B, I] : Stores) {
     std::string Ev = "warps wait at exit for their stores (drain)";
     int L = invariantStoreLoop(*B->Code, I);
@@ -203,7 +253,6 @@ void globalTransactions(const Inputs &, const KernelView &V, Match &M) {
       Ev += formatv("; the same address every trip of the loop at line {0}",
                     Lp.Line)
                 .str();
-      Invariant = true;
     }
     if (B->Executed.size() == B->Code->Instrs.size())
       Ev += formatv("; {0} warp executions (exact)",
@@ -211,12 +260,6 @@ void globalTransactions(const Inputs &, const KernelView &V, Match &M) {
                 .str();
     M.Hotspots.push_back(instrHotspot(*B, I, Drain * W(*B, I) / Weight, Ev));
   }
-  if (Invariant)
-    M.Hints.insert(M.Hints.begin(),
-                   "A loop stores to the same address on every trip: "
-                   "accumulate in a register and store once after the loop "
-                   "(mark the pointers __restrict__ so the compiler may do "
-                   "it).");
 }
 
 void sharedTransactions(const Inputs &, const KernelView &V, Match &M) {
