@@ -177,7 +177,7 @@ std::string warpscope::renderMemoryHtml(const MemoryView &V) {
           "<th>atomic addresses</th></tr></thead><tbody>\n";
     for (const MemoryLine &L : F.Lines) {
       const TruthMemory &C = L.Counts;
-      OS << "<tr><td>" << escapeHtml(where(L)) << "</td><td>"
+      OS << "<tr>" << sourceLineCell(L.File, L.Line) << "<td>"
          << C.GlobalRequests << "</td><td>"
          << Ratio(C.GlobalSectors, C.GlobalRequests) << "</td><td>"
          << Ratio(C.GlobalIdealSectors, C.GlobalRequests) << "</td><td>"
