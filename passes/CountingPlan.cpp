@@ -100,7 +100,7 @@ void ModuleInstrumenter::plan(Function &F) {
   UniformityResult Uniformity = computeUniformity(F, FAM);
   UniformityInfo &UI = *Uniformity.Info;
   auto &LI = FAM.getResult<LoopAnalysis>(F);
-  auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
 
   FunctionRecord Rec;
@@ -155,7 +155,7 @@ void ModuleInstrumenter::plan(Function &F) {
         IsSwitch ? cast<SwitchInst>(Term)->getCondition() : Br->getCondition();
     R.Loc = branchLocation(*Term, Cond);
     if (Br)
-      R.SourceTrueSuccessor = sourceTrueSuccessor(Sides, *Br, DT);
+      R.SourceTrueSuccessor = sourceTrueSuccessor(Sides, *Br, PDT);
     for (BasicBlock *S : Succ)
       R.Successors.push_back(BlockIds[S]);
     R.Uniform = !UI.hasDivergentTerminator(BB);

@@ -1,10 +1,12 @@
 //===- SourceSides.cpp - Which successor is the source condition's true side =//
 
 #include "SourceSides.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/DebugInfoMetadata.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -54,24 +56,33 @@ static bool isCode(const Instruction &I) {
          !isa<NoAliasScopeDeclInst>(I);
 }
 
-/// Adds the source positions of the code in the blocks S dominates;
-/// false when there are more than MaxSideBlocks of them.
-static bool sidePositions(const BasicBlock *S, const DominatorTree &DT,
+/// Adds the source positions of the code on side S of the branch ending
+/// block B: the blocks reachable from S before the lanes meet again at B's
+/// immediate post-dominator (or come back to B), i.e. the code that runs
+/// only because the branch went to S; nothing when S is that meeting point.
+/// False when there are more than MaxSideBlocks of them.
+static bool sidePositions(const BasicBlock *B, const BasicBlock *S,
+                          const PostDominatorTree &PDT,
                           std::set<uint64_t> &Out) {
-  const DomTreeNode *Root = DT.getNode(S);
-  if (!Root)
-    return true;
-  SmallVector<const DomTreeNode *, 16> Work = {Root};
+  SmallPtrSet<const BasicBlock *, 32> Seen = {B};
+  if (const DomTreeNode *N = PDT.getNode(B); N && N->getIDom())
+    if (const BasicBlock *Join = N->getIDom()->getBlock())
+      Seen.insert(Join);
+  SmallVector<const BasicBlock *, 16> Work;
+  if (Seen.insert(S).second)
+    Work.push_back(S);
   unsigned Blocks = 0;
   while (!Work.empty()) {
-    const DomTreeNode *N = Work.pop_back_val();
+    const BasicBlock *X = Work.pop_back_val();
     if (++Blocks > MaxSideBlocks)
       return false;
-    for (const Instruction &I : *N->getBlock())
+    for (const Instruction &I : *X)
       if (isCode(I))
         if (const DILocation *DL = I.getDebugLoc().get(); DL && DL->getLine())
           Out.insert(packPosition(DL));
-    Work.append(N->begin(), N->end());
+    for (const BasicBlock *Y : successors(X))
+      if (Seen.insert(Y).second)
+        Work.push_back(Y);
   }
   return true;
 }
@@ -116,7 +127,7 @@ PreservedAnalyses RecordSourceSidesPass::run(Module &M,
       continue;
     // Its own tree, not the analysis manager's: nothing is cached for the
     // pipeline to invalidate.
-    DominatorTree DT(F);
+    PostDominatorTree PDT(F);
     for (BasicBlock &BB : F) {
       const BranchInst *Br = twoWayBranch(BB);
       const DILocation *DL = Br ? positionLocation(*Br) : nullptr;
@@ -125,8 +136,8 @@ PreservedAnalyses RecordSourceSidesPass::run(Module &M,
       BranchPosition Pos{fileOf(DL), DL->getLine(), DL->getColumn()};
       // Clang's IR branches to the source condition's true side first.
       SourceSideRecord &R = Sides[Pos];
-      if (!sidePositions(Br->getSuccessor(0), DT, R.True) ||
-          !sidePositions(Br->getSuccessor(1), DT, R.False))
+      if (!sidePositions(&BB, Br->getSuccessor(0), PDT, R.True) ||
+          !sidePositions(&BB, Br->getSuccessor(1), PDT, R.False))
         TooLarge.insert(Pos);
     }
   }
@@ -189,7 +200,7 @@ static size_t common(const std::set<uint64_t> &A, const std::set<uint64_t> &B) {
 
 std::optional<unsigned>
 warpscope::sourceTrueSuccessor(const SourceSides &Sides, const BranchInst &Br,
-                               const DominatorTree &DT) {
+                               const PostDominatorTree &PDT) {
   const DILocation *DL =
       twoWayBranch(*Br.getParent()) == &Br ? positionLocation(Br) : nullptr;
   if (!DL)
@@ -198,11 +209,11 @@ warpscope::sourceTrueSuccessor(const SourceSides &Sides, const BranchInst &Br,
   if (It == Sides.end())
     return std::nullopt;
   std::set<uint64_t> Now0, Now1;
-  if (!sidePositions(Br.getSuccessor(0), DT, Now0) ||
-      !sidePositions(Br.getSuccessor(1), DT, Now1))
+  if (!sidePositions(Br.getParent(), Br.getSuccessor(0), PDT, Now0) ||
+      !sidePositions(Br.getParent(), Br.getSuccessor(1), PDT, Now1))
     return std::nullopt;
   // Only positions one side reaches and the other does not tell the sides
-  // apart (a loop's header reaches its exit too).
+  // apart.
   std::set<uint64_t> Only0 = minus(Now0, Now1), Only1 = minus(Now1, Now0);
   std::set<uint64_t> True = minus(It->second.True, It->second.False),
                      False = minus(It->second.False, It->second.True);

@@ -5,12 +5,13 @@
 // `br (i < n), body, exit`). At the start of the pipeline clang's IR still
 // has the source's polarity: `if`, `for`, `while` and `?:` branch to the
 // source condition's true side first. A pass there records, for each
-// two-way branch, the source positions of the code each side reaches (the
-// blocks each successor dominates), under the position of the branch's
-// condition. After optimisation the device pass compares the code each
-// successor of a branch at that position reaches with the two records:
-// when only one polarity agrees with the source positions, that successor
-// is the source's true side; when neither or both do, it stays unknown.
+// two-way branch, the source positions of the code each side runs before
+// the two sides meet again (at the branch's immediate post-dominator), under
+// the position of the branch's condition. After optimisation the device pass
+// compares the code on each side of a branch at that position with the two
+// records: when only one polarity agrees with the source positions, that
+// successor is the source's true side; when neither or both do, it stays
+// unknown.
 // The record is named metadata, taken out again by the device pass, so the
 // module it emits is the one it would emit without.
 //
@@ -29,7 +30,7 @@
 
 namespace llvm {
 class BranchInst;
-class DominatorTree;
+class PostDominatorTree;
 } // namespace llvm
 
 namespace warpscope {
@@ -64,7 +65,7 @@ SourceSides takeSourceSides(llvm::Module &M);
 /// the records tell it unambiguously.
 std::optional<unsigned> sourceTrueSuccessor(const SourceSides &Sides,
                                             const llvm::BranchInst &Br,
-                                            const llvm::DominatorTree &DT);
+                                            const llvm::PostDominatorTree &PDT);
 
 } // namespace warpscope
 
