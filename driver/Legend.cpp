@@ -36,7 +36,7 @@ const std::vector<LegendEntry> &warpscope::reportLegend() {
                  "or duplicated code): a row sums them; the JSON report "
                  "lists each under \"branches\""},
       {"cond true", "active threads that took the true side of the source "
-                    "condition (the `if`/loop condition as written), in %; "
+                    "condition (the if or loop condition as written), in %; "
                     "\"-\" where the build could not tell which compiled "
                     "successor that is (see \"to 1st succ\")"},
       {"to 1st succ", "active threads that went to the branch's first "

@@ -102,7 +102,7 @@ h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #c
 h3{font-size:1em;overflow-wrap:anywhere}
 table{border-collapse:collapse;margin:.5em 0;max-width:100%}
 td,th{padding:2px 8px;border:1px solid #ddd}td{overflow-wrap:anywhere}
-td.loc,table.advice td:first-child,table.advice td:nth-child(3){white-space:nowrap;overflow-wrap:normal}
+td.loc,table.divmap td:first-child,table.advice td:first-child,table.advice td:nth-child(3){white-space:nowrap;overflow-wrap:normal}
 #kernels td:first-child{min-width:14em}td.cfg{overflow-wrap:normal}
 th{background:#f3f3f3;cursor:pointer}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td code{white-space:pre-wrap}pre{white-space:pre-wrap;overflow-wrap:anywhere}

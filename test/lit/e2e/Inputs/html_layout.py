@@ -26,7 +26,8 @@ function lines(sel){var n=0;document.querySelectorAll(sel).forEach(function(td){
   n=Math.max(n,Object.keys(tops).length);});return n;}
 document.body.setAttribute('data-probe',JSON.stringify({scroll:de.scrollWidth,
   client:de.clientWidth,noBg:s?s.backgroundColor:null,noColor:s?s.color:null,
-  locLines:lines('td.loc'),adviceLines:lines('table.advice td:first-child')}));
+  locLines:lines('td.loc'),adviceLines:lines('table.advice td:first-child'),
+  mapLines:lines('table.divmap td:first-child')}));
 </script>"""
 
 if sys.argv[1] == "inject":
@@ -55,6 +56,8 @@ if sys.argv[1] == "sections":
 assert probe["noBg"] == "rgb(244, 244, 244)", probe
 assert probe["noColor"] == "rgb(51, 51, 51)", probe
 assert '<details class="legend"' in dom and 'class="key"' in dom
+# Divergence-map locations stay on one line.
+assert probe["mapLines"] == 1, probe
 # Launch configurations per kernel, and PTX instructions beside the source.
 table = dom[dom.index('id="kernels"'):]
 table = table[:table.index("</table>")]
