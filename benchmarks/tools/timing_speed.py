@@ -38,16 +38,20 @@ def build_shim(tmp):
 
 
 def thread_instructions(out):
-    n = 0
+    """(thread-instructions, CTAs launched) from the ground truth."""
+    n = ctas = 0
     for path in glob.glob(os.path.join(out, "emu-*.json")):
-        for f in json.load(open(path))["functions"]:
+        doc = json.load(open(path))
+        for f in doc["functions"]:
             n += sum(i["thread_executions"] for i in f["instructions"])
-    return n
+        for l in doc["launches"]:
+            ctas += l["grid"][0] * l["grid"][1] * l["grid"][2]
+    return n, ctas
 
 
 def measure(a, shim, exe, size, model):
-    """(thread-instructions, process CPU s, launch CPU s, peak RSS KiB):
-    the minimum of each over the repetitions."""
+    """(thread-instructions, process CPU s, launch CPU s, peak RSS KiB,
+    CTAs): the minimum of the measures over the repetitions."""
     best = None
     for _ in range(a.repeat):
         out = tempfile.mkdtemp(prefix="wsspeed")
@@ -64,13 +68,14 @@ def measure(a, shim, exe, size, model):
                       stderr)
         if not m:
             raise RuntimeError("%s: no launch_cpu_seconds line (no launch?)" % exe)
-        r = (thread_instructions(out), ru.ru_utime + ru.ru_stime,
-             float(m.group(1)), int(m.group(2)))
+        n, ctas = thread_instructions(out)
+        r = (n, ru.ru_utime + ru.ru_stime, float(m.group(1)), int(m.group(2)), ctas)
         shutil.rmtree(out)
         if best is None:
             best = r
         else:
-            best = (r[0], min(best[1], r[1]), min(best[2], r[2]), min(best[3], r[3]))
+            best = (r[0], min(best[1], r[1]), min(best[2], r[2]), min(best[3], r[3]),
+                    r[4])
     return best
 
 
@@ -98,16 +103,17 @@ def suite(a, shim):
 
 
 def sizes(a, shim):
-    print("| program | size | thread-instr. | CPU s, model | peak RSS MiB, off "
-          "| peak RSS MiB, model |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| program | size | CTAs | thread-instr. | CPU s, model | peak RSS MiB, off "
+          "| peak RSS MiB, model | model's own MiB |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for name in names(a):
         exe = os.path.join(a.build, "benchmarks", name)
         for size in a.sizes.split(","):
             off = measure(a, shim, exe, size, "off")
             on = measure(a, shim, exe, size, a.model)
-            print("| %s | %s | %d | %.3f | %.1f | %.1f |"
-                  % (name, size, on[0], on[1], off[3] / 1024, on[3] / 1024))
+            print("| %s | %s | %d | %d | %.3f | %.1f | %.1f | %.1f |"
+                  % (name, size, on[4], on[0], on[1], off[3] / 1024, on[3] / 1024,
+                     (on[3] - off[3]) / 1024))
             sys.stdout.flush()
 
 

@@ -7,9 +7,9 @@
 // its 128-byte lines: lines found in L1 cost L1 latency; the sectors of
 // missing lines go to L2 (tags shared by the simulated SMs, Model.cpp;
 // bandwidth: this SM's share), and those missing there to this SM's share
-// of DRAM bandwidth. Stores write through L1 (no allocation) to L2. Atomics are performed
-// at L2, one address after another. Shared accesses take one cycle per bank
-// wavefront (bank conflicts replay) in the SM's shared-memory pipe.
+// of DRAM bandwidth. Stores write through L1 (no allocation) to L2. Atomics are
+// performed at L2, one address after another. Shared accesses take one cycle
+// per bank wavefront (bank conflicts replay) in the SM's shared-memory pipe.
 //
 //===----------------------------------------------------------------------===//
 #include "SmSim.h"

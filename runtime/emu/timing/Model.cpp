@@ -54,10 +54,9 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
     SimIndex[S] = (int32_t)K;
     uint64_t Expected =
         Shape.Ctas / ActiveSms + (S < Shape.Ctas % ActiveSms ? 1 : 0);
-    Sms.push_back(std::make_unique<SmSim>(C, Table, NumSlots, ActiveSms,
-                                          BlocksPerSm, Expected,
-                                          Shape.SharedPerCta, SamplePeriod,
-                                          *L2));
+    Sms.push_back(std::make_unique<SmSim>(
+        C, Table, NumSlots, ActiveSms, BlocksPerSm, Expected,
+        Shape.SharedPerCta, SamplePeriod, *L2));
   }
   NextCta = wanted(0) ? 0 : nextWanted(0);
   if (SamplePeriod)
