@@ -166,10 +166,77 @@ static EMU_ALWAYS_INLINE void opTestp(const Inst &I, uint64_t *R, uint32_t EM) {
   });
 }
 
+// Integer setp with one predicate (the probes' `setp.ne.and.u32` too): the
+// comparison and the boolean combine chosen once per instruction, not per
+// lane. False for other forms.
+static EMU_ALWAYS_INLINE bool setpIntFast(const Inst &I, uint64_t *R,
+                                          uint32_t EM) {
+  if (I.Op != OpSetp || I.ND != 1)
+    return false;
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  const uint64_t *B = R + (size_t)I.S[1] * 32;
+  const uint64_t *C = R + (size_t)I.S[2] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  const uint8_t Cm = I.Sub;
+  const uint64_t Neg = (I.Flags & FNegC) ? 1 : 0;
+  return intDispatch(I.T, [&](auto Tag) {
+    using X = decltype(Tag);
+    using UX = std::make_unsigned_t<X>;
+    auto Go = [&](auto Pred) {
+      switch (I.Bool) {
+      case BoolNone:
+        LANES(D[l] = Pred(get<X>(A[l]), get<X>(B[l])));
+        return;
+      case BoolAnd:
+        LANES(D[l] = Pred(get<X>(A[l]), get<X>(B[l])) & ((C[l] & 1) ^ Neg));
+        return;
+      case BoolOr:
+        LANES(D[l] = Pred(get<X>(A[l]), get<X>(B[l])) | ((C[l] & 1) ^ Neg));
+        return;
+      default:
+        LANES(D[l] = Pred(get<X>(A[l]), get<X>(B[l])) ^ ((C[l] & 1) ^ Neg));
+        return;
+      }
+    };
+    switch (Cm) {
+    case CmpEq:
+    case CmpEqu:
+      return Go([](X P, X Q) { return P == Q; });
+    case CmpNe:
+    case CmpNeu:
+      return Go([](X P, X Q) { return P != Q; });
+    case CmpLt:
+    case CmpLtu:
+      return Go([](X P, X Q) { return P < Q; });
+    case CmpLe:
+    case CmpLeu:
+      return Go([](X P, X Q) { return P <= Q; });
+    case CmpGt:
+    case CmpGtu:
+      return Go([](X P, X Q) { return P > Q; });
+    case CmpGe:
+    case CmpGeu:
+      return Go([](X P, X Q) { return P >= Q; });
+    case CmpLo:
+      return Go([](X P, X Q) { return (UX)P < (UX)Q; });
+    case CmpLs:
+      return Go([](X P, X Q) { return (UX)P <= (UX)Q; });
+    case CmpHi:
+      return Go([](X P, X Q) { return (UX)P > (UX)Q; });
+    case CmpHs:
+      return Go([](X P, X Q) { return (UX)P >= (UX)Q; });
+    default:
+      return Go([](X, X) { return false; });
+    }
+  });
+}
+
 // setp/set, with the optional boolean combine and second predicate.
 template <class Fn>
 static EMU_ALWAYS_INLINE void opSetp(const Inst &I, uint64_t *R, uint32_t EM,
                                      Fn &&Unsupported) {
+  if (setpIntFast(I, R, EM))
+    return;
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   const uint64_t *B = R + (size_t)I.S[1] * 32;
   const uint64_t *C = R + (size_t)I.S[2] * 32;
