@@ -113,10 +113,13 @@ struct StallCounts {
 };
 
 class SmSim;
+class LineCache;
 
 /// One launch's model. submit() may be called from any worker thread in any
-/// order; each simulated SM takes its CTAs in index order, so the result
-/// does not depend on the thread count.
+/// order; the traces are handed to the simulated SMs in CTA index order, one
+/// at a time (each SM runs as far as it can on each), so the result does not
+/// depend on the thread count, and the L2 the SMs share sees their accesses
+/// in that order.
 class LaunchModel {
 public:
   /// SamplePeriod: log2 of the cycles between samples per sub-partition
@@ -135,9 +138,17 @@ public:
   uint32_t blocksPerSm() const { return BlocksPerSm; }
 
 private:
+  /// Hands the waiting traces over in index order, as far as they go.
+  void handOver();
+  /// The first wanted CTA after Cta (Ctas when none).
+  uint64_t nextWanted(uint64_t Cta) const;
+
   const Config &C;
-  uint64_t ActiveSms = 1;
+  uint64_t ActiveSms = 1, Ctas = 1, NextCta = 0;
   uint32_t SimSms = 1, BlocksPerSm = 1;
+  std::mutex Mu;
+  std::map<uint64_t, CtaTrace> Waiting; ///< arrived before their turn
+  std::unique_ptr<LineCache> L2;
   /// Per SM used: its index among the simulated ones, or -1.
   std::vector<int32_t> SimIndex;
   std::vector<std::unique_ptr<SmSim>> Sms;

@@ -306,16 +306,23 @@ void Launcher::countMemTraced(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     const unsigned Size =
         tySize(I.T) * (I.Op == OpLd || I.Op == OpSt || Atomic ? I.Vec : 1);
     const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
+    bool Ascending = true;
     for (uint32_t R = EM; R && N + 2 <= 64; R &= R - 1) {
       uint64_t Ad = A[__builtin_ctz(R)] + (uint64_t)I.Off;
       if (I.Space == SpGeneric && Ad - ShLo < SharedSize)
         continue;
       for (uint64_t L = Ad >> 7; L <= (Ad + std::max(Size, 1u) - 1) >> 7; ++L)
-        if (N == 0 || Lines[N - 1] != L)
+        if (N == 0 || Lines[N - 1] != L) {
+          Ascending &= N == 0 || Lines[N - 1] < L;
           Lines[N++] = L;
+        }
     }
-    std::sort(Lines, Lines + N);
-    N = (unsigned)(std::unique(Lines, Lines + N) - Lines);
+    // Lanes usually come in ascending order: then the lines are distinct
+    // and sorted already.
+    if (!Ascending) {
+      std::sort(Lines, Lines + N);
+      N = (unsigned)(std::unique(Lines, Lines + N) - Lines);
+    }
   }
   Trace->memory(D, Lines, N);
 }

@@ -5,11 +5,11 @@
 // bytes per cycle, and completes a latency later. Global and local accesses
 // use the exact 32-byte sector count of the instruction (MemCount.cpp) and
 // its 128-byte lines: lines found in L1 cost L1 latency; the sectors of
-// missing lines go to this SM's share of L2 (capacity and bandwidth divided
-// by the SMs running the launch), and those missing there to its share of
-// DRAM. Stores write through L1 (no allocation) to L2. Atomics are performed
-// at L2, one address after another. Shared accesses take one cycle per bank
-// wavefront (bank conflicts replay) in the SM's shared-memory pipe.
+// missing lines go to L2 (tags shared by the simulated SMs, Model.cpp;
+// bandwidth: this SM's share), and those missing there to this SM's share
+// of DRAM bandwidth. Stores write through L1 (no allocation) to L2. Atomics are
+// performed at L2, one address after another. Shared accesses take one cycle
+// per bank wavefront (bank conflicts replay) in the SM's shared-memory pipe.
 //
 //===----------------------------------------------------------------------===//
 #include "SmSim.h"
@@ -69,12 +69,12 @@ bool LineCache::access(uint64_t Line, bool Allocate) {
 }
 
 void MemorySide::init(const Config &Cfg, uint64_t ActiveSms,
-                      uint64_t SharedInUse) {
+                      uint64_t SharedInUse, LineCache &SharedL2) {
   C = &Cfg;
   // The shared-memory carve-out comes out of the L1's capacity.
   double Cap = std::max(0.0, Cfg.L1Bytes - (double)SharedInUse);
   L1.init((uint64_t)Cap, 4);
-  L2.init((uint64_t)(Cfg.L2Bytes / (double)ActiveSms), 16);
+  L2 = &SharedL2;
   L2Share = Cfg.L2BytesPerCycle / (double)ActiveSms;
   DramShare = Cfg.dramBytesPerCycle() / (double)ActiveSms;
 }
@@ -113,7 +113,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     double N = std::max(1u, M.Atomics);
     L2Free = A0 + N * 32 / L2Share;
     for (uint32_t K = 0; K < M.NLines; ++K)
-      L2.access(Lines[M.LineBegin + K], true);
+      L2->access(Lines[M.LineBegin + K], true);
     return (uint64_t)std::ceil(std::max(Done, A0 + C->AtomicLatency + N - 1));
   }
   const bool Store = SI.K == Kind::Store;
@@ -123,7 +123,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     if (!Store && L1.access(Line, true))
       continue;
     ++L1Miss;
-    L2Miss += !L2.access(Line, true);
+    L2Miss += !L2->access(Line, true);
   }
   const double NLines = std::max(1u, M.NLines);
   if (!Store && L1Miss == 0)

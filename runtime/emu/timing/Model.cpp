@@ -11,6 +11,13 @@
 // (same share of the work, same share of L2 and DRAM bandwidth);
 // docs/timing-model.md gives the method and its error.
 //
+// The simulated SMs share one L2 (tags only) of their share of its capacity
+// (K / S of it), so that data many CTAs read misses once, not once per SM.
+// Traces are handed to the SMs in CTA index order, whatever order the
+// workers finish them in: the L2 sees the SMs' accesses in that order (not
+// strictly in modeled time across SMs: docs/timing-model.md), the same in
+// every run.
+//
 //===----------------------------------------------------------------------===//
 #include "SmSim.h"
 #include "warpscope/Emu/TimingModel.h"
@@ -23,7 +30,7 @@ namespace warpscope::emu::timing {
 LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
                          uint32_t NumSlots, const LaunchShape &Shape,
                          unsigned SamplePeriod, unsigned MaxSms)
-    : C(C) {
+    : C(C), Ctas(Shape.Ctas) {
   ActiveSms =
       std::max<uint64_t>(1, std::min<uint64_t>((uint64_t)C.Sms, Shape.Ctas));
   SimSms = (uint32_t)std::min<uint64_t>(ActiveSms, std::max(1u, MaxSms));
@@ -40,29 +47,56 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
   // A footprint the configuration cannot hold still runs, one CTA at a time.
   BlocksPerSm = std::max(1u, theoreticalOccupancy(L, K).BlocksPerSM);
   SimIndex.assign(ActiveSms, -1);
+  L2 = std::make_unique<LineCache>();
+  L2->init((uint64_t)(C.L2Bytes * SimSms / (double)ActiveSms), 16);
   for (uint32_t K = 0; K < SimSms; ++K) {
     uint64_t S = (uint64_t)K * ActiveSms / SimSms;
     SimIndex[S] = (int32_t)K;
     uint64_t Expected =
         Shape.Ctas / ActiveSms + (S < Shape.Ctas % ActiveSms ? 1 : 0);
-    Sms.push_back(std::make_unique<SmSim>(C, Table, NumSlots, ActiveSms,
-                                          BlocksPerSm, Expected,
-                                          Shape.SharedPerCta, SamplePeriod));
+    Sms.push_back(std::make_unique<SmSim>(
+        C, Table, NumSlots, ActiveSms, BlocksPerSm, Expected,
+        Shape.SharedPerCta, SamplePeriod, *L2));
   }
+  NextCta = wanted(0) ? 0 : nextWanted(0);
   if (SamplePeriod)
     Samples.resize(Table.size());
 }
 
 LaunchModel::~LaunchModel() = default;
 
+uint64_t LaunchModel::nextWanted(uint64_t Cta) const {
+  for (uint64_t Next = Cta + 1; Next < Ctas; ++Next)
+    if (wanted(Next))
+      return Next;
+  return Ctas;
+}
+
 void LaunchModel::submit(CtaTrace &&T) {
-  int32_t K = SimIndex[T.Cta % ActiveSms];
-  if (K < 0)
+  if (!wanted(T.Cta))
     return;
-  Sms[K]->submit(T.Cta / ActiveSms, std::move(T));
+  std::lock_guard<std::mutex> L(Mu);
+  Waiting.emplace(T.Cta, std::move(T));
+  handOver();
+}
+
+void LaunchModel::handOver() {
+  while (!Waiting.empty() && Waiting.begin()->first == NextCta) {
+    CtaTrace T = std::move(Waiting.begin()->second);
+    Waiting.erase(Waiting.begin());
+    uint64_t Cta = T.Cta;
+    Sms[SimIndex[Cta % ActiveSms]]->submit(Cta / ActiveSms, std::move(T));
+    NextCta = nextWanted(Cta);
+  }
 }
 
 ModeledTime LaunchModel::finish() {
+  std::lock_guard<std::mutex> L(Mu);
+  // A CTA that never came (a failed launch): the rest go in order anyway.
+  while (!Waiting.empty()) {
+    NextCta = Waiting.begin()->first;
+    handOver();
+  }
   ModeledTime R;
   R.Config = C.Name;
   for (auto &S : Sms) {

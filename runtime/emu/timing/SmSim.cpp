@@ -31,28 +31,25 @@ uint64_t ceilCycle(double D) { return (uint64_t)std::ceil(D); }
 
 SmSim::SmSim(const Config &C, const std::vector<StaticInst> &Table,
              uint32_t NumSlots, uint64_t ActiveSms, uint32_t BlocksPerSm,
-             uint64_t Expected, uint64_t SharedPerCta, unsigned SamplePeriod)
+             uint64_t Expected, uint64_t SharedPerCta, unsigned SamplePeriod,
+             LineCache &SharedL2)
     : C(C), Table(Table), NumSlots(NumSlots), BlocksPerSm(BlocksPerSm),
       Expected(Expected), SamplePeriod(SamplePeriod) {
   Ctas.resize(BlocksPerSm);
   Smsps.resize((size_t)C.SubPartitions);
   for (size_t K = 0; K < Smsps.size(); ++K)
     Smsps[K].Rng = K + 1;
-  Mem.init(C, ActiveSms, SharedPerCta * BlocksPerSm);
+  Mem.init(C, ActiveSms, SharedPerCta * BlocksPerSm, SharedL2);
   if (SamplePeriod)
     Samples.resize(Table.size());
 }
 
 void SmSim::submit(uint64_t Seq, CtaTrace &&T) {
-  std::lock_guard<std::mutex> L(Mu);
   Pending.emplace(Seq, std::move(T));
   run(false);
 }
 
-void SmSim::finish() {
-  std::lock_guard<std::mutex> L(Mu);
-  run(true);
-}
+void SmSim::finish() { run(true); }
 
 void SmSim::run(bool Final) {
   for (;;) {
@@ -112,6 +109,7 @@ void SmSim::launch(CtaTrace &&T) {
     }
     K.Warps.push_back(Index);
     Smsps[W.Smsp].Warps.push_back(Index); // ages grow: stays oldest first
+    Smsps[W.Smsp].IdleUntil = 0;
     ++K.Live;
   }
   ++Resident;
@@ -267,7 +265,7 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
     ++W.Pos;
     skipVanishing(W, T);
     if (W.Pos == W.T->Ops.size())
-      W.Draining = true;
+      startDraining(W);
     checkBarrier(K, Id, T);
     return;
   }
@@ -278,7 +276,18 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
   ++W.Pos;
   skipVanishing(W, T + 1);
   if (W.Pos == W.T->Ops.size())
-    W.Draining = true;
+    startDraining(W);
+}
+
+void SmSim::startDraining(WarpState &W) {
+  W.Draining = true;
+  uint64_t &D = Smsps[W.Smsp].DrainAt;
+  D = std::min(D, W.StoresDone);
+}
+
+void SmSim::wake(WarpState &W) {
+  W.Hint = 0;
+  Smsps[W.Smsp].IdleUntil = 0;
 }
 
 void SmSim::checkBarrier(Cta &K, uint32_t Id, uint64_t T) {
@@ -297,7 +306,7 @@ void SmSim::checkBarrier(Cta &K, uint32_t Id, uint64_t T) {
     if (W.AtBar && W.BarId == Id) {
       W.AtBar = false;
       W.BarUntil = T + (uint64_t)C.BarrierLatency;
-      W.Hint = 0;
+      wake(W);
     }
   }
 }
@@ -357,27 +366,37 @@ void SmSim::step() {
   uint64_t Next = Never;
   for (Smsp &S : Smsps) {
     // Warps whose stores drained leave first.
-    for (size_t K = 0; K < S.Warps.size();) {
-      WarpState &W = WarpPool[S.Warps[K]];
-      if (W.Draining && W.StoresDone <= T)
-        retire(S.Warps[K], T);
-      else
+    if (S.DrainAt <= T) {
+      S.DrainAt = Never;
+      for (size_t K = 0; K < S.Warps.size();) {
+        WarpState &W = WarpPool[S.Warps[K]];
+        if (W.Draining && W.StoresDone <= T) {
+          retire(S.Warps[K], T);
+          continue;
+        }
+        if (W.Draining)
+          S.DrainAt = std::min(S.DrainAt, W.StoresDone);
         ++K;
+      }
     }
     int Pick = -1;
-    if (S.DispatchFree <= T) {
+    if (S.DispatchFree > T) {
+      Next = std::min(Next, S.DispatchFree);
+    } else if (S.IdleUntil > T) {
+      Next = std::min(Next, S.IdleUntil); // every warp's Hint is later
+    } else {
       ModelStall Why;
-      uint64_t Until;
+      uint64_t Until, Least = Never;
       auto Ready = [&](uint32_t WI) {
         WarpState &W = WarpPool[WI];
         if (T < W.Hint) {
-          Next = std::min(Next, W.Hint);
+          Least = std::min(Least, W.Hint);
           return false;
         }
         if (ready(W, T, Why, Until))
           return true;
         W.Hint = Until;
-        Next = std::min(Next, Until);
+        Least = std::min(Least, Until);
         return false;
       };
       if (S.Last >= 0 && Ready((uint32_t)S.Last))
@@ -388,8 +407,9 @@ void SmSim::step() {
             Pick = (int)WI;
             break;
           }
-    } else {
-      Next = std::min(Next, S.DispatchFree);
+      Next = std::min(Next, Least);
+      if (Pick < 0)
+        S.IdleUntil = Least;
     }
     if (SamplePeriod && S.NextSample <= T)
       sample(S, Pick, Pick >= 0, T);
@@ -424,7 +444,7 @@ void SmSim::step() {
           if (WarpPool[WI].AtBar) {
             WarpPool[WI].AtBar = false;
             WarpPool[WI].BarUntil = T + 1;
-            WarpPool[WI].Hint = 0;
+            wake(WarpPool[WI]);
           }
         std::fill(std::begin(K.Arrived), std::end(K.Arrived), 0);
       }

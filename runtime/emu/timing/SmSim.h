@@ -42,11 +42,14 @@ private:
   unsigned Ways = 1;
 };
 
-/// The L1, this SM's share of L2 and DRAM, and the shared-memory pipe: when
-/// each is next free (bandwidth) and what an access costs (latency).
+/// The L1, this SM's share of L2 bandwidth and DRAM, and the shared-memory
+/// pipe: when each is next free (bandwidth) and what an access costs
+/// (latency). The L2's tags are shared by the simulated SMs (L2 is one cache
+/// for the whole GPU): owned by the launch, used only under its lock.
 class MemorySide {
 public:
-  void init(const Config &C, uint64_t ActiveSms, uint64_t SharedInUse);
+  void init(const Config &C, uint64_t ActiveSms, uint64_t SharedInUse,
+            LineCache &SharedL2);
   /// The cycle the access's data is back (loads, atomics) or written
   /// (stores), issued at T.
   uint64_t access(const StaticInst &SI, const MemAccess &M,
@@ -56,7 +59,8 @@ public:
 
 private:
   const Config *C = nullptr;
-  LineCache L1, L2;
+  LineCache L1;
+  LineCache *L2 = nullptr;
   double L2Free = 0, DramFree = 0, L2Share = 1, DramShare = 1;
 };
 
@@ -83,8 +87,10 @@ class SmSim {
 public:
   SmSim(const Config &C, const std::vector<StaticInst> &Table,
         uint32_t NumSlots, uint64_t ActiveSms, uint32_t BlocksPerSm,
-        uint64_t Expected, uint64_t SharedPerCta, unsigned SamplePeriod);
-  /// Takes the trace of this SM's Seq-th CTA (any order, any thread).
+        uint64_t Expected, uint64_t SharedPerCta, unsigned SamplePeriod,
+        LineCache &SharedL2);
+  /// Takes the trace of this SM's Seq-th CTA and runs as far as it can
+  /// (the caller holds the launch's lock: the L2 is shared).
   void submit(uint64_t Seq, CtaTrace &&T);
   /// Runs to the end once every CTA was submitted.
   void finish();
@@ -105,6 +111,11 @@ private:
     int Last = -1;               ///< greedy: the warp issued last
     double PipeFree[(int)Pipe::Count] = {};
     uint64_t DispatchFree = 0, NextSample = 0;
+    /// Host-time shortcuts, no effect on the result: before DrainAt no
+    /// draining warp can retire (the earliest StoresDone among them); before
+    /// IdleUntil no warp can issue (the least Hint after a scan that found
+    /// none; 0 once a warp arrives or a barrier releases one).
+    uint64_t DrainAt = Never, IdleUntil = 0;
     size_t RoundRobin = 0;
     uint64_t Rng = 1; ///< the sampling intervals' sequence
   };
@@ -119,6 +130,9 @@ private:
   void skipVanishing(WarpState &W, uint64_t T);
   void checkBarrier(Cta &K, uint32_t Id, uint64_t T);
   void retire(uint32_t WarpIndex, uint64_t T);
+  void startDraining(WarpState &W);
+  /// W's Hint no longer holds (released from a barrier).
+  void wake(WarpState &W);
   void sample(Smsp &S, int Picked, bool Issued, uint64_t T);
 
   const Config &C;
@@ -126,7 +140,6 @@ private:
   uint32_t NumSlots, BlocksPerSm;
   uint64_t Expected, Launched = 0, NextSeq = 0;
   unsigned SamplePeriod;
-  std::mutex Mu;
   std::map<uint64_t, CtaTrace> Pending;
   std::vector<Cta> Ctas;
   std::vector<WarpState> WarpPool;

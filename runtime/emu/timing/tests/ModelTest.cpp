@@ -9,7 +9,15 @@ using namespace warpscope::emu::timing;
 namespace {
 
 // Static instructions used below, by index.
-enum : uint32_t { FmaChain, FmaFree, SharedLoad, Bar, UseLoad, NumInsts };
+enum : uint32_t {
+  FmaChain,
+  FmaFree,
+  SharedLoad,
+  Bar,
+  UseLoad,
+  GlobalLoad,
+  NumInsts
+};
 
 std::vector<StaticInst> table() {
   std::vector<StaticInst> T(NumInsts);
@@ -25,6 +33,8 @@ std::vector<StaticInst> table() {
   T[UseLoad].P = Pipe::Fp32; // r7 = r6 + ...
   T[UseLoad].NDst = 1, T[UseLoad].Dst[0] = 7;
   T[UseLoad].NSrc = 1, T[UseLoad].Src[0] = 6;
+  T[GlobalLoad].K = Kind::Load, T[GlobalLoad].Sp = Space::Global;
+  T[GlobalLoad].NDst = 1, T[GlobalLoad].Dst[0] = 6;
   return T;
 }
 
@@ -45,6 +55,17 @@ void addShared(WarpTrace &W, uint32_t Wavefronts) {
   M.Counted = M.Shared = true;
   M.Wavefronts = Wavefronts;
   W.Ops.push_back({SharedLoad, (uint32_t)W.Mems.size()});
+  W.Mems.push_back(M);
+}
+
+// One global load of one sector of 128-byte line Line.
+void addGlobal(WarpTrace &W, uint64_t Line) {
+  MemAccess M;
+  M.Counted = M.Global = true;
+  M.Sectors = 1;
+  M.LineBegin = (uint32_t)W.Lines.size(), M.NLines = 1;
+  W.Lines.push_back(Line);
+  W.Ops.push_back({GlobalLoad, (uint32_t)W.Mems.size()});
   W.Mems.push_back(M);
 }
 
@@ -130,6 +151,27 @@ TEST(TimingModel, BankConflictsCostCycles) {
   // 16 warps x 50 loads x 32 wavefronts through one shared pipe.
   EXPECT_GE(Conflicted, 16u * 50 * 32);
   EXPECT_GT(Conflicted, 8 * Padded);
+}
+
+TEST(TimingModel, SimulatedSmsShareTheL2) {
+  // Two CTAs on two SMs. CTA 0 loads line 7 (a miss in L1 and L2: DRAM).
+  // CTA 1 loads line 7 or line 9, then runs a long chain, so that its SM
+  // ends last. Line 7 is in the L2 CTA 0 brought it to (the SMs share it),
+  // line 9 is not: the launch differs by exactly DRAM less L2 latency. The
+  // traces are submitted last CTA first; the L2 must still see CTA 0 first.
+  Config C = oneSm();
+  C.Sms = 2;
+  auto Run = [&](uint64_t Line) {
+    WarpTrace First, Second;
+    addGlobal(First, 7);
+    add(First, UseLoad);
+    addGlobal(Second, Line);
+    add(Second, UseLoad);
+    add(Second, FmaChain, 200);
+    return model(C, {cta({First}), cta({Second})}, 32).Time.Cycles;
+  };
+  uint64_t Hit = Run(7), Miss = Run(9);
+  EXPECT_EQ(Miss - Hit, (uint64_t)(C.DramLatency - C.L2Latency));
 }
 
 TEST(TimingModel, BarrierStallIsSampledAsBarrier) {
