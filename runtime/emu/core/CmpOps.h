@@ -169,9 +169,9 @@ static EMU_ALWAYS_INLINE void opTestp(const Inst &I, uint64_t *R, uint32_t EM) {
 // setp/set on f16/bf16 elements (.ftz flushes f16 subnormals; both f16
 // and bf16 are exact in float): Res for the low elements, Res2 for the high
 // ones of x2 operands.
-static inline void halfCmp(uint8_t Cm, bool Bf, bool Ftz, bool X2,
-                           const uint64_t *A, const uint64_t *B, uint32_t EM,
-                           bool *Res, bool *Res2) {
+EMU_COLD static void halfCmp(uint8_t Cm, bool Bf, bool Ftz, bool X2,
+                             const uint64_t *A, const uint64_t *B, uint32_t EM,
+                             bool *Res, bool *Res2) {
   auto Get = [&](uint64_t V, unsigned Sh) {
     uint32_t H = (uint32_t)(V >> Sh) & 0xffff;
     if (Ftz && !Bf && (H & 0x7c00) == 0)

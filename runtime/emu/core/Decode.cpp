@@ -317,9 +317,8 @@ void InstDecoder::needType() {
 // The families test disjoint opcode names, so their order does not matter.
 void InstDecoder::run() {
   if (move() || arithmetic() || bitOps() || video() || floatMath() ||
-      comparison() ||
-      conversion() || memory() || texture() || control() || warp() ||
-      matrix() || call())
+      comparison() || conversion() || memory() || texture() || control() ||
+      warp() || matrix() || call())
     return;
   throw Unsupported("'" + Opc + "' is not implemented");
 }

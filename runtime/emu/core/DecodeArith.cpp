@@ -118,7 +118,7 @@ bool InstDecoder::arithmetic() {
 // vadd vsub vabsdiff vmin vmax vavrg .dtype.atype.btype{.sat}{.add} and
 // vset .atype.btype.cmp{.add}, d, a, b, c.
 bool InstDecoder::video() {
-  static const char *Names[] = {"vadd", "vsub", "vabsdiff", "vmin",
+  static const char *Names[] = {"vadd", "vsub",  "vabsdiff", "vmin",
                                 "vmax", "vavrg", "vset"};
   if (B.size() < 5 || (B.back() != '2' && B.back() != '4'))
     return false;

@@ -29,6 +29,13 @@ namespace warpscope::emu::core {
 #else
 #define EMU_ALWAYS_INLINE inline
 #endif
+/// The opposite, for rare instructions' bodies (video, half compares) that
+/// must not grow Launcher::exec.
+#if defined(__GNUC__)
+#define EMU_COLD __attribute__((noinline, cold))
+#else
+#define EMU_COLD
+#endif
 
 template <class T> static inline T get(uint64_t V) {
   if constexpr (std::is_same_v<T, float>) {

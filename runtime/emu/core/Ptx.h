@@ -137,7 +137,8 @@ enum Op : uint16_t {
   OpIsspacep,
   OpDp4a,
   OpDp2a,
-  OpTex,  // Addr: object handle; S: coordinates; Sub: dimensions
+  OpTex,  // Addr: object handle; S: coordinates; Sub: dimensions; Bool:
+          // 0 for tex, 1 + component for tld4 (gather)
   OpSuld, // ... Sub: dimensions | boundary mode << 4 (0 trap, 1 clamp, 2 zero)
   OpSust, // ... S: coordinates; D: the values stored (read, not written)
   OpCvtTf32, // cvt.{rna,rn,rz}.tf32.f32 (Rnd)
@@ -150,7 +151,7 @@ enum Op : uint16_t {
   OpWmmaStore, // wmma.store.d
   OpLdmatrix,  // ldmatrix.sync: Vec = matrices, FLeft = .trans
   OpFence,     // membar, fence, __threadfence: a host memory fence
-  OpVideo, // vop2/vop4 (VideoOps.h): Sub = VideoKind | Cmp << 3, Vec =
+  OpVideo,     // vop2/vop4 (VideoOps.h): Sub = VideoKind | Cmp << 3, Vec =
            // elements, T/T2 = a/b types, Bool = 1 for a signed d, FWide = .add
   OpUnsupported,
 };

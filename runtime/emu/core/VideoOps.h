@@ -1,4 +1,5 @@
-//===- VideoOps.h - SIMD video instructions (vadd4, vabsdiff2, ...) -*- C++ -*-===//
+//===- VideoOps.h - SIMD video instructions (vadd4, vabsdiff2, ...) -*- C++
+//-*-===//
 //
 // vop2/vop4 (vadd vsub vabsdiff vmin vmax vavrg vset on 2 halfwords or 4
 // bytes), the forms the CUDA headers' SIMD intrinsics (__vadd4, __vsadu4,
@@ -17,8 +18,7 @@
 
 namespace warpscope::emu::core {
 
-static inline int64_t videoOne(uint8_t Kind, uint8_t Cm, int64_t X,
-                               int64_t Y) {
+static inline int64_t videoOne(uint8_t Kind, uint8_t Cm, int64_t X, int64_t Y) {
   switch (Kind) {
   case VidAdd:
     return X + Y;
@@ -44,7 +44,7 @@ static inline int64_t videoOne(uint8_t Kind, uint8_t Cm, int64_t X,
   }
 }
 
-static void opVideo(const Inst &I, uint64_t *R, uint32_t EM) {
+EMU_COLD static void opVideo(const Inst &I, uint64_t *R, uint32_t EM) {
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   const uint64_t *B = R + (size_t)I.S[1] * 32;
   const uint64_t *C = R + (size_t)I.S[2] * 32;
@@ -62,10 +62,10 @@ static void opVideo(const Inst &I, uint64_t *R, uint32_t EM) {
     for (int K = 0; K < N; ++K) {
       uint32_t Ea = (uint32_t)(A[l] >> (W * K)) & EMask;
       uint32_t Eb = (uint32_t)(B[l] >> (W * K)) & EMask;
-      int64_t X = SA && (Ea >> (W - 1)) ? (int64_t)Ea - (int64_t(1) << W)
-                                         : (int64_t)Ea;
-      int64_t Y = SB && (Eb >> (W - 1)) ? (int64_t)Eb - (int64_t(1) << W)
-                                         : (int64_t)Eb;
+      int64_t X =
+          SA && (Ea >> (W - 1)) ? (int64_t)Ea - (int64_t(1) << W) : (int64_t)Ea;
+      int64_t Y =
+          SB && (Eb >> (W - 1)) ? (int64_t)Eb - (int64_t(1) << W) : (int64_t)Eb;
       int64_t V = videoOne(Kind, Cm, X, Y);
       if (Sat)
         V = V < Lo ? Lo : V > Hi ? Hi : V;

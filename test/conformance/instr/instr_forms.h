@@ -12312,8 +12312,70 @@ __global__ void k1173(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   asm volatile("shr.u16 %0, %1, 3;" : "=h"(d) : "h"(s0));
   O[i] = d;
 }
-// mul.lo.u32
+// add.s16
 __global__ void k1174(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("add.s16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// add.s16 imm 300
+__global__ void k1175(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("add.s16 %0, %1, 300;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// shl.b16 imm 4
+__global__ void k1176(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("shl.b16 %0, %1, 4;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// rem.u16
+__global__ void k1177(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("rem.u16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// prmt.b32 imm 0 0x3340
+__global__ void k1178(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("prmt.b32 %0, %1, 0, 0x3340U;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.f32 imm 0fBF800000
+__global__ void k1179(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.f32 %0, %1, 0fBF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.lo.u32
+__global__ void k1180(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12324,7 +12386,7 @@ __global__ void k1174(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfe.u32 imm 4 8
-__global__ void k1175(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1181(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12334,7 +12396,7 @@ __global__ void k1175(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfe.u64 imm 60 8
-__global__ void k1176(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1182(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12344,7 +12406,7 @@ __global__ void k1176(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s32 imm 7
-__global__ void k1177(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1183(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12355,7 +12417,7 @@ __global__ void k1177(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s32 imm -7
-__global__ void k1178(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1184(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12366,7 +12428,7 @@ __global__ void k1178(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s32 imm 7 -9
-__global__ void k1179(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1185(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12376,7 +12438,7 @@ __global__ void k1179(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s64 imm 7
-__global__ void k1180(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1186(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12387,7 +12449,7 @@ __global__ void k1180(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s64 imm -7
-__global__ void k1181(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1187(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12398,7 +12460,7 @@ __global__ void k1181(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad24.lo.u32 imm 1000
-__global__ void k1182(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1188(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12409,7 +12471,7 @@ __global__ void k1182(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // addc.u32 imm 5
-__global__ void k1183(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1189(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12420,7 +12482,7 @@ __global__ void k1183(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // subc.u32 imm 5
-__global__ void k1184(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1190(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12431,7 +12493,7 @@ __global__ void k1184(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // addc.cc.s64 imm 5
-__global__ void k1185(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1191(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12442,7 +12504,7 @@ __global__ void k1185(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // madc.hi.u32 imm 9
-__global__ void k1186(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1192(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12453,7 +12515,7 @@ __global__ void k1186(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // madc.hi.cc.u32
-__global__ void k1187(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1193(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12465,7 +12527,7 @@ __global__ void k1187(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b16 imm 1234
-__global__ void k1188(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1194(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12474,7 +12536,7 @@ __global__ void k1188(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b16 imm 0xBEEF
-__global__ void k1189(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1195(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12483,7 +12545,7 @@ __global__ void k1189(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b32 imm 4000000000
-__global__ void k1190(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1196(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12492,7 +12554,7 @@ __global__ void k1190(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 imm 77
-__global__ void k1191(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1197(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12501,7 +12563,7 @@ __global__ void k1191(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm 81985529216486895
-__global__ void k1192(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1198(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12510,7 +12572,7 @@ __global__ void k1192(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u64
-__global__ void k1193(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1199(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12520,7 +12582,7 @@ __global__ void k1193(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.pred imm 0
-__global__ void k1194(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1200(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12529,7 +12591,7 @@ __global__ void k1194(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.pred imm 1
-__global__ void k1195(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1201(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12538,7 +12600,7 @@ __global__ void k1195(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.pred imm -1
-__global__ void k1196(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1202(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12547,7 +12609,7 @@ __global__ void k1196(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.pred
-__global__ void k1197(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1203(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12557,7 +12619,7 @@ __global__ void k1197(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.f32 imm 0f3FC00000
-__global__ void k1198(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1204(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12567,7 +12629,7 @@ __global__ void k1198(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.f64 imm 0d3FF8000000000000
-__global__ void k1199(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1205(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12577,7 +12639,7 @@ __global__ void k1199(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.f32 imm 0f3FC00000
-__global__ void k1200(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1206(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12587,7 +12649,7 @@ __global__ void k1200(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.f64 imm 0d3FF8000000000000
-__global__ void k1201(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1207(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12597,7 +12659,7 @@ __global__ void k1201(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.f32 imm 0f3FC00000
-__global__ void k1202(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1208(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12608,7 +12670,7 @@ __global__ void k1202(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.f64 imm 0d3FF8000000000000
-__global__ void k1203(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1209(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12619,7 +12681,7 @@ __global__ void k1203(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.NaN.f32
-__global__ void k1204(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1210(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12630,7 +12692,7 @@ __global__ void k1204(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.NaN.f32
-__global__ void k1205(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1211(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -13816,36 +13878,42 @@ static const Form kForms[] = {
     {"mul.lo.s16 imm -3", k1171, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * (0ull - 3)) & 0xffffull; }, Check::Exact, 0, 0},
     {"mul.hi.u16 imm 300", k1172, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & 0xffffull) * 300) >> 16; }, Check::Exact, 0, 0},
     {"shr.u16 imm 3", k1173, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) >> 3; }, Check::Exact, 0, 0},
-    {"mul.lo.u32", k1174, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"bfe.u32 imm 4 8", k1175, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a >> 4) & 0xff; }, Check::Exact, 0, 0},
-    {"bfe.u64 imm 60 8", k1176, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a >> 60; }, Check::Exact, 0, 0},
-    {"mad.lo.s32 imm 7", k1177, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * 7 + b) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"mad.lo.s32 imm -7", k1178, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * (0ull - 7) + b) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"mad.lo.s32 imm 7 -9", k1179, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * 7 - 9) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"mad.lo.s64 imm 7", k1180, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a * 7 + b; }, Check::Exact, 0, 0},
-    {"mad.lo.s64 imm -7", k1181, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a * (0ull - 7) + b; }, Check::Exact, 0, 0},
-    {"mad24.lo.u32 imm 1000", k1182, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & 0xffffffull) * 1000 + b) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"addc.u32 imm 5", k1183, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 5 + ((b & 0xffffffffull) != 0)) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"subc.u32 imm 5", k1184, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - 5 - ((b & 0xffffffffull) != 0)) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"addc.cc.s64 imm 5", k1185, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((unsigned __int128)a + 5 + (b != 0)) >> 64); }, Check::Exact, 0, 0},
-    {"madc.hi.u32 imm 9", k1186, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::mulhiU(a, b, 32) + 9 + (((((a & 0xffffffffull) * (b & 0xffffffffull)) & 0xffffffffull) + (b & 0xffffffffull)) >> 32)) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"madc.hi.cc.u32", k1187, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::mulhiU(a, b, 32) + (c & 0xffffffffull) + ((c & 0xffffffffull) != 0)) >> 32; }, Check::Exact, 0, 0},
-    {"mov.b16 imm 1234", k1188, "idx", 0, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1234; }, Check::Exact, 0, 0},
-    {"mov.b16 imm 0xBEEF", k1189, "idx", 0, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xbeef; }, Check::Exact, 0, 0},
-    {"mov.b32 imm 4000000000", k1190, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 4000000000ull; }, Check::Exact, 0, 0},
-    {"mov.u32 imm 77", k1191, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 77; }, Check::Exact, 0, 0},
-    {"mov.b64 imm 81985529216486895", k1192, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 81985529216486895ull; }, Check::Exact, 0, 0},
-    {"mov.u64", k1193, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a; }, Check::Exact, 0, 0},
-    {"mov.pred imm 0", k1194, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
-    {"mov.pred imm 1", k1195, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
-    {"mov.pred imm -1", k1196, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
-    {"mov.pred", k1197, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) != 0); }, Check::Exact, 0, 0},
-    {"add.f32 imm 0f3FC00000", k1198, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, false, a, 0x3fc00000, 0); }, Check::Nan, 0, 0},
-    {"add.f64 imm 0d3FF8000000000000", k1199, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::ADD, ref::RN, a, 0x3ff8000000000000ull, 0); }, Check::Nan, 0, 0},
-    {"mul.f32 imm 0f3FC00000", k1200, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::MUL, ref::RN, false, false, a, 0x3fc00000, 0); }, Check::Nan, 0, 0},
-    {"mul.f64 imm 0d3FF8000000000000", k1201, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::MUL, ref::RN, a, 0x3ff8000000000000ull, 0); }, Check::Nan, 0, 0},
-    {"fma.rn.f32 imm 0f3FC00000", k1202, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::FMA, ref::RN, false, false, a, 0x3fc00000, b); }, Check::Nan, 0, 0},
-    {"fma.rn.f64 imm 0d3FF8000000000000", k1203, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::FMA, ref::RN, a, 0x3ff8000000000000ull, b); }, Check::Nan, 0, 0},
-    {"min.NaN.f32", k1204, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32minmaxNaN(false, a, b); }, Check::Exact, 0, 0},
-    {"max.NaN.f32", k1205, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32minmaxNaN(true, a, b); }, Check::Exact, 0, 0},
+    {"add.s16", k1174, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & 0xffffull; }, Check::Exact, 0, 0},
+    {"add.s16 imm 300", k1175, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 300) & 0xffffull; }, Check::Exact, 0, 0},
+    {"shl.b16 imm 4", k1176, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a << 4) & 0xffffull; }, Check::Exact, 0, 0},
+    {"rem.u16", k1177, "div16", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffff) % (b & 0xffff); }, Check::Exact, 0, 0},
+    {"prmt.b32 imm 0 0x3340", k1178, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmt(a, 0, 0x3340); }, Check::Exact, 0, 0},
+    {"sub.f32 imm 0fBF800000", k1179, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::SUB, ref::RN, false, false, a, 0xbf800000, 0); }, Check::Exact, 0, 0},
+    {"mul.lo.u32", k1180, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"bfe.u32 imm 4 8", k1181, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a >> 4) & 0xff; }, Check::Exact, 0, 0},
+    {"bfe.u64 imm 60 8", k1182, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a >> 60; }, Check::Exact, 0, 0},
+    {"mad.lo.s32 imm 7", k1183, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * 7 + b) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mad.lo.s32 imm -7", k1184, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * (0ull - 7) + b) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mad.lo.s32 imm 7 -9", k1185, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * 7 - 9) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mad.lo.s64 imm 7", k1186, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a * 7 + b; }, Check::Exact, 0, 0},
+    {"mad.lo.s64 imm -7", k1187, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a * (0ull - 7) + b; }, Check::Exact, 0, 0},
+    {"mad24.lo.u32 imm 1000", k1188, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & 0xffffffull) * 1000 + b) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"addc.u32 imm 5", k1189, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 5 + ((b & 0xffffffffull) != 0)) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"subc.u32 imm 5", k1190, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - 5 - ((b & 0xffffffffull) != 0)) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"addc.cc.s64 imm 5", k1191, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((unsigned __int128)a + 5 + (b != 0)) >> 64); }, Check::Exact, 0, 0},
+    {"madc.hi.u32 imm 9", k1192, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::mulhiU(a, b, 32) + 9 + (((((a & 0xffffffffull) * (b & 0xffffffffull)) & 0xffffffffull) + (b & 0xffffffffull)) >> 32)) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"madc.hi.cc.u32", k1193, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::mulhiU(a, b, 32) + (c & 0xffffffffull) + ((c & 0xffffffffull) != 0)) >> 32; }, Check::Exact, 0, 0},
+    {"mov.b16 imm 1234", k1194, "idx", 0, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1234; }, Check::Exact, 0, 0},
+    {"mov.b16 imm 0xBEEF", k1195, "idx", 0, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xbeef; }, Check::Exact, 0, 0},
+    {"mov.b32 imm 4000000000", k1196, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 4000000000ull; }, Check::Exact, 0, 0},
+    {"mov.u32 imm 77", k1197, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 77; }, Check::Exact, 0, 0},
+    {"mov.b64 imm 81985529216486895", k1198, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 81985529216486895ull; }, Check::Exact, 0, 0},
+    {"mov.u64", k1199, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a; }, Check::Exact, 0, 0},
+    {"mov.pred imm 0", k1200, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
+    {"mov.pred imm 1", k1201, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.pred imm -1", k1202, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.pred", k1203, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) != 0); }, Check::Exact, 0, 0},
+    {"add.f32 imm 0f3FC00000", k1204, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, false, a, 0x3fc00000, 0); }, Check::Nan, 0, 0},
+    {"add.f64 imm 0d3FF8000000000000", k1205, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::ADD, ref::RN, a, 0x3ff8000000000000ull, 0); }, Check::Nan, 0, 0},
+    {"mul.f32 imm 0f3FC00000", k1206, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::MUL, ref::RN, false, false, a, 0x3fc00000, 0); }, Check::Nan, 0, 0},
+    {"mul.f64 imm 0d3FF8000000000000", k1207, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::MUL, ref::RN, a, 0x3ff8000000000000ull, 0); }, Check::Nan, 0, 0},
+    {"fma.rn.f32 imm 0f3FC00000", k1208, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::FMA, ref::RN, false, false, a, 0x3fc00000, b); }, Check::Nan, 0, 0},
+    {"fma.rn.f64 imm 0d3FF8000000000000", k1209, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::FMA, ref::RN, a, 0x3ff8000000000000ull, b); }, Check::Nan, 0, 0},
+    {"min.NaN.f32", k1210, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32minmaxNaN(false, a, b); }, Check::Exact, 0, 0},
+    {"max.NaN.f32", k1211, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32minmaxNaN(true, a, b); }, Check::Exact, 0, 0},
 };

@@ -185,9 +185,10 @@ inline float f64tof32(Rm rm, bool ftzOn, double x) {
   return fz(ftzOn, r);
 }
 
-// f32 (or an exact double) to a narrower binary format (f16: 10 stored significand bits,
-// exponents -14..15; bf16: 7 bits, -126..127) under a rounding mode, by
-// exact scaling in double: the value is a whole number of quanta.
+// f32 (or an exact double) to a narrower binary format (f16: 10 stored
+// significand bits, exponents -14..15; bf16: 7 bits, -126..127) under a
+// rounding mode, by exact scaling in double: the value is a whole number of
+// quanta.
 inline u64 narrow(Rm rm, double x, int mant, int emin, int emax) {
   u64 sign = std::signbit(x) ? 1ull << (mant + (emax == 15 ? 5 : 8)) : 0;
   int expBits = emax == 15 ? 5 : 8;

@@ -64,8 +64,8 @@ enum HOp { HADD, HSUB, HMUL, HFMA };
 // One element: d = a op b (op c) with the modifiers. NaN results are
 // kHalfNaN (the checks accept any NaN, except .relu, which the ISA makes
 // canonical).
-inline u64 hop1(HOp op, Fmt F, bool ftzOn, bool satOn, bool relu, u64 a,
-                u64 b, u64 c) {
+inline u64 hop1(HOp op, Fmt F, bool ftzOn, bool satOn, bool relu, u64 a, u64 b,
+                u64 c) {
   a = hfz(ftzOn, a & 0xffff, F);
   b = hfz(ftzOn, b & 0xffff, F);
   c = hfz(ftzOn, c & 0xffff, F);
@@ -97,8 +97,7 @@ inline u64 hop1(HOp op, Fmt F, bool ftzOn, bool satOn, bool relu, u64 a,
 
 // min/max: a NaN operand gives the other one, two NaNs (or one with .NaN)
 // the canonical NaN; -0 orders below +0.
-inline u64 hminmax1(bool isMax, bool nanMode, Fmt F, bool ftzOn, u64 a,
-                    u64 b) {
+inline u64 hminmax1(bool isMax, bool nanMode, Fmt F, bool ftzOn, u64 a, u64 b) {
   a = hfz(ftzOn, a & 0xffff, F);
   b = hfz(ftzOn, b & 0xffff, F);
   bool na = hIsNan(a, F), nb = hIsNan(b, F);
