@@ -306,6 +306,22 @@ void Launcher::execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       case OpDiv:
         bin<float>(EM, D, A, B, [](float X, float Y) { return X / Y; });
         return;
+      // The unary forms as floatLanesF32 computes them (no relu on these).
+      case OpNeg:
+        un<float>(EM, D, A, [](float X) { return -X; });
+        return;
+      case OpAbs:
+        un<float>(EM, D, A, [](float X) { return std::fabs(X); });
+        return;
+      case OpSqrt:
+        un<float>(EM, D, A, [](float X) { return std::sqrt(X); });
+        return;
+      case OpRsqrt:
+        un<float>(EM, D, A, [](float X) { return 1.0f / std::sqrt(X); });
+        return;
+      case OpRcp:
+        un<float>(EM, D, A, [](float X) { return 1.0f / X; });
+        return;
       default:
         break;
       }

@@ -187,11 +187,62 @@ EMU_COLD static void halfCmp(uint8_t Cm, bool Bf, bool Ftz, bool X2,
   }
 }
 
+// Plain integer setp (one predicate, no boolean combine): the comparison
+// chosen once per instruction, not per lane. False for other forms.
+static EMU_ALWAYS_INLINE bool setpIntFast(const Inst &I, uint64_t *R,
+                                          uint32_t EM) {
+  if (I.Op != OpSetp || I.Bool || I.ND != 1)
+    return false;
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  const uint64_t *B = R + (size_t)I.S[1] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  const uint8_t Cm = I.Sub;
+  return intDispatch(I.T, [&](auto Tag) {
+    using X = decltype(Tag);
+    using UX = std::make_unsigned_t<X>;
+    auto Go = [&](auto Pred) {
+      LANES(D[l] = Pred(get<X>(A[l]), get<X>(B[l])));
+    };
+    switch (Cm) {
+    case CmpEq:
+    case CmpEqu:
+      return Go([](X P, X Q) { return P == Q; });
+    case CmpNe:
+    case CmpNeu:
+      return Go([](X P, X Q) { return P != Q; });
+    case CmpLt:
+    case CmpLtu:
+      return Go([](X P, X Q) { return P < Q; });
+    case CmpLe:
+    case CmpLeu:
+      return Go([](X P, X Q) { return P <= Q; });
+    case CmpGt:
+    case CmpGtu:
+      return Go([](X P, X Q) { return P > Q; });
+    case CmpGe:
+    case CmpGeu:
+      return Go([](X P, X Q) { return P >= Q; });
+    case CmpLo:
+      return Go([](X P, X Q) { return (UX)P < (UX)Q; });
+    case CmpLs:
+      return Go([](X P, X Q) { return (UX)P <= (UX)Q; });
+    case CmpHi:
+      return Go([](X P, X Q) { return (UX)P > (UX)Q; });
+    case CmpHs:
+      return Go([](X P, X Q) { return (UX)P >= (UX)Q; });
+    default:
+      return Go([](X, X) { return false; });
+    }
+  });
+}
+
 // setp/set, with the optional boolean combine and second predicate (the
 // complement, or for x2 operands the high elements' comparison).
 template <class Fn>
 static EMU_ALWAYS_INLINE void opSetp(const Inst &I, uint64_t *R, uint32_t EM,
                                      Fn &&Unsupported) {
+  if (setpIntFast(I, R, EM))
+    return;
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   const uint64_t *B = R + (size_t)I.S[1] * 32;
   const uint64_t *C = R + (size_t)I.S[2] * 32;

@@ -294,6 +294,9 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
     InstCounters &C = Ctr.Sets[Fn.Index]; // this worker's counts
     uint64_t *WE = C.WarpExec.data(), *TE = C.ThreadExec.data(),
              *AE = C.ActiveExec.data();
+    // Mask changes inside this loop only at exit/ret; its lane count is
+    // kept beside it rather than recounted per instruction.
+    uint32_t MaskLanes = popc32(Mask);
     for (;;) {
       if (Pc == Rpc || Pc >= N) {
         Fr.Stack.back().Pc = Pc;
@@ -302,11 +305,13 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
       const Inst &I = Code[Pc];
       ++Clock;
       WE[Pc]++;
-      uint32_t EM = Mask;
-      if (I.Guard >= 0)
+      uint32_t EM = Mask, EMLanes = MaskLanes;
+      if (I.Guard >= 0) {
         EM &= predMask(R + (size_t)I.Guard * 32, I.GuardNeg);
-      TE[Pc] += popc32(EM);
-      AE[Pc] += popc32(Mask);
+        EMLanes = popc32(EM);
+      }
+      TE[Pc] += EMLanes;
+      AE[Pc] += MaskLanes;
       if constexpr (Traced)
         Trace->instruction(W.Index, Fn, Pc, Mask, EM);
       switch (I.Op) {
@@ -342,6 +347,7 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
         else
           Fr.Retired |= EM;
         Mask &= ~EM;
+        MaskLanes = popc32(Mask);
         ++Pc;
         if (!Mask) {
           Fr.Stack.back().Pc = Pc;

@@ -233,108 +233,192 @@ static inline void storeBits(uint8_t *P, unsigned Size, uint64_t V) {
   std::memcpy(P, &V, Size);
 }
 
+namespace {
+template <unsigned ES> struct Bits;
+template <> struct Bits<1> {
+  using U = uint8_t;
+  using S = int8_t;
+};
+template <> struct Bits<2> {
+  using U = uint16_t;
+  using S = int16_t;
+};
+template <> struct Bits<4> {
+  using U = uint32_t;
+  using S = int32_t;
+};
+template <> struct Bits<8> {
+  using U = uint64_t;
+  using S = int64_t;
+};
+
+/// The lanes of one access of N elements of ES bytes, specialised by size,
+/// vector width, direction and sign extension so that a lane costs a bounds
+/// compare and N moves: the hot loop of memory-bound kernels. Lanes go in
+/// ascending order (the highest lane's store wins, the lowest bad lane is
+/// reported). Host(L, Ad) gives the host address of lane L's access at Ad,
+/// or reports a bad one and does not return. Regs[V] is element V's
+/// register (destination of a load, source of a store).
+template <unsigned ES, unsigned N, bool Ld, bool Signed, class HostFn>
+inline void accessLanes(uint32_t EM, const uint64_t *A, uint64_t Off,
+                        uint64_t *const *Regs, HostFn Host) {
+  using U = typename Bits<ES>::U;
+  auto Lane = [&](int L) {
+    const uint64_t Ad = A[L] + Off;
+    uint8_t *H = Host(L, Ad);
+    for (unsigned V = 0; V < N; ++V) {
+      if constexpr (Ld) {
+        U X;
+        std::memcpy(&X, H + V * ES, ES);
+        if constexpr (Signed)
+          Regs[V][L] = (uint64_t)(int64_t)(typename Bits<ES>::S)X;
+        else
+          Regs[V][L] = X;
+      } else {
+        const U X = (U)Regs[V][L];
+        std::memcpy(H + V * ES, &X, ES);
+      }
+    }
+  };
+  if (EM == 0xffffffffu) // the common case: no mask to walk
+    for (int L = 0; L < 32; ++L)
+      Lane(L);
+  else
+    for (uint32_t M = EM; M; M &= M - 1)
+      Lane(__builtin_ctz(M));
+}
+
+/// Calls F(size, width, load, signed) with each as a compile-time constant;
+/// false for a shape with no specialisation (vectors other than 1, 2, 4).
+template <class Fn>
+inline bool byAccess(unsigned ES, unsigned N, bool Ld, bool Signed, Fn &&F) {
+  auto Dir = [&](auto Size, auto Width) {
+    constexpr unsigned E = decltype(Size)::value;
+    if (!Ld)
+      F(Size, Width, std::false_type{}, std::false_type{});
+    else if (Signed && E < 8)
+      F(Size, Width, std::true_type{}, std::true_type{});
+    else
+      F(Size, Width, std::true_type{}, std::false_type{});
+  };
+  auto Width = [&](auto Size) {
+    switch (N) {
+    case 1:
+      Dir(Size, std::integral_constant<unsigned, 1>{});
+      return true;
+    case 2:
+      Dir(Size, std::integral_constant<unsigned, 2>{});
+      return true;
+    case 4:
+      Dir(Size, std::integral_constant<unsigned, 4>{});
+      return true;
+    default:
+      return false;
+    }
+  };
+  switch (ES) {
+  case 1:
+    return Width(std::integral_constant<unsigned, 1>{});
+  case 2:
+    return Width(std::integral_constant<unsigned, 2>{});
+  case 4:
+    return Width(std::integral_constant<unsigned, 4>{});
+  case 8:
+    return Width(std::integral_constant<unsigned, 8>{});
+  default:
+    return false;
+  }
+}
+} // namespace
+
 void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *R = Fr.Regs.data();
   const uint64_t *A = R + (size_t)I.Addr * 32;
   const unsigned ES = tySize(I.T);
   const unsigned N = I.Vec;
+  const unsigned Bytes = ES * N;
   const bool Signed = tySigned(I.T);
+  const bool Ld = I.Op == OpLd;
   const uint8_t Sp = I.Space == SpConst ? (uint8_t)SpGlobal : I.Space;
   if (CountMem)
     countMem(W, Fr, I, EM);
   if (__builtin_expect(Race, 0))
-    raceAccess(W, Fr, I, EM, Sp, ES * N, I.Op == OpLd ? RaceRead : RaceWrite);
-  if (Check && Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1) {
-    // Fast path: global/generic scalar access, checked against the region
-    // this instruction last accessed: one compare per lane.
-    uint64_t *D = R + (size_t)I.D[0] * 32;
-    const uint64_t *S = R + (size_t)I.S[0] * 32;
-    const bool Ld = I.Op == OpLd;
-    // In locals: the stores below could alias the cache as far as the
-    // compiler knows. Lanes in [Lo, Lo + Lim) pass; Lim 0 sends all to
-    // checkGlobal (a cached region holds at least one access: Size >= ES).
+    raceAccess(W, Fr, I, EM, Sp, Bytes, Ld ? RaceRead : RaceWrite);
+  uint64_t *Regs[4];
+  for (unsigned V = 0; V < N && V < 4; ++V)
+    Regs[V] = R + (size_t)(Ld ? I.D[V] : I.S[V]) * 32;
+  const bool Global = Sp != SpShared && Sp != SpLocal && Sp != SpParam;
+  bool Done = false;
+  if (Global && Check) {
+    // Checked against the region this instruction last accessed: one
+    // compare per lane. In locals: the stores could alias the cache as far
+    // as the compiler knows. Lanes in [Lo, Lo + Lim) pass; Lim 0 sends all
+    // to checkGlobal (a cached region holds at least one access).
     const RegionCache &C = regionOf(I);
-    uint64_t Lo = C.Lo, Lim = C.Key == &I ? C.Size - ES + 1 : 0;
-    for (int L = 0; L < 32; ++L) {
-      if (!((EM >> L) & 1))
-        continue;
-      uint64_t Ad = A[L] + (uint64_t)I.Off;
-      if (__builtin_expect(Ad - Lo >= Lim, 0)) {
-        checkGlobal(W, Fr, I, Ad, L, ES); // caches the region, or fails
-        if (C.Key == &I)                  // not for a parameter address
-          Lo = C.Lo, Lim = C.Size - ES + 1;
-      }
-      uint8_t *H = (uint8_t *)(uintptr_t)Ad;
-      if (Ld)
-        D[L] = loadBits(H, ES, Signed);
-      else
-        storeBits(H, ES, S[L]);
-    }
-    return;
-  }
-  if (Sp != SpShared && Sp != SpLocal && Sp != SpParam && N == 1) {
+    uint64_t Lo = C.Lo, Lim = C.Key == &I ? C.Size - Bytes + 1 : 0;
+    Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+      accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
+        if (__builtin_expect(Ad - Lo >= Lim, 0)) {
+          checkGlobal(W, Fr, I, Ad, Ln, Bytes); // caches the region, or fails
+          if (C.Key == &I)                      // not for a parameter address
+            Lo = C.Lo, Lim = C.Size - Bytes + 1;
+        }
+        return (uint8_t *)(uintptr_t)Ad;
+      });
+    });
+  } else if (Global) {
     // Unchecked (a core user without an allocation table): only null
     // pages and the guards past shared and local memory are caught.
     const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
     const uint64_t ShEnd = ShLo + SharedSize;
     const uint64_t LoEnd =
         (uint64_t)(uintptr_t)LocalBuf.data() + (size_t)LocalStack * NWarps * 32;
-    uint64_t *D = R + (size_t)I.D[0] * 32;
-    const uint64_t *S = R + (size_t)I.S[0] * 32;
-    const bool Ld = I.Op == OpLd;
-    for (int L = 0; L < 32; ++L) {
-      if (!((EM >> L) & 1))
-        continue;
-      uint64_t Ad = A[L] + (uint64_t)I.Off;
-      if (__builtin_expect(
-              Ad < 4096 ||
-                  (Ad - ShLo < SharedSize + SharedGuard && Ad + ES > ShEnd) ||
-                  (Ad + ES > LoEnd && Ad < LoEnd + LocalGuard),
-              0))
-        addr(W, Fr, I, Sp, Ad, L, ES); // reports the error
-      uint8_t *H = (uint8_t *)(uintptr_t)Ad;
-      if (Ld)
-        D[L] = loadBits(H, ES, Signed);
-      else
-        storeBits(H, ES, S[L]);
-    }
-    return;
-  }
-  if ((Sp == SpShared || Sp == SpLocal) && N == 1) {
-    // Fast path: shared/local scalar access with an inline bounds check.
+    Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+      accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
+        if (__builtin_expect(
+                Ad < 4096 ||
+                    (Ad - ShLo < SharedSize + SharedGuard &&
+                     Ad + Bytes > ShEnd) ||
+                    (Ad + Bytes > LoEnd && Ad < LoEnd + LocalGuard),
+                0))
+          addr(W, Fr, I, Sp, Ad, Ln, Bytes); // reports the error
+        return (uint8_t *)(uintptr_t)Ad;
+      });
+    });
+  } else if (Sp == SpShared || Sp == SpLocal) {
+    // Offsets below Max hold the whole access (Max 0: none does).
     const uint64_t Limit = Sp == SpShared ? SharedSize : LocalStack;
-    uint64_t *D = R + (size_t)I.D[0] * 32;
-    const uint64_t *S = R + (size_t)I.S[0] * 32;
-    const bool Ld = I.Op == OpLd;
-    for (int L = 0; L < 32; ++L) {
-      if (!((EM >> L) & 1))
-        continue;
-      uint64_t Ad = A[L] + (uint64_t)I.Off;
-      if (__builtin_expect(Ad > Limit || Ad + ES > Limit, 0))
-        addr(W, Fr, I, Sp, Ad, L, ES);
-      uint8_t *H = (Sp == SpShared ? Shared : W.LaneLocal[L]) + Ad;
-      if (Ld)
-        D[L] = loadBits(H, ES, Signed);
-      else
-        storeBits(H, ES, S[L]);
-    }
-    return;
+    const uint64_t Max = Limit >= Bytes ? Limit - Bytes + 1 : 0;
+    auto Bad = [&](int Ln, uint64_t Ad) {
+      return addr(W, Fr, I, Sp, Ad, Ln, Bytes);
+    };
+    if (Sp == SpShared)
+      Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+        accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
+          return __builtin_expect(Ad < Max, 1) ? Shared + Ad : Bad(Ln, Ad);
+        });
+      });
+    else
+      Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+        accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
+          return __builtin_expect(Ad < Max, 1) ? W.LaneLocal[Ln] + Ad
+                                               : Bad(Ln, Ad);
+        });
+      });
   }
-  if (I.Op == OpLd) {
-    for (int L = 0; L < 32; ++L) {
-      if (!((EM >> L) & 1))
-        continue;
-      uint8_t *H = addr(W, Fr, I, Sp, A[L] + (uint64_t)I.Off, L, ES * N);
-      for (unsigned V = 0; V < N; ++V)
-        R[(size_t)I.D[V] * 32 + L] = loadBits(H + V * ES, ES, Signed);
-    }
-  } else {
-    for (int L = 0; L < 32; ++L) {
-      if (!((EM >> L) & 1))
-        continue;
-      uint8_t *H = addr(W, Fr, I, Sp, A[L] + (uint64_t)I.Off, L, ES * N);
-      for (unsigned V = 0; V < N; ++V)
-        storeBits(H + V * ES, ES, R[(size_t)I.S[V] * 32 + L]);
+  if (Done)
+    return;
+  // Parameters and unusual shapes: one checked address per lane.
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    uint8_t *H = addr(W, Fr, I, Sp, A[L] + (uint64_t)I.Off, L, Bytes);
+    for (unsigned V = 0; V < N; ++V) {
+      uint64_t &Reg = R[(size_t)(Ld ? I.D[V] : I.S[V]) * 32 + L];
+      if (Ld)
+        Reg = loadBits(H + V * ES, ES, Signed);
+      else
+        storeBits(H + V * ES, ES, Reg);
     }
   }
 }
