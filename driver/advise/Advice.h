@@ -50,6 +50,11 @@ std::string formatNumber(double V, unsigned MaxDecimals = 2);
 struct KernelModeledTime {
   double Cycles = 0;
   double SmsUsed = 0;
+  double Microseconds = 0;   ///< summed over the launches
+  uint64_t Launches = 0;     ///< launches with modeled time
+  std::string Config;        ///< e.g. "h100-sxm" (the first launch's)
+  uint64_t SmsSimulated = 0; ///< the most any launch simulated
+  bool Scaled = false;       ///< some launch simulated a subset of SMs
 };
 
 /// Everything loaded from the directory; null / empty where absent.

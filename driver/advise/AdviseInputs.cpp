@@ -2,6 +2,7 @@
 
 #include "AdviseInputs.h"
 #include "../JsonFiles.h"
+#include "MachineModel.h"
 #include "warpscope/ABI/Files.h"
 #include "warpscope/ABI/PcSampling.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -165,6 +166,34 @@ bool blameAll(LoadedInputs &L) {
   return true;
 }
 
+/// Sums each kernel's `launches[].modeled` (the timing model's figures,
+/// modeled, never measured) into In.ModeledTime.
+void fillModeledTime(LoadedInputs &L) {
+  std::map<std::string, double> SmSum;
+  for (const TruthLaunch &TL : L.GroundTruth.Launches) {
+    if (!TL.Modeled)
+      continue;
+    KernelModeledTime &K = L.In.ModeledTime[TL.Kernel];
+    const TruthModeled &M = *TL.Modeled;
+    if (K.Launches == 0)
+      K.Config = M.Config;
+    ++K.Launches;
+    K.Cycles += double(M.Cycles);
+    K.Microseconds += M.Microseconds;
+    K.SmsSimulated = std::max(K.SmsSimulated, M.SmsSimulated);
+    K.Scaled |= M.Scaled;
+    // The SMs the launch occupies: the configuration's, where it is known.
+    std::optional<MachineConfig> C = machineConfig(M.Config);
+    double Sms = C                                 ? C->Sms
+                 : L.Profile && L.Profile->SmCount ? L.Profile->SmCount
+                                                   : double(DefaultSms);
+    double Blocks = double(TL.Grid[0] * TL.Grid[1] * TL.Grid[2]);
+    SmSum[TL.Kernel] += std::min(Sms, Blocks);
+  }
+  for (auto &[Name, K] : L.In.ModeledTime)
+    K.SmsUsed = SmSum[Name] / double(K.Launches);
+}
+
 void notePresent(LoadedInputs &L) {
   std::vector<InputKind> &P = L.In.Present;
   if (L.Profile) {
@@ -237,6 +266,7 @@ loadAdviseInputs(const std::string &Dir) {
     L->SingleBefore += B.SingleBefore;
     L->SingleAfter += B.SingleAfter;
   }
+  fillModeledTime(*L);
   notePresent(*L);
   L->In.Profile = L->Profile ? &*L->Profile : nullptr;
   L->In.GroundTruth = L->GroundTruth.Files ? &L->GroundTruth : nullptr;

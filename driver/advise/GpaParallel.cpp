@@ -1,28 +1,33 @@
 //===- GpaParallel.cpp - GPA's parallelism optimizers ---------------------===//
 //
-// Block increase and thread increase, estimated with Eq. 11:
-// S = 1/C_W x C_I x f. C_W is the change of each scheduler's share of the
-// warps' work, C_I the change of its issue rate 1 - (1 - R_I)^W with the
-// warps resident on it (Eq. 9), R_I the issued share of the samples; f = 1
-// (we assume no new pipeline or memory throttling).
+// Block increase and thread increase, estimated with Eq. 11,
+// S = 1/C_W x C_I x f, applied round by round to the busiest SM
+// (MachineModel.h): C_W from the schedulers the launch keeps busy, C_I from
+// the warps resident on each (Eq. 9 with R_I, the issued share of the
+// samples), f from the warp start/drain samples and the kernel's DRAM
+// bound. The new launch keeps the kernel's work: where the kernel's
+// outermost loop runs several trips per warp (a grid-stride loop, from
+// exact counts) more threads take the trips over; otherwise the grid keeps
+// its threads. Formulas: docs/advisor-estimators.md "Parallelism".
 //
 //===----------------------------------------------------------------------===//
 
 #include "../ProfileModel.h"
-#include "Estimators.h"
 #include "GpaCommon.h"
+#include "MachineModel.h"
 #include "warpscope/Support/Occupancy.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <cmath>
 
 using namespace llvm;
 
 namespace warpscope::advise {
 
-/// H100 SXM5's SM count, used when the profile does not say (the emulator
-/// models an H100).
-constexpr uint32_t DefaultSmCount = 132;
-/// Warp schedulers per SM (sm_70 to sm_90).
-constexpr double Schedulers = 4;
+/// Thread increase grows blocks up to this many threads: the top of the
+/// CUDA C++ Best Practices Guide's starting range ("Thread and Block
+/// Heuristics": 128 to 256 threads per block), past which bigger blocks
+/// add no resident warps that more blocks would not.
+constexpr uint32_t GuideThreads = 256;
 
 namespace {
 
@@ -37,90 +42,141 @@ const LaunchGroup *mainLaunch(const FunctionProfile &P) {
   return Best;
 }
 
+SmLimits limitsOf(const Inputs &In) {
+  return In.Profile && In.Profile->Limits ? *In.Profile->Limits
+                                          : SmLimits(H100Limits);
+}
+
+/// Blocks of Threads threads resident per SM: the occupancy rules with the
+/// kernel's resources, or the warp and block limits alone without them.
+double blocksPerSM(const Inputs &In, const FunctionProfile &F,
+                   const LaunchGroup &G, uint32_t Threads) {
+  SmLimits L = limitsOf(In);
+  if (Threads == product(G.Block) && G.BlocksPerSM && *G.BlocksPerSM)
+    return *G.BlocksPerSM;
+  if (F.Resources && F.Resources->Known) {
+    KernelFootprint K{Threads, F.Resources->Registers,
+                      F.Resources->StaticSharedBytes, G.SharedBytes};
+    return std::max(1u, theoreticalOccupancy(L, K).BlocksPerSM);
+  }
+  uint32_t Warps = (Threads + L.WarpSize - 1) / L.WarpSize;
+  return std::max(1u, std::min(L.MaxBlocksPerSM, L.maxWarpsPerSM() / Warps));
+}
+
+/// Warps resident at once on the busiest SM.
+double residentWarps(const ParallelInputs &P, const LaunchShape &S) {
+  double PerSm = std::ceil(S.Blocks / P.Sms);
+  return std::min(S.BlocksPerSM, PerSm) * S.WarpsPerBlock;
+}
+
+void addHotspot(const KernelView &V, Match &M) {
+  M.Hotspots.push_back({V.Kernel, V.Profile->Loc.File, V.Profile->Loc.Line, "",
+                        "", 0, 0, V.T, M.Evidence});
+}
+
 void blockIncrease(const Inputs &In, const KernelView &V, Match &M) {
   const LaunchGroup *G = V.Profile ? mainLaunch(*V.Profile) : nullptr;
   if (!G || V.T <= 0)
     return;
-  uint32_t Sms =
-      In.Profile && In.Profile->SmCount ? In.Profile->SmCount : DefaultSmCount;
-  uint64_t Blocks = product(G->Grid);
-  double WarpsPerBlock = double((product(G->Block) + 31) / 32);
-  if (Blocks == 0 || Blocks >= Sms)
+  ParallelInputs P = parallelInputs(In, V.Kernel);
+  const double Blocks = double(product(G->Grid));
+  const uint32_t Threads = uint32_t(product(G->Block));
+  if (Blocks == 0 || Threads == 0 || Blocks >= P.Sms)
     return;
-  double RI = V.A / V.T;
-  // Now: one block per busy SM. Then: the same warps over every SM.
-  double W = WarpsPerBlock / Schedulers;
-  double WNew = WarpsPerBlock * double(Blocks) / (double(Sms) * Schedulers);
-  M.Speedup = parallelism(W, WNew, W, WNew, RI);
-  M.Evidence = formatv("{0} blocks for {1} SMs; warps per scheduler {2} "
-                       "-> {3}, R_I = {4}, C_W = {5}, C_I = {6}, f = 1",
-                       Blocks, Sms, formatNumber(W), formatNumber(WNew),
-                       formatNumber(RI, 3), formatNumber(WNew / W, 3),
-                       formatNumber(issueRate(RI, WNew) / issueRate(RI, W), 3))
-                   .str();
-  M.Hints = {formatv("Launch at least {0} blocks (one per SM): split each "
-                     "block's work over more, smaller blocks.",
-                     Sms)
-                 .str()};
-  M.Hotspots.push_back({V.Kernel, V.Profile->Loc.File, V.Profile->Loc.Line, "",
-                        "", 0, 0, V.T, M.Evidence});
+  const double Warps = std::ceil(Threads / 32.0);
+  LaunchShape Now{Blocks, Warps, blocksPerSM(In, *V.Profile, *G, Threads)};
+  LaunchShape New = Now;
+  const double Trips = outerTrips(In, V.Kernel);
+  std::string Hint;
+  if (Trips >= 2) {
+    // A loop over the work: more blocks of the same size take its trips.
+    New.Blocks = std::min(P.Sms * Now.BlocksPerSM, std::floor(Blocks * Trips));
+    Hint = formatv("Launch {0} blocks of {1} threads (now {2}): the kernel's "
+                   "outer loop runs {3} trips per warp, so more blocks can "
+                   "take them over and fill every SM",
+                   formatNumber(New.Blocks), Threads, formatNumber(Blocks),
+                   formatNumber(Trips, 1))
+               .str();
+  } else {
+    // The same threads in more, smaller blocks, one per SM at least.
+    New.Blocks = std::min(P.Sms, Blocks * Warps);
+    New.WarpsPerBlock = std::ceil(Blocks * Warps / New.Blocks);
+    uint32_t NewThreads = uint32_t(New.WarpsPerBlock * 32);
+    New.BlocksPerSM = blocksPerSM(In, *V.Profile, *G, NewThreads);
+    Hint = formatv("Launch {0} blocks of {1} threads (now {2} of {3}): split "
+                   "each block's work over more, smaller blocks so every SM "
+                   "has one",
+                   formatNumber(New.Blocks), NewThreads, formatNumber(Blocks),
+                   Threads)
+               .str();
+  }
+  if (New.Blocks <= Blocks)
+    return;
+  ParallelEstimate E = estimateParallelism(P, Now, New);
+  M.Speedup = E.Speedup;
+  M.Evidence =
+      formatv("{0} blocks for {1} SMs, {2} -> {3} blocks; warps on the "
+              "busiest SM {4} -> {5}; {6}",
+              formatNumber(Blocks), formatNumber(P.Sms), formatNumber(Blocks),
+              formatNumber(New.Blocks), formatNumber(residentWarps(P, Now)),
+              formatNumber(residentWarps(P, New)), describe(P, E))
+          .str();
+  M.Hints = {Hint};
+  addHotspot(V, M);
 }
 
 void threadIncrease(const Inputs &In, const KernelView &V, Match &M) {
   const LaunchGroup *G = V.Profile ? mainLaunch(*V.Profile) : nullptr;
   if (!G || V.T <= 0 || !V.Profile->Resources || !V.Profile->Resources->Known)
     return;
-  SmLimits L = In.Profile && In.Profile->Limits ? *In.Profile->Limits
-                                                : SmLimits(H100Limits);
-  const MachineResources &R = *V.Profile->Resources;
-  KernelFootprint K{uint32_t(product(G->Block)), R.Registers,
-                    R.StaticSharedBytes, G->SharedBytes};
-  OccupancyResult Now = theoreticalOccupancy(L, K);
-  if (!(Now.Limiters & LimitBlocks) || Now.WarpsPerSM >= Now.MaxWarpsPerSM)
+  SmLimits L = limitsOf(In);
+  ParallelInputs P = parallelInputs(In, V.Kernel);
+  const uint32_t Threads = uint32_t(product(G->Block));
+  const double Blocks = double(product(G->Grid));
+  if (Threads == 0 || Blocks == 0 || Threads * 2 > GuideThreads)
     return;
-  // The block size (a multiple of the current one) that fits most warps.
-  OccupancyResult Best = Now;
-  uint32_t BestThreads = K.ThreadsPerBlock;
-  for (uint32_t T = K.ThreadsPerBlock * 2; T <= L.MaxThreadsPerBlock; T *= 2) {
-    KernelFootprint K2 = K;
-    K2.ThreadsPerBlock = T;
-    OccupancyResult O = theoreticalOccupancy(L, K2);
-    if (O.WarpsPerSM > Best.WarpsPerSM) {
-      Best = O;
-      BestThreads = T;
-    }
-  }
-  if (Best.WarpsPerSM <= Now.WarpsPerSM)
+  LaunchShape Now{Blocks, std::ceil(Threads / 32.0),
+                  blocksPerSM(In, *V.Profile, *G, Threads)};
+  if (residentWarps(P, Now) >= L.maxWarpsPerSM())
     return;
-  uint32_t Sms =
-      In.Profile && In.Profile->SmCount ? In.Profile->SmCount : DefaultSmCount;
-  // Resident warps are also bounded by the launch's own warps per SM.
-  double Total =
-      double(product(G->Grid)) * double((K.ThreadsPerBlock + 31) / 32);
-  double Have = std::min(double(Now.WarpsPerSM), Total / Sms);
-  double Could = std::min(double(Best.WarpsPerSM), Total / Sms);
-  if (Could <= Have)
+  // The biggest power-of-two multiple of the block within the guide's range.
+  uint32_t NewThreads = Threads;
+  while (NewThreads * 2 <= std::min(GuideThreads, L.MaxThreadsPerBlock))
+    NewThreads *= 2;
+  const double Grow = double(NewThreads) / Threads;
+  const double Trips = outerTrips(In, V.Kernel);
+  LaunchShape New{Blocks, std::ceil(NewThreads / 32.0),
+                  blocksPerSM(In, *V.Profile, *G, NewThreads)};
+  // A loop over the work lets the grid stay and each thread take fewer
+  // trips; otherwise the grid keeps its threads in fewer blocks.
+  const bool Stride = Trips >= Grow;
+  if (!Stride)
+    New.Blocks = std::ceil(Blocks / Grow);
+  if (residentWarps(P, New) <= residentWarps(P, Now))
     return;
-  double RI = V.A / V.T;
-  double W = Have / Schedulers, WNew = Could / Schedulers;
-  // The work per scheduler stays; more of it is resident at once.
-  M.Speedup = parallelism(1, 1, W, WNew, RI);
+  ParallelEstimate E = estimateParallelism(P, Now, New);
+  M.Speedup = E.Speedup;
   M.Evidence =
-      formatv("{0} threads per block: {1} blocks/SM reach the {2}-block "
-              "limit, {3} of {4} warps/SM; with {5} threads {6} warps/SM; "
-              "resident warps per scheduler {7} -> {8}, R_I = {9}, C_W = 1, "
-              "C_I = {10}, f = 1",
-              K.ThreadsPerBlock, Now.BlocksPerSM, L.MaxBlocksPerSM,
-              Now.WarpsPerSM, Now.MaxWarpsPerSM, BestThreads, Best.WarpsPerSM,
-              formatNumber(W), formatNumber(WNew), formatNumber(RI, 3),
-              formatNumber(issueRate(RI, WNew) / issueRate(RI, W), 3))
+      formatv("{0} threads per block: {1} warps resident on the busiest SM "
+              "(of {2}); {3} threads in {4} blocks: {5} warps; {6}",
+              Threads, formatNumber(residentWarps(P, Now)), L.maxWarpsPerSM(),
+              NewThreads, formatNumber(New.Blocks),
+              formatNumber(residentWarps(P, New)), describe(P, E))
           .str();
-  M.Hints = {formatv("Use {0} threads per block (from {1}): occupancy is "
-                     "limited by the number of blocks per SM.",
-                     BestThreads, K.ThreadsPerBlock)
-                 .str()};
-  M.Hotspots.push_back({V.Kernel, V.Profile->Loc.File, V.Profile->Loc.Line, "",
-                        "", 0, 0, V.T, M.Evidence});
+  M.Hints = {
+      formatv("Use {0} threads per block (from {1}){2}: the blocks now leave "
+              "the SMs' warp slots and schedulers idle",
+              NewThreads, Threads,
+              Stride
+                  ? formatv(" with the same {0} blocks; the kernel's "
+                            "outer loop then runs {1} instead of {2} "
+                            "trips per warp",
+                            formatNumber(Blocks), formatNumber(Trips / Grow, 1),
+                            formatNumber(Trips, 1))
+                        .str()
+                  : formatv(" in {0} blocks", formatNumber(New.Blocks)).str())
+          .str()};
+  addHotspot(V, M);
 }
 
 } // namespace
@@ -130,16 +186,19 @@ void parallelismSpecs(std::vector<GpaSpec> &Out) {
       {"block_increase",
        "Block increase",
        "GPA: matches kernels launched with fewer blocks than the GPU has "
-       "SMs. Suggests more, smaller blocks. Estimate: parallelism (Eq. 11).",
+       "SMs. Suggests more blocks (a grid-stride loop's trips spread over "
+       "them) or more, smaller blocks. Estimate: parallelism (Eq. 11) over "
+       "the rounds of the busiest SM, bounded by DRAM bandwidth.",
        EstimatorKind::Parallelism,
        {InputKind::Samples, InputKind::Instructions, InputKind::LaunchConfig},
        blockIncrease});
   Out.push_back(
       {"thread_increase",
        "Thread increase",
-       "GPA: matches kernels whose occupancy is limited by the number of "
-       "threads per block (the blocks-per-SM limit binds). Suggests bigger "
-       "blocks. Estimate: parallelism (Eq. 11).",
+       "GPA: matches kernels whose blocks are too small to fill the SMs' "
+       "warp slots: the block limit or the grid leaves warps per SM "
+       "unused. Suggests bigger blocks. Estimate: parallelism (Eq. 11) over "
+       "the rounds of the busiest SM, bounded by DRAM bandwidth.",
        EstimatorKind::Parallelism,
        {InputKind::Samples, InputKind::Instructions, InputKind::LaunchConfig,
         InputKind::Occupancy},

@@ -12,17 +12,15 @@
 #include "../ProfileModel.h"
 #include "../ResourceReport.h"
 #include "ExactCommon.h"
+#include "MachineModel.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <cmath>
 
 using namespace llvm;
 
 namespace warpscope::advise {
 namespace {
-
-/// Latency hiding buys at most this much (GPA's bound for its latency
-/// hiding estimator, applied to the added warps).
-constexpr double MaxLatencyHiding = 2.0;
 
 /// A change of one resource and the occupancy it gives.
 struct Lift {
@@ -160,7 +158,9 @@ void OccupancyOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
     return;
   const LaunchGroup &G = *Best->Launch;
   const uint64_t GridBlocks = uint64_t(G.Grid[0]) * G.Grid[1] * G.Grid[2];
-  const uint64_t Needed = (GridBlocks + H100SmCount - 1) / H100SmCount;
+  const ParallelInputs P = parallelInputs(In, F.Name);
+  const uint64_t Sms = uint64_t(P.Sms);
+  const uint64_t Needed = (GridBlocks + Sms - 1) / Sms;
   if (Needed <= Best->Result.BlocksPerSM)
     return; // every block is resident at once already
   KernelFootprint K;
@@ -171,25 +171,24 @@ void OccupancyOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
   std::optional<Lift> L = liftFor(Limits, K, Best->Result, Needed);
   if (!L)
     return;
-  // Warps resident per SM, the grid's share included.
-  auto Resident = [&](const KernelFootprint &KF, const OccupancyResult &R) {
-    const uint64_t Warps = (KF.ThreadsPerBlock + 31) / 32;
-    const uint64_t Blocks =
-        (GridBlocks * K.ThreadsPerBlock / std::max(1u, KF.ThreadsPerBlock) +
-         H100SmCount - 1) /
-        H100SmCount;
-    return double(std::min<uint64_t>(R.BlocksPerSM, Blocks) * Warps);
-  };
-  const double Before = Resident(K, Best->Result);
-  const double After = Resident(L->Changed, L->Result);
+  // GPA's parallelism estimator over the rounds of the busiest SM: the
+  // same work with more warps resident to hide latency, as far as the
+  // issue rate (R_I), warp start/drain and DRAM bandwidth let them.
+  const double NewBlocks = std::ceil(double(GridBlocks) * K.ThreadsPerBlock /
+                                     std::max(1u, L->Changed.ThreadsPerBlock));
+  LaunchShape Now{double(GridBlocks), std::ceil(K.ThreadsPerBlock / 32.0),
+                  double(Best->Result.BlocksPerSM)};
+  LaunchShape New{NewBlocks, std::ceil(L->Changed.ThreadsPerBlock / 32.0),
+                  double(std::max(1u, L->Result.BlocksPerSM))};
+  const ParallelEstimate E = estimateParallelism(P, Now, New);
   Advice A;
   A.Optimizer = "occupancy_limiter";
   A.Title = "Lift the occupancy limit";
   A.Kernel = F.Name;
-  A.EstimatedSpeedup =
-      Before > 0 ? std::clamp(After / Before, 1.0, MaxLatencyHiding) : 1.0;
-  A.Estimator = "resident warps after / before (latency bound assumed, at "
-                "most 2x); exact resources and launch configuration";
+  A.EstimatedSpeedup = std::max(1.0, E.Speedup);
+  A.Estimator = "parallelism (GPA Eq. 11 over the rounds of the busiest SM): "
+                "1/C_W x C_I x f; " +
+                describe(P, E) + "; exact resources and launch configuration";
   if (A.EstimatedSpeedup < MinExactSpeedup)
     return;
   A.Hints.push_back(L->Hint);

@@ -7,10 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Advice.h"
+#include "Blame.h"
+#include "Code.h"
 #include "GroundTruth.h"
 #include "PcSampling.h"
 #include "ProfileModel.h"
 #include "gtest/gtest.h"
+#include <cmath>
 
 using namespace warpscope;
 using namespace warpscope::advise;
@@ -239,6 +242,14 @@ Truth memoryKernel(const char *Opcode, TruthMemory M, uint64_t Others) {
   return T;
 }
 
+/// Modeled cycles and the SMs the launches used (Inputs::ModeledTime).
+KernelModeledTime modeledTime(double Cycles, double SmsUsed) {
+  KernelModeledTime M;
+  M.Cycles = Cycles;
+  M.SmsUsed = SmsUsed;
+  return M;
+}
+
 Inputs truthOnly(const Truth &T) {
   Inputs In;
   In.GroundTruth = &T;
@@ -321,7 +332,7 @@ TEST(BankConflicts, ModeledTimeReplacesTheThroughputBound) {
   M.SharedIdealWavefronts = 100;
   Truth T = memoryKernel("ld.shared.f32", M, 300);
   Inputs In = truthOnly(T);
-  In.ModeledTime["_Z4copyPf"] = {1000, 31};
+  In.ModeledTime["_Z4copyPf"] = modeledTime(1000, 31);
   In.Present.push_back(InputKind::ModeledTime);
   std::vector<Advice> A = runOptimizer("bank_conflicts", In);
   ASSERT_EQ(A.size(), 1u);
@@ -339,12 +350,12 @@ TEST(Uncoalesced, ModeledTimeChargesTheSlowerOfL1AndL2) {
   Inputs In = truthOnly(T);
   In.Present.push_back(InputKind::ModeledTime);
   // On 10 SMs L1 binds: 400 / 10 / 4 = 10 cycles.
-  In.ModeledTime["_Z4copyPf"] = {100, 10};
+  In.ModeledTime["_Z4copyPf"] = modeledTime(100, 10);
   std::vector<Advice> A = runOptimizer("uncoalesced_access", In);
   ASSERT_EQ(A.size(), 1u);
   EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 90.0, 1e-9);
   // On 100 SMs L2 binds: 400 x 32 B / 2800 B per cycle.
-  In.ModeledTime["_Z4copyPf"] = {100, 100};
+  In.ModeledTime["_Z4copyPf"] = modeledTime(100, 100);
   A = runOptimizer("uncoalesced_access", In);
   ASSERT_EQ(A.size(), 1u);
   EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / (100.0 - 12800.0 / 2800.0), 1e-9);
@@ -391,9 +402,10 @@ TEST(OccupancyLimiter, FiresOnRegisters) {
   ProfileSet P = occupancyKernel(128, 8 * 132);
   std::vector<Advice> A = runOptimizer("occupancy_limiter", occupancyInputs(P));
   ASSERT_EQ(A.size(), 1u);
-  // 8 blocks (64 warps) need 1024 registers per warp: 32 per thread. The
-  // resident warps quadruple; latency hiding is bounded by 2x.
-  EXPECT_NEAR(A[0].EstimatedSpeedup, 2.0, 1e-9);
+  // 8 blocks (64 warps) need 1024 registers per warp: 32 per thread. No
+  // samples: latency bound (R_I -> 0), so the time follows the rounds of
+  // the busiest SM, 4 -> 1.
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 4.0, 1e-9);
   ASSERT_EQ(A[0].Hints.size(), 1u);
   EXPECT_NE(A[0].Hints[0].find("32 registers/thread (now 128)"),
             std::string::npos);
@@ -402,15 +414,80 @@ TEST(OccupancyLimiter, FiresOnRegisters) {
             std::string::npos);
 }
 
-TEST(OccupancyLimiter, EstimateBelowTheBound) {
+TEST(OccupancyLimiter, LastPartialRoundCounts) {
   // 72 registers: 2304 per warp, 7 warps per sub-partition = 28 per SM =
   // 3 blocks; the grid wants 4 per SM, which 64 registers (2048 per warp,
-  // 8 warps per sub-partition) allow.
+  // 8 warps per sub-partition) allow: rounds 2 (3 + 1) -> 1.
   ProfileSet P = occupancyKernel(72, 4 * 132);
   std::vector<Advice> A = runOptimizer("occupancy_limiter", occupancyInputs(P));
   ASSERT_EQ(A.size(), 1u);
-  EXPECT_NEAR(A[0].EstimatedSpeedup, 4.0 / 3.0, 1e-9);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 2.0, 1e-9);
   EXPECT_NE(A[0].Hints[0].find("64 registers/thread"), std::string::npos);
+}
+
+/// The kernel of occupancyKernel with samples: T of them, A issued.
+struct Sampled {
+  Function Code;
+  CodeSet Set;
+  std::map<std::string, FunctionBlame> Blame;
+  Sampled(double T, double A) {
+    Code.Name = "_Z5heavyPf";
+    Code.Kernel = true;
+    Set.Functions[Code.Name] = Code;
+    FunctionBlame &B = Blame[Code.Name];
+    B.Code = &Set.Functions[Code.Name];
+    B.Total = T;
+    B.Active = A;
+  }
+  void into(Inputs &In) {
+    In.Code = &Set;
+    In.Blame = &Blame;
+    In.Present.push_back(InputKind::Samples);
+  }
+};
+
+TEST(OccupancyLimiter, IssueRateLimitsWhatMoreWarpsHide) {
+  ProfileSet P = occupancyKernel(128, 8 * 132);
+  Inputs In = occupancyInputs(P);
+  Sampled S(100, 30); // R_I = 0.3
+  S.into(In);
+  std::vector<Advice> A = runOptimizer("occupancy_limiter", In);
+  ASSERT_EQ(A.size(), 1u);
+  // 4 rounds of 2 blocks (W = 4 per scheduler) -> 1 round of 8 (W = 16):
+  // I(16) / I(4), Eq. 9 with R_I = 0.3.
+  double I4 = 1 - std::pow(0.7, 4), I16 = 1 - std::pow(0.7, 16);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, I16 / I4, 1e-9);
+}
+
+TEST(OccupancyLimiter, BoundedByDram) {
+  ProfileSet P = occupancyKernel(128, 8 * 132);
+  Inputs In = occupancyInputs(P);
+  Sampled S(100, 30);
+  S.into(In);
+  TruthMemory M;
+  M.GlobalRequests = 1000;
+  M.GlobalSectors = 40000; // 1.28 MB
+  Truth T = memoryKernel("ld.global.f32", M, 300);
+  T.Functions["_Z5heavyPf"] = T.Functions.begin()->second;
+  In.GroundTruth = &T;
+  In.ModeledTime["_Z5heavyPf"].Cycles = 900;
+  In.ModeledTime["_Z5heavyPf"].Config = "h100-sxm";
+  std::vector<Advice> A = runOptimizer("occupancy_limiter", In);
+  ASSERT_EQ(A.size(), 1u);
+  if (A[0].Estimator.find("DRAM bound") == std::string::npos)
+    GTEST_SKIP() << "built without the emulator's timing configurations";
+  // 1.28 MB at 3350 GB/s and 1980 MHz: 756.5 cycles of the 900.
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 900 / (40000 * 32 / (3350e3 / 1980)),
+              1e-9);
+}
+
+TEST(OccupancyLimiter, SilentWhenIssueIsSaturated) {
+  // Nearly every sample issued: more warps have nothing to hide.
+  ProfileSet P = occupancyKernel(128, 8 * 132);
+  Inputs In = occupancyInputs(P);
+  Sampled S(100, 99);
+  S.into(In);
+  EXPECT_TRUE(runOptimizer("occupancy_limiter", In).empty());
 }
 
 TEST(OccupancyLimiter, SilentWhenTheGridFitsAtOnce) {

@@ -187,21 +187,37 @@ EMU_COLD static void halfCmp(uint8_t Cm, bool Bf, bool Ftz, bool X2,
   }
 }
 
-// Plain integer setp (one predicate, no boolean combine): the comparison
-// chosen once per instruction, not per lane. False for other forms.
+// Integer setp with one predicate (the probes' `setp.ne.and.u32` too): the
+// comparison and the boolean combine chosen once per instruction, not per
+// lane. False for other forms.
 static EMU_ALWAYS_INLINE bool setpIntFast(const Inst &I, uint64_t *R,
                                           uint32_t EM) {
-  if (I.Op != OpSetp || I.Bool || I.ND != 1)
+  if (I.Op != OpSetp || I.ND != 1)
     return false;
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   const uint64_t *B = R + (size_t)I.S[1] * 32;
+  const uint64_t *C = R + (size_t)I.S[2] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
   const uint8_t Cm = I.Sub;
+  const uint64_t Neg = (I.Flags & FNegC) ? 1 : 0;
   return intDispatch(I.T, [&](auto Tag) {
     using X = decltype(Tag);
     using UX = std::make_unsigned_t<X>;
     auto Go = [&](auto Pred) {
-      LANES(D[l] = Pred(get<X>(A[l]), get<X>(B[l])));
+      switch (I.Bool) {
+      case BoolNone:
+        LANES(D[l] = Pred(get<X>(A[l]), get<X>(B[l])));
+        return;
+      case BoolAnd:
+        LANES(D[l] = Pred(get<X>(A[l]), get<X>(B[l])) & ((C[l] & 1) ^ Neg));
+        return;
+      case BoolOr:
+        LANES(D[l] = Pred(get<X>(A[l]), get<X>(B[l])) | ((C[l] & 1) ^ Neg));
+        return;
+      default:
+        LANES(D[l] = Pred(get<X>(A[l]), get<X>(B[l])) ^ ((C[l] & 1) ^ Neg));
+        return;
+      }
     };
     switch (Cm) {
     case CmpEq:

@@ -47,14 +47,16 @@ void Launcher::syncCheck(Warp &W, Frame &Fr, const Inst &I, uint32_t Id,
   if (!(I.Flags & FAligned))
     return;
   int Lane = __builtin_ctz(EM);
-  const std::string Head =
-      "barrier divergence (as compute-sanitizer synccheck reports it): "
-      "barrier " +
-      std::to_string(Id) + ": ";
+  // Built only on failure: this runs at every __syncthreads().
+  auto Head = [Id] {
+    return "barrier divergence (as compute-sanitizer synccheck reports it): "
+           "barrier " +
+           std::to_string(Id) + ": ";
+  };
   if (Before)
     fail(W, *Fr.F, I, Lane,
-         Head + "divergent threads in warp " + std::to_string(W.Index) + ": " +
-             lanesText(Before) + " arrived at " + barrierAt(*First) +
+         Head() + "divergent threads in warp " + std::to_string(W.Index) +
+             ": " + lanesText(Before) + " arrived at " + barrierAt(*First) +
              ", then " + lanesText(EM) +
              " here; all non-exited threads of a warp must reach an aligned "
              "barrier (__syncthreads()) together");
@@ -65,8 +67,9 @@ void Launcher::syncCheck(Warp &W, Frame &Fr, const Inst &I, uint32_t Id,
     PhaseWarp[Id] = W.Index;
   } else if (PhaseInst[Id] != &I) {
     fail(W, *Fr.F, I, Lane,
-         Head + "divergent threads in block: warp " + std::to_string(W.Index) +
-             " arrived here, warp " + std::to_string(PhaseWarp[Id]) + " at " +
+         Head() + "divergent threads in block: warp " +
+             std::to_string(W.Index) + " arrived here, warp " +
+             std::to_string(PhaseWarp[Id]) + " at " +
              barrierAt(*PhaseInst[Id]) +
              "; all threads of a block must reach the same __syncthreads()");
   }

@@ -578,3 +578,62 @@ TEST(Literals, HexFloatLiteralsKeepTheirBitsInBitContexts) {
   EXPECT_EQ(Out[3] & 0xffffffffull, 0x3F800000ull);
   EXPECT_EQ(Out[4], 0xBFF0000000000000ull);
 }
+
+// setp with a boolean combine (`setp.lt.and.s32 p, a, b, !c`, the probes'
+// `setp.ne.and.u32`): every combine, with and without a negated c, over a
+// full warp and under a guard that leaves half the lanes off.
+TEST(Setp, IntegerCompareWithBooleanCombine) {
+  const char *Ptx = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out) {
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<12>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 1;
+  setp.ne.u32 %p1, %r2, 0;
+  and.b32 %r3, %r1, 4;
+  setp.ne.u32 %p2, %r3, 0;
+  setp.lt.and.s32 %p3, %r1, 16, %p1;
+  setp.lt.and.s32 %p4, %r1, 16, !%p1;
+  setp.lt.or.s32 %p5, %r1, 16, %p1;
+  setp.lt.or.s32 %p6, %r1, 16, !%p1;
+  setp.lt.xor.s32 %p7, %r1, 16, %p1;
+  setp.lt.xor.s32 %p8, %r1, 16, !%p1;
+  mov.pred %p9, 0;
+  @%p2 setp.hi.xor.u32 %p9, %r1, 20, !%p1;
+  selp.u32 %r4, 1, 0, %p3;
+  selp.u32 %r5, 2, 0, %p4;
+  selp.u32 %r6, 4, 0, %p5;
+  selp.u32 %r7, 8, 0, %p6;
+  selp.u32 %r8, 16, 0, %p7;
+  selp.u32 %r9, 32, 0, %p8;
+  selp.u32 %r10, 64, 0, %p9;
+  or.b32 %r4, %r4, %r5;
+  or.b32 %r4, %r4, %r6;
+  or.b32 %r4, %r4, %r7;
+  or.b32 %r4, %r4, %r8;
+  or.b32 %r4, %r4, %r9;
+  or.b32 %r4, %r4, %r10;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r4;
+  ret;
+}
+)";
+  std::string Err;
+  auto M = loadText(Ptx, &Err);
+  ASSERT_TRUE(M) << Err;
+  std::vector<uint32_t> Out(32, 0xffffffffu);
+  ASSERT_TRUE(launch(*M, "k", {1, 1, 1}, {32, 1, 1}, Args().add(Out.data())));
+  for (uint32_t L = 0; L < 32; ++L) {
+    const bool Lt = L < 16, C = L & 1, Hi = L > 20, Guard = L & 4;
+    uint32_t Want = (Lt && C) | (Lt && !C) << 1 | (Lt || C) << 2 |
+                    (Lt || !C) << 3 | (Lt != C) << 4 | (Lt != !C) << 5 |
+                    (Guard && (Hi != !C)) << 6;
+    EXPECT_EQ(Out[L], Want) << "lane " << L;
+  }
+}
