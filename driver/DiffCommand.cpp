@@ -1,7 +1,7 @@
 //===- DiffCommand.cpp - warpscope diff: compare two profiles -------------===//
 //
-// Matches functions by mangled name and branches by source location (and
-// their order among branches at the same location), then prints changes in
+// Matches functions by mangled name and branches by the text of their line
+// (else by source location), then prints changes in
 // executions and divergence, as text or JSON. --fail-above P exits 1 when a
 // branch's divergence rate, or a kernel's branch inefficiency, grew by more
 // than P percentage points: a CI regression gate. Two profiles with no
@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -41,19 +42,82 @@ static cl::opt<std::string> Format("format", cl::desc("text (default) or json"),
 
 namespace {
 
-/// File, line, column, and the branch's order among those at that place.
-using BranchKey = std::tuple<std::string, unsigned, unsigned, unsigned>;
+/// A pair of probed branches, one per build, that are one source branch.
+struct BranchMatch {
+  const BranchCounts *Before, *After;
+  bool ByText; ///< by the text of its line (the line may have moved)
+};
 
-std::map<BranchKey, const BranchCounts *>
-branchesByLocation(const FunctionProfile &F) {
-  std::map<BranchKey, const BranchCounts *> Out;
-  std::map<std::tuple<std::string, unsigned, unsigned>, unsigned> Seen;
-  for (const BranchCounts &B : F.Branches) {
-    if (!B.Probed)
+std::vector<const BranchCounts *> probedBranches(const FunctionProfile &F) {
+  std::vector<const BranchCounts *> Out;
+  for (const BranchCounts &B : F.Branches)
+    if (B.Probed)
+      Out.push_back(&B);
+  return Out;
+}
+
+/// Pairs the branches of Old and New (both in function order) whose KeyOf
+/// is equal, the first with the first and so on, and removes them from
+/// both lists. KeyOf gives no key for a branch it cannot place.
+template <typename KeyFn>
+void pairBy(std::vector<const BranchCounts *> &Old,
+            std::vector<const BranchCounts *> &New, KeyFn KeyOf, bool ByText,
+            std::vector<BranchMatch> &Out) {
+  using Key = typename decltype(KeyOf(*Old.front()))::value_type;
+  std::map<Key, std::vector<size_t>> OldByKey;
+  for (size_t I = 0; I < Old.size(); ++I)
+    if (auto K = KeyOf(*Old[I]))
+      OldByKey[*K].push_back(I);
+  std::map<Key, size_t> Taken;
+  std::vector<bool> OldUsed(Old.size());
+  std::vector<const BranchCounts *> NewLeft;
+  for (const BranchCounts *B : New) {
+    auto K = KeyOf(*B);
+    auto It = K ? OldByKey.find(*K) : OldByKey.end();
+    if (It != OldByKey.end() && Taken[*K] < It->second.size()) {
+      size_t I = It->second[Taken[*K]++];
+      OldUsed[I] = true;
+      Out.push_back({Old[I], B, ByText});
       continue;
-    unsigned Ordinal = Seen[{B.Loc.File, B.Loc.Line, B.Loc.Column}]++;
-    Out[{B.Loc.File, B.Loc.Line, B.Loc.Column, Ordinal}] = &B;
+    }
+    NewLeft.push_back(B);
   }
+  std::vector<const BranchCounts *> OldLeft;
+  for (size_t I = 0; I < Old.size(); ++I)
+    if (!OldUsed[I])
+      OldLeft.push_back(Old[I]);
+  Old = std::move(OldLeft);
+  New = std::move(NewLeft);
+}
+
+/// Matches the probed branches of two builds of one function: by file, the
+/// text of the branch's line (the database's hash of it), column, kind and
+/// order among branches with all of these, so a branch whose line moved
+/// (lines inserted above it) still matches; the rest by file, line, column,
+/// kind and order. Old and New keep the branches without a match.
+std::vector<BranchMatch> matchBranches(std::vector<const BranchCounts *> &Old,
+                                       std::vector<const BranchCounts *> &New) {
+  std::vector<BranchMatch> Out;
+  if (Old.empty() || New.empty())
+    return Out;
+  using TextKey = std::tuple<std::string, std::string, unsigned, int>;
+  pairBy(
+      Old, New,
+      [](const BranchCounts &B) -> std::optional<TextKey> {
+        if (B.LineHash.empty() || B.Loc.File.empty())
+          return std::nullopt;
+        return TextKey{B.Loc.File, B.LineHash, B.Loc.Column, int(B.Kind)};
+      },
+      /*ByText=*/true, Out);
+  if (Old.empty() || New.empty())
+    return Out;
+  using LineKey = std::tuple<std::string, unsigned, unsigned, int>;
+  pairBy(
+      Old, New,
+      [](const BranchCounts &B) -> std::optional<LineKey> {
+        return LineKey{B.Loc.File, B.Loc.Line, B.Loc.Column, int(B.Kind)};
+      },
+      /*ByText=*/false, Out);
   return Out;
 }
 
@@ -62,8 +126,9 @@ double rate(const BranchCounts &B) {
 }
 
 struct BranchDelta {
-  BranchKey Key;
-  const BranchCounts *Before, *After;
+  BranchMatch Match;
+  /// Order among the probed branches at the same location of its build.
+  unsigned OrdinalBefore, Ordinal;
   double Growth; ///< percentage points of divergence rate
   bool Regression;
 };
@@ -98,21 +163,29 @@ FunctionDelta compare(const FunctionSummary &Prev,
     D.EfficiencyDrop = 100 * (*Prev.BranchEfficiency - *Next.BranchEfficiency);
     D.Regression = regressed(*D.EfficiencyDrop);
   }
-  auto Old = branchesByLocation(*Prev.Function);
-  for (auto &[Key, Br] : branchesByLocation(*Next.Function)) {
-    auto O = Old.find(Key);
-    if (O == Old.end()) {
-      ++D.BranchesOnlyAfter;
-      continue;
-    }
-    const BranchCounts *Before = O->second;
-    Old.erase(O);
-    double Growth = rate(*Br) - rate(*Before);
-    if (Growth == 0 && Br->Visits == Before->Visits &&
-        Br->Divergent == Before->Divergent)
-      continue;
-    D.Branches.push_back({Key, Before, Br, Growth, regressed(Growth)});
+  std::vector<const BranchCounts *> Old = probedBranches(*Prev.Function),
+                                    New = probedBranches(*Next.Function);
+  std::map<const BranchCounts *, unsigned> Ordinal;
+  for (const std::vector<const BranchCounts *> *Build : {&Old, &New}) {
+    std::map<std::tuple<std::string, unsigned, unsigned>, unsigned> AtPlace;
+    for (const BranchCounts *B : *Build)
+      Ordinal[B] = AtPlace[{B->Loc.File, B->Loc.Line, B->Loc.Column}]++;
   }
+  std::vector<BranchMatch> Matches = matchBranches(Old, New);
+  // In the after build's order, as the reports list branches.
+  std::sort(Matches.begin(), Matches.end(),
+            [](const BranchMatch &A, const BranchMatch &B) {
+              return A.After->Id < B.After->Id;
+            });
+  for (const BranchMatch &M : Matches) {
+    double Growth = rate(*M.After) - rate(*M.Before);
+    if (Growth == 0 && M.After->Visits == M.Before->Visits &&
+        M.After->Divergent == M.Before->Divergent)
+      continue;
+    D.Branches.push_back(
+        {M, Ordinal[M.Before], Ordinal[M.After], Growth, regressed(Growth)});
+  }
+  D.BranchesOnlyAfter = New.size();
   D.BranchesOnlyBefore = Old.size();
   return D;
 }
@@ -181,14 +254,19 @@ void renderText(const Comparison &C, raw_ostream &OS) {
           "  branch efficiency {0:F1}% -> {1:F1}% ({2} pp){3}\n",
           100 * *D.Before->BranchEfficiency, 100 * *D.After->BranchEfficiency,
           signedFixed(-*D.EfficiencyDrop), D.Regression ? "  REGRESSION" : "");
-    for (const BranchDelta &B : D.Branches)
-      OS << formatv("  {0}:{1}:{2}: divergence {3:F1}% -> {4:F1}% "
-                    "({5} pp), visits {6}{7}\n",
-                    sys::path::filename(std::get<0>(B.Key)), std::get<1>(B.Key),
-                    std::get<2>(B.Key), rate(*B.Before), rate(*B.After),
-                    signedFixed(B.Growth),
-                    change(B.Before->Visits, B.After->Visits),
+    for (const BranchDelta &B : D.Branches) {
+      const BranchCounts &Prev = *B.Match.Before, &Next = *B.Match.After;
+      std::string Moved =
+          Prev.Loc.Line != Next.Loc.Line
+              ? formatv(" (line {0} before)", Prev.Loc.Line).str()
+              : std::string();
+      OS << formatv("  {0}:{1}:{2}{3}: divergence {4:F1}% -> {5:F1}% "
+                    "({6} pp), visits {7}{8}\n",
+                    sys::path::filename(Next.Loc.File), Next.Loc.Line,
+                    Next.Loc.Column, Moved, rate(Prev), rate(Next),
+                    signedFixed(B.Growth), change(Prev.Visits, Next.Visits),
                     B.Regression ? "  REGRESSION" : "");
+    }
     if (D.BranchesOnlyBefore || D.BranchesOnlyAfter)
       OS << formatv("  probed branches without a match: {0} only in {1}, "
                     "{2} only in {3}\n",
@@ -226,14 +304,18 @@ json::Value renderJson(const Comparison &C, const ProfileSet &A,
     const FunctionProfile &F = D.function();
     json::Array Branches;
     for (const BranchDelta &Br : D.Branches)
-      Branches.push_back(json::Object{{"file", std::get<0>(Br.Key)},
-                                      {"line", std::get<1>(Br.Key)},
-                                      {"column", std::get<2>(Br.Key)},
-                                      {"ordinal", std::get<3>(Br.Key)},
-                                      {"before", branchCounts(*Br.Before)},
-                                      {"after", branchCounts(*Br.After)},
-                                      {"divergence_change_points", Br.Growth},
-                                      {"regression", Br.Regression}});
+      Branches.push_back(json::Object{
+          {"file", Br.Match.After->Loc.File},
+          {"line", Br.Match.After->Loc.Line},
+          {"column", Br.Match.After->Loc.Column},
+          {"ordinal", Br.Ordinal},
+          {"line_before", Br.Match.Before->Loc.Line},
+          {"ordinal_before", Br.OrdinalBefore},
+          {"matched_by", Br.Match.ByText ? "line text" : "location"},
+          {"before", branchCounts(*Br.Match.Before)},
+          {"after", branchCounts(*Br.Match.After)},
+          {"divergence_change_points", Br.Growth},
+          {"regression", Br.Regression}});
     Functions.push_back(
         json::Object{{"name", F.Demangled},
                      {"mangled", F.Name},

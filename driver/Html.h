@@ -3,6 +3,7 @@
 #define WARPSCOPE_DRIVER_HTML_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Path.h"
 #include <string>
 
 namespace warpscope {
@@ -28,6 +29,16 @@ inline std::string escapeHtml(llvm::StringRef S) {
       Out += C;
     }
   return Out;
+}
+
+/// A table cell naming a source line: "file.cu:12", the full path in its
+/// title (a narrow column would break a long path anywhere).
+inline std::string sourceLineCell(llvm::StringRef File, unsigned Line) {
+  if (File.empty())
+    return "<td>(no line info)</td>";
+  return "<td class=\"loc\" title=\"" + escapeHtml(File) + "\">" +
+         escapeHtml(llvm::sys::path::filename(File)) + ":" +
+         std::to_string(Line) + "</td>";
 }
 
 } // namespace warpscope

@@ -35,6 +35,10 @@ const std::vector<LegendEntry> &warpscope::reportLegend() {
       {"copies", "branches the compiler made of one source branch (unrolled "
                  "or duplicated code): a row sums them; the JSON report "
                  "lists each under \"branches\""},
+      {"cond true", "active threads that took the true side of the source "
+                    "condition (the if or loop condition as written), in %; "
+                    "\"-\" where the build could not tell which compiled "
+                    "successor that is (see \"to 1st succ\")"},
       {"to 1st succ", "active threads that went to the branch's first "
                       "successor in the compiled code (the true side of the "
                       "LLVM IR condition, which the optimiser may have "

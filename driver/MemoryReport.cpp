@@ -170,14 +170,15 @@ std::string warpscope::renderMemoryHtml(const MemoryView &V) {
   for (const MemoryFunction &F : V.Functions) {
     OS << "<h3>" << escapeHtml(F.Name) << "</h3>\n<p>"
        << escapeHtml(summary(F.Counts)) << "</p>\n";
+    // Headers that can wrap: the table has eleven columns in 1280 px.
     OS << "<table class=\"memory\"><thead><tr><th>line</th>"
-          "<th>global requests</th><th>sectors/request</th><th>ideal</th>"
-          "<th>local requests</th><th>sectors/request</th><th>ideal</th>"
-          "<th>shared requests</th><th>wavefronts/request</th><th>ideal</th>"
-          "<th>atomic addresses</th></tr></thead><tbody>\n";
+          "<th>global requests</th><th>sectors / request</th><th>ideal</th>"
+          "<th>local requests</th><th>sectors / request</th><th>ideal</th>"
+          "<th>shared requests</th><th>wavefronts / request</th>"
+          "<th>ideal</th><th>atomic addresses</th></tr></thead><tbody>\n";
     for (const MemoryLine &L : F.Lines) {
       const TruthMemory &C = L.Counts;
-      OS << "<tr><td>" << escapeHtml(where(L)) << "</td><td>"
+      OS << "<tr>" << sourceLineCell(L.File, L.Line) << "<td>"
          << C.GlobalRequests << "</td><td>"
          << Ratio(C.GlobalSectors, C.GlobalRequests) << "</td><td>"
          << Ratio(C.GlobalIdealSectors, C.GlobalRequests) << "</td><td>"

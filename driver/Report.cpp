@@ -30,6 +30,22 @@ std::string where(const Location &L) {
       .str();
 }
 
+/// Threads to the source condition's true side over all copies / their
+/// active threads; nothing unless every copy knows which side that is.
+std::optional<double> sourceTrueFraction(const BranchRow &Row) {
+  uint64_t True = 0, Active = 0;
+  for (const BranchCounts *B : Row.Copies) {
+    if (!B->SourceTrueSuccessor ||
+        *B->SourceTrueSuccessor >= B->SuccessorThreads.size())
+      return std::nullopt;
+    True += B->SuccessorThreads[*B->SourceTrueSuccessor];
+    Active += B->ActiveThreads;
+  }
+  if (!Active)
+    return std::nullopt;
+  return double(True) / Active;
+}
+
 /// F's probed branches, one row per source location: the compiler's copies
 /// of a branch (unrolled, duplicated) share it. Branches with no location
 /// stay apart.
@@ -63,6 +79,7 @@ std::vector<BranchRow> sourceBranches(const FunctionProfile &F,
     if (Row.Copies.size() == 1 && B.ActiveThreads &&
         !B.SuccessorThreads.empty())
       Row.Successor0Fraction = double(B.SuccessorThreads[0]) / B.ActiveThreads;
+    Row.SourceTrueFraction = sourceTrueFraction(Row);
   }
   return Rows;
 }
@@ -284,9 +301,10 @@ void warpscope::renderText(const ProfileSet &Set,
     if (S.Rows.empty())
       continue;
     OS << "  divergence map (one row per source branch):\n";
-    OS << formatv("    {0,-28} {1,6} {2,10} {3,10} {4,7} {5,7} {6,11}  {7}\n",
+    OS << formatv("    {0,-28} {1,6} {2,10} {3,10} {4,7} {5,7} {6,9} {7,11}  "
+                  "{8}\n",
                   "location", "copies", "visits", "divergent", "rate", "share",
-                  "to 1st succ", "source");
+                  "cond true", "to 1st succ", "source");
     unsigned Shown = 0;
     for (const BranchRow &Row : S.Rows) {
       if (Top && Shown++ == Top) {
@@ -294,13 +312,15 @@ void warpscope::renderText(const ProfileSet &Set,
            << " more (use --top 0 for all)\n";
         break;
       }
-      OS << formatv("    {0,-28} {1,6} {2,10} {3,10} {4,7} {5,7} {6,11}  {7}\n",
+      OS << formatv("    {0,-28} {1,6} {2,10} {3,10} {4,7} {5,7} {6,9} {7,11}  "
+                    "{8}\n",
                     where(Row.loc()), Row.Copies.size(), Row.Visits,
                     Row.Divergent,
                     formatPercent(Row.Visits ? std::optional<double>(Row.Rate)
                                              : std::nullopt),
                     formatPercent(S.Divergent ? std::optional<double>(Row.Share)
                                               : std::nullopt),
+                    formatPercent(Row.SourceTrueFraction),
                     formatPercent(Row.Successor0Fraction), Row.SourceText);
     }
   }
@@ -330,7 +350,8 @@ static json::Array branchSitesJson(const FunctionSummary &S) {
         {"active_threads", Row.ActiveThreads},
         {"rate", Row.Visits ? json::Value(Row.Rate) : json::Value(nullptr)},
         {"share", S.Divergent ? json::Value(Row.Share) : json::Value(nullptr)},
-        {"successor0_fraction", optionalNumber(Row.Successor0Fraction)}});
+        {"successor0_fraction", optionalNumber(Row.Successor0Fraction)},
+        {"source_true_fraction", optionalNumber(Row.SourceTrueFraction)}});
   }
   return Out;
 }
@@ -408,18 +429,22 @@ warpscope::renderJson(const ProfileSet &Set,
       json::Array Succ;
       for (uint64_t T : B.SuccessorThreads)
         Succ.push_back(T);
-      Branches.push_back(json::Object{{"id", B.Id},
-                                      {"file", B.Loc.File},
-                                      {"line", B.Loc.Line},
-                                      {"column", B.Loc.Column},
-                                      {"kind", branchKindName(B.Kind)},
-                                      {"uniform", B.Uniform},
-                                      {"probed", B.Probed},
-                                      {"visits", B.Visits},
-                                      {"divergent", B.Divergent},
-                                      {"active_threads", B.ActiveThreads},
-                                      {"taken_threads", Taken},
-                                      {"successor_threads", std::move(Succ)}});
+      Branches.push_back(json::Object{
+          {"id", B.Id},
+          {"file", B.Loc.File},
+          {"line", B.Loc.Line},
+          {"column", B.Loc.Column},
+          {"kind", branchKindName(B.Kind)},
+          {"uniform", B.Uniform},
+          {"probed", B.Probed},
+          {"visits", B.Visits},
+          {"divergent", B.Divergent},
+          {"active_threads", B.ActiveThreads},
+          {"taken_threads", Taken},
+          {"source_true_successor", B.SourceTrueSuccessor
+                                        ? json::Value(*B.SourceTrueSuccessor)
+                                        : json::Value(nullptr)},
+          {"successor_threads", std::move(Succ)}});
     }
     for (const BlockCounts &B : F.Blocks)
       Blocks.push_back(json::Object{{"id", B.Id},

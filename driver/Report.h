@@ -26,6 +26,9 @@ struct BranchRow {
   /// LLVM IR condition's true side) / active threads. Only for a single
   /// copy: copies need not share a polarity.
   std::optional<double> Successor0Fraction;
+  /// Threads that took the source condition's true side / active threads,
+  /// where the plugin recorded which successor that is for every copy.
+  std::optional<double> SourceTrueFraction;
 };
 
 struct FunctionSummary {

@@ -30,7 +30,8 @@ std::string warpscope::csvField(StringRef S) {
 void warpscope::renderCsv(const std::vector<FunctionSummary> &Summaries,
                           raw_ostream &OS) {
   OS << "kernel,mangled,file,line,column,kind,uniform,probed,visits,"
-        "divergent,divergence_rate,active_threads,taken_threads\n";
+        "divergent,divergence_rate,active_threads,taken_threads,"
+        "source_true_threads\n";
   for (const FunctionSummary &S : Summaries)
     for (const BranchCounts &B : S.Function->Branches) {
       uint64_t Taken = B.SuccessorThreads.empty() ? 0 : B.SuccessorThreads[0];
@@ -42,7 +43,11 @@ void warpscope::renderCsv(const std::vector<FunctionSummary> &Summaries,
          << B.Divergent << ','
          << (B.Visits ? formatv("{0:F6}", double(B.Divergent) / B.Visits).str()
                       : std::string())
-         << ',' << B.ActiveThreads << ',' << Taken << '\n';
+         << ',' << B.ActiveThreads << ',' << Taken << ',';
+      if (B.SourceTrueSuccessor &&
+          *B.SourceTrueSuccessor < B.SuccessorThreads.size())
+        OS << B.SuccessorThreads[*B.SourceTrueSuccessor];
+      OS << '\n';
     }
 }
 
@@ -97,6 +102,7 @@ h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #c
 h3{font-size:1em;overflow-wrap:anywhere}
 table{border-collapse:collapse;margin:.5em 0;max-width:100%}
 td,th{padding:2px 8px;border:1px solid #ddd}td{overflow-wrap:anywhere}
+td.loc,table.divmap td:first-child,table.advice td:first-child,table.advice td:nth-child(3){white-space:nowrap;overflow-wrap:normal}
 #kernels td:first-child{min-width:14em}td.cfg{overflow-wrap:normal}
 th{background:#f3f3f3;cursor:pointer}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td code{white-space:pre-wrap}pre{white-space:pre-wrap;overflow-wrap:anywhere}
@@ -268,7 +274,8 @@ void renderKernelTable(const ProfileSet &Set,
 void renderDivergenceMap(const FunctionSummary &S, raw_ostream &OS) {
   OS << "<table class=\"sortable divmap\"><thead><tr><th>location</th>"
         "<th>copies</th><th>visits</th><th>divergent</th><th>rate</th>"
-        "<th>share</th><th>to 1st succ</th><th>source</th></tr></thead>"
+        "<th>share</th><th>cond true</th><th>to 1st succ</th><th>source</th>"
+        "</tr></thead>"
         "<tbody>\n";
   for (const BranchRow &R : S.Rows) {
     const Location &Loc = R.loc();
@@ -281,6 +288,7 @@ void renderDivergenceMap(const FunctionSummary &S, raw_ostream &OS) {
        << "</td><td class=\"n\" data-v=\"" << R.Share << "\">"
        << formatPercent(S.Divergent ? std::optional<double>(R.Share)
                                     : std::nullopt)
+       << "</td><td class=\"n\">" << formatPercent(R.SourceTrueFraction)
        << "</td><td class=\"n\">" << formatPercent(R.Successor0Fraction)
        << "</td><td><code>" << escapeHtml(R.SourceText)
        << "</code></td></tr>\n";

@@ -308,7 +308,7 @@ std::string warpscope::renderStallHtml(const StallView &V) {
           "<th>samples</th><th>not issued</th><th>top stalls</th>"
           "<th>divergent visits</th><th>divergence</th></tr></thead><tbody>\n";
     for (const StallLine &L : K.Lines)
-      OS << "<tr><td>" << escapeHtml(where(L)) << "</td><td>" << L.Samples
+      OS << "<tr>" << sourceLineCell(L.File, L.Line) << "<td>" << L.Samples
          << "</td><td>" << formatPercent(notIssuedRate(V, L)) << "</td><td>"
          << escapeHtml(shares(L.Stalls, L.Samples, 3, ", ")) << "</td><td>"
          << (L.Branches ? formatv("{0} / {1}", L.Divergent, L.Visits).str()

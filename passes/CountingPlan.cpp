@@ -100,6 +100,7 @@ void ModuleInstrumenter::plan(Function &F) {
   UniformityResult Uniformity = computeUniformity(F, FAM);
   UniformityInfo &UI = *Uniformity.Info;
   auto &LI = FAM.getResult<LoopAnalysis>(F);
+  auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(F);
   auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
 
   FunctionRecord Rec;
@@ -153,6 +154,8 @@ void ModuleInstrumenter::plan(Function &F) {
     Value *Cond =
         IsSwitch ? cast<SwitchInst>(Term)->getCondition() : Br->getCondition();
     R.Loc = branchLocation(*Term, Cond);
+    if (Br)
+      R.SourceTrueSuccessor = sourceTrueSuccessor(Sides, *Br, PDT);
     for (BasicBlock *S : Succ)
       R.Successors.push_back(BlockIds[S]);
     R.Uniform = !UI.hasDivergentTerminator(BB);

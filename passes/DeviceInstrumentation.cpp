@@ -25,6 +25,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/TargetParser/Triple.h"
+#include <map>
 
 using namespace llvm;
 using namespace warpscope;
@@ -270,9 +271,22 @@ bool ModuleInstrumenter::layOutCounters() {
 void ModuleInstrumenter::writeDatabase() {
   // The files as this build read them: a report of a later edit shows none
   // of their (shifted) text.
+  std::map<std::string, SmallVector<StringRef, 0>> Lines;
+  std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
   for (const std::string &File : DB.referencedFiles())
-    if (auto Buf = MemoryBuffer::getFile(File))
+    if (auto Buf = MemoryBuffer::getFile(File)) {
       DB.SourceHashes[File] = ProgramDatabase::sourceHash((*Buf)->getBuffer());
+      (*Buf)->getBuffer().split(Lines[File], '\n');
+      Buffers.push_back(std::move(*Buf));
+    }
+  // Each branch's line by its text, so that `diff` finds a branch whose
+  // line moved between two builds.
+  for (FunctionRecord &F : DB.Functions)
+    for (BranchRecord &Br : F.Branches)
+      if (auto It = Lines.find(Br.Loc.File);
+          It != Lines.end() && Br.Loc.Line && Br.Loc.Line <= It->second.size())
+        Br.LineHash =
+            ProgramDatabase::sourceHash(It->second[Br.Loc.Line - 1].trim());
   std::vector<std::string> Paths = {Opts.DatabaseOut};
   if (Opts.DatabaseOut.empty()) {
     // This invocation's host compile reads the tagged one, so a concurrent
@@ -300,6 +314,7 @@ PreservedAnalyses DeviceInstrumentationPass::run(Module &M,
   // Recorded for this pass alone: taken out, so the module leaves the
   // pipeline as it would without the record (no analysis reads it).
   SubprogramSymbols Symbols = takeSubprogramSymbols(M);
+  SourceSides Sides = takeSourceSides(M);
   // A build that uses a profile is an optimized rebuild, not instrumented.
   // Its host side must not find the database an earlier instrumented build
   // of this file left behind and register counters this code does not have.
@@ -318,7 +333,7 @@ PreservedAnalyses DeviceInstrumentationPass::run(Module &M,
     return PreservedAnalyses::all();
   }
   auto &FAM = AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  return ModuleInstrumenter(M, FAM, Opts, Symbols).run()
+  return ModuleInstrumenter(M, FAM, Opts, Symbols, Sides).run()
              ? PreservedAnalyses::none()
              : PreservedAnalyses::all();
 }

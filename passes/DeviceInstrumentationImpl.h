@@ -15,6 +15,7 @@
 
 #include "DeviceInstrumentation.h"
 #include "Probes.h"
+#include "SourceSides.h"
 #include "SubprogramNames.h"
 #include "warpscope/Database/ProgramDatabase.h"
 #include "llvm/ADT/DenseMap.h"
@@ -90,8 +91,8 @@ class ModuleInstrumenter {
 public:
   ModuleInstrumenter(llvm::Module &M, llvm::FunctionAnalysisManager &FAM,
                      const DeviceInstrumentationOptions &Opts,
-                     const SubprogramSymbols &Symbols)
-      : M(M), FAM(FAM), Opts(Opts), Symbols(Symbols) {}
+                     const SubprogramSymbols &Symbols, const SourceSides &Sides)
+      : M(M), FAM(FAM), Opts(Opts), Symbols(Symbols), Sides(Sides) {}
   bool run();
 
 private:
@@ -99,6 +100,7 @@ private:
   llvm::FunctionAnalysisManager &FAM;
   const DeviceInstrumentationOptions &Opts;
   const SubprogramSymbols &Symbols;
+  const SourceSides &Sides;
   ProgramDatabase DB;
   std::vector<PlannedFunction> Plans;
   uint64_t NextCounter = 0;

@@ -1,13 +1,14 @@
 //===- Plugin.cpp - Registers WarpScope's passes with the new pass manager ===//
 //
-// clang -fpass-plugin=libWarpScope.so records subprogram symbols at the
-// start of the pipeline and runs profile use, the device pass and the host
-// pass at its end (at every -O level), so they see the code that runs. For
-// tests, opt -load-pass-plugin=libWarpScope.so -passes=<name> runs one:
-// warpscope-subprogram-names, warpscope-pgo-use, warpscope-device,
-// warpscope-host, the last three with options as parameters
-// (warpscope-device<probe-all;counter-replicas=64>, PassParameters.h). They
-// hand each other state in the IR only.
+// clang -fpass-plugin=libWarpScope.so records subprogram symbols and the
+// code each side of a branch reaches at the start of the pipeline, and runs
+// profile use, the device pass and the host pass at its end (at every -O
+// level), so they see the code that runs. For tests, opt
+// -load-pass-plugin=libWarpScope.so -passes=<name> runs one:
+// warpscope-subprogram-names, warpscope-source-sides, warpscope-pgo-use,
+// warpscope-device, warpscope-host, the last three with options as
+// parameters (warpscope-device<probe-all;counter-replicas=64>,
+// PassParameters.h). They hand each other state in the IR only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "HostInstrumentation.h"
 #include "PassParameters.h"
 #include "ProfileUse.h"
+#include "SourceSides.h"
 #include "SubprogramNames.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
@@ -24,6 +26,7 @@ using namespace llvm;
 namespace {
 /// The names opt -passes= takes and -print-pipeline-passes prints.
 constexpr StringLiteral SubprogramNamesName = "warpscope-subprogram-names";
+constexpr StringLiteral SourceSidesName = "warpscope-source-sides";
 constexpr StringLiteral ProfileUseName = "warpscope-pgo-use";
 constexpr StringLiteral DeviceName = "warpscope-device";
 constexpr StringLiteral HostName = "warpscope-host";
@@ -34,6 +37,10 @@ constexpr StringLiteral HostName = "warpscope-host";
 static bool addPassByName(StringRef Name, ModulePassManager &MPM) {
   if (Name == SubprogramNamesName) {
     MPM.addPass(warpscope::RecordSubprogramNamesPass());
+    return true;
+  }
+  if (Name == SourceSidesName) {
+    MPM.addPass(warpscope::RecordSourceSidesPass());
     return true;
   }
   // A bad parameter ends opt with one line naming it, as LLVM's own
@@ -70,6 +77,8 @@ static void registerPassNames(PassBuilder &PB) {
     return;
   PIC->addClassToPassName(warpscope::RecordSubprogramNamesPass::name(),
                           SubprogramNamesName);
+  PIC->addClassToPassName(warpscope::RecordSourceSidesPass::name(),
+                          SourceSidesName);
   PIC->addClassToPassName(warpscope::ProfileUsePass::name(), ProfileUseName);
   PIC->addClassToPassName(warpscope::DeviceInstrumentationPass::name(),
                           DeviceName);
@@ -82,6 +91,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineStartEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(warpscope::RecordSubprogramNamesPass());
+                  MPM.addPass(warpscope::RecordSourceSidesPass());
                 });
             PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
                                                   OptimizationLevel,

@@ -90,6 +90,10 @@ json::Value ProgramDatabase::toJson() const {
         O["counts_uniform_visits"] = true;
       O["promoted"] = Br.Promoted;
       O["counter"] = Br.Counter;
+      if (Br.SourceTrueSuccessor)
+        O["source_true_successor"] = *Br.SourceTrueSuccessor;
+      if (!Br.LineHash.empty())
+        O["line_hash"] = Br.LineHash;
       Branches.push_back(std::move(O));
     }
     json::Object O = locationJson(F.Loc);
@@ -340,6 +344,10 @@ BranchRecord readBranch(Reader &R, const json::Object &BO) {
   Br.CountsArrivals = BO.getBoolean("counts_arrivals").value_or(false);
   Br.Promoted = BO.getBoolean("promoted").value_or(false);
   Br.Counter = R.num(BO, "counter");
+  if (std::optional<int64_t> S = BO.getInteger("source_true_successor"))
+    Br.SourceTrueSuccessor = unsigned(*S);
+  if (std::optional<StringRef> H = BO.getString("line_hash"))
+    Br.LineHash = H->str();
   return Br;
 }
 
@@ -418,6 +426,12 @@ std::string referenceError(const ProgramDatabase &DB) {
            B.DerivedSuccessor > 1))
         return "program database: block " + std::to_string(B.Id) + " of " +
                F.Name + " is derived from a branch that cannot give its counts";
+  for (const FunctionRecord &F : DB.Functions)
+    for (const BranchRecord &Br : F.Branches)
+      if (Br.SourceTrueSuccessor &&
+          (Br.Successors.size() != 2 || *Br.SourceTrueSuccessor > 1))
+        return "program database: branch " + std::to_string(Br.Id) + " of " +
+               F.Name + " names a source true side it does not have";
   // An equivalence must name another block of the function, one that has
   // counts of its own (probed or derived from a branch).
   for (const FunctionRecord &F : DB.Functions)

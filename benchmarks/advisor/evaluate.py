@@ -29,6 +29,7 @@ which the timing model is to provide on the emulator);
 
 usage: evaluate.py [--build DIR] [--only NAME,...] [--check-only]
                    [--work DIR] [--table FILE] [--json FILE]
+                   [--sampling-period N]
 --check-only builds and runs the plain programs only and compares their
 checksums (the quick ctest).
 """
@@ -230,10 +231,12 @@ def build(ws, src, exe, instrumented):
         raise PairError("cannot build %s: %s" % (src, r.stderr.strip()[-400:]))
 
 
-def emulate(ws, exe, out_dir):
+def emulate(ws, exe, out_dir, period=None):
     """Runs exe under `warpscope run --emulate`; its checksum."""
-    r = run([ws, "run", "--emulate", "--pc-sampling", "-o", out_dir, "--",
-             exe], env=dict(os.environ, WARPSCOPE_QUIET="1"))
+    extra = ["--sampling-period", str(period)] if period else []
+    r = run([ws, "run", "--emulate", "--pc-sampling"] + extra +
+            ["-o", out_dir, "--", exe],
+            env=dict(os.environ, WARPSCOPE_QUIET="1"))
     checksum = parse_checksum(r.stdout)
     if r.returncode != 0 or checksum is None:
         raise PairError("%s failed under the emulator (exit %d): %s%s" % (
@@ -255,7 +258,7 @@ def advise(ws, out_dir):
         return None, "warpscope advise printed no JSON (%s)" % e
 
 
-def evaluate_pair(ws, pair, work, check_only):
+def evaluate_pair(ws, pair, work, check_only, period=None):
     row = {"kernel": pair["kernel"], "optimizer": pair["optimizer"],
            "name": pair["name"], "notes": [], "check_only": check_only}
     src = os.path.join(HERE, "pairs", pair["name"])
@@ -271,7 +274,7 @@ def evaluate_pair(ws, pair, work, check_only):
             exe = os.path.join(d, tag)
             build(ws, os.path.join(src, which + ".cu"), exe, inst)
             outs[tag] = os.path.join(d, "out-" + tag)
-            sums[tag] = emulate(ws, exe, outs[tag])
+            sums[tag] = emulate(ws, exe, outs[tag], period)
         for tag, s in sums.items():
             if not checksums_agree(sums["before"], s, pair["tolerance"]):
                 raise PairError("checksums disagree: before %r, %s %r" %
@@ -327,6 +330,9 @@ def main():
     ap.add_argument("--work", default="")
     ap.add_argument("--table", default="")
     ap.add_argument("--json", default="")
+    ap.add_argument("--sampling-period", type=int, default=None,
+                    help="modeled PC sampling period exponent (5..31; "
+                    "warpscope run's default, 9, when not given)")
     a = ap.parse_args()
     ws = os.path.join(a.build, "bin", "warpscope")
     if not os.path.exists(ws):
@@ -355,7 +361,8 @@ def main():
     rows = []
     for p in pairs:
         print("pair %s ..." % p["name"], file=sys.stderr, flush=True)
-        rows.append(evaluate_pair(ws, p, work, a.check_only))
+        rows.append(evaluate_pair(ws, p, work, a.check_only,
+                                  a.sampling_period))
     table = render_table(rows)
     sys.stdout.write(table)
     if a.table:

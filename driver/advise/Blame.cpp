@@ -261,6 +261,8 @@ FunctionBlame blame(const Function &F, std::vector<InstrStalls> Stalls,
   Stalls.resize(F.Instrs.size());
   Out.Stalls = std::move(Stalls);
   Out.Unexplained.assign(F.Instrs.size(), 0);
+  if (Executed)
+    Out.Executed = *Executed;
   for (const InstrStalls &S : Out.Stalls) {
     Out.Total += S.Total;
     Out.Active += S.of(StallKind::Active);

@@ -77,6 +77,8 @@ struct FunctionBlame {
   /// Dependency stalls no kept edge explains: they stay where observed.
   std::vector<double> Unexplained;
   double Total = 0, Active = 0; ///< T and A of GPA's estimators
+  /// Exact warp executions per instruction (hybrid mode), else empty.
+  std::vector<double> Executed;
   /// Nodes (instructions with dependency stalls) and how many are single
   /// dependency nodes before and after pruning (GPA Fig. 7).
   unsigned Nodes = 0, SingleBefore = 0, SingleAfter = 0;

@@ -33,7 +33,10 @@ enum class OpClass {
 enum class Space { None, Global, Local, Shared, Constant, Generic, Texture };
 
 /// How long the result takes: the upper bound latency-based pruning uses.
-enum class LatencyClass { Fixed, Sfu, Shared, Constant, GlobalLocal };
+/// Chain: a fixed-latency sequence of dependent SASS instructions that one
+/// PTX instruction becomes (integer division, IEEE division and square
+/// root, f64): its readers wait (`wait`), for longer than one instruction.
+enum class LatencyClass { Fixed, Chain, Sfu, Shared, Constant, GlobalLocal };
 
 /// Upper-bound latency of a class in instructions issued in between
 /// (GPA prunes an edge whose every path is longer than this).
@@ -64,7 +67,9 @@ struct Instr {
   bool HasControl = false;
   int WriteBarrier = -1, ReadBarrier = -1;
   unsigned WaitMask = 0, StallCycles = 0;
-  bool variableLatency() const { return Latency != LatencyClass::Fixed; }
+  bool variableLatency() const {
+    return Latency != LatencyClass::Fixed && Latency != LatencyClass::Chain;
+  }
 };
 
 struct BasicBlock {

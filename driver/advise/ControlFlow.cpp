@@ -12,6 +12,8 @@ unsigned latencyBound(LatencyClass C) {
   switch (C) {
   case LatencyClass::Fixed:
     return 6;
+  case LatencyClass::Chain: // up to 70 dependent instructions (64-bit div)
+    return 64;
   case LatencyClass::Sfu:
     return 40;
   case LatencyClass::Shared:

@@ -21,6 +21,16 @@ double latencyHiding(double T, double A, double ML) {
   return T / (T - std::min(Hidden, T / 2));
 }
 
+double eliminationAndHiding(double T, double A, double E, double EA,
+                            double ML) {
+  if (T <= 0)
+    return 1.0;
+  E = std::clamp(E, 0.0, 0.99 * T);
+  double Rest = T - E;
+  double Hidden = std::max(0.0, std::min({A - EA, ML, Rest / 2}));
+  return T / (Rest - Hidden);
+}
+
 double hiddenByScopes(const std::vector<Scope> &Scopes) {
   size_t N = Scopes.size();
   // Nested active samples, and depth so that inner scopes go first.

@@ -19,6 +19,12 @@ double stallElimination(double T, double M);
 /// S = T / (T - min(A, M^L)); never above 2 (Theorem 5.1) when M^L <= T - A.
 double latencyHiding(double T, double A, double ML);
 
+/// Function inlining: the calling convention's instructions go (stall
+/// elimination of their E samples, EA of them active) and the callee's
+/// code can be scheduled with the caller's (latency hiding of ML with the
+/// active samples left): S = T / (T - E - min(A - EA, ML, (T - E) / 2)).
+double eliminationAndHiding(double T, double A, double E, double EA, double ML);
+
 /// One optimization scope (a loop or a function) for Eq. 5.
 struct Scope {
   double Active = 0;  ///< active samples in the scope itself

@@ -40,7 +40,14 @@ struct Match {
   double Speedup = 0;   ///< parallelism: set by the matcher
 };
 
-enum class EstimatorKind { StallElimination, LatencyHiding, Parallelism };
+/// Combined: the matcher computes Match::Speedup (function inlining's
+/// elimination and hiding) and says how in Match::Evidence.
+enum class EstimatorKind {
+  StallElimination,
+  LatencyHiding,
+  Parallelism,
+  Combined
+};
 
 /// A row of GPA's Table 2.
 struct GpaSpec {
@@ -64,6 +71,17 @@ Hotspot instrHotspot(const FunctionBlame &B, unsigned I, double Samples,
 /// Merges hotspots at the same (def line, use line), biggest first, at
 /// most Keep.
 void rankHotspots(std::vector<Hotspot> &H, size_t Keep = 10);
+
+/// The active (issued) samples of each instruction. In hybrid mode (exact
+/// executions) the function's active samples apportioned by executions,
+/// A x exec_I / sum of exec, each issue's expected share of them; else
+/// the samples observed at each instruction.
+std::vector<double> activeSamples(const FunctionBlame &B);
+
+/// The strength reduction and function inlining matchers
+/// (StrengthReduction.cpp, FunctionInlining.cpp).
+void strengthReduction(const Inputs &In, const KernelView &V, Match &M);
+void functionInlining(const Inputs &In, const KernelView &V, Match &M);
 
 /// Whether a source file is a CUDA math header (the code of CUDA's math
 /// functions, inlined where they are called).

@@ -91,29 +91,6 @@ void codeReordering(const Inputs &, const KernelView &V, Match &M) {
              "prefetching into registers)."};
 }
 
-void functionInlining(const Inputs &, const KernelView &V, Match &M) {
-  for (size_t P = 0; P < V.Parts.size(); ++P) {
-    const FunctionBlame &B = *V.Parts[P];
-    for (unsigned I = 0; I < B.Code->Instrs.size(); ++I) {
-      const Instr &In = B.Code->Instrs[I];
-      bool Call = !In.Callee.empty() && In.Class == OpClass::Branch &&
-                  In.Opcode.rfind("BRA", 0) != 0 &&
-                  In.Opcode.rfind("bra", 0) != 0;
-      double N = latencySamples(B.Stalls[I]);
-      if (N <= 0 || (P == 0 && !Call))
-        continue;
-      M.M += N;
-      M.Hotspots.push_back(
-          instrHotspot(B, I, N,
-                       Call ? "call of " + In.Callee
-                            : "in device function " + B.Code->Name));
-    }
-  }
-  M.Hints = {"Inline the device functions called here (__forceinline__) so "
-             "the compiler can schedule across the call and drop the calling "
-             "convention's moves."};
-}
-
 void asyncCopy(const Inputs &, const KernelView &V, Match &M) {
   for (const FunctionBlame *B : V.Parts)
     for (const BlameEdge &E : B->Edges) {
@@ -188,10 +165,15 @@ void latencyHidingSpecs(std::vector<GpaSpec> &Out) {
       "moving loads away from their uses. Estimate: latency hiding (Eq. 4, "
       "at most 2x).",
       SamplesCode, codeReordering);
-  Add("function_inlining", "Function inlining",
-      "GPA: matches stalls in device functions and at their call sites. "
-      "Suggests inlining. Estimate: latency hiding.",
-      SamplesCode, functionInlining);
+
+  Out.push_back(
+      {"function_inlining", "Function inlining",
+       "GPA: matches stalls in device functions and at their call sites. "
+       "Suggests inlining. Estimate: the call overhead (calls, returns, "
+       "parameter moves, the call's branch latency) eliminated, and the "
+       "callees' other latency samples hidden as in GPA's latency hiding "
+       "(bounded by the active samples left and 2x).",
+       EstimatorKind::Combined, SamplesCode, functionInlining});
   Add("async_memory_copy", "Asynchronous memory copy",
       "GPA: matches global-load to shared-store dependencies (a copy into "
       "shared memory through registers). Suggests cp.async. Estimate: "

@@ -30,6 +30,19 @@ bool isMathHeader(StringRef File) {
          Name.starts_with("cuda_fp16") || Name.starts_with("cuda_bf16");
 }
 
+std::vector<double> activeSamples(const FunctionBlame &B) {
+  size_t N = B.Code->Instrs.size();
+  std::vector<double> Out(N, 0);
+  double Sum = 0;
+  for (double E : B.Executed)
+    Sum += E;
+  for (size_t I = 0; I < N; ++I)
+    Out[I] = B.Executed.size() != N ? B.Stalls[I].of(StallKind::Active)
+             : Sum > 0              ? B.Active * B.Executed[I] / Sum
+                                    : 0;
+  return Out;
+}
+
 std::vector<KernelView> kernelViews(const Inputs &In) {
   std::vector<KernelView> Views;
   if (!In.Blame || !In.Code)
@@ -185,6 +198,12 @@ public:
                 .str();
         break;
       }
+      case EstimatorKind::Combined:
+        if (M.Speedup <= 0)
+          continue;
+        A.EstimatedSpeedup = M.Speedup;
+        A.Estimator = M.Evidence;
+        break;
       case EstimatorKind::Parallelism:
         if (M.Speedup <= 0)
           continue;
@@ -195,7 +214,8 @@ public:
       }
       if (A.EstimatedSpeedup < MinSpeedup)
         continue;
-      if (!M.Evidence.empty() && Spec.Estimator != EstimatorKind::Parallelism)
+      if (!M.Evidence.empty() && Spec.Estimator != EstimatorKind::Parallelism &&
+          Spec.Estimator != EstimatorKind::Combined)
         A.Estimator += "; " + M.Evidence;
       A.Hints = std::move(M.Hints);
       rankHotspots(M.Hotspots);

@@ -57,22 +57,11 @@ void registerIncrease(const Inputs &, const KernelView &V, Match &M) {
              "they stay in registers."};
 }
 
-void strengthReduction(const Inputs &, const KernelView &V, Match &M) {
-  eachEdge(V, [&](const FunctionBlame &B, const BlameEdge &E) {
-    // A write-after-read waits for the operand read, not the result.
-    if (E.Kind != StallKind::ExecDep || E.Class == DepClass::WriteAfterRead ||
-        B.Code->Instrs[E.Def].Class != OpClass::LongArith)
-      return;
-    M.M += E.Samples;
-    M.Hotspots.push_back(edgeHotspot(B, E));
-  });
-  M.Hints = {"Replace long-latency arithmetic (division, square root, "
-             "transcendentals, f64) with cheaper forms: multiply by a "
-             "precomputed reciprocal, use f32 where precision allows, shifts "
-             "and masks for powers of two."};
-}
-
-void functionSplit(const Inputs &, const KernelView &V, Match &M) {
+void functionSplit(const Inputs &In, const KernelView &V, Match &M) {
+  // The timing model has no instruction cache: its no_instructions samples
+  // are warps starting (docs/timing-model.md), which no split removes.
+  if (In.SampleSource == "model")
+    return;
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
     double N = B.Stalls[I].of(StallKind::InstFetch);
     if (N > 0) {
@@ -141,13 +130,87 @@ void warpBalance(const Inputs &, const KernelView &V, Match &M) {
              "(warp-level primitives for the last steps of a reduction)."};
 }
 
-void globalTransactions(const Inputs &, const KernelView &V, Match &M) {
+bool globalAccess(const Instr &In) {
+  return In.Class == OpClass::Memory &&
+         (In.Mem == Space::Global || In.Mem == Space::Generic ||
+          In.Mem == Space::Texture);
+}
+
+double reasonAt(const InstrStalls &S, const char *Reason) {
+  auto It = S.ByReason.find(Reason);
+  return It == S.ByReason.end() ? 0 : It->second;
+}
+
+/// The innermost loop of store I in which its address never changes (no
+/// instruction of the loop defines an address register), or -1: each trip
+/// overwrites the last trip's value.
+int invariantStoreLoop(const Function &F, unsigned I) {
+  std::vector<int> Nest = F.loopNest(I);
+  if (Nest.empty() || F.Instrs[I].AddrUses.empty())
+    return -1;
+  const Loop &L = F.Loops[unsigned(Nest.front())];
+  for (unsigned Bl : L.Blocks)
+    for (unsigned K = F.Blocks[Bl].First; K < F.Blocks[Bl].End; ++K)
+      for (unsigned R : F.Instrs[K].Defs)
+        if (std::find(F.Instrs[I].AddrUses.begin(), F.Instrs[I].AddrUses.end(),
+                      R) != F.Instrs[I].AddrUses.end())
+          return -1;
+  return Nest.front();
+}
+
+/// Hybrid mode: stores to a loop-invariant address (each trip overwrites
+/// the last) are transactions a register removes. The memory system's
+/// queueing delays every global access, so the memory dependency stalls on
+/// global loads shrink by the share of the kernel's global accesses (exact
+/// warp executions) that those stores are. True when there are such
+/// stores, exact executions or not (their hint goes first).
+bool redundantStores(const KernelView &V, Match &M) {
+  double Redundant = 0, Accesses = 0;
+  bool Exact = true, Any = false;
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
     const Instr &In = B.Code->Instrs[I];
-    double N = B.Stalls[I].of(StallKind::MemThrottle);
-    if (N > 0 && In.Class == OpClass::Memory &&
-        (In.Mem == Space::Global || In.Mem == Space::Generic ||
-         In.Mem == Space::Texture)) {
+    if (!globalAccess(In))
+      return;
+    bool Invariant =
+        In.Store && !In.Load && invariantStoreLoop(*B.Code, I) >= 0;
+    Any |= Invariant;
+    Exact &= B.Executed.size() == B.Code->Instrs.size();
+    if (!Exact)
+      return;
+    Accesses += B.Executed[I];
+    Redundant += Invariant ? B.Executed[I] : 0;
+  });
+  if (!Exact || Redundant <= 0 || Accesses <= 0)
+    return Any;
+  double Share = Redundant / Accesses;
+  std::map<std::pair<const FunctionBlame *, unsigned>, double> OnLoad;
+  eachEdge(V, [&](const FunctionBlame &B, const BlameEdge &E) {
+    const Instr &Def = B.Code->Instrs[E.Def];
+    if (E.Class == DepClass::GlobalMemory && globalAccess(Def) && Def.Load)
+      OnLoad[{&B, E.Def}] += E.Samples;
+  });
+  for (auto &[Key, N] : OnLoad) {
+    M.M += N * Share;
+    M.Hotspots.push_back(instrHotspot(
+        *Key.first, Key.second, N * Share,
+        formatv("{0} memory dependency stalls on this load; {1}% of the "
+                "kernel's global accesses are stores to a loop-invariant "
+                "address (exact warp executions)",
+                formatNumber(N, 1), formatNumber(100 * Share, 1))
+            .str()));
+  }
+  return true;
+}
+
+void globalTransactions(const Inputs &, const KernelView &V, Match &M) {
+  double Drain = 0;
+  eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
+    const Instr &In = B.Code->Instrs[I];
+    const InstrStalls &S = B.Stalls[I];
+    double D = reasonAt(S, "drain");
+    Drain += D;
+    double N = S.of(StallKind::MemThrottle) - D - reasonAt(S, "mio_throttle");
+    if (N > 0 && globalAccess(In)) {
       M.M += N;
       M.Hotspots.push_back(instrHotspot(
           B, I, N, "global memory throttling at '" + In.Opcode + "'"));
@@ -156,6 +219,47 @@ void globalTransactions(const Inputs &, const KernelView &V, Match &M) {
   M.Hints = {"The memory pipeline is saturated by global accesses: use wider "
              "(vector) loads, reuse data through shared memory or registers, "
              "and drop redundant loads."};
+  bool Invariant = redundantStores(V, M);
+  if (Invariant)
+    M.Hints.insert(M.Hints.begin(),
+                   "A loop stores to the same address on every trip: "
+                   "accumulate in a register and store once after the loop "
+                   "(mark the pointers __restrict__ so the compiler may do "
+                   "it).");
+  if (Drain <= 0)
+    return;
+  // Warps that exited wait for their stores (drain): the global stores'
+  // transactions, shared by their exact executions (else equally).
+  std::vector<std::pair<const FunctionBlame *, unsigned>> Stores;
+  double Weight = 0;
+  auto W = [](const FunctionBlame &B, unsigned I) {
+    return B.Executed.size() == B.Code->Instrs.size() ? B.Executed[I] : 1.0;
+  };
+  eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
+    const Instr &In = B.Code->Instrs[I];
+    if (globalAccess(In) && In.Store && !In.Load && W(B, I) > 0) {
+      Stores.push_back({&B, I});
+      Weight += W(B, I);
+    }
+  });
+  if (Weight <= 0)
+    return;
+  M.M += Drain;
+  for (auto [B, I] : Stores) {
+    std::string Ev = "warps wait at exit for their stores (drain)";
+    int L = invariantStoreLoop(*B->Code, I);
+    if (L >= 0) {
+      const Loop &Lp = B->Code->Loops[unsigned(L)];
+      Ev += formatv("; the same address every trip of the loop at line {0}",
+                    Lp.Line)
+                .str();
+    }
+    if (B->Executed.size() == B->Code->Instrs.size())
+      Ev += formatv("; {0} warp executions (exact)",
+                    formatNumber(B->Executed[I], 0))
+                .str();
+    M.Hotspots.push_back(instrHotspot(*B, I, Drain * W(*B, I) / Weight, Ev));
+  }
 }
 
 void sharedTransactions(const Inputs &, const KernelView &V, Match &M) {
@@ -292,9 +396,11 @@ void stallEliminationSpecs(std::vector<GpaSpec> &Out) {
       "thread. Estimate: stall elimination, T / (T - M).",
       SamplesCode, registerIncrease);
   Add("strength_reduction", "Strength reduction",
-      "GPA: matches execution dependency stalls blamed on long-latency "
-      "arithmetic (special functions, f64, division). Suggests cheaper "
-      "operations. Estimate: stall elimination.",
+      "GPA: matches execution dependency stalls blamed on expensive "
+      "arithmetic (integer and IEEE division, square root, f64, 64-bit "
+      "multiplies, int/float conversions, special functions) and its active "
+      "samples, per source line. Suggests cheaper operations. Estimate: "
+      "stall elimination.",
       SamplesCode, strengthReduction);
   Add("function_split", "Function split",
       "GPA: matches instruction fetch stalls. Suggests splitting large "
@@ -311,8 +417,11 @@ void stallEliminationSpecs(std::vector<GpaSpec> &Out) {
       SamplesCode, warpBalance);
   Add("global_memory_transaction_reduction",
       "Global memory transaction reduction",
-      "GPA: matches global memory throttling stalls. Suggests fewer, wider "
-      "global accesses. Estimate: stall elimination.",
+      "GPA: matches global memory throttling stalls at global accesses and "
+      "the drain stalls of warps waiting for their stores (blamed on the "
+      "global stores by their exact executions; stores to a loop-invariant "
+      "address are pointed out). Suggests fewer, wider global accesses. "
+      "Estimate: stall elimination.",
       SamplesCode, globalTransactions);
   Add("shared_memory_transaction_reduction",
       "Shared memory transaction reduction",

@@ -41,7 +41,13 @@ void classifyPtx(Instr &I) {
                 : S == Space::Constant ? LatencyClass::Constant
                                        : LatencyClass::GlobalLocal;
   };
-  if (Base == "ld" || Base == "ldu" || Base == "ldmatrix")
+  if ((Base == "ld" || Base == "st") && Op.contains(".param")) {
+    // Parameter passing: register moves in SASS (a kernel's ld.param is a
+    // constant-bank operand), fixed latency (docs/timing-model.md).
+    I.Class = OpClass::Arith;
+    I.Load = Base == "ld";
+    I.Store = Base == "st";
+  } else if (Base == "ld" || Base == "ldu" || Base == "ldmatrix")
     Mem(ptxSpace(Op), true, false);
   else if (Base == "st" || Base == "stmatrix")
     Mem(ptxSpace(Op), false, true);
@@ -64,11 +70,23 @@ void classifyPtx(Instr &I) {
   else if (Base == "bra" || Base == "brx" || Base == "call" || Base == "ret" ||
            Base == "exit" || Base == "trap")
     I.Class = OpClass::Branch;
-  else if (Base == "div" || Base == "rem" || Base == "sqrt" || Base == "rcp" ||
-           Base == "rsqrt" || Base == "sin" || Base == "cos" || Base == "lg2" ||
-           Base == "ex2" || Base == "tanh" || Op.ends_with(".f64")) {
+  else if (Base == "sin" || Base == "cos" || Base == "lg2" || Base == "ex2" ||
+           Base == "tanh" ||
+           ((Base == "sqrt" || Base == "rcp" || Base == "rsqrt") &&
+            Op.contains(".approx") && !Op.ends_with(".f64"))) {
+    // One MUFU: variable latency (short scoreboard).
     I.Class = OpClass::LongArith;
     I.Latency = LatencyClass::Sfu;
+  } else if (Base == "cvt") {
+    // The conversion pipe: variable latency, as I2F / F2I are in SASS.
+    I.Class = OpClass::Arith;
+    I.Latency = LatencyClass::Sfu;
+  } else if (Base == "div" || Base == "rem" || Base == "sqrt" ||
+             Base == "rcp" || Base == "rsqrt" || Op.ends_with(".f64")) {
+    // A chain of dependent fixed-latency instructions (CUDA's division and
+    // square-root sequences) or the FP64 pipe: readers wait.
+    I.Class = OpClass::LongArith;
+    I.Latency = LatencyClass::Chain;
   } else if (Base == "shfl" || Base == "match" || Base == "redux") {
     I.Class = OpClass::Other;
     I.Latency = LatencyClass::Shared;

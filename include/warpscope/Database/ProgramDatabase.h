@@ -99,6 +99,14 @@ struct BranchRecord {
   /// Counted in registers inside its loop, added at the loop's exits.
   bool Promoted = false;
   int64_t Counter = -1; ///< first word of the branch record, -1 if none
+  /// Two-way: which successor (0 or 1) is the source condition's true side,
+  /// where the plugin could tell (passes/SourceSides.h); the optimiser may
+  /// have inverted the IR condition. Absent: unknown.
+  std::optional<unsigned> SourceTrueSuccessor;
+  /// sourceHash of the text of the branch's line, whitespace trimmed, as the
+  /// build read it (empty: no readable source): `diff` matches branches
+  /// whose line moved by it.
+  std::string LineHash;
 };
 
 /// PTX instructions that run on one side of a two-way branch rather than

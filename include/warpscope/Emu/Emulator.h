@@ -57,6 +57,7 @@ struct LaunchParams {
   /// with LaunchFault::IllegalAddress. The stand-in cudart always sets it;
   /// a core user passing unregistered host memory leaves it off (then only
   /// addresses below 4096 and just past shared/local memory fail).
+  /// Misaligned accesses fail either way (LaunchFault::MisalignedAddress).
   bool CheckAddresses = false;
   /// Registers per thread of the machine code (ptxas), for the timing
   /// model's occupancy; 0: unknown (registers do not limit it).
@@ -83,7 +84,10 @@ enum class LaunchFault : uint8_t {
   None,           ///< refused before it ran (bad configuration, no kernel)
   Failure,        ///< cudaErrorLaunchFailure: trap, deadlock, unsupported...
   IllegalAddress, ///< cudaErrorIllegalAddress: an access outside memory
-  Assert,         ///< cudaErrorAssert: a device assertion failed
+  /// cudaErrorMisalignedAddress: a load, store or atomic at an address that
+  /// is not a multiple of its size (a vector's whole size)
+  MisalignedAddress,
+  Assert, ///< cudaErrorAssert: a device assertion failed
 };
 
 /// A loaded PTX module: decoded once, launched many times.

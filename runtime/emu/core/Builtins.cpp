@@ -11,6 +11,7 @@
 #include "Lanes.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,17 +37,73 @@ void emitPrintf(const std::string &Text) {
     PrintfSinkFn(Text.data(), Text.size());
 }
 
-std::string Launcher::formatPrintf(const char *Fmt, const uint8_t *Args) {
+bool Launcher::deviceString(const Warp &W, uint64_t A, size_t Max,
+                            std::string &Out, std::string &Why) {
+  uint64_t Lo = 0, N = 0;
+  if (!memoryAt(W, A, Lo, N)) {
+    if (Check || A < 4096) {
+      Why = hexAddr(A) + " is outside every allocation" +
+            (A < 4096 ? std::string()
+                      : std::string(": ") + nearestAllocation(A, 1));
+      return false;
+    }
+    // A core user's unregistered host memory: read as given.
+    const char *P = (const char *)(uintptr_t)A;
+    Out.assign(P, strnlen(P, Max));
+    return true;
+  }
+  const char *P = (const char *)(uintptr_t)A;
+  const uint64_t Room = Lo + N - A;
+  const size_t Len = strnlen(P, (size_t)std::min<uint64_t>(Room, Max));
+  if (Len == Room && Len < Max) {
+    Why = "the string at " + hexAddr(A) + " runs past the end of its memory (" +
+          std::to_string(N) + " bytes at " + hexAddr(Lo) +
+          ") with no terminating NUL";
+    return false;
+  }
+  Out.assign(P, Len);
+  return true;
+}
+
+std::string Launcher::formatPrintf(Warp &W, Frame &Fr, const Inst &I, int L,
+                                   uint64_t FmtAddr, uint64_t ArgsAddr) {
+  std::string FmtStr, Why;
+  if (!deviceString(W, FmtAddr, SIZE_MAX, FmtStr, Why))
+    failAddress(W, Fr, I, L, "printf's format string: " + Why);
+  // The format as C source writes it, for one-line messages.
+  std::string Quoted = "\"";
+  for (char C : FmtStr)
+    Quoted += C == '\n' ? std::string("\\n") : std::string(1, C);
+  Quoted += '"';
+  // The argument buffer: the format may read only inside its memory.
+  uint64_t ArgsLo = 0, ArgsN = 0;
+  const uint8_t *Args = (const uint8_t *)(uintptr_t)ArgsAddr;
+  uint64_t ArgsRoom = 0;
+  std::string ArgsWhy = "none were passed";
+  if (ArgsAddr && memoryAt(W, ArgsAddr, ArgsLo, ArgsN)) {
+    ArgsRoom = ArgsLo + ArgsN - ArgsAddr;
+    ArgsWhy = "the argument buffer at " + hexAddr(ArgsAddr) + " ends first";
+  } else if (ArgsAddr && !Check && ArgsAddr >= 4096) {
+    ArgsRoom = UINT64_MAX; // unregistered host memory (a core user)
+  } else if (ArgsAddr) {
+    ArgsWhy = "its argument buffer at " + hexAddr(ArgsAddr) +
+              " is outside every allocation";
+  }
   std::string Out;
   size_t Off = 0;
   auto Take = [&](size_t Size) {
     Off = (Off + Size - 1) / Size * Size;
+    if (Off + Size > ArgsRoom)
+      failAddress(W, Fr, I, L,
+                  "printf format " + Quoted + " reads " +
+                      std::to_string(Off + Size) + " bytes of arguments but " +
+                      ArgsWhy);
     uint64_t V = 0;
-    if (Args)
-      std::memcpy(&V, Args + Off, Size);
+    std::memcpy(&V, Args + Off, Size);
     Off += Size;
     return V;
   };
+  const char *Fmt = FmtStr.c_str();
   const char *P = Fmt;
   while (*P) {
     if (*P != '%') {
@@ -127,11 +184,24 @@ std::string Launcher::formatPrintf(const char *Fmt, const uint8_t *Args) {
       break;
     }
     case 's': {
-      const char *S = (const char *)(uintptr_t)Take(8);
-      std::string Str = S ? S : "(null)";
-      std::vector<char> B2(Str.size() + 512);
-      std::snprintf(B2.data(), B2.size(), (Spec + "s").c_str(), Str.c_str());
-      Out += B2.data();
+      const uint64_t SA = Take(8);
+      // %.Ns reads at most N bytes, which need not end in a NUL.
+      size_t Dot = Spec.find('.');
+      size_t Max =
+          Dot == std::string::npos
+              ? SIZE_MAX
+              : (size_t)std::strtoull(Spec.c_str() + Dot + 1, nullptr, 10);
+      std::string Str = "(null)";
+      if (SA && !deviceString(W, SA, Max, Str, Why))
+        failAddress(W, Fr, I, L,
+                    "printf's %s argument: " + Why + " (format " + Quoted +
+                        ")");
+      int Len = std::snprintf(nullptr, 0, (Spec + "s").c_str(), Str.c_str());
+      if (Len > 0) {
+        std::vector<char> B2((size_t)Len + 1);
+        std::snprintf(B2.data(), B2.size(), (Spec + "s").c_str(), Str.c_str());
+        Out.append(B2.data(), (size_t)Len);
+      }
       break;
     }
     case 'p': {
@@ -171,9 +241,9 @@ void Launcher::builtin(Warp &W, Frame &Fr, const Inst &I, Function &Callee,
       continue;
     switch (Callee.Bi) {
     case BiVprintf: {
-      const char *Fmt = (const char *)(uintptr_t)Arg(L, 0);
-      const uint8_t *Args = (const uint8_t *)(uintptr_t)Arg(L, 1);
-      std::string S = Fmt ? formatPrintf(Fmt, Args) : std::string();
+      const uint64_t Fmt = Arg(L, 0);
+      std::string S =
+          Fmt ? formatPrintf(W, Fr, I, L, Fmt, Arg(L, 1)) : std::string();
       Out += S; // emitted in CTA order by LaunchGrid.cpp
       SetRet(L, (uint64_t)S.size());
       break;
@@ -196,12 +266,23 @@ void Launcher::builtin(Warp &W, Frame &Fr, const Inst &I, Function &Callee,
       break;
     }
     case BiAssert: {
-      const char *Msg = (const char *)(uintptr_t)Arg(L, 0);
-      const char *File = (const char *)(uintptr_t)Arg(L, 1);
-      uint32_t Line = (uint32_t)Arg(L, 2);
+      // __assertfail(message, file, line, function, charSize): each string
+      // read from device memory; one that cannot be read is named instead.
+      auto Str = [&](uint32_t K, const char *What) {
+        std::string S, Why;
+        uint64_t A = K < I.NArgs ? Arg(L, K) : 0;
+        if (!A)
+          return std::string("?");
+        if (!deviceString(W, A, SIZE_MAX, S, Why))
+          return "(" + std::string(What) + " unreadable: " + Why + ")";
+        return S;
+      };
+      std::string Msg = Str(0, "message"), File = Str(1, "file"),
+                  Func = Str(3, "function");
+      uint32_t Line = I.NArgs > 2 ? (uint32_t)Arg(L, 2) : 0;
       fail(W, *Fr.F, I, L,
-           std::string("device assertion failed: ") + (Msg ? Msg : "?") +
-               " at " + (File ? File : "?") + ":" + std::to_string(Line),
+           "device assertion failed: " + Msg + " at " + File + ":" +
+               std::to_string(Line) + " in " + Func,
            LaunchFault::Assert);
     }
     default:

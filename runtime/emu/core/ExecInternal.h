@@ -6,7 +6,8 @@
 //   Interp.cpp    the interpreter loop and instruction dispatch, with the
 //                 bodies of IntOps.h and CmpOps.h inlined (Lanes.h: helpers)
 //   Schedule.cpp  warp scheduling, reconvergence, calls and barriers
-//   Memory.cpp    address spaces, loads/stores, atomics, the allocation table
+//   Memory.cpp    address spaces, loads/stores, atomics
+//   Addresses.cpp the allocation table, address resolution and diagnoses
 //   Arith.cpp     f32/f64/f16 arithmetic and cvt
 //   WarpOps.cpp   warp-collective operations (shfl, vote, match, redux, ...)
 //   Builtins.cpp  calls without a body: vprintf, malloc, free, assert
@@ -163,6 +164,11 @@ private:
     fail(W, *Fr.F, I, Lane, "illegal address: " + Msg,
          LaunchFault::IllegalAddress);
   }
+  /// An access of Size bytes at A (in Space: an offset for shared and
+  /// local) that is not a multiple of Size: cudaErrorMisalignedAddress.
+  [[noreturn, gnu::cold, gnu::noinline]] void
+  failMisaligned(const Warp &W, const Frame &Fr, const Inst &I, int Lane,
+                 uint8_t Space, uint64_t A, unsigned Size);
   void initFrame(Warp &W, Frame &Fr, Function &F, uint32_t Mask,
                  uint32_t LocalBase);
   void initWarps();
@@ -200,7 +206,7 @@ private:
   void exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Arithmetic whose operand type picks float, half or integer code.
   void execTyped(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
-  // Memory.cpp
+  // Memory.cpp (checkGlobal, memoryAt, failMisaligned: Addresses.cpp)
   uint8_t *addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space, uint64_t A,
                 int L, unsigned Size);
   [[gnu::cold, gnu::noinline]] void checkGlobal(Warp &W, Frame &Fr,
@@ -255,7 +261,18 @@ private:
   // Builtins.cpp
   void builtin(Warp &W, Frame &Fr, const Inst &I, Function &Callee,
                uint32_t EM);
-  std::string formatPrintf(const char *Fmt, const uint8_t *Args);
+  std::string formatPrintf(Warp &W, Frame &Fr, const Inst &I, int L,
+                           uint64_t Fmt, uint64_t Args);
+  /// The NUL-terminated string at generic address A, read only from memory
+  /// a kernel may read (at most Max bytes when the string need not end
+  /// there: printf's %.Ns). False, with Why set, for an address outside
+  /// memory or a string running past the end of its memory.
+  bool deviceString(const Warp &W, uint64_t A, size_t Max, std::string &Out,
+                    std::string &Why);
+  /// The memory [Lo, Lo + N) that holds address A: the CTA's shared memory,
+  /// the launch's local memory, a frame's parameters or a registered
+  /// allocation. False when none does.
+  bool memoryAt(const Warp &W, uint64_t A, uint64_t &Lo, uint64_t &N) const;
 };
 
 /// Runs launch P of kernel K on up to M.Threads worker threads; throws
@@ -270,6 +287,19 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
                 uint32_t RegistersPerThread, LaunchRecord &Rec);
 /// Device printf output, in CTA order (Builtins.cpp).
 void emitPrintf(const std::string &Text);
+/// Addresses.cpp: an address as 0x..., where an illegal access of N bytes
+/// at A lies relative to the nearest registered allocation, and whether
+/// [A, E) lies in the parameters of one of W's frames (cvta.param pointers
+/// may be passed down to callees).
+std::string hexAddr(uint64_t V);
+std::string nearestAllocation(uint64_t A, uint64_t N);
+bool inFrameParams(const Warp &W, uint64_t A, uint64_t E);
+/// The alignment an access of Size bytes needs, minus one: its size when a
+/// power of two (every ld/st/atom, vectors included), else none (cp.async's
+/// partial source sizes).
+inline uint64_t alignMask(unsigned Size) {
+  return (Size & (Size - 1)) ? 0 : Size - 1;
+}
 
 /// Lets other paths of the frame run while its top path waits at a barrier
 /// (Schedule.cpp). Returns false when nothing else in the frame can run.

@@ -1,13 +1,13 @@
 //===- Memory.cpp - address spaces, loads, stores and atomics -------------===//
 //
 // The executor's memory concern: resolving shared, local, param and global
-// (generic) addresses with their bounds checks, ld/st with fast paths for
-// the common scalar accesses, atom/red (host atomics on memory other CTAs
-// see: CTAs run on several threads), cvta and isspacep, and the table of
-// allocations that checked global accesses (the stand-in cudart's) must fall
-// into. Device memory is host memory: a global address is a host pointer,
-// checked against the allocation table through a per-instruction cache of
-// the region it last fell in (one range compare per lane on the hot path).
+// (generic) addresses with their bounds and alignment checks, ld/st with
+// fast paths per access size, width and direction, atom/red (host atomics
+// on memory other CTAs see: CTAs run on several threads), cvta and
+// isspacep. Device memory is host memory: a global address is a host
+// pointer, checked against the allocation table (Addresses.cpp) through a
+// per-instruction cache of the region it last fell in (one rotate and
+// compare per lane on the hot path test bounds and alignment).
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
@@ -16,137 +16,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <iterator>
-#include <map>
-#include <shared_mutex>
 
-namespace warpscope::emu {
-
-namespace {
-std::shared_mutex AllocMu;
-std::map<uintptr_t, size_t> &allocs() {
-  static std::map<uintptr_t, size_t> M;
-  return M;
-}
-} // namespace
-
-void registerAllocation(void *Ptr, size_t Size) {
-  std::unique_lock<std::shared_mutex> L(AllocMu);
-  allocs()[(uintptr_t)Ptr] = Size;
-}
-void unregisterAllocation(void *Ptr) {
-  std::unique_lock<std::shared_mutex> L(AllocMu);
-  allocs().erase((uintptr_t)Ptr);
-}
-
-namespace core {
-
-// The registered allocation holding [A, A + N): its start and size.
-static bool findAllocation(uint64_t A, uint64_t N, uint64_t &Lo,
-                           uint64_t &Size) {
-  std::shared_lock<std::shared_mutex> L(AllocMu);
-  auto &M = allocs();
-  auto It = M.upper_bound((uintptr_t)A);
-  if (It == M.begin())
-    return false;
-  --It;
-  if (A < It->first || A + N > It->first + It->second || A + N < A)
-    return false;
-  Lo = It->first;
-  Size = It->second;
-  return true;
-}
-
-static std::string hex(uint64_t V) {
-  char Buf[32];
-  std::snprintf(Buf, sizeof Buf, "0x%llx", (unsigned long long)V);
-  return Buf;
-}
-
-// Where an illegal access of N bytes at A lies relative to the nearest
-// registered allocation, as compute-sanitizer's memcheck words it.
-static std::string nearestAllocation(uint64_t A, uint64_t N) {
-  std::shared_lock<std::shared_mutex> L(AllocMu);
-  auto &M = allocs();
-  if (M.empty())
-    return "no allocation is registered";
-  auto After = M.upper_bound((uintptr_t)A);
-  uint64_t BestDist = UINT64_MAX;
-  std::string Best;
-  if (After != M.begin()) {
-    auto B = std::prev(After);
-    uint64_t End = B->first + B->second;
-    uint64_t D = A >= End ? A - End : 0;
-    BestDist = D;
-    Best = A >= End ? std::to_string(D) + " bytes after"
-                    : std::to_string(A + N - End) + " bytes past the end of";
-    Best += " the nearest allocation, at " + hex(B->first) + " of " +
-            std::to_string(B->second) + " bytes";
-  }
-  if (After != M.end() && After->first - A < BestDist)
-    Best = std::to_string(After->first - A) +
-           " bytes before the nearest allocation, at " + hex(After->first) +
-           " of " + std::to_string(After->second) + " bytes";
-  return Best;
-}
-
-// [A, E) inside the parameters of one of W's frames (cvta.param pointers
-// may be passed down to callees).
-static bool inFrameParams(const Warp &W, uint64_t A, uint64_t E) {
-  for (uint32_t D = 0; D < W.Depth; ++D) {
-    const std::vector<uint8_t> &P = W.Frames[D]->Param;
-    uint64_t Lo = (uint64_t)(uintptr_t)P.data();
-    if (A >= Lo && E <= Lo + P.size())
-      return true;
-  }
-  return false;
-}
-
-// A generic/global access of Size bytes at A that missed the instruction's
-// cached region: finds the memory holding it (the CTA's shared memory, the
-// launch's local memory, the frame's parameters, a registered allocation or
-// module variable), remembers it for the instruction, or fails the launch
-// with cudaErrorIllegalAddress. Cold: an instruction misses once per region.
-void Launcher::checkGlobal(Warp &W, Frame &Fr, const Inst &I, uint64_t A, int L,
-                           unsigned Size) {
-  const uint64_t E = A + Size;
-  const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
-  const uint64_t LoLo = (uint64_t)(uintptr_t)LocalBuf.data();
-  const uint64_t LoEnd = LoLo + (uint64_t)LocalStack * NWarps * 32;
-  uint64_t Lo = 0, N = 0;
-  if (E < A) {
-    // Wraps around: never memory.
-  } else if (SharedSize && A >= ShLo && E <= ShLo + SharedSize) {
-    Lo = ShLo, N = SharedSize;
-  } else if (A >= ShLo && A < ShLo + SharedSize + SharedGuard) {
-    failAddress(W, Fr, I, L,
-                "shared memory access out of range (generic address, offset " +
-                    std::to_string(A - ShLo) + ", size " +
-                    std::to_string(SharedSize) + ")");
-  } else if (LoEnd > LoLo && A >= LoLo && E <= LoEnd) {
-    Lo = LoLo, N = LoEnd - LoLo;
-  } else if (LoEnd > LoLo && E > LoEnd && A < LoEnd + LocalGuard) {
-    failAddress(W, Fr, I, L,
-                "local memory access out of range (generic address past the "
-                "last thread's window)");
-  } else if (inFrameParams(W, A, E)) {
-    return; // a frame's parameters: the vector may move, so never cached
-  } else {
-    findAllocation(A, Size, Lo, N);
-  }
-  if (!N)
-    failAddress(
-        W, Fr, I, L,
-        std::string(I.Op == OpLd   ? "read"
-                    : I.Op == OpSt ? "write"
-                                   : "access") +
-            " of " + std::to_string(Size) + " bytes at " + hex(A) +
-            " is outside every allocation: " + nearestAllocation(A, Size));
-  RegionCache &C = regionOf(I);
-  C.Key = &I;
-  C.Lo = Lo;
-  C.Size = N;
-}
+namespace warpscope::emu::core {
 
 inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
                                uint64_t A, int L, unsigned Size) {
@@ -157,6 +28,8 @@ inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
                   "shared memory access out of range (offset " +
                       std::to_string((int64_t)A) + ", size " +
                       std::to_string(SharedSize) + ")");
+    if (A & alignMask(Size))
+      failMisaligned(W, Fr, I, L, SpShared, A, Size);
     return Shared + A;
   case SpLocal:
     if ((uint64_t)A + Size > LocalStack || A > LocalStack)
@@ -164,6 +37,8 @@ inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
                   "local memory access out of range (offset " +
                       std::to_string((int64_t)A) + ", size " +
                       std::to_string(LocalStack) + ")");
+    if (A & alignMask(Size))
+      failMisaligned(W, Fr, I, L, SpLocal, A, Size);
     return W.LaneLocal[L] + A;
   case SpParam:
     if ((uint64_t)A + Size > Fr.F->ParamBytes || A > Fr.F->ParamBytes)
@@ -174,7 +49,8 @@ inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
   default:
     if (Check) {
       const RegionCache &C = regionOf(I);
-      if (C.Key != &I || C.Size < Size || A - C.Lo > C.Size - Size)
+      if (C.Key != &I || C.Size < Size || A - C.Lo > C.Size - Size ||
+          (A & alignMask(Size)))
         checkGlobal(W, Fr, I, A, L, Size);
       return (uint8_t *)(uintptr_t)A;
     }
@@ -194,7 +70,11 @@ inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
                       std::to_string(A - (uint64_t)(uintptr_t)Shared) +
                       ", size " + std::to_string(SharedSize) + ")");
     if (A < 4096)
-      failAddress(W, Fr, I, L, "invalid global address " + hex(A));
+      failAddress(W, Fr, I, L, "invalid global address " + hexAddr(A));
+    // (A frame's parameters hold each lane's copy at a stride that may not
+    // keep the alignment: never misaligned, as checkGlobal has it.)
+    if ((A & alignMask(Size)) && !inFrameParams(W, A, A + Size))
+      failMisaligned(W, Fr, I, L, Space, A, Size);
     return (uint8_t *)(uintptr_t)A;
   }
 }
@@ -288,6 +168,14 @@ inline void accessLanes(uint32_t EM, const uint64_t *A, uint64_t Off,
       Lane(__builtin_ctz(M));
 }
 
+/// X rotated right by Sh bits (0 <= Sh < 64): one instruction. Rotating a
+/// lane's offset from an aligned start right by log2(size) leaves an aligned
+/// offset divided by the size and makes a misaligned one huge (its low bits
+/// go to the top), so one compare tests bounds and alignment together.
+inline uint64_t rotr(uint64_t X, unsigned Sh) {
+  return (X >> Sh) | (X << ((64 - Sh) & 63));
+}
+
 /// Calls F(size, width, load, signed) with each as a compile-time constant;
 /// false for a shape with no specialisation (vectors other than 1, 2, 4).
 template <class Fn>
@@ -350,25 +238,30 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   const bool Global = Sp != SpShared && Sp != SpLocal && Sp != SpParam;
   bool Done = false;
   if (Global && Check) {
-    // Checked against the region this instruction last accessed: one
-    // compare per lane. In locals: the stores could alias the cache as far
-    // as the compiler knows. Lanes in [Lo, Lo + Lim) pass; Lim 0 sends all
-    // to checkGlobal (a cached region holds at least one access).
+    // Checked against the region this instruction last accessed, which
+    // starts at its first address aligned for the access: one rotate and
+    // compare per lane test bounds and alignment. In locals: the stores
+    // could alias the cache as far as the compiler knows. Lanes whose
+    // rotated offset is below Lim pass; Lim 0 sends all to checkGlobal (a
+    // cached region holds at least one access).
     const RegionCache &C = regionOf(I);
-    uint64_t Lo = C.Lo, Lim = C.Key == &I ? C.Size - Bytes + 1 : 0;
     Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+      constexpr unsigned Sh =
+          __builtin_ctz(decltype(E)::value * decltype(Wd)::value);
+      uint64_t Lo = C.Lo, Lim = C.Key == &I ? ((C.Size - Bytes) >> Sh) + 1 : 0;
       accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
-        if (__builtin_expect(Ad - Lo >= Lim, 0)) {
+        if (__builtin_expect(rotr(Ad - Lo, Sh) >= Lim, 0)) {
           checkGlobal(W, Fr, I, Ad, Ln, Bytes); // caches the region, or fails
           if (C.Key == &I)                      // not for a parameter address
-            Lo = C.Lo, Lim = C.Size - Bytes + 1;
+            Lo = C.Lo, Lim = ((C.Size - Bytes) >> Sh) + 1;
         }
         return (uint8_t *)(uintptr_t)Ad;
       });
     });
   } else if (Global) {
     // Unchecked (a core user without an allocation table): only null
-    // pages and the guards past shared and local memory are caught.
+    // pages, misaligned addresses and the guards past shared and local
+    // memory are caught.
     const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
     const uint64_t ShEnd = ShLo + SharedSize;
     const uint64_t LoEnd =
@@ -376,7 +269,7 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
       accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
         if (__builtin_expect(
-                Ad < 4096 ||
+                Ad < 4096 || (Ad & (Bytes - 1)) ||
                     (Ad - ShLo < SharedSize + SharedGuard &&
                      Ad + Bytes > ShEnd) ||
                     (Ad + Bytes > LoEnd && Ad < LoEnd + LocalGuard),
@@ -386,23 +279,34 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       });
     });
   } else if (Sp == SpShared || Sp == SpLocal) {
-    // Offsets below Max hold the whole access (Max 0: none does).
+    // Aligned offsets that hold the whole access, rotated right by
+    // log2(Bytes) (as above), are below Max (Max 0: none is).
     const uint64_t Limit = Sp == SpShared ? SharedSize : LocalStack;
-    const uint64_t Max = Limit >= Bytes ? Limit - Bytes + 1 : 0;
+    auto MaxOf = [&](unsigned Sh) -> uint64_t {
+      return Limit >= Bytes ? ((Limit - Bytes) >> Sh) + 1 : 0;
+    };
     auto Bad = [&](int Ln, uint64_t Ad) {
       return addr(W, Fr, I, Sp, Ad, Ln, Bytes);
     };
+    uint8_t *const Base = Shared;
     if (Sp == SpShared)
       Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+        constexpr unsigned Sh =
+            __builtin_ctz(decltype(E)::value * decltype(Wd)::value);
+        const uint64_t Max = MaxOf(Sh);
         accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
-          return __builtin_expect(Ad < Max, 1) ? Shared + Ad : Bad(Ln, Ad);
+          return __builtin_expect(rotr(Ad, Sh) < Max, 1) ? Base + Ad
+                                                         : Bad(Ln, Ad);
         });
       });
     else
       Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
+        constexpr unsigned Sh =
+            __builtin_ctz(decltype(E)::value * decltype(Wd)::value);
+        const uint64_t Max = MaxOf(Sh);
         accessLanes<E, Wd, L, S>(EM, A, I.Off, Regs, [&](int Ln, uint64_t Ad) {
-          return __builtin_expect(Ad < Max, 1) ? W.LaneLocal[Ln] + Ad
-                                               : Bad(Ln, Ad);
+          return __builtin_expect(rotr(Ad, Sh) < Max, 1) ? W.LaneLocal[Ln] + Ad
+                                                         : Bad(Ln, Ad);
         });
       });
   }
@@ -588,11 +492,6 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       Old = loadBits(H, ES, false);
       storeBits(H, ES, NewOf(Old));
     } else {
-      if ((uintptr_t)H % ES)
-        fail(W, *Fr.F, I, L,
-             "misaligned atomic address (" + std::to_string(ES) +
-                 "-byte atomics need a multiple of " + std::to_string(ES) +
-                 ")");
       bool FetchOp = IsInt && I.Sub != AtMin && I.Sub != AtMax &&
                      I.Sub != AtInc && I.Sub != AtDec && I.Sub != AtCas;
       switch (ES) {
@@ -627,8 +526,6 @@ void Launcher::atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       continue;
     uint8_t *H = addr(W, Fr, I, I.Space, A[L] + (uint64_t)I.Off, L, 4 * I.Vec);
     const bool Private = privateToCta(I, H);
-    if (!Private && (uintptr_t)H % 4)
-      fail(W, *Fr.F, I, L, "misaligned atomic address");
     for (unsigned V = 0; V < I.Vec; ++V) {
       uint64_t B = R[(size_t)I.S[V] * 32 + L];
       auto NewOf = [&](uint64_t Old) -> uint64_t {
@@ -740,5 +637,4 @@ void Launcher::execIsspacep(Frame &Fr, const Inst &I, uint32_t EM) {
   });
 }
 
-} // namespace core
-} // namespace warpscope::emu
+} // namespace warpscope::emu::core

@@ -81,6 +81,8 @@ const char *errorString(cudaError_t E) {
     return "device not ready";
   case cudaErrorIllegalAddress:
     return "an illegal memory access was encountered";
+  case cudaErrorMisalignedAddress:
+    return "misaligned address";
   case cudaErrorLaunchOutOfResources:
     return "too many resources requested for launch";
   case cudaErrorLaunchTimeout:

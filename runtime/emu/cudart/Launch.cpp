@@ -5,8 +5,9 @@
 // nvcc 13's __cudaGetKernel/__cudaLaunchKernel. A launch is checked against
 // the emulated H100's limits, its arguments are laid out like the PTX .param
 // space, and the kernel runs to completion in the core; a failed kernel
-// makes its error (cudaErrorIllegalAddress, cudaErrorAssert or
-// cudaErrorLaunchFailure) sticky, as a fault does on a GPU.
+// makes its error (cudaErrorIllegalAddress, cudaErrorMisalignedAddress,
+// cudaErrorAssert or cudaErrorLaunchFailure) sticky, as a fault does on a
+// GPU.
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
@@ -78,10 +79,11 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
     emuError(Err.empty() ? "kernel " + F->Name + " failed" : Err);
     // The kernel ran and faulted: the error a GPU gives, sticky like the
     // context a GPU loses. (Refused launches were caught above.)
-    cudaError_t E = Fault == LaunchFault::IllegalAddress
-                        ? cudaErrorIllegalAddress
-                    : Fault == LaunchFault::Assert ? cudaErrorAssert
-                                                   : cudaErrorLaunchFailure;
+    cudaError_t E =
+        Fault == LaunchFault::IllegalAddress      ? cudaErrorIllegalAddress
+        : Fault == LaunchFault::MisalignedAddress ? cudaErrorMisalignedAddress
+        : Fault == LaunchFault::Assert            ? cudaErrorAssert
+                                                  : cudaErrorLaunchFailure;
     S().Sticky = E;
     return setErr(E);
   }

@@ -77,6 +77,8 @@ struct Kernel {
   ProfileSet Profile;
   Truth GroundTruth;
   Inputs In;
+  /// Exact warp executions per instruction, by function (hybrid mode).
+  std::map<std::string, std::vector<double>> Executed;
 
   explicit Kernel(const char *Ptx = KernelPtx) {
     std::vector<Function> Fns;
@@ -109,8 +111,11 @@ struct Kernel {
   /// Active samples spread so that T and A are what a test wants.
   void active(double N) { stall(0, "selected", N); }
   const FunctionBlame &blameAll() {
-    for (auto &[Name, S] : Stalls)
-      Blame[Name] = blame(fn(Name), S);
+    for (auto &[Name, S] : Stalls) {
+      auto E = Executed.find(Name);
+      Blame[Name] =
+          blame(fn(Name), S, E == Executed.end() ? nullptr : &E->second);
+    }
     In.Code = &Code;
     In.Blame = &Blame;
     In.Profile = &Profile;

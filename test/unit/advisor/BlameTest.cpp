@@ -140,6 +140,13 @@ TEST(PtxCode, OperandsGuardsLinesAndLoops) {
   EXPECT_EQ(F.Instrs[K.at("ex2.approx.f32")].File,
             "/usr/lib/llvm-22/lib/clang/22/include/__clang_cuda_math.h");
   EXPECT_EQ(F.Instrs[K.at("div.rn.f32")].Class, OpClass::LongArith);
+  // As the timing model runs them: a division is a chain of fixed-latency
+  // instructions (its readers wait), ex2.approx one MUFU (short
+  // scoreboard), a kernel's ld.param a constant operand (no memory).
+  EXPECT_EQ(F.Instrs[K.at("div.rn.f32")].Latency, LatencyClass::Chain);
+  EXPECT_FALSE(F.Instrs[K.at("div.rn.f32")].variableLatency());
+  EXPECT_EQ(F.Instrs[K.at("ex2.approx.f32")].Latency, LatencyClass::Sfu);
+  EXPECT_EQ(F.Instrs[K.at("ld.param.u64")].Class, OpClass::Arith);
   ASSERT_EQ(F.Loops.size(), 1u);
   EXPECT_EQ(F.Loops[0].Line, 5u);
   EXPECT_EQ(F.loopNest(K.at("ld.global.f32")).size(), 1u);
@@ -299,6 +306,28 @@ TEST(Blame, HybridModeUsesExactExecutions) {
   EXPECT_TRUE(exactExecutions(K.fn(), T).empty());
 }
 
+// A `wait` on a division's result stays with the division (a chain of
+// fixed-latency instructions), a short-scoreboard stall on it does not.
+TEST(Blame, WaitOnADivisionIsBlamedOnIt) {
+  Kernel K;
+  unsigned Mul = K.at("mul.f32"), Div = K.at("div.rn.f32");
+  K.stall(Mul, "wait", 10);
+  const FunctionBlame &B = K.blameAll();
+  double ToDiv = 0;
+  for (const BlameEdge &E : B.Edges)
+    if (E.Use == Mul && E.Def == Div && !*E.PrunedBy)
+      ToDiv += E.Samples;
+  EXPECT_DOUBLE_EQ(ToDiv, 10);
+  Kernel S;
+  S.stall(Mul, "short_scoreboard", 10);
+  const FunctionBlame &BS = S.blameAll();
+  for (const BlameEdge &E : BS.Edges) {
+    if (E.Use == Mul && E.Def == Div) {
+      EXPECT_STREQ(E.PrunedBy, "opcode");
+    }
+  }
+}
+
 // Dominator pruning: the unguarded mov reads %f1 between the loads and the
 // stalled add, so the add's stall on %f1 cannot be the loads'.
 TEST(Blame, DominatorPruning) {
@@ -375,6 +404,15 @@ TEST(Estimators, ScopesNest) {
   EXPECT_DOUBLE_EQ(hiddenByScopes(S), 15);
   std::vector<Scope> Flat = {{10, 30, -1}, {5, 3, -1}};
   EXPECT_DOUBLE_EQ(hiddenByScopes(Flat), 13);
+}
+
+// Function inlining: E eliminated (EA of it active), then latency hiding
+// with what is left, at most half the rest.
+TEST(Estimators, EliminationAndHiding) {
+  EXPECT_DOUBLE_EQ(eliminationAndHiding(100, 55, 30, 15, 30), 2.5);
+  EXPECT_DOUBLE_EQ(eliminationAndHiding(100, 20, 30, 15, 30), 100.0 / 65);
+  EXPECT_DOUBLE_EQ(eliminationAndHiding(100, 90, 20, 0, 80), 100.0 / 40);
+  EXPECT_DOUBLE_EQ(eliminationAndHiding(100, 50, 0, 0, 0), 1.0);
 }
 
 TEST(Estimators, Parallelism) {

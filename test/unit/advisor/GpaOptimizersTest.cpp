@@ -25,6 +25,20 @@ double only(const std::vector<Advice> &A) {
   return A.empty() ? 0 : A[0].EstimatedSpeedup;
 }
 
+const char *Straight2 = R"(.version 8.6
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 k_p0)
+{
+.reg .f32 %f<4>;
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [k_p0];
+ld.global.f32 %f1, [%rd1];
+add.f32 %f2, %f1, %f1;
+ret;
+}
+)";
+
 TEST(RegisterIncrease, FiresOnLocalMemoryDependency) {
   Kernel K;
   background(K);
@@ -42,11 +56,76 @@ TEST(RegisterIncrease, SilentOnGlobalDependency) {
   EXPECT_TRUE(K.run("register_increase").empty());
 }
 
+// The timing model runs div.rn.f32 as a chain of fixed-latency
+// instructions: its reader waits (`wait`).
 TEST(StrengthReduction, FiresOnDivisionResult) {
   Kernel K;
   background(K);
-  K.stall(K.at("mul.f32"), "short_scoreboard", 20);
-  EXPECT_DOUBLE_EQ(only(K.run("strength_reduction")), 1.25);
+  K.stall(K.at("mul.f32"), "wait", 20);
+  std::vector<Advice> A = K.run("strength_reduction");
+  EXPECT_DOUBLE_EQ(only(A), 1.25);
+  ASSERT_FALSE(A.empty());
+  EXPECT_EQ(A[0].Hotspots.at(0).Line, 7u);
+  EXPECT_NE(A[0].Hotspots[0].Evidence.find("1 IEEE division/square root"),
+            std::string::npos)
+      << A[0].Hotspots[0].Evidence;
+}
+
+const char *Expensive = R"(.version 8.6
+.target sm_90
+.address_size 64
+.file 1 "/t/e.cu"
+.visible .entry k(.param .u32 k_p0)
+{
+.reg .b32 %r<8>;
+.reg .f32 %f<4>;
+.loc 1 3 1
+ld.param.u32 %r1, [k_p0];
+mov.u32 %r2, %tid.x;
+.loc 1 4 1
+div.s32 %r3, %r2, %r1;
+rem.s32 %r4, %r2, %r1;
+.loc 1 5 1
+add.s32 %r5, %r3, %r4;
+cvt.rn.f32.s32 %f1, %r5;
+.loc 1 6 1
+add.f32 %f2, %f1, %f1;
+ret;
+}
+)";
+
+// Per source line with exact executions: line 4's division and remainder
+// get the stall on their results and, in hybrid mode, the active samples
+// apportioned by executions (A x exec / sum of exec); line 5's conversion
+// its active share. T = 100, A = 80 over 8 instructions of 10 executions.
+TEST(StrengthReduction, CountsExpensiveOperationsPerLine) {
+  Kernel K(Expensive);
+  K.active(80);
+  K.stall(K.at("add.s32"), "wait", 20);
+  K.Executed["k"] = std::vector<double>(K.fn().Instrs.size(), 10);
+  std::vector<Advice> A = K.run("strength_reduction");
+  double Share = 80.0 / K.fn().Instrs.size();
+  EXPECT_DOUBLE_EQ(only(A), 100 / (100 - 20 - 3 * Share));
+  ASSERT_FALSE(A.empty());
+  ASSERT_EQ(A[0].Hotspots.size(), 2u);
+  EXPECT_EQ(A[0].Hotspots[0].Line, 4u);
+  EXPECT_DOUBLE_EQ(A[0].Hotspots[0].Samples, 20 + 2 * Share);
+  EXPECT_NE(A[0].Hotspots[0].Evidence.find("2 integer division/remainder"),
+            std::string::npos)
+      << A[0].Hotspots[0].Evidence;
+  EXPECT_NE(A[0].Hotspots[0].Evidence.find("20 warp executions (exact)"),
+            std::string::npos);
+  EXPECT_EQ(A[0].Hotspots[1].Line, 5u);
+  EXPECT_NE(A[0].Hotspots[1].Evidence.find("1 int/float conversion"),
+            std::string::npos);
+  ASSERT_EQ(A[0].Hints.size(), 2u);
+  EXPECT_NE(A[0].Hints[0].find("shift and a mask"), std::string::npos);
+}
+TEST(StrengthReduction, SilentOnCheapArithmetic) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("add.f32", 0), "wait", 20); // waits for the add before
+  EXPECT_TRUE(K.run("strength_reduction").empty());
 }
 TEST(StrengthReduction, SilentOnSharedLoadResult) {
   Kernel K;
@@ -60,6 +139,15 @@ TEST(FunctionSplit, FiresOnInstructionFetch) {
   background(K);
   K.stall(K.at("add.s32"), "no_instructions", 20);
   EXPECT_DOUBLE_EQ(only(K.run("function_split")), 1.25);
+}
+// The timing model has no instruction cache: its no_instructions samples
+// are warps starting.
+TEST(FunctionSplit, SilentOnModeledSamples) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("add.s32"), "no_instructions", 20);
+  K.In.SampleSource = "model";
+  EXPECT_TRUE(K.run("function_split").empty());
 }
 TEST(FunctionSplit, SilentWithoutFetchStalls) {
   Kernel K;
@@ -110,6 +198,93 @@ TEST(GlobalTransactions, FiresOnGlobalThrottle) {
   background(K);
   K.stall(K.at("ld.global.f32"), "lg_throttle", 20);
   EXPECT_DOUBLE_EQ(only(K.run("global_memory_transaction_reduction")), 1.25);
+}
+// Warps waiting at exit for their stores: blamed on the global store.
+TEST(GlobalTransactions, FiresOnDrainAtTheStores) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("ret"), "drain", 20);
+  std::vector<Advice> A = K.run("global_memory_transaction_reduction");
+  EXPECT_DOUBLE_EQ(only(A), 1.25);
+  ASSERT_FALSE(A.empty());
+  EXPECT_EQ(A[0].Hotspots.at(0).Line, 15u); // st.global.f32
+  EXPECT_EQ(A[0].Hotspots[0].Evidence.find("same address"), std::string::npos);
+}
+
+const char *Accumulate = R"(.version 8.6
+.target sm_90
+.address_size 64
+.file 1 "/t/a.cu"
+.visible .entry k(.param .u64 k_p0, .param .u64 k_p1)
+{
+.reg .pred %p<2>;
+.reg .b32 %r<4>;
+.reg .f32 %f<4>;
+.reg .b64 %rd<6>;
+.loc 1 3 1
+ld.param.u64 %rd1, [k_p0];
+ld.param.u64 %rd2, [k_p1];
+mov.u32 %r1, 0;
+mov.f32 %f1, 0f00000000;
+$L__BB0_1:
+.loc 1 5 1
+mul.wide.u32 %rd3, %r1, 4;
+add.s64 %rd4, %rd1, %rd3;
+ld.global.f32 %f2, [%rd4];
+add.f32 %f1, %f1, %f2;
+st.global.f32 [%rd2], %f1;
+add.s32 %r1, %r1, 1;
+setp.lt.s32 %p1, %r1, 32;
+@%p1 bra $L__BB0_1;
+.loc 1 7 1
+ret;
+}
+)";
+
+// A loop storing to one address every trip (Out[R] += ...): the exact
+// executions and the loop-invariant address are the evidence.
+TEST(GlobalTransactions, PointsOutAStoreToAnInvariantAddress) {
+  Kernel K(Accumulate);
+  background(K);
+  K.stall(K.at("ret"), "drain", 20);
+  K.Executed["k"] = std::vector<double>(K.fn().Instrs.size(), 32);
+  std::vector<Advice> A = K.run("global_memory_transaction_reduction");
+  ASSERT_EQ(A.size(), 1u);
+  // One store; no memory dependency stall on the load: the drain alone.
+  EXPECT_DOUBLE_EQ(A[0].EstimatedSpeedup, 1.25);
+  const Hotspot &H = A[0].Hotspots.at(0);
+  EXPECT_EQ(H.Line, 5u);
+  EXPECT_NE(H.Evidence.find("same address every trip of the loop at line 5"),
+            std::string::npos)
+      << H.Evidence;
+  EXPECT_NE(H.Evidence.find("32 warp executions (exact)"), std::string::npos);
+  EXPECT_NE(A[0].Hints.at(0).find("accumulate in a register"),
+            std::string::npos);
+}
+// Hybrid: the stalls on the global load shrink by the share of the global
+// accesses that the invariant-address store is (32 of 64 executions).
+TEST(GlobalTransactions, RedundantStoresShareTheLoadStalls) {
+  Kernel K(Accumulate);
+  background(K);
+  K.stall(K.at("add.f32"), "long_scoreboard", 40); // waits for the load
+  K.Executed["k"] = std::vector<double>(K.fn().Instrs.size(), 32);
+  std::vector<Advice> A = K.run("global_memory_transaction_reduction");
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_DOUBLE_EQ(A[0].EstimatedSpeedup, 120.0 / (120 - 20));
+  EXPECT_NE(A[0].Hotspots.at(0).Evidence.find("50% of the kernel's global"),
+            std::string::npos)
+      << A[0].Hotspots[0].Evidence;
+  // Without exact executions the share is unknown: nothing matched.
+  Kernel S(Accumulate);
+  background(S);
+  S.stall(S.at("add.f32"), "long_scoreboard", 40);
+  EXPECT_TRUE(S.run("global_memory_transaction_reduction").empty());
+}
+TEST(GlobalTransactions, SilentOnDrainWithoutGlobalStores) {
+  Kernel K(Straight2);
+  background(K);
+  K.stall(K.at("ret"), "drain", 20);
+  EXPECT_TRUE(K.run("global_memory_transaction_reduction").empty());
 }
 TEST(GlobalTransactions, SilentOnLocalThrottle) {
   Kernel K;
@@ -496,6 +671,55 @@ TEST(FunctionInlining, FiresOnStallsInACalledFunction) {
   EXPECT_DOUBLE_EQ(only(A), 1.25);
   ASSERT_FALSE(A.empty());
   EXPECT_EQ(A[0].Kernel, "k");
+}
+// The call, the callee's ret, its parameter read (with the call's branch
+// latency at the callee's entry) go: E = 10 + 15 + 5 = 30, 15 of them
+// active; the callee's other latency, 30, is hidden by the active samples
+// left (55 - 15): 100 / (100 - 30 - 30).
+TEST(FunctionInlining, EliminatesTheCallOverhead) {
+  Kernel K(WithCall);
+  K.active(40);
+  K.stall(K.at("call.uni"), "selected", 10);
+  K.stall(0, "branch_resolving", 15, "dev"); // ld.param, the entry
+  K.stall(4, "selected", 5, "dev");          // ret
+  K.stall(2, "long_scoreboard", 30, "dev");  // add
+  std::vector<Advice> A = K.run("function_inlining");
+  EXPECT_DOUBLE_EQ(only(A), 2.5);
+  ASSERT_FALSE(A.empty());
+  EXPECT_NE(A[0].Estimator.find("E = 30"), std::string::npos) << A[0].Estimator;
+  // Hybrid: the exact calls and parameter moves (st.param and the return
+  // value's ld.param in k, ld.param and st.param in dev).
+  Kernel H(WithCall);
+  H.active(40);
+  H.stall(2, "long_scoreboard", 30, "dev");
+  H.Executed["k"] = std::vector<double>(H.fn().Instrs.size(), 4);
+  H.Executed["dev"] = std::vector<double>(H.fn("dev").Instrs.size(), 4);
+  std::vector<Advice> B = H.run("function_inlining");
+  ASSERT_EQ(B.size(), 1u);
+  EXPECT_NE(B[0].Estimator.find("4 calls, 16 parameter moves"),
+            std::string::npos)
+      << B[0].Estimator;
+}
+// A stall on a parameter move's result goes with the move; a move waiting
+// for real work (st.param of the add's result) keeps that wait as latency:
+// T = 116, A = 55, E = 30 + 6, E_A = 15, M^L = 30 + 10.
+TEST(FunctionInlining, DependencyStallsFollowTheirSource) {
+  Kernel K(WithCall);
+  K.active(40);
+  K.stall(K.at("call.uni"), "selected", 10);
+  K.stall(0, "branch_resolving", 15, "dev");
+  K.stall(4, "selected", 5, "dev");
+  K.stall(2, "long_scoreboard", 30, "dev");
+  K.stall(1, "wait", 6, "dev");  // ld.global waits for ld.param's %rd1
+  K.stall(3, "wait", 10, "dev"); // st.param waits for the add
+  std::vector<Advice> A = K.run("function_inlining");
+  EXPECT_DOUBLE_EQ(only(A), 116.0 / (116 - 36 - 40));
+}
+TEST(FunctionInlining, SilentWithoutCalls) {
+  Kernel K;
+  K.active(40);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 60);
+  EXPECT_TRUE(K.run("function_inlining").empty());
 }
 TEST(FunctionInlining, SilentOnStallsInTheKernelOnly) {
   Kernel K(WithCall);

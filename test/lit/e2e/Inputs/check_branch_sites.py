@@ -20,6 +20,10 @@ for field in ("visits", "divergent", "active_threads"):
 # 64 threads = 2 warps, every copy diverges on every visit.
 assert s["visits"] == 8 and s["divergent"] == 8 and s["rate"] == 1.0, s
 assert s["successor0_fraction"] is None, "copies need not share a polarity"
+# Each copy knows which successor is the source's true side: half of the
+# 4 x 64 thread visits have bit k set.
+assert all(b["source_true_successor"] in (0, 1) for b in probed), probed
+assert s["source_true_fraction"] == 0.5, s
 
 run = json.load(open(os.path.join(d, "r.sarif")))["runs"][0]
 assert len(run["results"]) == 1, run["results"]

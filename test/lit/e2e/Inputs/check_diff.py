@@ -17,11 +17,13 @@ assert diff["schema"] == "warpscope-diff/1", diff["schema"]
 seen, shared, flagged = set(), 0, set()
 
 
-def branch_at(report, b):
-    """The ordinal-th probed branch of report at b's place."""
+def branch_at(report, b, side):
+    """The ordinal-th probed branch of report at b's place in that build."""
+    line, ordinal = ((b["line_before"], b["ordinal_before"]) if side == "before"
+                     else (b["line"], b["ordinal"]))
     same = [x for x in report["branches"] if x["probed"] and
-            (x["file"], x["line"], x["column"]) == (b["file"], b["line"], b["column"])]
-    return same[b["ordinal"]]
+            (x["file"], x["line"], x["column"]) == (b["file"], line, b["column"])]
+    return same[ordinal]
 
 
 for f in diff["functions"]:
@@ -42,7 +44,7 @@ for f in diff["functions"]:
     shared += 1
     for b in f["branches_changed"]:
         for side, rep in (("before", before), ("after", after)):
-            r = branch_at(rep[name], b)
+            r = branch_at(rep[name], b, side)
             assert (r["visits"], r["divergent"]) == (
                 b[side]["visits"], b[side]["divergent"]), (name, b, r)
         rate = lambda s: 100.0 * s["divergent"] / s["visits"] if s["visits"] else 0

@@ -10,7 +10,7 @@ import sys
 d = sys.argv[1]
 report = json.load(open(os.path.join(d, "r.json")))
 legend = report["legend"]
-columns = ["visits", "divergent", "rate", "share", "copies", "to 1st succ",
+columns = ["visits", "divergent", "rate", "share", "copies", "cond true", "to 1st succ",
            "concentration", "basic block executions", "SIMD efficiency",
            "branch efficiency", "time", "PTX instructions",
            "arithmetic intensity", "line executions", "line instructions",
@@ -26,7 +26,7 @@ assert '<details class="legend"' in page
 for c in columns:
     assert "<dt>%s</dt>" % c.replace("&", "&amp;") in page, c
 assert "time (ms, emulator CPU)" in page
-assert "<th>to 1st succ</th>" in page and "<th>taken</th>" not in page
+assert "<th>cond true</th><th>to 1st succ</th>" in page and "<th>taken</th>" not in page
 
 header = next(csv.reader(open(os.path.join(d, "features.csv"))))
 assert "arithmetic_intensity" not in header, header

@@ -1,5 +1,5 @@
 // A program that gets SIGTERM (or crashes: `crash`, a null write after its
-// kernel). `early`: after its kernel, with no flush
+// kernel; `raise N`: signal N after its kernel). `early`: after its kernel, with no flush
 // going on. `wait`: sleeps after its kernel until someone sends one. While its profile is flushed at exit (WARPSCOPE_FLUSH_DELAY_MS
 // makes that flush last): `other` raises it on a helper thread, which waits
 // for the exit flush; `self` sends it to the flushing (main) thread, which
@@ -7,6 +7,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <pthread.h>
 #include <thread>
@@ -25,7 +26,7 @@ int main(int argc, char **argv) {
   touch<<<1, 32>>>(d);
   cudaDeviceSynchronize();
   if (!std::strcmp(How, "wait")) {
-    std::printf("waiting\n");
+    std::printf("waiting (pid %d)\n", (int)getpid());
     std::fflush(stdout);
     sleep(60);
   }
@@ -33,6 +34,11 @@ int main(int argc, char **argv) {
     std::printf("crashing\n");
     std::fflush(stdout);
     *(volatile int *)nullptr = 1;
+  }
+  if (!std::strcmp(How, "raise") && argc > 2) { // a fatal signal by number
+    std::printf("raising %s\n", argv[2]);
+    std::fflush(stdout);
+    raise(std::atoi(argv[2]));
   }
   if (!std::strcmp(How, "early")) {
     raise(SIGTERM);

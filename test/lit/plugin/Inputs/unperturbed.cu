@@ -1,7 +1,10 @@
 // Kernels where probes used to change the code generated around them
 // (issue 22): a 5-point stencil in a grid-stride loop (loop strength
 // reduction), a 2D convolution guarded by an && condition (the negation of
-// the probe's predicate), and a block-stride loop after a barrier.
+// the probe's predicate), a block-stride loop after a barrier, an unrolled
+// tree reduction without loops (speculative execution), a loop with two
+// exits whose exit value is the trip count (LSR splits an exit edge), and
+// WMMA loads through generic pointers in a loop (address space inference).
 
 __global__ void stencil5(const float *in, float *out, int nx, int ny) {
   int n = nx * ny;
@@ -33,4 +36,50 @@ __global__ void accumulate(const float *x, const int *m, int n, float *sums) {
   __syncthreads();
   for (int k = threadIdx.x; k < 128; k += blockDim.x)
     atomicAdd(&sums[k], s[k]);
+}
+
+__global__ void tree_sum(float *data) {
+  __shared__ float s[16][16];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  s[ty][tx] = data[blockIdx.x * 256 + ty * 16 + tx];
+  __syncthreads();
+  for (int k = 8; k > 0; k >>= 1) {
+    if (ty < k)
+      s[ty][tx] += s[ty + k][tx];
+    __syncthreads();
+  }
+  if (ty == 0)
+    data[blockIdx.x * 256 + tx] = s[0][tx];
+}
+
+__global__ void escape(int *out, const float *c, int max_iter) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float z = 0.0f, k = c[i];
+  int n = 0;
+  while (n < max_iter) {
+    float z2 = z * z;
+    if (z2 > 4.0f)
+      break;
+    z = z2 + k;
+    ++n;
+  }
+  out[i] = n;
+}
+
+#include <cuda_bf16.h>
+#include <mma.h>
+using namespace nvcuda;
+
+__global__ void wmma_rows(const __nv_bfloat16 *a, const __nv_bfloat16 *b,
+                          float *d, int k) {
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+  for (int i = 0; i < k; i += 16) {
+    wmma::load_matrix_sync(fa, a + (long)blockIdx.x * 16 * k + i, k);
+    wmma::load_matrix_sync(fb, b + i, k);
+    wmma::mma_sync(acc, fa, fb, acc);
+  }
+  wmma::store_matrix_sync(d + blockIdx.x * 256, acc, 16, wmma::mem_col_major);
 }
