@@ -2,8 +2,8 @@
 //
 // The instruction bodies with rounding-mode and ftz/sat semantics: cvt
 // between all integer and float types, f32/f64 arithmetic (directed
-// rounding through Round.cpp), and f16/bf16 scalar and x2 arithmetic
-// computed via float. Launcher::exec calls into here; the plain f32/f64
+// rounding through Round.cpp); f16/bf16 arithmetic is in HalfOps.cpp.
+// Launcher::exec calls into here; the plain f32/f64
 // add/sub/mul/fma/div forms take vectorizable fast paths.
 //
 //===----------------------------------------------------------------------===//
@@ -534,74 +534,6 @@ void Launcher::floatLanesF64(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     if (Sat)
       Res = sat64(Res);
     D[L] = put<double>(Res);
-  }
-}
-
-// f16 / bf16 / x2 arithmetic via float.
-void Launcher::execHalf(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
-  uint64_t *R = Fr.Regs.data();
-  const uint64_t *A = R + (size_t)I.S[0] * 32;
-  const uint64_t *B = R + (size_t)I.S[1] * 32;
-  const uint64_t *C = R + (size_t)I.S[2] * 32;
-  uint64_t *D = R + (size_t)I.D[0] * 32;
-  const bool Bf = I.T == Ty::BF16 || I.T == Ty::BF16x2;
-  const bool X2 = I.T == Ty::F16x2 || I.T == Ty::BF16x2;
-  const int Mode = I.Rnd == RndNone ? (int)RndRn : (int)I.Rnd;
-  for (int L = 0; L < 32; ++L) {
-    if (!((EM >> L) & 1))
-      continue;
-    uint32_t Out = 0;
-    for (int E = 0; E < (X2 ? 2 : 1); ++E) {
-      unsigned Sh = E * 16;
-      uint32_t Ab = (uint32_t)(A[L] >> Sh) & 0xffff,
-               Bb = (uint32_t)(B[L] >> Sh) & 0xffff,
-               Cb = (uint32_t)(C[L] >> Sh) & 0xffff;
-      float X = halfGet(Ab, Bf), Y = halfGet(Bb, Bf), Z = halfGet(Cb, Bf);
-      uint32_t Res;
-      switch (I.Op) {
-      case OpAdd:
-        Res = halfPut((double)X + Y, Bf, Mode);
-        break;
-      case OpSub:
-        Res = halfPut((double)X - Y, Bf, Mode);
-        break;
-      case OpMul:
-        Res = halfPut((double)X * Y, Bf, Mode);
-        break;
-      case OpFma:
-        Res = halfPut(std::fma((double)X, (double)Y, (double)Z), Bf, Mode);
-        break;
-      case OpNeg:
-        Res = Ab ^ 0x8000;
-        break;
-      case OpAbs:
-        Res = Ab & 0x7fff;
-        break;
-      case OpMin:
-        Res = halfPut(fminPtx(X, Y, I.Flags & FNan), Bf);
-        break;
-      case OpMax:
-        Res = halfPut(fmaxPtx(X, Y, I.Flags & FNan), Bf);
-        break;
-      case OpEx2:
-        Res = halfPut(std::exp2(X), Bf);
-        break;
-      case OpTanh:
-        Res = halfPut(std::tanh(X), Bf);
-        break;
-      default:
-        fail(W, *Fr.F, I, L, "unsupported half-precision operation");
-      }
-      if (I.Flags & FSat)
-        Res = halfPut(sat32(halfGet(Res, Bf)), Bf);
-      if (I.Flags & FRelu) {
-        float V = halfGet(Res, Bf);
-        if (V < 0)
-          Res = 0;
-      }
-      Out |= (Res & 0xffff) << Sh;
-    }
-    D[L] = Out;
   }
 }
 

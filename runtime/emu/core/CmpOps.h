@@ -166,6 +166,27 @@ static EMU_ALWAYS_INLINE void opTestp(const Inst &I, uint64_t *R, uint32_t EM) {
   });
 }
 
+// setp/set on f16/bf16 elements (.ftz flushes f16 subnormals; both f16
+// and bf16 are exact in float): Res for the low elements, Res2 for the high
+// ones of x2 operands.
+EMU_COLD static void halfCmp(uint8_t Cm, bool Bf, bool Ftz, bool X2,
+                             const uint64_t *A, const uint64_t *B, uint32_t EM,
+                             bool *Res, bool *Res2) {
+  auto Get = [&](uint64_t V, unsigned Sh) {
+    uint32_t H = (uint32_t)(V >> Sh) & 0xffff;
+    if (Ftz && !Bf && (H & 0x7c00) == 0)
+      H &= 0x8000;
+    return halfGet(H, Bf);
+  };
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1))
+      continue;
+    Res[L] = cmpF<float>(Cm, Get(A[L], 0), Get(B[L], 0));
+    if (X2)
+      Res2[L] = cmpF<float>(Cm, Get(A[L], 16), Get(B[L], 16));
+  }
+}
+
 // Integer setp with one predicate (the probes' `setp.ne.and.u32` too): the
 // comparison and the boolean combine chosen once per instruction, not per
 // lane. False for other forms.
@@ -231,7 +252,8 @@ static EMU_ALWAYS_INLINE bool setpIntFast(const Inst &I, uint64_t *R,
   });
 }
 
-// setp/set, with the optional boolean combine and second predicate.
+// setp/set, with the optional boolean combine and second predicate (the
+// complement, or for x2 operands the high elements' comparison).
 template <class Fn>
 static EMU_ALWAYS_INLINE void opSetp(const Inst &I, uint64_t *R, uint32_t EM,
                                      Fn &&Unsupported) {
@@ -244,8 +266,8 @@ static EMU_ALWAYS_INLINE void opSetp(const Inst &I, uint64_t *R, uint32_t EM,
   const Ty T = I.T;
   uint8_t Cm = I.Sub;
   Ty ST = I.Op == OpSet ? I.T2 : T;
-  bool Res[32];
-  bool Ftz = I.Flags & FFtz;
+  bool Res[32], Res2[32]; // Res2: the high elements of a x2 comparison
+  bool Ftz = I.Flags & FFtz, X2 = false;
   auto Cmp = [&](auto Tag) {
     using X = decltype(Tag);
     for (int L = 0; L < 32; ++L) {
@@ -271,14 +293,13 @@ static EMU_ALWAYS_INLINE void opSetp(const Inst &I, uint64_t *R, uint32_t EM,
     Cmp(double{});
     break;
   case Ty::F16:
-  case Ty::BF16: {
-    bool Bf = ST == Ty::BF16;
-    for (int L = 0; L < 32; ++L)
-      if ((EM >> L) & 1)
-        Res[L] = cmpF<float>(Cm, halfGet((uint32_t)A[L] & 0xffff, Bf),
-                             halfGet((uint32_t)B[L] & 0xffff, Bf));
+  case Ty::BF16:
+  case Ty::F16x2:
+  case Ty::BF16x2:
+    X2 = ST == Ty::F16x2 || ST == Ty::BF16x2;
+    halfCmp(Cm, ST == Ty::BF16 || ST == Ty::BF16x2, Ftz, X2, A, B, EM, Res,
+            Res2);
     break;
-  }
   default:
     if (!intDispatch(ST, Cmp))
       Unsupported();
@@ -288,7 +309,7 @@ static EMU_ALWAYS_INLINE void opSetp(const Inst &I, uint64_t *R, uint32_t EM,
   for (int L = 0; L < 32; ++L) {
     if (!((EM >> L) & 1))
       continue;
-    bool V = Res[L], V2 = !Res[L];
+    bool V = Res[L], V2 = X2 ? Res2[L] : !Res[L];
     if (I.Bool) {
       bool Cv = ((C[L] & 1) != 0) != NegC;
       switch (I.Bool) {
@@ -313,7 +334,12 @@ static EMU_ALWAYS_INLINE void opSetp(const Inst &I, uint64_t *R, uint32_t EM,
     } else {
       if (T == Ty::F32)
         D[L] = V ? 0x3f800000u : 0;
-      else
+      else if (T == Ty::F16 || T == Ty::BF16 || T == Ty::F16x2 ||
+               T == Ty::BF16x2) {
+        uint32_t One = T == Ty::F16 || T == Ty::F16x2 ? 0x3c00 : 0x3f80;
+        D[L] = (V ? One : 0) |
+               (T == Ty::F16x2 || T == Ty::BF16x2 ? (V2 ? One : 0) << 16 : 0);
+      } else
         D[L] = V ? (tySize(T) == 8 ? ~0ull : 0xffffffffull) : 0;
     }
   }
@@ -330,14 +356,12 @@ static EMU_ALWAYS_INLINE void opCvtPack(const Inst &I, uint64_t *R,
   int Mode = I.Rnd == RndNone ? (int)RndRn : (int)I.Rnd;
   LANES({
     float X = get<float>(A[l]), Y = get<float>(B[l]);
-    if (I.Flags & FRelu) {
-      if (X < 0)
-        X = 0;
-      if (Y < 0)
-        Y = 0;
-    }
     uint32_t Hi = Bf ? toBF16(X, Mode) : toF16(X, Mode),
              Lo = Bf ? toBF16(Y, Mode) : toF16(Y, Mode);
+    if (I.Flags & FRelu) { // negative to 0, NaN to the canonical NaN
+      Hi = std::isnan(X) ? 0x7fff : X < 0 ? 0 : Hi;
+      Lo = std::isnan(Y) ? 0x7fff : Y < 0 ? 0 : Lo;
+    }
     D[l] = (Hi << 16) | Lo;
   });
 }

@@ -316,9 +316,9 @@ void InstDecoder::needType() {
 
 // The families test disjoint opcode names, so their order does not matter.
 void InstDecoder::run() {
-  if (move() || arithmetic() || bitOps() || floatMath() || comparison() ||
-      conversion() || memory() || texture() || control() || warp() ||
-      matrix() || call())
+  if (move() || arithmetic() || bitOps() || video() || floatMath() ||
+      comparison() || conversion() || memory() || texture() || control() ||
+      warp() || matrix() || call())
     return;
   throw Unsupported("'" + Opc + "' is not implemented");
 }

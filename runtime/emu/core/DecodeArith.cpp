@@ -90,6 +90,8 @@ bool InstDecoder::arithmetic() {
   }
   if (B == "min" || B == "max") {
     needType();
+    if (Md.has("xorsign"))
+      throw Unsupported("'" + Opc + "': .xorsign.abs is not emulated");
     simple(B == "min" ? OpMin : OpMax, Ops.size() == 4 ? 3 : 2);
     return true;
   }
@@ -110,6 +112,47 @@ bool InstDecoder::arithmetic() {
     return true;
   }
   return false;
+}
+
+// SIMD video instructions on 2 halfwords or 4 bytes (VideoOps.h):
+// vadd vsub vabsdiff vmin vmax vavrg .dtype.atype.btype{.sat}{.add} and
+// vset .atype.btype.cmp{.add}, d, a, b, c.
+bool InstDecoder::video() {
+  static const char *Names[] = {"vadd", "vsub",  "vabsdiff", "vmin",
+                                "vmax", "vavrg", "vset"};
+  if (B.size() < 5 || (B.back() != '2' && B.back() != '4'))
+    return false;
+  int Kind = -1;
+  for (int K = 0; K < 7; ++K)
+    if (B.compare(0, B.size() - 1, Names[K]) == 0)
+      Kind = K;
+  if (Kind < 0)
+    return false;
+  I.Op = OpVideo;
+  I.Vec = (uint8_t)(B.back() - '0');
+  size_t NT = Kind == VidSet ? 2 : 3;
+  if (Md.Types.size() != NT)
+    fail("'" + Opc + "' needs " + std::to_string(NT) + " types");
+  for (Ty T : Md.Types)
+    if (T != Ty::S32 && T != Ty::U32)
+      fail("'" + Opc + "': types must be .s32 or .u32");
+  I.T = Md.Types[NT - 2];
+  I.T2 = Md.Types[NT - 1];
+  I.Bool = NT == 3 && Md.Types[0] == Ty::S32;
+  int C = -1;
+  for (auto &X : Md.List)
+    if (cmpOf(X) >= 0)
+      C = cmpOf(X);
+  if (Kind == VidSet && (C < 0 || C > CmpGe))
+    fail("'" + Opc + "' needs one of eq ne lt le gt ge");
+  I.Sub = (uint8_t)(Kind | std::max(C, 0) << 3);
+  if (Md.has("add"))
+    I.Flags |= FWide;
+  needOps(4);
+  setD(0, Ops[0]);
+  for (size_t K = 0; K < 3; ++K)
+    setS(K, Ops[K + 1], Ty::U32);
+  return true;
 }
 
 // Logic, shifts and bit fields: and/or/xor/not, shl/shr, popc..bfind,

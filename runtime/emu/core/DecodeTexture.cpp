@@ -3,10 +3,10 @@
 // Texture and surface instructions on object handles (the form clang emits
 // for the CUDA object API): tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32}
 // (also .level and .grad: images have one level, so the level of detail is
-// not needed), suld.b/sust.b.{1d,2d,3d}[.vN].bNN.{trap,clamp,zero}. Layered
-// and cube geometries, gathers (tld4), queries (txq, suq), formatted
-// surface access (.p) and sured decode as unsupported instructions that
-// name themselves.
+// not needed), tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32 (gathers),
+// suld.b/sust.b.{1d,2d,3d}[.vN].bNN.{trap,clamp,zero}. Layered and cube
+// geometries, queries (txq, suq), formatted surface access (.p) and sured
+// decode as unsupported instructions that name themselves.
 //
 //===----------------------------------------------------------------------===//
 #include "ParserInternal.h"
@@ -30,18 +30,26 @@ unsigned geometry(const Mods &M) {
 } // namespace
 
 bool InstDecoder::texture() {
-  if (B == "tld4" || B == "txq" || B == "suq" || B == "sured" || B == "istypep")
-    throw Unsupported("'" + Opc + "': texture " +
-                      (B == "tld4" ? "gather" : "query/reduction") +
-                      " instructions are not supported");
-  if (B != "tex" && B != "suld" && B != "sust")
+  if (B == "txq" || B == "suq" || B == "sured" || B == "istypep")
+    throw Unsupported("'" + Opc +
+                      "': texture query/reduction instructions are not "
+                      "supported");
+  bool Gather = B == "tld4";
+  if (B != "tex" && B != "suld" && B != "sust" && !Gather)
     return false;
   unsigned Dims = geometry(Md);
   if (!Dims)
     throw Unsupported("'" + Opc +
                       "': only 1d, 2d and 3d geometries are supported "
                       "(no layered, cube or multisample textures)");
-  bool IsTex = B == "tex";
+  int Comp = -1; // tld4's component: r g b a
+  for (int C = 0; C < 4 && Gather; ++C)
+    if (Md.has(C == 0 ? "r" : C == 1 ? "g" : C == 2 ? "b" : "a"))
+      Comp = C;
+  if (Gather && (Dims != 2 || Comp < 0))
+    throw Unsupported("'" + Opc +
+                      "': only tld4.{r,g,b,a}.2d gathers are supported");
+  bool IsTex = B == "tex" || Gather;
   if (!IsTex && !Md.has("b"))
     throw Unsupported("'" + Opc +
                       "': formatted surface access (.p) is not "
@@ -67,7 +75,7 @@ bool InstDecoder::texture() {
                         "': texel offsets and depth compare are "
                         "not supported");
     if (I.Vec != 4 || (I.T != Ty::F32 && I.T != Ty::S32 && I.T != Ty::U32) ||
-        (I.T2 != Ty::F32 && I.T2 != Ty::S32))
+        (I.T2 != Ty::F32 && I.T2 != Ty::S32) || (Gather && I.T2 != Ty::F32))
       throw Unsupported("'" + Opc +
                         "': only .v4 results of .f32/.s32/.u32 "
                         "with .f32/.s32 coordinates are supported");
@@ -91,6 +99,7 @@ bool InstDecoder::texture() {
     setS(D, Co[D], IsTex ? I.T2 : Ty::S32);
   I.Sub = (uint8_t)Dims;
   I.Op = IsTex ? OpTex : B == "suld" ? OpSuld : OpSust;
+  I.Bool = (uint8_t)(Comp + 1); // tex: 0, tld4: 1 + component
   if (!IsTex) {
     unsigned Mode = Md.has("clamp") ? 1 : Md.has("zero") ? 2 : 0;
     I.Sub |= (uint8_t)(Mode << 4);

@@ -16,6 +16,7 @@
 #include "CmpOps.h"
 #include "ExecInternal.h"
 #include "IntOps.h"
+#include "VideoOps.h"
 
 #include <atomic>
 #include <chrono>
@@ -173,6 +174,8 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   case OpDp4a:
   case OpDp2a:
     return opDot(I, R, EM);
+  case OpVideo:
+    return opVideo(I, R, EM);
   case OpTestp:
     return opTestp(I, R, EM);
   case OpSetp:

@@ -29,6 +29,13 @@ namespace warpscope::emu::core {
 #else
 #define EMU_ALWAYS_INLINE inline
 #endif
+/// The opposite, for rare instructions' bodies (video, half compares) that
+/// must not grow Launcher::exec.
+#if defined(__GNUC__)
+#define EMU_COLD __attribute__((noinline, cold))
+#else
+#define EMU_COLD
+#endif
 
 template <class T> static inline T get(uint64_t V) {
   if constexpr (std::is_same_v<T, float>) {
@@ -213,7 +220,9 @@ template <class T> static inline T fmaxPtx(T A, T B, bool Nan) {
 static inline float halfGet(uint32_t B, bool Bf) {
   return Bf ? fromBF16((uint16_t)B) : fromF16((uint16_t)B);
 }
-static inline uint32_t halfPut(float F, bool Bf, int Mode = RndRn) {
+// F is rounded once, from double (callers pass exact or round-to-odd values,
+// see HalfOps.cpp).
+static inline uint32_t halfPut(double F, bool Bf, int Mode = RndRn) {
   return Bf ? toBF16(F, Mode) : toF16(F, Mode);
 }
 

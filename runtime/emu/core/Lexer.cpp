@@ -31,6 +31,11 @@ bool inRegDeclaration(const std::vector<Token> &Out) {
   return false;
 }
 
+bool isSpaceDirective(const std::string &D) {
+  return D == ".reg" || D == ".param" || D == ".local" || D == ".shared" ||
+         D == ".const" || D == ".global";
+}
+
 // A probe names itself by declaring %ws_block_<N>, %ws_branch_<M> or
 // %ws_block_<N>_branch_<M> (comments do not survive into a fatbin): after
 // that declaration's ';' comes the marker "ws:block N", "ws:branch M" or
@@ -174,7 +179,17 @@ std::vector<Token> tokenize(const std::string &S) {
         }
         break;
       }
-      Out.push_back({TkIdent, S.substr(I, E - I), Line});
+      std::string Id = S.substr(I, E - I);
+      // A state-space directive written together with its type, as the CUDA
+      // headers' inline asm does (`.reg.b32 f;` in cuda_fp16.hpp), is two
+      // directives: `.reg .b32`.
+      size_t Dot = Id.find('.', 1);
+      if (Id[0] == '.' && Dot != std::string::npos &&
+          isSpaceDirective(Id.substr(0, Dot))) {
+        Out.push_back({TkIdent, Id.substr(0, Dot), Line});
+        Id = Id.substr(Dot);
+      }
+      Out.push_back({TkIdent, Id, Line});
       // A probe names itself in a .reg declaration (see probeMarker).
       if (Out.back().Text.rfind(InstrumentationRegisterPrefix, 0) == 0 &&
           inRegDeclaration(Out)) {

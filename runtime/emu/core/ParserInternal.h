@@ -211,6 +211,7 @@ private:
   // DecodeArith.cpp.
   bool arithmetic();
   bool bitOps();
+  bool video();
   bool floatMath();
   bool comparison();
   bool conversion();

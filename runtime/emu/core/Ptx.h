@@ -137,7 +137,8 @@ enum Op : uint16_t {
   OpIsspacep,
   OpDp4a,
   OpDp2a,
-  OpTex,  // Addr: object handle; S: coordinates; Sub: dimensions
+  OpTex,  // Addr: object handle; S: coordinates; Sub: dimensions; Bool:
+          // 0 for tex, 1 + component for tld4 (gather)
   OpSuld, // ... Sub: dimensions | boundary mode << 4 (0 trap, 1 clamp, 2 zero)
   OpSust, // ... S: coordinates; D: the values stored (read, not written)
   OpCvtTf32, // cvt.{rna,rn,rz}.tf32.f32 (Rnd)
@@ -150,6 +151,8 @@ enum Op : uint16_t {
   OpWmmaStore, // wmma.store.d
   OpLdmatrix,  // ldmatrix.sync: Vec = matrices, FLeft = .trans
   OpFence,     // membar, fence, __threadfence: a host memory fence
+  OpVideo,     // vop2/vop4 (VideoOps.h): Sub = VideoKind | Cmp << 3, Vec =
+           // elements, T/T2 = a/b types, Bool = 1 for a signed d, FWide = .add
   OpUnsupported,
 };
 
@@ -235,6 +238,16 @@ enum MatrixShape : uint8_t {
 };
 /// Matrix operand list layout in Function::MatrixSlots (MatrixOps.cpp).
 enum WmmaFrag : uint8_t { FragA, FragB, FragC };
+/// OpVideo's operation (low 3 bits of Sub).
+enum VideoKind : uint8_t {
+  VidAdd,
+  VidSub,
+  VidAbsdiff,
+  VidMin,
+  VidMax,
+  VidAvrg,
+  VidSet
+};
 enum ShflMode : uint8_t { ShUp, ShDown, ShBfly, ShIdx };
 enum VoteMode : uint8_t { VoAll, VoAny, VoUni, VoBallot };
 

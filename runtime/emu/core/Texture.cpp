@@ -285,20 +285,62 @@ uint32_t bitsOf(float F) {
   return B;
 }
 
+// The destination type must match how the texture reads (an .f32 result
+// for floats or normalized reads, .s32/.u32 for integers in element mode).
+bool resultTypeFits(const ImageObject &T, bool FloatResult, const char *What,
+                    std::string &Error) {
+  bool IntRead =
+      T.Image.Kind != ChannelKind::Float && !T.Sampler.NormalizedFloat;
+  if (FloatResult != IntRead)
+    return true;
+  Error = std::string(What) +
+          (FloatResult ? " with an .f32 result on an integer texture read "
+                         "in element mode (use .s32/.u32)"
+                       : " with an integer result on a texture that reads "
+                         "floats (use .f32)");
+  return false;
+}
+
 } // namespace
+
+bool gatherTexture(const ImageObject &T, const float *FCoords, int Comp,
+                   bool FloatResult, TexResult &Out, std::string &Error) {
+  const ImageDesc &Im = T.Image;
+  if (Im.Dims != 2) {
+    Error = "tld4: a 2d gather from a " + std::to_string(Im.Dims) + "d texture";
+    return false;
+  }
+  if (!resultTypeFits(T, FloatResult, "tld4", Error))
+    return false;
+  Fetcher Fe{T, {(int64_t)Im.Width, (int64_t)Im.Height, 1}, {}};
+  int64_t Lo[2];
+  for (int D = 0; D < 2; ++D)
+    Lo[D] = floorIndex(texelCoord(T, D, FCoords[D], Fe.N[D], Fe.M[D]) - 0.5f);
+  static const int Corner[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+  for (int K = 0; K < 4; ++K) {
+    int64_t Idx[3] = {Lo[0] + Corner[K][0], Lo[1] + Corner[K][1], 0};
+    if (FloatResult) {
+      float V[4] = {0, 0, 0, 1}; // channels the format lacks
+      Fe.texelFloat(Idx, V);
+      Out.Bits[K] = bitsOf(V[Comp]);
+      continue;
+    }
+    Channel Ch[4];
+    uint32_t U[4] = {0, 0, 0, 1};
+    bool Inside = Fe.texel(Idx, Ch);
+    for (int C = 0; C < Im.Channels; ++C) // outside: the border color
+      U[C] = Inside ? Ch[C].I : (uint32_t)(int32_t)T.Sampler.BorderColor[C];
+    Out.Bits[K] = U[Comp];
+  }
+  return true;
+}
 
 bool sampleTexture(const ImageObject &T, const float *FCoords,
                    const int32_t *ICoords, bool IntCoords, bool FloatResult,
                    TexResult &Out, std::string &Error) {
   const ImageDesc &Im = T.Image;
-  bool IntRead = Im.Kind != ChannelKind::Float && !T.Sampler.NormalizedFloat;
-  if (FloatResult == IntRead) {
-    Error = FloatResult ? "tex with an .f32 result on an integer texture read "
-                          "in element mode (use .s32/.u32)"
-                        : "tex with an integer result on a texture that reads "
-                          "floats (use .f32)";
+  if (!resultTypeFits(T, FloatResult, "tex", Error))
     return false;
-  }
   Fetcher Fe{T, {(int64_t)Im.Width, (int64_t)Im.Height, (int64_t)Im.Depth}, {}};
   // Channels the format lacks read as 0, and the fourth as 1.
   float F[4] = {0, 0, 0, 1};

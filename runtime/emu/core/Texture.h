@@ -41,6 +41,14 @@ bool sampleTexture(const ImageObject &T, const float *FCoords,
                    const int32_t *ICoords, bool IntCoords, bool FloatResult,
                    TexResult &Out, std::string &Error);
 
+/// tld4 (tex2Dgather): channel Comp of the four texels a bilinear fetch at
+/// FCoords (2D) would weigh, in the order (i, j+1), (i+1, j+1), (i+1, j),
+/// (i, j) with (i, j) the lower texel of each dimension, the order of the
+/// Direct3D gather that the hardware implements. Point or linear filtering
+/// of the sampler does not matter.
+bool gatherTexture(const ImageObject &T, const float *FCoords, int Comp,
+                   bool FloatResult, TexResult &Out, std::string &Error);
+
 } // namespace warpscope::emu::core
 
 #endif

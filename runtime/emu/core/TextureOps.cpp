@@ -64,8 +64,11 @@ void Launcher::execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
         fail(W, *Fr.F, I, L,
              "tex: a " + std::to_string(Dims) + "d fetch from a " +
                  std::to_string(Obj.Image.Dims) + "d texture");
-      if (!sampleTexture(Obj, FC, IC, I.T2 == Ty::S32, I.T == Ty::F32, Res,
-                         Err))
+      bool Ok =
+          I.Bool ? gatherTexture(Obj, FC, I.Bool - 1, I.T == Ty::F32, Res, Err)
+                 : sampleTexture(Obj, FC, IC, I.T2 == Ty::S32, I.T == Ty::F32,
+                                 Res, Err);
+      if (!Ok)
         fail(W, *Fr.F, I, L, Err);
       for (int C = 0; C < 4; ++C)
         R[(size_t)I.D[C] * 32 + L] = Res.Bits[C];

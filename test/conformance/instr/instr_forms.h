@@ -9239,6 +9239,3469 @@ __global__ void k892(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   asm volatile("cvt.rna.tf32.f32 %0, %1;" : "=r"(d) : "r"(s0));
   O[i] = d;
 }
+// add.f16
+__global__ void k893(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("add.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// add.rn.f16
+__global__ void k894(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("add.rn.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// add.ftz.f16
+__global__ void k895(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("add.ftz.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// add.sat.f16
+__global__ void k896(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("add.sat.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// add.rn.ftz.sat.f16
+__global__ void k897(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("add.rn.ftz.sat.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// sub.f16
+__global__ void k898(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("sub.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// sub.rn.f16
+__global__ void k899(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("sub.rn.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// sub.ftz.f16
+__global__ void k900(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("sub.ftz.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// sub.sat.f16
+__global__ void k901(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("sub.sat.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// sub.rn.ftz.sat.f16
+__global__ void k902(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("sub.rn.ftz.sat.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// mul.f16
+__global__ void k903(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("mul.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// mul.rn.f16
+__global__ void k904(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("mul.rn.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// mul.ftz.f16
+__global__ void k905(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("mul.ftz.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// mul.sat.f16
+__global__ void k906(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("mul.sat.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// mul.rn.ftz.sat.f16
+__global__ void k907(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("mul.rn.ftz.sat.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// fma.rn.f16
+__global__ void k908(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  unsigned short s2 = (unsigned short)C[i];
+  asm volatile("fma.rn.f16 %0, %1, %2, %3;" : "=h"(d) : "h"(s0), "h"(s1), "h"(s2));
+  O[i] = d;
+}
+// fma.rn.relu.f16
+__global__ void k909(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  unsigned short s2 = (unsigned short)C[i];
+  asm volatile("fma.rn.relu.f16 %0, %1, %2, %3;" : "=h"(d) : "h"(s0), "h"(s1), "h"(s2));
+  O[i] = d;
+}
+// fma.rn.ftz.f16
+__global__ void k910(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  unsigned short s2 = (unsigned short)C[i];
+  asm volatile("fma.rn.ftz.f16 %0, %1, %2, %3;" : "=h"(d) : "h"(s0), "h"(s1), "h"(s2));
+  O[i] = d;
+}
+// fma.rn.sat.f16
+__global__ void k911(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  unsigned short s2 = (unsigned short)C[i];
+  asm volatile("fma.rn.sat.f16 %0, %1, %2, %3;" : "=h"(d) : "h"(s0), "h"(s1), "h"(s2));
+  O[i] = d;
+}
+// fma.rn.ftz.sat.f16
+__global__ void k912(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  unsigned short s2 = (unsigned short)C[i];
+  asm volatile("fma.rn.ftz.sat.f16 %0, %1, %2, %3;" : "=h"(d) : "h"(s0), "h"(s1), "h"(s2));
+  O[i] = d;
+}
+// fma.rn.ftz.relu.f16
+__global__ void k913(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  unsigned short s2 = (unsigned short)C[i];
+  asm volatile("fma.rn.ftz.relu.f16 %0, %1, %2, %3;" : "=h"(d) : "h"(s0), "h"(s1), "h"(s2));
+  O[i] = d;
+}
+// min.f16
+__global__ void k914(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("min.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// min.NaN.f16
+__global__ void k915(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("min.NaN.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// min.ftz.f16
+__global__ void k916(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("min.ftz.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// min.ftz.NaN.f16
+__global__ void k917(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("min.ftz.NaN.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// max.f16
+__global__ void k918(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("max.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// max.NaN.f16
+__global__ void k919(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("max.NaN.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// max.ftz.f16
+__global__ void k920(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("max.ftz.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// max.ftz.NaN.f16
+__global__ void k921(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("max.ftz.NaN.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// neg.f16
+__global__ void k922(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("neg.f16 %0, %1;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// neg.ftz.f16
+__global__ void k923(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("neg.ftz.f16 %0, %1;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// abs.f16
+__global__ void k924(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("abs.f16 %0, %1;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// abs.ftz.f16
+__global__ void k925(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("abs.ftz.f16 %0, %1;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// add.f16x2
+__global__ void k926(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("add.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// add.rn.f16x2
+__global__ void k927(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("add.rn.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// add.ftz.f16x2
+__global__ void k928(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("add.ftz.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// add.sat.f16x2
+__global__ void k929(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("add.sat.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// add.rn.ftz.sat.f16x2
+__global__ void k930(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("add.rn.ftz.sat.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// sub.f16x2
+__global__ void k931(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("sub.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// sub.rn.f16x2
+__global__ void k932(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("sub.rn.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// sub.ftz.f16x2
+__global__ void k933(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("sub.ftz.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// sub.sat.f16x2
+__global__ void k934(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("sub.sat.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// sub.rn.ftz.sat.f16x2
+__global__ void k935(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("sub.rn.ftz.sat.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// mul.f16x2
+__global__ void k936(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mul.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// mul.rn.f16x2
+__global__ void k937(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mul.rn.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// mul.ftz.f16x2
+__global__ void k938(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mul.ftz.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// mul.sat.f16x2
+__global__ void k939(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mul.sat.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// mul.rn.ftz.sat.f16x2
+__global__ void k940(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mul.rn.ftz.sat.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// fma.rn.f16x2
+__global__ void k941(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// fma.rn.relu.f16x2
+__global__ void k942(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("fma.rn.relu.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// fma.rn.ftz.f16x2
+__global__ void k943(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("fma.rn.ftz.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// fma.rn.sat.f16x2
+__global__ void k944(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("fma.rn.sat.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// fma.rn.ftz.sat.f16x2
+__global__ void k945(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("fma.rn.ftz.sat.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// fma.rn.ftz.relu.f16x2
+__global__ void k946(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("fma.rn.ftz.relu.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// min.f16x2
+__global__ void k947(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("min.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// min.NaN.f16x2
+__global__ void k948(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("min.NaN.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// min.ftz.f16x2
+__global__ void k949(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("min.ftz.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// min.ftz.NaN.f16x2
+__global__ void k950(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("min.ftz.NaN.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// max.f16x2
+__global__ void k951(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("max.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// max.NaN.f16x2
+__global__ void k952(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("max.NaN.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// max.ftz.f16x2
+__global__ void k953(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("max.ftz.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// max.ftz.NaN.f16x2
+__global__ void k954(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("max.ftz.NaN.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// neg.f16x2
+__global__ void k955(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("neg.f16x2 %0, %1;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// neg.ftz.f16x2
+__global__ void k956(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("neg.ftz.f16x2 %0, %1;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// abs.f16x2
+__global__ void k957(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("abs.f16x2 %0, %1;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// abs.ftz.f16x2
+__global__ void k958(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("abs.ftz.f16x2 %0, %1;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.bf16
+__global__ void k959(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("add.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// add.rn.bf16
+__global__ void k960(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("add.rn.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// sub.bf16
+__global__ void k961(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("sub.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// sub.rn.bf16
+__global__ void k962(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("sub.rn.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// mul.bf16
+__global__ void k963(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("mul.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// mul.rn.bf16
+__global__ void k964(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("mul.rn.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// fma.rn.bf16
+__global__ void k965(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  unsigned short s2 = (unsigned short)C[i];
+  asm volatile("fma.rn.bf16 %0, %1, %2, %3;" : "=h"(d) : "h"(s0), "h"(s1), "h"(s2));
+  O[i] = d;
+}
+// fma.rn.relu.bf16
+__global__ void k966(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  unsigned short s2 = (unsigned short)C[i];
+  asm volatile("fma.rn.relu.bf16 %0, %1, %2, %3;" : "=h"(d) : "h"(s0), "h"(s1), "h"(s2));
+  O[i] = d;
+}
+// min.bf16
+__global__ void k967(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("min.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// min.NaN.bf16
+__global__ void k968(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("min.NaN.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// max.bf16
+__global__ void k969(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("max.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// max.NaN.bf16
+__global__ void k970(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("max.NaN.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// neg.bf16
+__global__ void k971(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("neg.bf16 %0, %1;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// abs.bf16
+__global__ void k972(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("abs.bf16 %0, %1;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// add.bf16x2
+__global__ void k973(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("add.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// add.rn.bf16x2
+__global__ void k974(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("add.rn.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// sub.bf16x2
+__global__ void k975(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("sub.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// sub.rn.bf16x2
+__global__ void k976(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("sub.rn.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// mul.bf16x2
+__global__ void k977(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mul.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// mul.rn.bf16x2
+__global__ void k978(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mul.rn.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// fma.rn.bf16x2
+__global__ void k979(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("fma.rn.bf16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// fma.rn.relu.bf16x2
+__global__ void k980(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("fma.rn.relu.bf16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// min.bf16x2
+__global__ void k981(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("min.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// min.NaN.bf16x2
+__global__ void k982(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("min.NaN.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// max.bf16x2
+__global__ void k983(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("max.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// max.NaN.bf16x2
+__global__ void k984(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("max.NaN.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// neg.bf16x2
+__global__ void k985(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("neg.bf16x2 %0, %1;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// abs.bf16x2
+__global__ void k986(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("abs.bf16x2 %0, %1;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// setp.eq.f16
+__global__ void k987(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.eq.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.ne.f16
+__global__ void k988(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.ne.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.lt.f16
+__global__ void k989(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.lt.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.le.f16
+__global__ void k990(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.le.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.gt.f16
+__global__ void k991(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.gt.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.ge.f16
+__global__ void k992(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.ge.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.equ.f16
+__global__ void k993(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.equ.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.neu.f16
+__global__ void k994(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.neu.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.ltu.f16
+__global__ void k995(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.ltu.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.leu.f16
+__global__ void k996(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.leu.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.gtu.f16
+__global__ void k997(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.gtu.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.geu.f16
+__global__ void k998(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.geu.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.num.f16
+__global__ void k999(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.num.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.nan.f16
+__global__ void k1000(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.nan.f16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.lt.f16x2
+__global__ void k1001(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("{ .reg .pred p, q; .reg .b32 s, u; setp.lt.f16x2 p|q, %1, %2; selp.u32 s, 1, 0, p; selp.u32 u, 2, 0, q; or.b32 %0, s, u; }" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// setp.eq.bf16
+__global__ void k1002(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.eq.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.ne.bf16
+__global__ void k1003(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.ne.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.lt.bf16
+__global__ void k1004(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.lt.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.le.bf16
+__global__ void k1005(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.le.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.gt.bf16
+__global__ void k1006(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.gt.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.ge.bf16
+__global__ void k1007(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.ge.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.equ.bf16
+__global__ void k1008(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.equ.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.neu.bf16
+__global__ void k1009(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.neu.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.ltu.bf16
+__global__ void k1010(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.ltu.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.leu.bf16
+__global__ void k1011(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.leu.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.gtu.bf16
+__global__ void k1012(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.gtu.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.geu.bf16
+__global__ void k1013(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.geu.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.num.bf16
+__global__ void k1014(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.num.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.nan.bf16
+__global__ void k1015(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("{ .reg .pred p; setp.nan.bf16 p, %1, %2; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// setp.lt.bf16x2
+__global__ void k1016(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("{ .reg .pred p, q; .reg .b32 s, u; setp.lt.bf16x2 p|q, %1, %2; selp.u32 s, 1, 0, p; selp.u32 u, 2, 0, q; or.b32 %0, s, u; }" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// set.eq.f16.f16
+__global__ void k1017(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("set.eq.f16.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// set.eq.f16x2.f16x2
+__global__ void k1018(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("set.eq.f16x2.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// set.nan.f16.f16
+__global__ void k1019(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("set.nan.f16.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// set.nan.f16x2.f16x2
+__global__ void k1020(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("set.nan.f16x2.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// set.gt.f16.f16
+__global__ void k1021(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("set.gt.f16.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// set.gt.f16x2.f16x2
+__global__ void k1022(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("set.gt.f16x2.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// set.leu.f16.f16
+__global__ void k1023(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("set.leu.f16.f16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// set.leu.f16x2.f16x2
+__global__ void k1024(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("set.leu.f16x2.f16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// set.eq.bf16.bf16
+__global__ void k1025(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("set.eq.bf16.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// set.eq.bf16x2.bf16x2
+__global__ void k1026(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("set.eq.bf16x2.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// set.nan.bf16.bf16
+__global__ void k1027(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("set.nan.bf16.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// set.nan.bf16x2.bf16x2
+__global__ void k1028(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("set.nan.bf16x2.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// set.gt.bf16.bf16
+__global__ void k1029(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("set.gt.bf16.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// set.gt.bf16x2.bf16x2
+__global__ void k1030(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("set.gt.bf16x2.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// set.leu.bf16.bf16
+__global__ void k1031(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("set.leu.bf16.bf16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// set.leu.bf16x2.bf16x2
+__global__ void k1032(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("set.leu.bf16x2.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// cvt.rn.f16x2.f32
+__global__ void k1033(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// cvt.rn.relu.f16x2.f32
+__global__ void k1034(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("cvt.rn.relu.f16x2.f32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// cvt.rn.bf16x2.f32
+__global__ void k1035(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// cvt.rn.relu.bf16x2.f32
+__global__ void k1036(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("cvt.rn.relu.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// set.gt.f32.s32
+__global__ void k1037(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("set.gt.f32.s32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// prmt.b32.f4e
+__global__ void k1038(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("prmt.b32.f4e %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// prmt.b32.b4e
+__global__ void k1039(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("prmt.b32.b4e %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// prmt.b32.rc8
+__global__ void k1040(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("prmt.b32.rc8 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// prmt.b32.ecl
+__global__ void k1041(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("prmt.b32.ecl %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// prmt.b32.ecr
+__global__ void k1042(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("prmt.b32.ecr %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// prmt.b32.rc16
+__global__ void k1043(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("prmt.b32.rc16 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// match.any.sync.b32 imm -1
+__global__ void k1044(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mul.lo.u32 v, %1, -1640531527; shr.u32 v, v, 30; match.any.sync.b32 %0, v, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// match.all.sync.b32 imm -1
+__global__ void k1045(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; { .reg .pred q; .reg .b32 t, l; and.b32 t, %1, 32; and.b32 l, %1, 31; setp.ne.u32 q, t, 0; selp.u32 v, 5, l, q; } match.all.sync.b32 v|p, v, -1; selp.u32 m, 1, 0, p; mov.b64 %0, {v, m}; }" : "=l"(d) : "r"(s0));
+  O[i] = d;
+}
+// match.any.sync.b32 #regmask
+__global__ void k1046(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mul.lo.u32 v, %1, -1640531527; shr.u32 v, v, 30; match.any.sync.b32 %0, v, m; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// match.all.sync.b32 #regmask
+__global__ void k1047(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; { .reg .pred q; .reg .b32 t, l; and.b32 t, %1, 32; and.b32 l, %1, 31; setp.ne.u32 q, t, 0; selp.u32 v, 5, l, q; } match.all.sync.b32 v|p, v, m; selp.u32 m, 1, 0, p; mov.b64 %0, {v, m}; }" : "=l"(d) : "r"(s0));
+  O[i] = d;
+}
+// match.any.sync.b64 imm -1
+__global__ void k1048(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b64 w; .reg .b32 lo, hi, t; .reg .pred p; rem.u32 hi, %1, 3; rem.u32 lo, %1, 2; mov.b64 w, {lo, hi}; match.any.sync.b64 %0, w, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// match.all.sync.b64 imm -1
+__global__ void k1049(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b64 w; .reg .b32 lo, hi, t; .reg .pred p; rem.u32 hi, %1, 3; rem.u32 lo, %1, 2; mov.b64 w, {lo, hi}; cvt.u64.u32 w, hi; and.b32 t, %1, 32; setp.ne.u32 p, t, 0; @p mov.b64 w, 9; match.all.sync.b64 lo|p, w, -1; selp.u32 t, 1, 0, p; mov.b64 %0, {lo, t}; }" : "=l"(d) : "r"(s0));
+  O[i] = d;
+}
+// redux.sync.add.s32 imm -1
+__global__ void k1050(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; redux.sync.add.s32 %0, v, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// redux.sync.add.s32 #regmask
+__global__ void k1051(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; redux.sync.add.s32 %0, v, m; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// redux.sync.add.u32 imm -1
+__global__ void k1052(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; redux.sync.add.u32 %0, v, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// redux.sync.min.u32 imm -1
+__global__ void k1053(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; redux.sync.min.u32 %0, v, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// redux.sync.min.s32 imm -1
+__global__ void k1054(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; redux.sync.min.s32 %0, v, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// redux.sync.max.u32 imm -1
+__global__ void k1055(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; redux.sync.max.u32 %0, v, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// redux.sync.max.u32 #regmask
+__global__ void k1056(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; redux.sync.max.u32 %0, v, m; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// redux.sync.max.s32 imm -1
+__global__ void k1057(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; redux.sync.max.s32 %0, v, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// redux.sync.and.b32 imm -1
+__global__ void k1058(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; redux.sync.and.b32 %0, v, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// redux.sync.or.b32 imm -1
+__global__ void k1059(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; redux.sync.or.b32 %0, v, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// redux.sync.xor.b32 imm -1
+__global__ void k1060(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; redux.sync.xor.b32 %0, v, -1; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// vote.sync.uni.pred imm -1
+__global__ void k1061(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; { .reg .pred q; .reg .b32 t, l; and.b32 t, %1, 32; and.b32 l, %1, 31; setp.ne.u32 q, t, 0; selp.u32 v, 5, l, q; } setp.eq.u32 p, v, 5; vote.sync.uni.pred r, p, -1; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// vote.sync.uni.pred #regmask
+__global__ void k1062(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; { .reg .pred q; .reg .b32 t, l; and.b32 t, %1, 32; and.b32 l, %1, 31; setp.ne.u32 q, t, 0; selp.u32 v, 5, l, q; } setp.eq.u32 p, v, 5; vote.sync.uni.pred r, p, m; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// vote.sync.ballot.b32 #regmask
+__global__ void k1063(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; and.b32 v, v, 4; setp.ne.u32 p, v, 0; vote.sync.ballot.b32 %0, p, m; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// vote.sync.any.pred #regmask
+__global__ void k1064(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; and.b32 v, v, 4; setp.ne.u32 p, v, 0; vote.sync.any.pred r, p, m; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// vote.sync.all.pred #regmask
+__global__ void k1065(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m; .reg .pred p, r; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; and.b32 v, v, 4; setp.ne.u32 p, v, 0; vote.sync.all.pred r, p, m; selp.u32 %0, 1, 0, r; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// activemask.b32
+__global__ void k1066(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("activemask.b32 %0;" : "=r"(d));
+  O[i] = d;
+}
+// shfl.sync.idx.b32 #regs
+__global__ void k1067(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m, l, c; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; mul.lo.u32 l, %1, 7; mov.b32 c, 31; shfl.sync.idx.b32 %0, v, l, c, m; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shfl.sync.idx.b32 imm 7 31
+__global__ void k1068(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m, l, c; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; mul.lo.u32 l, %1, 7; mov.b32 c, 31; shfl.sync.idx.b32 %0, v, 7, 31, m; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shfl.sync.up.b32 #regs
+__global__ void k1069(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m, l, c; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; mov.b32 l, 3; mov.b32 c, 0; shfl.sync.up.b32 %0, v, l, c, m; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shfl.sync.up.b32 imm 3 0
+__global__ void k1070(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m, l, c; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; mov.b32 l, 3; mov.b32 c, 0; shfl.sync.up.b32 %0, v, 3, 0, m; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shfl.sync.down.b32 #regs
+__global__ void k1071(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m, l, c; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; mov.b32 l, 3; mov.b32 c, 31; shfl.sync.down.b32 %0, v, l, c, m; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shfl.sync.down.b32 imm 3 31
+__global__ void k1072(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m, l, c; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; mov.b32 l, 3; mov.b32 c, 31; shfl.sync.down.b32 %0, v, 3, 31, m; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shfl.sync.bfly.b32 #regs
+__global__ void k1073(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m, l, c; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; mov.b32 l, 3; mov.b32 c, 31; shfl.sync.bfly.b32 %0, v, l, c, m; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// shfl.sync.bfly.b32 imm 3 31
+__global__ void k1074(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .b32 v, m, l, c; mov.b32 m, -1; mad.lo.u32 v, %1, -1640531527, 2135587861; mov.b32 l, 3; mov.b32 c, 31; shfl.sync.bfly.b32 %0, v, 3, 31, m; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mov.u32 %ctaid.y
+__global__ void k1075(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("mov.u32 %0, %%ctaid.y;" : "=r"(d));
+  O[i] = d;
+}
+// mov.u32 %ctaid.z
+__global__ void k1076(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("mov.u32 %0, %%ctaid.z;" : "=r"(d));
+  O[i] = d;
+}
+// mov.u32 %nctaid.x
+__global__ void k1077(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("mov.u32 %0, %%nctaid.x;" : "=r"(d));
+  O[i] = d;
+}
+// mov.u32 %nctaid.z
+__global__ void k1078(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("mov.u32 %0, %%nctaid.z;" : "=r"(d));
+  O[i] = d;
+}
+// mov.u32 %ntid.y
+__global__ void k1079(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("mov.u32 %0, %%ntid.y;" : "=r"(d));
+  O[i] = d;
+}
+// mov.u32 %ntid.z
+__global__ void k1080(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("mov.u32 %0, %%ntid.z;" : "=r"(d));
+  O[i] = d;
+}
+// mov.u32 %tid.z
+__global__ void k1081(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("mov.u32 %0, %%tid.z;" : "=r"(d));
+  O[i] = d;
+}
+// mov.u32 %warpid
+__global__ void k1082(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("mov.u32 %0, %%warpid;" : "=r"(d));
+  O[i] = d;
+}
+// mov.u32 %dynamic_smem_size
+__global__ void k1083(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(d));
+  O[i] = d;
+}
+// mov.u32 %clock
+__global__ void k1084(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("{ .reg .pred p; .reg .b32 t, u; mov.u32 t, %%clock; mov.u32 u, %%clock; sub.u32 u, u, t; setp.lt.u32 p, u, 0x40000000; selp.u32 %0, 1, 0, p; }" : "=r"(d));
+  O[i] = d;
+}
+// mov.u64 %clock64
+__global__ void k1085(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("{ .reg .pred p; .reg .b64 t, u; mov.u64 t, %%clock64; mov.u64 u, %%clock64; setp.ge.u64 p, u, t; selp.u32 %0, 1, 0, p; }" : "=r"(d));
+  O[i] = d;
+}
+// vabsdiff2.s32.s32.s32
+__global__ void k1086(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vabsdiff2.s32.s32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vabsdiff2.s32.s32.s32.add
+__global__ void k1087(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vabsdiff2.s32.s32.s32.add %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vabsdiff2.s32.s32.s32.sat
+__global__ void k1088(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vabsdiff2.s32.s32.s32.sat %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vabsdiff2.u32.u32.u32
+__global__ void k1089(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vabsdiff2.u32.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vabsdiff2.u32.u32.u32.add
+__global__ void k1090(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vabsdiff2.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vabsdiff4.s32.s32.s32
+__global__ void k1091(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vabsdiff4.s32.s32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vabsdiff4.s32.s32.s32.add
+__global__ void k1092(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vabsdiff4.s32.s32.s32.add %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vabsdiff4.s32.s32.s32.sat
+__global__ void k1093(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vabsdiff4.s32.s32.s32.sat %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vabsdiff4.u32.u32.u32
+__global__ void k1094(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vabsdiff4.u32.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vabsdiff4.u32.u32.u32.add
+__global__ void k1095(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vadd2.s32.s32.s32.sat
+__global__ void k1096(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vadd2.s32.s32.s32.sat %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vadd2.u32.u32.u32
+__global__ void k1097(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vadd2.u32.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vadd2.u32.u32.u32.sat
+__global__ void k1098(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vadd2.u32.u32.u32.sat %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vadd4.s32.s32.s32.sat
+__global__ void k1099(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vadd4.s32.s32.s32.sat %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vadd4.u32.u32.u32
+__global__ void k1100(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vadd4.u32.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vadd4.u32.u32.u32.sat
+__global__ void k1101(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vadd4.u32.u32.u32.sat %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vavrg2.s32.s32.s32
+__global__ void k1102(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vavrg2.s32.s32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vavrg2.u32.u32.u32
+__global__ void k1103(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vavrg2.u32.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vavrg4.s32.s32.s32
+__global__ void k1104(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vavrg4.s32.s32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vavrg4.u32.u32.u32
+__global__ void k1105(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vavrg4.u32.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vmax2.s32.s32.s32
+__global__ void k1106(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vmax2.s32.s32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vmax2.u32.u32.u32
+__global__ void k1107(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vmax2.u32.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vmax4.s32.s32.s32
+__global__ void k1108(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vmax4.s32.s32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vmax4.u32.u32.u32
+__global__ void k1109(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vmax4.u32.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vmin2.s32.s32.s32
+__global__ void k1110(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vmin2.s32.s32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vmin2.u32.u32.u32
+__global__ void k1111(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vmin2.u32.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vmin4.s32.s32.s32
+__global__ void k1112(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vmin4.s32.s32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vmin4.u32.u32.u32
+__global__ void k1113(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vmin4.u32.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vsub2.s32.s32.s32.sat
+__global__ void k1114(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vsub2.s32.s32.s32.sat %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vsub2.u32.u32.u32
+__global__ void k1115(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vsub2.u32.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vsub2.u32.u32.u32.sat
+__global__ void k1116(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vsub2.u32.u32.u32.sat %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vsub4.s32.s32.s32.sat
+__global__ void k1117(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vsub4.s32.s32.s32.sat %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vsub4.u32.u32.u32
+__global__ void k1118(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vsub4.u32.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vsub4.u32.u32.u32.sat
+__global__ void k1119(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vsub4.u32.u32.u32.sat %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset2.s32.s32.ge
+__global__ void k1120(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset2.s32.s32.ge %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset2.s32.s32.gt
+__global__ void k1121(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset2.s32.s32.gt %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset2.s32.s32.le
+__global__ void k1122(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset2.s32.s32.le %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset2.s32.s32.lt
+__global__ void k1123(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset2.s32.s32.lt %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset2.u32.u32.eq
+__global__ void k1124(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset2.u32.u32.eq %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset2.u32.u32.ge
+__global__ void k1125(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset2.u32.u32.ge %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset2.u32.u32.gt
+__global__ void k1126(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset2.u32.u32.gt %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset2.u32.u32.le
+__global__ void k1127(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset2.u32.u32.le %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset2.u32.u32.lt
+__global__ void k1128(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset2.u32.u32.lt %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset2.u32.u32.ne
+__global__ void k1129(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset2.u32.u32.ne %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset4.s32.s32.ge
+__global__ void k1130(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset4.s32.s32.ge %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset4.s32.s32.gt
+__global__ void k1131(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset4.s32.s32.gt %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset4.s32.s32.le
+__global__ void k1132(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset4.s32.s32.le %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset4.s32.s32.lt
+__global__ void k1133(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset4.s32.s32.lt %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset4.u32.u32.eq
+__global__ void k1134(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset4.u32.u32.eq %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset4.u32.u32.ge
+__global__ void k1135(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset4.u32.u32.ge %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset4.u32.u32.gt
+__global__ void k1136(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset4.u32.u32.gt %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset4.u32.u32.le
+__global__ void k1137(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset4.u32.u32.le %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset4.u32.u32.lt
+__global__ void k1138(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset4.u32.u32.lt %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// vset4.u32.u32.ne
+__global__ void k1139(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("vset4.u32.u32.ne %0, %1, %2, %3;" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// selp.b16 imm 7 -2
+__global__ void k1140(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b16 p, %1, 0; selp.b16 %0, 7, -2, p; }" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// selp.b16 imm 7
+__global__ void k1141(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b16 p, %1, 0; selp.b16 %0, 7, %1, p; }" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// selp.b16 imm -2 7
+__global__ void k1142(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b16 p, %1, 0; selp.b16 %0, -2, 7, p; }" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// selp.b16 imm -2
+__global__ void k1143(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b16 p, %1, 0; selp.b16 %0, -2, %1, p; }" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// selp.u16 imm 7 -2
+__global__ void k1144(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b16 p, %1, 0; selp.u16 %0, 7, -2, p; }" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// selp.u16 imm 7
+__global__ void k1145(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b16 p, %1, 0; selp.u16 %0, 7, %1, p; }" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// selp.u16 imm -2 7
+__global__ void k1146(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b16 p, %1, 0; selp.u16 %0, -2, 7, p; }" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// selp.u16 imm -2
+__global__ void k1147(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b16 p, %1, 0; selp.u16 %0, -2, %1, p; }" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// selp.b32 imm 7 -2
+__global__ void k1148(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, 0; selp.b32 %0, 7, -2, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// selp.b32 imm 7
+__global__ void k1149(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, 0; selp.b32 %0, 7, %1, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// selp.b32 imm -2 7
+__global__ void k1150(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, 0; selp.b32 %0, -2, 7, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// selp.b32 imm -2
+__global__ void k1151(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, 0; selp.b32 %0, -2, %1, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// selp.u32 imm 0x80 7
+__global__ void k1152(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, 0; selp.u32 %0, 0x80, 7, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// selp.u32 imm 0x80
+__global__ void k1153(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, 0; selp.u32 %0, 0x80, %1, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// selp.u32 imm 7 0x80
+__global__ void k1154(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, 0; selp.u32 %0, 7, 0x80, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// selp.u32 imm 7
+__global__ void k1155(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, 0; selp.u32 %0, 7, %1, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// selp.b64 imm 7 -2
+__global__ void k1156(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b64 p, %1, 0; selp.b64 %0, 7, -2, p; }" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// selp.b64 imm 7
+__global__ void k1157(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b64 p, %1, 0; selp.b64 %0, 7, %1, p; }" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// selp.b64 imm -2 7
+__global__ void k1158(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b64 p, %1, 0; selp.b64 %0, -2, 7, p; }" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// selp.b64 imm -2
+__global__ void k1159(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b64 p, %1, 0; selp.b64 %0, -2, %1, p; }" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// selp.f32 imm 0f40490FDB
+__global__ void k1160(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %1, 0; selp.f32 %0, 0f40490FDB, %1, p; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// selp.f64 imm 0d400921FB54442D18
+__global__ void k1161(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b64 p, %1, 0; selp.f64 %0, 0d400921FB54442D18, %1, p; }" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// setp.eq.b16 imm 4660
+__global__ void k1162(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("{ .reg .pred p; setp.eq.b16 p, %1, 4660; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0));
+  O[i] = d;
+}
+// setp.ne.b16 imm 4660
+__global__ void k1163(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("{ .reg .pred p; setp.ne.b16 p, %1, 4660; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0));
+  O[i] = d;
+}
+// setp.gt.u16 imm 4660
+__global__ void k1164(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("{ .reg .pred p; setp.gt.u16 p, %1, 4660; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "h"(s0));
+  O[i] = d;
+}
+// setp.gt.or.u32
+__global__ void k1165(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("{ .reg .pred p, q; setp.ne.u32 q, %3, 0; setp.gt.or.u32 p, %1, %2, q; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// setp.ne.and.u32
+__global__ void k1166(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("{ .reg .pred p, q; setp.ne.u32 q, %3, 0; setp.ne.and.u32 p, %1, %2, q; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// setp.ltu.xor.f32
+__global__ void k1167(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("{ .reg .pred p, q; setp.ne.u32 q, %3, 0; setp.ltu.xor.f32 p, %1, %2, q; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// add.s16 imm -1
+__global__ void k1168(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("add.s16 %0, %1, -1;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// and.b16 imm 255
+__global__ void k1169(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("and.b16 %0, %1, 255;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// mul.lo.s16 imm 3
+__global__ void k1170(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("mul.lo.s16 %0, %1, 3;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// mul.lo.s16 imm -3
+__global__ void k1171(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("mul.lo.s16 %0, %1, -3;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// mul.hi.u16 imm 300
+__global__ void k1172(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("mul.hi.u16 %0, %1, 300;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// shr.u16 imm 3
+__global__ void k1173(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("shr.u16 %0, %1, 3;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// add.s16
+__global__ void k1174(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("add.s16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// add.s16 imm 300
+__global__ void k1175(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("add.s16 %0, %1, 300;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// shl.b16 imm 4
+__global__ void k1176(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  asm volatile("shl.b16 %0, %1, 4;" : "=h"(d) : "h"(s0));
+  O[i] = d;
+}
+// rem.u16
+__global__ void k1177(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  unsigned short s0 = (unsigned short)A[i];
+  unsigned short s1 = (unsigned short)B[i];
+  asm volatile("rem.u16 %0, %1, %2;" : "=h"(d) : "h"(s0), "h"(s1));
+  O[i] = d;
+}
+// prmt.b32 imm 0 0x3340
+__global__ void k1178(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("prmt.b32 %0, %1, 0, 0x3340U;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// sub.f32 imm 0fBF800000
+__global__ void k1179(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("sub.f32 %0, %1, 0fBF800000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.lo.u32
+__global__ void k1180(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// bfe.u32 imm 4 8
+__global__ void k1181(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("bfe.u32 %0, %1, 4, 8;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// bfe.u64 imm 60 8
+__global__ void k1182(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("bfe.u64 %0, %1, 60, 8;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mad.lo.s32 imm 7
+__global__ void k1183(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mad.lo.s32 %0, %1, 7, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// mad.lo.s32 imm -7
+__global__ void k1184(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mad.lo.s32 %0, %1, -7, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// mad.lo.s32 imm 7 -9
+__global__ void k1185(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mad.lo.s32 %0, %1, 7, -9;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mad.lo.s64 imm 7
+__global__ void k1186(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  unsigned long long s1 = (unsigned long long)B[i];
+  asm volatile("mad.lo.s64 %0, %1, 7, %2;" : "=l"(d) : "l"(s0), "l"(s1));
+  O[i] = d;
+}
+// mad.lo.s64 imm -7
+__global__ void k1187(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  unsigned long long s1 = (unsigned long long)B[i];
+  asm volatile("mad.lo.s64 %0, %1, -7, %2;" : "=l"(d) : "l"(s0), "l"(s1));
+  O[i] = d;
+}
+// mad24.lo.u32 imm 1000
+__global__ void k1188(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("mad24.lo.u32 %0, %1, 1000, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// addc.u32 imm 5
+__global__ void k1189(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("{ .reg .b32 t; add.cc.u32 t, %2, -1; addc.u32 %0, %1, 5; }" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// subc.u32 imm 5
+__global__ void k1190(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("{ .reg .b32 t; sub.cc.u32 t, 0, %2; subc.u32 %0, %1, 5; }" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// addc.cc.s64 imm 5
+__global__ void k1191(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  unsigned long long s1 = (unsigned long long)B[i];
+  asm volatile("{ .reg .b64 t, u; add.cc.s64 t, %2, -1; addc.cc.s64 u, %1, 5; addc.s64 %0, 0, 0; }" : "=l"(d) : "l"(s0), "l"(s1));
+  O[i] = d;
+}
+// madc.hi.u32 imm 9
+__global__ void k1192(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("{ .reg .b32 t; mad.lo.cc.u32 t, %1, %2, %2; madc.hi.u32 %0, %1, %2, 9; }" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// madc.hi.cc.u32
+__global__ void k1193(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  unsigned int s2 = (unsigned int)C[i];
+  asm volatile("{ .reg .b32 t, u; add.cc.u32 t, %3, -1; madc.hi.cc.u32 u, %1, %2, %3; addc.u32 %0, 0, 0; }" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
+  O[i] = d;
+}
+// mov.b16 imm 1234
+__global__ void k1194(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  asm volatile("mov.b16 %0, 1234;" : "=h"(d));
+  O[i] = d;
+}
+// mov.b16 imm 0xBEEF
+__global__ void k1195(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned short d;
+  asm volatile("mov.b16 %0, 0xBEEF;" : "=h"(d));
+  O[i] = d;
+}
+// mov.b32 imm 4000000000
+__global__ void k1196(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("mov.b32 %0, 4000000000;" : "=r"(d));
+  O[i] = d;
+}
+// mov.u32 imm 77
+__global__ void k1197(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("mov.u32 %0, 77;" : "=r"(d));
+  O[i] = d;
+}
+// mov.b64 imm 81985529216486895
+__global__ void k1198(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  asm volatile("mov.b64 %0, 81985529216486895;" : "=l"(d));
+  O[i] = d;
+}
+// mov.u64
+__global__ void k1199(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mov.u64 %0, %1;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mov.pred imm 0
+__global__ void k1200(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("{ .reg .pred p; mov.pred p, 0; selp.u32 %0, 1, 0, p; }" : "=r"(d));
+  O[i] = d;
+}
+// mov.pred imm 1
+__global__ void k1201(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("{ .reg .pred p; mov.pred p, 1; selp.u32 %0, 1, 0, p; }" : "=r"(d));
+  O[i] = d;
+}
+// mov.pred imm -1
+__global__ void k1202(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("{ .reg .pred p; mov.pred p, -1; selp.u32 %0, 1, 0, p; }" : "=r"(d));
+  O[i] = d;
+}
+// mov.pred
+__global__ void k1203(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("{ .reg .pred p, q; setp.ne.u32 p, %1, 0; mov.pred q, p; selp.u32 %0, 1, 0, q; }" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.f32 imm 0f3FC00000
+__global__ void k1204(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("add.f32 %0, %1, 0f3FC00000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// add.f64 imm 0d3FF8000000000000
+__global__ void k1205(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("add.f64 %0, %1, 0d3FF8000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// mul.f32 imm 0f3FC00000
+__global__ void k1206(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  asm volatile("mul.f32 %0, %1, 0f3FC00000;" : "=r"(d) : "r"(s0));
+  O[i] = d;
+}
+// mul.f64 imm 0d3FF8000000000000
+__global__ void k1207(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  asm volatile("mul.f64 %0, %1, 0d3FF8000000000000;" : "=l"(d) : "l"(s0));
+  O[i] = d;
+}
+// fma.rn.f32 imm 0f3FC00000
+__global__ void k1208(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("fma.rn.f32 %0, %1, 0f3FC00000, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// fma.rn.f64 imm 0d3FF8000000000000
+__global__ void k1209(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned long long d;
+  unsigned long long s0 = (unsigned long long)A[i];
+  unsigned long long s1 = (unsigned long long)B[i];
+  asm volatile("fma.rn.f64 %0, %1, 0d3FF8000000000000, %2;" : "=l"(d) : "l"(s0), "l"(s1));
+  O[i] = d;
+}
+// min.NaN.f32
+__global__ void k1210(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("min.NaN.f32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
+// max.NaN.f32
+__global__ void k1211(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  unsigned int s0 = (unsigned int)A[i];
+  unsigned int s1 = (unsigned int)B[i];
+  asm volatile("max.NaN.f32 %0, %1, %2;" : "=r"(d) : "r"(s0), "r"(s1));
+  O[i] = d;
+}
 
 static const Form kForms[] = {
     {"add.rn.f32", k0, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }, Check::Nan, 0, 0},
@@ -10134,4 +13597,323 @@ static const Form kForms[] = {
     {"setp.hs.u32 imm -3", k890, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
     {"setp.hs.u32 imm 0xF0F0F0F0", k891, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
     {"cvt.rna.tf32.f32", k892, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::tf32Rna(ref::f(a)); }, Check::Nan, 0, 0},
+    {"add.f16", k893, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"add.rn.f16", k894, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"add.ftz.f16", k895, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, true, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"add.sat.f16", k896, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, false, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"add.rn.ftz.sat.f16", k897, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, true, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"sub.f16", k898, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"sub.rn.f16", k899, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"sub.ftz.f16", k900, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, true, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"sub.sat.f16", k901, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, false, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"sub.rn.ftz.sat.f16", k902, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, true, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"mul.f16", k903, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"mul.rn.f16", k904, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"mul.ftz.f16", k905, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, true, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"mul.sat.f16", k906, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, false, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"mul.rn.ftz.sat.f16", k907, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, true, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"fma.rn.f16", k908, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"fma.rn.relu.f16", k909, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, false, false, true, a, b, c); }, Check::H16rz, 0, 0},
+    {"fma.rn.ftz.f16", k910, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, true, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"fma.rn.sat.f16", k911, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, false, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"fma.rn.ftz.sat.f16", k912, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, true, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"fma.rn.ftz.relu.f16", k913, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, true, false, true, a, b, c); }, Check::H16rz, 0, 0},
+    {"min.f16", k914, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, false, ref::F16, false, a, b); }, Check::Exact, 0, 0},
+    {"min.NaN.f16", k915, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, true, ref::F16, false, a, b); }, Check::Exact, 0, 0},
+    {"min.ftz.f16", k916, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, false, ref::F16, true, a, b); }, Check::Exact, 0, 0},
+    {"min.ftz.NaN.f16", k917, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, true, ref::F16, true, a, b); }, Check::Exact, 0, 0},
+    {"max.f16", k918, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, false, ref::F16, false, a, b); }, Check::Exact, 0, 0},
+    {"max.NaN.f16", k919, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, true, ref::F16, false, a, b); }, Check::Exact, 0, 0},
+    {"max.ftz.f16", k920, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, false, ref::F16, true, a, b); }, Check::Exact, 0, 0},
+    {"max.ftz.NaN.f16", k921, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, true, ref::F16, true, a, b); }, Check::Exact, 0, 0},
+    {"neg.f16", k922, "h16_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hneg1(ref::F16, false, a); }, Check::Exact, 0, 0},
+    {"neg.ftz.f16", k923, "h16_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hneg1(ref::F16, true, a); }, Check::Exact, 0, 0},
+    {"abs.f16", k924, "h16_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::habs1(ref::F16, false, a); }, Check::Exact, 0, 0},
+    {"abs.ftz.f16", k925, "h16_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::habs1(ref::F16, true, a); }, Check::Exact, 0, 0},
+    {"add.f16x2", k926, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"add.rn.f16x2", k927, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"add.ftz.f16x2", k928, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, true, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"add.sat.f16x2", k929, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, false, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"add.rn.ftz.sat.f16x2", k930, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, true, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"sub.f16x2", k931, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"sub.rn.f16x2", k932, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"sub.ftz.f16x2", k933, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, true, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"sub.sat.f16x2", k934, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, false, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"sub.rn.ftz.sat.f16x2", k935, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, true, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"mul.f16x2", k936, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"mul.rn.f16x2", k937, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"mul.ftz.f16x2", k938, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, true, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"mul.sat.f16x2", k939, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, false, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"mul.rn.ftz.sat.f16x2", k940, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, true, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"fma.rn.f16x2", k941, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"fma.rn.relu.f16x2", k942, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, false, false, true, a, b, c); }, a, b, c); }, Check::H16rz, 0, 0},
+    {"fma.rn.ftz.f16x2", k943, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, true, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"fma.rn.sat.f16x2", k944, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, false, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"fma.rn.ftz.sat.f16x2", k945, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, true, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"fma.rn.ftz.relu.f16x2", k946, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, true, false, true, a, b, c); }, a, b, c); }, Check::H16rz, 0, 0},
+    {"min.f16x2", k947, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, false, ref::F16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"min.NaN.f16x2", k948, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, true, ref::F16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"min.ftz.f16x2", k949, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, false, ref::F16, true, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"min.ftz.NaN.f16x2", k950, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, true, ref::F16, true, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"max.f16x2", k951, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, false, ref::F16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"max.NaN.f16x2", k952, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, true, ref::F16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"max.ftz.f16x2", k953, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, false, ref::F16, true, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"max.ftz.NaN.f16x2", k954, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, true, ref::F16, true, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"neg.f16x2", k955, "h16x2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hneg1(ref::F16, false, a); }, a, b, c); }, Check::Exact, 0, 0},
+    {"neg.ftz.f16x2", k956, "h16x2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hneg1(ref::F16, true, a); }, a, b, c); }, Check::Exact, 0, 0},
+    {"abs.f16x2", k957, "h16x2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::habs1(ref::F16, false, a); }, a, b, c); }, Check::Exact, 0, 0},
+    {"abs.ftz.f16x2", k958, "h16x2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::habs1(ref::F16, true, a); }, a, b, c); }, Check::Exact, 0, 0},
+    {"add.bf16", k959, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"add.rn.bf16", k960, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"sub.bf16", k961, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"sub.rn.bf16", k962, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"mul.bf16", k963, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"mul.rn.bf16", k964, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"fma.rn.bf16", k965, "hbf_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"fma.rn.relu.bf16", k966, "hbf_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::BF16, false, false, true, a, b, c); }, Check::Hbfrz, 0, 0},
+    {"min.bf16", k967, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, false, ref::BF16, false, a, b); }, Check::Exact, 0, 0},
+    {"min.NaN.bf16", k968, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, true, ref::BF16, false, a, b); }, Check::Exact, 0, 0},
+    {"max.bf16", k969, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, false, ref::BF16, false, a, b); }, Check::Exact, 0, 0},
+    {"max.NaN.bf16", k970, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, true, ref::BF16, false, a, b); }, Check::Exact, 0, 0},
+    {"neg.bf16", k971, "hbf_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hneg1(ref::BF16, false, a); }, Check::Exact, 0, 0},
+    {"abs.bf16", k972, "hbf_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::habs1(ref::BF16, false, a); }, Check::Exact, 0, 0},
+    {"add.bf16x2", k973, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"add.rn.bf16x2", k974, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"sub.bf16x2", k975, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"sub.rn.bf16x2", k976, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"mul.bf16x2", k977, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"mul.rn.bf16x2", k978, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"fma.rn.bf16x2", k979, "hbfx2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"fma.rn.relu.bf16x2", k980, "hbfx2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::BF16, false, false, true, a, b, c); }, a, b, c); }, Check::Hbfrz, 0, 0},
+    {"min.bf16x2", k981, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, false, ref::BF16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"min.NaN.bf16x2", k982, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, true, ref::BF16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"max.bf16x2", k983, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, false, ref::BF16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"max.NaN.bf16x2", k984, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, true, ref::BF16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"neg.bf16x2", k985, "hbfx2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hneg1(ref::BF16, false, a); }, a, b, c); }, Check::Exact, 0, 0},
+    {"abs.bf16x2", k986, "hbfx2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::habs1(ref::BF16, false, a); }, a, b, c); }, Check::Exact, 0, 0},
+    {"setp.eq.f16", k987, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("eq", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.ne.f16", k988, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ne", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.lt.f16", k989, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("lt", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.le.f16", k990, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("le", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.gt.f16", k991, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("gt", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.ge.f16", k992, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ge", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.equ.f16", k993, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("equ", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.neu.f16", k994, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("neu", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.ltu.f16", k995, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ltu", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.leu.f16", k996, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("leu", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.gtu.f16", k997, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("gtu", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.geu.f16", k998, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("geu", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.num.f16", k999, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("num", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.nan.f16", k1000, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("nan", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.lt.f16x2", k1001, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("lt", ref::F16, a, b) | (u64)ref::hcmp("lt", ref::F16, a >> 16, b >> 16) << 1; }, Check::Exact, 0, 0},
+    {"setp.eq.bf16", k1002, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("eq", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.ne.bf16", k1003, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ne", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.lt.bf16", k1004, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("lt", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.le.bf16", k1005, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("le", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.gt.bf16", k1006, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("gt", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.ge.bf16", k1007, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ge", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.equ.bf16", k1008, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("equ", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.neu.bf16", k1009, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("neu", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.ltu.bf16", k1010, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ltu", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.leu.bf16", k1011, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("leu", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.gtu.bf16", k1012, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("gtu", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.geu.bf16", k1013, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("geu", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.num.bf16", k1014, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("num", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.nan.bf16", k1015, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("nan", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.lt.bf16x2", k1016, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("lt", ref::BF16, a, b) | (u64)ref::hcmp("lt", ref::BF16, a >> 16, b >> 16) << 1; }, Check::Exact, 0, 0},
+    {"set.eq.f16.f16", k1017, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("eq", ref::F16, a, b) ? 0x3c00ull : 0; }, Check::Exact, 0, 0},
+    {"set.eq.f16x2.f16x2", k1018, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("eq", ref::F16, a, b) ? 0x3c00ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.nan.f16.f16", k1019, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("nan", ref::F16, a, b) ? 0x3c00ull : 0; }, Check::Exact, 0, 0},
+    {"set.nan.f16x2.f16x2", k1020, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("nan", ref::F16, a, b) ? 0x3c00ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.gt.f16.f16", k1021, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("gt", ref::F16, a, b) ? 0x3c00ull : 0; }, Check::Exact, 0, 0},
+    {"set.gt.f16x2.f16x2", k1022, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("gt", ref::F16, a, b) ? 0x3c00ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.leu.f16.f16", k1023, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("leu", ref::F16, a, b) ? 0x3c00ull : 0; }, Check::Exact, 0, 0},
+    {"set.leu.f16x2.f16x2", k1024, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("leu", ref::F16, a, b) ? 0x3c00ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.eq.bf16.bf16", k1025, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("eq", ref::BF16, a, b) ? 0x3f80ull : 0; }, Check::Exact, 0, 0},
+    {"set.eq.bf16x2.bf16x2", k1026, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("eq", ref::BF16, a, b) ? 0x3f80ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.nan.bf16.bf16", k1027, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("nan", ref::BF16, a, b) ? 0x3f80ull : 0; }, Check::Exact, 0, 0},
+    {"set.nan.bf16x2.bf16x2", k1028, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("nan", ref::BF16, a, b) ? 0x3f80ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.gt.bf16.bf16", k1029, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("gt", ref::BF16, a, b) ? 0x3f80ull : 0; }, Check::Exact, 0, 0},
+    {"set.gt.bf16x2.bf16x2", k1030, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("gt", ref::BF16, a, b) ? 0x3f80ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.leu.bf16.bf16", k1031, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("leu", ref::BF16, a, b) ? 0x3f80ull : 0; }, Check::Exact, 0, 0},
+    {"set.leu.bf16x2.bf16x2", k1032, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("leu", ref::BF16, a, b) ? 0x3f80ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"cvt.rn.f16x2.f32", k1033, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::hround(ref::f(a), ref::F16)) << 16 | (ref::hround(ref::f(b), ref::F16)); }, Check::H16, 0, 0},
+    {"cvt.rn.relu.f16x2.f32", k1034, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((std::isnan(ref::f(a)) ? ref::kHalfNaN : ref::f(a) < 0 ? 0 : ref::hround(ref::f(a), ref::F16))) << 16 | ((std::isnan(ref::f(b)) ? ref::kHalfNaN : ref::f(b) < 0 ? 0 : ref::hround(ref::f(b), ref::F16))); }, Check::H16rz, 0, 0},
+    {"cvt.rn.bf16x2.f32", k1035, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::hround(ref::f(a), ref::BF16)) << 16 | (ref::hround(ref::f(b), ref::BF16)); }, Check::Hbf, 0, 0},
+    {"cvt.rn.relu.bf16x2.f32", k1036, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((std::isnan(ref::f(a)) ? ref::kHalfNaN : ref::f(a) < 0 ? 0 : ref::hround(ref::f(a), ref::BF16))) << 16 | ((std::isnan(ref::f(b)) ? ref::kHalfNaN : ref::f(b) < 0 ? 0 : ref::hround(ref::f(b), ref::BF16))); }, Check::Hbfrz, 0, 0},
+    {"set.gt.f32.s32", k1037, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::sext(a, 32) > ref::sext(b, 32) ? 0x3f800000ull : 0; }, Check::Exact, 0, 0},
+    {"prmt.b32.f4e", k1038, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::F4E, a, b, c); }, Check::Exact, 0, 0},
+    {"prmt.b32.b4e", k1039, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::B4E, a, b, c); }, Check::Exact, 0, 0},
+    {"prmt.b32.rc8", k1040, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::RC8, a, b, c); }, Check::Exact, 0, 0},
+    {"prmt.b32.ecl", k1041, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::ECL, a, b, c); }, Check::Exact, 0, 0},
+    {"prmt.b32.ecr", k1042, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::ECR, a, b, c); }, Check::Exact, 0, 0},
+    {"prmt.b32.rc16", k1043, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::RC16, a, b, c); }, Check::Exact, 0, 0},
+    {"match.any.sync.b32 imm -1", k1044, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAny(a, [](u64 i) { return ((i * 0x9E3779B9ull) & 0xffffffffull) >> 30; }); }, Check::Exact, 0, 0},
+    {"match.all.sync.b32 imm -1", k1045, "idx", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAll(a, [](u64 i) { return (i & 32) ? 5 : i & 31; }); }, Check::Exact, 0, 0},
+    {"match.any.sync.b32 #regmask", k1046, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAny(a, [](u64 i) { return ((i * 0x9E3779B9ull) & 0xffffffffull) >> 30; }); }, Check::Exact, 0, 0},
+    {"match.all.sync.b32 #regmask", k1047, "idx", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAll(a, [](u64 i) { return (i & 32) ? 5 : i & 31; }); }, Check::Exact, 0, 0},
+    {"match.any.sync.b64 imm -1", k1048, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAny(a, [](u64 i) { return (i % 3) << 32 | (i % 2); }); }, Check::Exact, 0, 0},
+    {"match.all.sync.b64 imm -1", k1049, "idx", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 base = a - a % 32; if (base & 32) return 0xffffffffull | 1ull << 32; return 0ull; }(); }, Check::Exact, 0, 0},
+    {"redux.sync.add.s32 imm -1", k1050, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RADD, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.add.s32 #regmask", k1051, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RADD, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.add.u32 imm -1", k1052, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RADD, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.min.u32 imm -1", k1053, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMINU, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.min.s32 imm -1", k1054, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMINS, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.max.u32 imm -1", k1055, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMAXU, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.max.u32 #regmask", k1056, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMAXU, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.max.s32 imm -1", k1057, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMAXS, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.and.b32 imm -1", k1058, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RAND, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.or.b32 imm -1", k1059, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::ROR, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.xor.b32 imm -1", k1060, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RXOR, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"vote.sync.uni.pred imm -1", k1061, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::voteUni(a, [](u64 i) { return (i & 32) != 0 || (i & 31) == 5; }); }, Check::Exact, 0, 0},
+    {"vote.sync.uni.pred #regmask", k1062, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::voteUni(a, [](u64 i) { return (i & 32) != 0 || (i & 31) == 5; }); }, Check::Exact, 0, 0},
+    {"vote.sync.ballot.b32 #regmask", k1063, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 r = 0; for (u64 j = 0; j < 32; ++j) r |= (u64)((((a - a % 32 + j) * 0x9E3779B9ull + 0x7F4A7C15ull) & 4) != 0) << j; return r; }(); }, Check::Exact, 0, 0},
+    {"vote.sync.any.pred #regmask", k1064, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 r = 0; for (u64 j = 0; j < 32; ++j) r |= (u64)((((a - a % 32 + j) * 0x9E3779B9ull + 0x7F4A7C15ull) & 4) != 0) << j; return (u64)(r != 0); }(); }, Check::Exact, 0, 0},
+    {"vote.sync.all.pred #regmask", k1065, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 r = 0; for (u64 j = 0; j < 32; ++j) r |= (u64)((((a - a % 32 + j) * 0x9E3779B9ull + 0x7F4A7C15ull) & 4) != 0) << j; return (u64)(r == 0xffffffffull); }(); }, Check::Exact, 0, 0},
+    {"activemask.b32", k1066, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xffffffffull; }, Check::Exact, 0, 0},
+    {"shfl.sync.idx.b32 #regs", k1067, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + ((a * 7) % 32)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.idx.b32 imm 7 31", k1068, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (7)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.up.b32 #regs", k1069, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 >= 3 ? a % 32 - 3 : a % 32)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.up.b32 imm 3 0", k1070, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 >= 3 ? a % 32 - 3 : a % 32)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.down.b32 #regs", k1071, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 + 3 <= 31 ? a % 32 + 3 : a % 32)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.down.b32 imm 3 31", k1072, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 + 3 <= 31 ? a % 32 + 3 : a % 32)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.bfly.b32 #regs", k1073, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + ((a % 32) ^ 3)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.bfly.b32 imm 3 31", k1074, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + ((a % 32) ^ 3)); }(); }, Check::Exact, 0, 0},
+    {"mov.u32 %ctaid.y", k1075, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
+    {"mov.u32 %ctaid.z", k1076, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
+    {"mov.u32 %nctaid.x", k1077, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 2; }, Check::Exact, 0, 0},
+    {"mov.u32 %nctaid.z", k1078, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.u32 %ntid.y", k1079, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.u32 %ntid.z", k1080, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.u32 %tid.z", k1081, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
+    {"mov.u32 %warpid", k1082, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a % 128) / 32; }, Check::Exact, 0, 0},
+    {"mov.u32 %dynamic_smem_size", k1083, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
+    {"mov.u32 %clock", k1084, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.u64 %clock64", k1085, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"vabsdiff2.s32.s32.s32", k1086, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff2.s32.s32.s32.add", k1087, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, true, true, true, false, true, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff2.s32.s32.s32.sat", k1088, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff2.u32.u32.u32", k1089, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff2.u32.u32.u32.add", k1090, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, false, false, false, false, true, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff4.s32.s32.s32", k1091, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff4.s32.s32.s32.add", k1092, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, true, true, true, false, true, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff4.s32.s32.s32.sat", k1093, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff4.u32.u32.u32", k1094, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff4.u32.u32.u32.add", k1095, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, false, false, false, false, true, a, b, c); }, Check::Exact, 0, 0},
+    {"vadd2.s32.s32.s32.sat", k1096, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 2, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vadd2.u32.u32.u32", k1097, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vadd2.u32.u32.u32.sat", k1098, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 2, false, false, false, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vadd4.s32.s32.s32.sat", k1099, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 4, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vadd4.u32.u32.u32", k1100, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vadd4.u32.u32.u32.sat", k1101, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 4, false, false, false, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vavrg2.s32.s32.s32", k1102, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("avrg", 2, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vavrg2.u32.u32.u32", k1103, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("avrg", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vavrg4.s32.s32.s32", k1104, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("avrg", 4, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vavrg4.u32.u32.u32", k1105, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("avrg", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmax2.s32.s32.s32", k1106, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("max", 2, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmax2.u32.u32.u32", k1107, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("max", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmax4.s32.s32.s32", k1108, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("max", 4, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmax4.u32.u32.u32", k1109, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("max", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmin2.s32.s32.s32", k1110, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("min", 2, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmin2.u32.u32.u32", k1111, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("min", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmin4.s32.s32.s32", k1112, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("min", 4, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmin4.u32.u32.u32", k1113, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("min", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vsub2.s32.s32.s32.sat", k1114, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 2, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vsub2.u32.u32.u32", k1115, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vsub2.u32.u32.u32.sat", k1116, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 2, false, false, false, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vsub4.s32.s32.s32.sat", k1117, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 4, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vsub4.u32.u32.u32", k1118, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vsub4.u32.u32.u32.sat", k1119, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 4, false, false, false, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.s32.s32.ge", k1120, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ge", 2, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.s32.s32.gt", k1121, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("gt", 2, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.s32.s32.le", k1122, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("le", 2, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.s32.s32.lt", k1123, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("lt", 2, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.u32.u32.eq", k1124, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("eq", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.u32.u32.ge", k1125, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ge", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.u32.u32.gt", k1126, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("gt", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.u32.u32.le", k1127, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("le", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.u32.u32.lt", k1128, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("lt", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.u32.u32.ne", k1129, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ne", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.s32.s32.ge", k1130, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ge", 4, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.s32.s32.gt", k1131, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("gt", 4, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.s32.s32.le", k1132, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("le", 4, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.s32.s32.lt", k1133, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("lt", 4, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.u32.u32.eq", k1134, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("eq", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.u32.u32.ge", k1135, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ge", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.u32.u32.gt", k1136, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("gt", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.u32.u32.le", k1137, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("le", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.u32.u32.lt", k1138, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("lt", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.u32.u32.ne", k1139, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ne", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"selp.b16 imm 7 -2", k1140, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? 7ull : ((0ull - 2) & 0xffffull) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.b16 imm 7", k1141, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? 7ull : (a) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.b16 imm -2 7", k1142, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? (0ull - 2) & 0xffffull : (7ull) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.b16 imm -2", k1143, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? (0ull - 2) & 0xffffull : (a) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.u16 imm 7 -2", k1144, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? 7ull : ((0ull - 2) & 0xffffull) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.u16 imm 7", k1145, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? 7ull : (a) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.u16 imm -2 7", k1146, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? (0ull - 2) & 0xffffull : (7ull) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.u16 imm -2", k1147, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? (0ull - 2) & 0xffffull : (a) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.b32 imm 7 -2", k1148, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 7ull : ((0ull - 2) & 0xffffffffull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.b32 imm 7", k1149, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 7ull : (a) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.b32 imm -2 7", k1150, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? (0ull - 2) & 0xffffffffull : (7ull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.b32 imm -2", k1151, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? (0ull - 2) & 0xffffffffull : (a) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.u32 imm 0x80 7", k1152, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 0x80ull : (7ull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.u32 imm 0x80", k1153, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 0x80ull : (a) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.u32 imm 7 0x80", k1154, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 7ull : (0x80ull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.u32 imm 7", k1155, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 7ull : (a) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.b64 imm 7 -2", k1156, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ~0ull) ? 7ull : ((0ull - 2) & ~0ull) & ~0ull; }, Check::Exact, 0, 0},
+    {"selp.b64 imm 7", k1157, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ~0ull) ? 7ull : (a) & ~0ull; }, Check::Exact, 0, 0},
+    {"selp.b64 imm -2 7", k1158, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ~0ull) ? (0ull - 2) & ~0ull : (7ull) & ~0ull; }, Check::Exact, 0, 0},
+    {"selp.b64 imm -2", k1159, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ~0ull) ? (0ull - 2) & ~0ull : (a) & ~0ull; }, Check::Exact, 0, 0},
+    {"selp.f32 imm 0f40490FDB", k1160, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ? 0x40490fdbull : a; }, Check::Exact, 0, 0},
+    {"selp.f64 imm 0d400921FB54442D18", k1161, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ? 0x400921fb54442d18ull : a; }, Check::Exact, 0, 0},
+    {"setp.eq.b16 imm 4660", k1162, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffull) == 4660); }, Check::Exact, 0, 0},
+    {"setp.ne.b16 imm 4660", k1163, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffull) != 4660); }, Check::Exact, 0, 0},
+    {"setp.gt.u16 imm 4660", k1164, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffull) > 4660); }, Check::Exact, 0, 0},
+    {"setp.gt.or.u32", k1165, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) > (b & 0xffffffffull)) || ((c & 0xffffffffull) != 0)); }, Check::Exact, 0, 0},
+    {"setp.ne.and.u32", k1166, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) != (b & 0xffffffffull)) && ((c & 0xffffffffull) != 0)); }, Check::Exact, 0, 0},
+    {"setp.ltu.xor.f32", k1167, "f32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { float x = ref::f(a), y = ref::f(b); return (u64)((!(x >= y)) != ((c & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"add.s16 imm -1", k1168, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - 1) & 0xffffull; }, Check::Exact, 0, 0},
+    {"and.b16 imm 255", k1169, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 255; }, Check::Exact, 0, 0},
+    {"mul.lo.s16 imm 3", k1170, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * 3) & 0xffffull; }, Check::Exact, 0, 0},
+    {"mul.lo.s16 imm -3", k1171, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * (0ull - 3)) & 0xffffull; }, Check::Exact, 0, 0},
+    {"mul.hi.u16 imm 300", k1172, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & 0xffffull) * 300) >> 16; }, Check::Exact, 0, 0},
+    {"shr.u16 imm 3", k1173, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) >> 3; }, Check::Exact, 0, 0},
+    {"add.s16", k1174, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & 0xffffull; }, Check::Exact, 0, 0},
+    {"add.s16 imm 300", k1175, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 300) & 0xffffull; }, Check::Exact, 0, 0},
+    {"shl.b16 imm 4", k1176, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a << 4) & 0xffffull; }, Check::Exact, 0, 0},
+    {"rem.u16", k1177, "div16", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffff) % (b & 0xffff); }, Check::Exact, 0, 0},
+    {"prmt.b32 imm 0 0x3340", k1178, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmt(a, 0, 0x3340); }, Check::Exact, 0, 0},
+    {"sub.f32 imm 0fBF800000", k1179, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::SUB, ref::RN, false, false, a, 0xbf800000, 0); }, Check::Exact, 0, 0},
+    {"mul.lo.u32", k1180, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"bfe.u32 imm 4 8", k1181, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a >> 4) & 0xff; }, Check::Exact, 0, 0},
+    {"bfe.u64 imm 60 8", k1182, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a >> 60; }, Check::Exact, 0, 0},
+    {"mad.lo.s32 imm 7", k1183, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * 7 + b) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mad.lo.s32 imm -7", k1184, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * (0ull - 7) + b) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mad.lo.s32 imm 7 -9", k1185, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * 7 - 9) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mad.lo.s64 imm 7", k1186, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a * 7 + b; }, Check::Exact, 0, 0},
+    {"mad.lo.s64 imm -7", k1187, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a * (0ull - 7) + b; }, Check::Exact, 0, 0},
+    {"mad24.lo.u32 imm 1000", k1188, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & 0xffffffull) * 1000 + b) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"addc.u32 imm 5", k1189, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 5 + ((b & 0xffffffffull) != 0)) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"subc.u32 imm 5", k1190, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - 5 - ((b & 0xffffffffull) != 0)) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"addc.cc.s64 imm 5", k1191, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((unsigned __int128)a + 5 + (b != 0)) >> 64); }, Check::Exact, 0, 0},
+    {"madc.hi.u32 imm 9", k1192, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::mulhiU(a, b, 32) + 9 + (((((a & 0xffffffffull) * (b & 0xffffffffull)) & 0xffffffffull) + (b & 0xffffffffull)) >> 32)) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"madc.hi.cc.u32", k1193, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::mulhiU(a, b, 32) + (c & 0xffffffffull) + ((c & 0xffffffffull) != 0)) >> 32; }, Check::Exact, 0, 0},
+    {"mov.b16 imm 1234", k1194, "idx", 0, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1234; }, Check::Exact, 0, 0},
+    {"mov.b16 imm 0xBEEF", k1195, "idx", 0, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xbeef; }, Check::Exact, 0, 0},
+    {"mov.b32 imm 4000000000", k1196, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 4000000000ull; }, Check::Exact, 0, 0},
+    {"mov.u32 imm 77", k1197, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 77; }, Check::Exact, 0, 0},
+    {"mov.b64 imm 81985529216486895", k1198, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 81985529216486895ull; }, Check::Exact, 0, 0},
+    {"mov.u64", k1199, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a; }, Check::Exact, 0, 0},
+    {"mov.pred imm 0", k1200, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
+    {"mov.pred imm 1", k1201, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.pred imm -1", k1202, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.pred", k1203, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) != 0); }, Check::Exact, 0, 0},
+    {"add.f32 imm 0f3FC00000", k1204, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, false, a, 0x3fc00000, 0); }, Check::Nan, 0, 0},
+    {"add.f64 imm 0d3FF8000000000000", k1205, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::ADD, ref::RN, a, 0x3ff8000000000000ull, 0); }, Check::Nan, 0, 0},
+    {"mul.f32 imm 0f3FC00000", k1206, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::MUL, ref::RN, false, false, a, 0x3fc00000, 0); }, Check::Nan, 0, 0},
+    {"mul.f64 imm 0d3FF8000000000000", k1207, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::MUL, ref::RN, a, 0x3ff8000000000000ull, 0); }, Check::Nan, 0, 0},
+    {"fma.rn.f32 imm 0f3FC00000", k1208, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::FMA, ref::RN, false, false, a, 0x3fc00000, b); }, Check::Nan, 0, 0},
+    {"fma.rn.f64 imm 0d3FF8000000000000", k1209, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::FMA, ref::RN, a, 0x3ff8000000000000ull, b); }, Check::Nan, 0, 0},
+    {"min.NaN.f32", k1210, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32minmaxNaN(false, a, b); }, Check::Exact, 0, 0},
+    {"max.NaN.f32", k1211, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32minmaxNaN(true, a, b); }, Check::Exact, 0, 0},
 };

@@ -133,6 +133,12 @@ inline u64 f32minmax(bool isMax, bool ftzOn, u64 a, u64 b) {
   float r = fminmax(isMax, fz(ftzOn, f(a)), fz(ftzOn, f(b)), canon);
   return std::isnan(r) ? 0x7fffffffu : bits(r);
 }
+// min.NaN/max.NaN: a NaN operand gives the canonical NaN.
+inline u64 f32minmaxNaN(bool isMax, u64 a, u64 b) {
+  if (std::isnan(f(a)) || std::isnan(f(b)))
+    return 0x7fffffffu;
+  return f32minmax(isMax, false, a, b);
+}
 inline u64 f64minmax(bool isMax, u64 a, u64 b) {
   double r = fminmax(isMax, d(a), d(b), 0.0);
   if (std::isnan(d(a)) && std::isnan(d(b)))
@@ -179,10 +185,11 @@ inline float f64tof32(Rm rm, bool ftzOn, double x) {
   return fz(ftzOn, r);
 }
 
-// f32 to a narrower binary format (f16: 10 stored significand bits,
-// exponents -14..15; bf16: 7 bits, -126..127) under a rounding mode, by
-// exact scaling in double: the value is a whole number of quanta.
-inline u64 narrow(Rm rm, float x, int mant, int emin, int emax) {
+// f32 (or an exact double) to a narrower binary format (f16: 10 stored
+// significand bits, exponents -14..15; bf16: 7 bits, -126..127) under a
+// rounding mode, by exact scaling in double: the value is a whole number of
+// quanta.
+inline u64 narrow(Rm rm, double x, int mant, int emin, int emax) {
   u64 sign = std::signbit(x) ? 1ull << (mant + (emax == 15 ? 5 : 8)) : 0;
   int expBits = emax == 15 ? 5 : 8;
   u64 infBits = ((1ull << expBits) - 1) << mant;

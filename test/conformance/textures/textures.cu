@@ -10,8 +10,12 @@
 //   + ab T[i+1,j+1]; clamp takes the edge texel, border reads 0;
 //   normalized-float reads: unsigned v / (2^n - 1), signed
 //   max(v / (2^(n-1) - 1), -1).
+// Gathers (tex2Dgather, tld4): component c of the texels (i, j+1),
+//   (i+1, j+1), (i+1, j), (i, j) with i = floor(x - 0.5), j = floor(y - 0.5)
+//   in texel space (the Direct3D gather order, assumed to be the GPU's
+//   until a GPU run confirms it), each addressed as above.
 // Modes: (none) the whole matrix; "trap" a .trap surface read out of range;
-// "gather" tex2Dgather (unsupported). Both of those must fail the launch.
+// "layered" tex2DLayered (unsupported). Both of those must fail the launch.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -83,8 +87,17 @@ __global__ void surfTrap(cudaSurfaceObject_t s, float *out) {
   out[0] = surf2Dread<float>(s, -4, 1); // default mode: .trap
 }
 
-__global__ void gather(cudaTextureObject_t t, float4 *out) {
-  out[0] = tex2Dgather<float4>(t, 0.5f, 0.5f, 0);
+__global__ void layered(cudaTextureObject_t t, float4 *out) {
+  out[0] = tex2DLayered<float4>(t, 0.5f, 0.5f, 0);
+}
+
+// tex2Dgather (tld4.{r,g,b,a}): component comp of the four texels of the
+// bilinear footprint at each (x[i], y[i]).
+__global__ void gather2D(cudaTextureObject_t t, const float *x, const float *y,
+                         float4 *out, int n, int comp) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = tex2Dgather<float4>(t, x[i], y[i], comp);
 }
 
 // ---- host reference -------------------------------------------------------
@@ -540,6 +553,91 @@ static void edgeStores() {
   CK(cudaFreeArray(A));
 }
 
+// Every component of tex2Dgather on a float4 array, for each address mode
+// (point and linear samplers alike) with normalized and unnormalized
+// coordinates, at coordinates walking past both edges.
+static void gathers() {
+  Format F{"float4", cudaChannelFormatKindFloat, 32, 4};
+  HostImage Im = makeImage(F, 6, 5, 11);
+  cudaChannelFormatDesc D = cudaCreateChannelDesc<float4>();
+  cudaArray_t Arr;
+  CK(cudaMallocArray(&Arr, &D, Im.W, Im.H));
+  size_t RowBytes = (size_t)Im.W * Im.texelBytes();
+  CK(cudaMemcpy2DToArray(Arr, 0, 0, Im.Bytes.data(), RowBytes, RowBytes, Im.H,
+                         cudaMemcpyHostToDevice));
+  cudaResourceDesc R;
+  memset(&R, 0, sizeof R);
+  R.resType = cudaResourceTypeArray;
+  R.res.array.array = Arr;
+  for (cudaTextureAddressMode M :
+       {cudaAddressModeWrap, cudaAddressModeClamp, cudaAddressModeMirror,
+        cudaAddressModeBorder})
+    for (bool Norm : {false, true})
+      for (cudaTextureFilterMode Filter :
+           {cudaFilterModePoint, cudaFilterModeLinear}) {
+        cudaTextureDesc TD;
+        memset(&TD, 0, sizeof TD);
+        TD.addressMode[0] = TD.addressMode[1] = M;
+        TD.filterMode = Filter;
+        TD.normalizedCoords = Norm;
+        cudaTextureObject_t Tex;
+        CK(cudaCreateTextureObject(&Tex, &R, &TD, nullptr));
+        std::vector<float> X, Y, Xs = coords(Im.W, Norm),
+                                 Ys = coords(Im.H, Norm);
+        for (size_t K = 0; K < Xs.size(); ++K)
+          for (size_t L = 0; L < Ys.size(); L += 2) {
+            X.push_back(Xs[K]);
+            Y.push_back(Ys[(L + K) % Ys.size()]);
+          }
+        int N = (int)X.size();
+        float *DX, *DY;
+        float4 *DO;
+        CK(cudaMalloc(&DX, N * sizeof(float)));
+        CK(cudaMalloc(&DY, N * sizeof(float)));
+        CK(cudaMalloc(&DO, N * sizeof(float4)));
+        CK(cudaMemcpy(DX, X.data(), N * sizeof(float), cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(DY, Y.data(), N * sizeof(float), cudaMemcpyHostToDevice));
+        std::vector<float4> Out(N);
+        for (int C = 0; C < 4; ++C) {
+          gather2D<<<(N + 127) / 128, 128>>>(Tex, DX, DY, DO, N, C);
+          CK(cudaDeviceSynchronize());
+          CK(cudaMemcpy(Out.data(), DO, N * sizeof(float4),
+                        cudaMemcpyDeviceToHost));
+          for (int K = 0; K < N; ++K) {
+            float XB = refScale(X[K], Im.W, M, Norm) - 0.5f;
+            float YB = refScale(Y[K], Im.H, M, Norm) - 0.5f;
+            long I = (long)floorf(XB), J = (long)floorf(YB);
+            const long Corner[4][2] = {
+                {I, J + 1}, {I + 1, J + 1}, {I + 1, J}, {I, J}};
+            uint32_t Got[4];
+            bitsOf(Out[K], Got);
+            for (int Q = 0; Q < 4; ++Q) {
+              long A, B;
+              float Want = 0.0f; // border
+              if (refIndex(Corner[Q][0], Im.W, M, Norm, A) &&
+                  refIndex(Corner[Q][1], Im.H, M, Norm, B))
+                Want = Im.asFloat((int)A, (int)B, C);
+              uint32_t WantBits;
+              memcpy(&WantBits, &Want, 4);
+              ++Checks;
+              if (Got[Q] != WantBits)
+                ++Failures,
+                    fprintf(stderr,
+                            "gather mode %d norm %d comp %d at (%g, %g) "
+                            "texel %d: got %08x want %08x\n",
+                            (int)M, (int)Norm, C, X[K], Y[K], Q, Got[Q],
+                            WantBits);
+            }
+          }
+        }
+        CK(cudaFree(DX));
+        CK(cudaFree(DY));
+        CK(cudaFree(DO));
+        CK(cudaDestroyTextureObject(Tex));
+      }
+  CK(cudaFreeArray(Arr));
+}
+
 static int expectLaunchFailure(bool Trap) {
   cudaChannelFormatDesc D = cudaCreateChannelDesc<float>();
   cudaArray_t A;
@@ -560,7 +658,7 @@ static int expectLaunchFailure(bool Trap) {
     memset(&TD, 0, sizeof TD);
     cudaTextureObject_t T;
     CK(cudaCreateTextureObject(&T, &R, &TD, nullptr));
-    gather<<<1, 1>>>(T, Out);
+    layered<<<1, 1>>>(T, Out);
   }
   cudaError_t E = cudaDeviceSynchronize();
   if (E == cudaSuccess) {
@@ -598,6 +696,7 @@ int main(int argc, char **argv) {
   surfaces<short>(cudaCreateChannelDesc<short>(), "short");
   surfaces<float4>(cudaCreateChannelDesc<float4>(), "float4");
   edgeStores();
+  gathers();
   printf("textures: %d checks, %d failed\n", Checks, Failures);
   return Failures ? 1 : 0;
 }

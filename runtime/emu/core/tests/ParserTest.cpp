@@ -352,4 +352,42 @@ TEST(Barriers, DeadlocksAreErrors) {
   for (uint32_t T = 0; T < 64; ++T)
     EXPECT_EQ(Out[T], T);
 }
+
+// The CUDA headers' inline asm declares registers with the type attached
+// (`.reg.b32 f;` in cuda_fp16.hpp's hsqrt and kin): that must load and run
+// like `.reg .b32 f;`.
+TEST(Parser, RegDirectiveWithAttachedType) {
+  const char *Ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+  .reg .b64 %rd<2>;
+  .reg .b16 %rs<2>;
+  ld.param.u64 %rd1, [p];
+  mov.b16 %rs1, 0x4400;
+  {.reg.b32 f;
+   .reg.b16 r;
+   .reg.pred q;
+   mov.b16 r, %rs1;
+   cvt.f32.f16 f, r;
+   sqrt.rn.f32 f, f;
+   cvt.rn.f16.f32 r, f;
+   mov.b16 %rs1, r;
+  }
+  st.global.u16 [%rd1], %rs1;
+  ret;
+}
+)";
+  std::string Err;
+  auto M = loadText(Ptx, &Err);
+  ASSERT_TRUE(M) << Err;
+  uint16_t Out = 0;
+  uint16_t *OutP = &Out;
+  Args A;
+  A.add(OutP);
+  ASSERT_TRUE(launch(*M, "k", {1, 1, 1}, {1, 1, 1}, A, &Err)) << Err;
+  EXPECT_EQ(Out, 0x4000u); // sqrt(4) = 2 in f16
+}
+
 } // namespace
