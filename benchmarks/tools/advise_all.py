@@ -12,7 +12,9 @@ something in each format, the JSON is `warpscope-advice/1` with `PC samples`,
 `block counts` and `instruction listing` among its inputs and no notes (a
 note means an input was dropped as mismatched: samples of another build, a
 listing that does not parse), the SARIF is JSON, and the program got some
-advice. One line per benchmark, then "N passed, M failed".
+advice. It also checks that `warpscope report DIR` shows the samples as a
+stall view labelled modeled (text and JSON). One line per benchmark, then
+"N passed, M failed".
 
 usage: advise_all.py [--build DIR] [--size small|large|N] [--only a,b]
                      [--keep DIR] [--timeout SECONDS]
@@ -71,6 +73,28 @@ def check_json_doc(doc):
         return "note: %s" % doc["notes"][0]
     if not doc.get("advice"):
         return "no advice for any kernel"
+    return ""
+
+
+def report_checks(ws, out, timeout):
+    """What is wrong with the report's stall view of the modeled samples, or
+    '' (issue 17: the report shows them as a stall view, labelled modeled)."""
+    rc, so, se = run([ws, "report", out, "--format", "json"], timeout)
+    if rc != 0:
+        return "report exited %d: %s" % (rc, last_line(se or so))
+    try:
+        view = json.loads(so).get("stall_view")
+    except ValueError as e:
+        return "report --format json: not JSON (%s)" % e
+    if not view:
+        return "report has no stall view"
+    if view.get("source") != "model":
+        return "stall view source is %r, not 'model'" % view.get("source")
+    if not view.get("samples") or not view.get("kernels"):
+        return "stall view has no samples"
+    rc, so, se = run([ws, "report", out], timeout)
+    if rc != 0 or "Stall view (modeled PC sampling" not in so:
+        return "text report does not label the stall view as modeled"
     return ""
 
 
@@ -143,7 +167,9 @@ def main():
         if rc != 0 or "PASS" not in so:
             why = "run exited %d: %s" % (rc, last_line(se or so))
         else:
-            why, count = advise_checks(ws, out, a.timeout)
+            why = report_checks(ws, out, a.timeout)
+            if not why:
+                why, count = advise_checks(ws, out, a.timeout)
         secs = time.time() - start
         if why:
             failed += 1
