@@ -114,22 +114,19 @@ static inline void storeBits(uint8_t *P, unsigned Size, uint64_t V) {
 }
 
 namespace {
+/// The unsigned integer of ES bytes.
 template <unsigned ES> struct Bits;
 template <> struct Bits<1> {
   using U = uint8_t;
-  using S = int8_t;
 };
 template <> struct Bits<2> {
   using U = uint16_t;
-  using S = int16_t;
 };
 template <> struct Bits<4> {
   using U = uint32_t;
-  using S = int32_t;
 };
 template <> struct Bits<8> {
   using U = uint64_t;
-  using S = int64_t;
 };
 
 /// The lanes of one access of N elements of ES bytes, specialised by size,
@@ -151,7 +148,7 @@ inline void accessLanes(uint32_t EM, const uint64_t *A, uint64_t Off,
         U X;
         std::memcpy(&X, H + V * ES, ES);
         if constexpr (Signed)
-          Regs[V][L] = (uint64_t)(int64_t)(typename Bits<ES>::S)X;
+          Regs[V][L] = (uint64_t)(int64_t)(std::make_signed_t<U>)X;
         else
           Regs[V][L] = X;
       } else {
