@@ -202,7 +202,6 @@ static EMU_ALWAYS_INLINE bool setpIntFast(const Inst &I, uint64_t *R,
   const uint64_t Neg = (I.Flags & FNegC) ? 1 : 0;
   return intDispatch(I.T, [&](auto Tag) {
     using X = decltype(Tag);
-    using UX = std::make_unsigned_t<X>;
     auto Go = [&](auto Pred) {
       switch (I.Bool) {
       case BoolNone:
@@ -219,35 +218,33 @@ static EMU_ALWAYS_INLINE bool setpIntFast(const Inst &I, uint64_t *R,
         return;
       }
     };
+    // cmpI with the comparison as a constant: its switch folds away.
+    auto By = [&](auto K) {
+      Go([](X P, X Q) { return cmpI<X>(decltype(K)::value, P, Q); });
+    };
     switch (Cm) {
-    case CmpEq:
-    case CmpEqu:
-      return Go([](X P, X Q) { return P == Q; });
-    case CmpNe:
-    case CmpNeu:
-      return Go([](X P, X Q) { return P != Q; });
-    case CmpLt:
-    case CmpLtu:
-      return Go([](X P, X Q) { return P < Q; });
-    case CmpLe:
-    case CmpLeu:
-      return Go([](X P, X Q) { return P <= Q; });
-    case CmpGt:
-    case CmpGtu:
-      return Go([](X P, X Q) { return P > Q; });
-    case CmpGe:
-    case CmpGeu:
-      return Go([](X P, X Q) { return P >= Q; });
-    case CmpLo:
-      return Go([](X P, X Q) { return (UX)P < (UX)Q; });
-    case CmpLs:
-      return Go([](X P, X Q) { return (UX)P <= (UX)Q; });
-    case CmpHi:
-      return Go([](X P, X Q) { return (UX)P > (UX)Q; });
-    case CmpHs:
-      return Go([](X P, X Q) { return (UX)P >= (UX)Q; });
-    default:
-      return Go([](X, X) { return false; });
+#define WS_CMP(C)                                                              \
+  case C:                                                                      \
+    return By(std::integral_constant<uint8_t, C>{});
+      WS_CMP(CmpEq)
+      WS_CMP(CmpEqu)
+      WS_CMP(CmpNe)
+      WS_CMP(CmpNeu)
+      WS_CMP(CmpLt)
+      WS_CMP(CmpLtu)
+      WS_CMP(CmpLe)
+      WS_CMP(CmpLeu)
+      WS_CMP(CmpGt)
+      WS_CMP(CmpGtu)
+      WS_CMP(CmpGe)
+      WS_CMP(CmpGeu)
+      WS_CMP(CmpLo)
+      WS_CMP(CmpLs)
+      WS_CMP(CmpHi)
+      WS_CMP(CmpHs)
+#undef WS_CMP
+    default: // the float-only comparisons: whatever cmpI says
+      return Go([Cm](X P, X Q) { return cmpI<X>(Cm, P, Q); });
     }
   });
 }
