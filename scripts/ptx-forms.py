@@ -9,11 +9,12 @@ imm:float), special registers
 not part of the key.
 
   ptx-forms.py FILE.ptx...            print the sorted forms
-  ptx-forms.py --check FORMS COVERED DOC
+  ptx-forms.py --check FORMS DOC COVERED...
       fail when a form listed in FORMS (clang-forms.txt) is neither in
-      COVERED (the suite's covered-forms.txt) nor in DOC's block of forms
-      the suite does not cover (see docs/emulator.md, "Conformance").
-  ptx-forms.py --uncovered FORMS COVERED
+      one of the COVERED lists (each suite's covered-forms.txt) nor in
+      DOC's block of forms no suite covers (see docs/emulator.md,
+      "Conformance").
+  ptx-forms.py --uncovered FORMS COVERED...
       print that block: the uncovered forms, one line per opcode.
 """
 import re
@@ -131,22 +132,27 @@ def read_list(path):
 
 def main(argv):
     if argv[:1] == ['--check']:
-        if len(argv) != 4:
-            sys.exit('usage: ptx-forms.py --check FORMS COVERED DOC')
-        forms, covered, doc = read_list(argv[1]), read_list(argv[2]), \
-            doc_block(argv[3])
+        if len(argv) < 4:
+            sys.exit('usage: ptx-forms.py --check FORMS DOC COVERED...')
+        forms, doc = read_list(argv[1]), doc_block(argv[2])
+        covered = set()
+        for path in argv[3:]:
+            covered |= read_list(path)
         stale = sorted(forms - covered - doc)
         for s in stale:
-            print(f'{s}: in {argv[1]} but neither covered by the suite nor '
-                  f'listed as not covered in {argv[3]}; add a test or list it')
+            print(f'{s}: in {argv[1]} but neither covered by a suite nor '
+                  f'listed as not covered in {argv[2]}; add a test or list it')
         both = sorted(covered & doc)
         for s in both:
-            print(f'{s}: covered by the suite but still listed as not '
-                  f'covered in {argv[3]}; remove it there')
+            print(f'{s}: covered by a suite but still listed as not '
+                  f'covered in {argv[2]}; remove it there')
         return 1 if stale or both else 0
     if argv[:1] == ['--uncovered']:
         # The block for DOC: uncovered forms grouped by opcode.
-        rest = sorted(read_list(argv[1]) - read_list(argv[2]))
+        rest = read_list(argv[1])
+        for path in argv[2:]:
+            rest -= read_list(path)
+        rest = sorted(rest)
         groups = {}
         for f in rest:
             groups.setdefault(f.split('.')[0].split()[0], []).append(f)
