@@ -88,8 +88,7 @@ static std::string shortFile(const std::string &F) {
 
 // "; probe instructions free" for modeled samples of an instrumented run.
 static std::string probesNote(const AdviceReport &R) {
-  return R.ModelProbes.empty() ? ""
-                               : "; probe instructions " + R.ModelProbes;
+  return R.ModelProbes.empty() ? "" : "; probe instructions " + R.ModelProbes;
 }
 
 static std::string coverage(const AdviceReport &R) {

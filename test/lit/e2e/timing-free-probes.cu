@@ -17,6 +17,9 @@
 // RUN: %warpscope report %t/m --format json | FileCheck --check-prefix=MODELED %s
 // RUN: %warpscope report %t/p | FileCheck --check-prefix=PLAIN %s
 // RUN: %warpscope advise %t/f | FileCheck --check-prefix=ADVISE %s
+// A ground truth whose label is neither free nor modeled: one line.
+// RUN: rm -rf %t/bad && cp -r %t/f %t/bad && sed -i 's/"probes":"free"/"probes":"cheap"/' %t/bad/emu-*.json
+// RUN: not %warpscope report %t/bad 2>&1 | FileCheck --check-prefix=BAD %s
 // OUT: checksum
 // SAME: program instructions identical in 2 function(s)
 // SAME: modeled cycles equal in 3 launch(es)
@@ -28,6 +31,7 @@
 // MODELED: "probes": "modeled"
 // PLAIN: Stall view (modeled PC sampling: emulator timing model, configuration h100-sxm, not measured)
 // PLAIN: Modeled time (emulator timing model, not measured), configuration h100-sxm{{$}}
+// BAD: error: {{.*}}emu-{{.*}}.json: has a launch whose 'modeled.probes' is neither free nor modeled; rerun under `warpscope run --emulate`
 // ADVISE: inputs used: {{.*}} (the PC samples are modeled, not measured; probe instructions free)
 #include <cstdio>
 
