@@ -92,7 +92,7 @@ struct ModelCode {
   /// a MemAccess, or leaves it out (a probe's instruction, free unless
   /// WARPSCOPE_EMU_MODEL_PROBES: not issued, no slot, no sample, no memory
   /// traffic, no dependency).
-  enum Role : uint8_t { Op, Memory, Free };
+  enum Role : uint8_t { Op = 0, Memory, Free };
   std::vector<timing::StaticInst> Table;
   std::vector<uint32_t> FuncBase; ///< by Function::Index
   std::vector<uint8_t> Roles;     ///< by table index

@@ -251,15 +251,15 @@ public:
   void endCta() override { M.submit(std::move(Cur)); }
   void instruction(uint32_t Warp, const Function &F, uint32_t Pc, uint32_t,
                    uint32_t Exec) override {
-    uint32_t Id = Code.FuncBase[F.Index] + Pc;
-    const uint8_t Role = Code.Roles[Id];
-    if (Role == ModelCode::Free) {
-      Last = nullptr; // its memory() is not the model's either
-      return;
-    }
     timing::WarpTrace &W = Cur.Warps[Warp];
+    uint32_t Id = Code.FuncBase[F.Index] + Pc;
     timing::TraceOp Op{Id, timing::NoMem};
-    if (Role == ModelCode::Memory) {
+    // One test on the common path (an ALU instruction): Op is 0.
+    if (const uint8_t Role = Code.Roles[Id]) {
+      if (Role == ModelCode::Free) {
+        Last = nullptr; // its memory() is not the model's either
+        return;
+      }
       timing::MemAccess A;
       A.Off = Exec == 0;
       Op.Mem = (uint32_t)W.Mems.size();
