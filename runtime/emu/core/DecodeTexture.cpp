@@ -3,7 +3,7 @@
 // Texture and surface instructions on object handles (the form clang emits
 // for the CUDA object API): tex.{1d,2d,3d,a1d,a2d}.v4.{f32,s32,u32}.{f32,s32}
 // (also .level and .grad: images have one level, so the level of detail is
-// not needed), tld4.{r,g,b,a}.{2d,a2d}.v4.{f32,s32,u32}.f32 (gathers),
+// not needed), tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32 (gathers),
 // suld.b/sust.b.{1d,2d,3d,a1d,a2d}[.vN].bNN.{trap,clamp,zero}, and the
 // queries txq/suq .width/.height/.depth/.array_size (txq also
 // .num_mipmap_levels, .normalized_coords). Cube and multisample
@@ -91,7 +91,7 @@ bool InstDecoder::texture() {
   for (int C = 0; C < 4 && Gather; ++C)
     if (Md.has(C == 0 ? "r" : C == 1 ? "g" : C == 2 ? "b" : "a"))
       Comp = C;
-  if (Gather && (Dims != 2 || Comp < 0))
+  if (Gather && (Dims != 2 || Layered || Comp < 0))
     throw Unsupported("'" + Opc +
                       "': only tld4.{r,g,b,a}.2d gathers are supported");
   bool IsTex = B == "tex" || Gather;

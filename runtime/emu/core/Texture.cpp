@@ -54,9 +54,9 @@ bool validImage(const ImageDesc &I, std::string &Error) {
     Error = "image pitch smaller than a row";
   else if (I.Layers && (I.Dims == 3 || I.Depth != 1))
     Error = "only 1D and 2D images can be layered";
-  else if (I.Layers && I.SlicePitch < std::max<uint64_t>(I.Pitch, I.Width *
-                                                                     I.texelBytes()) *
-                                          I.Height)
+  else if (I.Layers &&
+           I.SlicePitch <
+               std::max<uint64_t>(I.Pitch, I.Width * I.texelBytes()) * I.Height)
     Error = "layer pitch smaller than a layer";
   else
     return true;

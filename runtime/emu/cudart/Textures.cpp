@@ -161,7 +161,6 @@ cudaError_t refuse(cudaError_t E, const std::string &What) {
   return setErr(E);
 }
 
-
 // Allocates an array of Dims dimensions (Layers > 0: layered), zeroed.
 cudaError_t newArray(const char *Fn, cudaArray_t *Array,
                      const cudaChannelFormatDesc &Desc, unsigned Dims,
@@ -202,8 +201,7 @@ struct Side {
   size_t Pitch, Slice, Elem, W, H, D;
 };
 
-bool sideOf(cudaArray_t A, const cudaPitchedPtr &Ptr, size_t Rows,
-            Side &Out) {
+bool sideOf(cudaArray_t A, const cudaPitchedPtr &Ptr, size_t Rows, Side &Out) {
   if (!A) {
     Out = {static_cast<uint8_t *>(Ptr.ptr),
            Ptr.pitch,
@@ -283,8 +281,8 @@ WS_EXPORT cudaError_t cudaMallocArray(cudaArray_t *Array,
                   "cudaMallocArray: layered, cubemap and other special arrays "
                   "are not supported by the emulator (layered arrays: use "
                   "cudaMalloc3DArray)");
-  return setErr(newArray("cudaMallocArray", Array, *Desc, Height ? 2 : 1,
-                         Width, Height ? Height : 1, 1, 0, Flags));
+  return setErr(newArray("cudaMallocArray", Array, *Desc, Height ? 2 : 1, Width,
+                         Height ? Height : 1, 1, 0, Flags));
 }
 
 // The shapes of cudaMalloc3DArray: 1D (height and depth 0), 2D (depth 0),
@@ -305,16 +303,18 @@ WS_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *Array,
   if (Flags & cudaArrayLayered) {
     if (E.depth == 0) // the depth is the number of layers
       return setErr(cudaErrorInvalidValue);
-    return setErr(newArray("cudaMalloc3DArray", Array, *Desc,
-                           E.height ? 2 : 1, E.width,
-                           E.height ? E.height : 1, 1, E.depth, Flags));
+    return setErr(newArray("cudaMalloc3DArray", Array, *Desc, E.height ? 2 : 1,
+                           E.width, E.height ? E.height : 1, 1, E.depth,
+                           Flags));
   }
   if (E.height == 0 && E.depth != 0)
     return setErr(cudaErrorInvalidValue);
   return setErr(newArray("cudaMalloc3DArray", Array, *Desc,
-                         E.depth ? 3 : E.height ? 2 : 1, E.width,
-                         E.height ? E.height : 1, E.depth ? E.depth : 1, 0,
-                         Flags));
+                         E.depth    ? 3
+                         : E.height ? 2
+                                    : 1,
+                         E.width, E.height ? E.height : 1,
+                         E.depth ? E.depth : 1, 0, Flags));
 }
 
 WS_EXPORT cudaError_t cudaFreeArray(cudaArray_t Array) {
@@ -340,11 +340,11 @@ WS_EXPORT cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc *Desc,
   if (Desc)
     *Desc = A->Desc;
   if (Extent) // 0 for a dimension the array lacks; layers in the depth
-    *Extent = cudaExtent{A->Image.Width,
-                         A->Image.Dims >= 2 ? A->Image.Height : 0,
-                         A->Image.Layers ? A->Image.Layers
-                         : A->Image.Dims == 3 ? A->Image.Depth
-                                              : 0};
+    *Extent =
+        cudaExtent{A->Image.Width, A->Image.Dims >= 2 ? A->Image.Height : 0,
+                   A->Image.Layers      ? A->Image.Layers
+                   : A->Image.Dims == 3 ? A->Image.Depth
+                                        : 0};
   if (Flags)
     *Flags = A->Flags;
   return cudaSuccess;

@@ -13,6 +13,8 @@ namespace {
 
 enum Geometry { S1D, S2D, S3D, S1DLayered, S2DLayered };
 const char *GeoName[] = {"1D", "2D", "3D", "1D layered", "2D layered"};
+// cudaBoundaryModeZero, Clamp, Trap are 0, 1, 2.
+const char *ModeName[] = {"zero", "clamp", "trap"};
 
 __device__ void coord(int i, int nx, int ny, int3 o, int &x, int &y, int &z) {
   x = i % nx - o.x;
@@ -83,11 +85,18 @@ struct Surf {
 };
 
 Surf makeSurf(int G, const cudaChannelFormatDesc &Desc, size_t Elem) {
-  Surf S{G, 5, G == S1D || G == S1DLayered ? 1 : 4,
-         G == S3D ? 3 : G >= S1DLayered ? 3 : 1, Elem, nullptr, 0};
+  Surf S{G,
+         5,
+         G == S1D || G == S1DLayered ? 1 : 4,
+         G == S3D          ? 3
+         : G >= S1DLayered ? 3
+                           : 1,
+         Elem,
+         nullptr,
+         0};
   bool Layered = G >= S1DLayered;
-  cudaExtent E = make_cudaExtent(S.W, S.H > 1 ? S.H : 0,
-                                 G == S3D || Layered ? S.D : 0);
+  cudaExtent E =
+      make_cudaExtent(S.W, S.H > 1 ? S.H : 0, G == S3D || Layered ? S.D : 0);
   CK(cudaMalloc3DArray(&S.A, &Desc, E,
                        cudaArraySurfaceLoadStore |
                            (Layered ? cudaArrayLayered : 0)));
@@ -148,8 +157,8 @@ template <class T, int G, int M> void surfCase(const char *TName) {
       memcpy(Want, &Src[T0 * sizeof(T)], sizeof(T));
     ++Checks;
     if (memcmp(Want, &Got[I * sizeof(T)], sizeof(T)) != 0 && Bad++ < 3)
-      fprintf(stderr, "surface read %s %s mode %d at (%d, %d, %d): wrong\n",
-              TName, GeoName[G], M, X, Y, Z);
+      fprintf(stderr, "surface read %s %s .%s at (%d, %d, %d): wrong\n", TName,
+              GeoName[G], ModeName[M], X, Y, Z);
   }
   // Writes: every texel of a zeroed array, then beyond both corners.
   std::vector<uint8_t> Val(N * sizeof(T)), Zero(N * sizeof(T), 0);
@@ -160,7 +169,7 @@ template <class T, int G, int M> void surfCase(const char *TName) {
   CK(cudaMalloc(&DIn, N * sizeof(T)));
   CK(cudaMemcpy(DIn, Val.data(), N * sizeof(T), cudaMemcpyHostToDevice));
   surfWrite<T, G, M><<<((int)N + 127) / 128, 128>>>(S.S, DIn, (int)N, S.W, S.H,
-                                                   make_int3(0, 0, 0));
+                                                    make_int3(0, 0, 0));
   std::vector<uint8_t> Want = Val;
   if (M != cudaBoundaryModeTrap) {
     // One thread each: (-1, -1, -1) and (W, H, D) (the dimensions there).
@@ -182,8 +191,8 @@ template <class T, int G, int M> void surfCase(const char *TName) {
     ++Checks;
     if (memcmp(&Want[I * sizeof(T)], &Got[I * sizeof(T)], sizeof(T)) != 0 &&
         Bad++ < 3)
-      fprintf(stderr, "surface write %s %s mode %d: texel %zu wrong\n", TName,
-              GeoName[G], M, I);
+      fprintf(stderr, "surface write %s %s .%s: texel %zu wrong\n", TName,
+              GeoName[G], ModeName[M], I);
   }
   Failures += Bad != 0;
   CK(cudaFree(DOut));

@@ -163,9 +163,8 @@ static void runCase(const HostImage &Im, bool Is2D, const Sampler &S,
       for (int C = 0; C < NC; ++C) {
         ++Checks;
         float XY[2] = {X[K], Is2D ? Y[K] : 0.0f};
-        uint32_t Want =
-            narrow(refFetchN(Im, S, XY, Is2D ? 2 : 1, false, 0, C), Im.F,
-                   FloatOut);
+        uint32_t Want = narrow(refFetchN(Im, S, XY, Is2D ? 2 : 1, false, 0, C),
+                               Im.F, FloatOut);
         if (Got[C] != Want && Bad++ < 3)
           fprintf(stderr,
                   "%s %s %s mode=%d filter=%d read=%d norm=%d: (%.9g, %.9g) "

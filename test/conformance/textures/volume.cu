@@ -52,8 +52,8 @@ const char *GeoName[] = {"3D", "1D layered", "2D layered", "2D lod"};
 // An array of Im's shape for geometry G, filled from Im.
 cudaArray_t makeArray(const HostImage &Im, int G, unsigned Flags = 0) {
   cudaChannelFormatDesc D = descOf(Im.F);
-  cudaExtent E = make_cudaExtent(Im.W, G == G1DLayered ? 0 : Im.H,
-                                 G == G2DLod ? 0 : Im.D);
+  cudaExtent E =
+      make_cudaExtent(Im.W, G == G1DLayered ? 0 : Im.H, G == G2DLod ? 0 : Im.D);
   if (G == G1DLayered || G == G2DLayered)
     Flags |= cudaArrayLayered;
   cudaArray_t A;
@@ -192,10 +192,10 @@ void levelFetches() {
   HostImage Im = makeImage(F32, 6, 5, 41);
   for (float Lod : {0.0f, 0.5f, 2.0f, -1.0f})
     for (auto Filter : {cudaFilterModePoint, cudaFilterModeLinear})
-      runVolume<float, G2DLod>(Im,
-                               {cudaAddressModeClamp, Filter,
-                                cudaReadModeElementType, Lod > 1.0f},
-                               Lod);
+      runVolume<float, G2DLod>(
+          Im,
+          {cudaAddressModeClamp, Filter, cudaReadModeElementType, Lod > 1.0f},
+          Lod);
 }
 
 // txq/suq: extent in texels, layers, normalized coordinates. Only values the

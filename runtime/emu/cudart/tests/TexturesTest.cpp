@@ -102,8 +102,9 @@ TEST_F(Textures, Malloc3DArrayShapesAndCopies) {
                {make_cudaExtent(5, 3, 4), cudaArrayLayered, 2, 3, 1, 4}};
   for (const Case &C : Cases) {
     cudaArray_t A;
-    ASSERT_EQ(cudaMalloc3DArray(&A, &D, C.E, C.Flags | cudaArraySurfaceLoadStore),
-              cudaSuccess);
+    ASSERT_EQ(
+        cudaMalloc3DArray(&A, &D, C.E, C.Flags | cudaArraySurfaceLoadStore),
+        cudaSuccess);
     cudaExtent Back;
     ASSERT_EQ(cudaArrayGetInfo(nullptr, &Back, nullptr, A), cudaSuccess);
     EXPECT_EQ(Back.width, C.E.width);
@@ -126,9 +127,9 @@ TEST_F(Textures, Malloc3DArrayShapesAndCopies) {
   // A 2x2x2 block of a host volume (rows of 8 shorts, 3 rows a slice) into
   // layers 1..2 at (1, 1) of a 5 x 3 x 4 layered array, and all back.
   cudaArray_t A;
-  ASSERT_EQ(cudaMalloc3DArray(&A, &D, make_cudaExtent(5, 3, 4),
-                              cudaArrayLayered),
-            cudaSuccess);
+  ASSERT_EQ(
+      cudaMalloc3DArray(&A, &D, make_cudaExtent(5, 3, 4), cudaArrayLayered),
+      cudaSuccess);
   short Vol[2][3][8], Out[4][3][5];
   for (int K = 0; K < 48; ++K)
     (&Vol[0][0][0])[K] = (short)(K + 1);
@@ -159,14 +160,14 @@ TEST_F(Textures, Malloc3DArrayShapesAndCopies) {
   EXPECT_EQ(cudaMemcpy3D(&P), cudaErrorInvalidValue);
   // Layered without layers, a depth without a height, cubemaps: refused.
   cudaArray_t B;
-  EXPECT_EQ(cudaMalloc3DArray(&B, &D, make_cudaExtent(5, 3, 0),
-                              cudaArrayLayered),
-            cudaErrorInvalidValue);
+  EXPECT_EQ(
+      cudaMalloc3DArray(&B, &D, make_cudaExtent(5, 3, 0), cudaArrayLayered),
+      cudaErrorInvalidValue);
   EXPECT_EQ(cudaMalloc3DArray(&B, &D, make_cudaExtent(5, 0, 3), 0),
             cudaErrorInvalidValue);
-  EXPECT_EQ(cudaMalloc3DArray(&B, &D, make_cudaExtent(4, 4, 6),
-                              cudaArrayCubemap),
-            cudaErrorNotSupported);
+  EXPECT_EQ(
+      cudaMalloc3DArray(&B, &D, make_cudaExtent(4, 4, 6), cudaArrayCubemap),
+      cudaErrorNotSupported);
   cudaGetLastError();
   EXPECT_EQ(cudaFreeArray(A), cudaSuccess);
 }
