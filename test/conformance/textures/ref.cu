@@ -9,7 +9,12 @@ HostImage makeImage(Format F, int W, int H, unsigned Seed, int D) {
   uint32_t S = Seed;
   for (size_t K = 0; K < Im.Bytes.size(); K += F.Bits / 8) {
     S = S * 1664525u + 1013904223u;
-    if (F.Kind == cudaChannelFormatKindFloat) {
+    if (F.Kind == cudaChannelFormatKindFloat && F.Bits == 16) {
+      uint16_t H = (uint16_t)(S >> 9); // any finite half, subnormals too
+      if (((H >> 10) & 31) == 31)
+        H ^= 0x4000;
+      memcpy(&Im.Bytes[K], &H, 2);
+    } else if (F.Kind == cudaChannelFormatKindFloat) {
       float V =
           (float)(int)((S >> 8) % 2001) / 64.0f - 15.0f + (float)(S & 7) / 3.0f;
       memcpy(&Im.Bytes[K], &V, 4);

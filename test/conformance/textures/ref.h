@@ -34,6 +34,16 @@ struct Format {
   int Bits, Channels;
 };
 
+// IEEE binary16 to float, exactly (16-bit float textures are widened
+// before filtering, Programming Guide "16-Bit Floating-Point Textures").
+inline float halfToFloat(uint16_t H) {
+  int E = (H >> 10) & 31, M = H & 1023;
+  float V = E == 0    ? ldexpf((float)M, -24)
+            : E == 31 ? (M ? NAN : INFINITY)
+                      : ldexpf((float)(M | 1024), E - 25);
+  return (H >> 15) ? -V : V;
+}
+
 // W x H x D texels (H = 1 for 1D, D = 1 for 1D/2D; for layered images D is
 // the number of layers), rows packed, then slices.
 struct HostImage {
@@ -62,6 +72,11 @@ struct HostImage {
     return S ? (int64_t)(int32_t)V : (int64_t)V;
   }
   float asFloat(int X, int Y, int C, int Z = 0) const {
+    if (F.Kind == cudaChannelFormatKindFloat && F.Bits == 16) {
+      uint16_t H;
+      memcpy(&H, at(X, Y, Z, C), 2);
+      return halfToFloat(H);
+    }
     if (F.Kind == cudaChannelFormatKindFloat) {
       float V;
       memcpy(&V, at(X, Y, Z, C), 4);

@@ -406,6 +406,8 @@ int main(int argc, char **argv) {
   runFormat<float, float>({"f32", cudaChannelFormatKindFloat, 32, 1}, 4);
   runFormat<float4, float4>({"float4", cudaChannelFormatKindFloat, 32, 4}, 5);
   runFormat<uchar4, float4>({"uchar4", cudaChannelFormatKindUnsigned, 8, 4}, 6);
+  runFormat<float, float>({"f16", cudaChannelFormatKindFloat, 16, 1}, 8);
+  runFormat<float4, float4>({"half4", cudaChannelFormatKindFloat, 16, 4}, 9);
   // Pitched 2D memory, one sampler of each filter.
   HostImage P = makeImage({"f32", cudaChannelFormatKindFloat, 32, 1}, 9, 6, 7);
   runCase<float>(P, true,

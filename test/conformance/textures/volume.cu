@@ -10,7 +10,7 @@
 
 namespace {
 
-enum Geometry { G3D, G1DLayered, G2DLayered, G2DLod };
+enum Geometry { G3D, G1DLayered, G2DLayered, G2DLod, G2DGrad };
 
 // One fetch per point: (x, y, z) coordinates, w the layer.
 template <class T, int G>
@@ -26,8 +26,11 @@ __global__ void fetchG(cudaTextureObject_t t, const float4 *c, T *out, int n,
     out[i] = tex1DLayered<T>(t, p.x, (int)p.w);
   else if constexpr (G == G2DLayered)
     out[i] = tex2DLayered<T>(t, p.x, p.y, (int)p.w);
-  else
+  else if constexpr (G == G2DLod)
     out[i] = tex2DLod<T>(t, p.x, p.y, lod);
+  else
+    out[i] = tex2DGrad<T>(t, p.x, p.y, make_float2(lod, 0.0f),
+                          make_float2(0.0f, lod));
 }
 
 // The queries clang never emits (no CUDA intrinsic), in inline PTX.
@@ -47,13 +50,13 @@ __global__ void surfQuery(cudaSurfaceObject_t s, int *out) {
   asm volatile("suq.array_size.b32 %0, [%1];" : "=r"(out[3]) : "l"(s));
 }
 
-const char *GeoName[] = {"3D", "1D layered", "2D layered", "2D lod"};
+const char *GeoName[] = {"3D", "1D layered", "2D layered", "2D lod", "2D grad"};
 
 // An array of Im's shape for geometry G, filled from Im.
 cudaArray_t makeArray(const HostImage &Im, int G, unsigned Flags = 0) {
   cudaChannelFormatDesc D = descOf(Im.F);
   cudaExtent E =
-      make_cudaExtent(Im.W, G == G1DLayered ? 0 : Im.H, G == G2DLod ? 0 : Im.D);
+      make_cudaExtent(Im.W, G == G1DLayered ? 0 : Im.H, G >= G2DLod ? 0 : Im.D);
   if (G == G1DLayered || G == G2DLayered)
     Flags |= cudaArrayLayered;
   cudaArray_t A;
@@ -160,6 +163,7 @@ void runGeometry(Format F, int W, int H, int D, unsigned Seed) {
 }
 
 const Format F32{"f32", cudaChannelFormatKindFloat, 32, 1},
+    F16{"f16", cudaChannelFormatKindFloat, 16, 1},
     U8{"u8", cudaChannelFormatKindUnsigned, 8, 1},
     S16{"s16", cudaChannelFormatKindSigned, 16, 1},
     F32x4{"float4", cudaChannelFormatKindFloat, 32, 4},
@@ -172,6 +176,7 @@ void volumes() {
   runGeometry<unsigned char, float, G3D>(U8, 5, 4, 3, 22);
   runGeometry<short, float, G3D>(S16, 4, 3, 5, 23);
   runGeometry<float4, float4, G3D>(F32x4, 3, 4, 2, 24);
+  runGeometry<float, float, G3D>(F16, 4, 3, 3, 25);
 }
 
 template <int G> void layeredGeometry() {
@@ -187,15 +192,17 @@ void layeredTextures() {
   layeredGeometry<G2DLayered>();
 }
 
-// tex2DLod on an array without mipmaps: every level reads level 0.
+// tex2DLod and tex2DGrad (gradients of Lod texels) on an array without
+// mipmaps: every level reads level 0.
 void levelFetches() {
   HostImage Im = makeImage(F32, 6, 5, 41);
   for (float Lod : {0.0f, 0.5f, 2.0f, -1.0f})
-    for (auto Filter : {cudaFilterModePoint, cudaFilterModeLinear})
-      runVolume<float, G2DLod>(
-          Im,
-          {cudaAddressModeClamp, Filter, cudaReadModeElementType, Lod > 1.0f},
-          Lod);
+    for (auto Filter : {cudaFilterModePoint, cudaFilterModeLinear}) {
+      Sampler S{cudaAddressModeClamp, Filter, cudaReadModeElementType,
+                Lod > 1.0f};
+      runVolume<float, G2DLod>(Im, S, Lod);
+      runVolume<float, G2DGrad>(Im, S, Lod);
+    }
 }
 
 // txq/suq: extent in texels, layers, normalized coordinates. Only values the
