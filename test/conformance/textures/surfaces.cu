@@ -1,5 +1,5 @@
 // Surfaces (issue 16 item 5): suld.b/sust.b on 1D, 2D, 3D, 1D-layered and
-// 2D-layered arrays, for access sizes b8/b16/b32 and vectors v2/v4, in each
+// 2D-layered arrays, for access sizes b8/b16/b32/b64 and vectors v2/v4, in each
 // boundary mode. Reads cover the array and, in .clamp and .zero modes, one
 // texel beyond every edge (and the layer before and after: a layer index is
 // a u32, so -1 is beyond the last layer); writes cover the array and then
@@ -130,8 +130,20 @@ long target(const Surf &S, int M, int X, int Y, int Z) {
   return (C[2] * S.H + C[1]) * S.W + C[0];
 }
 
+// The channel format of an element type; 64-bit elements are two 32-bit
+// channels (CUDA has no 64-bit channel).
+template <class T> cudaChannelFormatDesc descFor() {
+  return cudaCreateChannelDesc<T>();
+}
+template <> cudaChannelFormatDesc descFor<long long>() {
+  return cudaCreateChannelDesc(32, 32, 0, 0, cudaChannelFormatKindSigned);
+}
+template <> cudaChannelFormatDesc descFor<longlong2>() {
+  return cudaCreateChannelDesc(32, 32, 32, 32, cudaChannelFormatKindSigned);
+}
+
 template <class T, int G, int M> void surfCase(const char *TName) {
-  Surf S = makeSurf(G, cudaCreateChannelDesc<T>(), sizeof(T));
+  Surf S = makeSurf(G, descFor<T>(), sizeof(T));
   size_t N = S.texels();
   std::vector<uint8_t> Src(N * sizeof(T)), Got;
   uint32_t R = 0x9e3779b9u * (G + 3) + M;
@@ -222,6 +234,10 @@ void surfaceMatrix() {
   eachMode<unsigned char, S2D>("uchar");
   eachMode<short2, S2D>("short2");
   eachMode<float4, S2D>("float4");
+  eachMode<uchar2, S2D>("uchar2");
+  eachMode<short4, S2D>("short4");
+  eachMode<long long, S2D>("long long");
+  eachMode<longlong2, S2D>("longlong2");
   commonTypes<S3D>();
   commonTypes<S1DLayered>();
   commonTypes<S2DLayered>();
