@@ -159,6 +159,12 @@ void bitsOf(uchar4 V, uint32_t *O) {
   O[0] = V.x, O[1] = V.y, O[2] = V.z, O[3] = V.w;
 }
 
+void bitsOf(float2 V, uint32_t *O) { bitsOf(V.x, O), bitsOf(V.y, O + 1); }
+void bitsOf(ushort2 V, uint32_t *O) { O[0] = V.x, O[1] = V.y; }
+void bitsOf(signed char V, uint32_t *O) { *O = (uint32_t)(int32_t)V; }
+void bitsOf(int V, uint32_t *O) { *O = (uint32_t)V; }
+void bitsOf(unsigned V, uint32_t *O) { *O = V; }
+
 uint32_t narrow(uint32_t V, const Format &F, bool FloatOut) {
   if (FloatOut || F.Bits == 32)
     return V;

@@ -126,6 +126,11 @@ void bitsOf(unsigned char V, uint32_t *O);
 void bitsOf(unsigned short V, uint32_t *O);
 void bitsOf(short V, uint32_t *O);
 void bitsOf(uchar4 V, uint32_t *O);
+void bitsOf(float2 V, uint32_t *O);
+void bitsOf(ushort2 V, uint32_t *O);
+void bitsOf(signed char V, uint32_t *O);
+void bitsOf(int V, uint32_t *O);
+void bitsOf(unsigned V, uint32_t *O);
 // Integer results of the reference are full 32-bit values; the kernel's
 // narrow types keep their low bits (sign-extended for short).
 uint32_t narrow(uint32_t V, const Format &F, bool FloatOut);

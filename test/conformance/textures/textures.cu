@@ -196,6 +196,9 @@ static void runFormat(Format F, unsigned Seed) {
       for (auto Filter : {cudaFilterModePoint, cudaFilterModeLinear})
         for (auto Read : {cudaReadModeElementType, cudaReadModeNormalizedFloat})
           for (bool Norm : {false, true}) {
+            if (Read == cudaReadModeNormalizedFloat &&
+                F.Kind != cudaChannelFormatKindFloat && F.Bits == 32)
+              continue; // normalized reads need 8- or 16-bit integers
             Sampler S{Mode, Filter, Read, Norm};
             bool FloatOut = F.Kind == cudaChannelFormatKindFloat ||
                             Read == cudaReadModeNormalizedFloat;
@@ -406,6 +409,12 @@ int main(int argc, char **argv) {
   runFormat<float, float>({"f32", cudaChannelFormatKindFloat, 32, 1}, 4);
   runFormat<float4, float4>({"float4", cudaChannelFormatKindFloat, 32, 4}, 5);
   runFormat<uchar4, float4>({"uchar4", cudaChannelFormatKindUnsigned, 8, 4}, 6);
+  runFormat<signed char, float>({"s8", cudaChannelFormatKindSigned, 8, 1}, 10);
+  runFormat<int, float>({"s32", cudaChannelFormatKindSigned, 32, 1}, 11);
+  runFormat<unsigned, float>({"u32", cudaChannelFormatKindUnsigned, 32, 1}, 12);
+  runFormat<float2, float2>({"float2", cudaChannelFormatKindFloat, 32, 2}, 13);
+  runFormat<ushort2, float2>({"ushort2", cudaChannelFormatKindUnsigned, 16, 2},
+                             14);
   runFormat<float, float>({"f16", cudaChannelFormatKindFloat, 16, 1}, 8);
   runFormat<float4, float4>({"half4", cudaChannelFormatKindFloat, 16, 4}, 9);
   // Pitched 2D memory, one sampler of each filter.
