@@ -356,6 +356,107 @@ def isspacep_kernel():
     return '\n'.join(lines)
 
 
+# Addressing modes of ld/st (the form keys leave them out): register plus a
+# positive and a negative offset, a symbol plus an offset (the shared and
+# const windows are symbols) and 32-bit shared addresses. Each mode: (name,
+# address expression, base: 'q' (the thread's address) or 's' (the window
+# start), offset from that base).
+ADDR_SPACES = ['global', 'shared', 'local', 'const', 'generic', 'param']
+
+
+def addr_modes(sp, store):
+    sym = {'shared': 'wsm_sw', 'const': 'wsm_cw'}.get(sp)
+    modes = [('[a]', '[a]', 'q', 0), ('[a+16]', '[a+16]', 'q', 16),
+             ('[a+-4]', '[a+-4]', 'q', -4)]
+    if sym and not store:
+        modes += [(f'[{sym}]', f'[{sym}]', 's', 0),
+                  (f'[{sym}+20]', f'[{sym}+20]', 's', 20)]
+    if sp == 'shared':
+        modes += [('[r32]', '[b]', 'q', 0), ('[r32+8]', '[b+8]', 'q', 8)]
+    return modes
+
+
+def addr_param_kernel():
+    """ld.param.b32 through a register holding the address of a kernel
+    parameter (mov of its name, as clang emits for a dynamic index into a
+    by-value struct), with offsets, and through the name plus an offset."""
+    name = 'addr_ld_param'
+    sym = f'{name}_param_1'
+    modes = [('[a]', '[a]', 'q', 0), ('[a+16]', '[a+16]', 'q', 16),
+             ('[a+-4]', '[a+-4]', 'q', -4), ('[param]', f'[{sym}]', 's', 0),
+             ('[param+20]', f'[{sym}+20]', 's', 20)]
+    lines = [f'extern "C" __global__ void {name}(unsigned long long *out, '
+             'WsmBlock blk) {',
+             '  int t = threadIdx.x;\n  if (t >= 8)\n    return;',
+             '  unsigned long long o = 16 + t * 4;', '  unsigned r;']
+    for m, (_, at, _, _) in enumerate(modes):
+        text = (f'{{ .reg .u64 a; mov.u64 a, {sym}; add.u64 a, a, %1; '
+                f'ld.param.b32 %0, {at}; }}')
+        lines.append(f'  asm volatile("{text}" : "=r"(r) : "l"(o));')
+        lines.append(f'  out[t * {len(modes)} + {m}] = r;')
+    lines += ['}', f'static void launch_{name}(unsigned long long *out, '
+              'const unsigned char *blk) {',
+              '  WsmBlock b;\n  std::memcpy(&b, blk, sizeof b);',
+              f'  {name}<<<1, 64>>>(out, b);', '}']
+    table = (f'    {{"ld.param.b32", false, \'p\', {len(modes)}, '
+             f'{{{", ".join(cstr(n) for n, _, _, _ in modes)}}}, '
+             f'{{{", ".join(repr(bs) for _, _, bs, _ in modes)}}}, '
+             f'{{{", ".join(str(o) for _, _, _, o in modes)}}}, '
+             f'(void *)launch_{name}}},')
+    return '\n'.join(lines), table
+
+
+def addr_kernel(sp, store):
+    """ld/st.SP.b32 through each addressing mode: loads from the load
+    window at p + 16 + 4t (8 threads), stores of 0xa1b2c3d4 into each
+    thread's 32-byte window at w + 8 (+ offset)."""
+    b = ADDR_SPACES.index(sp) if sp != 'generic' else 'backing'
+    space = '' if sp == 'generic' else f'.{sp}'
+    pre = ('.reg .u64 a; .reg .u32 b; ' +
+           ('mov.u64 a, %1; ' if sp == 'generic' else
+            f'cvta.to.{sp}.u64 a, %1; ') + 'cvt.u32.u64 b, a; ')
+    modes = addr_modes(sp, store)
+    kind = 'st' if store else 'ld'
+    name = f'addr_{kind}_{sp}'
+    if store:
+        lines = [f'__global__ void {name}(const unsigned char *bg, '
+                 'unsigned char *outw, int backing) {',
+                 f'  __shared__ __align__(16) unsigned char sw[64 * {STORE_WIN}];',
+                 f'  __align__(16) unsigned char lw[{STORE_WIN}];',
+                 '  int t = threadIdx.x;',
+                 f'  if (t >= {len(modes)})\n    return;',
+                 f'  unsigned char *w = backing == 0 ? outw + t * {STORE_WIN} : '
+                 f'backing == 1 ? sw + t * {STORE_WIN} : lw;',
+                 f'  for (int i = 0; i < {STORE_WIN}; ++i)\n    w[i] = bg[i];',
+                 '  unsigned char *q = w + 8;', '  switch (t) {']
+        for m, (_, at, _, _) in enumerate(modes):
+            text = pre.replace('%1', '%0') + f'st{space}.b32 {at}, %1;'
+            lines.append(f'  case {m}:\n    asm volatile("{{ {text} }}" :: '
+                         '"l"(q), "r"(0xa1b2c3d4u) : "memory");\n    break;')
+        lines += ['  }', '  if (backing != 0)',
+                  f'    for (int i = 0; i < {STORE_WIN}; ++i)',
+                  f'      outw[t * {STORE_WIN} + i] = w[i];', '}']
+    else:
+        lines = [f'__global__ void {name}(const unsigned char *pat, '
+                 'unsigned long long *out, int backing) {',
+                 f'  WSM_WINDOW(p, pat, {b});',
+                 '  int t = threadIdx.x;\n  if (t >= 8)\n    return;',
+                 '  const unsigned char *q = p + 16 + t * 4;', '  unsigned r;']
+        for m, (_, at, _, _) in enumerate(modes):
+            text = pre + f'ld{space}.b32 %0, {at};'
+            lines.append(f'  asm volatile("{{ {text} }}" : "=r"(r) : "l"(q) '
+                         ': "memory");')
+            lines.append(f'  out[t * {len(modes)} + {m}] = r;')
+        lines.append('}')
+    table = (f'    {{"{kind}{space}.b32", {"true" if store else "false"}, '
+             f'\'{"G" if sp == "generic" else SPACES[sp]}\', {len(modes)}, '
+             f'{{{", ".join(cstr(n) for n, _, _, _ in modes)}}}, '
+             f'{{{", ".join(repr(bs) for _, _, bs, _ in modes)}}}, '
+             f'{{{", ".join(str(o) for _, _, _, o in modes)}}}, '
+             f'(void *){name}}},')
+    return '\n'.join(lines), table
+
+
 # cp.async variants: (cache op, cp-size, src-size: None, an int literal or
 # 'r' + int for a register).
 CP_ASYNC = [('ca', 4, None), ('ca', 8, None), ('ca', 16, None),
@@ -460,6 +561,15 @@ def main():
     for sp in CVTA_SPACES:
         kernels.append(cvta_kernel(sp))
         covered |= {f'cvta.{sp}.u64', f'cvta.to.{sp}.u64'}
+    addr_table = []
+    for store in (False, True):
+        for sp in ADDR_SPACES:
+            if store and sp in ('const', 'param'):
+                continue
+            text, row = (addr_param_kernel() if sp == 'param' else
+                         addr_kernel(sp, store))
+            kernels.append(text)
+            addr_table.append(row)
     kernels.append(isspacep_kernel())
     covered |= {f'isspacep.{sp}' for sp in ISSPACEP}
     cp_table = []
@@ -489,6 +599,8 @@ def main():
         out.write('\n\n'.join(kernels) + '\n\n')
         out.write('static const MemForm kMemForms[] = {\n' +
                   '\n'.join(table) + '\n};\n')
+        out.write('static const AddrForm kAddrForms[] = {\n' +
+                  '\n'.join(addr_table) + '\n};\n')
         out.write('static const CpAsyncForm kCpAsync[] = {\n' +
                   '\n'.join(cp_table) + '\n};\n')
         out.write('static const FenceForm kFences[] = {\n' +

@@ -260,6 +260,56 @@ void runLdParam(Checker &ck, const Device &d, const MemForm &f) {
       }
 }
 
+// Loads: thread t's address is p + 16 + 4t in the load window; stores:
+// w + 8 in its own 32-byte window, one mode per thread.
+void runAddressing(Checker &ck, const Device &d, const AddrForm &f) {
+  ++ck.forms;
+  bool param = f.space == 'p';
+  for (int b : param ? std::vector<int>{-1} : backings(f.space, f.store)) {
+    std::string name = std::string(f.name) + " addressing";
+    if (!ck.wanted(name.c_str()) || ck.skip(name.c_str()))
+      return;
+    std::string sp = std::string(" space=") + (param ? "param" : kBacking[b]);
+    if (f.store) {
+      std::vector<unsigned char> bg(32), got(32 * f.nmode);
+      for (int i = 0; i < 32; ++i)
+        bg[i] = background(i);
+      cudaMemcpy(d.pat + 64, bg.data(), 32, cudaMemcpyHostToDevice);
+      cudaMemset(d.bytes, 0xcd, got.size());
+      ((void (*)(const unsigned char *, unsigned char *, int))f.kernel)<<<1,
+                                                                        64>>>(
+          d.pat + 64, d.bytes, b);
+      if (!ck.finish(name.c_str(), got.data(), d.bytes, got.size()))
+        return;
+      for (int m = 0; m < f.nmode; ++m) {
+        std::vector<unsigned char> want = bg;
+        for (int i = 0; i < 4; ++i)
+          want[8 + f.off[m] + i] = (unsigned char)(0xa1b2c3d4u >> (8 * i));
+        ck.result(name.c_str(), m, std::string(f.mode[m]) + sp,
+                  hexBytes(&got[32 * m], 32), hexBytes(want.data(), 32));
+      }
+      continue;
+    }
+    size_t n = 8 * (size_t)f.nmode;
+    cudaMemset(d.out, 0xcd, n * sizeof(u64));
+    if (param)
+      ((void (*)(u64 *, const unsigned char *))f.kernel)(d.out, kPat);
+    else
+      ((void (*)(const unsigned char *, u64 *, int))f.kernel)<<<1, 64>>>(
+          d.pat, d.out, b);
+    std::vector<u64> got(n);
+    if (!ck.finish(name.c_str(), got.data(), d.out, n * sizeof(u64)))
+      return;
+    for (int t = 0; t < 8; ++t)
+      for (int m = 0; m < f.nmode; ++m) {
+        int at = (f.base[m] == 'q' ? 16 + 4 * t : 0) + f.off[m];
+        ck.result(name.c_str(), t * f.nmode + m,
+                  std::string(f.mode[m]) + sp + " t=" + std::to_string(t),
+                  hex(got[t * f.nmode + m]), hex(loadRef(kPat + at, 4, 'b', 32)));
+      }
+  }
+}
+
 void runCvta(Checker &ck, const Device &d) {
   void (*ks[])(const unsigned char *, u64 *, int) = {cvta_global, cvta_shared,
                                                      cvta_local, cvta_const};
@@ -446,6 +496,8 @@ int main(int argc, char **argv) {
     else
       runStore(ck, d, f, f.cat == 'Q' ? 16 : 32);
   }
+  for (const AddrForm &f : kAddrForms)
+    runAddressing(ck, d, f);
   runCvta(ck, d);
   runIsspacep(ck, d);
   for (const CpAsyncForm &f : kCpAsync)

@@ -64,6 +64,19 @@ struct MemForm {
   const char *const *imms;
   void *kernel;
 };
+// ld/st.b32 in one space through each addressing mode: mode m's address
+// is base[m] ('q': the thread's address, 's': the window's start) plus
+// off[m].
+struct AddrForm {
+  const char *name;
+  bool store;
+  char space;
+  int nmode;
+  const char *mode[8];
+  char base[8];
+  int off[8];
+  void *kernel;
+};
 struct CpAsyncForm {
   const char *name;
   int size, srcSize; // srcSize -1: none

@@ -5409,6 +5409,226 @@ __global__ void cvta_const(const unsigned char *pat, unsigned long long *out, in
   out[t * 5 + 4] = v2;
 }
 
+__global__ void addr_ld_global(const unsigned char *pat, unsigned long long *out, int backing) {
+  WSM_WINDOW(p, pat, 0);
+  int t = threadIdx.x;
+  if (t >= 8)
+    return;
+  const unsigned char *q = p + 16 + t * 4;
+  unsigned r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.global.u64 a, %1; cvt.u32.u64 b, a; ld.global.b32 %0, [a]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 3 + 0] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.global.u64 a, %1; cvt.u32.u64 b, a; ld.global.b32 %0, [a+16]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 3 + 1] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.global.u64 a, %1; cvt.u32.u64 b, a; ld.global.b32 %0, [a+-4]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 3 + 2] = r;
+}
+
+__global__ void addr_ld_shared(const unsigned char *pat, unsigned long long *out, int backing) {
+  WSM_WINDOW(p, pat, 1);
+  int t = threadIdx.x;
+  if (t >= 8)
+    return;
+  const unsigned char *q = p + 16 + t * 4;
+  unsigned r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.shared.u64 a, %1; cvt.u32.u64 b, a; ld.shared.b32 %0, [a]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 7 + 0] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.shared.u64 a, %1; cvt.u32.u64 b, a; ld.shared.b32 %0, [a+16]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 7 + 1] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.shared.u64 a, %1; cvt.u32.u64 b, a; ld.shared.b32 %0, [a+-4]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 7 + 2] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.shared.u64 a, %1; cvt.u32.u64 b, a; ld.shared.b32 %0, [wsm_sw]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 7 + 3] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.shared.u64 a, %1; cvt.u32.u64 b, a; ld.shared.b32 %0, [wsm_sw+20]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 7 + 4] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.shared.u64 a, %1; cvt.u32.u64 b, a; ld.shared.b32 %0, [b]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 7 + 5] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.shared.u64 a, %1; cvt.u32.u64 b, a; ld.shared.b32 %0, [b+8]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 7 + 6] = r;
+}
+
+__global__ void addr_ld_local(const unsigned char *pat, unsigned long long *out, int backing) {
+  WSM_WINDOW(p, pat, 2);
+  int t = threadIdx.x;
+  if (t >= 8)
+    return;
+  const unsigned char *q = p + 16 + t * 4;
+  unsigned r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.local.u64 a, %1; cvt.u32.u64 b, a; ld.local.b32 %0, [a]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 3 + 0] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.local.u64 a, %1; cvt.u32.u64 b, a; ld.local.b32 %0, [a+16]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 3 + 1] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.local.u64 a, %1; cvt.u32.u64 b, a; ld.local.b32 %0, [a+-4]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 3 + 2] = r;
+}
+
+__global__ void addr_ld_const(const unsigned char *pat, unsigned long long *out, int backing) {
+  WSM_WINDOW(p, pat, 3);
+  int t = threadIdx.x;
+  if (t >= 8)
+    return;
+  const unsigned char *q = p + 16 + t * 4;
+  unsigned r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.const.u64 a, %1; cvt.u32.u64 b, a; ld.const.b32 %0, [a]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 5 + 0] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.const.u64 a, %1; cvt.u32.u64 b, a; ld.const.b32 %0, [a+16]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 5 + 1] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.const.u64 a, %1; cvt.u32.u64 b, a; ld.const.b32 %0, [a+-4]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 5 + 2] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.const.u64 a, %1; cvt.u32.u64 b, a; ld.const.b32 %0, [wsm_cw]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 5 + 3] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.const.u64 a, %1; cvt.u32.u64 b, a; ld.const.b32 %0, [wsm_cw+20]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 5 + 4] = r;
+}
+
+__global__ void addr_ld_generic(const unsigned char *pat, unsigned long long *out, int backing) {
+  WSM_WINDOW(p, pat, backing);
+  int t = threadIdx.x;
+  if (t >= 8)
+    return;
+  const unsigned char *q = p + 16 + t * 4;
+  unsigned r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; mov.u64 a, %1; cvt.u32.u64 b, a; ld.b32 %0, [a]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 3 + 0] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; mov.u64 a, %1; cvt.u32.u64 b, a; ld.b32 %0, [a+16]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 3 + 1] = r;
+  asm volatile("{ .reg .u64 a; .reg .u32 b; mov.u64 a, %1; cvt.u32.u64 b, a; ld.b32 %0, [a+-4]; }" : "=r"(r) : "l"(q) : "memory");
+  out[t * 3 + 2] = r;
+}
+
+extern "C" __global__ void addr_ld_param(unsigned long long *out, WsmBlock blk) {
+  int t = threadIdx.x;
+  if (t >= 8)
+    return;
+  unsigned long long o = 16 + t * 4;
+  unsigned r;
+  asm volatile("{ .reg .u64 a; mov.u64 a, addr_ld_param_param_1; add.u64 a, a, %1; ld.param.b32 %0, [a]; }" : "=r"(r) : "l"(o));
+  out[t * 5 + 0] = r;
+  asm volatile("{ .reg .u64 a; mov.u64 a, addr_ld_param_param_1; add.u64 a, a, %1; ld.param.b32 %0, [a+16]; }" : "=r"(r) : "l"(o));
+  out[t * 5 + 1] = r;
+  asm volatile("{ .reg .u64 a; mov.u64 a, addr_ld_param_param_1; add.u64 a, a, %1; ld.param.b32 %0, [a+-4]; }" : "=r"(r) : "l"(o));
+  out[t * 5 + 2] = r;
+  asm volatile("{ .reg .u64 a; mov.u64 a, addr_ld_param_param_1; add.u64 a, a, %1; ld.param.b32 %0, [addr_ld_param_param_1]; }" : "=r"(r) : "l"(o));
+  out[t * 5 + 3] = r;
+  asm volatile("{ .reg .u64 a; mov.u64 a, addr_ld_param_param_1; add.u64 a, a, %1; ld.param.b32 %0, [addr_ld_param_param_1+20]; }" : "=r"(r) : "l"(o));
+  out[t * 5 + 4] = r;
+}
+static void launch_addr_ld_param(unsigned long long *out, const unsigned char *blk) {
+  WsmBlock b;
+  std::memcpy(&b, blk, sizeof b);
+  addr_ld_param<<<1, 64>>>(out, b);
+}
+
+__global__ void addr_st_global(const unsigned char *bg, unsigned char *outw, int backing) {
+  __shared__ __align__(16) unsigned char sw[64 * 32];
+  __align__(16) unsigned char lw[32];
+  int t = threadIdx.x;
+  if (t >= 3)
+    return;
+  unsigned char *w = backing == 0 ? outw + t * 32 : backing == 1 ? sw + t * 32 : lw;
+  for (int i = 0; i < 32; ++i)
+    w[i] = bg[i];
+  unsigned char *q = w + 8;
+  switch (t) {
+  case 0:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.global.u64 a, %0; cvt.u32.u64 b, a; st.global.b32 [a], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  case 1:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.global.u64 a, %0; cvt.u32.u64 b, a; st.global.b32 [a+16], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  case 2:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.global.u64 a, %0; cvt.u32.u64 b, a; st.global.b32 [a+-4], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  }
+  if (backing != 0)
+    for (int i = 0; i < 32; ++i)
+      outw[t * 32 + i] = w[i];
+}
+
+__global__ void addr_st_shared(const unsigned char *bg, unsigned char *outw, int backing) {
+  __shared__ __align__(16) unsigned char sw[64 * 32];
+  __align__(16) unsigned char lw[32];
+  int t = threadIdx.x;
+  if (t >= 5)
+    return;
+  unsigned char *w = backing == 0 ? outw + t * 32 : backing == 1 ? sw + t * 32 : lw;
+  for (int i = 0; i < 32; ++i)
+    w[i] = bg[i];
+  unsigned char *q = w + 8;
+  switch (t) {
+  case 0:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.shared.u64 a, %0; cvt.u32.u64 b, a; st.shared.b32 [a], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  case 1:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.shared.u64 a, %0; cvt.u32.u64 b, a; st.shared.b32 [a+16], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  case 2:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.shared.u64 a, %0; cvt.u32.u64 b, a; st.shared.b32 [a+-4], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  case 3:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.shared.u64 a, %0; cvt.u32.u64 b, a; st.shared.b32 [b], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  case 4:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.shared.u64 a, %0; cvt.u32.u64 b, a; st.shared.b32 [b+8], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  }
+  if (backing != 0)
+    for (int i = 0; i < 32; ++i)
+      outw[t * 32 + i] = w[i];
+}
+
+__global__ void addr_st_local(const unsigned char *bg, unsigned char *outw, int backing) {
+  __shared__ __align__(16) unsigned char sw[64 * 32];
+  __align__(16) unsigned char lw[32];
+  int t = threadIdx.x;
+  if (t >= 3)
+    return;
+  unsigned char *w = backing == 0 ? outw + t * 32 : backing == 1 ? sw + t * 32 : lw;
+  for (int i = 0; i < 32; ++i)
+    w[i] = bg[i];
+  unsigned char *q = w + 8;
+  switch (t) {
+  case 0:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.local.u64 a, %0; cvt.u32.u64 b, a; st.local.b32 [a], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  case 1:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.local.u64 a, %0; cvt.u32.u64 b, a; st.local.b32 [a+16], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  case 2:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; cvta.to.local.u64 a, %0; cvt.u32.u64 b, a; st.local.b32 [a+-4], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  }
+  if (backing != 0)
+    for (int i = 0; i < 32; ++i)
+      outw[t * 32 + i] = w[i];
+}
+
+__global__ void addr_st_generic(const unsigned char *bg, unsigned char *outw, int backing) {
+  __shared__ __align__(16) unsigned char sw[64 * 32];
+  __align__(16) unsigned char lw[32];
+  int t = threadIdx.x;
+  if (t >= 3)
+    return;
+  unsigned char *w = backing == 0 ? outw + t * 32 : backing == 1 ? sw + t * 32 : lw;
+  for (int i = 0; i < 32; ++i)
+    w[i] = bg[i];
+  unsigned char *q = w + 8;
+  switch (t) {
+  case 0:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; mov.u64 a, %0; cvt.u32.u64 b, a; st.b32 [a], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  case 1:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; mov.u64 a, %0; cvt.u32.u64 b, a; st.b32 [a+16], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  case 2:
+    asm volatile("{ .reg .u64 a; .reg .u32 b; mov.u64 a, %0; cvt.u32.u64 b, a; st.b32 [a+-4], %1; }" :: "l"(q), "r"(0xa1b2c3d4u) : "memory");
+    break;
+  }
+  if (backing != 0)
+    for (int i = 0; i < 32; ++i)
+      outw[t * 32 + i] = w[i];
+}
+
 __global__ void isspacep_all(const unsigned char *pat, unsigned long long *out, int) {
   WSM_WINDOW(p, pat, 0);
   (void)p;
@@ -5820,6 +6040,18 @@ static const MemForm kMemForms[] = {
     {"st.volatile.b32 imm:dec", 'S', 'G', 4, 1, 'b', 8, "iiii", k_st_volatile_b32_imm_dec_imm, (void *)st_volatile_b32_imm_dec},
     {"st.volatile.global.b32 imm:dec", 'S', 'g', 4, 1, 'b', 8, "iiii", k_st_volatile_global_b32_imm_dec_imm, (void *)st_volatile_global_b32_imm_dec},
     {"st.volatile.shared.b32", 'S', 's', 4, 1, 'b', 8, "rl", nullptr, (void *)st_volatile_shared_b32},
+};
+static const AddrForm kAddrForms[] = {
+    {"ld.global.b32", false, 'g', 3, {"[a]", "[a+16]", "[a+-4]"}, {'q', 'q', 'q'}, {0, 16, -4}, (void *)addr_ld_global},
+    {"ld.shared.b32", false, 's', 7, {"[a]", "[a+16]", "[a+-4]", "[wsm_sw]", "[wsm_sw+20]", "[r32]", "[r32+8]"}, {'q', 'q', 'q', 's', 's', 'q', 'q'}, {0, 16, -4, 0, 20, 0, 8}, (void *)addr_ld_shared},
+    {"ld.local.b32", false, 'l', 3, {"[a]", "[a+16]", "[a+-4]"}, {'q', 'q', 'q'}, {0, 16, -4}, (void *)addr_ld_local},
+    {"ld.const.b32", false, 'c', 5, {"[a]", "[a+16]", "[a+-4]", "[wsm_cw]", "[wsm_cw+20]"}, {'q', 'q', 'q', 's', 's'}, {0, 16, -4, 0, 20}, (void *)addr_ld_const},
+    {"ld.b32", false, 'G', 3, {"[a]", "[a+16]", "[a+-4]"}, {'q', 'q', 'q'}, {0, 16, -4}, (void *)addr_ld_generic},
+    {"ld.param.b32", false, 'p', 5, {"[a]", "[a+16]", "[a+-4]", "[param]", "[param+20]"}, {'q', 'q', 'q', 's', 's'}, {0, 16, -4, 0, 20}, (void *)launch_addr_ld_param},
+    {"st.global.b32", true, 'g', 3, {"[a]", "[a+16]", "[a+-4]"}, {'q', 'q', 'q'}, {0, 16, -4}, (void *)addr_st_global},
+    {"st.shared.b32", true, 's', 5, {"[a]", "[a+16]", "[a+-4]", "[r32]", "[r32+8]"}, {'q', 'q', 'q', 'q', 'q'}, {0, 16, -4, 0, 8}, (void *)addr_st_shared},
+    {"st.local.b32", true, 'l', 3, {"[a]", "[a+16]", "[a+-4]"}, {'q', 'q', 'q'}, {0, 16, -4}, (void *)addr_st_local},
+    {"st.b32", true, 'G', 3, {"[a]", "[a+16]", "[a+-4]"}, {'q', 'q', 'q'}, {0, 16, -4}, (void *)addr_st_generic},
 };
 static const CpAsyncForm kCpAsync[] = {
     {"cp.async.ca.shared.global 4", 4, -1, (void *)cp_async_0},
