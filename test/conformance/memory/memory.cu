@@ -33,12 +33,10 @@ const unsigned char kPat[64] = {
     0xef, 0xcd, 0xab, 0x89, 0x67, 0x45, 0x23, 0x01,  // 0123456789abcdef
     0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe}; // fedcba9876543210
 // The scalar parameters of the ld.param kernels (their first es bytes).
-const unsigned char kS0[16] = {0x80, 0x80, 0x00, 0x80, 0xff, 0xff,
-                               0xff, 0xff, 0x01, 0x02, 0x03, 0x84,
-                               0x05, 0x06, 0x07, 0x88};
-const unsigned char kS1[16] = {0x7f, 0x00, 0xff, 0x7f, 0x12, 0x34,
-                               0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0,
-                               0x11, 0x22, 0x33, 0x44};
+const unsigned char kS0[16] = {0x80, 0x80, 0x00, 0x80, 0xff, 0xff, 0xff, 0xff,
+                               0x01, 0x02, 0x03, 0x84, 0x05, 0x06, 0x07, 0x88};
+const unsigned char kS1[16] = {0x7f, 0x00, 0xff, 0x7f, 0x12, 0x34, 0x56, 0x78,
+                               0x9a, 0xbc, 0xde, 0xf0, 0x11, 0x22, 0x33, 0x44};
 // Store sources: their low 1, 2, 4 and 8 bytes have the sign bit set and
 // clear; registers narrower than 64 bits get them truncated.
 const u64 kVals[] = {0xfedcba9876543280ull, 0xffffffffffffffffull,
@@ -91,8 +89,7 @@ struct Checker {
               const std::string &got, const std::string &want) {
     ++cases;
     if (dump)
-      std::fprintf(dump, "%s\t%zu\t%s\t%s\n", form, i, in.c_str(),
-                   got.c_str());
+      std::fprintf(dump, "%s\t%zu\t%s\t%s\n", form, i, in.c_str(), got.c_str());
     if (got != want && ++failed <= 10000)
       std::printf("FAIL %s: in %s got %s want %s\n", form, in.c_str(),
                   got.c_str(), want.c_str());
@@ -246,10 +243,10 @@ void runLdParam(Checker &ck, const Device &d, const MemForm &f) {
     for (size_t pl = 0; pl < nplace; ++pl)
       for (unsigned e = 0; e < f.vec; ++e, ++k) {
         int width = regWidth(f.regs[w]);
-        const unsigned char *src =
-            pl < (size_t)f.noff ? kPat + pl * f.es * f.vec
-            : pl == (size_t)f.noff ? kS0
-                                   : kS1;
+        const unsigned char *src = pl < (size_t)f.noff
+                                       ? kPat + pl * f.es * f.vec
+                                   : pl == (size_t)f.noff ? kS0
+                                                          : kS1;
         std::string in =
             (pl < (size_t)f.noff
                  ? "param=block offset=" + std::to_string(pl * f.es * f.vec)
@@ -276,9 +273,8 @@ void runAddressing(Checker &ck, const Device &d, const AddrForm &f) {
         bg[i] = background(i);
       cudaMemcpy(d.pat + 64, bg.data(), 32, cudaMemcpyHostToDevice);
       cudaMemset(d.bytes, 0xcd, got.size());
-      ((void (*)(const unsigned char *, unsigned char *, int))f.kernel)<<<1,
-                                                                        64>>>(
-          d.pat + 64, d.bytes, b);
+      ((void (*)(const unsigned char *, unsigned char *,
+                 int))f.kernel)<<<1, 64>>>(d.pat + 64, d.bytes, b);
       if (!ck.finish(name.c_str(), got.data(), d.bytes, got.size()))
         return;
       for (int m = 0; m < f.nmode; ++m) {
@@ -305,7 +301,8 @@ void runAddressing(Checker &ck, const Device &d, const AddrForm &f) {
         int at = (f.base[m] == 'q' ? 16 + 4 * t : 0) + f.off[m];
         ck.result(name.c_str(), t * f.nmode + m,
                   std::string(f.mode[m]) + sp + " t=" + std::to_string(t),
-                  hex(got[t * f.nmode + m]), hex(loadRef(kPat + at, 4, 'b', 32)));
+                  hex(got[t * f.nmode + m]),
+                  hex(loadRef(kPat + at, 4, 'b', 32)));
       }
   }
 }
@@ -325,8 +322,8 @@ void runCvta(Checker &ck, const Device &d) {
     if (!ck.finish(name.c_str(), got.data(), d.out, got.size() * 8))
       continue;
     const char *what[] = {"cvta(cvta.to(p)) - p", "cvta.to(p+t) - cvta.to(p)",
-                          "cvta.to(p+t) - symbol",
-                          "ld.space [cvta.to(p+t)]", "ld [cvta(cvta.to(p+t))]"};
+                          "cvta.to(p+t) - symbol", "ld.space [cvta.to(p+t)]",
+                          "ld [cvta(cvta.to(p+t))]"};
     for (int t = 0; t < 64; ++t)
       for (int k = 0; k < 5; ++k) {
         u64 want = k == 0 ? 0 : k < 3 ? (u64)t : kPat[t];
@@ -400,8 +397,8 @@ void runFence(Checker &ck, const Device &d, const FenceForm &f) {
   const int nb = 8;
   u64 *data = d.vals + 64, *partial = data + nb * 32, *out = partial + nb;
   unsigned *flag = (unsigned *)(out + nb * 64 + 1), *ticket = flag + nb * 32;
-  cudaMemset(data, 0, (size_t)((unsigned char *)(ticket + 1) -
-                               (unsigned char *)data));
+  cudaMemset(data, 0,
+             (size_t)((unsigned char *)(ticket + 1) - (unsigned char *)data));
   ((void (*)(u64 *, unsigned *, u64 *, unsigned *, u64 *))f.kernel)<<<nb, 64>>>(
       data, flag, out, ticket, partial);
   std::vector<u64> got(nb * 64 + 1);

@@ -15,16 +15,16 @@ __constant__ __align__(16) unsigned char wsm_cw[64];
 // itself, 1 shared, 2 local, 3 const; const is filled by the host), as a
 // generic pointer p. Every thread of the block (64) fills its own local
 // copy and one byte of the shared one.
-#define WSM_WINDOW(p, pat, backing)                                           \
-  __align__(16) unsigned char lw_[64];                                        \
-  for (int i_ = 0; i_ < 64; ++i_)                                             \
-    lw_[i_] = (pat)[i_];                                                      \
-  if (threadIdx.x < 64)                                                       \
-    wsm_sw[threadIdx.x] = (pat)[threadIdx.x];                                 \
-  __syncthreads();                                                            \
-  const unsigned char *p = (backing) == 0   ? (pat)                           \
-                           : (backing) == 1 ? wsm_sw                          \
-                           : (backing) == 2 ? lw_                             \
+#define WSM_WINDOW(p, pat, backing)                                            \
+  __align__(16) unsigned char lw_[64];                                         \
+  for (int i_ = 0; i_ < 64; ++i_)                                              \
+    lw_[i_] = (pat)[i_];                                                       \
+  if (threadIdx.x < 64)                                                        \
+    wsm_sw[threadIdx.x] = (pat)[threadIdx.x];                                  \
+  __syncthreads();                                                             \
+  const unsigned char *p = (backing) == 0   ? (pat)                            \
+                           : (backing) == 1 ? wsm_sw                           \
+                           : (backing) == 2 ? lw_                              \
                                             : wsm_cw
 
 // The by-value block parameter of the ld.param kernels.
