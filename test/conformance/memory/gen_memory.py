@@ -459,9 +459,11 @@ def addr_kernel(sp, store):
 
 # cp.async variants: (cache op, cp-size, src-size: None, an int literal or
 # 'r' + int for a register).
+# Odd-numbered variants take a 32-bit shared address (as clang emits for
+# __pipeline_memcpy_async: cp.async.cg.shared.global [%r], [%rd], 16, 16).
 CP_ASYNC = [('ca', 4, None), ('ca', 8, None), ('ca', 16, None),
             ('cg', 16, None), ('ca', 4, 'r3'), ('ca', 8, 5), ('ca', 16, 0),
-            ('cg', 16, 'r7'), ('ca', 16, 'r16')]
+            ('cg', 16, 'r7'), ('ca', 16, 'r16'), ('cg', 16, 16)]
 
 
 def cp_async_kernel(i, cache, size, src):
@@ -474,8 +476,12 @@ def cp_async_kernel(i, cache, size, src):
         extra = f', {src}'
     elif src:
         extra, ins = ', %2', f', "r"({int(src[1:])})'
-    cp = (f'{{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.{cache}.'
-          f'shared.global [%0], [g], {size}{extra}; }}')
+    dst = '%0'
+    if i % 2:
+        dst = 's'  # the low 32 bits: shared addresses fit
+    cp = (f'{{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; '
+          f'cvta.to.global.u64 g, %1; cp.async.{cache}.'
+          f'shared.global [{dst}], [g], {size}{extra}; }}')
     lines = [f'__global__ void cp_async_{i}(const unsigned char *src, '
              'unsigned char *out) {',
              f'  __shared__ __align__(16) unsigned char ba[64 * {size}], '
@@ -577,7 +583,8 @@ def main():
         kernels.append(cp_async_kernel(i, cache, size, src))
         srcn = -1 if src is None else int(str(src).lstrip('r'))
         text = (f'cp.async.{cache}.shared.global {size}' +
-                ('' if src is None else f', src-size {src}'))
+                ('' if src is None else f', src-size {src}') +
+                (', 32-bit shared address' if i % 2 else ''))
         cp_table.append(f'    {{{cstr(text)}, {size}, {srcn}, '
                         f'(void *)cp_async_{i}}},')
     covered |= {'cp.async.ca.shared.global imm:dec',

@@ -260,11 +260,13 @@ void runLdParam(Checker &ck, const Device &d, const MemForm &f) {
 // Loads: thread t's address is p + 16 + 4t in the load window; stores:
 // w + 8 in its own 32-byte window, one mode per thread.
 void runAddressing(Checker &ck, const Device &d, const AddrForm &f) {
-  ++ck.forms;
   bool param = f.space == 'p';
+  std::string name = std::string(f.name) + " addressing";
+  if (!ck.wanted(name.c_str()))
+    return;
+  ++ck.forms;
   for (int b : param ? std::vector<int>{-1} : backings(f.space, f.store)) {
-    std::string name = std::string(f.name) + " addressing";
-    if (!ck.wanted(name.c_str()) || ck.skip(name.c_str()))
+    if (ck.skip(name.c_str()))
       return;
     std::string sp = std::string(" space=") + (param ? "param" : kBacking[b]);
     if (f.store) {

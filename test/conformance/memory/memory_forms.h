@@ -5660,9 +5660,9 @@ __global__ void cp_async_0(const unsigned char *src, unsigned char *out) {
   unsigned long long da, db;
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(da) : "l"(ba + t * 4));
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(db) : "l"(bb + t * 4));
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 4; }" :: "l"(da), "l"(src + t * 4) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 4; }" :: "l"(da), "l"(src + t * 4) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 4; }" :: "l"(db), "l"(src + 256 + t * 4) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 4; }" :: "l"(db), "l"(src + 256 + t * 4) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
   asm volatile("cp.async.wait_group 1;" ::: "memory");
   for (int k = 0; k < 4; ++k)
@@ -5684,9 +5684,9 @@ __global__ void cp_async_1(const unsigned char *src, unsigned char *out) {
   unsigned long long da, db;
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(da) : "l"(ba + t * 8));
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(db) : "l"(bb + t * 8));
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 8; }" :: "l"(da), "l"(src + t * 8) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [s], [g], 8; }" :: "l"(da), "l"(src + t * 8) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 8; }" :: "l"(db), "l"(src + 512 + t * 8) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [s], [g], 8; }" :: "l"(db), "l"(src + 512 + t * 8) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
   asm volatile("cp.async.wait_group 1;" ::: "memory");
   for (int k = 0; k < 8; ++k)
@@ -5708,9 +5708,9 @@ __global__ void cp_async_2(const unsigned char *src, unsigned char *out) {
   unsigned long long da, db;
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(da) : "l"(ba + t * 16));
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(db) : "l"(bb + t * 16));
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 16; }" :: "l"(da), "l"(src + t * 16) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 16; }" :: "l"(da), "l"(src + t * 16) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 16; }" :: "l"(db), "l"(src + 1024 + t * 16) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 16; }" :: "l"(db), "l"(src + 1024 + t * 16) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
   asm volatile("cp.async.wait_group 1;" ::: "memory");
   for (int k = 0; k < 16; ++k)
@@ -5732,9 +5732,9 @@ __global__ void cp_async_3(const unsigned char *src, unsigned char *out) {
   unsigned long long da, db;
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(da) : "l"(ba + t * 16));
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(db) : "l"(bb + t * 16));
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.cg.shared.global [%0], [g], 16; }" :: "l"(da), "l"(src + t * 16) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.cg.shared.global [s], [g], 16; }" :: "l"(da), "l"(src + t * 16) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.cg.shared.global [%0], [g], 16; }" :: "l"(db), "l"(src + 1024 + t * 16) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.cg.shared.global [s], [g], 16; }" :: "l"(db), "l"(src + 1024 + t * 16) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
   asm volatile("cp.async.wait_group 1;" ::: "memory");
   for (int k = 0; k < 16; ++k)
@@ -5756,9 +5756,9 @@ __global__ void cp_async_4(const unsigned char *src, unsigned char *out) {
   unsigned long long da, db;
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(da) : "l"(ba + t * 4));
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(db) : "l"(bb + t * 4));
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 4, %2; }" :: "l"(da), "l"(src + t * 4), "r"(3) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 4, %2; }" :: "l"(da), "l"(src + t * 4), "r"(3) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 4, %2; }" :: "l"(db), "l"(src + 256 + t * 4), "r"(3) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 4, %2; }" :: "l"(db), "l"(src + 256 + t * 4), "r"(3) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
   asm volatile("cp.async.wait_group 1;" ::: "memory");
   for (int k = 0; k < 4; ++k)
@@ -5780,9 +5780,9 @@ __global__ void cp_async_5(const unsigned char *src, unsigned char *out) {
   unsigned long long da, db;
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(da) : "l"(ba + t * 8));
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(db) : "l"(bb + t * 8));
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 8, 5; }" :: "l"(da), "l"(src + t * 8) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [s], [g], 8, 5; }" :: "l"(da), "l"(src + t * 8) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 8, 5; }" :: "l"(db), "l"(src + 512 + t * 8) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [s], [g], 8, 5; }" :: "l"(db), "l"(src + 512 + t * 8) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
   asm volatile("cp.async.wait_group 1;" ::: "memory");
   for (int k = 0; k < 8; ++k)
@@ -5804,9 +5804,9 @@ __global__ void cp_async_6(const unsigned char *src, unsigned char *out) {
   unsigned long long da, db;
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(da) : "l"(ba + t * 16));
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(db) : "l"(bb + t * 16));
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 16, 0; }" :: "l"(da), "l"(src + t * 16) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 16, 0; }" :: "l"(da), "l"(src + t * 16) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 16, 0; }" :: "l"(db), "l"(src + 1024 + t * 16) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 16, 0; }" :: "l"(db), "l"(src + 1024 + t * 16) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
   asm volatile("cp.async.wait_group 1;" ::: "memory");
   for (int k = 0; k < 16; ++k)
@@ -5828,9 +5828,9 @@ __global__ void cp_async_7(const unsigned char *src, unsigned char *out) {
   unsigned long long da, db;
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(da) : "l"(ba + t * 16));
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(db) : "l"(bb + t * 16));
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.cg.shared.global [%0], [g], 16, %2; }" :: "l"(da), "l"(src + t * 16), "r"(7) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.cg.shared.global [s], [g], 16, %2; }" :: "l"(da), "l"(src + t * 16), "r"(7) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.cg.shared.global [%0], [g], 16, %2; }" :: "l"(db), "l"(src + 1024 + t * 16), "r"(7) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.cg.shared.global [s], [g], 16, %2; }" :: "l"(db), "l"(src + 1024 + t * 16), "r"(7) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
   asm volatile("cp.async.wait_group 1;" ::: "memory");
   for (int k = 0; k < 16; ++k)
@@ -5852,9 +5852,33 @@ __global__ void cp_async_8(const unsigned char *src, unsigned char *out) {
   unsigned long long da, db;
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(da) : "l"(ba + t * 16));
   asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(db) : "l"(bb + t * 16));
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 16, %2; }" :: "l"(da), "l"(src + t * 16), "r"(16) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 16, %2; }" :: "l"(da), "l"(src + t * 16), "r"(16) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 16, %2; }" :: "l"(db), "l"(src + 1024 + t * 16), "r"(16) : "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.ca.shared.global [%0], [g], 16, %2; }" :: "l"(db), "l"(src + 1024 + t * 16), "r"(16) : "memory");
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  asm volatile("cp.async.wait_group 1;" ::: "memory");
+  for (int k = 0; k < 16; ++k)
+    out[t * 16 + k] = ba[t * 16 + k];
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  for (int k = 0; k < 16; ++k)
+    out[1024 + t * 16 + k] = bb[t * 16 + k];
+}
+
+__global__ void cp_async_9(const unsigned char *src, unsigned char *out) {
+  __shared__ __align__(16) unsigned char ba[64 * 16], bb[64 * 16];
+  int t = threadIdx.x;
+  if (t >= 64)
+    return;
+  for (int k = 0; k < 16; ++k) {
+    ba[t * 16 + k] = 0xee;
+    bb[t * 16 + k] = 0xdd;
+  }
+  unsigned long long da, db;
+  asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(da) : "l"(ba + t * 16));
+  asm volatile("cvta.to.shared.u64 %0, %1;" : "=l"(db) : "l"(bb + t * 16));
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.cg.shared.global [s], [g], 16, 16; }" :: "l"(da), "l"(src + t * 16) : "memory");
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  asm volatile("{ .reg .u64 g; .reg .u32 s; cvt.u32.u64 s, %0; cvta.to.global.u64 g, %1; cp.async.cg.shared.global [s], [g], 16, 16; }" :: "l"(db), "l"(src + 1024 + t * 16) : "memory");
   asm volatile("cp.async.commit_group;" ::: "memory");
   asm volatile("cp.async.wait_group 1;" ::: "memory");
   for (int k = 0; k < 16; ++k)
@@ -6055,14 +6079,15 @@ static const AddrForm kAddrForms[] = {
 };
 static const CpAsyncForm kCpAsync[] = {
     {"cp.async.ca.shared.global 4", 4, -1, (void *)cp_async_0},
-    {"cp.async.ca.shared.global 8", 8, -1, (void *)cp_async_1},
+    {"cp.async.ca.shared.global 8, 32-bit shared address", 8, -1, (void *)cp_async_1},
     {"cp.async.ca.shared.global 16", 16, -1, (void *)cp_async_2},
-    {"cp.async.cg.shared.global 16", 16, -1, (void *)cp_async_3},
+    {"cp.async.cg.shared.global 16, 32-bit shared address", 16, -1, (void *)cp_async_3},
     {"cp.async.ca.shared.global 4, src-size r3", 4, 3, (void *)cp_async_4},
-    {"cp.async.ca.shared.global 8, src-size 5", 8, 5, (void *)cp_async_5},
+    {"cp.async.ca.shared.global 8, src-size 5, 32-bit shared address", 8, 5, (void *)cp_async_5},
     {"cp.async.ca.shared.global 16, src-size 0", 16, 0, (void *)cp_async_6},
-    {"cp.async.cg.shared.global 16, src-size r7", 16, 7, (void *)cp_async_7},
+    {"cp.async.cg.shared.global 16, src-size r7, 32-bit shared address", 16, 7, (void *)cp_async_7},
     {"cp.async.ca.shared.global 16, src-size r16", 16, 16, (void *)cp_async_8},
+    {"cp.async.cg.shared.global 16, src-size 16, 32-bit shared address", 16, 16, (void *)cp_async_9},
 };
 static const FenceForm kFences[] = {
     {"fence.sc.sys", (void *)fence_fence_sc_sys},
