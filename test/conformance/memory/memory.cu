@@ -80,7 +80,7 @@ struct Checker {
   const char *filter = nullptr;
   unsigned forms = 0, failed = 0;
   size_t cases = 0;
-  const char *stuck = nullptr; // a launch error: CUDA errors are sticky
+  std::string stuck; // the form whose launch failed: CUDA errors are sticky
 
   bool wanted(const char *name) const {
     return !filter || std::strstr(name, filter);
@@ -107,11 +107,11 @@ struct Checker {
     return false;
   }
   bool skip(const char *form) {
-    if (!stuck)
+    if (stuck.empty())
       return false;
     std::printf("FAIL %s: not run: the launch error of %s is sticky; rerun "
                 "with --filter\n",
-                form, stuck);
+                form, stuck.c_str());
     ++failed;
     return true;
   }
