@@ -457,6 +457,34 @@ def addr_kernel(sp, store):
     return '\n'.join(lines), table
 
 
+# A kernel whose parameters mix sizes and alignments (a byte after a
+# pointer, a double after it, a short, a uint4, ...): each read with the
+# ld.param form of its type; memory.cu passes the same values and knows
+# what each must read as. (C type, ld.param type, register, vector width.)
+PARAM_MIX = [('unsigned char', 'b8', 'h', 1), ('double', 'b64', 'l', 1),
+             ('short', 's16', 'r', 1), ('uint4', 'b32', 'r', 4),
+             ('signed char', 'b8', 'r', 1), ('float', 'b32', 'r', 1),
+             ('long long', 'u64', 'l', 1), ('uint2', 'b32', 'r', 2),
+             ('unsigned short', 'b16', 'h', 1), ('int', 's32', 'l', 1)]
+
+
+def param_mix_kernel():
+    name = 'wsm_param_mix'
+    args = ', '.join(f'{t} p{i}' for i, (t, _, _, _) in enumerate(PARAM_MIX))
+    lines = [f'extern "C" __global__ void {name}(unsigned long long *out, '
+             f'{args}) {{', '  int k = 0;']
+    for i, (_, ty, c, n) in enumerate(PARAM_MIX):
+        v = f'.v{n}' if n > 1 else ''
+        outs = ', '.join(f'"={c}"(r[{e}])' for e in range(n))
+        lines += [f'  {{\n    {CTYPE[c]} r[{n}];',
+                  f'    asm volatile("ld.param{v}.{ty} {vec_ops(0, n)}, '
+                  f'[{name}_param_{i + 1}];" : {outs});']
+        lines += [f'    out[k++] = {as_u64(c, f"r[{e}]")};' for e in range(n)]
+        lines.append('  }')
+    lines.append('}')
+    return '\n'.join(lines)
+
+
 # cp.async variants: (cache op, cp-size, src-size: None, an int literal or
 # 'r' + int for a register).
 # Odd-numbered variants take a 32-bit shared address (as clang emits for
@@ -576,6 +604,7 @@ def main():
                          addr_kernel(sp, store))
             kernels.append(text)
             addr_table.append(row)
+    kernels.append(param_mix_kernel())
     kernels.append(isspacep_kernel())
     covered |= {f'isspacep.{sp}' for sp in ISSPACEP}
     cp_table = []

@@ -309,6 +309,38 @@ void runAddressing(Checker &ck, const Device &d, const AddrForm &f) {
   }
 }
 
+// Parameters of mixed sizes and alignments (wsm_param_mix): each must read
+// back as passed, extended as its ld.param type says.
+void runParamMix(Checker &ck, const Device &d) {
+  const char *name = "ld.param mixed layout";
+  if (!ck.wanted(name) || ck.skip(name))
+    return;
+  ++ck.forms;
+  double b;
+  float f;
+  u64 bBits = 0x8000000000000001ull;
+  unsigned fBits = 0x7fc00001u;
+  std::memcpy(&b, &bBits, 8);
+  std::memcpy(&f, &fBits, 4);
+  cudaMemset(d.out, 0xcd, 16 * sizeof(u64));
+  wsm_param_mix<<<1, 1>>>(d.out, 0x80, b, (short)0x8000,
+                          make_uint4(1, 0x80000000u, 3, 0xffffffffu),
+                          (signed char)-1, f, (long long)0x8000000000000000ull,
+                          make_uint2(0xdeadbeefu, 0x12345678u), 0xffff, -2);
+  const u64 want[] = {0x80,        bBits,       0xffff8000u, 1,     0x80000000,
+                      3,           0xffffffffu, 0xff,        fBits, 1ull << 63,
+                      0xdeadbeefu, 0x12345678u, 0xffff,      ~1ull};
+  const char *what[] = {"u8 b8",   "f64 b64",           "s16 s16", "uint4.x",
+                        "uint4.y", "uint4.z",           "uint4.w", "s8 -1 b8",
+                        "f32 b32", "s64 u64",           "uint2.x", "uint2.y",
+                        "u16 b16", "s32 -2 s32 into 64"};
+  std::vector<u64> got(14);
+  if (!ck.finish(name, got.data(), d.out, 14 * sizeof(u64)))
+    return;
+  for (int i = 0; i < 14; ++i)
+    ck.result(name, i, what[i], hex(got[i]), hex(want[i]));
+}
+
 void runCvta(Checker &ck, const Device &d) {
   void (*ks[])(const unsigned char *, u64 *, int) = {cvta_global, cvta_shared,
                                                      cvta_local, cvta_const};
@@ -497,6 +529,7 @@ int main(int argc, char **argv) {
   }
   for (const AddrForm &f : kAddrForms)
     runAddressing(ck, d, f);
+  runParamMix(ck, d);
   runCvta(ck, d);
   runIsspacep(ck, d);
   for (const CpAsyncForm &f : kCpAsync)

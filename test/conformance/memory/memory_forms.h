@@ -5629,6 +5629,64 @@ __global__ void addr_st_generic(const unsigned char *bg, unsigned char *outw, in
       outw[t * 32 + i] = w[i];
 }
 
+extern "C" __global__ void wsm_param_mix(unsigned long long *out, unsigned char p0, double p1, short p2, uint4 p3, signed char p4, float p5, long long p6, uint2 p7, unsigned short p8, int p9) {
+  int k = 0;
+  {
+    unsigned short r[1];
+    asm volatile("ld.param.b8 %0, [wsm_param_mix_param_1];" : "=h"(r[0]));
+    out[k++] = (unsigned long long)r[0];
+  }
+  {
+    unsigned long long r[1];
+    asm volatile("ld.param.b64 %0, [wsm_param_mix_param_2];" : "=l"(r[0]));
+    out[k++] = (unsigned long long)r[0];
+  }
+  {
+    unsigned r[1];
+    asm volatile("ld.param.s16 %0, [wsm_param_mix_param_3];" : "=r"(r[0]));
+    out[k++] = (unsigned long long)r[0];
+  }
+  {
+    unsigned r[4];
+    asm volatile("ld.param.v4.b32 {%0, %1, %2, %3}, [wsm_param_mix_param_4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]));
+    out[k++] = (unsigned long long)r[0];
+    out[k++] = (unsigned long long)r[1];
+    out[k++] = (unsigned long long)r[2];
+    out[k++] = (unsigned long long)r[3];
+  }
+  {
+    unsigned r[1];
+    asm volatile("ld.param.b8 %0, [wsm_param_mix_param_5];" : "=r"(r[0]));
+    out[k++] = (unsigned long long)r[0];
+  }
+  {
+    unsigned r[1];
+    asm volatile("ld.param.b32 %0, [wsm_param_mix_param_6];" : "=r"(r[0]));
+    out[k++] = (unsigned long long)r[0];
+  }
+  {
+    unsigned long long r[1];
+    asm volatile("ld.param.u64 %0, [wsm_param_mix_param_7];" : "=l"(r[0]));
+    out[k++] = (unsigned long long)r[0];
+  }
+  {
+    unsigned r[2];
+    asm volatile("ld.param.v2.b32 {%0, %1}, [wsm_param_mix_param_8];" : "=r"(r[0]), "=r"(r[1]));
+    out[k++] = (unsigned long long)r[0];
+    out[k++] = (unsigned long long)r[1];
+  }
+  {
+    unsigned short r[1];
+    asm volatile("ld.param.b16 %0, [wsm_param_mix_param_9];" : "=h"(r[0]));
+    out[k++] = (unsigned long long)r[0];
+  }
+  {
+    unsigned long long r[1];
+    asm volatile("ld.param.s32 %0, [wsm_param_mix_param_10];" : "=l"(r[0]));
+    out[k++] = (unsigned long long)r[0];
+  }
+}
+
 __global__ void isspacep_all(const unsigned char *pat, unsigned long long *out, int) {
   WSM_WINDOW(p, pat, 0);
   (void)p;
