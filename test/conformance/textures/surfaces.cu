@@ -1,7 +1,7 @@
 // Surfaces (issue 16 item 5): suld.b/sust.b on 1D, 2D, 3D, 1D-layered and
 // 2D-layered arrays, for access sizes b8/b16/b32/b64 and vectors v2/v4, in each
-// boundary mode. Reads cover the array and, in .clamp and .zero modes, one
-// texel beyond every edge (and the layer before and after: a layer index is
+// boundary mode. Reads cover the array and, in .clamp and .zero modes, two
+// texels beyond every edge (and two layers before and after: a layer index is
 // a u32, so -1 is beyond the last layer); writes cover the array and then
 // store one value beyond the low and the high corner. The reference: x is
 // in bytes; .clamp moves a coordinate to the nearest texel (a layer to the
@@ -151,7 +151,7 @@ template <class T, int G, int M> void surfCase(const char *TName) {
     R = R * 1664525u + 1013904223u, B = (uint8_t)(R >> 24);
   S.copy(Src.data(), true);
   // Reads: one texel beyond every edge except in .trap mode.
-  int O = M == cudaBoundaryModeTrap ? 0 : 1;
+  int O = M == cudaBoundaryModeTrap ? 0 : 2;
   int3 Off = make_int3(O, S.H > 1 ? O : 0, S.D > 1 ? O : 0);
   int NX = S.W + 2 * Off.x, NY = S.H + 2 * Off.y, NZ = S.D + 2 * Off.z;
   int NR = NX * NY * NZ, Bad = 0;

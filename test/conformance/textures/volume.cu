@@ -197,12 +197,10 @@ void layeredTextures() {
 void levelFetches() {
   HostImage Im = makeImage(F32, 6, 5, 41);
   for (float Lod : {0.0f, 0.5f, 2.0f, -1.0f})
-    for (auto Filter : {cudaFilterModePoint, cudaFilterModeLinear}) {
-      Sampler S{cudaAddressModeClamp, Filter, cudaReadModeElementType,
-                Lod > 1.0f};
+    eachSampler(F32, [&](const Sampler &S) {
       runVolume<float, G2DLod>(Im, S, Lod);
       runVolume<float, G2DGrad>(Im, S, Lod);
-    }
+    });
 }
 
 // txq/suq: extent in texels, layers, normalized coordinates. Only values the
