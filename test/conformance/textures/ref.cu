@@ -159,6 +159,10 @@ void bitsOf(uchar4 V, uint32_t *O) {
   O[0] = V.x, O[1] = V.y, O[2] = V.z, O[3] = V.w;
 }
 
+void bitsOf(char4 V, uint32_t *O) {
+  O[0] = (uint32_t)(int32_t)V.x, O[1] = (uint32_t)(int32_t)V.y;
+  O[2] = (uint32_t)(int32_t)V.z, O[3] = (uint32_t)(int32_t)V.w;
+}
 void bitsOf(float2 V, uint32_t *O) { bitsOf(V.x, O), bitsOf(V.y, O + 1); }
 void bitsOf(ushort2 V, uint32_t *O) { O[0] = V.x, O[1] = V.y; }
 void bitsOf(signed char V, uint32_t *O) { *O = (uint32_t)(int32_t)V; }

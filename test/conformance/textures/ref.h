@@ -126,6 +126,7 @@ void bitsOf(unsigned char V, uint32_t *O);
 void bitsOf(unsigned short V, uint32_t *O);
 void bitsOf(short V, uint32_t *O);
 void bitsOf(uchar4 V, uint32_t *O);
+void bitsOf(char4 V, uint32_t *O);
 void bitsOf(float2 V, uint32_t *O);
 void bitsOf(ushort2 V, uint32_t *O);
 void bitsOf(signed char V, uint32_t *O);

@@ -67,11 +67,12 @@ __global__ void cubemap(cudaTextureObject_t t, float4 *out) {
 
 // tex2Dgather (tld4.{r,g,b,a}): component comp of the four texels of the
 // bilinear footprint at each (x[i], y[i]).
+template <class T>
 __global__ void gather2D(cudaTextureObject_t t, const float *x, const float *y,
-                         float4 *out, int n, int comp) {
+                         T *out, int n, int comp) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    out[i] = tex2Dgather<float4>(t, x[i], y[i], comp);
+    out[i] = tex2Dgather<T>(t, x[i], y[i], comp);
 }
 
 // ---- the matrix -------------------------------------------------------------
@@ -285,12 +286,16 @@ static void edgeStores() {
 // Every component of tex2Dgather on a float4 array, for each address mode
 // (point and linear samplers alike) with normalized and unnormalized
 // coordinates, at coordinates walking past both edges.
-static void gathers() {
-  Format F{"float4", cudaChannelFormatKindFloat, 32, 4};
-  HostImage Im = makeImage(F, 6, 5, 11);
-  cudaChannelFormatDesc D = cudaCreateChannelDesc<float4>();
+// T: what the kernel reads (float4 for float formats and normalized reads,
+// uchar4/char4 for element reads of integers: tld4's .u32/.s32 forms).
+template <class T>
+static void gathers(Format F, cudaTextureReadMode Read, unsigned Seed) {
+  HostImage Im = makeImage(F, 6, 5, Seed);
+  cudaChannelFormatDesc D = descOf(F);
+  bool FloatOut = F.Kind == cudaChannelFormatKindFloat ||
+                  Read == cudaReadModeNormalizedFloat;
   cudaArray_t Arr;
-  CK(cudaMallocArray(&Arr, &D, Im.W, Im.H));
+  CK(cudaMallocArray(&Arr, &D, Im.W, Im.H, cudaArrayTextureGather));
   size_t RowBytes = (size_t)Im.W * Im.texelBytes();
   CK(cudaMemcpy2DToArray(Arr, 0, 0, Im.Bytes.data(), RowBytes, RowBytes, Im.H,
                          cudaMemcpyHostToDevice));
@@ -304,10 +309,13 @@ static void gathers() {
     for (bool Norm : {false, true})
       for (cudaTextureFilterMode Filter :
            {cudaFilterModePoint, cudaFilterModeLinear}) {
+        if (Filter == cudaFilterModeLinear && !FloatOut)
+          continue; // refused (checked by runCase)
         cudaTextureDesc TD;
         memset(&TD, 0, sizeof TD);
         TD.addressMode[0] = TD.addressMode[1] = M;
         TD.filterMode = Filter;
+        TD.readMode = Read;
         TD.normalizedCoords = Norm;
         cudaTextureObject_t Tex;
         CK(cudaCreateTextureObject(&Tex, &R, &TD, nullptr));
@@ -320,18 +328,17 @@ static void gathers() {
           }
         int N = (int)X.size();
         float *DX, *DY;
-        float4 *DO;
+        T *DO;
         CK(cudaMalloc(&DX, N * sizeof(float)));
         CK(cudaMalloc(&DY, N * sizeof(float)));
-        CK(cudaMalloc(&DO, N * sizeof(float4)));
+        CK(cudaMalloc(&DO, N * sizeof(T)));
         CK(cudaMemcpy(DX, X.data(), N * sizeof(float), cudaMemcpyHostToDevice));
         CK(cudaMemcpy(DY, Y.data(), N * sizeof(float), cudaMemcpyHostToDevice));
-        std::vector<float4> Out(N);
+        std::vector<T> Out(N);
         for (int C = 0; C < 4; ++C) {
-          gather2D<<<(N + 127) / 128, 128>>>(Tex, DX, DY, DO, N, C);
+          gather2D<T><<<(N + 127) / 128, 128>>>(Tex, DX, DY, DO, N, C);
           CK(cudaDeviceSynchronize());
-          CK(cudaMemcpy(Out.data(), DO, N * sizeof(float4),
-                        cudaMemcpyDeviceToHost));
+          CK(cudaMemcpy(Out.data(), DO, N * sizeof(T), cudaMemcpyDeviceToHost));
           for (int K = 0; K < N; ++K) {
             float XB = refScale(X[K], Im.W, M, Norm) - 0.5f;
             float YB = refScale(Y[K], Im.H, M, Norm) - 0.5f;
@@ -342,20 +349,24 @@ static void gathers() {
             bitsOf(Out[K], Got);
             for (int Q = 0; Q < 4; ++Q) {
               long A, B;
-              float Want = 0.0f; // border
+              uint32_t WantBits = 0; // border: 0 (0.0f)
               if (refIndex(Corner[Q][0], Im.W, M, Norm, A) &&
-                  refIndex(Corner[Q][1], Im.H, M, Norm, B))
-                Want = Im.asFloat((int)A, (int)B, C);
-              uint32_t WantBits;
-              memcpy(&WantBits, &Want, 4);
+                  refIndex(Corner[Q][1], Im.H, M, Norm, B)) {
+                float Want = Im.asFloat((int)A, (int)B, C);
+                if (FloatOut)
+                  memcpy(&WantBits, &Want, 4);
+                else
+                  WantBits =
+                      narrow((uint32_t)Im.rawInt((int)A, (int)B, C), F, false);
+              }
               ++Checks;
               if (Got[Q] != WantBits)
                 ++Failures,
                     fprintf(stderr,
-                            "gather mode %d norm %d comp %d at (%g, %g) "
-                            "texel %d: got %08x want %08x\n",
-                            (int)M, (int)Norm, C, X[K], Y[K], Q, Got[Q],
-                            WantBits);
+                            "gather %s read %d mode %d norm %d comp %d at "
+                            "(%g, %g) texel %d: got %08x want %08x\n",
+                            F.Name, (int)Read, (int)M, (int)Norm, C, X[K], Y[K],
+                            Q, Got[Q], WantBits);
             }
           }
         }
@@ -429,7 +440,14 @@ int main(int argc, char **argv) {
       true);
   linearMemory();
   edgeStores();
-  gathers();
+  gathers<float4>({"float4", cudaChannelFormatKindFloat, 32, 4},
+                  cudaReadModeElementType, 11);
+  gathers<uchar4>({"uchar4", cudaChannelFormatKindUnsigned, 8, 4},
+                  cudaReadModeElementType, 15);
+  gathers<char4>({"char4", cudaChannelFormatKindSigned, 8, 4},
+                 cudaReadModeElementType, 16);
+  gathers<float4>({"uchar4", cudaChannelFormatKindUnsigned, 8, 4},
+                  cudaReadModeNormalizedFloat, 17);
   volumes();
   layeredTextures();
   levelFetches();
