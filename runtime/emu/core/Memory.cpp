@@ -405,6 +405,20 @@ static uint64_t hostAtomic(uint8_t *H, uint8_t Op, bool IntFetchOp, uint64_t B,
   return Old;
 }
 
+// PTX ISA, atom and red: "The atom.add.f32 operation without .noftz,
+// flushes subnormal inputs and results to sign-preserving zero on global
+// memory but supports subnormal inputs and results and doesn't flush them to
+// zero on shared memory." (red.add.f32 likewise; .add rounds to nearest
+// even.)
+static uint64_t addF32Ftz(uint64_t Old, uint64_t B) {
+  return put<float>(ftz32(ftz32(get<float>(Old)) + ftz32(get<float>(B))));
+}
+
+bool Launcher::inShared(const Inst &I, const uint8_t *H) const {
+  return I.Space == SpShared ||
+         (I.Space == SpGeneric && (uintptr_t)H - (uintptr_t)Shared < SharedSize);
+}
+
 bool Launcher::privateToCta(const Inst &I, const uint8_t *H) const {
   if (I.Space == SpShared || I.Space == SpLocal)
     return true;
@@ -435,9 +449,12 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     if (!((EM >> L) & 1))
       continue;
     uint8_t *H = addr(W, Fr, I, I.Space, A[L] + (uint64_t)I.Off, L, ES);
+    const bool Ftz = (I.Flags & FFtz) && !inShared(I, H);
     // The new value from the old one (both as raw bits).
     auto NewOf = [&](uint64_t Old) -> uint64_t {
       uint64_t New = Old;
+      if (Ftz) // f32 add on global memory
+        return addF32Ftz(Old, B[L]);
       auto Do = [&](auto Tag) {
         using T = decltype(Tag);
         New = put<T>(
@@ -512,7 +529,8 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
 }
 
 // atom.global.add.v2/.v4.f32: each element is its own atomic f32 add (with
-// the scalar form's rounding); atom returns the old values.
+// the scalar form's rounding and, global memory only, flushing); atom
+// returns the old values.
 void Launcher::atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *R = Fr.Regs.data();
   const uint64_t *A = R + (size_t)I.Addr * 32;
@@ -526,7 +544,8 @@ void Launcher::atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     for (unsigned V = 0; V < I.Vec; ++V) {
       uint64_t B = R[(size_t)I.S[V] * 32 + L];
       auto NewOf = [&](uint64_t Old) -> uint64_t {
-        return put<float>(get<float>(Old) + get<float>(B));
+        return I.Flags & FFtz ? addF32Ftz(Old, B)
+                              : put<float>(get<float>(Old) + get<float>(B));
       };
       uint64_t Old;
       if (Private) {
