@@ -11,8 +11,12 @@
 
 namespace contention {
 
-static constexpr int kCtas = 8;
+static constexpr int kCtas = 32;
 static constexpr unsigned kThreads = kCtas * kBlock;
+// Each thread applies its atomic kReps times (operation u = t * kReps + r
+// takes operand value(u)), so that CTAs on different host threads overlap.
+static constexpr unsigned kReps = 16;
+static constexpr unsigned kOps = kThreads * kReps;
 
 enum Kind {
   AddU32,
@@ -101,7 +105,7 @@ __host__ __device__ inline u64 initOf(int K) {
   case IncU32:
     return 7;
   case DecU32:
-    return 5000;
+    return 100000;
   case MinS32:
     return 0x7fffffff;
   case MaxU32:
@@ -179,7 +183,8 @@ __global__ void kContend(int Kind, u64 *G, u64 *O, unsigned K, int Sh) {
     __syncthreads();
   }
   u64 *P = Sh ? &S[threadIdx.x % K] : &G[T % K];
-  O[T] = apply(Kind, P, value(Kind, T));
+  for (unsigned R = 0; R < kReps; ++R)
+    O[T * kReps + R] = apply(Kind, P, value(Kind, T * kReps + R));
   if (Sh) {
     __syncthreads();
     if (threadIdx.x < K)
@@ -307,7 +312,7 @@ static void checkSlot(int Kind, const char *Where, unsigned K, unsigned Slot,
                  (unsigned long long)Final);
   if (Kind != ExchB32 && Final != Want)
     fail(Failed, "FAIL contention %s [%s, %u addresses] slot %u: %zu "
-                 "threads from %llx: final %llx want %llx\n", kNames[Kind],
+                 "ops from %llx: final %llx want %llx\n", kNames[Kind],
          Where, K, Slot, E.size(), (unsigned long long)Init,
          (unsigned long long)Final, (unsigned long long)Want);
   bool Ok = Kind == ExchB32   ? exchChain(Init, E, Final)
@@ -328,11 +333,11 @@ static size_t runOne(int Kind, unsigned K, bool Sh, FILE *Dump,
   const u64 M = ref::mask(Md.T), High = ref::wide(Md.T) ? 0 : kSentinel;
   size_t NSlots = Sh ? (size_t)kCtas * K : K;
   std::vector<u64> Slots(NSlots, High | (initOf(Kind) & M)),
-      Olds(kThreads, kUnset);
+      Olds(kOps, kUnset);
   u64 *G = nullptr, *O = nullptr;
   cudaError_t Err = cudaMalloc(&G, NSlots * sizeof(u64));
   if (Err == cudaSuccess)
-    Err = cudaMalloc(&O, kThreads * sizeof(u64));
+    Err = cudaMalloc(&O, kOps * sizeof(u64));
   if (Err == cudaSuccess)
     Err = cudaMemcpy(G, Slots.data(), NSlots * sizeof(u64),
                      cudaMemcpyHostToDevice);
@@ -344,7 +349,7 @@ static size_t runOne(int Kind, unsigned K, bool Sh, FILE *Dump,
     Err = cudaMemcpy(Slots.data(), G, NSlots * sizeof(u64),
                      cudaMemcpyDeviceToHost);
   if (Err == cudaSuccess)
-    Err = cudaMemcpy(Olds.data(), O, kThreads * sizeof(u64),
+    Err = cudaMemcpy(Olds.data(), O, kOps * sizeof(u64),
                      cudaMemcpyDeviceToHost);
   cudaFree(G);
   cudaFree(O);
@@ -355,9 +360,10 @@ static size_t runOne(int Kind, unsigned K, bool Sh, FILE *Dump,
     return 0;
   }
   std::vector<std::vector<Entry>> Per(NSlots);
-  for (uint32_t T = 0; T < kThreads; ++T) {
+  for (uint32_t U = 0; U < kOps; ++U) {
+    uint32_t T = U / kReps;
     size_t S = Sh ? (T / kBlock) * K + T % kBlock % K : T % K;
-    Per[S].push_back({Olds[T] & M, value(Kind, T) & M});
+    Per[S].push_back({Olds[U] & M, value(Kind, U) & M});
   }
   for (size_t S = 0; S < NSlots; ++S) {
     if ((Slots[S] & ~M) != High)
@@ -367,7 +373,7 @@ static size_t runOne(int Kind, unsigned K, bool Sh, FILE *Dump,
     checkSlot(Kind, Where, K, (unsigned)S, Per[S], Slots[S] & M, Dump,
               Failed);
   }
-  return kThreads;
+  return kOps;
 }
 
 static size_t runAll(FILE *Dump, unsigned &Failed, unsigned &Kernels) {
