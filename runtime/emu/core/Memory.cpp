@@ -410,13 +410,23 @@ static uint64_t hostAtomic(uint8_t *H, uint8_t Op, bool IntFetchOp, uint64_t B,
 // memory but supports subnormal inputs and results and doesn't flush them to
 // zero on shared memory." (red.add.f32 likewise; .add rounds to nearest
 // even.)
+static uint32_t flushBits32(uint32_t X) {
+  return X & 0x7f800000u ? X : X & 0x80000000u; // zero exponent: keep sign
+}
 static uint64_t addF32Ftz(uint64_t Old, uint64_t B) {
-  return put<float>(ftz32(ftz32(get<float>(Old)) + ftz32(get<float>(B))));
+  float X, Y;
+  uint32_t XB = flushBits32((uint32_t)Old), YB = flushBits32((uint32_t)B);
+  std::memcpy(&X, &XB, 4);
+  std::memcpy(&Y, &YB, 4);
+  float R = X + Y;
+  uint32_t RB;
+  std::memcpy(&RB, &R, 4);
+  return flushBits32(RB);
 }
 
 bool Launcher::inShared(const Inst &I, const uint8_t *H) const {
-  return I.Space == SpShared ||
-         (I.Space == SpGeneric && (uintptr_t)H - (uintptr_t)Shared < SharedSize);
+  return I.Space == SpShared || (I.Space == SpGeneric &&
+                                 (uintptr_t)H - (uintptr_t)Shared < SharedSize);
 }
 
 bool Launcher::privateToCta(const Inst &I, const uint8_t *H) const {
@@ -438,6 +448,7 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *D = R + (size_t)I.D[0] * 32;
   unsigned ES = tySize(I.T);
   const bool IsInt = !tyFloat(I.T);
+  const bool MayFtz = I.Flags & FFtz;
   if (CountMem)
     countMem(W, Fr, I, EM);
   if (I.Vec != 1) // atom/red.global.add.v2/.v4.f32 (the decoder allows no
@@ -449,12 +460,17 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     if (!((EM >> L) & 1))
       continue;
     uint8_t *H = addr(W, Fr, I, I.Space, A[L] + (uint64_t)I.Off, L, ES);
-    const bool Ftz = (I.Flags & FFtz) && !inShared(I, H);
+    if (MayFtz && !inShared(I, H)) { // f32 add on global memory: flushing
+      uint64_t Old =
+          hostAtomic<uint32_t>(H, AtAdd, false, B[L],
+                               [&](uint64_t O) { return addF32Ftz(O, B[L]); });
+      if (I.Op == OpAtom)
+        D[L] = Old;
+      continue;
+    }
     // The new value from the old one (both as raw bits).
     auto NewOf = [&](uint64_t Old) -> uint64_t {
       uint64_t New = Old;
-      if (Ftz) // f32 add on global memory
-        return addF32Ftz(Old, B[L]);
       auto Do = [&](auto Tag) {
         using T = decltype(Tag);
         New = put<T>(
