@@ -134,23 +134,25 @@ static size_t runForm(const Form &F, bool Sh, FILE *Dump, unsigned &Failed) {
     H[3 * N + I] = kUnset;
   }
   if (gStuck) {
-    fail(Failed, "FAIL %s [%s]: not run after a launch error; rerun with "
-                 "--filter\n", F.text, Where);
+    fail(Failed,
+         "FAIL %s [%s]: not run after a launch error; rerun with "
+         "--filter\n",
+         F.text, Where);
     return N;
   }
   u64 *Dev = nullptr;
   cudaError_t Err = cudaMalloc(&Dev, 4 * N * sizeof(u64));
   if (Err == cudaSuccess)
-    Err = cudaMemcpy(Dev, H.data(), 4 * N * sizeof(u64),
-                     cudaMemcpyHostToDevice);
+    Err =
+        cudaMemcpy(Dev, H.data(), 4 * N * sizeof(u64), cudaMemcpyHostToDevice);
   if (Err == cudaSuccess) {
     F.kernel<<<(unsigned)((N + kBlock - 1) / kBlock), kBlock>>>(
         Dev, Dev + N, Dev + 2 * N, Dev + 3 * N, (int)N, Sh);
     Err = cudaDeviceSynchronize();
   }
   if (Err == cudaSuccess)
-    Err = cudaMemcpy(H.data(), Dev, 4 * N * sizeof(u64),
-                     cudaMemcpyDeviceToHost);
+    Err =
+        cudaMemcpy(H.data(), Dev, 4 * N * sizeof(u64), cudaMemcpyDeviceToHost);
   cudaFree(Dev);
   if (Err != cudaSuccess) {
     fail(Failed, "FAIL %s [%s]: launch error: %s\n", F.text, Where,
@@ -174,18 +176,23 @@ static size_t runForm(const Form &F, bool Sh, FILE *Dump, unsigned &Failed) {
     bool NewOk = GotNew == Want || (F.op == Op::Add && ref::isNan(F.ty, Want) &&
                                     ref::isNan(F.ty, GotNew));
     if (!NewOk)
-      fail(Failed, "FAIL %s [%s]: mem %llx b %llx c %llx: stored %llx want "
-                   "%llx\n", F.text, Where, (unsigned long long)C.init,
-           (unsigned long long)C.b, (unsigned long long)C.c,
-           (unsigned long long)GotNew, (unsigned long long)Want);
+      fail(Failed,
+           "FAIL %s [%s]: mem %llx b %llx c %llx: stored %llx want "
+           "%llx\n",
+           F.text, Where, (unsigned long long)C.init, (unsigned long long)C.b,
+           (unsigned long long)C.c, (unsigned long long)GotNew,
+           (unsigned long long)Want);
     if (F.returns && GotOld != C.init)
-      fail(Failed, "FAIL %s [%s]: mem %llx b %llx c %llx: returned %llx "
-                   "want %llx\n", F.text, Where, (unsigned long long)C.init,
-           (unsigned long long)C.b, (unsigned long long)C.c,
-           (unsigned long long)GotOld, (unsigned long long)C.init);
+      fail(Failed,
+           "FAIL %s [%s]: mem %llx b %llx c %llx: returned %llx "
+           "want %llx\n",
+           F.text, Where, (unsigned long long)C.init, (unsigned long long)C.b,
+           (unsigned long long)C.c, (unsigned long long)GotOld,
+           (unsigned long long)C.init);
     if ((H[I] & ~M) != High)
-      fail(Failed, "FAIL %s [%s]: mem %llx: the upper half of the 64-bit "
-                   "slot became %llx (a 32-bit atomic wrote 8 bytes)\n",
+      fail(Failed,
+           "FAIL %s [%s]: mem %llx: the upper half of the 64-bit "
+           "slot became %llx (a 32-bit atomic wrote 8 bytes)\n",
            F.text, Where, (unsigned long long)C.init,
            (unsigned long long)(H[I] >> 32));
   }

@@ -111,8 +111,9 @@ inline u64 stored(Op O, Ty T, bool Ftz, u64 Old, u64 B, u64 C) {
 }
 
 inline bool isNan(Ty T, u64 B) {
-  return T == Ty::F32 ? std::isnan(f32(B))
-                      : T == Ty::F64 ? std::isnan(f64(B)) : false;
+  return T == Ty::F32   ? std::isnan(f32(B))
+         : T == Ty::F64 ? std::isnan(f64(B))
+                        : false;
 }
 
 } // namespace ref

@@ -36,9 +36,12 @@ enum Kind {
   NumKinds
 };
 static const char *const kNames[] = {
-    "atomicAdd u32", "atomicAdd u64", "atomicAdd f32", "atomicAdd f64",
-    "atomicInc u32", "atomicDec u32", "atomicMin s32", "atomicMax u32",
-    "atomicMax s64", "atomicAnd b32", "atomicOr b32",  "atomicXor b32",
+    "atomicAdd u32",  "atomicAdd u64",
+    "atomicAdd f32",  "atomicAdd f64",
+    "atomicInc u32",  "atomicDec u32",
+    "atomicMin s32",  "atomicMax u32",
+    "atomicMax s64",  "atomicAnd b32",
+    "atomicOr b32",   "atomicXor b32",
     "atomicExch b32", "atomicCAS-loop increment u32"};
 
 __host__ __device__ inline uint32_t hash(uint32_t T) {
@@ -311,18 +314,20 @@ static void checkSlot(int Kind, const char *Where, unsigned K, unsigned Slot,
                  kNames[Kind], Where, K, Slot, (unsigned long long)Init,
                  (unsigned long long)Final);
   if (Kind != ExchB32 && Final != Want)
-    fail(Failed, "FAIL contention %s [%s, %u addresses] slot %u: %zu "
-                 "ops from %llx: final %llx want %llx\n", kNames[Kind],
-         Where, K, Slot, E.size(), (unsigned long long)Init,
+    fail(Failed,
+         "FAIL contention %s [%s, %u addresses] slot %u: %zu "
+         "ops from %llx: final %llx want %llx\n",
+         kNames[Kind], Where, K, Slot, E.size(), (unsigned long long)Init,
          (unsigned long long)Final, (unsigned long long)Want);
-  bool Ok = Kind == ExchB32   ? exchChain(Init, E, Final)
+  bool Ok = Kind == ExchB32  ? exchChain(Init, E, Final)
             : Kind == XorB32 ? true // not monotone: the final value only
                              : linearizable(Md, Init, E, Final);
   if (!Ok)
-    fail(Failed, "FAIL contention %s [%s, %u addresses] slot %u: the %zu "
-                 "returned old values fit no order of the threads (final "
-                 "%llx)\n", kNames[Kind], Where, K, Slot, E.size(),
-         (unsigned long long)Final);
+    fail(Failed,
+         "FAIL contention %s [%s, %u addresses] slot %u: the %zu "
+         "returned old values fit no order of the threads (final "
+         "%llx)\n",
+         kNames[Kind], Where, K, Slot, E.size(), (unsigned long long)Final);
 }
 
 // One launch of Kind on K addresses; returns the number of checked threads.
@@ -332,8 +337,7 @@ static size_t runOne(int Kind, unsigned K, bool Sh, FILE *Dump,
   Model Md = modelOf(Kind);
   const u64 M = ref::mask(Md.T), High = ref::wide(Md.T) ? 0 : kSentinel;
   size_t NSlots = Sh ? (size_t)kCtas * K : K;
-  std::vector<u64> Slots(NSlots, High | (initOf(Kind) & M)),
-      Olds(kOps, kUnset);
+  std::vector<u64> Slots(NSlots, High | (initOf(Kind) & M)), Olds(kOps, kUnset);
   u64 *G = nullptr, *O = nullptr;
   cudaError_t Err = cudaMalloc(&G, NSlots * sizeof(u64));
   if (Err == cudaSuccess)
@@ -349,8 +353,8 @@ static size_t runOne(int Kind, unsigned K, bool Sh, FILE *Dump,
     Err = cudaMemcpy(Slots.data(), G, NSlots * sizeof(u64),
                      cudaMemcpyDeviceToHost);
   if (Err == cudaSuccess)
-    Err = cudaMemcpy(Olds.data(), O, kOps * sizeof(u64),
-                     cudaMemcpyDeviceToHost);
+    Err =
+        cudaMemcpy(Olds.data(), O, kOps * sizeof(u64), cudaMemcpyDeviceToHost);
   cudaFree(G);
   cudaFree(O);
   if (Err != cudaSuccess) {
@@ -367,11 +371,11 @@ static size_t runOne(int Kind, unsigned K, bool Sh, FILE *Dump,
   }
   for (size_t S = 0; S < NSlots; ++S) {
     if ((Slots[S] & ~M) != High)
-      fail(Failed, "FAIL contention %s [%s] slot %zu: upper half %llx "
-                   "changed\n", kNames[Kind], Where, S,
-           (unsigned long long)(Slots[S] >> 32));
-    checkSlot(Kind, Where, K, (unsigned)S, Per[S], Slots[S] & M, Dump,
-              Failed);
+      fail(Failed,
+           "FAIL contention %s [%s] slot %zu: upper half %llx "
+           "changed\n",
+           kNames[Kind], Where, S, (unsigned long long)(Slots[S] >> 32));
+    checkSlot(Kind, Where, K, (unsigned)S, Per[S], Slots[S] & M, Dump, Failed);
   }
   return kOps;
 }
