@@ -8,6 +8,7 @@
 // ones before it left (for add, a permutation of prefix sums), see
 // linearizable(). Included by atomics.cu.
 #pragma once
+#include <map>
 
 namespace contention {
 
@@ -300,6 +301,38 @@ static bool exchChain(u64 Init, const std::vector<Entry> &E, u64 Final) {
   return A == B;
 }
 
+// Any operation: each operation is an edge from its old value to the value
+// it stores; an order of the operations that gives each its old value is a
+// trail from Init to Final using every edge once (an Euler trail). One
+// exists iff, on the vertices with edges, out-degree minus in-degree is 1 at
+// Init and -1 at Final (0 everywhere when Init == Final) and 0 elsewhere,
+// and all edges are connected to Init. Used for xor, which is not monotone.
+static bool eulerTrail(const Model &Md, u64 Init, const std::vector<Entry> &E,
+                       u64 Final) {
+  if (E.empty())
+    return Init == Final;
+  std::map<u64, long> Balance; // out - in
+  std::map<u64, u64> Parent;   // union-find over the undirected edges
+  auto Find = [&](u64 X) {
+    Parent.emplace(X, X);
+    while (Parent[X] != X)
+      X = Parent[X] = Parent[Parent[X]];
+    return X;
+  };
+  for (const Entry &X : E) {
+    u64 To = ref::stored(Md.O, Md.T, false, X.Old, X.V, 0);
+    ++Balance[X.Old];
+    --Balance[To];
+    Parent[Find(X.Old)] = Find(To);
+  }
+  for (const auto &[V, B] : Balance) {
+    long Want = Init == Final ? 0 : V == Init ? 1 : V == Final ? -1 : 0;
+    if (B != Want || Find(V) != Find(Init))
+      return false;
+  }
+  return true;
+}
+
 // Checks one address: its threads' (old, operand) and its final value.
 static void checkSlot(int Kind, const char *Where, unsigned K, unsigned Slot,
                       const std::vector<Entry> &E, u64 Final, FILE *Dump,
@@ -320,7 +353,7 @@ static void checkSlot(int Kind, const char *Where, unsigned K, unsigned Slot,
          kNames[Kind], Where, K, Slot, E.size(), (unsigned long long)Init,
          (unsigned long long)Final, (unsigned long long)Want);
   bool Ok = Kind == ExchB32  ? exchChain(Init, E, Final)
-            : Kind == XorB32 ? true // not monotone: the final value only
+            : Kind == XorB32 ? eulerTrail(Md, Init, E, Final)
                              : linearizable(Md, Init, E, Final);
   if (!Ok)
     fail(Failed,
