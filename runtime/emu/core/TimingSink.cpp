@@ -172,6 +172,7 @@ StaticInst describe(const Function &F, const Inst &I, const Inst *Prev) {
   case OpCpAsync:
   case OpTex:
   case OpSuld:
+  case OpTxq:
     Src(I.Addr);
     S.K = Kind::Load;
     return S;
