@@ -59,9 +59,10 @@ void InstDecoder::mma() {
   // The types as written: d, a, b, c (tf32 is not a Ty: it stays in List).
   Ty Td = I.T, Tc = Md.Types.empty() ? Ty::None : Md.Types.back();
   Ty Ta = Md.Types.size() == 4 ? Md.Types[1] : Ty::None;
+  // m16n8k16: D and C have one type (ptxas rejects .f32 D with .f16 C).
   if (Md.has("m16n8k16") && Md.Types.size() == 4 && Ta == Md.Types[2] &&
-      (Ta == Ty::F16 || (Ta == Ty::BF16 && Td == Ty::F32 && Tc == Ty::F32)) &&
-      (Td == Ty::F32 || Td == Ty::F16) && (Tc == Ty::F32 || Tc == Ty::F16))
+      (Ta == Ty::F16 || (Ta == Ty::BF16 && Td == Ty::F32)) && Td == Tc &&
+      (Td == Ty::F32 || Td == Ty::F16))
     I.Sub = Ta == Ty::F16 ? MmaM16N8K16F16 : MmaM16N8K16BF16;
   else if (Md.has("m16n8k8") && Tf32 && Md.Types.size() == 2 && Td == Ty::F32 &&
            Tc == Ty::F32)

@@ -4,7 +4,9 @@
 // m32n8k16, m8n32k16; A and B row- and column-major, C loaded and D stored
 // both ways, leading dimensions other than the tile's), run by four warps
 // on tiles at 32-byte but not 256-byte aligned addresses, against a host
-// reference (plain loops in double / int64, values.h).
+// reference (plain loops in double / int64, values.h); and the mma.sync
+// forms (m16n8k16 f16/bf16, m16n8k8 tf32, m8n8k4 f64) and ldmatrix x1/x2/x4
+// (.trans) with the ISA's fragment layouts (mma_cases.h).
 //
 //   matrix [--filter S] [--dump FILE]   exit 0 when every check passes
 //   matrix unsupported                  a sub-byte wmma must fail to launch
@@ -274,7 +276,9 @@ void runSpec(Ctx &x, const Spec &s) {
 
 } // namespace
 
-// The spec table (specs.h) names each kernel instantiation.
+// The spec table (specs.h) names each kernel instantiation; mma_cases.h
+// runs mma.sync and ldmatrix with the ISA's fragment layouts.
+#include "mma_cases.h"
 #include "specs.h"
 
 static int expectUnsupported() {
@@ -319,6 +323,10 @@ int main(int argc, char **argv) {
     fputs("warpscope-matrixconf/1\n", x.dump);
   for (const Spec &s : specs())
     runSpec(x, s);
+  runMmaSpecs(x);
+  for (int X : {1, 2, 4})
+    for (bool trans : {false, true})
+      runLdmatrix(x, X, trans);
   if (x.dump)
     fclose(x.dump);
   printf("%d forms, %ld checks, %ld failed\n", x.specs, x.checks, x.failed);
