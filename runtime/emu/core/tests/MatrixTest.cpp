@@ -139,8 +139,7 @@ TEST(Mma, M16N8K16HalfAndBf16) {
        false},
       {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", true, false,
        false},
-      {"mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", false, true,
-       true}};
+      {"mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", false, true, true}};
   uint32_t Seed = 21;
   for (const MmaCase &Cs : Cases) {
     SCOPED_TRACE(Cs.Instr);
