@@ -17,7 +17,18 @@ struct Tiles {
   unsigned lda, ldb, ldc, ldd;
   unsigned long long sa, sb, sc, sd;
   int cRow, dRow, satf;
+  int fill;         // A = fill_fragment(fillValue), C negated in x[]
+  double fillValue; // exact in the multiplicand type
 };
+
+// fill_fragment's argument type from a double.
+template <class T> __device__ T fillArg(double v) { return (T)v; }
+template <> __device__ __half fillArg<__half>(double v) {
+  return __float2half((float)v);
+}
+template <> __device__ __nv_bfloat16 fillArg<__nv_bfloat16>(double v) {
+  return __float2bfloat16((float)v);
+}
 
 template <class T> __device__ T *tileOf(const void *p, unsigned long long s) {
   unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -32,10 +43,18 @@ __global__ void wmmaKernel(Tiles t) {
   wmma::fragment<wmma::matrix_b, M, N, K, TI, LB> fb;
   wmma::fragment<wmma::accumulator, M, N, K, TC> fc;
   wmma::fragment<wmma::accumulator, M, N, K, TD> fd;
-  wmma::load_matrix_sync(fa, tileOf<const TM>(t.a, t.sa), t.lda);
+  if (t.fill)
+    wmma::fill_fragment(
+        fa, fillArg<typename wmma::helper_traits<TI>::fill_argument_type>(
+                t.fillValue));
+  else
+    wmma::load_matrix_sync(fa, tileOf<const TM>(t.a, t.sa), t.lda);
   wmma::load_matrix_sync(fb, tileOf<const TM>(t.b, t.sb), t.ldb);
   wmma::load_matrix_sync(fc, tileOf<const TC>(t.c, t.sc), t.ldc,
                          t.cRow ? wmma::mem_row_major : wmma::mem_col_major);
+  if (t.fill)
+    for (int i = 0; i < fc.num_elements; ++i)
+      fc.x[i] = -fc.x[i];
   if constexpr (std::is_same<TD, int>::value)
     wmma::mma_sync(fd, fa, fb, fc, t.satf != 0);
   else

@@ -191,8 +191,11 @@ void runMode(Ctx &x, const Spec &s, Mode m, int variant, bool satf) {
         (std::hash<std::string>()(s.name) + m * 131 + satf)};
   std::vector<RefOut> ref;
   static const int shifts[kWarps] = {0, 3, -4, 6};
+  const double fill = s.in == KS8 ? -7 : s.in == KU8 ? 200 : 0.75;
   for (int w = 0; w < kWarps; ++w) {
-    Inputs in = makeInputs(s, m, r, shifts[w]);
+    // Fill: one fill value for all warps, so one grid (shift 0).
+    Inputs in =
+        makeInputs(s, m == MFill ? MExact : m, r, m == MFill ? 0 : shifts[w]);
     auto put = [&](Operand &o, const std::vector<double> &v, Kind k) {
       for (int i = 0; i < o.R; ++i)
         for (int j = 0; j < o.C; ++j) {
@@ -206,16 +209,22 @@ void runMode(Ctx &x, const Spec &s, Mode m, int variant, bool satf) {
     put(A, in.A, s.in);
     put(B, in.B, s.in);
     put(C, in.C, s.c);
+    if (m == MFill) { // what fill_fragment and x[i] = -x[i] make of them
+      for (double &v : in.A)
+        v = fill;
+      for (double &v : in.C)
+        v = -v;
+    }
     ref.push_back(
         reference(s.M, s.N, s.K, in.A, in.B, in.C, kindInt(s.in), satf));
   }
   for (Operand *o : {&A, &B, &C, &D})
     CK(cudaMemcpy(o->dev, o->host.data(), o->host.size(),
                   cudaMemcpyHostToDevice));
-  Tiles t{A.tiles(), B.tiles(), C.tiles(),   (void *)D.tiles(),
-          A.ld,      B.ld,      C.ld,        D.ld,
-          A.stride,  B.stride,  C.stride,    D.stride,
-          cRow,      dRow,      satf ? 1 : 0};
+  Tiles t{
+      A.tiles(), B.tiles(), C.tiles(),    (void *)D.tiles(), A.ld,     B.ld,
+      C.ld,      D.ld,      A.stride,     B.stride,          C.stride, D.stride,
+      cRow,      dRow,      satf ? 1 : 0, m == MFill,        fill};
   void *args[] = {&t};
   dim3 grid = s.shared ? dim3(kWarps) : dim3(2), block = s.shared ? 32 : 64;
   CK(cudaLaunchKernel((const void *)s.kernel, grid, block, args, 0, nullptr));
@@ -265,8 +274,11 @@ void runSpec(Ctx &x, const Spec &s) {
     runMode(x, s, MExact, 1, true);
     runMode(x, s, MSaturate, 2, true);
     runMode(x, s, MSaturate, 3, false); // wraps modulo 2^32
+    runMode(x, s, MFill, 1, false);
     return;
   }
+  if (!s.shared) // the shared-memory kernel has no fill variant
+    runMode(x, s, MFill, 3, false);
   runMode(x, s, MExact, 0, false);
   runMode(x, s, MSpecial, 1, false);
   runMode(x, s, MGeneral, 2, false);

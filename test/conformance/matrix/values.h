@@ -139,10 +139,12 @@ struct Rng {
 // signed zeros, infinities and NaNs. Subnormal: f16 subnormal multiplicands.
 // General: full-precision values in [-1, 1), checked within a bound.
 // Saturate: integer extremes and accumulators near the s32 limits.
-enum Mode { MExact, MSpecial, MSubnormal, MGeneral, MSaturate };
+// Fill: exact, but A set by fill_fragment and C negated element by element
+// in its fragment (x[i] = -x[i]), as epilogues do.
+enum Mode { MExact, MSpecial, MSubnormal, MGeneral, MSaturate, MFill };
 inline const char *modeName(Mode m) {
-  static const char *n[] = {"exact", "special", "subnormal", "general",
-                            "saturate"};
+  static const char *n[] = {"exact",   "special",  "subnormal",
+                            "general", "saturate", "fill"};
   return n[m];
 }
 
