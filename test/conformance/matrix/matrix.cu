@@ -129,6 +129,12 @@ Inputs makeInputs(const Spec &s, Mode m, Rng &r, int shift) {
   return in;
 }
 
+std::string num(double v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
 std::string hex(uint64_t b, Kind k) {
   char buf[24];
   snprintf(buf, sizeof buf, "0x%0*llx", 2 * kindSize(k), (unsigned long long)b);
@@ -147,8 +153,8 @@ void checkElem(Ctx &x, const Spec &s, Mode m, int w, int mm, int nn,
     double bound = generalBound(s.K, s.c, s.d, absSum, want);
     if (!(std::fabs(g - want) <= bound))
       fail(x, shown,
-           std::string(where) + " = " + std::to_string(g) + ", want " +
-               std::to_string(want) + " within " + std::to_string(bound));
+           std::string(where) + " = " + num(g) + ", want " + num(want) +
+               " within " + num(bound));
     return;
   }
   if (std::isnan(want)) { // the ISA does not fix a NaN's payload
@@ -159,14 +165,14 @@ void checkElem(Ctx &x, const Spec &s, Mode m, int w, int mm, int nn,
   uint64_t wb = 0;
   if (!encode(s.d, want, wb)) {
     fail(x, shown,
-         std::string(where) + ": reference " + std::to_string(want) +
+         std::string(where) + ": reference " + num(want) +
              " is not exact in the D type (suite bug)");
     return;
   }
   if (got != wb)
     fail(x, shown,
-         std::string(where) + ", want " + hex(wb, s.d) + " (" +
-             std::to_string(want) + ")");
+         std::string(where) + ", want " + hex(wb, s.d) + " (" + num(want) +
+             ")");
 }
 
 // One mode of one spec: inputs for four warps, launch, check D tiles and
@@ -190,6 +196,7 @@ void runMode(Ctx &x, const Spec &s, Mode m, int variant, bool satf) {
   Rng r{0x9e3779b97f4a7c15ull ^
         (std::hash<std::string>()(s.name) + m * 131 + satf)};
   std::vector<RefOut> ref;
+  int shown = 0;
   static const int shifts[kWarps] = {0, 3, -4, 6};
   const double fill = s.in == KS8 ? -7 : s.in == KU8 ? 200 : 0.75;
   for (int w = 0; w < kWarps; ++w) {
@@ -201,8 +208,10 @@ void runMode(Ctx &x, const Spec &s, Mode m, int variant, bool satf) {
         for (int j = 0; j < o.C; ++j) {
           uint64_t b = 0;
           if (!encode(k, v[(size_t)i * o.C + j], b))
-            printf("FAIL %s %s: input %g not exact (suite bug)\n",
-                   s.name.c_str(), modeName(m), v[(size_t)i * o.C + j]);
+            fail(x, shown,
+                 s.name + " " + modeName(m) + ": input " +
+                     num(v[(size_t)i * o.C + j]) +
+                     " not exact in its type (suite bug)");
           o.set(w, i, j, b);
         }
     };
@@ -231,7 +240,6 @@ void runMode(Ctx &x, const Spec &s, Mode m, int variant, bool satf) {
   CK(cudaDeviceSynchronize());
   std::vector<unsigned char> before = D.host;
   CK(cudaMemcpy(D.host.data(), D.dev, D.host.size(), cudaMemcpyDeviceToHost));
-  int shown = 0;
   std::vector<bool> inTile(D.host.size(), false);
   for (int w = 0; w < kWarps; ++w) {
     if (x.dump)
