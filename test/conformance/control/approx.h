@@ -94,7 +94,7 @@ inline bool approxOk(const ApproxWant &W, uint64_t Got) {
   case ApproxWant::Nan:
     return std::isnan(G);
   default:
-    return std::isfinite(G) && std::fabs(G - W.Val) <= kOurBound * W.Val;
+    return std::isfinite(G) && std::fabs(G - W.Val) <= kOurBound * std::fabs(W.Val);
   }
 }
 
