@@ -75,12 +75,10 @@ inline ApproxWant wantFtz(uint64_t A, bool Rsqrt) {
 
 inline ApproxWant wantRsqrt(uint64_t A) {
   double X = asD(A);
-  if (std::isnan(X) || (X < 0 && !std::isinf(X) && X != 0) ||
-      X == -INFINITY)
+  if (std::isnan(X) || (X < 0 && !std::isinf(X) && X != 0) || X == -INFINITY)
     return {ApproxWant::Nan, 0, 0};
   if (X == 0)
-    return {ApproxWant::Exact, asU(std::signbit(X) ? -INFINITY : INFINITY),
-            0};
+    return {ApproxWant::Exact, asU(std::signbit(X) ? -INFINITY : INFINITY), 0};
   if (std::isinf(X))
     return {ApproxWant::Exact, 0, 0};
   return {ApproxWant::Near, 0, (double)(1 / std::sqrt((long double)X))};
@@ -94,7 +92,8 @@ inline bool approxOk(const ApproxWant &W, uint64_t Got) {
   case ApproxWant::Nan:
     return std::isnan(G);
   default:
-    return std::isfinite(G) && std::fabs(G - W.Val) <= kOurBound * std::fabs(W.Val);
+    return std::isfinite(G) &&
+           std::fabs(G - W.Val) <= kOurBound * std::fabs(W.Val);
   }
 }
 
@@ -157,10 +156,11 @@ inline void testApproxF64() {
       if (F < 2 && I >= N0 && Got != O[3 * (I - N0) + F]) // a[31:0] ignored
         Ok = false;
       if (!Ok)
-        fail(Names[F], "in 0x%016llx got 0x%016llx (%.17g) want %s 0x%016llx "
+        fail(Names[F],
+             "in 0x%016llx got 0x%016llx (%.17g) want %s 0x%016llx "
              "(%.17g)",
              (unsigned long long)In[I], (unsigned long long)Got, asD(Got),
-             W[F].K == ApproxWant::Exact  ? "exactly"
+             W[F].K == ApproxWant::Exact ? "exactly"
              : W[F].K == ApproxWant::Nan ? "a NaN, not"
                                          : "within 2^-12 of",
              (unsigned long long)(W[F].K == ApproxWant::Near ? asU(W[F].Val)

@@ -14,9 +14,9 @@ namespace ctl {
 
 extern "C" __device__ __noinline__ __attribute__((used)) unsigned
 ctl_exit_some(unsigned Sel) {
-  asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p exit;\n\t}" ::
-                   "r"(Sel)
-               : "memory");
+  asm volatile(
+      "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p exit;\n\t}" ::"r"(Sel)
+      : "memory");
   return Sel + 1;
 }
 
@@ -30,13 +30,14 @@ __global__ void kExitBar(const uint32_t *Pat, uint32_t *Out, uint32_t *Cnt) {
   Sm[T] = 0x10000 + T;
   asm volatile("bar.sync 0;" ::: "memory");
   if (Mode == 0)
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p exit;\n\t}" ::
-                     "r"(Bit)
-                 : "memory");
+    asm volatile(
+        "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p exit;\n\t}" ::"r"(
+            Bit)
+        : "memory");
   else if (Mode == 1)
-    asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p ret;\n\t}" ::
-                     "r"(Bit)
-                 : "memory");
+    asm volatile(
+        "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p ret;\n\t}" ::"r"(Bit)
+        : "memory");
   else {
     uint32_t R;
     asm volatile("{\n\t.param .b32 a0;\n\t.param .b32 rv;\n\t"
@@ -171,8 +172,7 @@ __global__ void kWarpSync(const uint32_t *Pat, const uint32_t *Next,
                "bar.warp.sync -1;\n\t"
                "ld.shared.u32 %0, [%2];"
                : "=r"(A)
-               : "r"(Sh(&SmA[T])), "r"(Sh(&SmA[Base + (L ^ 1)])),
-                 "r"(T * 3 + 1)
+               : "r"(Sh(&SmA[T])), "r"(Sh(&SmA[Base + (L ^ 1)])), "r"(T * 3 + 1)
                : "memory");
   asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\t"
                "@!p bra WS%=;\n\t"
@@ -220,7 +220,9 @@ template <int Mode> inline void testExitBar(const char *Name) {
     return;
   auto O = Out.get(), C = Cnt.get();
   for (unsigned B = 0; B < NB; ++B) {
-    auto Ends = [&](unsigned T) { return (Pat[B * 32 + T / 32] >> T % 32) & 1; };
+    auto Ends = [&](unsigned T) {
+      return (Pat[B * 32 + T / 32] >> T % 32) & 1;
+    };
     uint32_t Want = 0;
     for (unsigned T = 0; T < N; ++T)
       Want += !Ends(T) && T % 3 == 0;
@@ -228,7 +230,9 @@ template <int Mode> inline void testExitBar(const char *Name) {
       unsigned I = B * N + T, S = (T + 32) % N;
       bool End = Ends(T);
       expect(Name, "read", I, O[I],
-             End ? kSentinel : Ends(S) ? 0x10000 + S : 0x20000 + S);
+             End       ? kSentinel
+             : Ends(S) ? 0x10000 + S
+                       : 0x20000 + S);
       expect(Name, "popc", I, C[I], End ? kSentinel : Want);
     }
   }
@@ -281,8 +285,7 @@ inline void testPopc() {
         unsigned I = B * N + T;
         expect(Name, "popc", I, O[3 * I], All);
         expect(Name, "popc.not", I, O[3 * I + 1], N - All);
-        expect(Name, "popc.group", I, O[3 * I + 2],
-               N == 256 ? Grp[T / 64] : 0);
+        expect(Name, "popc.group", I, O[3 * I + 2], N == 256 ? Grp[T / 64] : 0);
       }
     }
   }

@@ -110,8 +110,8 @@ __global__ void kBraUni(const uint32_t *Flag, uint32_t *Path) {
 // brx.idx over a table of 7 labels: five that set a code, the join itself
 // (code stays 0) and the instruction right after brx, where the lanes whose
 // guard is false also go (code 99).
-__global__ void kBrx(const uint32_t *Idx, const uint32_t *Guard,
-                     uint32_t *Code, uint32_t *Ballot) {
+__global__ void kBrx(const uint32_t *Idx, const uint32_t *Guard, uint32_t *Code,
+                     uint32_t *Ballot) {
   unsigned T = threadIdx.x;
   uint32_t C, B;
   asm volatile("{\n\t.reg .pred p;\n\t"
@@ -198,13 +198,27 @@ inline void testBraLoop() {
   for (unsigned T = 0; T < N; ++T) {
     unsigned W = T / 32, L = T % 32;
     switch (W) {
-    case 0: Trips[T] = 0; break;                        // nobody loops
-    case 1: Trips[T] = 5; break;                        // uniform
-    case 2: Trips[T] = L; break;                        // one more per lane
-    case 3: Trips[T] = L == 31 ? 40 : 0; break;         // lane 31 alone
-    case 4: Trips[T] = L == 0 ? 40 : 1; break;          // lane 0 long
-    case 5: Trips[T] = 31 - L; break;
-    default: Trips[T] = (Pat[W] >> L & 1) * ((L * 7 + W) % 41); break;
+    case 0:
+      Trips[T] = 0;
+      break; // nobody loops
+    case 1:
+      Trips[T] = 5;
+      break; // uniform
+    case 2:
+      Trips[T] = L;
+      break; // one more per lane
+    case 3:
+      Trips[T] = L == 31 ? 40 : 0;
+      break; // lane 31 alone
+    case 4:
+      Trips[T] = L == 0 ? 40 : 1;
+      break; // lane 0 long
+    case 5:
+      Trips[T] = 31 - L;
+      break;
+    default:
+      Trips[T] = (Pat[W] >> L & 1) * ((L * 7 + W) % 41);
+      break;
     }
   }
   Buf<uint32_t> DT(Trips), Acc(N), Bal(N);

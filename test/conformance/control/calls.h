@@ -19,9 +19,8 @@ __host__ __device__ inline uint64_t mixBits(uint64_t H, uint64_t V) {
   return (H ^ V) * 0x100000001b3ull + (V >> 7);
 }
 
-__host__ __device__ inline uint64_t mixArgs(signed char A, short B, int C,
-                                            long long D, float E, double F,
-                                            Pair S) {
+__host__ __device__ inline uint64_t
+mixArgs(signed char A, short B, int C, long long D, float E, double F, Pair S) {
   uint32_t Eb;
   uint64_t Fb, Sb;
   memcpy(&Eb, &E, 4);
@@ -41,8 +40,7 @@ __host__ __device__ inline uint64_t mixArgs(signed char A, short B, int C,
 // The callees. __attribute__((used)) keeps those that only inline asm
 // calls; defined before the kernels, so the PTX defines them before use.
 extern "C" __device__ __noinline__ __attribute__((used)) unsigned long long
-ctl_mix(signed char A, short B, int C, long long D, float E, double F,
-        Pair S) {
+ctl_mix(signed char A, short B, int C, long long D, float E, double F, Pair S) {
   return mixArgs(A, B, C, D, E, F, S);
 }
 
@@ -189,8 +187,8 @@ __global__ void kCallReturns(const uint32_t *Pat, uint32_t *I32,
                : "=d"(Nd)
                : "d"((double)T + 0.125)
                : "memory");
-  unsigned long long Fp = Bit ? (unsigned long long)&ctl_twice
-                              : (unsigned long long)&ctl_square;
+  unsigned long long Fp =
+      Bit ? (unsigned long long)&ctl_twice : (unsigned long long)&ctl_square;
   uint32_t R;
   asm volatile("{\n\t.param .b32 a0;\n\t.param .b32 rv;\n"
                "CP%=: .callprototype (.param .b32 _) _ (.param .b32 _);\n\t"
@@ -319,8 +317,8 @@ inline void testCallRec() {
   std::vector<uint32_t> Depth(N), Pat = lanePatterns(N / 32);
   for (unsigned T = 0; T < N; ++T) {
     unsigned W = T / 32, L = T % 32;
-    Depth[T] = W == 0   ? 4                        // uniform
-               : W == 1 ? L % 7                    // 0..6 per lane
+    Depth[T] = W == 0   ? 4                           // uniform
+               : W == 1 ? L % 7                       // 0..6 per lane
                : W == 2 ? (L == 31 ? 9 : 0xffffffffu) // lane 31 alone
                         : ((Pat[W] >> L) & 1 ? (L * 5 + W) % 8 : 0xffffffffu);
   }

@@ -22,9 +22,10 @@ using namespace ctl;
 // Thread 37 of block 2 traps; every other thread writes its index.
 __global__ void kTrap(uint32_t *Out) {
   unsigned T = blockIdx.x * blockDim.x + threadIdx.x;
-  asm volatile("{\n\t.reg .pred p;\n\tsetp.eq.u32 p, %0, 1;\n\t@p trap;\n\t}" ::
-                   "r"((unsigned)(blockIdx.x == 2 && threadIdx.x == 37))
-               : "memory");
+  asm volatile(
+      "{\n\t.reg .pred p;\n\tsetp.eq.u32 p, %0, 1;\n\t@p trap;\n\t}" ::"r"(
+          (unsigned)(blockIdx.x == 2 && threadIdx.x == 37))
+      : "memory");
   Out[T] = T;
 }
 
@@ -131,7 +132,10 @@ int main(int Argc, char **Argv) {
       T.Run();
   if (G.Dump)
     std::fclose(G.Dump);
-  std::printf("%u tests, %u checks, %u failed\n", G.Tests, G.Checked,
-              G.Failed);
+  if (!G.Tests)
+    std::printf("control: no test name contains '%s'; see kTests in "
+                "control.cu\n",
+                Filter);
+  std::printf("%u tests, %u checks, %u failed\n", G.Tests, G.Checked, G.Failed);
   return G.Failed || !G.Tests ? 1 : 0;
 }

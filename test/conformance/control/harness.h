@@ -92,9 +92,10 @@ constexpr uint32_t kSentinel = 0xcdcdcdcdu;
 // both ends, halves, all but one, and pseudo-random masks (a fixed LCG, so
 // the inputs never change).
 inline std::vector<uint32_t> lanePatterns(size_t N) {
-  std::vector<uint32_t> P = {0u,         ~0u,        0x55555555u, 0xaaaaaaaau,
-                             1u,         0x80000000u, 0x0000ffffu, 0xffff0000u,
-                             0x7fffffffu, 0xfffffffeu, 0x00010000u, 0x0f0f0f0fu};
+  std::vector<uint32_t> P = {0u,          ~0u,         0x55555555u,
+                             0xaaaaaaaau, 1u,          0x80000000u,
+                             0x0000ffffu, 0xffff0000u, 0x7fffffffu,
+                             0xfffffffeu, 0x00010000u, 0x0f0f0f0fu};
   uint64_t S = 0x2545f4914f6cdd1dull;
   while (P.size() < N) {
     S = S * 6364136223846793005ull + 1442695040888963407ull;

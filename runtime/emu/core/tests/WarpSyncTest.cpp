@@ -128,8 +128,8 @@ TEST(WarpSync, ExitedMembersDoNotHoldIt) {
   ASSERT_TRUE(M);
   std::vector<uint32_t> Out(32, 0xffu);
   std::string Err;
-  ASSERT_TRUE(launch(*M, "exited", {1, 1, 1}, {32, 1, 1},
-                     Args().add(Out.data()), &Err))
+  ASSERT_TRUE(
+      launch(*M, "exited", {1, 1, 1}, {32, 1, 1}, Args().add(Out.data()), &Err))
       << Err;
   for (uint32_t L = 0; L < 32; ++L)
     EXPECT_EQ(Out[L], L < 16 ? L : 0xffu) << "lane " << L;
