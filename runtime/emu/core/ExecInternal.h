@@ -198,6 +198,7 @@ private:
   const Inst *PhaseInst[16] = {};
   uint32_t PhaseWarp[16] = {};
   void releaseBarrier(uint32_t B);
+  uint32_t countedArrivals(uint32_t B) const;
   // Interp.cpp
   bool runWarp(Warp &W) { // true: reached barrier
     return Tracing ? runWarpT<true>(W) : runWarpT<false>(W);

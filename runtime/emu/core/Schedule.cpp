@@ -503,6 +503,20 @@ void releaseWarpSync(Frame &Fr) {
   Fr.WsArrived = Fr.WsNeed = 0;
 }
 
+// Arrivals at barrier B with a thread count: the PTX ISA marks a warp's
+// arrival once its non-exited threads arrived, so such a warp counts as a
+// whole warp even when some of its lanes exited (or do not exist, in a
+// partial last warp); a warp still arriving counts its arrived lanes.
+uint32_t Launcher::countedArrivals(uint32_t B) const {
+  uint32_t N = 0;
+  for (const Warp &W : Warps) {
+    uint32_t At = W.BarLanes[B];
+    if (At)
+      N += (W.Valid & ~W.Exited & ~At) ? popc32(At) : 32;
+  }
+  return N;
+}
+
 // Barrier B completed: its waiting paths go on, bar.red's get the result.
 void Launcher::releaseBarrier(uint32_t B) {
   for (Warp &W : Warps) {
@@ -661,7 +675,7 @@ void Launcher::runBlock() {
       if (!((Waiting >> B) & 1))
         continue;
       uint32_t Need = Expect[B] ? std::min(Expect[B], Live) : Live;
-      if (Arrived[B] < Need)
+      if ((Expect[B] ? countedArrivals(B) : Arrived[B]) < Need)
         continue;
       releaseBarrier(B);
       Released = true;

@@ -205,6 +205,29 @@ __global__ void kWarpSync(const uint32_t *Pat, const uint32_t *Next,
   Out[3 * T + 2] = C;
 }
 
+// Named barriers with a count after some lanes exited: warps 0 and 1 meet
+// at barrier 1, warps 2 and 3 at barrier 2 (count 64 each), after the lanes
+// of a pattern in warps 0 and 3 exited. A warp's arrival is marked once its
+// non-exited threads arrived (PTX ISA 9.7.13.1: the barrier "marks warps'
+// arrival"), so each pair completes; the lower warp reads what the upper
+// one stored.
+__global__ void kExitNamed(const uint32_t *Pat, uint32_t *Out) {
+  __shared__ uint32_t Sm[128];
+  unsigned T = threadIdx.x, W = T >> 5, L = T & 31;
+  uint32_t Bit = (W == 0 || W == 3) ? (Pat[blockIdx.x] >> L) & 1 : 0;
+  Sm[T] = 0;
+  asm volatile("bar.sync 0;" ::: "memory");
+  asm volatile(
+      "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %0, 0;\n\t@p exit;\n\t}" ::"r"(Bit)
+      : "memory");
+  Sm[T] = T * 9 + 4 + blockIdx.x;
+  if (W < 2)
+    asm volatile("bar.sync 1, 64;" ::: "memory");
+  else
+    asm volatile("bar.sync 2, 64;" ::: "memory");
+  Out[blockIdx.x * 128 + T] = Sm[T ^ 32];
+}
+
 template <int Mode> inline void testExitBar(const char *Name) {
   if (!canRun(Name))
     return;
@@ -236,6 +259,32 @@ template <int Mode> inline void testExitBar(const char *Name) {
       expect(Name, "popc", I, C[I], End ? kSentinel : Want);
     }
   }
+}
+
+inline void testExitNamed() {
+  const char *Name = "exit.named";
+  if (!canRun(Name))
+    return;
+  const unsigned NB = 12;
+  std::vector<uint32_t> Pat = lanePatterns(NB + 2);
+  Pat.erase(Pat.begin(), Pat.begin() + 2); // no "all lanes exit" pattern
+  Pat[0] = 0;
+  Buf<uint32_t> DP(Pat), Out(NB * 128);
+  kExitNamed<<<NB, 128>>>(DP.D, Out.D);
+  if (!launched(Name))
+    return;
+  auto O = Out.get();
+  for (unsigned B = 0; B < NB; ++B)
+    for (unsigned T = 0; T < 128; ++T) {
+      unsigned S = T ^ 32, I = B * 128 + T;
+      auto Ends = [&](unsigned U) {
+        return (U / 32 == 0 || U / 32 == 3) && ((Pat[B] >> U % 32) & 1);
+      };
+      expect(Name, "read", I, O[I],
+             Ends(T)   ? kSentinel
+             : Ends(S) ? 0
+                       : S * 9 + 4 + B);
+    }
 }
 
 inline void testNamed() {

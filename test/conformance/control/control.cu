@@ -92,6 +92,7 @@ static const Test kTests[] = {
     {"ret.barrier", [] { testExitBar<1>("ret.barrier"); }},
     {"exit.callee", [] { testExitBar<2>("exit.callee"); }},
     {"bar.sync.named", testNamed},
+    {"exit.named", testExitNamed},
     {"bar.red.popc", testPopc},
     {"barrier.sync", testBarrierDiv},
     {"bar.warp.sync", testWarpSync},
