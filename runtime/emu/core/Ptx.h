@@ -138,10 +138,12 @@ enum Op : uint16_t {
   OpIsspacep,
   OpDp4a,
   OpDp2a,
-  OpTex,  // Addr: object handle; S: coordinates; Sub: dimensions; Bool:
-          // 0 for tex, 1 + component for tld4 (gather)
-  OpSuld, // ... Sub: dimensions | boundary mode << 4 (0 trap, 1 clamp, 2 zero)
-  OpSust, // ... S: coordinates; D: the values stored (read, not written)
+  OpTex,     // Addr: object handle; S: coordinates (S3: layer); Sub: dimensions
+             // | SubLayered; Bool: 0 for tex, 1 + component for tld4 (gather)
+  OpSuld,    // ... Sub: dimensions | SubLayered | boundary mode << 4 (0 trap,
+             // 1 clamp, 2 zero)
+  OpSust,    // ... S: coordinates; D: the values stored (read, not written)
+  OpTxq,     // txq/suq (Bool 1): Addr: object handle; Sub: ImageQuery
   OpCvtTf32, // cvt.{rna,rn,rz}.tf32.f32 (Rnd)
   OpCpAsync, // Addr/Off: shared dst; S0: global src base; S2: src offset;
              // S1: src-size, or (Bool 1) the ignore-src predicate; Sub: cp-size
@@ -156,6 +158,9 @@ enum Op : uint16_t {
            // elements, T/T2 = a/b types, Bool = 1 for a signed d, FWide = .add
   OpUnsupported,
 };
+
+/// OpTex/OpSuld/OpSust: Sub bit of the layered geometries (.a1d, .a2d).
+constexpr uint8_t SubLayered = 8;
 
 // Modifier flags (Inst::Flags).
 enum : uint32_t {
