@@ -239,9 +239,20 @@ enum MatrixShape : uint8_t {
   MmaM16N8K16BF16, // .bf16 inputs
   MmaM16N8K8TF32,  // .m16n8k8 .tf32
   MmaM8N8K4F64,    // .m8n8k4 .f64
-  WmmaM16N16K16F16,
-  WmmaM16N16K16BF16
 };
+/// wmma's Sub: WmmaBit | geometry << 4 | multiplicand type (wmmaSub).
+enum WmmaGeom : uint8_t {
+  WmM16N16K16,
+  WmM32N8K16,
+  WmM8N32K16,
+  WmM16N16K8, // .tf32
+  WmM8N8K4    // .f64
+};
+enum WmmaElem : uint8_t { WeF16, WeBF16, WeTF32, WeF64, WeS8, WeU8 };
+constexpr uint8_t WmmaBit = 0x80;
+constexpr uint8_t wmmaSub(WmmaGeom G, WmmaElem E) {
+  return (uint8_t)(WmmaBit | G << 4 | E);
+}
 /// Matrix operand list layout in Function::MatrixSlots (MatrixOps.cpp).
 enum WmmaFrag : uint8_t { FragA, FragB, FragC };
 /// OpVideo's operation (low 3 bits of Sub).
