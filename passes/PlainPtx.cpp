@@ -10,6 +10,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
@@ -32,6 +33,8 @@ static FPOpFusion::FPOpFusionMode fusion(const Module &M) {
 }
 
 Expected<std::string> warpscope::plainPtx(const Module &M, unsigned OptLevel) {
+  // Its cost shows in clang's -ftime-trace.
+  TimeTraceScope Scope("WarpScopePlainPtx");
   std::string Error;
   const Target *T = TargetRegistry::lookupTarget(M.getTargetTriple(), Error);
   if (!T)

@@ -33,20 +33,18 @@ std::string shapeDifference(const Function &I, const Function &P) {
   return "";
 }
 
+/// Whether the two blocks hold the same instructions, in any order (the
+/// scheduler may order them differently around the probes; counts are the
+/// same either way).
 bool sameInstructions(const Block &I, const Block &P) {
-  auto Next = [](const Block &B, size_t &At) -> const Item * {
-    while (At < B.Items.size() && B.Items[At].Kind != Item::Instruction)
-      ++At;
-    return At < B.Items.size() ? &B.Items[At++] : nullptr;
+  auto Opcodes = [](const Block &B) {
+    Histogram H;
+    for (const Item &X : B.Items)
+      if (X.Kind == Item::Instruction)
+        ++H[X.Opcode];
+    return H;
   };
-  size_t AtI = 0, AtP = 0;
-  for (;;) {
-    const Item *X = Next(I, AtI), *Y = Next(P, AtP);
-    if (!X || !Y)
-      return !X && !Y;
-    if (X->Opcode != Y->Opcode)
-      return false;
-  }
+  return Opcodes(I) == Opcodes(P);
 }
 
 } // namespace

@@ -110,15 +110,15 @@ TEST(PlainHistograms, OtherBlocksDoNotMap) {
 }
 
 TEST(PlainHistograms, OtherEdgesDoNotMap) {
-  std::string Plain = loop(1, false);
-  Plain.replace(Plain.find("@%p1 bra $L__BB0_1"), 18, "@%p1 bra $L__BB0_3");
-  Plain.replace(Plain.find("ret;"), 4, "$L__BB0_3:\nret;");
-  PlainAttribution A =
-      ptx::attributePlain(parseBody(loop(1, true)), parseBody(Plain));
+  std::string Ours = probe(0) + "@%p1 bra $L__BB0_2;\n" + probe(2) +
+                     "mov.u32 %r1, 1;\n$L__BB0_2:\n" + probe(4) + "ret;\n";
+  std::string Plain = "@%p1 bra $L__BB0_2;\nmov.u32 %r1, 1;\nret;\n"
+                      "$L__BB0_2:\nret;\n";
+  PlainAttribution A = ptx::attributePlain(parseBody(Ours), parseBody(Plain));
   EXPECT_EQ(A.Status, PlainAttribution::NotMapped);
-  EXPECT_NE(A.Why.find("PTX block 1 "), std::string::npos) << A.Why;
-  EXPECT_NE(A.Why.find("goes to blocks {2} in the plain build, {2, 1} in "
-                       "the instrumented build"),
+  EXPECT_NE(A.Why.find("PTX block 1 (plain line "), std::string::npos) << A.Why;
+  EXPECT_NE(A.Why.find("goes to blocks {} in the plain build, {2} in the "
+                       "instrumented build"),
             std::string::npos)
       << A.Why;
 }

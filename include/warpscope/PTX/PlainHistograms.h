@@ -23,8 +23,9 @@ namespace warpscope::ptx {
 
 struct PlainAttribution {
   enum StatusTy {
-    /// Without the probes, the instrumented PTX is the plain PTX, opcode for
-    /// opcode in every block: the instrumented histograms are the plain ones.
+    /// Without the probes, every instrumented PTX block holds the plain
+    /// block's instructions (in any order): the instrumented histograms give
+    /// the plain program's counts.
     Same,
     /// The instructions differ, the blocks map one to one: Histograms.
     Mapped,
