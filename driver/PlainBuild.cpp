@@ -23,6 +23,15 @@ FunctionProfile withPlainPtx(const FunctionProfile &F) {
 
 } // namespace
 
+std::optional<FunctionProfile>
+warpscope::plainProfile(const FunctionProfile &F) {
+  if (F.PlainPtxStatus == "same")
+    return F;
+  if (F.PlainPtxStatus == "mapped")
+    return withPlainPtx(F);
+  return std::nullopt;
+}
+
 PlainComparison warpscope::comparePlain(const FunctionProfile &F,
                                         const InstructionMix &Own) {
   PlainComparison C;

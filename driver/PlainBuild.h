@@ -14,6 +14,7 @@
 #include "InstructionMix.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 
 namespace warpscope {
 
@@ -43,6 +44,10 @@ struct PlainComparison {
   std::vector<Difference> Differences;
   bool hasHistogram() const { return Status == Same || Status == Mapped; }
 };
+
+/// F as the plain build: its blocks' counts with the plain build's PTX;
+/// none when its blocks do not map (or there is no plain PTX).
+std::optional<FunctionProfile> plainProfile(const FunctionProfile &F);
 
 /// F's plain build against Own, F's instruction mix.
 PlainComparison comparePlain(const FunctionProfile &F,
