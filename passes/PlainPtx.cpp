@@ -46,11 +46,14 @@ Expected<std::string> warpscope::plainPtx(const Module &M, unsigned OptLevel) {
   for (const Function &F : M)
     if (!F.isDeclaration() && !First)
       First = &F;
-  StringRef CPU, Features;
-  if (First) {
-    CPU = First->getFnAttribute("target-cpu").getValueAsString();
-    Features = First->getFnAttribute("target-features").getValueAsString();
-  }
+  // Without them this is no module clang made (a test's IR): the code
+  // generator's default CPU may not select what the module uses, and it
+  // ends the process when it cannot.
+  if (!First || !First->hasFnAttribute("target-cpu"))
+    return fail("its functions carry no target-cpu (not a module from clang)");
+  StringRef CPU = First->getFnAttribute("target-cpu").getValueAsString();
+  StringRef Features =
+      First->getFnAttribute("target-features").getValueAsString();
   CodeGenOptLevel Level = OptLevel == 0   ? CodeGenOptLevel::None
                           : OptLevel == 1 ? CodeGenOptLevel::Less
                           : OptLevel == 2 ? CodeGenOptLevel::Default
@@ -62,8 +65,7 @@ Expected<std::string> warpscope::plainPtx(const Module &M, unsigned OptLevel) {
                              std::nullopt, std::nullopt, Level));
   if (!TM)
     return fail("no target machine for " + CPU);
-  if (First)
-    TM->resetTargetOptions(*First); // -ffast-math's, from the attributes
+  TM->resetTargetOptions(*First); // -ffast-math's, from the attributes
   // A copy through bitcode, use-list order kept: the order of a value's uses
   // steers instruction selection and register numbering, and CloneModule
   // does not keep it. Its own context: the code generator's diagnostics and
