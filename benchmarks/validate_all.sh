@@ -10,6 +10,11 @@
 # unless WARPSCOPE_ALLOW_PARTIAL=1. Ends with
 # the line "N passed, M failed"; exit 77 when the emulator or the .inst builds
 # are missing.
+# With WARPSCOPE_EMU_THREADS other than 1, each program is run again on one
+# emulator thread, and its probe counters, ground truth and modeled cycles
+# must equal the parallel run's (tools/same_counts.py), except for the
+# programs of racy-counts.txt, whose CTAs race by design (as on a GPU): for
+# those the difference is printed, not failed.
 #   benchmarks/validate_all.sh [--build DIR]
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,6 +25,14 @@ ws="$build/bin/warpscope"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 pass=0 fail=0 promoted=0
+threads="${WARPSCOPE_EMU_THREADS:-0}"
+racy() { grep -q "^$1:" "$here/racy-counts.txt"; }
+# same_counts NAME: the parallel run's counts against a one-thread run's.
+same_counts() {
+  WARPSCOPE_QUIET=1 WARPSCOPE_EMU_THREADS=1 "$ws" run --emulate -o "$out/$1-1t" \
+    -- "$build/benchmarks/$1.inst" small > "$out/$1-1t.log" 2>&1 &&
+    python3 "$here/tools/same_counts.py" "$out/$1-1t" "$out/$1" > "$out/$1.same" 2>&1
+}
 while read -r name; do
   [[ "$name" =~ ^[A-Za-z0-9_]+$ ]] || continue
   exe="$build/benchmarks/$name.inst"
@@ -41,7 +54,21 @@ while read -r name; do
       fail=$((fail + 1))
       continue
     fi
-    printf '%-14s ok   %s (%d promoted records)\n' "$name" "$(tail -1 "$out/$name.validate")" "$n"
+    same=""
+    if [ "$threads" != 1 ]; then
+      if same_counts "$name"; then
+        same=", same counts on 1 thread"
+        racy "$name" && same="$same (listed as racy)"
+      elif racy "$name"; then
+        same=", counts differ on 1 thread: racy by design ($(grep "^$name:" "$here/racy-counts.txt" | cut -d: -f2- | cut -c2-60)...)"
+      else
+        printf '%-14s FAIL counts differ between %s threads and 1 thread\n' "$name" "$threads"
+        sed 's/^/    /' "$out/$name.same" "$out/$name-1t.log" | head -8
+        fail=$((fail + 1))
+        continue
+      fi
+    fi
+    printf '%-14s ok   %s (%d promoted records%s)\n' "$name" "$(tail -1 "$out/$name.validate")" "$n" "$same"
     pass=$((pass + 1))
   else
     printf '%-14s FAIL\n' "$name"

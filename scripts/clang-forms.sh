@@ -2,8 +2,10 @@
 # Regenerates test/conformance/instr/clang-forms.txt (issue 16): the PTX forms
 # clang 22 emits for every CUDA program of the repository (benchmarks, tests,
 # examples; libdevice and the CUDA headers' intrinsics come with them) at
-# -O0..-O3, plus the checked-in emulator test PTX. The conformance suite's own
-# instr.cu is left out: its forms are the ones it tests, not what clang emits.
+# -O0..-O3, plus the checked-in emulator test PTX. The conformance suites
+# (test/conformance/*) are left out, but for the instr suite's corpus/ of
+# math and intrinsic calls: their inline-asm forms are the ones they test
+# (some on purpose unsupported, like tex.cube), not what clang emits.
 #   scripts/clang-forms.sh [OUTDIR]     (OUTDIR keeps the PTX; default a tmpdir)
 # Prints how many files did not compile (they need flags of their own) and
 # the number of forms. See docs/emulator.md, "Conformance".
@@ -14,7 +16,8 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 out=${1:-$(mktemp -d)}
 mkdir -p "$out"
 cd "$root"
-mapfile -t srcs < <(git ls-files '*.cu' | grep -v '^test/conformance/instr/instr.cu$')
+mapfile -t srcs < <(git ls-files '*.cu' | grep -v '^test/conformance/'
+  git ls-files 'test/conformance/instr/corpus/*.cu')
 fails=0
 for f in "${srcs[@]}"; do
   base=$(echo "$f" | tr '/' '_')

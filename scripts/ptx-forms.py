@@ -16,6 +16,10 @@ not part of the key.
       "Conformance").
   ptx-forms.py --uncovered FORMS COVERED...
       print that block: the uncovered forms, one line per opcode.
+  ptx-forms.py --in-ptx COVERED FILE.ptx...
+      fail when a form listed in COVERED (a suite's covered-forms.txt)
+      does not occur in the suite's own PTX: a suite lists only what its
+      kernels execute.
 """
 import re
 import sys
@@ -147,6 +151,17 @@ def main(argv):
             print(f'{s}: covered by a suite but still listed as not '
                   f'covered in {argv[2]}; remove it there')
         return 1 if stale or both else 0
+    if argv[:1] == ['--in-ptx']:
+        if len(argv) < 3:
+            sys.exit('usage: ptx-forms.py --in-ptx COVERED FILE.ptx...')
+        emitted = set()
+        for path in argv[2:]:
+            emitted |= forms_of(open(path).read())
+        missing = sorted(read_list(argv[1]) - emitted)
+        for s in missing:
+            print(f'{s}: listed in {argv[1]} but not in the suite\'s PTX '
+                  f'({", ".join(argv[2:])}); remove it or add a kernel')
+        return 1 if missing else 0
     if argv[:1] == ['--uncovered']:
         # The block for DOC: uncovered forms grouped by opcode.
         rest = read_list(argv[1])

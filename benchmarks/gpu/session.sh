@@ -17,29 +17,37 @@
 #           and small-size exact counts of the default build
 #   dataset the time-prediction dataset: per-launch counts and features, and
 #           ncu kernel times, at three sizes (benchmarks/gpu/sizes.txt)
+#   conformance  the emulator's conformance programs with --dump (results
+#           bit for bit, to diff with the emulator's: compare_dumps.py)
+#   emuscale  the emulator's speed with 1..16 threads on this machine's cores
 #
 # Every step runs under a timeout inside BUDGET_SECONDS (default 540) and is
 # logged in steps.log (name, exit status, seconds); steps that no longer fit
 # are logged as SKIP. Everything lands in $OUT/PHASE.tar.gz (one file: the
 # device tool returns at most 8), to be unpacked and analysed off the GPU.
 set -u
-phase="${1:?usage: session.sh truth|timing|dataset|pcs|rest|replicas [BUDGET_SECONDS]}"
+phase="${1:?usage: session.sh truth|timing|dataset|pcs|rest|replicas|conformance|emuscale [BUDGET_SECONDS]}"
 budget="${2:-540}"
 repo="$(pwd)"
-bench="$repo/build/benchmarks"
-ws="$repo/build/bin/warpscope"
+# The stripped tree of prepare_carry.sh when it was carried, else the build.
+root="$repo/build"
+[ -x "$repo/build/gpu-carry/bin/warpscope" ] && root="$repo/build/gpu-carry"
+bench="$root/benchmarks"
+ws="$root/bin/warpscope"
 out="${OUT:-/tmp/ws-out}"
 W="/tmp/ws-$phase"
 rm -rf "$W"
 mkdir -p "$W/log" "$out"
 t_start=$SECONDS
 
-export LD_LIBRARY_PATH="$repo/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # CUPTI: the machine's own if it has one, else the copy carried in
 # build/gpu-carry (the same CUDA 13.0 release as the collector was built with).
 cupti="$(find /usr/local/cuda/ /usr/local/cuda*/ /opt -name 'libcupti.so.13' 2>/dev/null | head -n 1)"
 if [ -n "$cupti" ]; then
   export LD_LIBRARY_PATH="$(dirname "$cupti"):$LD_LIBRARY_PATH"
+elif [ -e "$root/lib/libcupti.so.13" ]; then
+  : # carried in $root/lib, already on the path
 elif [ -e "$repo/build/gpu-carry/libcupti.so.13" ]; then
   export LD_LIBRARY_PATH="$repo/build/gpu-carry:$LD_LIBRARY_PATH"
 fi
@@ -56,7 +64,7 @@ finish() {
   ls -la "$out" >&2
 }
 trap finish EXIT
-export repo bench ws W cupti
+export repo root bench ws W cupti
 
 left() { echo $((budget - (SECONDS - t_start))); }
 # step NAME MIN_SECONDS CMD...: runs CMD if MIN_SECONDS still fit, logs it.
@@ -86,7 +94,7 @@ environment() {
   echo "cupti: ${cupti:-carried}"
   echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
   ldd "$bench/reduction.inst" | grep -E 'cudart|warpscope'
-  ldd "$repo/build/lib/libwarpscope-collect.so" | grep -i cupti
+  ldd "$root/lib/libwarpscope-collect.so" | grep -i cupti
 }
 
 # Metrics asked of ncu, filtered to those the chip offers: one unknown name
@@ -273,6 +281,46 @@ dataset() {
   unset WARPSCOPE_OUT
 }
 
+# The emulator's conformance programs on the GPU (issues 16 and 21): each
+# writes every (form, case, inputs, result bits) with --dump; off the GPU,
+# compare_dumps.py diffs them with the emulator's dumps of the same binaries.
+conformance() {
+  step environment 0 environment
+  mkdir -p "$W/conf"
+  local f n
+  for f in "$root"/conformance/*; do
+    [ -x "$f" ] || continue
+    n="$(basename "$f")"
+    step "conf-$n" 20 "$f" --dump "$W/conf/$n.dump"
+  done
+}
+
+# The emulator's scaling over this machine's cores (issue 24; the lending
+# machine has 16, the development machine 2): each arithmetic benchmark's
+# timed kernel section (time_ms) with 1, 2, 4, 8 and 16 emulator threads,
+# best of 3; the output checks itself (PASS).
+emuscale() {
+  step environment 0 environment
+  nproc >"$W/nproc.txt"
+  lscpu >"$W/lscpu.txt" 2>&1
+  echo "program,size,threads,rep,time_ms,pass" >"$W/emuscale.csv"
+  local p size t r log
+  for spec in "nbody 8192" "sgemm_shared 800" "hotspot 1024" "cfd_flux 512" "md_neighbor 32"; do
+    read -r p size <<<"$spec"
+    for t in 1 2 4 8 16; do
+      for r in 1 2 3; do
+        log="$W/log/emu-$p-$t-$r.log"
+        step "emu-$p-$t-$r" 20 env WARPSCOPE_EMU_THREADS="$t" WARPSCOPE_OUT="$W/scratch" \
+          LD_LIBRARY_PATH="$root/lib/emu" "$bench/$p" "$size"
+        echo "$p,$size,$t,$r,$(awk '$1 == "time_ms" { v = $2 } END { print v }' \
+          "$W/log/emu-$p-$t-$r.log" 2>/dev/null),$(grep -c '^PASS' \
+          "$W/log/emu-$p-$t-$r.log" 2>/dev/null)" >>"$W/emuscale.csv"
+      done
+    done
+  done
+  rm -rf "$W/scratch"
+}
+
 export -f environment ncu_run
 
 case "$phase" in
@@ -282,5 +330,7 @@ case "$phase" in
   pcs) pcs ;;
   rest) rest ;;
   replicas) replicas ;;
+  conformance) conformance ;;
+  emuscale) emuscale ;;
   *) echo "session.sh: unknown phase '$phase'" >&2; exit 2 ;;
 esac

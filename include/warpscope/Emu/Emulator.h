@@ -153,7 +153,10 @@ struct ImageDesc {
   bool LinearMemory = false;
   uint64_t Width = 0, Height = 1, Depth = 1; ///< texels
   uint64_t Pitch = 0;                        ///< bytes from one row to the next
-  uint64_t SlicePitch = 0;  ///< bytes from one 2D slice to the next
+  uint64_t SlicePitch = 0; ///< bytes from one 2D slice (or layer) to the next
+  /// Layered image (1D or 2D layers, tex.a1d/.a2d, suld/sust .a1d/.a2d): the
+  /// number of layers, SlicePitch bytes apart; 0 when not layered.
+  uint32_t Layers = 0;
   uint8_t Channels = 1;     ///< 1, 2 or 4, all of the same format
   uint8_t ChannelBits = 32; ///< 8, 16 or 32 (Float: 16 or 32)
   ChannelKind Kind = ChannelKind::Float;

@@ -61,6 +61,11 @@ bool InstDecoder::memory() {
                         "': vector atomics other than "
                         "atom/red.global.add.v2/.v4.f32 unsupported");
     I.Sub = (uint8_t)AO;
+    // FFtz on an f32 add: flush subnormals where the address is global
+    // memory (see execAtom); .noftz (PTX ISA 9.4) keeps them.
+    I.Flags &= ~FFtz;
+    if (AO == AtAdd && I.T == Ty::F32 && !Md.has("noftz"))
+      I.Flags |= FFtz;
     size_t Base = I.Op == OpAtom ? 1 : 0;
     needOps(Base + (AO == AtCas ? 3 : 2));
     if (I.Vec != 1) { // atom.global.add.v4.f32 {d..}, [a], {b..}

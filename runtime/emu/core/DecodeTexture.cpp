@@ -1,52 +1,97 @@
-//===- DecodeTexture.cpp - decoding tex, suld and sust --------------------===//
+//===- DecodeTexture.cpp - decoding tex, suld, sust, txq and suq ----------===//
 //
 // Texture and surface instructions on object handles (the form clang emits
-// for the CUDA object API): tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32}
+// for the CUDA object API): tex.{1d,2d,3d,a1d,a2d}.v4.{f32,s32,u32}.{f32,s32}
 // (also .level and .grad: images have one level, so the level of detail is
 // not needed), tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32 (gathers),
-// suld.b/sust.b.{1d,2d,3d}[.vN].bNN.{trap,clamp,zero}. Layered and cube
-// geometries, queries (txq, suq), formatted surface access (.p) and sured
+// suld.b/sust.b.{1d,2d,3d,a1d,a2d}[.vN].bNN.{trap,clamp,zero}, and the
+// queries txq/suq .width/.height/.depth/.array_size (txq also
+// .num_mipmap_levels, .normalized_coords). Cube and multisample
+// geometries, the other queries, formatted surface access (.p) and sured
 // decode as unsupported instructions that name themselves.
 //
 //===----------------------------------------------------------------------===//
 #include "ParserInternal.h"
+#include "Texture.h"
 
 namespace warpscope::emu::core::parser {
 
 namespace {
 
-unsigned geometry(const Mods &M) {
+// Dimensions of the geometry modifier (0: none supported); Layered for
+// .a1d/.a2d (texture and surface arrays).
+unsigned geometry(const Mods &M, bool &Layered) {
+  Layered = false;
   for (auto &X : M.List) {
-    if (X == "1d")
-      return 1;
-    if (X == "2d")
-      return 2;
-    if (X == "3d")
-      return 3;
+    if (X == "1d" || X == "2d" || X == "3d")
+      return (unsigned)(X[0] - '0');
+    if (X == "a1d" || X == "a2d") {
+      Layered = true;
+      return (unsigned)(X[1] - '0');
+    }
   }
   return 0;
 }
 
 } // namespace
 
-bool InstDecoder::texture() {
-  if (B == "txq" || B == "suq" || B == "sured" || B == "istypep")
+bool InstDecoder::query() {
+  bool Surf = B == "suq";
+  static const struct {
+    const char *Name;
+    ImageQuery Q;
+  } Queries[] = {{"width", ImageQuery::Width},
+                 {"height", ImageQuery::Height},
+                 {"depth", ImageQuery::Depth},
+                 {"array_size", ImageQuery::ArraySize},
+                 {"num_mipmap_levels", ImageQuery::NumMipmapLevels},
+                 {"normalized_coords", ImageQuery::NormalizedCoords}};
+  int Q = -1;
+  for (int K = 0; K < (Surf ? 4 : 6); ++K)
+    if (Md.has(Queries[K].Name))
+      Q = K;
+  if (Q < 0 || Md.has("level"))
     throw Unsupported("'" + Opc +
-                      "': texture query/reduction instructions are not "
-                      "supported");
+                      "': only the .width, .height, .depth, .array_size" +
+                      (Surf ? "" : ", .num_mipmap_levels, .normalized_coords") +
+                      " queries are supported (the values of the others are "
+                      "not documented for CUDA objects)");
+  if (Ops.size() != 2 || Ops[1].Kind != RawOp::Mem || Ops[1].Name.empty() ||
+      Ops[1].Off != 0 || !Ops[1].Elems.empty())
+    fail("'" + Opc + "' expects d, [handle]");
+  uint32_t HandleSlot;
+  if (!P.lookupReg(Ops[1].Name, HandleSlot))
+    throw Unsupported("'" + Opc + "' on '" + Ops[1].Name +
+                      "': texture and surface references are not supported "
+                      "(use texture/surface objects)");
+  I.Addr = HandleSlot;
+  I.Op = OpTxq;
+  I.Sub = (uint8_t)Queries[Q].Q;
+  I.Bool = Surf ? 1 : 0;
+  setD(0, Ops[0]);
+  return true;
+}
+
+bool InstDecoder::texture() {
+  if (B == "txq" || B == "suq")
+    return query();
+  if (B == "sured" || B == "istypep")
+    throw Unsupported("'" + Opc +
+                      "': surface reductions and istypep are not supported");
   bool Gather = B == "tld4";
   if (B != "tex" && B != "suld" && B != "sust" && !Gather)
     return false;
-  unsigned Dims = geometry(Md);
+  bool Layered;
+  unsigned Dims = geometry(Md, Layered);
   if (!Dims)
     throw Unsupported("'" + Opc +
-                      "': only 1d, 2d and 3d geometries are supported "
-                      "(no layered, cube or multisample textures)");
+                      "': only 1d, 2d, 3d, a1d and a2d geometries are "
+                      "supported (no cube or multisample textures)");
   int Comp = -1; // tld4's component: r g b a
   for (int C = 0; C < 4 && Gather; ++C)
     if (Md.has(C == 0 ? "r" : C == 1 ? "g" : C == 2 ? "b" : "a"))
       Comp = C;
-  if (Gather && (Dims != 2 || Comp < 0))
+  if (Gather && (Dims != 2 || Layered || Comp < 0))
     throw Unsupported("'" + Opc +
                       "': only tld4.{r,g,b,a}.2d gathers are supported");
   bool IsTex = B == "tex" || Gather;
@@ -87,7 +132,8 @@ bool InstDecoder::texture() {
       Mem->Elems.size() != 1 || Mem->Elems[0].Kind != RawOp::Vec)
     fail("'" + Opc + "' expects [handle, {coordinates}]");
   const std::vector<RawOp> &Co = Mem->Elems[0].Elems;
-  if (Co.size() != (Dims == 3 ? 4u : Dims))
+  // {x}, {x, y}, {x, y, z, pad}, {layer, x}, {layer, x, y, pad}.
+  if (Co.size() != (Dims == 3 || (Layered && Dims == 2) ? 4u : Dims + Layered))
     fail("'" + Opc + "': wrong number of coordinates");
   uint32_t HandleSlot;
   if (!P.lookupReg(Mem->Name, HandleSlot)) // a .texref/.surfref name
@@ -96,8 +142,10 @@ bool InstDecoder::texture() {
                       "(use texture/surface objects)");
   I.Addr = HandleSlot;
   for (unsigned D = 0; D < Dims; ++D)
-    setS(D, Co[D], IsTex ? I.T2 : Ty::S32);
-  I.Sub = (uint8_t)Dims;
+    setS(D, Co[D + Layered], IsTex ? I.T2 : Ty::S32);
+  if (Layered) // the layer index: a .u32 in front of the coordinates
+    setS(3, Co[0], Ty::U32);
+  I.Sub = (uint8_t)(Dims | (Layered ? SubLayered : 0));
   I.Op = IsTex ? OpTex : B == "suld" ? OpSuld : OpSust;
   I.Bool = (uint8_t)(Comp + 1); // tex: 0, tld4: 1 + component
   if (!IsTex) {

@@ -215,6 +215,8 @@ private:
   void execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   bool privateToCta(const Inst &I, const uint8_t *H) const;
+  /// Whether an atomic's host address H is in this CTA's shared memory.
+  bool inShared(const Inst &I, const uint8_t *H) const;
   void atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execCpAsync(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   /// A matrix operation's element at address A (bounds checked as ld/st).

@@ -206,6 +206,7 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   case OpTex:
   case OpSuld:
   case OpSust:
+  case OpTxq:
     return execTexture(W, Fr, I, EM);
   default:
     fail(W, *Fr.F, I, -1, "unsupported instruction");

@@ -8,7 +8,8 @@
 // (groupID = lane >> 2, threadID_in_group = lane % 4). wmma fragments are
 // opaque in the ISA; the emulator's (fragPos below) holds for A and B the
 // elements mma.m16n8k16 would (for .f16, whose fragments have 16 elements,
-// elements 8..15 repeat 0..7) and for C/D those of two m16n8 accumulators.
+// elements 8..15 repeat 0..7) and for C/D those of two m16n8 accumulators;
+// other wmma geometries and types use a plain row-major split (wmmaPos).
 //
 // Arithmetic: each product of two f16/bf16/tf32 values is exact in f32; D =
 // C + A[m][0]*B[0][n] + ... + A[m][K-1]*B[K-1][n] is accumulated in f32 in
@@ -17,11 +18,15 @@
 // tf32 operands use their top 19 bits (the low 13 are ignored). How the
 // tensor cores order and round their additions is not documented: this is
 // the emulator's documented choice (docs/emulator.md), which a GPU may
-// differ from in the last bits.
+// differ from in the last bits. Integer (.s8/.u8) products and sums are
+// exact; the s32 result wraps, or saturates with .satfinite.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
 #include "Lanes.h"
+
+#include <algorithm>
+#include <cstdint>
 
 namespace warpscope::emu::core {
 
@@ -31,9 +36,54 @@ struct Pos {
   int R, C;
 };
 
+struct Dims {
+  int M, N, K;
+};
+Dims dimsOf(uint8_t Shape) {
+  if (Shape & WmmaBit) {
+    static const Dims Geoms[] = {
+        {16, 16, 16}, {32, 8, 16}, {8, 32, 16}, {16, 16, 8}, {8, 8, 4}};
+    return Geoms[(Shape >> 4) & 7];
+  }
+  switch (Shape) {
+  case MmaM16N8K16F16:
+  case MmaM16N8K16BF16:
+    return {16, 8, 16};
+  case MmaM16N8K8TF32:
+    return {16, 8, 8};
+  default:
+    return {8, 8, 4};
+  }
+}
+
+// wmma fragment element E of lane L. m16n16k16 keeps the layout of two
+// mma.m16n8k16 (A/B for .f16/.bf16 and C/D of every type); the other
+// geometries and types hold lane L's n = rows * cols / 32 elements at
+// row-major positions L * n .. L * n + n - 1 of their matrix (.f16 A/B
+// fragments have 16 elements: element E is E % n).
+Pos wmmaPos(uint8_t Shape, int Frag, int L, int E) {
+  int G = L >> 2, T = L & 3;
+  uint8_t Elem = Shape & 15;
+  if (((Shape >> 4) & 7) == WmM16N16K16 &&
+      (Frag == FragC || Elem == WeF16 || Elem == WeBF16)) {
+    E &= 7;
+    if (Frag == FragA)
+      return {G + 8 * ((E >> 1) & 1), 2 * T + (E & 1) + 8 * (E >> 2)};
+    if (Frag == FragB)
+      return {2 * T + (E & 1) + 8 * ((E >> 1) & 1), G + 8 * (E >> 2)};
+    return {G + 8 * ((E >> 1) & 1), 2 * T + (E & 1) + 8 * (E >> 2)};
+  }
+  Dims D = dimsOf(Shape);
+  int Rows = Frag == FragB ? D.K : D.M, Cols = Frag == FragA ? D.K : D.N;
+  int N = Rows * Cols / 32, Idx = L * N + E % N;
+  return {Idx / Cols, Idx % Cols};
+}
+
 // Where element E (register E / 2, half E % 2 for 16-bit types; register E
 // for 32/64-bit) of lane L lies in its matrix, per shape and operand.
 Pos fragPos(uint8_t Shape, int Frag, int L, int E) {
+  if (Shape & WmmaBit)
+    return wmmaPos(Shape, Frag, L, E);
   int G = L >> 2, T = L & 3;
   switch (Shape) {
   case MmaM16N8K16F16:
@@ -49,41 +99,19 @@ Pos fragPos(uint8_t Shape, int Frag, int L, int E) {
     if (Frag == FragB)
       return {T + 4 * E, G};
     return {G + 8 * (E >> 1), 2 * T + (E & 1)};
-  case MmaM8N8K4F64:
+  default: // MmaM8N8K4F64
     if (Frag == FragA)
       return {G, T};
     if (Frag == FragB)
       return {T, G};
     return {G, 2 * T + E};
-  default: // wmma m16n16k16: .f16 A/B elements 8..15 repeat 0..7
-    E &= 7;
-    if (Frag == FragA)
-      return {G + 8 * ((E >> 1) & 1), 2 * T + (E & 1) + 8 * (E >> 2)};
-    if (Frag == FragB)
-      return {2 * T + (E & 1) + 8 * ((E >> 1) & 1), G + 8 * (E >> 2)};
-    return {G + 8 * ((E >> 1) & 1), 2 * T + (E & 1) + 8 * (E >> 2)};
   }
 }
 
-struct Dims {
-  int M, N, K;
-};
-Dims dimsOf(uint8_t Shape) {
-  switch (Shape) {
-  case MmaM16N8K16F16:
-  case MmaM16N8K16BF16:
-    return {16, 8, 16};
-  case MmaM16N8K8TF32:
-    return {16, 8, 8};
-  case MmaM8N8K4F64:
-    return {8, 8, 4};
-  default:
-    return {16, 16, 16};
-  }
+enum Elem { ElF16, ElBF16, ElF32, ElTF32, ElF64, ElS8, ElU8, ElS32 };
+unsigned elemsPerReg(Elem T) {
+  return T == ElF16 || T == ElBF16 ? 2 : T == ElS8 || T == ElU8 ? 4 : 1;
 }
-
-enum Elem { ElF16, ElBF16, ElF32, ElTF32, ElF64 };
-unsigned elemsPerReg(Elem T) { return T == ElF16 || T == ElBF16 ? 2 : 1; }
 
 double readElem(const uint64_t *R, const uint32_t *Slots, Elem T, int L,
                 int E) {
@@ -93,6 +121,12 @@ double readElem(const uint64_t *R, const uint32_t *Slots, Elem T, int L,
   case ElF16:
   case ElBF16:
     return halfGet((uint32_t)(V >> (16 * (E % 2))) & 0xffff, T == ElBF16);
+  case ElS8:
+    return (int8_t)(V >> (8 * (E % 4)));
+  case ElU8:
+    return (uint8_t)(V >> (8 * (E % 4)));
+  case ElS32:
+    return (int32_t)V;
   case ElF32:
     return get<float>(V);
   case ElTF32:
@@ -113,6 +147,9 @@ void writeElem(uint64_t *R, const uint32_t *Slots, Elem T, int L, int E,
     V = (V & ~(0xffffull << Sh) & 0xffffffffull) | (H << Sh);
     break;
   }
+  case ElS32: // X is an int32_t value
+    V = (uint32_t)(int32_t)X;
+    break;
   case ElF32:
   case ElTF32:
     V = put<float>((float)X);
@@ -123,12 +160,18 @@ void writeElem(uint64_t *R, const uint32_t *Slots, Elem T, int L, int E,
 }
 
 Elem accElem(Ty T) {
-  return T == Ty::F16 ? ElF16 : T == Ty::F64 ? ElF64 : ElF32;
+  return T == Ty::F16   ? ElF16
+         : T == Ty::F64 ? ElF64
+         : T == Ty::S32 ? ElS32
+                        : ElF32;
 }
 Elem inputElem(uint8_t Shape) {
+  if (Shape & WmmaBit) {
+    static const Elem Of[] = {ElF16, ElBF16, ElTF32, ElF64, ElS8, ElU8};
+    return Of[Shape & 15];
+  }
   switch (Shape) {
   case MmaM16N8K16BF16:
-  case WmmaM16N16K16BF16:
     return ElBF16;
   case MmaM16N8K8TF32:
     return ElTF32;
@@ -137,6 +180,31 @@ Elem inputElem(uint8_t Shape) {
   default:
     return ElF16;
   }
+}
+
+// One element of D = C + A * B in the documented order (file comment);
+// integers exactly, wrapping to s32 or, with .satfinite, clamped.
+double dotAcc(const double (*A)[32], const double (*B)[32], double C, int M,
+              int N, int K, Elem In, bool Sat) {
+  if (In == ElS8 || In == ElU8) {
+    int64_t Acc = (int64_t)C;
+    for (int Kk = 0; Kk < K; ++Kk)
+      Acc += (int64_t)A[M][Kk] * (int64_t)B[Kk][N];
+    if (Sat)
+      return (double)std::min<int64_t>(std::max<int64_t>(Acc, INT32_MIN),
+                                       INT32_MAX);
+    return (double)(int32_t)(uint32_t)(uint64_t)Acc;
+  }
+  if (In == ElF64) {
+    double Acc = C;
+    for (int Kk = 0; Kk < K; ++Kk)
+      Acc = std::fma(A[M][Kk], B[Kk][N], Acc);
+    return Acc;
+  }
+  float Acc = (float)C;
+  for (int Kk = 0; Kk < K; ++Kk) // exact product, one rounding per add
+    Acc = Acc + (float)(A[M][Kk] * B[Kk][N]);
+  return Acc;
 }
 
 } // namespace
@@ -166,7 +234,7 @@ void Launcher::execMma(Frame &Fr, const Inst &I) {
   const Dims Dm = dimsOf(I.Sub);
   const Elem In = inputElem(I.Sub);
   const Elem Ed = accElem(I.T), Ec = accElem(I.T2);
-  double A[16][16], B[16][16], C[16][16];
+  double A[32][32], B[32][32], C[32][32];
   unsigned AElems = NA * elemsPerReg(In), BElems = NB * elemsPerReg(In);
   unsigned CElems = NC * elemsPerReg(Ec);
   for (int L = 0; L < 32; ++L) {
@@ -183,21 +251,11 @@ void Launcher::execMma(Frame &Fr, const Inst &I) {
       C[P.R][P.C] = readElem(R, CS, Ec, L, (int)E);
     }
   }
-  double D[16][16];
+  double D[32][32];
+  const bool Sat = I.Flags & FSat;
   for (int M = 0; M < Dm.M; ++M)
-    for (int N = 0; N < Dm.N; ++N) {
-      if (In == ElF64) {
-        double Acc = C[M][N];
-        for (int K = 0; K < Dm.K; ++K)
-          Acc = std::fma(A[M][K], B[K][N], Acc);
-        D[M][N] = Acc;
-      } else {
-        float Acc = (float)C[M][N];
-        for (int K = 0; K < Dm.K; ++K) // exact product, one rounding per add
-          Acc = Acc + (float)(A[M][K] * B[K][N]);
-        D[M][N] = Acc;
-      }
-    }
+    for (int N = 0; N < Dm.N; ++N)
+      D[M][N] = dotAcc(A, B, C[M][N], M, N, Dm.K, In, Sat);
   unsigned DElems = MS[0] * elemsPerReg(Ed);
   for (int L = 0; L < 32; ++L)
     for (unsigned E = 0; E < DElems; ++E) {
@@ -206,9 +264,9 @@ void Launcher::execMma(Frame &Fr, const Inst &I) {
     }
 }
 
-// wmma.load.{a,b,c} / wmma.store.d: element (r, c) of the 16x16 matrix lies
-// at r * stride + c (.row) or c * stride + r (.col) elements from the
-// address.
+// wmma.load.{a,b,c} / wmma.store.d: element (r, c) of the matrix lies at
+// r * stride + c (.row) or c * stride + r (.col) elements from the address.
+// Elements of 8 or 16 bits are packed into 32-bit registers, low first.
 void Launcher::execWmmaMem(Warp &W, Frame &Fr, const Inst &I) {
   uint64_t *R = Fr.Regs.data();
   const uint32_t *MS = Fr.F->MatrixSlots.data() + I.ArgBegin;
@@ -216,16 +274,16 @@ void Launcher::execWmmaMem(Warp &W, Frame &Fr, const Inst &I) {
   const uint32_t *Slots = MS + 1;
   const uint64_t *Base = R + (size_t)I.Addr * 32;
   const uint64_t *Stride = R + (size_t)I.S[0] * 32;
-  const Elem T = I.T == Ty::F32 ? ElF32 : I.T == Ty::BF16 ? ElBF16 : ElF16;
-  const unsigned Size = T == ElF32 ? 4 : 2;
+  const unsigned Size = tySize(I.T); // f16/bf16 2, s8/u8 1, f32/s32 4, f64 8
+  const unsigned PerReg = Size < 4 ? 4 / Size : 1;
   const bool Row = I.Flags & FLeft;
-  const unsigned NElems = N * elemsPerReg(T);
+  const int Frag = I.Op == OpWmmaStore ? (int)FragC : (int)I.Bool;
+  const unsigned NElems = N * PerReg;
   if (__builtin_expect(Race, 0))
     for (unsigned E = 0; E < NElems; ++E) { // one strided element per call
       uint64_t Ad[32];
       for (int L = 0; L < 32; ++L) {
-        Pos P = fragPos(I.Sub, I.Op == OpWmmaStore ? (int)FragC : (int)I.Bool,
-                        L, (int)E);
+        Pos P = fragPos(I.Sub, Frag, L, (int)E);
         uint64_t Ld = (uint32_t)Stride[L];
         Ad[L] = Base[L] + (uint64_t)I.Off +
                 (Row ? P.R * Ld + P.C : P.C * Ld + P.R) * Size;
@@ -236,27 +294,20 @@ void Launcher::execWmmaMem(Warp &W, Frame &Fr, const Inst &I) {
   for (int L = 0; L < 32; ++L) {
     uint64_t Ld = (uint32_t)Stride[L];
     for (unsigned E = 0; E < NElems; ++E) {
-      Pos P = fragPos(I.Sub, I.Op == OpWmmaStore ? (int)FragC : (int)I.Bool, L,
-                      (int)E);
+      Pos P = fragPos(I.Sub, Frag, L, (int)E);
       uint64_t Off = Row ? P.R * Ld + P.C : P.C * Ld + P.R;
       uint8_t *H = elemAddr(W, Fr, I, I.Space,
                             Base[L] + (uint64_t)I.Off + Off * Size, L, Size);
-      uint64_t &V = R[(size_t)Slots[E / elemsPerReg(T)] * 32 + L];
-      if (I.Op == OpWmmaStore && Size == 4) {
-        uint32_t X = (uint32_t)V;
-        std::memcpy(H, &X, 4);
-      } else if (I.Op == OpWmmaStore) {
-        uint16_t X = (uint16_t)(V >> (16 * (E & 1)));
-        std::memcpy(H, &X, 2);
-      } else if (Size == 4) {
-        uint32_t X;
-        std::memcpy(&X, H, 4);
-        V = X;
+      uint64_t &V = R[(size_t)Slots[E / PerReg] * 32 + L];
+      unsigned Sh = 8 * Size * (E % PerReg);
+      uint64_t Mask = Size == 8 ? ~0ull : ((1ull << (8 * Size)) - 1) << Sh;
+      if (I.Op == OpWmmaStore) {
+        uint64_t X = (V & Mask) >> Sh;
+        std::memcpy(H, &X, Size); // little-endian host
       } else {
-        uint16_t X;
-        std::memcpy(&X, H, 2);
-        unsigned Sh = 16 * (E & 1);
-        V = (V & ~(0xffffull << Sh) & 0xffffffffull) | ((uint64_t)X << Sh);
+        uint64_t X = 0;
+        std::memcpy(&X, H, Size);
+        V = Size == 8 ? X : ((V & ~Mask & 0xffffffffull) | (X << Sh));
       }
     }
   }

@@ -405,6 +405,30 @@ static uint64_t hostAtomic(uint8_t *H, uint8_t Op, bool IntFetchOp, uint64_t B,
   return Old;
 }
 
+// PTX ISA, atom and red: "The atom.add.f32 operation without .noftz,
+// flushes subnormal inputs and results to sign-preserving zero on global
+// memory but supports subnormal inputs and results and doesn't flush them to
+// zero on shared memory." (red.add.f32 likewise; .add rounds to nearest
+// even.)
+static uint32_t flushBits32(uint32_t X) {
+  return X & 0x7f800000u ? X : X & 0x80000000u; // zero exponent: keep sign
+}
+static uint64_t addF32Ftz(uint64_t Old, uint64_t B) {
+  float X, Y;
+  uint32_t XB = flushBits32((uint32_t)Old), YB = flushBits32((uint32_t)B);
+  std::memcpy(&X, &XB, 4);
+  std::memcpy(&Y, &YB, 4);
+  float R = X + Y;
+  uint32_t RB;
+  std::memcpy(&RB, &R, 4);
+  return flushBits32(RB);
+}
+
+bool Launcher::inShared(const Inst &I, const uint8_t *H) const {
+  return I.Space == SpShared || (I.Space == SpGeneric &&
+                                 (uintptr_t)H - (uintptr_t)Shared < SharedSize);
+}
+
 bool Launcher::privateToCta(const Inst &I, const uint8_t *H) const {
   if (I.Space == SpShared || I.Space == SpLocal)
     return true;
@@ -424,6 +448,7 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *D = R + (size_t)I.D[0] * 32;
   unsigned ES = tySize(I.T);
   const bool IsInt = !tyFloat(I.T);
+  const bool MayFtz = I.Flags & FFtz;
   if (CountMem)
     countMem(W, Fr, I, EM);
   if (I.Vec != 1) // atom/red.global.add.v2/.v4.f32 (the decoder allows no
@@ -435,6 +460,14 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     if (!((EM >> L) & 1))
       continue;
     uint8_t *H = addr(W, Fr, I, I.Space, A[L] + (uint64_t)I.Off, L, ES);
+    if (MayFtz && !inShared(I, H)) { // f32 add on global memory: flushing
+      uint64_t Old =
+          hostAtomic<uint32_t>(H, AtAdd, false, B[L],
+                               [&](uint64_t O) { return addF32Ftz(O, B[L]); });
+      if (I.Op == OpAtom)
+        D[L] = Old;
+      continue;
+    }
     // The new value from the old one (both as raw bits).
     auto NewOf = [&](uint64_t Old) -> uint64_t {
       uint64_t New = Old;
@@ -512,7 +545,8 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
 }
 
 // atom.global.add.v2/.v4.f32: each element is its own atomic f32 add (with
-// the scalar form's rounding); atom returns the old values.
+// the scalar form's rounding and, global memory only, flushing); atom
+// returns the old values.
 void Launcher::atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *R = Fr.Regs.data();
   const uint64_t *A = R + (size_t)I.Addr * 32;
@@ -526,7 +560,8 @@ void Launcher::atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     for (unsigned V = 0; V < I.Vec; ++V) {
       uint64_t B = R[(size_t)I.S[V] * 32 + L];
       auto NewOf = [&](uint64_t Old) -> uint64_t {
-        return put<float>(get<float>(Old) + get<float>(B));
+        return I.Flags & FFtz ? addF32Ftz(Old, B)
+                              : put<float>(get<float>(Old) + get<float>(B));
       };
       uint64_t Old;
       if (Private) {

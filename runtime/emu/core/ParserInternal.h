@@ -218,6 +218,7 @@ private:
   // DecodeMemoryControl.cpp.
   bool memory();
   bool texture(); // DecodeTexture.cpp
+  bool query();   // txq, suq
   bool control();
   bool barrier();
   bool call();

@@ -137,10 +137,12 @@ enum Op : uint16_t {
   OpIsspacep,
   OpDp4a,
   OpDp2a,
-  OpTex,  // Addr: object handle; S: coordinates; Sub: dimensions; Bool:
-          // 0 for tex, 1 + component for tld4 (gather)
-  OpSuld, // ... Sub: dimensions | boundary mode << 4 (0 trap, 1 clamp, 2 zero)
-  OpSust, // ... S: coordinates; D: the values stored (read, not written)
+  OpTex,     // Addr: object handle; S: coordinates (S3: layer); Sub: dimensions
+             // | SubLayered; Bool: 0 for tex, 1 + component for tld4 (gather)
+  OpSuld,    // ... Sub: dimensions | SubLayered | boundary mode << 4 (0 trap,
+             // 1 clamp, 2 zero)
+  OpSust,    // ... S: coordinates; D: the values stored (read, not written)
+  OpTxq,     // txq/suq (Bool 1): Addr: object handle; Sub: ImageQuery
   OpCvtTf32, // cvt.{rna,rn,rz}.tf32.f32 (Rnd)
   OpCpAsync, // Addr/Off: shared dst; S0: global src base; S2: src offset;
              // S1: src-size, or (Bool 1) the ignore-src predicate; Sub: cp-size
@@ -155,6 +157,9 @@ enum Op : uint16_t {
            // elements, T/T2 = a/b types, Bool = 1 for a signed d, FWide = .add
   OpUnsupported,
 };
+
+/// OpTex/OpSuld/OpSust: Sub bit of the layered geometries (.a1d, .a2d).
+constexpr uint8_t SubLayered = 8;
 
 // Modifier flags (Inst::Flags).
 enum : uint32_t {
@@ -233,9 +238,20 @@ enum MatrixShape : uint8_t {
   MmaM16N8K16BF16, // .bf16 inputs
   MmaM16N8K8TF32,  // .m16n8k8 .tf32
   MmaM8N8K4F64,    // .m8n8k4 .f64
-  WmmaM16N16K16F16,
-  WmmaM16N16K16BF16
 };
+/// wmma's Sub: WmmaBit | geometry << 4 | multiplicand type (wmmaSub).
+enum WmmaGeom : uint8_t {
+  WmM16N16K16,
+  WmM32N8K16,
+  WmM8N32K16,
+  WmM16N16K8, // .tf32
+  WmM8N8K4    // .f64
+};
+enum WmmaElem : uint8_t { WeF16, WeBF16, WeTF32, WeF64, WeS8, WeU8 };
+constexpr uint8_t WmmaBit = 0x80;
+constexpr uint8_t wmmaSub(WmmaGeom G, WmmaElem E) {
+  return (uint8_t)(WmmaBit | G << 4 | E);
+}
 /// Matrix operand list layout in Function::MatrixSlots (MatrixOps.cpp).
 enum WmmaFrag : uint8_t { FragA, FragB, FragC };
 /// OpVideo's operation (low 3 bits of Sub).

@@ -14,6 +14,7 @@
 #include "Texture.h"
 #include "Round.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <mutex>
@@ -51,6 +52,12 @@ bool validImage(const ImageDesc &I, std::string &Error) {
   else if ((I.Dims >= 2 && I.Pitch < I.Width * I.texelBytes()) ||
            (I.Dims == 3 && I.SlicePitch < I.Pitch * I.Height))
     Error = "image pitch smaller than a row";
+  else if (I.Layers && (I.Dims == 3 || I.Depth != 1))
+    Error = "only 1D and 2D images can be layered";
+  else if (I.Layers &&
+           I.SlicePitch <
+               std::max<uint64_t>(I.Pitch, I.Width * I.texelBytes()) * I.Height)
+    Error = "layer pitch smaller than a layer";
   else
     return true;
   return false;
@@ -216,15 +223,15 @@ struct Fetcher {
   const ImageObject &T;
   int64_t N[3];
   AddressMode M[3];
+  const uint8_t *Base; // texel (0, 0, 0) of the layer fetched from
   // Texel (I, J, K) before addressing: its channels, or the border.
   bool texel(const int64_t *Idx, Channel *Out) const {
     int64_t A[3] = {0, 0, 0};
     for (int D = 0; D < T.Image.Dims; ++D)
       if (!addressIndex(Idx[D], N[D], M[D], A[D]))
         return false;
-    const uint8_t *P = static_cast<const uint8_t *>(T.Image.Data) +
-                       A[0] * T.Image.texelBytes() + A[1] * T.Image.Pitch +
-                       A[2] * T.Image.SlicePitch;
+    const uint8_t *P = Base + A[0] * T.Image.texelBytes() +
+                       A[1] * T.Image.Pitch + A[2] * T.Image.SlicePitch;
     for (int C = 0; C < T.Image.Channels; ++C)
       Out[C] = loadChannel(T.Image, P, C);
     return true;
@@ -303,8 +310,14 @@ bool resultTypeFits(const ImageObject &T, bool FloatResult, const char *What,
 
 } // namespace
 
-bool gatherTexture(const ImageObject &T, const float *FCoords, int Comp,
-                   bool FloatResult, TexResult &Out, std::string &Error) {
+const uint8_t *layerBase(const ImageDesc &Im, uint32_t Layer) {
+  uint32_t L = Im.Layers ? std::min(Layer, Im.Layers - 1) : 0;
+  return static_cast<const uint8_t *>(Im.Data) + L * Im.SlicePitch;
+}
+
+bool gatherTexture(const ImageObject &T, const float *FCoords, uint32_t Layer,
+                   int Comp, bool FloatResult, TexResult &Out,
+                   std::string &Error) {
   const ImageDesc &Im = T.Image;
   if (Im.Dims != 2) {
     Error = "tld4: a 2d gather from a " + std::to_string(Im.Dims) + "d texture";
@@ -312,7 +325,8 @@ bool gatherTexture(const ImageObject &T, const float *FCoords, int Comp,
   }
   if (!resultTypeFits(T, FloatResult, "tld4", Error))
     return false;
-  Fetcher Fe{T, {(int64_t)Im.Width, (int64_t)Im.Height, 1}, {}};
+  Fetcher Fe{
+      T, {(int64_t)Im.Width, (int64_t)Im.Height, 1}, {}, layerBase(Im, Layer)};
   int64_t Lo[2];
   for (int D = 0; D < 2; ++D)
     Lo[D] = floorIndex(texelCoord(T, D, FCoords[D], Fe.N[D], Fe.M[D]) - 0.5f);
@@ -336,12 +350,15 @@ bool gatherTexture(const ImageObject &T, const float *FCoords, int Comp,
 }
 
 bool sampleTexture(const ImageObject &T, const float *FCoords,
-                   const int32_t *ICoords, bool IntCoords, bool FloatResult,
-                   TexResult &Out, std::string &Error) {
+                   const int32_t *ICoords, uint32_t Layer, bool IntCoords,
+                   bool FloatResult, TexResult &Out, std::string &Error) {
   const ImageDesc &Im = T.Image;
   if (!resultTypeFits(T, FloatResult, "tex", Error))
     return false;
-  Fetcher Fe{T, {(int64_t)Im.Width, (int64_t)Im.Height, (int64_t)Im.Depth}, {}};
+  Fetcher Fe{T,
+             {(int64_t)Im.Width, (int64_t)Im.Height, (int64_t)Im.Depth},
+             {},
+             layerBase(Im, Layer)};
   // Channels the format lacks read as 0, and the fourth as 1.
   float F[4] = {0, 0, 0, 1};
   uint32_t U[4] = {0, 0, 0, 1};
@@ -392,6 +409,25 @@ bool sampleTexture(const ImageObject &T, const float *FCoords,
   for (int C = 0; C < 4; ++C)
     Out.Bits[C] = U[C];
   return true;
+}
+
+uint32_t queryImage(const ImageObject &T, ImageQuery Q) {
+  const ImageDesc &Im = T.Image;
+  switch (Q) {
+  case ImageQuery::Width:
+    return (uint32_t)Im.Width;
+  case ImageQuery::Height: // 1 for a 1D image, like Depth for 1D/2D
+    return (uint32_t)Im.Height;
+  case ImageQuery::Depth:
+    return (uint32_t)Im.Depth;
+  case ImageQuery::ArraySize: // 0: not layered
+    return Im.Layers;
+  case ImageQuery::NumMipmapLevels: // mipmaps are not supported
+    return 1;
+  case ImageQuery::NormalizedCoords:
+    return T.Sampler.NormalizedCoords ? 1 : 0;
+  }
+  return 0;
 }
 
 } // namespace core

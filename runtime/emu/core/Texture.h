@@ -32,22 +32,45 @@ struct TexResult {
   uint32_t Bits[4];
 };
 
+/// Texel (0, 0, 0) of layer Layer of a layered image (the image itself
+/// when not layered). The PTX ISA reads the layer index as a .u32; an index
+/// beyond the last layer selects the last layer (the Direct3D rule for
+/// texture arrays, clamp to [0, layers - 1], which the CUDA documentation
+/// does not state: an assumption until a GPU run confirms it).
+const uint8_t *layerBase(const ImageDesc &Im, uint32_t Layer);
+
 /// One fetch. Coords holds Image.Dims coordinates (f32 values, or s32
-/// texel indices when IntCoords). FloatResult: the destination type is
-/// .f32 (else .s32/.u32). Returns false with Error set when the
-/// destination type does not fit the texture (e.g. .f32 from an integer
-/// texture read in element mode).
+/// texel indices when IntCoords), Layer the layer of a layered texture.
+/// FloatResult: the destination type is .f32 (else .s32/.u32). Returns
+/// false with Error set when the destination type does not fit the
+/// texture (e.g. .f32 from an integer texture read in element mode).
 bool sampleTexture(const ImageObject &T, const float *FCoords,
-                   const int32_t *ICoords, bool IntCoords, bool FloatResult,
-                   TexResult &Out, std::string &Error);
+                   const int32_t *ICoords, uint32_t Layer, bool IntCoords,
+                   bool FloatResult, TexResult &Out, std::string &Error);
 
 /// tld4 (tex2Dgather): channel Comp of the four texels a bilinear fetch at
 /// FCoords (2D) would weigh, in the order (i, j+1), (i+1, j+1), (i+1, j),
 /// (i, j) with (i, j) the lower texel of each dimension, the order of the
 /// Direct3D gather that the hardware implements. Point or linear filtering
 /// of the sampler does not matter.
-bool gatherTexture(const ImageObject &T, const float *FCoords, int Comp,
-                   bool FloatResult, TexResult &Out, std::string &Error);
+bool gatherTexture(const ImageObject &T, const float *FCoords, uint32_t Layer,
+                   int Comp, bool FloatResult, TexResult &Out,
+                   std::string &Error);
+
+/// txq/suq: what they query (PTX ISA, txq and suq): the extent in texels,
+/// the number of layers and mipmap levels, and whether coordinates are
+/// normalized.
+enum class ImageQuery : uint8_t {
+  Width,
+  Height,
+  Depth,
+  ArraySize,
+  NumMipmapLevels,
+  NormalizedCoords,
+};
+
+/// The value of query Q on object T.
+uint32_t queryImage(const ImageObject &T, ImageQuery Q);
 
 } // namespace warpscope::emu::core
 

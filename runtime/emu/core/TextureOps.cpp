@@ -24,12 +24,22 @@ std::string hex(uint64_t V) {
   return B;
 }
 
+std::string geometryName(unsigned Dims, bool Layered) {
+  return (Layered ? "a" : "") + std::to_string(Dims) + "d";
+}
+
 } // namespace
 
 void Launcher::execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *R = Fr.Regs.data();
-  const char *What = I.Op == OpTex ? "tex" : I.Op == OpSuld ? "suld" : "sust";
-  const unsigned Dims = I.Sub & 0xf, Mode = I.Sub >> 4;
+  const char *What = I.Op == OpTex    ? "tex"
+                     : I.Op == OpSuld ? "suld"
+                     : I.Op == OpSust ? "sust"
+                     : I.Bool         ? "suq"
+                                      : "txq";
+  const bool Query = I.Op == OpTxq;
+  const bool Layered = !Query && (I.Sub & SubLayered);
+  const unsigned Dims = Query ? 0 : I.Sub & 7, Mode = I.Sub >> 4;
   ImageObject Obj;
   uint64_t Cached = 0;
   for (int L = 0; L < 32; ++L) {
@@ -44,12 +54,24 @@ void Launcher::execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
                  "created with cudaCreate*Object)");
       Cached = H;
     }
-    if (Obj.IsSurface != (I.Op != OpTex))
+    bool WantSurface = Query ? I.Bool != 0 : I.Op != OpTex;
+    if (Obj.IsSurface != WantSurface)
       fail(W, *Fr.F, I, L,
            std::string(What) + ": " + hex(H) + " is a " +
                (Obj.IsSurface ? "surface" : "texture") + " object, not a " +
                (Obj.IsSurface ? "texture" : "surface") + " object");
+    if (Query) {
+      R[(size_t)I.D[0] * 32 + L] = queryImage(Obj, (ImageQuery)I.Sub);
+      continue;
+    }
+    if (Obj.Image.Dims != Dims || (Obj.Image.Layers != 0) != Layered)
+      fail(W, *Fr.F, I, L,
+           std::string(What) + ": a " + geometryName(Dims, Layered) +
+               " access to a " +
+               geometryName(Obj.Image.Dims, Obj.Image.Layers != 0) +
+               (Obj.IsSurface ? " surface" : " texture"));
     auto Src = [&](unsigned K) { return R[(size_t)I.S[K] * 32 + L]; };
+    const uint32_t Layer = Layered ? (uint32_t)Src(3) : 0;
     if (I.Op == OpTex) {
       float FC[3] = {0, 0, 0};
       int32_t IC[3] = {0, 0, 0};
@@ -60,14 +82,10 @@ void Launcher::execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       }
       TexResult Res;
       std::string Err;
-      if (Obj.Image.Dims != Dims)
-        fail(W, *Fr.F, I, L,
-             "tex: a " + std::to_string(Dims) + "d fetch from a " +
-                 std::to_string(Obj.Image.Dims) + "d texture");
-      bool Ok =
-          I.Bool ? gatherTexture(Obj, FC, I.Bool - 1, I.T == Ty::F32, Res, Err)
-                 : sampleTexture(Obj, FC, IC, I.T2 == Ty::S32, I.T == Ty::F32,
-                                 Res, Err);
+      bool Ok = I.Bool ? gatherTexture(Obj, FC, Layer, I.Bool - 1,
+                                       I.T == Ty::F32, Res, Err)
+                       : sampleTexture(Obj, FC, IC, Layer, I.T2 == Ty::S32,
+                                       I.T == Ty::F32, Res, Err);
       if (!Ok)
         fail(W, *Fr.F, I, L, Err);
       for (int C = 0; C < 4; ++C)
@@ -80,20 +98,26 @@ void Launcher::execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     int64_t C[3] = {0, 0, 0};
     const int64_t Lim[3] = {(int64_t)(Im.Width * Im.texelBytes()) - Bytes,
                             (int64_t)Im.Height - 1, (int64_t)Im.Depth - 1};
-    bool Out = false;
+    // A layer beyond the last is out of range like a coordinate: .clamp
+    // takes the last layer (layerBase), .zero reads zeros, .trap fails.
+    bool Out = Layered && Layer >= Im.Layers;
     for (unsigned D = 0; D < Dims; ++D) {
       C[D] = (int32_t)Src(D);
       Out |= C[D] < 0 || C[D] > Lim[D];
     }
     if (Out && Mode == 0)
       fail(W, *Fr.F, I, L,
-           std::string(What) + ": coordinate (" + std::to_string(C[0]) +
+           std::string(What) + ": coordinate (" +
+               (Layered ? "layer " + std::to_string(Layer) + ", " : "") +
+               std::to_string(C[0]) +
                (Dims > 1 ? ", " + std::to_string(C[1]) : "") +
                (Dims > 2 ? ", " + std::to_string(C[2]) : "") +
                ") outside the surface (" +
                std::to_string(Im.Width * Im.texelBytes()) + " bytes wide, " +
                std::to_string(Im.Height) + " rows, " +
-               std::to_string(Im.Depth) + " slices), boundary mode .trap");
+               (Layered ? std::to_string(Im.Layers) + " layers"
+                        : std::to_string(Im.Depth) + " slices") +
+               "), boundary mode .trap");
     if (C[0] % Bytes != 0)
       fail(W, *Fr.F, I, L,
            std::string(What) + ": x = " + std::to_string(C[0]) +
@@ -107,8 +131,8 @@ void Launcher::execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     }
     for (unsigned D = 0; D < Dims; ++D) // .clamp (no-op when inside)
       C[D] = C[D] < 0 ? 0 : C[D] > Lim[D] ? Lim[D] : C[D];
-    uint8_t *P = static_cast<uint8_t *>(Im.Data) + C[0] + C[1] * Im.Pitch +
-                 C[2] * Im.SlicePitch;
+    uint8_t *P = const_cast<uint8_t *>(layerBase(Im, Layer)) + C[0] +
+                 C[1] * Im.Pitch + C[2] * Im.SlicePitch;
     for (unsigned V = 0; V < I.Vec; ++V) {
       if (I.Op == OpSuld) {
         uint64_t X = 0;

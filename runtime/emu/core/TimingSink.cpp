@@ -167,6 +167,7 @@ StaticInst describe(const Function &F, const Inst &I) {
   case OpCpAsync:
   case OpTex:
   case OpSuld:
+  case OpTxq:
     Src(I.Addr);
     S.K = Kind::Load;
     return S;

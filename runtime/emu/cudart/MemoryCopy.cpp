@@ -193,7 +193,7 @@ static cudaError_t copy3D(const cudaMemcpy3DParms *P) {
   if (!P)
     return cudaErrorInvalidValue;
   if (P->srcArray || P->dstArray)
-    return cudaErrorNotSupported; // CUDA arrays are not emulated
+    return copy3DArray(*P);
   if (!validKind(P->kind))
     return cudaErrorInvalidMemcpyDirection;
   const cudaExtent &E = P->extent;

@@ -163,6 +163,9 @@ bool validStream(cudaStream_t St);
 bool validKind(cudaMemcpyKind K);
 const cudaDeviceProp &deviceProp();
 
+// Textures.cpp: cudaMemcpy3D when a CUDA array takes part.
+cudaError_t copy3DArray(const cudaMemcpy3DParms &P);
+
 } // namespace warpscope::emu::cudart
 
 /// Device-touching calls fail with the sticky error once a kernel failed.

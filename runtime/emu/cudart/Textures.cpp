@@ -1,13 +1,14 @@
 //===- Textures.cpp - CUDA arrays, texture and surface objects ------------===//
 //
 // CUDA arrays are host memory with rows packed (pitch = width x texel
-// size). A texture or surface object is described to the core
-// (registerTexture/registerSurface in Emulator.h), whose handle is the
-// object; the descriptors the program gave are kept to answer
-// cudaGetTextureObject*Desc. Supported: 1D and 2D arrays, linear and
-// pitched-2D memory; channel formats of 1, 2 or 4 equal signed, unsigned
-// (8/16/32 bits) or float (16/32 bits) channels. Mipmapped, layered, cube
-// and 3D arrays, sRGB and resource views are refused with an error.
+// size), slices or layers packed after each other. A texture or surface
+// object is described to the core (registerTexture/registerSurface in
+// Emulator.h), whose handle is the object; the descriptors the program gave
+// are kept to answer cudaGetTextureObject*Desc. Supported: 1D, 2D and 3D
+// arrays, 1D and 2D layered arrays (cudaMalloc3DArray, cudaMemcpy3D),
+// linear and pitched-2D memory; channel formats of 1, 2 or 4 equal signed,
+// unsigned (8/16/32 bits) or float (16/32 bits) channels. Mipmapped and
+// cubemap arrays, sRGB and resource views are refused with an error.
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
@@ -160,7 +161,112 @@ cudaError_t refuse(cudaError_t E, const std::string &What) {
   return setErr(E);
 }
 
+// Allocates an array of Dims dimensions (Layers > 0: layered), zeroed.
+cudaError_t newArray(const char *Fn, cudaArray_t *Array,
+                     const cudaChannelFormatDesc &Desc, unsigned Dims,
+                     size_t Width, size_t Height, size_t Depth, size_t Layers,
+                     unsigned Flags) {
+  auto A = std::make_unique<cudaArray>();
+  if (!formatOf(Desc, A->Image))
+    return refuse(cudaErrorInvalidChannelDescriptor,
+                  std::string(Fn) +
+                      ": unsupported channel format (use 1, 2 or 4 equal "
+                      "signed/unsigned 8/16/32-bit or float 16/32-bit "
+                      "channels)");
+  A->Desc = Desc;
+  A->Flags = Flags;
+  A->Image.Dims = (uint8_t)Dims;
+  A->Image.Width = Width;
+  A->Image.Height = Height;
+  A->Image.Depth = Depth;
+  A->Image.Layers = (uint32_t)Layers;
+  A->Image.Pitch = Width * A->Image.texelBytes();
+  A->Image.SlicePitch = A->Image.Pitch * Height;
+  size_t Bytes = A->Image.SlicePitch * Depth * (Layers ? Layers : 1);
+  size_t Rounded = (Bytes + 255) / 256 * 256;
+  A->Image.Data = aligned_alloc(256, Rounded);
+  if (!A->Image.Data)
+    return setErr(cudaErrorMemoryAllocation);
+  memset(A->Image.Data, 0, Rounded);
+  *Array = A.get();
+  T().Arrays[A.get()] = std::move(A);
+  return cudaSuccess;
+}
+
+// One side of a cudaMemcpy3D: an array (positions in its elements) or a
+// pitched pointer (positions in bytes). W in bytes, H rows, D slices or
+// layers (arrays only).
+struct Side {
+  uint8_t *Base;
+  size_t Pitch, Slice, Elem, W, H, D;
+};
+
+bool sideOf(cudaArray_t A, const cudaPitchedPtr &Ptr, size_t Rows, Side &Out) {
+  if (!A) {
+    Out = {static_cast<uint8_t *>(Ptr.ptr),
+           Ptr.pitch,
+           Ptr.pitch * (Ptr.ysize ? Ptr.ysize : Rows),
+           1,
+           Ptr.pitch,
+           0,
+           0};
+    return Ptr.ptr != nullptr;
+  }
+  cudaArray *Arr = findArray(A);
+  if (!Arr)
+    return false;
+  const ImageDesc &I = Arr->Image;
+  Out = {static_cast<uint8_t *>(I.Data),
+         I.Pitch,
+         I.SlicePitch,
+         I.texelBytes(),
+         I.Width * I.texelBytes(),
+         I.Height,
+         I.Layers ? I.Layers : I.Depth};
+  return true;
+}
+
 } // namespace
+
+namespace warpscope::emu::cudart {
+
+// The extent and an array's positions are in the array's elements (the
+// source's when both are arrays, which must then have the same element
+// size); a pointer's x position is in bytes.
+cudaError_t copy3DArray(const cudaMemcpy3DParms &P) {
+  if (!validKind(P.kind))
+    return cudaErrorInvalidMemcpyDirection;
+  if ((P.srcArray && !findArray(P.srcArray)) ||
+      (P.dstArray && !findArray(P.dstArray)))
+    return cudaErrorInvalidResourceHandle;
+  const cudaExtent &E = P.extent;
+  Side Src, Dst;
+  if (!sideOf(P.srcArray, P.srcPtr, E.height, Src) ||
+      !sideOf(P.dstArray, P.dstPtr, E.height, Dst) ||
+      (P.srcArray && P.dstArray && Src.Elem != Dst.Elem))
+    return cudaErrorInvalidValue;
+  if (!E.width || !E.height || !E.depth)
+    return cudaSuccess;
+  size_t Bytes = E.width * (P.srcArray ? Src.Elem : Dst.Elem);
+  size_t SX = P.srcPos.x * Src.Elem, DX = P.dstPos.x * Dst.Elem;
+  auto Fits = [&](const Side &Sd, size_t X, const cudaPos &Pos, bool Arr) {
+    return X + Bytes <= Sd.W &&
+           (!Arr || (Pos.y + E.height <= Sd.H && Pos.z + E.depth <= Sd.D));
+  };
+  if (!Fits(Src, SX, P.srcPos, P.srcArray) ||
+      !Fits(Dst, DX, P.dstPos, P.dstArray))
+    return cudaErrorInvalidValue;
+  for (size_t Z = 0; Z < E.depth; ++Z)
+    for (size_t Y = 0; Y < E.height; ++Y)
+      memmove(Dst.Base + (P.dstPos.z + Z) * Dst.Slice +
+                  (P.dstPos.y + Y) * Dst.Pitch + DX,
+              Src.Base + (P.srcPos.z + Z) * Src.Slice +
+                  (P.srcPos.y + Y) * Src.Pitch + SX,
+              Bytes);
+  return cudaSuccess;
+}
+
+} // namespace warpscope::emu::cudart
 
 WS_EXPORT cudaError_t cudaMallocArray(cudaArray_t *Array,
                                       const cudaChannelFormatDesc *Desc,
@@ -170,31 +276,45 @@ WS_EXPORT cudaError_t cudaMallocArray(cudaArray_t *Array,
   CHECK_STICKY();
   if (!Array || !Desc || Width == 0)
     return setErr(cudaErrorInvalidValue);
-  auto A = std::make_unique<cudaArray>();
-  if (!formatOf(*Desc, A->Image))
-    return refuse(cudaErrorInvalidChannelDescriptor,
-                  "cudaMallocArray: unsupported channel format (use 1, 2 or "
-                  "4 equal signed/unsigned 8/16/32-bit or float 16/32-bit "
-                  "channels)");
   if (Flags & ~(unsigned)(cudaArraySurfaceLoadStore | cudaArrayTextureGather))
     return refuse(cudaErrorNotSupported,
                   "cudaMallocArray: layered, cubemap and other special arrays "
-                  "are not supported by the emulator");
-  A->Desc = *Desc;
-  A->Flags = Flags;
-  A->Image.Dims = Height ? 2 : 1;
-  A->Image.Width = Width;
-  A->Image.Height = Height ? Height : 1;
-  A->Image.Pitch = Width * A->Image.texelBytes();
-  size_t Bytes = A->Image.Pitch * A->Image.Height;
-  size_t Rounded = (Bytes + 255) / 256 * 256;
-  A->Image.Data = aligned_alloc(256, Rounded);
-  if (!A->Image.Data)
-    return setErr(cudaErrorMemoryAllocation);
-  memset(A->Image.Data, 0, Rounded);
-  *Array = A.get();
-  T().Arrays[A.get()] = std::move(A);
-  return cudaSuccess;
+                  "are not supported by the emulator (layered arrays: use "
+                  "cudaMalloc3DArray)");
+  return setErr(newArray("cudaMallocArray", Array, *Desc, Height ? 2 : 1, Width,
+                         Height ? Height : 1, 1, 0, Flags));
+}
+
+// The shapes of cudaMalloc3DArray: 1D (height and depth 0), 2D (depth 0),
+// 3D; with cudaArrayLayered 1D layered (height 0) and 2D layered, the depth
+// being the number of layers.
+WS_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t *Array,
+                                        const cudaChannelFormatDesc *Desc,
+                                        cudaExtent E, unsigned Flags) {
+  Lock L(S().Mu);
+  CHECK_STICKY();
+  if (!Array || !Desc || E.width == 0)
+    return setErr(cudaErrorInvalidValue);
+  if (Flags & ~(unsigned)(cudaArraySurfaceLoadStore | cudaArrayTextureGather |
+                          cudaArrayLayered))
+    return refuse(cudaErrorNotSupported,
+                  "cudaMalloc3DArray: cubemap, sparse and other special "
+                  "arrays are not supported by the emulator");
+  if (Flags & cudaArrayLayered) {
+    if (E.depth == 0) // the depth is the number of layers
+      return setErr(cudaErrorInvalidValue);
+    return setErr(newArray("cudaMalloc3DArray", Array, *Desc, E.height ? 2 : 1,
+                           E.width, E.height ? E.height : 1, 1, E.depth,
+                           Flags));
+  }
+  if (E.height == 0 && E.depth != 0)
+    return setErr(cudaErrorInvalidValue);
+  return setErr(newArray("cudaMalloc3DArray", Array, *Desc,
+                         E.depth    ? 3
+                         : E.height ? 2
+                                    : 1,
+                         E.width, E.height ? E.height : 1,
+                         E.depth ? E.depth : 1, 0, Flags));
 }
 
 WS_EXPORT cudaError_t cudaFreeArray(cudaArray_t Array) {
@@ -219,9 +339,12 @@ WS_EXPORT cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc *Desc,
     return setErr(cudaErrorInvalidResourceHandle);
   if (Desc)
     *Desc = A->Desc;
-  if (Extent)
+  if (Extent) // 0 for a dimension the array lacks; layers in the depth
     *Extent =
-        cudaExtent{A->Image.Width, A->Image.Dims == 2 ? A->Image.Height : 0, 0};
+        cudaExtent{A->Image.Width, A->Image.Dims >= 2 ? A->Image.Height : 0,
+                   A->Image.Layers      ? A->Image.Layers
+                   : A->Image.Dims == 3 ? A->Image.Depth
+                                        : 0};
   if (Flags)
     *Flags = A->Flags;
   return cudaSuccess;

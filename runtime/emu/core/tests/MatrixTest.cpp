@@ -1,11 +1,14 @@
 // Conformance of the warp matrix instructions: mma.sync (m16n8k16 f16/bf16,
-// m16n8k8 tf32, m8n8k4 f64), wmma m16n16k16, ldmatrix, and cvt.rna.tf32.
+// m16n8k8 tf32, m8n8k4 f64), wmma m16n16k16 and packed integer m8n32k16,
+// ldmatrix, and cvt.rna.tf32 (every wmma form: test/conformance/matrix).
 // Fragments are built and read back on the host with the PTX ISA's layout
 // tables (written here in the ISA's own terms), and D is computed on the host
 // as the emulator documents it: exact products, f32 accumulation in k order
 // starting from C (f64: one fma per k).
 #include "TestUtil.h"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -136,10 +139,7 @@ TEST(Mma, M16N8K16HalfAndBf16) {
        false},
       {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", true, false,
        false},
-      {"mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", false, true, true},
-      {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16", false, false, true},
-      {"mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f32", false, true,
-       false}};
+      {"mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", false, true, true}};
   uint32_t Seed = 21;
   for (const MmaCase &Cs : Cases) {
     SCOPED_TRACE(Cs.Instr);
@@ -374,6 +374,62 @@ TEST(Wmma, M16N16K16LoadMmaStore) {
   }
 }
 
+// wmma without a stride operand reads and writes packed matrices: a row
+// (.row) or column (.col) after another, so the stride is the matrix's
+// width or height, not 16 (m8n32k16 .s8: B row-major 32, C column-major 8).
+// Integer products are exact; .satfinite clamps the s32 sum.
+TEST(Wmma, PackedStrideAndIntegers) {
+  auto List = [](unsigned From, unsigned N) {
+    std::string S = "{";
+    for (unsigned K = 0; K < N; ++K)
+      S += (K ? ", %r" : "%r") + std::to_string(From + K);
+    return S + "}";
+  };
+  std::string T = ".m8n32k16.s8";
+  std::string S =
+      std::string(Head) +
+      ".visible .entry k(.param .u64 a, .param .u64 b, .param .u64 c, "
+      ".param .u64 d) {\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<5>;\n"
+      "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n"
+      "  ld.param.u64 %rd3, [c];\n  ld.param.u64 %rd4, [d];\n"
+      "  wmma.load.a.sync.aligned.row" +
+      T + " " + List(1, 1) + ", [%rd1];\n  wmma.load.b.sync.aligned.row" + T +
+      " " + List(2, 4) +
+      ", [%rd2];\n  wmma.load.c.sync.aligned.col.m8n32k16.s32 " + List(6, 8) +
+      ", [%rd3];\n  wmma.mma.sync.aligned.row.row.m8n32k16.s32.s8.s8.s32"
+      ".satfinite " +
+      List(14, 8) + ", " + List(1, 1) + ", " + List(2, 4) + ", " + List(6, 8) +
+      ";\n  wmma.store.d.sync.aligned.row.m8n32k16.s32 [%rd4], " + List(14, 8) +
+      ";\n  ret;\n}\n";
+  SCOPED_TRACE(S);
+  std::string Err;
+  auto M = loadText(S, &Err);
+  ASSERT_TRUE(M) << Err;
+  std::vector<int8_t> A(8 * 16), B(16 * 32);
+  std::vector<int32_t> C(8 * 32), D(8 * 32, 0);
+  uint32_t Seed = 5;
+  for (auto &X : A)
+    X = (int8_t)(lcg(Seed) >> 24);
+  for (auto &X : B)
+    X = (int8_t)(lcg(Seed) >> 24);
+  for (int I = 0; I < 8 * 32; ++I) // column-major; some near INT32_MAX
+    C[I] = I % 5 == 0 ? INT32_MAX - 7 : (int32_t)(lcg(Seed) >> 12) - (1 << 19);
+  ASSERT_TRUE(launch(*M, "k", {1, 1, 1}, {32, 1, 1},
+                     Args()
+                         .add((void *)A.data())
+                         .add((void *)B.data())
+                         .add((void *)C.data())
+                         .add((void *)D.data())));
+  for (int R = 0; R < 8; ++R)
+    for (int Cl = 0; Cl < 32; ++Cl) {
+      int64_t Acc = C[Cl * 8 + R];
+      for (int K = 0; K < 16; ++K)
+        Acc += (int64_t)A[R * 16 + K] * B[K * 32 + Cl];
+      Acc = std::min<int64_t>(std::max<int64_t>(Acc, INT32_MIN), INT32_MAX);
+      EXPECT_EQ(D[R * 32 + Cl], (int32_t)Acc) << R << "," << Cl;
+    }
+}
+
 // ldmatrix: rows come from shared memory at the addresses lanes 8j..8j+7
 // give for matrix j (here a permutation of the rows); thread L receives row
 // L / 4, columns 2 (L % 4) and 2 (L % 4) + 1 (of the transpose with .trans).
@@ -492,15 +548,23 @@ TEST(MatrixErrors, UnsupportedFormsFailWithTheirName) {
       "{%r5, %r6, %r7, %r8}, {%r9, %r10}, {%r1, %r2, %r3, %r4}",
       "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%r1, %r2, %r3, %r4}, "
       "{%r5, %r6}, {%r7}, {%r1, %r2, %r3, %r4}",
+      // ptxas rejects an .f32 D with an .f16 C for this shape.
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16 {%r1, %r2, %r3, "
+      "%r4}, {%r5, %r6, %r7, %r8}, {%r9, %r10}, {%r1, %r2}",
       "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%r1, %r2, %r3, "
       "%r4}, {%r5, %r6, %r7, %r8}, {%r9, %r10, %r11, %r12}, {%r1, %r2, %r3, "
       "%r4}, %r13, 0",
       "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%r1, %r2, %r3, "
       "%r4}, %rd1, %rd1, 1, 1, 1, 0, 0",
-      "wmma.load.a.sync.aligned.row.m16n16k8.tf32 {%r1, %r2, %r3, %r4}, "
+      "wmma.load.a.sync.aligned.row.m8n8k32.s4 {%r1}, [%rd1], %r5",
+      "wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 {%r1, %r2}, "
+      "{%r3}, {%r4}, {%r1, %r2}",
+      "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32.satfinite {%r1, %r2, "
+      "%r3, %r4, %r5, %r6, %r7, %r8}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, "
+      "%r8}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, {%r1, %r2, %r3, %r4, "
+      "%r5, %r6, %r7, %r8}",
+      "wmma.load.a.sync.aligned.row.m16n16k16.tf32 {%r1, %r2, %r3, %r4}, "
       "[%rd1], %r5",
-      "wmma.load.a.sync.aligned.row.m32n8k16.f16 {%r1, %r2, %r3, %r4, %r5, "
-      "%r6, %r7, %r8}, [%rd1], %r9",
       "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%r5]",
       "cvt.rn.satfinite.tf32.f32 %r1, %r2"};
   for (const char *F : Forms) {

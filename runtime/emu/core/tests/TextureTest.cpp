@@ -2,7 +2,10 @@
 // clang 22 -O2): 3D fetches, tex.level, 3D surfaces, the registry's checks
 // and the launch errors of misused handles. The 1D/2D matrix of modes and
 // formats runs end to end in test/conformance/textures.
+#include "../Texture.h"
 #include "TestUtil.h"
+
+#include <algorithm>
 
 #include <cstring>
 
@@ -143,6 +146,71 @@ TEST(Textures, RegistryRefusesBadDescriptions) {
   EXPECT_NE(Err.find("normalized-float"), std::string::npos) << Err;
 }
 
+// Layered images: only 1D and 2D, and the layers must not overlap.
+TEST(Textures, RegistryChecksLayers) {
+  float Buf[64] = {};
+  std::string Err;
+  ImageDesc I = floatImage(Buf, 3, 2, 2, 2);
+  I.Layers = 2;
+  EXPECT_EQ(registerTexture(I, SamplerDesc(), Err), 0u);
+  EXPECT_NE(Err.find("only 1D and 2D images can be layered"), std::string::npos)
+      << Err;
+  I = floatImage(Buf, 2, 4, 2, 1);
+  I.Layers = 3;
+  I.SlicePitch = 16; // half a layer
+  EXPECT_EQ(registerSurface(I, Err), 0u);
+  EXPECT_NE(Err.find("layer pitch"), std::string::npos) << Err;
+  I.SlicePitch = 32;
+  uint64_t H = registerSurface(I, Err);
+  EXPECT_NE(H, 0u) << Err;
+  unregisterImage(H);
+}
+
+// The layer of a fetch: a u32, clamped to the last layer.
+TEST(Textures, LayerIndexClampsToTheLastLayer) {
+  float Buf[12];
+  for (int K = 0; K < 12; ++K)
+    Buf[K] = (float)K;
+  ImageDesc I = floatImage(Buf, 1, 4, 1, 1);
+  I.Layers = 3;
+  core::ImageObject T;
+  T.Image = I;
+  for (uint32_t Layer : {0u, 1u, 2u, 3u, 0xffffffffu}) {
+    float X = 1.5f;
+    core::TexResult R;
+    std::string Err;
+    ASSERT_TRUE(core::sampleTexture(T, &X, nullptr, Layer, false, true, R, Err))
+        << Err;
+    EXPECT_EQ(bitsToFloat(R.Bits[0]), 4.0f * std::min(Layer, 2u) + 1.0f)
+        << Layer;
+  }
+}
+
+// Queries no CUDA intrinsic reaches with a documented value, and the cube
+// and multisample geometries, fail the launch naming the instruction.
+TEST(Textures, UnsupportedQueriesAndGeometriesFailTheLaunch) {
+  for (const char *Inst :
+       {"txq.channel_order.b32 %r1, [%rd1];",
+        "suq.memory_layout.b32 %r1, [%rd1];",
+        "txq.level.width.b32 %r1, [%rd1], %r1;",
+        "tex.cube.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1, %f1, %f1, "
+        "%f1}];"}) {
+    auto M = loadText(std::string(".visible .entry k(.param .u64 p)\n{\n"
+                                  "\t.reg .b64 %rd<2>;\n\t.reg .b32 "
+                                  "%r<2>;\n\t.reg .f32 %f<2>;\n"
+                                  "\tld.param.u64 %rd1, [p];\n\t") +
+                      Inst + "\n\tret;\n}\n");
+    ASSERT_TRUE(M) << Inst;
+    std::string Err;
+    EXPECT_FALSE(
+        launch(*M, "k", {1, 1, 1}, {1, 1, 1}, Args().add(uint64_t(1)), &Err));
+    std::string Opc(Inst, strchr(Inst, ' '));
+    EXPECT_NE(Err.find("unsupported instruction: '" + Opc + "'"),
+              std::string::npos)
+        << Err;
+  }
+}
+
 // Misused handles fail the launch with one line naming the problem.
 TEST(Textures, MisusedHandlesFailTheLaunch) {
   auto M = load("textures_O2.ptx");
@@ -168,7 +236,14 @@ TEST(Textures, MisusedHandlesFailTheLaunch) {
   uint64_t T2 =
       registerTexture(floatImage(Buf, 2, 4, 4, 1), SamplerDesc(), Err);
   Run(T2);
-  EXPECT_NE(Err.find("a 1d fetch from a 2d texture"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("a 1d access to a 2d texture"), std::string::npos) << Err;
+  ImageDesc L = floatImage(Buf, 1, 4, 1, 1);
+  L.Layers = 3;
+  uint64_t TL = registerTexture(L, SamplerDesc(), Err);
+  ASSERT_NE(TL, 0u) << Err;
+  Run(TL);
+  EXPECT_NE(Err.find("a 1d access to a a1d texture"), std::string::npos) << Err;
+  unregisterImage(TL);
   ImageDesc U = floatImage(Buf, 1, 8, 1, 1);
   U.Kind = ChannelKind::Unsigned;
   uint64_t TU = registerTexture(U, SamplerDesc(), Err);

@@ -484,8 +484,8 @@ TEST_F(Runtime, ThreeDimensionalMemory) {
   ASSERT_EQ(cudaMemcpy3DAsync(&P, nullptr), cudaSuccess);
   EXPECT_EQ(Back[0], H[(2 * 3 + 1) * 10]);
   EXPECT_EQ(Back[10 + 7], H[(2 * 3 + 2) * 10 + 7]);
-  P.srcArray = reinterpret_cast<cudaArray_t>(&P);
-  EXPECT_EQ(cudaMemcpy3D(&P), cudaErrorNotSupported);
+  P.srcArray = reinterpret_cast<cudaArray_t>(&P); // not an array
+  EXPECT_EQ(cudaMemcpy3D(&P), cudaErrorInvalidResourceHandle);
   cudaGetLastError();
   EXPECT_EQ(cudaFree(D.ptr), cudaSuccess);
 }

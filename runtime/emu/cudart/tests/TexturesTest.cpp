@@ -84,6 +84,94 @@ TEST_F(Textures, ArrayCopiesRoundTrip) {
   cudaGetLastError();
 }
 
+// cudaMalloc3DArray's shapes (3D; 1D and 2D layered, the depth giving the
+// layers) as the core sees them, cudaArrayGetInfo's extents, and
+// cudaMemcpy3D into and out of an array at an offset.
+TEST_F(Textures, Malloc3DArrayShapesAndCopies) {
+  cudaChannelFormatDesc D = cudaCreateChannelDesc<short>();
+  struct Case {
+    cudaExtent E;
+    unsigned Flags;
+    uint8_t Dims;
+    uint64_t H, Depth;
+    uint32_t Layers;
+  } Cases[] = {{make_cudaExtent(5, 0, 0), 0, 1, 1, 1, 0},
+               {make_cudaExtent(5, 3, 0), 0, 2, 3, 1, 0},
+               {make_cudaExtent(5, 3, 4), 0, 3, 3, 4, 0},
+               {make_cudaExtent(5, 0, 4), cudaArrayLayered, 1, 1, 1, 4},
+               {make_cudaExtent(5, 3, 4), cudaArrayLayered, 2, 3, 1, 4}};
+  for (const Case &C : Cases) {
+    cudaArray_t A;
+    ASSERT_EQ(
+        cudaMalloc3DArray(&A, &D, C.E, C.Flags | cudaArraySurfaceLoadStore),
+        cudaSuccess);
+    cudaExtent Back;
+    ASSERT_EQ(cudaArrayGetInfo(nullptr, &Back, nullptr, A), cudaSuccess);
+    EXPECT_EQ(Back.width, C.E.width);
+    EXPECT_EQ(Back.height, C.E.height);
+    EXPECT_EQ(Back.depth, C.E.depth);
+    cudaResourceDesc R = arrayResource(A);
+    cudaSurfaceObject_t S;
+    ASSERT_EQ(cudaCreateSurfaceObject(&S, &R), cudaSuccess);
+    const ImageDesc &I = fake::images()[S].Image;
+    EXPECT_EQ(I.Dims, C.Dims);
+    EXPECT_EQ(I.Width, 5u);
+    EXPECT_EQ(I.Height, C.H);
+    EXPECT_EQ(I.Depth, C.Depth);
+    EXPECT_EQ(I.Layers, C.Layers);
+    EXPECT_EQ(I.Pitch, 10u);
+    EXPECT_EQ(I.SlicePitch, 10u * C.H);
+    EXPECT_EQ(cudaDestroySurfaceObject(S), cudaSuccess);
+    EXPECT_EQ(cudaFreeArray(A), cudaSuccess);
+  }
+  // A 2x2x2 block of a host volume (rows of 8 shorts, 3 rows a slice) into
+  // layers 1..2 at (1, 1) of a 5 x 3 x 4 layered array, and all back.
+  cudaArray_t A;
+  ASSERT_EQ(
+      cudaMalloc3DArray(&A, &D, make_cudaExtent(5, 3, 4), cudaArrayLayered),
+      cudaSuccess);
+  short Vol[2][3][8], Out[4][3][5];
+  for (int K = 0; K < 48; ++K)
+    (&Vol[0][0][0])[K] = (short)(K + 1);
+  cudaMemcpy3DParms P;
+  memset(&P, 0, sizeof P);
+  P.srcPtr = make_cudaPitchedPtr(Vol, 16, 8, 3);
+  P.srcPos = make_cudaPos(4, 1, 0); // bytes into a pointer: x = 2 shorts
+  P.dstArray = A;
+  P.dstPos = make_cudaPos(1, 1, 1); // elements into an array
+  P.extent = make_cudaExtent(2, 2, 2);
+  P.kind = cudaMemcpyHostToDevice;
+  ASSERT_EQ(cudaMemcpy3D(&P), cudaSuccess);
+  memset(&P, 0, sizeof P);
+  P.srcArray = A;
+  P.dstPtr = make_cudaPitchedPtr(Out, 10, 5, 3);
+  P.extent = make_cudaExtent(5, 3, 4);
+  P.kind = cudaMemcpyDeviceToHost;
+  ASSERT_EQ(cudaMemcpy3D(&P), cudaSuccess);
+  for (int Z = 0; Z < 4; ++Z)
+    for (int Y = 0; Y < 3; ++Y)
+      for (int X = 0; X < 5; ++X) {
+        bool In = Z >= 1 && Z <= 2 && Y >= 1 && X >= 1 && X <= 2;
+        EXPECT_EQ(Out[Z][Y][X], In ? Vol[Z - 1][Y][X + 1] : 0)
+            << X << "," << Y << "," << Z;
+      }
+  // Beyond the layers: refused.
+  P.extent = make_cudaExtent(5, 3, 5);
+  EXPECT_EQ(cudaMemcpy3D(&P), cudaErrorInvalidValue);
+  // Layered without layers, a depth without a height, cubemaps: refused.
+  cudaArray_t B;
+  EXPECT_EQ(
+      cudaMalloc3DArray(&B, &D, make_cudaExtent(5, 3, 0), cudaArrayLayered),
+      cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMalloc3DArray(&B, &D, make_cudaExtent(5, 0, 3), 0),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(
+      cudaMalloc3DArray(&B, &D, make_cudaExtent(4, 4, 6), cudaArrayCubemap),
+      cudaErrorNotSupported);
+  cudaGetLastError();
+  EXPECT_EQ(cudaFreeArray(A), cudaSuccess);
+}
+
 TEST_F(Textures, TextureObjectDescribesArrayAndSampler) {
   cudaChannelFormatDesc D = cudaCreateChannelDesc<uchar4>();
   cudaArray_t A;

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Makes build/gpu-carry: what a GPU session needs from this machine's build,
+# without debug info, in the build tree's own layout (bin/, lib/, lib/emu/,
+# benchmarks/, conformance/), so that `warpscope` finds its libraries beside
+# it as usual. The device tool carries at most 64 MiB; the debug build's
+# `warpscope` alone is larger, the stripped tree about 20 MiB. Carry just
+# `build/gpu-carry`; session.sh uses it when it is there.
+#
+#   benchmarks/gpu/prepare_carry.sh [BUILD_DIR]
+set -eu
+build="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build}"
+c="$build/gpu-carry"
+rm -rf "$c"
+mkdir -p "$c/bin" "$c/lib/emu" "$c/benchmarks" "$c/conformance"
+# copy SRC DST: an executable or shared library without its debug sections.
+copy() { strip --strip-debug -o "$2" "$1" && chmod +x "$2"; }
+copy "$build/bin/warpscope" "$c/bin/warpscope"
+for l in libwarpscope-rt.so libwarpscope-collect.so; do
+  copy "$build/lib/$l" "$c/lib/$l"
+done
+# The emulator, for its scaling on the GPU machine's cores (issue 24).
+copy "$build/lib/emu/libcudart.so.13" "$c/lib/emu/libcudart.so.13"
+ln -s libcudart.so.13 "$c/lib/emu/libcudart.so"
+for f in "$build"/benchmarks/*; do
+  [ -f "$f" ] && [ -x "$f" ] && copy "$f" "$c/benchmarks/$(basename "$f")"
+done
+for f in "$build"/conformance/*; do
+  [ -f "$f" ] && [ -x "$f" ] && copy "$f" "$c/conformance/$(basename "$f")"
+done
+# CUPTI, used when the GPU machine has none of its own.
+cp /usr/local/cuda/lib64/libcupti.so.13 "$c/lib/" 2>/dev/null ||
+  echo "prepare_carry.sh: no libcupti.so.13 to carry; the collector needs the GPU machine's" >&2
+size=$(du -sm "$c" | cut -f1)
+echo "build/gpu-carry: ${size} MiB"
+if ((size > 60)); then
+  echo "prepare_carry.sh: ${size} MiB is over the device tool's 64 MiB carry; leave out variants" >&2
+  exit 1
+fi
