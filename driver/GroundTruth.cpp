@@ -58,8 +58,12 @@ Error addLaunches(const json::Array &Ls, Truth &Out,
           *Us < 0 || *Sms < 0)
         return Fail("has a launch whose 'modeled' lacks config, cycles, "
                     "microseconds, sms_simulated or scaled");
-      L.Modeled = TruthModeled{Config->str(), (uint64_t)*Cycles, *Us,
-                               (uint64_t)*Sms, *Scaled};
+      std::string Probes = MO->getString("probes").value_or("").str();
+      if (!Probes.empty() && Probes != "free" && Probes != "modeled")
+        return Fail("has a launch whose 'modeled.probes' is neither free nor "
+                    "modeled");
+      L.Modeled = TruthModeled{Config->str(),  (uint64_t)*Cycles, *Us,
+                               (uint64_t)*Sms, *Scaled,           Probes};
     }
     Out.Launches.push_back(std::move(L));
   }

@@ -46,6 +46,9 @@ struct TruthModeled {
   double Microseconds = 0;
   uint64_t SmsSimulated = 0;
   bool Scaled = false;
+  /// How the model treated the kernel's probe instructions: "free",
+  /// "modeled", or "" (a plain build, or an older file).
+  std::string Probes;
 };
 
 struct TruthLaunch {

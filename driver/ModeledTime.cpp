@@ -32,6 +32,10 @@ warpscope::buildModeledTime(const Truth &T, const std::string &Filter) {
     V.Launches.push_back(ML);
     if (Configs.insert(L.Modeled->Config).second)
       V.Config += (V.Config.empty() ? "" : ", ") + L.Modeled->Config;
+    if (!L.Modeled->Probes.empty())
+      V.Probes = V.Probes.empty() || V.Probes == L.Modeled->Probes
+                     ? L.Modeled->Probes
+                     : "mixed";
     auto [It, New] = KernelAt.try_emplace(L.Kernel, V.Kernels.size());
     if (New)
       V.Kernels.push_back({L.Kernel, Name});
@@ -68,8 +72,18 @@ const char *Heading = "Modeled time (emulator timing model, not measured)";
 
 } // namespace
 
+std::string warpscope::modeledProbesLabel(const std::string &Probes) {
+  if (Probes.empty())
+    return "";
+  if (Probes == "mixed")
+    return ", probe instructions free in some launches, modeled in others";
+  return ", probe instructions " + Probes;
+}
+
 void warpscope::renderModeledText(const ModeledTimeView &V, raw_ostream &OS) {
-  OS << "\n" << Heading << ", configuration " << V.Config << "\n";
+  OS << "\n"
+     << Heading << ", configuration " << V.Config
+     << modeledProbesLabel(V.Probes) << "\n";
   OS << "  per kernel:\n";
   for (const ModeledKernel &K : V.Kernels)
     OS << formatv("    {0} : {1} launch(es), {2} modeled cycles, {3:F2} "
@@ -94,7 +108,7 @@ json::Value warpscope::renderModeledJson(const ModeledTimeView &V) {
                                    {"modeled_cycles", K.Cycles},
                                    {"modeled_microseconds", K.Microseconds},
                                    {"scaled", K.Scaled}});
-  for (const ModeledLaunch &L : V.Launches)
+  for (const ModeledLaunch &L : V.Launches) {
     Launches.push_back(
         json::Object{{"name", L.Name},
                      {"mangled", L.Mangled},
@@ -105,17 +119,23 @@ json::Value warpscope::renderModeledJson(const ModeledTimeView &V) {
                      {"modeled_microseconds", L.Time.Microseconds},
                      {"sms_simulated", L.Time.SmsSimulated},
                      {"scaled", L.Time.Scaled}});
-  return json::Object{{"source", "model"},
-                      {"config", V.Config},
-                      {"kernels", std::move(Kernels)},
-                      {"launches", std::move(Launches)}};
+    if (!L.Time.Probes.empty())
+      (*Launches.back().getAsObject())["probes"] = L.Time.Probes;
+  }
+  json::Object O{{"source", "model"},
+                 {"config", V.Config},
+                 {"kernels", std::move(Kernels)},
+                 {"launches", std::move(Launches)}};
+  if (!V.Probes.empty())
+    O["probes"] = V.Probes;
+  return O;
 }
 
 std::string warpscope::renderModeledHtml(const ModeledTimeView &V) {
   std::string S;
   raw_string_ostream OS(S);
   OS << "<h2>" << Heading << "</h2>\n<p>Configuration " << escapeHtml(V.Config)
-     << ".</p>\n";
+     << escapeHtml(modeledProbesLabel(V.Probes)) << ".</p>\n";
   OS << "<table class=\"modeled\"><thead><tr><th>kernel</th><th>launches</th>"
         "<th>modeled cycles</th><th>modeled &micro;s</th><th>scaled</th>"
         "</tr></thead><tbody>\n";

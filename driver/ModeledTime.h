@@ -33,6 +33,9 @@ struct ModeledKernel {
 
 struct ModeledTimeView {
   std::string Config; ///< the configurations, comma-separated if several
+  /// How the launches treated probe instructions: "free", "modeled",
+  /// "mixed", or "" (no probes).
+  std::string Probes;
   std::vector<ModeledLaunch> Launches; ///< in launch order
   std::vector<ModeledKernel> Kernels;  ///< most cycles first
 };
@@ -44,6 +47,10 @@ std::optional<ModeledTimeView> buildModeledTime(const Truth &T,
 /// nullopt when Dir holds no ground truth with modeled time.
 llvm::Expected<std::optional<ModeledTimeView>>
 loadModeledTime(const std::string &Dir, const std::string &Filter);
+
+/// ", probe instructions free" (or modeled, or mixed) for labels next to
+/// "modeled"; "" when Probes is (a program without probes).
+std::string modeledProbesLabel(const std::string &Probes);
 
 void renderModeledText(const ModeledTimeView &V, llvm::raw_ostream &OS);
 llvm::json::Value renderModeledJson(const ModeledTimeView &V);

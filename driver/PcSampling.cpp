@@ -43,8 +43,18 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
                           Set.Source + "/" + Set.Granularity + " ones");
   Set.Source = Source;
   Set.Granularity = Gran;
-  if (Source == PcSourceModel)
+  if (Source == PcSourceModel) {
     Set.ModelConfig = Top->getString("model_config").value_or("").str();
+    // Optional: older files and programs without probes have none.
+    std::string Probes = Top->getString("model_probes").value_or("").str();
+    if (!Probes.empty() && Probes != "free" && Probes != "modeled" &&
+        Probes != "mixed")
+      return fail(Path, "model_probes must be free, modeled or mixed");
+    if (!Probes.empty())
+      Set.ModelProbes = Set.ModelProbes.empty() || Set.ModelProbes == Probes
+                            ? Probes
+                            : "mixed";
+  }
   bool Ptx = Gran == "ptx";
   auto Total = Top->getInteger("total_samples");
   auto Dropped = Top->getInteger("dropped_samples");

@@ -48,6 +48,9 @@ struct PcSampleSet {
   /// SASS samples.
   std::string Source = PcSourceCupti, Granularity = PcGranularitySass;
   std::string ModelConfig;
+  /// Modeled samples of an instrumented program: how the model treated
+  /// its probe instructions, "free" or "modeled" ("" when it had none).
+  std::string ModelProbes;
 };
 
 /// Loads every pcsamples-*.json in Dir; nullopt when there is none.

@@ -46,6 +46,12 @@ static cl::opt<std::string>
                          "(default), a100, t4, a JSON file, or off "
                          "(WARPSCOPE_EMU_MODEL; docs/timing-model.md)"),
                 cl::value_desc("name|file"), cl::sub(warpscope::RunSub));
+static cl::opt<bool> ModelProbes(
+    "model-probes",
+    cl::desc("Timing model on the emulator: charge the probes' own "
+             "instructions (default: free, so that modeled time and samples "
+             "describe the program; WARPSCOPE_EMU_MODEL_PROBES=1)"),
+    cl::sub(warpscope::RunSub));
 static cl::opt<std::string> Mode("mode",
                                  cl::desc("aggregate (default) or per-launch"),
                                  cl::init("aggregate"),
@@ -185,6 +191,9 @@ int warpscope::runRun() {
   if (ModelConfig.getNumOccurrences() && !UseEmulator)
     return Error("--model-config needs the emulator (--emulate); on a GPU "
                  "the time is measured");
+  if (ModelProbes && !UseEmulator)
+    return Error("--model-probes needs the emulator (--emulate); on a GPU "
+                 "the probes' time is measured with the program's");
   if (Racecheck && !UseEmulator)
     return Error("--racecheck needs the emulator (--emulate); on a GPU use "
                  "compute-sanitizer --tool racecheck");
@@ -206,6 +215,8 @@ int warpscope::runRun() {
       setenv("WARPSCOPE_EMU_MODEL", ModelConfig.c_str(), 1);
     else
       setenv("WARPSCOPE_EMU_MODEL", "h100-sxm", 0);
+    if (ModelProbes)
+      setenv("WARPSCOPE_EMU_MODEL_PROBES", "1", 1);
   }
   SmallString<256> Out(OutDir);
   sys::fs::make_absolute(Out);

@@ -2,6 +2,7 @@
 
 #include "StallReport.h"
 #include "Html.h"
+#include "ModeledTime.h"
 #include "Report.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -130,6 +131,7 @@ StallView warpscope::buildStallView(const PcSampleSet &Samples,
   V.NotIssuedKnown = Samples.NotIssuedKnown;
   V.Source = Samples.Source;
   V.ModelConfig = Samples.ModelConfig;
+  V.ModelProbes = Samples.ModelProbes;
   V.Warnings = Samples.Warnings;
   std::optional<Regex> R;
   if (!Filter.empty())
@@ -197,7 +199,7 @@ std::string StallView::title() const {
   if (Source == PcSourceModel)
     return "Stall view (modeled PC sampling: emulator timing model, "
            "configuration " +
-           ModelConfig + ", not measured)";
+           ModelConfig + modeledProbesLabel(ModelProbes) + ", not measured)";
   return "Stall view (PC sampling)";
 }
 
@@ -277,6 +279,8 @@ json::Value warpscope::renderStallJson(const StallView &V) {
   O["source"] = V.Source;
   if (V.Source == PcSourceModel)
     O["model_config"] = V.ModelConfig;
+  if (V.Source == PcSourceModel && !V.ModelProbes.empty())
+    O["model_probes"] = V.ModelProbes;
   O["total_samples"] = V.TotalSamples;
   O["dropped_samples"] = V.DroppedSamples;
   O["non_user_samples"] = V.NonUserSamples;

@@ -56,6 +56,7 @@ struct StallView {
   /// labelled as modeled.
   std::string Source = PcSourceCupti;
   std::string ModelConfig;
+  std::string ModelProbes; ///< PcSampleSet::ModelProbes
   std::string title() const;
 };
 

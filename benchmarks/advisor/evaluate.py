@@ -29,7 +29,10 @@ which the timing model is to provide on the emulator);
 
 usage: evaluate.py [--build DIR] [--only NAME,...] [--check-only]
                    [--work DIR] [--table FILE] [--json FILE]
-                   [--sampling-period N]
+                   [--sampling-period N] [--model-probes]
+--model-probes runs with `warpscope run --model-probes`: the timing model
+charges the instrumented before run's probe instructions (by default they
+are free, so its samples describe the program; docs/timing-model.md).
 --check-only builds and runs the plain programs only and compares their
 checksums (the quick ctest).
 """
@@ -177,9 +180,10 @@ def fmt(v, spec):
     return "-" if v is None else format(v, spec)
 
 
-def render_table(rows):
+def render_table(rows, probes="free"):
     """Markdown in the shape of GPA's Table 3, plus the advice's rank and
-    a note per row where something was missing."""
+    a note per row where something was missing; `probes` says how the
+    model treated the instrumented runs' probe instructions."""
     lines = [
         "| kernel | optimization | original time (modeled cycles) | "
         "achieved | estimated | error | rank | note |",
@@ -202,8 +206,9 @@ def render_table(rows):
                      "estimate and a modeled achieved speedup).")
     else:
         lines.append("Geomean error over %d pairs: %.1f%% (errors floored at "
-                     "0.1%%). Times are modeled (timing model), not measured."
-                     % (len(errors), 100 * g))
+                     "0.1%%). Advice from the instrumented runs with probe "
+                     "instructions %s. Times are modeled (timing model), not "
+                     "measured." % (len(errors), 100 * g, probes))
     return "\n".join(lines) + "\n"
 
 
@@ -231,9 +236,11 @@ def build(ws, src, exe, instrumented):
         raise PairError("cannot build %s: %s" % (src, r.stderr.strip()[-400:]))
 
 
-def emulate(ws, exe, out_dir, period=None):
+def emulate(ws, exe, out_dir, period=None, model_probes=False):
     """Runs exe under `warpscope run --emulate`; its checksum."""
     extra = ["--sampling-period", str(period)] if period else []
+    if model_probes:
+        extra.append("--model-probes")
     r = run([ws, "run", "--emulate", "--pc-sampling"] + extra +
             ["-o", out_dir, "--", exe],
             env=dict(os.environ, WARPSCOPE_QUIET="1"))
@@ -258,7 +265,7 @@ def advise(ws, out_dir):
         return None, "warpscope advise printed no JSON (%s)" % e
 
 
-def evaluate_pair(ws, pair, work, check_only, period=None):
+def evaluate_pair(ws, pair, work, check_only, period=None, model_probes=False):
     row = {"kernel": pair["kernel"], "optimizer": pair["optimizer"],
            "name": pair["name"], "notes": [], "check_only": check_only}
     src = os.path.join(HERE, "pairs", pair["name"])
@@ -274,7 +281,7 @@ def evaluate_pair(ws, pair, work, check_only, period=None):
             exe = os.path.join(d, tag)
             build(ws, os.path.join(src, which + ".cu"), exe, inst)
             outs[tag] = os.path.join(d, "out-" + tag)
-            sums[tag] = emulate(ws, exe, outs[tag], period)
+            sums[tag] = emulate(ws, exe, outs[tag], period, model_probes)
         for tag, s in sums.items():
             if not checksums_agree(sums["before"], s, pair["tolerance"]):
                 raise PairError("checksums disagree: before %r, %s %r" %
@@ -333,6 +340,9 @@ def main():
     ap.add_argument("--sampling-period", type=int, default=None,
                     help="modeled PC sampling period exponent (5..31; "
                     "warpscope run's default, 9, when not given)")
+    ap.add_argument("--model-probes", action="store_true",
+                    help="charge the probes' instructions in the timing "
+                    "model (warpscope run --model-probes)")
     a = ap.parse_args()
     ws = os.path.join(a.build, "bin", "warpscope")
     if not os.path.exists(ws):
@@ -362,8 +372,8 @@ def main():
     for p in pairs:
         print("pair %s ..." % p["name"], file=sys.stderr, flush=True)
         rows.append(evaluate_pair(ws, p, work, a.check_only,
-                                  a.sampling_period))
-    table = render_table(rows)
+                                  a.sampling_period, a.model_probes))
+    table = render_table(rows, "modeled" if a.model_probes else "free")
     sys.stdout.write(table)
     if a.table:
         with open(a.table, "w") as f:

@@ -13,9 +13,11 @@ describe the instrumented build). And the thread ratio less the dead movs that
 name blocks without a probe (derived counts): ptxas deletes them, so a GPU
 never runs them (benchmarks/tools/dead_markers.py checks that). And the
 modeled-cycles ratio: both builds run under the emulator's timing model
-(WARPSCOPE_EMU_MODEL=h100-sxm, docs/timing-model.md) and their modeled
-cycles, summed over launches, are compared: the GPU-time proxy for the
-probes' overhead (modeled, not measured). Prints a markdown table; exits
+(WARPSCOPE_EMU_MODEL=h100-sxm, docs/timing-model.md) with the probes'
+instructions modeled (WARPSCOPE_EMU_MODEL_PROBES=1; by default the model
+treats them as free) and their modeled cycles, summed over launches, are
+compared: the GPU-time proxy for the probes' overhead (modeled, not
+measured). Prints a markdown table; exits
 non-zero if a program fails.
 
 usage: overhead.py [--build DIR] [--repeat N] [--only NAME,...]
@@ -61,7 +63,8 @@ def run(build, exe, env_extra):
     out = tempfile.mkdtemp(prefix="wsovh")
     env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(build, "lib", "emu"),
                WARPSCOPE_OUT=out, WARPSCOPE_QUIET="1",
-               WARPSCOPE_EMU_MODEL="h100-sxm", **env_extra)
+               WARPSCOPE_EMU_MODEL="h100-sxm", WARPSCOPE_EMU_MODEL_PROBES="1",
+               **env_extra)
     r = subprocess.run([exe, "small"], env=env, capture_output=True, text=True)
     if r.returncode != 0 or "PASS" not in r.stdout:
         raise RuntimeError("%s failed: %s%s" % (exe, r.stdout[-300:], r.stderr[-300:]))

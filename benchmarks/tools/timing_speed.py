@@ -9,11 +9,13 @@ preloaded: the emulation itself, model included, without process start,
 module loading, copies and the ground truth written at exit), peak RSS, and
 thread-instructions per CPU second with the model, whole process and
 kernels only. Minimum over the repetitions (a shared machine only ever adds
-time). `--sizes` instead runs one program at several sizes and prints its
+time). `--inst` runs the instrumented builds instead, whose probes the
+model treats as free unless `--model-probes` (WARPSCOPE_EMU_MODEL_PROBES=1). `--sizes` instead runs one program at several sizes and prints its
 peak RSS per size (memory against grid size).
 
 usage: timing_speed.py [--build DIR] [--size small|large|N] [--repeat R]
                        [--model NAME] [--only A,B] [--threads T]
+                       [--inst [--model-probes]]
        timing_speed.py --sizes N1,N2,... --only PROGRAM [...]
 """
 import argparse
@@ -58,6 +60,9 @@ def measure(a, shim, exe, size, model):
         env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(a.build, "lib", "emu"),
                    LD_PRELOAD=shim, WARPSCOPE_OUT=out, WARPSCOPE_QUIET="1",
                    WARPSCOPE_EMU_THREADS=str(a.threads), WARPSCOPE_EMU_MODEL=model)
+        env.pop("WARPSCOPE_EMU_MODEL_PROBES", None)
+        if a.model_probes:
+            env["WARPSCOPE_EMU_MODEL_PROBES"] = "1"
         p = subprocess.Popen([exe, str(size)], env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE)
         stdout, stderr = p.stdout.read().decode(), p.stderr.read().decode()
@@ -93,7 +98,7 @@ def suite(a, shim):
           "| M thread-instr/s, model (kernels) | peak RSS MiB, off | model |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name in names(a):
-        exe = os.path.join(a.build, "benchmarks", name)
+        exe = os.path.join(a.build, "benchmarks", name + (".inst" if a.inst else ""))
         off = measure(a, shim, exe, a.size, "off")
         on = measure(a, shim, exe, a.size, a.model)
         print("| %s | %d | %.3f | %.3f | %.3f | %.3f | %.1f | %.1f | %.1f | %.1f |"
@@ -126,6 +131,8 @@ def main():
     ap.add_argument("--model", default="h100-sxm")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--only", default="")
+    ap.add_argument("--inst", action="store_true")
+    ap.add_argument("--model-probes", action="store_true")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="wsshim")
     try:

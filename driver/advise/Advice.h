@@ -71,6 +71,9 @@ struct Inputs {
   const std::map<std::string, FunctionBlame> *Blame = nullptr;
   /// "model" when the samples are the timing model's (labelled modeled).
   std::string SampleSource;
+  /// For modeled samples of an instrumented program: "free" or "modeled"
+  /// (how the model treated the probes' instructions; docs/timing-model.md).
+  std::string SampleProbes;
   /// Per kernel (mangled), where the ground truth has modeled time; the
   /// loader fills it and lists InputKind::ModeledTime.
   std::map<std::string, KernelModeledTime> ModeledTime;

@@ -274,6 +274,7 @@ loadAdviseInputs(const std::string &Dir) {
   L->In.Code = &L->Code;
   L->In.Blame = L->Blame.empty() ? nullptr : &L->Blame;
   L->In.SampleSource = L->Samples ? L->Samples->Source : "";
+  L->In.SampleProbes = L->Samples ? L->Samples->ModelProbes : "";
   return L;
 }
 

@@ -32,6 +32,8 @@ AdviceReport runAdvisor(const LoadedInputs &L,
   AdviceReport R;
   R.Notes = L.Notes;
   R.Modeled = L.In.SampleSource == "model" && L.In.has(InputKind::Samples);
+  if (R.Modeled)
+    R.ModelProbes = L.In.SampleProbes;
   R.Nodes = L.Nodes;
   R.SingleBefore = L.SingleBefore;
   R.SingleAfter = L.SingleAfter;
@@ -84,6 +86,11 @@ static std::string shortFile(const std::string &F) {
   return F.empty() ? "?" : sys::path::filename(F).str();
 }
 
+// "; probe instructions free" for modeled samples of an instrumented run.
+static std::string probesNote(const AdviceReport &R) {
+  return R.ModelProbes.empty() ? "" : "; probe instructions " + R.ModelProbes;
+}
+
 static std::string coverage(const AdviceReport &R) {
   if (!R.Nodes)
     return "";
@@ -97,7 +104,9 @@ static std::string coverage(const AdviceReport &R) {
 void renderAdviceText(const AdviceReport &R, raw_ostream &OS) {
   OS << "Advice (" << AdviceSchema << ")\n";
   OS << "inputs used: " << list(R.InputsUsed)
-     << (R.Modeled ? " (the PC samples are modeled, not measured)" : "")
+     << (R.Modeled ? " (the PC samples are modeled, not measured" +
+                         probesNote(R) + ")"
+                   : "")
      << "\ninputs missing: " << list(R.InputsMissing) << "\n";
   for (const SkippedOptimizer &S : R.Skipped)
     OS << "skipped: " << S.Optimizer << " (needs " << list(S.Missing) << ")\n";
@@ -189,6 +198,8 @@ json::Value renderAdviceJson(const AdviceReport &R) {
                    {"notes", strings(R.Notes)},
                    {"samples_modeled", R.Modeled},
                    {"advice", std::move(Items)}};
+  if (!R.ModelProbes.empty())
+    Top["model_probes"] = R.ModelProbes;
   if (R.Nodes)
     Top["blamer"] = json::Object{{"nodes", R.Nodes},
                                  {"single_dependency_before", R.SingleBefore},
@@ -201,7 +212,9 @@ std::string renderAdviceHtml(const AdviceReport &R) {
   std::string S;
   raw_string_ostream OS(S);
   OS << "<h2>Advice</h2>\n<p>inputs used: " << escapeHtml(list(R.InputsUsed))
-     << (R.Modeled ? " (PC samples modeled, not measured)" : "")
+     << (R.Modeled ? " (PC samples modeled, not measured" +
+                         escapeHtml(probesNote(R)) + ")"
+                   : "")
      << "<br>inputs missing: " << escapeHtml(list(R.InputsMissing)) << "</p>\n";
   for (const SkippedOptimizer &K : R.Skipped)
     OS << "<p class=\"warn\">skipped " << escapeHtml(K.Optimizer) << ": needs "

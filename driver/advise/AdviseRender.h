@@ -27,7 +27,8 @@ struct AdviceReport {
   std::vector<SkippedOptimizer> Skipped;
   std::vector<Advice> Ranked; ///< by estimated speedup, highest first
   std::vector<std::string> Notes;
-  bool Modeled = false; ///< the samples are the timing model's
+  bool Modeled = false;    ///< the samples are the timing model's
+  std::string ModelProbes; ///< Inputs::SampleProbes when Modeled
   unsigned Nodes = 0, SingleBefore = 0, SingleAfter = 0;
   unsigned HybridFunctions = 0; ///< blamed with exact executions
 };

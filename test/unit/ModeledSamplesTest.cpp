@@ -2,8 +2,10 @@
 //
 // Runs an instrumented kernel (the emulator's probes_O2.ptx) with the timing
 // model sampling, and checks that the samples' ptx_index numbers program
-// instructions exactly as the driver's PTX listing does, and that the same
-// run gives the same samples whatever the number of emulator threads.
+// instructions exactly as the driver's PTX listing does, that the same
+// run gives the same samples whatever the number of emulator threads, and
+// that with the probes free (the default) the modeled time and samples are
+// those of the same PTX with its probe scopes cut out, to the cycle.
 //
 //===----------------------------------------------------------------------===//
 #include "warpscope/ABI/PcSampling.h"
@@ -38,13 +40,45 @@ struct ModeledRun {
   std::string Truth;
 };
 
-ModeledRun runModeled(const char *Threads) {
+// The instrumented PTX less its probes' inline-asm scopes: the program
+// as it would run without them, instruction for instruction.
+std::string withoutProbes(const std::string &T) {
+  std::string O;
+  const std::string Begin = "// begin inline asm", End = "// end inline asm";
+  size_t At = 0;
+  for (size_t B; (B = T.find(Begin, At)) != std::string::npos;) {
+    O += T.substr(At, B - At);
+    At = T.find(End, B) + End.size();
+  }
+  return O + T.substr(At);
+}
+
+uint64_t modeledCycles(const std::string &Truth, std::string *Probes) {
+  llvm::Expected<llvm::json::Value> J = llvm::json::parse(Truth);
+  if (!J) {
+    llvm::consumeError(J.takeError());
+    return 0;
+  }
+  const llvm::json::Object *M = J->getAsObject()
+                                    ->getArray("launches")
+                                    ->front()
+                                    .getAsObject()
+                                    ->getObject("modeled");
+  *Probes = M->getString("probes").value_or("").str();
+  return (uint64_t)M->getInteger("cycles").value_or(0);
+}
+
+ModeledRun runModeled(const char *Threads, const std::string &Text = Ptx,
+                      const char *ModelProbes = nullptr,
+                      std::string *ProbesLabel = nullptr) {
+  if (ModelProbes)
+    setenv("WARPSCOPE_EMU_MODEL_PROBES", ModelProbes, 1);
   setenv("WARPSCOPE_EMU_MODEL", "h100-sxm", 1);
   setenv("WARPSCOPE_EMU_PC_SAMPLING", "1", 1);
   setenv("WARPSCOPE_SAMPLING_PERIOD", "5", 1);
   setenv("WARPSCOPE_EMU_THREADS", Threads, 1);
   std::string Error;
-  std::unique_ptr<emu::Module> M = emu::loadPtx(Ptx, "probes", Error);
+  std::unique_ptr<emu::Module> M = emu::loadPtx(Text, "probes", Error);
   EXPECT_TRUE(M) << Error;
   ModeledRun R;
   if (!M)
@@ -73,8 +107,11 @@ ModeledRun runModeled(const char *Threads) {
   R.Truth = M->groundTruthJson();
   EXPECT_EQ(M->modelConfigName(), "h100-sxm");
   EXPECT_EQ(M->samplingPeriod(), 5u);
+  if (ProbesLabel)
+    *ProbesLabel = M->modelProbes();
   for (const char *V : {"WARPSCOPE_EMU_MODEL", "WARPSCOPE_EMU_PC_SAMPLING",
-                        "WARPSCOPE_SAMPLING_PERIOD", "WARPSCOPE_EMU_THREADS"})
+                        "WARPSCOPE_SAMPLING_PERIOD", "WARPSCOPE_EMU_THREADS",
+                        "WARPSCOPE_EMU_MODEL_PROBES"})
     unsetenv(V);
   return R;
 }
@@ -161,4 +198,44 @@ TEST(ModeledSamples, SameSamplesWhateverTheThreads) {
 TEST(ModeledSamples, SameTimeWhateverTheThreads) {
   ModeledRun A = runModeled("1"), B = runModeled("2");
   EXPECT_EQ(modeledTime(A.Truth), modeledTime(B.Truth));
+}
+
+// Free probes: not issued, no slot, no sample, no memory traffic, no
+// dependency. The instrumented kernel's program instructions are the cut
+// PTX's, in the same order, so its modeled time and samples must be the
+// same to the cycle and to the sample.
+TEST(ModeledSamples, FreeProbesModelTheProgramAlone) {
+  const std::string Cut = withoutProbes(Ptx);
+  ASSERT_EQ(Cut.find("%ws_"), std::string::npos);
+  ASSERT_NE(Cut.find("st.global.b32"), std::string::npos);
+  std::string InstLabel, CutLabel, InstProbes, CutProbes;
+  ModeledRun Inst = runModeled("1", Ptx, nullptr, &InstLabel);
+  ModeledRun Plain = runModeled("1", Cut, nullptr, &CutLabel);
+  const uint64_t Cycles = modeledCycles(Inst.Truth, &InstProbes);
+  EXPECT_GT(Cycles, 0u);
+  EXPECT_EQ(Cycles, modeledCycles(Plain.Truth, &CutProbes));
+  EXPECT_EQ(InstProbes, "free");
+  EXPECT_EQ(CutProbes, ""); // no probes, no label
+  EXPECT_EQ(InstLabel, "free");
+  EXPECT_EQ(CutLabel, "");
+  ASSERT_FALSE(Plain.Samples.empty());
+  ASSERT_EQ(Inst.Samples.size(), Plain.Samples.size());
+  for (size_t K = 0; K < Plain.Samples.size(); ++K) {
+    EXPECT_EQ(Inst.Samples[K].PtxIndex, Plain.Samples[K].PtxIndex);
+    EXPECT_EQ(Inst.Samples[K].Samples, Plain.Samples[K].Samples);
+    EXPECT_EQ(Inst.Samples[K].Stalls, Plain.Samples[K].Stalls)
+        << "at ptx_index " << Plain.Samples[K].PtxIndex;
+  }
+}
+
+// WARPSCOPE_EMU_MODEL_PROBES=1: the probes cost modeled cycles again (the
+// probe-overhead tools' setting), and the outputs say so.
+TEST(ModeledSamples, ModeledProbesCostCycles) {
+  std::string Label, Probes, CutProbes;
+  ModeledRun Inst = runModeled("1", Ptx, "1", &Label);
+  ModeledRun Plain = runModeled("1", withoutProbes(Ptx));
+  EXPECT_GT(modeledCycles(Inst.Truth, &Probes),
+            modeledCycles(Plain.Truth, &CutProbes));
+  EXPECT_EQ(Probes, "modeled");
+  EXPECT_EQ(Label, "modeled");
 }

@@ -339,6 +339,38 @@ TEST(StallReport, ModeledSamplesAtPtxGranularity) {
             std::string::npos);
 }
 
+// Modeled samples of an instrumented program say how the model treated its
+// probe instructions; the view's title and JSON carry it, and a value that
+// is none of free, modeled or mixed is refused.
+TEST(StallReport, ModeledSamplesSayHowProbesWereTreated) {
+  std::string Dir = tempDir();
+  auto Write = [&](const char *Probes) {
+    std::ofstream(Dir + "/pcsamples-1.json")
+        << R"({"schema": "warpscope-pcsampling/3", "source": "model",
+        "granularity": "ptx", "model_config": "h100-sxm", "model_probes": ")"
+        << Probes << R"(", "total_samples": 2, "dropped_samples": 0,
+        "stall_reasons": [], "pcs": [{"function": "_Z1kv", "ptx_index": 3,
+        "file": "/src/k.cu", "line": 9, "samples": 2, "stalls": {
+        "smsp__pcsamp_warps_issue_stalled_selected": 2}}], "errors": []})";
+  };
+  Write("free");
+  auto Samples = loadPcSamples(Dir);
+  ASSERT_TRUE(bool(Samples)) << toString(Samples.takeError());
+  EXPECT_EQ((*Samples)->ModelProbes, "free");
+  StallView V = buildStallView(**Samples, ProfileSet(), "");
+  EXPECT_EQ(V.title(), "Stall view (modeled PC sampling: emulator timing "
+                       "model, configuration h100-sxm, probe instructions "
+                       "free, not measured)");
+  EXPECT_EQ(renderStallJson(V).getAsObject()->getString("model_probes"),
+            "free");
+  Write("cheap");
+  auto Bad = loadPcSamples(Dir);
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(toString(Bad.takeError())
+                .find("model_probes must be free, modeled or mixed"),
+            std::string::npos);
+}
+
 TEST(StallReport, NoPcSamplesIsNoView) {
   std::string Dir = tempDir();
   auto Samples = loadPcSamples(Dir);

@@ -113,6 +113,9 @@ public:
   virtual std::vector<ModeledPcSamples> modeledSamples() const { return {}; }
   /// The timing model configuration the samples were taken with.
   virtual std::string modelConfigName() const { return ""; }
+  /// How the sampled launches treated probe instructions: "free",
+  /// "modeled", "mixed" (some each way), or "" when the module has none.
+  virtual std::string modelProbes() const { return ""; }
   /// Their sampling period N (2^N cycles); 0 when none were taken.
   virtual unsigned samplingPeriod() const { return 0; }
 };

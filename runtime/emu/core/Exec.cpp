@@ -135,7 +135,7 @@ bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P,
   }
   readLaunchSettings();
   Launches.push_back(
-      {Kernel, P.Grid, P.Block, P.DynamicSharedBytes, false, {}});
+      {Kernel, P.Grid, P.Block, P.DynamicSharedBytes, false, {}, {}});
   ++LaunchCount;
   try {
     // Tests may install sinks of their own: then the model stays out.

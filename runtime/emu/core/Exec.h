@@ -21,6 +21,9 @@ struct LaunchRecord {
   uint32_t Shared;
   bool Modeled = false; ///< the timing model ran (Time holds its result)
   timing::ModeledTime Time;
+  /// How the model treated the kernel's probe instructions: "free" or
+  /// "modeled"; empty when its module has none (docs/timing-model.md).
+  std::string Probes;
 };
 
 std::string srcLoc(const ParsedModule &PM, const Inst &I);
@@ -85,10 +88,17 @@ public:
 /// The timing model's view of a module's code (TimingSink.cpp): one
 /// StaticInst per instruction of every function, function after function.
 struct ModelCode {
+  /// What the trace does with an instruction: records it, records it with
+  /// a MemAccess, or leaves it out (a probe's instruction, free unless
+  /// WARPSCOPE_EMU_MODEL_PROBES: not issued, no slot, no sample, no memory
+  /// traffic, no dependency).
+  enum Role : uint8_t { Op = 0, Memory, Free };
   std::vector<timing::StaticInst> Table;
   std::vector<uint32_t> FuncBase; ///< by Function::Index
-  std::vector<uint8_t> IsMemory;  ///< by table index: has a MemAccess
+  std::vector<uint8_t> Roles;     ///< by table index
   uint32_t NumSlots = FirstRegSlot;
+  bool HasProbes = false;     ///< some instruction is a probe's
+  bool ProbesModeled = false; ///< built with WARPSCOPE_EMU_MODEL_PROBES
 };
 
 class ModuleImpl : public Module {
@@ -104,6 +114,7 @@ public:
   std::string groundTruthJson() const override;
   std::vector<ModeledPcSamples> modeledSamples() const override;
   std::string modelConfigName() const override { return SampledConfig; }
+  std::string modelProbes() const override;
   unsigned samplingPeriod() const override {
     return SampledConfig.empty() ? 0 : SampledPeriod;
   }
@@ -136,10 +147,14 @@ public:
   std::optional<timing::Config> Model; ///< loaded for ModelSetting
   unsigned SamplePeriod = 0;
   unsigned ModelSms = 8;           ///< WARPSCOPE_EMU_MODEL_SMS
+  bool ModelProbes = false;        ///< WARPSCOPE_EMU_MODEL_PROBES
   std::unique_ptr<ModelCode> Code; ///< built at the first modeled launch
   std::vector<timing::StallCounts> Samples; ///< by ModelCode table index
   std::string SampledConfig; ///< the configuration the samples were taken with
   unsigned SampledPeriod = 0;
+  /// How the sampled launches treated probes: bit 0 free, bit 1 modeled
+  /// (only launches of a module with probes set one).
+  unsigned SampledProbes = 0;
   /// Racecheck (Racecheck.cpp): the shadow, kept across launches, and the
   /// distinct hazards found, indexed by (kernel, kind, first, second).
   RaceShadow Race;

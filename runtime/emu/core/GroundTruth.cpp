@@ -162,12 +162,15 @@ std::string ModuleImpl::groundTruthJson() const {
            {"grid", {L.Grid.X, L.Grid.Y, L.Grid.Z}},
            {"block", {L.Block.X, L.Block.Y, L.Block.Z}},
            {"shared_bytes", L.Shared}};
-    if (L.Modeled) // docs/timing-model.md
+    if (L.Modeled) { // docs/timing-model.md
       J["modeled"] = Json{{"config", L.Time.Config},
                           {"cycles", L.Time.Cycles},
                           {"microseconds", L.Time.Microseconds},
                           {"sms_simulated", L.Time.SmsSimulated},
                           {"scaled", L.Time.Scaled}};
+      if (!L.Probes.empty())
+        J["modeled"]["probes"] = L.Probes;
+    }
     LaunchList.push_back(std::move(J));
   }
   Json Doc = {{"schema", schema::Truth},

@@ -7,7 +7,10 @@
 // submits each CTA's trace when it ends. Other CTAs run untraced, at full
 // speed. describe() is where PTX meets the model: each instruction's pipe,
 // registers, and how many SASS instructions it stands for
-// (docs/timing-model.md, "PTX is not SASS").
+// (docs/timing-model.md, "PTX is not SASS"). A probe's instructions stay out
+// of the trace unless WARPSCOPE_EMU_MODEL_PROBES is set, so that modeled
+// time and samples of an instrumented run describe the user's program
+// (docs/timing-model.md, "Probes").
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
@@ -132,7 +135,9 @@ void describeArith(const Inst &I, StaticInst &S) {
   }
 }
 
-StaticInst describe(const Function &F, const Inst &I) {
+// Prev: the instruction the model sees before I in the code (null at the
+// function's start), which skips free probe instructions.
+StaticInst describe(const Function &F, const Inst &I, const Inst *Prev) {
   StaticInst S;
   auto Src = [&](uint32_t Slot) {
     if (Slot >= FirstRegSlot && S.NSrc < 8)
@@ -209,8 +214,7 @@ StaticInst describe(const Function &F, const Inst &I) {
     S.P = Pipe::Branch;
     // `@p bra A; bra.uni B` is one SASS branch (ptxas inverts the
     // condition): the unconditional half costs nothing.
-    if (I.Guard < 0 && &I != F.Code.data() && (&I - 1)->Op == OpBra &&
-        (&I - 1)->Guard >= 0)
+    if (I.Guard < 0 && Prev && Prev->Op == OpBra && Prev->Guard >= 0)
       S.Expand = 0;
     return S;
   case OpBrx:
@@ -251,7 +255,12 @@ public:
     timing::WarpTrace &W = Cur.Warps[Warp];
     uint32_t Id = Code.FuncBase[F.Index] + Pc;
     timing::TraceOp Op{Id, timing::NoMem};
-    if (Code.IsMemory[Id]) {
+    // One test on the common path (an ALU instruction): Op is 0.
+    if (const uint8_t Role = Code.Roles[Id]) {
+      if (Role == ModelCode::Free) {
+        Last = nullptr; // its memory() is not the model's either
+        return;
+      }
       timing::MemAccess A;
       A.Off = Exec == 0;
       Op.Mem = (uint32_t)W.Mems.size();
@@ -284,16 +293,29 @@ private:
   timing::WarpTrace *Last = nullptr;
 };
 
-std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM) {
+std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM,
+                                          bool ProbesModeled) {
   auto C = std::make_unique<ModelCode>();
+  C->ProbesModeled = ProbesModeled;
   for (const auto &F : PM.Functions) {
     C->FuncBase.push_back((uint32_t)C->Table.size());
     C->NumSlots = std::max(C->NumSlots, F->NumSlots);
-    for (const Inst &I : F->Code) {
-      C->Table.push_back(describe(*F, I));
-      Kind K = C->Table.back().K;
-      C->IsMemory.push_back(K == Kind::Load || K == Kind::Store ||
-                            K == Kind::Atomic);
+    const Inst *Prev = nullptr;
+    for (size_t K = 0; K < F->Code.size(); ++K) {
+      const Inst &I = F->Code[K];
+      C->Table.push_back(describe(*F, I, Prev));
+      const bool Probe = F->Instrumentation[K];
+      C->HasProbes |= Probe;
+      if (Probe && !ProbesModeled) {
+        C->Roles.push_back(ModelCode::Free);
+        continue;
+      }
+      Prev = &I;
+      Kind Kd = C->Table.back().K;
+      C->Roles.push_back(Kd == Kind::Load || Kd == Kind::Store ||
+                                 Kd == Kind::Atomic
+                             ? ModelCode::Memory
+                             : ModelCode::Op);
     }
   }
   return C;
@@ -328,6 +350,9 @@ void readModelSettings(ModuleImpl &M, support::SettingsReader &R) {
   // grids"); more is slower and, on uneven grids, closer.
   M.ModelSms =
       (unsigned)R.integer("WARPSCOPE_EMU_MODEL_SMS", 1, 1024, "8").value_or(8);
+  // Probe instructions are free (left out of the trace) unless this is set:
+  // the probe-overhead tools need their modeled cost.
+  M.ModelProbes = R.flag("WARPSCOPE_EMU_MODEL_PROBES", false);
   M.SamplePeriod = 0;
   if (R.flag("WARPSCOPE_EMU_PC_SAMPLING", false))
     M.SamplePeriod = (unsigned)R
@@ -338,8 +363,10 @@ void readModelSettings(ModuleImpl &M, support::SettingsReader &R) {
 
 void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
                 uint32_t RegistersPerThread, LaunchRecord &Rec) {
-  if (!M.Code)
-    M.Code = describeModule(*M.PM);
+  if (!M.Code || M.Code->ProbesModeled != M.ModelProbes)
+    M.Code = describeModule(*M.PM, M.ModelProbes);
+  if (M.Code->HasProbes)
+    Rec.Probes = M.ModelProbes ? "modeled" : "free";
   const uint64_t Threads = (uint64_t)P.Block.X * P.Block.Y * P.Block.Z;
   timing::LaunchShape Shape;
   Shape.Ctas = (uint64_t)P.Grid.X * P.Grid.Y * P.Grid.Z;
@@ -373,6 +400,14 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
     }
   M.SampledConfig = M.Model->Name;
   M.SampledPeriod = M.SamplePeriod;
+  if (M.Code->HasProbes)
+    M.SampledProbes |= M.ModelProbes ? 2u : 1u;
+}
+
+std::string ModuleImpl::modelProbes() const {
+  std::lock_guard<std::mutex> Lock(Mu);
+  static const char *const Names[] = {"", "free", "modeled", "mixed"};
+  return Names[SampledProbes & 3];
 }
 
 std::vector<ModeledPcSamples> ModuleImpl::modeledSamples() const {

@@ -65,7 +65,7 @@ void writeTruth(ModuleRec &R) {
 void writeModeledSamples(State &St) {
   using nlohmann::json;
   std::map<std::pair<std::string, uint32_t>, ModeledPcSamples> Pcs;
-  std::string Config;
+  std::string Config, Probes;
   unsigned Period = 0;
   std::string Dir = cudart::truthDirectory();
   for (auto &R : St.Modules) {
@@ -97,6 +97,9 @@ void writeModeledSamples(State &St) {
     }
     if (Config.empty())
       Config = R->M->modelConfigName();
+    std::string P = R->M->modelProbes();
+    if (!P.empty())
+      Probes = Probes.empty() || Probes == P ? P : "mixed";
     Period = std::max(Period, R->M->samplingPeriod());
   }
   if (Pcs.empty())
@@ -143,6 +146,8 @@ void writeModeledSamples(State &St) {
               {"cubins", json::array()},
               {"pcs", List},
               {"errors", json::array()}};
+  if (!Probes.empty()) // how the model treated probe instructions
+    Doc["model_probes"] = Probes;
   std::string Error = support::writeFileInDirectory(
       Dir, files::PcSamples.named(std::to_string(getpid())),
       Doc.dump(1) + "\n");
