@@ -408,6 +408,17 @@ uint32_t Launcher::countArrival(Warp &W, Frame &Fr, const Inst &I,
   return Id;
 }
 
+// The top path (lanes Mask) waits with the lanes EM whose guard was true;
+// the others (Mask & ~EM) go on at Pc as a sibling path.
+static void splitUnguarded(Frame &Fr, uint32_t Pc, uint32_t Mask, uint32_t EM) {
+  Entry &Top = Fr.Stack.back();
+  Entry NE{Pc, Top.Rpc, Mask & ~EM};
+  NE.Id = Fr.NextId++;
+  NE.Parent = Top.Parent;
+  Top.Mask = EM;
+  Fr.Stack.push_back(NE);
+}
+
 // bar.sync/barrier.sync/bar.red by the lanes EM of the top path, Pc being
 // the instruction after it: counts them in and marks the path waiting.
 // (bar.arrive counts in without waiting: runWarp calls countArrival.)
@@ -424,11 +435,7 @@ bool Launcher::arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
   Top.Red = I.Sub >= BarRedPopc ? &I : nullptr;
   if (EM != Mask) {
     // Guarded barrier: lanes whose guard is false go on as a sibling.
-    Entry NE{Pc, Top.Rpc, Mask & ~EM};
-    NE.Id = Fr.NextId++;
-    NE.Parent = Top.Parent;
-    Top.Mask = EM;
-    Fr.Stack.push_back(NE);
+    splitUnguarded(Fr, Pc, Mask, EM);
     return true;
   }
   // Paths waiting at bar.warp.sync are let go in runWarpT when nothing else
@@ -466,13 +473,8 @@ bool Launcher::warpSync(Warp &W, uint32_t Pc, uint32_t EM) {
   Top.Pc = Pc;
   Top.BarWait = true;
   Top.BarId = WarpSyncBar;
-  if (EM != Mask) { // guarded: the lanes whose guard is false go on
-    Entry NE{Pc, Top.Rpc, Mask & ~EM};
-    NE.Id = Fr.NextId++;
-    NE.Parent = Top.Parent;
-    Top.Mask = EM;
-    Fr.Stack.push_back(NE);
-  }
+  if (EM != Mask) // guarded: the lanes whose guard is false go on
+    splitUnguarded(Fr, Pc, Mask, EM);
   return true;
 }
 
