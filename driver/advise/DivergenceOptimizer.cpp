@@ -110,15 +110,17 @@ struct DivergentBranch {
 
 /// Per-block time weights: PC samples on the block's source lines, split
 /// by instruction counts between blocks sharing a line; else the block's
-/// warp executions times its PTX instructions.
+/// warp executions times its PTX instructions. SampleTotal: all of the
+/// kernel's samples, also those on no block's line (0 without samples).
 std::vector<double> blockWeights(const Inputs &In, const FunctionProfile &F,
-                                 bool &FromSamples) {
+                                 bool &FromSamples, double &SampleTotal) {
   std::vector<double> Count(F.Blocks.size());
   for (size_t B = 0; B < F.Blocks.size(); ++B)
     Count[B] = double(F.Blocks[B].WarpExecutions) *
                double(std::max<uint64_t>(1, ptxCount(F.Blocks[B])));
   LineSamples S = lineSamples(In, F.Name);
   FromSamples = S.Total > 0;
+  SampleTotal = S.Total;
   if (!FromSamples)
     return Count;
   // A block's lines: its first located one and, for the code of this
@@ -237,15 +239,19 @@ void DivergenceOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
   if (Divs.empty())
     return;
   bool FromSamples = false;
-  std::vector<double> W = blockWeights(In, F, FromSamples);
+  double SampleTotal = 0;
+  std::vector<double> W = blockWeights(In, F, FromSamples, SampleTotal);
   const BlockCounts &Entry = F.Blocks.front();
   if (!Entry.WarpExecutions)
     return;
   const double FullLanes =
       double(Entry.ThreadExecutions) / double(Entry.WarpExecutions);
+  // T is the kernel's time: with samples all of them, also those on no
+  // block's line (a new warp's first fetch, inlined headers' code).
   double Total = 0;
   for (double X : W)
     Total += X;
+  Total = std::max(Total, SampleTotal);
   // Each block goes to the innermost divergent branch governing it.
   BitVector Charged(F.Blocks.size());
   for (DivergentBranch &D : Divs) {

@@ -8,6 +8,7 @@
 #include "../PcSampling.h"
 #include "../ProfileModel.h"
 #include "../SourceText.h"
+#include "Blame.h"
 #include "ExactCommon.h"
 #include <algorithm>
 
@@ -27,6 +28,11 @@ double LineSamples::at(const std::string &File, unsigned Line) const {
   return It == ByLine.end() ? 0 : It->second;
 }
 
+double LineSamples::drainAt(const std::string &File, unsigned Line) const {
+  auto It = DrainByLine.find({File, Line});
+  return It == DrainByLine.end() ? 0 : It->second;
+}
+
 LineSamples lineSamples(const Inputs &In, const std::string &Kernel) {
   LineSamples S;
   if (!In.Samples || !In.has(InputKind::Samples))
@@ -35,8 +41,15 @@ LineSamples lineSamples(const Inputs &In, const std::string &Kernel) {
     if (P.Function != Kernel)
       continue;
     S.Total += double(P.Samples);
-    if (!P.File.empty())
+    double Drain = 0;
+    for (const auto &[Reason, N] : P.Stalls)
+      if (shortReason(Reason) == "drain")
+        Drain += double(N);
+    S.Drain += Drain;
+    if (!P.File.empty()) {
       S.ByLine[{P.File, P.Line}] += double(P.Samples);
+      S.DrainByLine[{P.File, P.Line}] += Drain;
+    }
   }
   return S;
 }

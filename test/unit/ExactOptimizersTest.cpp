@@ -219,6 +219,34 @@ TEST(Divergence, SamplesReplaceCounts) {
   EXPECT_NE(A[0].Estimator.find("PC samples"), std::string::npos);
 }
 
+TEST(Divergence, SamplesOnNoBlockCountInTheKernelTime) {
+  // As SamplesReplaceCounts, plus 50 samples on no line of the kernel's
+  // blocks (a new warp's first fetch): they are the kernel's time too.
+  ProfileSet P = ifElseKernel(true);
+  P.Functions[0].Blocks[1].Loc = {"/src/k.cu", 8, 1};
+  P.Functions[0].Blocks[2].Loc = {"/src/k.cu", 10, 1};
+  P.Functions[0].Blocks[3].Loc = {"/src/k.cu", 12, 1};
+  PcSampleSet S;
+  auto Pc = [&](const char *File, unsigned Line, uint64_t N) {
+    SampledPc X;
+    X.Function = "_Z6ifelsePf";
+    X.File = File;
+    X.Line = Line;
+    X.Samples = N;
+    S.Pcs.push_back(X);
+  };
+  Pc("/src/k.cu", 8, 60);
+  Pc("/src/k.cu", 12, 40);
+  Pc("/usr/include/builtin_vars.h", 66, 50);
+  Inputs In = countsOnly(P);
+  In.Samples = &S;
+  In.Present.push_back(InputKind::Samples);
+  std::vector<Advice> A = runOptimizer("divergence", In);
+  ASSERT_EQ(A.size(), 1u);
+  // T = 150 samples, 30 saved (half of the then side's 60).
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 150.0 / 120.0, 1e-9);
+}
+
 /// One kernel: `Others` non-memory warp instructions and one memory
 /// instruction with the given counts.
 Truth memoryKernel(const char *Opcode, TruthMemory M, uint64_t Others) {
@@ -297,6 +325,58 @@ TEST(Uncoalesced, SamplesReplaceTheThroughputBound) {
   // Half of the line's 40 samples are excess sectors: 100 / 80.
   EXPECT_NEAR(A[0].EstimatedSpeedup, 1.25, 1e-9);
   EXPECT_NEAR(A[0].Hotspots[0].Samples, 40.0, 1e-9);
+}
+
+/// A sample at File:Line (no file: none) of copy's, Drain of them drain.
+SampledPc copySample(const char *File, unsigned Line, uint64_t N,
+                     uint64_t Drain = 0) {
+  SampledPc X;
+  X.Function = "_Z4copyPf";
+  X.File = File;
+  X.Line = Line;
+  X.Samples = N;
+  if (Drain)
+    X.Stalls = {{"smsp__pcsamp_warps_issue_stalled_drain", Drain},
+                {"smsp__pcsamp_warps_issue_stalled_drain_not_issued", Drain}};
+  return X;
+}
+
+TEST(Uncoalesced, DrainSamplesGoToTheExcessStoreSectors) {
+  TruthMemory M;
+  M.GlobalRequests = 100;
+  M.GlobalSectors = 800;
+  M.GlobalIdealSectors = 400;
+  Truth T = memoryKernel("st.global.f32", M, 300);
+  PcSampleSet S;
+  // 50 on the store's line (10 of them drain), 10 drain at the exit,
+  // 40 on no line.
+  S.Pcs = {copySample("/src/copy.cu", 12, 50, 10),
+           copySample("/src/copy.cu", 20, 10, 10), copySample("", 0, 40)};
+  Inputs In = truthOnly(T);
+  In.Samples = &S;
+  In.Present.push_back(InputKind::Samples);
+  std::vector<Advice> A = runOptimizer("uncoalesced_access", In);
+  ASSERT_EQ(A.size(), 1u);
+  // Half of the line's 40 non-drain samples and half of the 20 drain
+  // samples (the store's sectors are half excess): 100 / 70.
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 70.0, 1e-9);
+}
+
+TEST(Uncoalesced, DrainSamplesAreNotALoadsSaving) {
+  TruthMemory M;
+  M.GlobalRequests = 100;
+  M.GlobalSectors = 800;
+  M.GlobalIdealSectors = 400;
+  Truth T = memoryKernel("ld.global.f32", M, 300);
+  PcSampleSet S;
+  S.Pcs = {copySample("/src/copy.cu", 12, 40),
+           copySample("/src/copy.cu", 20, 20, 20), copySample("", 0, 40)};
+  Inputs In = truthOnly(T);
+  In.Samples = &S;
+  In.Present.push_back(InputKind::Samples);
+  std::vector<Advice> A = runOptimizer("uncoalesced_access", In);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 80.0, 1e-9);
 }
 
 TEST(Uncoalesced, SilentWhenCoalesced) {
