@@ -379,6 +379,33 @@ TEST(Uncoalesced, DrainSamplesAreNotALoadsSaving) {
   EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 80.0, 1e-9);
 }
 
+TEST(Uncoalesced, ModeledThroughputBoundsTheSampleSaving) {
+  TruthMemory M;
+  M.GlobalRequests = 100;
+  M.GlobalSectors = 800;
+  M.GlobalIdealSectors = 400;
+  Truth T = memoryKernel("ld.global.f32", M, 300);
+  PcSampleSet S;
+  S.Pcs = {copySample("/src/copy.cu", 12, 80), copySample("", 0, 20)};
+  Inputs In = truthOnly(T);
+  In.Samples = &S;
+  In.Present.push_back(InputKind::Samples);
+  // Samples alone: half of 80 saved, 100 / 60. The 400 excess sectors on
+  // one SM take max(400 / 4, 400 x 32 / 2800) = 100 of 1000 modeled
+  // cycles: at most 10% of the samples, 100 / 90.
+  In.ModeledTime["_Z4copyPf"] = modeledTime(1000, 1);
+  std::vector<Advice> A = runOptimizer("uncoalesced_access", In);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 90.0, 1e-9);
+  EXPECT_NE(A[0].Estimator.find("bounded by the modeled cycles"),
+            std::string::npos);
+  // A bound looser than the samples' leaves their estimate.
+  In.ModeledTime["_Z4copyPf"] = modeledTime(100, 1);
+  A = runOptimizer("uncoalesced_access", In);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 60.0, 1e-9);
+}
+
 TEST(Uncoalesced, SilentWhenCoalesced) {
   TruthMemory M;
   M.GlobalRequests = 100;
