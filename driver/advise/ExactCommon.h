@@ -34,9 +34,11 @@ std::unique_ptr<Optimizer> makeOccupancyOptimizer();
 /// the kernel, also those on no line. Drain: the samples of warps that
 /// issued their last instruction and wait for their stores (`drain`), in
 /// Total and ByLine as well, also by line (they sit at the exit, not at
-/// the stores they wait for).
+/// the stores they wait for). LongScoreboardByLine: the samples waiting
+/// for a global, local or atomic result, by line.
 struct LineSamples {
-  std::map<std::pair<std::string, unsigned>, double> ByLine, DrainByLine;
+  std::map<std::pair<std::string, unsigned>, double> ByLine, DrainByLine,
+      LongScoreboardByLine;
   double Total = 0, Drain = 0;
   double at(const std::string &File, unsigned Line) const;
   double drainAt(const std::string &File, unsigned Line) const;

@@ -12,6 +12,8 @@
 #include "ExactCommon.h"
 #include <algorithm>
 
+using llvm::StringRef;
+
 namespace warpscope::advise {
 
 std::vector<std::unique_ptr<Optimizer>> exactOptimizers() {
@@ -41,14 +43,17 @@ LineSamples lineSamples(const Inputs &In, const std::string &Kernel) {
     if (P.Function != Kernel)
       continue;
     S.Total += double(P.Samples);
-    double Drain = 0;
-    for (const auto &[Reason, N] : P.Stalls)
-      if (shortReason(Reason) == "drain")
-        Drain += double(N);
+    double Drain = 0, Long = 0;
+    for (const auto &[Reason, N] : P.Stalls) {
+      StringRef R = shortReason(Reason);
+      Drain += R == "drain" ? double(N) : 0;
+      Long += R == "long_scoreboard" ? double(N) : 0;
+    }
     S.Drain += Drain;
     if (!P.File.empty()) {
       S.ByLine[{P.File, P.Line}] += double(P.Samples);
       S.DrainByLine[{P.File, P.Line}] += Drain;
+      S.LongScoreboardByLine[{P.File, P.Line}] += Long;
     }
   }
   return S;

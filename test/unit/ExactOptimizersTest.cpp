@@ -247,6 +247,39 @@ TEST(Divergence, SamplesOnNoBlockCountInTheKernelTime) {
   EXPECT_NEAR(A[0].EstimatedSpeedup, 150.0 / 120.0, 1e-9);
 }
 
+TEST(Divergence, WaitsForLoadsBeforeTheBranchAreNotSaved) {
+  ProfileSet P = ifElseKernel(true);
+  P.Functions[0].Blocks[1].Loc = {"/src/k.cu", 8, 1};
+  P.Functions[0].Blocks[2].Loc = {"/src/k.cu", 10, 1};
+  P.Functions[0].Blocks[3].Loc = {"/src/k.cu", 12, 1};
+  PcSampleSet S;
+  SampledPc Then;
+  Then.Function = "_Z6ifelsePf";
+  Then.File = "/src/k.cu";
+  Then.Line = 8;
+  Then.Samples = 60; // 20 of them wait for a load
+  Then.Stalls = {{"smsp__pcsamp_warps_issue_stalled_long_scoreboard", 20},
+                 {"smsp__pcsamp_warps_issue_stalled_selected", 40}};
+  SampledPc After = Then;
+  After.Line = 12;
+  After.Samples = 40;
+  After.Stalls = {};
+  S.Pcs = {Then, After};
+  Inputs In = countsOnly(P);
+  In.Samples = &S;
+  In.Present.push_back(InputKind::Samples);
+  // The region loads nothing: its 20 waits are for a load before the
+  // branch and stay; half of the other 40 go: 100 / 80.
+  std::vector<Advice> A = runOptimizer("divergence", In);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 80.0, 1e-9);
+  // A load in the region: its waits shrink with the region, 100 / 70.
+  P.Functions[0].Blocks[1].Ptx["ld.global.f32"] = 1;
+  A = runOptimizer("divergence", In);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 70.0, 1e-9);
+}
+
 /// One kernel: `Others` non-memory warp instructions and one memory
 /// instruction with the given counts.
 Truth memoryKernel(const char *Opcode, TruthMemory M, uint64_t Others) {
