@@ -23,6 +23,12 @@ const std::vector<LegendEntry> &warpscope::reportLegend() {
        "time the emulation took, which is not a GPU time"},
       {"PTX instructions", "PTX instructions executed: \"warp\" once per "
                            "warp, \"thread\" once per active thread"},
+      {"plain build",
+       "the program compiled without the plugin: \"ratio\" is the "
+       "instrumented build's own PTX instructions (probes left out) over "
+       "the plain build's, \"distance\" the sum over opcodes of their "
+       "difference over the plain total (0: the same); its histogram is its "
+       "PTX on the same blocks, counts from the instrumented run"},
       {"arithmetic intensity",
        "FLOPs per byte that the function's global-memory instructions "
        "accessed (FLOP/B; bytes the instructions name, not DRAM traffic)"},

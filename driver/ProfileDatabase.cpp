@@ -102,6 +102,15 @@ Expected<Database> loadDatabase(const std::string &Path,
     Fn.PtxUnattributed = FR.PtxUnattributed;
     Fn.PtxEdges = FR.PtxEdges;
     Fn.PtxSwitchParts = FR.PtxSwitchParts;
+    Fn.PlainPtxStatus = FR.PlainPtxStatus;
+    if (Fn.PlainPtxStatus.empty())
+      Fn.NoPlainPtx = PD->PlainPtxStatus.empty() || PD->PlainPtxStatus == "ok"
+                          ? "the build made no plain PTX (an older plugin, "
+                            "or -warpscope-plain-ptx=0)"
+                          : "the build's plain PTX was " + PD->PlainPtxStatus;
+    Fn.PlainPtxUnattributed = FR.PlainPtxUnattributed;
+    Fn.PlainPtxEdges = FR.PlainPtxEdges;
+    Fn.PlainPtxSwitchParts = FR.PlainPtxSwitchParts;
     for (const BranchRecord &R : FR.Branches) {
       BranchCounts Br;
       static_cast<BranchRecord &>(Br) = R;

@@ -99,6 +99,13 @@ struct FunctionProfile {
   OpcodeCounts PtxUnattributed;
   std::vector<PtxEdge> PtxEdges;
   std::vector<PtxSwitchPart> PtxSwitchParts;
+  /// The plain build's PTX on these blocks (FunctionRecord::PlainPtxStatus;
+  /// with "mapped", the blocks' PlainPtx and the three below); when empty,
+  /// NoPlainPtx says why there is none.
+  std::string PlainPtxStatus, NoPlainPtx;
+  OpcodeCounts PlainPtxUnattributed;
+  std::vector<PtxEdge> PlainPtxEdges;
+  std::vector<PtxSwitchPart> PlainPtxSwitchParts;
 };
 
 /// A kernel counted over its launches with one configuration only (runs in

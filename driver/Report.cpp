@@ -165,6 +165,7 @@ warpscope::summarize(const ProfileSet &Set, const std::string &Filter) {
     FunctionSummary S;
     S.Function = &F;
     S.Mix = instructionMix(F);
+    S.Plain = comparePlain(F, S.Mix);
     for (const BlockCounts &B : F.Blocks) {
       S.WarpExecutions += B.WarpExecutions;
       S.ThreadExecutions += B.ThreadExecutions;
@@ -248,7 +249,7 @@ warpscope::joinSassMetrics(std::vector<FunctionSummary> &Summaries,
 
 void warpscope::renderText(const ProfileSet &Set,
                            const std::vector<FunctionSummary> &Summaries,
-                           unsigned Top, raw_ostream &OS) {
+                           unsigned Top, raw_ostream &OS, bool PlainHistogram) {
   OS << "WarpScope report for " << Set.Directory << "\n";
   OS << "  program: " << (Set.Program.empty() ? "?" : Set.Program)
      << "\n  device:  " << (Set.Device.empty() ? "?" : Set.Device)
@@ -290,6 +291,7 @@ void warpscope::renderText(const ProfileSet &Set,
     if (S.Hardware)
       renderHardwareBranchText(*S.Hardware, OS);
     renderMixText(S.Mix, OS);
+    renderPlainText(S.Plain, PlainHistogram, OS);
     if (S.Hardware)
       renderHardwareInstText(*S.Hardware, OS);
     if (S.Divergent)
@@ -484,6 +486,7 @@ warpscope::renderJson(const ProfileSet &Set,
     if (F.Kernel)
       addResourcesJson(Set, F, K);
     addMixJson(S.Mix, K);
+    K["plain_build"] = plainJson(S.Plain);
     if (S.Hardware)
       addHardwareJson(*S.Hardware, K);
     Kernels.push_back(std::move(K));

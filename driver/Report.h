@@ -4,6 +4,7 @@
 
 #include "CallingContext.h"
 #include "InstructionMix.h"
+#include "PlainBuild.h"
 #include "ProfileModel.h"
 #include "SassReport.h"
 #include "llvm/Support/JSON.h"
@@ -42,6 +43,8 @@ struct FunctionSummary {
   /// Probed branches by source location, most divergent first.
   std::vector<BranchRow> Rows;
   InstructionMix Mix; ///< this function's own PTX (not its callees')
+  /// The plain build's PTX against Mix.
+  PlainComparison Plain;
   /// Call sites, callers, and for kernels the totals with callees.
   CallingContext Calls;
   /// The hardware's numbers, when the directory has SASS metrics.
@@ -71,8 +74,10 @@ void renderCallsText(const FunctionSummary &S, llvm::raw_ostream &OS);
 /// "12.3%", or "-" when there is nothing to divide by.
 std::string formatPercent(std::optional<double> Fraction);
 
+/// PlainHistogram: also the plain build's per-opcode counts.
 void renderText(const ProfileSet &Set, const std::vector<FunctionSummary> &S,
-                unsigned Top, llvm::raw_ostream &OS);
+                unsigned Top, llvm::raw_ostream &OS,
+                bool PlainHistogram = false);
 llvm::json::Value renderJson(const ProfileSet &Set,
                              const std::vector<FunctionSummary> &S);
 

@@ -54,6 +54,12 @@ static cl::opt<std::string> SourceRoot(
     cl::desc("SARIF: artifact URIs relative to this directory (uriBaseId "
              "SRCROOT), e.g. the repository's checkout"),
     cl::value_desc("dir"), cl::init(""), cl::sub(ReportSub));
+static cl::opt<bool> PlainHistogram(
+    "plain-histogram",
+    cl::desc("Text: also each function's plain-build PTX instructions by "
+             "opcode (the program compiled without the plugin, counts from "
+             "the instrumented run; where its blocks map one to one)"),
+    cl::init(false), cl::sub(ReportSub));
 static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
                                     cl::value_desc("file"), cl::init("-"),
                                     cl::sub(ReportSub));
@@ -138,7 +144,7 @@ static void renderReport(const ProfileSet &Set,
                          const Sections &X, const std::string &Root,
                          raw_ostream &OS) {
   if (Format == "text") {
-    renderText(Set, S, Top, OS);
+    renderText(Set, S, Top, OS, PlainHistogram);
     renderLeftOutText(Set.Left, bool(X.Memory), OS);
     if (X.Sass)
       renderSassSummaryText(*X.Sass, OS);

@@ -331,6 +331,10 @@ void warpscope::renderHtml(const ProfileSet &Set,
     if (F.Kernel)
       renderResourcesHtml(Set, F, OS);
     renderMixHtml(S.Mix, OS);
+    std::string Plain;
+    raw_string_ostream PS(Plain);
+    renderPlainText(S.Plain, /*Histogram=*/false, PS);
+    OS << "<pre class=\"plain\">" << escapeHtml(Plain) << "</pre>\n";
     std::string Calls;
     raw_string_ostream CS(Calls);
     renderCallsText(S, CS);

@@ -14,6 +14,9 @@
 //    instructions per opcode (counts x histograms, warp level and active
 //    threads) must equal the emulator's executions of its instructions
 //    outside probe scopes.
+// With --plain-truth DIR (a run of the plain build, compiled without the
+// plugin, on the emulator), every function's plain-build histogram (counts x
+// the plain build's PTX, docs/design.md) must equal that run's executions.
 // Any difference is listed and the exit status is 1.
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +24,7 @@
 #include "Commands.h"
 #include "GroundTruth.h"
 #include "InstructionMix.h"
+#include "PlainBuild.h"
 #include "ProfileModel.h"
 #include "warpscope/ABI/Abi.h"
 #include "llvm/Demangle/Demangle.h"
@@ -38,6 +42,12 @@ cl::SubCommand warpscope::ValidateSub(
 
 static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
                                 cl::Required, cl::sub(ValidateSub));
+static cl::opt<std::string> PlainTruth(
+    "plain-truth",
+    cl::desc("Also check each function's plain-build histogram against the "
+             "emulator's ground truth in this directory, of a run of the "
+             "plain build (compiled without the plugin) with the same input"),
+    cl::value_desc("dir"), cl::init(""), cl::sub(ValidateSub));
 static cl::opt<bool> Verbose("v", cl::desc("Also list what matched"),
                              cl::sub(ValidateSub));
 
@@ -265,5 +275,23 @@ int warpscope::runValidate() {
   outs() << formatv("validate: {0} counts checked ({1} functions with "
                     "instruction histograms), {2} mismatches, {3} partial\n",
                     V.Checked, MixChecked, V.Mismatches, V.Incomplete);
+  if (!PlainTruth.empty()) {
+    Truth P;
+    if (Error E = loadTruth(PlainTruth, P))
+      return Fail(toString(std::move(E)));
+    if (!P.Files)
+      return Fail(PlainTruth + ": holds no emu-*.json ground truth of the "
+                               "plain build (run it with WARPSCOPE_OUT set "
+                               "on the emulator)");
+    unsigned Before = V.Mismatches, Plain = 0, NoMap = 0;
+    for (const FunctionProfile &F : Set->Functions)
+      if (auto It = P.Functions.find(F.Name); It != P.Functions.end()) {
+        std::optional<FunctionProfile> PF = plainProfile(F);
+        PF ? Plain += V.checkMix(*PF, It->second.Insts) : ++NoMap;
+      }
+    outs() << formatv("validate --plain-truth: {0} functions' plain-build "
+                      "histograms checked, {1} mismatches, {2} without one\n",
+                      Plain, V.Mismatches - Before, NoMap);
+  }
   return V.Mismatches ? 1 : 0;
 }

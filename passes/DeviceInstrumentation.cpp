@@ -11,6 +11,7 @@
 #include "DeviceInstrumentationImpl.h"
 #include "KernelFilter.h"
 #include "ModuleIdentity.h"
+#include "PlainPtx.h"
 #include "ProfileUse.h"
 #include "ReduceLoops.h"
 #include "SubprogramNames.h"
@@ -116,6 +117,14 @@ static cl::opt<bool> SkipShortLoops(
              "iterations (default on)"),
     cl::init(true));
 
+static cl::opt<bool> PlainPtx(
+    "warpscope-plain-ptx", cl::Hidden,
+    cl::desc("Also compile the module as it is before instrumentation to "
+             "PTX (the plain build's), so reports can compare the "
+             "instrumented build's instructions with the plain program's "
+             "(default on)"),
+    cl::init(true));
+
 static cl::opt<unsigned> CounterReplicas(
     "warpscope-counter-replicas", cl::Hidden,
     cl::desc("Copies of the counter array that probes spread their adds "
@@ -157,6 +166,7 @@ overrideFromCL(DeviceInstrumentationOptions Opts) {
   Apply(Opts.PromoteLoopCounters, PromoteLoopCounters);
   Apply(Opts.PromoteBlockProbes, PromoteBlocks);
   Apply(Opts.SkipShortLoops, SkipShortLoops);
+  Apply(Opts.PlainPtx, PlainPtx);
   Apply(Opts.CounterReplicas, CounterReplicas);
   Apply(Opts.DatabaseOut, DatabaseOut);
   Apply(Opts.KernelFilter, KernelFilter);
@@ -333,7 +343,16 @@ PreservedAnalyses DeviceInstrumentationPass::run(Module &M,
     return PreservedAnalyses::all();
   }
   auto &FAM = AM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  return ModuleInstrumenter(M, FAM, Opts, Symbols, Sides).run()
-             ? PreservedAnalyses::none()
-             : PreservedAnalyses::all();
+  ModuleInstrumenter Instrumenter(M, FAM, Opts, Symbols, Sides);
+  // Now, before anything changes: the module is the plain build's.
+  if (Opts.PlainPtx) {
+    Expected<std::string> Ptx = plainPtx(M, Opts.PlainPtxOptLevel);
+    if (Ptx)
+      Instrumenter.setPlainPtx(std::move(*Ptx), "ok");
+    else
+      Instrumenter.setPlainPtx("",
+                               "not made (" + toString(Ptx.takeError()) + ")");
+  }
+  return Instrumenter.run() ? PreservedAnalyses::none()
+                            : PreservedAnalyses::all();
 }

@@ -32,8 +32,12 @@ struct DeviceInstrumentationOptions {
   bool PromoteLoopCounters = true;    ///< promote-loop-counters
   bool PromoteBlockProbes = false;    ///< promote-block-probes
   bool SkipShortLoops = true;         ///< promote-skip-short-loops
-  unsigned CounterReplicas = 256;     ///< counter-replicas
-  std::string DatabaseOut;            ///< db-out
+  bool PlainPtx = true;               ///< plain-ptx
+  /// The -O level (0-3) clang's code generator runs at, for the plain
+  /// build's PTX; the plugin takes it from the pipeline.
+  unsigned PlainPtxOptLevel = 2;  ///< plain-ptx-opt-level
+  unsigned CounterReplicas = 256; ///< counter-replicas
+  std::string DatabaseOut;        ///< db-out
   /// Instrument only kernels whose mangled or demangled name matches, and
   /// what they call; empty: every kernel.
   std::string KernelFilter;       ///< kernel-filter

@@ -93,6 +93,11 @@ public:
                      const DeviceInstrumentationOptions &Opts,
                      const SubprogramSymbols &Symbols, const SourceSides &Sides)
       : M(M), FAM(FAM), Opts(Opts), Symbols(Symbols), Sides(Sides) {}
+  /// The plain build's PTX for the database, or why there is none.
+  void setPlainPtx(std::string Text, std::string Status) {
+    DB.PlainPtx = std::move(Text);
+    DB.PlainPtxStatus = std::move(Status);
+  }
   bool run();
 
 private:

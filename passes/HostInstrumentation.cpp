@@ -186,7 +186,9 @@ bool HostInstrumenter::run() {
                     "); rebuild this file with the plugin");
       return false;
     }
-    if (Opts.Histograms) {
+    // The plain build's PTX text, when the device compile made it, is read
+    // here and never embedded.
+    if (Opts.Histograms || O->get("plain_ptx")) {
       Expected<ProgramDatabase> DB = ProgramDatabase::fromJson(*V);
       if (!DB) {
         Ctx.emitError("warpscope: program database '" + Path +
@@ -194,7 +196,15 @@ bool HostInstrumenter::run() {
                       "; rebuild this file with the plugin");
         return false;
       }
-      addPtxHistograms(M, *DB);
+      if (Opts.Histograms)
+        addPtxHistograms(M, *DB);
+      if (!DB->PlainPtx.empty()) {
+        DB->PlainPtx.clear();
+        DB->PlainPtxStatus =
+            "not attributed: " + (Opts.Histograms
+                                      ? DB->PtxStatus
+                                      : "built with -warpscope-histograms=0");
+      }
       Database = formatv("{0}", DB->toJson()).str();
     }
   } else {

@@ -48,6 +48,8 @@ const Param<DO> DeviceParams[] = {
     {"promote-loop-counters", &DO::PromoteLoopCounters},
     {"promote-block-probes", &DO::PromoteBlockProbes},
     {"promote-skip-short-loops", &DO::SkipShortLoops},
+    {"plain-ptx", &DO::PlainPtx},
+    {"plain-ptx-opt-level", &DO::PlainPtxOptLevel},
     {"counter-replicas", &DO::CounterReplicas},
     {"db-out", &DO::DatabaseOut},
     {"kernel-filter", &DO::KernelFilter}};

@@ -94,12 +94,15 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                   MPM.addPass(warpscope::RecordSourceSidesPass());
                 });
             PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
-                                                  OptimizationLevel,
+                                                  OptimizationLevel Level,
                                                   ThinOrFullLTOPhase) {
               // Each pass checks the module's triple and leaves the
               // other side alone.
               MPM.addPass(warpscope::ProfileUsePass());
-              MPM.addPass(warpscope::DeviceInstrumentationPass());
+              warpscope::DeviceInstrumentationOptions Device;
+              // clang's code generator runs at -O's level (-Os, -Oz: 2).
+              Device.PlainPtxOptLevel = Level.getSpeedupLevel();
+              MPM.addPass(warpscope::DeviceInstrumentationPass(Device));
               MPM.addPass(warpscope::HostInstrumentationPass());
             });
             PB.registerPipelineParsingCallback(

@@ -23,6 +23,32 @@ static json::Object histogramJson(const std::map<std::string, uint64_t> &H) {
   return O;
 }
 
+static json::Array edgesJson(const std::vector<PtxEdgeRecord> &Edges) {
+  json::Array A;
+  for (const PtxEdgeRecord &E : Edges)
+    A.push_back(json::Object{{"from", E.From},
+                             {"other", E.Other},
+                             {"toward", E.Toward},
+                             {"other_reconverges", E.OtherReconverges},
+                             {"self_reconverges", E.SelfReconverges},
+                             {"ptx", histogramJson(E.Ptx)}});
+  return A;
+}
+
+static json::Array
+switchPartsJson(const std::vector<PtxSwitchPartRecord> &Parts) {
+  json::Array A;
+  for (const PtxSwitchPartRecord &P : Parts) {
+    json::Array Reaches;
+    for (unsigned B : P.Reaches)
+      Reaches.push_back(B);
+    A.push_back(json::Object{{"from", P.From},
+                             {"reaches", std::move(Reaches)},
+                             {"ptx", histogramJson(P.Ptx)}});
+  }
+  return A;
+}
+
 json::Value ProgramDatabase::toJson() const {
   json::Array Fns;
   for (const FunctionRecord &F : Functions) {
@@ -70,6 +96,8 @@ json::Value ProgramDatabase::toJson() const {
                     {"assumes_reconvergence", B.AssumesReconvergence}});
       if (!PtxStatus.empty())
         O["ptx"] = histogramJson(B.Ptx);
+      if (F.PlainPtxStatus == "mapped")
+        O["plain_ptx"] = histogramJson(B.PlainPtx);
       O["promoted"] = B.Promoted;
       Blocks.push_back(std::move(O));
     }
@@ -106,25 +134,16 @@ json::Value ProgramDatabase::toJson() const {
     if (!PtxStatus.empty()) {
       O["ptx_unattributed"] = histogramJson(F.PtxUnattributed);
       O["ptx_instrumentation_instructions"] = F.PtxInstrumentation;
-      json::Array Edges;
-      for (const PtxEdgeRecord &E : F.PtxEdges)
-        Edges.push_back(json::Object{{"from", E.From},
-                                     {"other", E.Other},
-                                     {"toward", E.Toward},
-                                     {"other_reconverges", E.OtherReconverges},
-                                     {"self_reconverges", E.SelfReconverges},
-                                     {"ptx", histogramJson(E.Ptx)}});
-      O["ptx_edges"] = std::move(Edges);
-      json::Array Parts;
-      for (const PtxSwitchPartRecord &P : F.PtxSwitchParts) {
-        json::Array Reaches;
-        for (unsigned B : P.Reaches)
-          Reaches.push_back(B);
-        Parts.push_back(json::Object{{"from", P.From},
-                                     {"reaches", std::move(Reaches)},
-                                     {"ptx", histogramJson(P.Ptx)}});
+      O["ptx_edges"] = edgesJson(F.PtxEdges);
+      O["ptx_switch_parts"] = switchPartsJson(F.PtxSwitchParts);
+    }
+    if (!F.PlainPtxStatus.empty()) {
+      O["plain_ptx_status"] = F.PlainPtxStatus;
+      if (F.PlainPtxStatus == "mapped") {
+        O["plain_ptx_unattributed"] = histogramJson(F.PlainPtxUnattributed);
+        O["plain_ptx_edges"] = edgesJson(F.PlainPtxEdges);
+        O["plain_ptx_switch_parts"] = switchPartsJson(F.PlainPtxSwitchParts);
       }
-      O["ptx_switch_parts"] = std::move(Parts);
     }
     if (F.SharedWithLeftOut)
       O["shared_with_left_out"] = true;
@@ -143,6 +162,12 @@ json::Value ProgramDatabase::toJson() const {
   if (!PtxStatus.empty())
     Top["ptx_histograms"] =
         json::Object{{"status", PtxStatus}, {"arch", PtxArch}};
+  if (!PlainPtxStatus.empty()) {
+    json::Object P{{"status", PlainPtxStatus}};
+    if (!PlainPtx.empty())
+      P["text"] = PlainPtx;
+    Top["plain_ptx"] = std::move(P);
+  }
   if (!SourceHashes.empty()) {
     json::Object Hashes;
     for (const auto &[File, Hash] : SourceHashes)
@@ -324,6 +349,7 @@ BlockRecord readBlock(Reader &R, const json::Object &BO) {
                               : R.Error;
   }
   R.histogram(BO, "ptx", B.Ptx);
+  R.histogram(BO, "plain_ptx", B.PlainPtx);
   B.Promoted = BO.getBoolean("promoted").value_or(false);
   return B;
 }
@@ -384,6 +410,22 @@ PtxSwitchPartRecord readSwitchPart(Reader &R, const json::Object &PO,
   return P;
 }
 
+/// The optional arrays of edge and switch-part histograms named EdgesKey
+/// and PartsKey.
+void readPtxPieces(Reader &R, const json::Object &FO, StringRef EdgesKey,
+                   StringRef PartsKey, const FunctionRecord &F,
+                   std::vector<PtxEdgeRecord> &Edges,
+                   std::vector<PtxSwitchPartRecord> &Parts) {
+  if (const json::Array *Es = FO.getArray(EdgesKey))
+    for (const json::Value &EV : *Es)
+      if (const json::Object *EO = R.object(EV, "ptx edge"))
+        Edges.push_back(readPtxEdge(R, *EO, F));
+  if (const json::Array *Ps = FO.getArray(PartsKey))
+    for (const json::Value &PV : *Ps)
+      if (const json::Object *PO = R.object(PV, "ptx switch part"))
+        Parts.push_back(readSwitchPart(R, *PO, F));
+}
+
 FunctionRecord readFunction(Reader &R, const json::Object &FO) {
   FunctionRecord F;
   F.Name = R.str(FO, "name");
@@ -400,14 +442,15 @@ FunctionRecord readFunction(Reader &R, const json::Object &FO) {
       if (const json::Object *BO = R.object(BV, "branch"))
         F.Branches.push_back(readBranch(R, *BO));
   R.histogram(FO, "ptx_unattributed", F.PtxUnattributed);
-  if (const json::Array *Es = FO.getArray("ptx_edges"))
-    for (const json::Value &EV : *Es)
-      if (const json::Object *EO = R.object(EV, "ptx edge"))
-        F.PtxEdges.push_back(readPtxEdge(R, *EO, F));
-  if (const json::Array *Ps = FO.getArray("ptx_switch_parts"))
-    for (const json::Value &PV : *Ps)
-      if (const json::Object *PO = R.object(PV, "ptx switch part"))
-        F.PtxSwitchParts.push_back(readSwitchPart(R, *PO, F));
+  readPtxPieces(R, FO, "ptx_edges", "ptx_switch_parts", F, F.PtxEdges,
+                F.PtxSwitchParts);
+  // Optional: only builds that made the plain build's PTX have them.
+  if (FO.get("plain_ptx_status")) {
+    F.PlainPtxStatus = R.str(FO, "plain_ptx_status");
+    R.histogram(FO, "plain_ptx_unattributed", F.PlainPtxUnattributed);
+    readPtxPieces(R, FO, "plain_ptx_edges", "plain_ptx_switch_parts", F,
+                  F.PlainPtxEdges, F.PlainPtxSwitchParts);
+  }
   F.PtxInstrumentation =
       FO.getInteger("ptx_instrumentation_instructions").value_or(0);
   F.SharedWithLeftOut = FO.getBoolean("shared_with_left_out").value_or(false);
@@ -481,6 +524,11 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
   if (const json::Object *P = Top->getObject("ptx_histograms")) {
     DB.PtxStatus = R.str(*P, "status");
     DB.PtxArch = R.str(*P, "arch");
+  }
+  if (const json::Object *P = Top->getObject("plain_ptx")) {
+    DB.PlainPtxStatus = R.str(*P, "status");
+    if (P->get("text"))
+      DB.PlainPtx = R.str(*P, "text");
   }
   // Optional: databases written before the hashes have none.
   R.stringMap(*Top, "source_hashes", DB.SourceHashes);

@@ -3,6 +3,7 @@
 #include "PtxHistograms.h"
 #include "warpscope/Fatbin/Fatbin.h"
 #include "warpscope/PTX/BlockHistograms.h"
+#include "warpscope/PTX/PlainHistograms.h"
 #include "warpscope/PTX/PtxListing.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -44,6 +45,108 @@ unsigned smNumber(StringRef Target) {
 
 } // namespace
 
+namespace {
+
+/// Stores H, attributed by first counter words, in F's records: the
+/// instrumented build's histograms, or with Plain the plain build's.
+void store(FunctionRecord &F, const ptx::FunctionHistograms &H, bool Plain) {
+  std::map<int64_t, BlockRecord *> ByWord;
+  for (BlockRecord &B : F.Blocks)
+    ByWord[B.Counter] = &B;
+  auto &Unattributed = Plain ? F.PlainPtxUnattributed : F.PtxUnattributed;
+  auto &Edges = Plain ? F.PlainPtxEdges : F.PtxEdges;
+  auto &Parts = Plain ? F.PlainPtxSwitchParts : F.PtxSwitchParts;
+  for (auto &[Word, Hist] : H.Blocks) {
+    auto B = ByWord.find(int64_t(Word));
+    auto &To = B == ByWord.end() ? Unattributed
+               : Plain           ? B->second->PlainPtx
+                                 : B->second->Ptx;
+    for (const auto &[Opcode, Count] : Hist)
+      To[Opcode] += Count;
+  }
+  for (auto &[Edge, Hist] : H.Edges) {
+    auto From = ByWord.find(int64_t(Edge.From));
+    auto Other = ByWord.find(int64_t(Edge.Other));
+    if (From == ByWord.end() || Other == ByWord.end()) {
+      for (const auto &[Opcode, Count] : Hist)
+        Unattributed[Opcode] += Count;
+      continue;
+    }
+    Edges.push_back({From->second->Id, Other->second->Id, Edge.Toward,
+                     Edge.OtherReconverges, Edge.SelfReconverges, Hist});
+  }
+  for (auto &[Part, Hist] : H.SwitchParts) {
+    PtxSwitchPartRecord R;
+    bool Known = ByWord.count(int64_t(Part.From));
+    for (uint64_t W : Part.Reaches) {
+      Known &= ByWord.count(int64_t(W)) > 0;
+      if (Known)
+        R.Reaches.push_back(ByWord[int64_t(W)]->Id);
+    }
+    if (!Known) {
+      for (const auto &[Opcode, Count] : Hist)
+        Unattributed[Opcode] += Count;
+      continue;
+    }
+    R.From = ByWord[int64_t(Part.From)]->Id;
+    R.Ptx = Hist;
+    Parts.push_back(std::move(R));
+  }
+  for (const auto &[Opcode, Count] : H.Unattributed)
+    Unattributed[Opcode] += Count;
+}
+
+/// The words of F's blocks that end in a switch.
+std::set<uint64_t> switchWords(const FunctionRecord &F) {
+  std::set<uint64_t> Switches;
+  for (const BranchRecord &Br : F.Branches)
+    if (Br.Successors.size() > 2 && Br.Block < F.Blocks.size() &&
+        F.Blocks[Br.Block].Counter >= 0)
+      Switches.insert(uint64_t(F.Blocks[Br.Block].Counter));
+  return Switches;
+}
+
+/// Attributes the plain build's PTX (DB.PlainPtx) through the instrumented
+/// build's functions, sets each function's PlainPtxStatus and clears the
+/// text. Returns the module's plain status.
+std::string addPlainHistograms(const ptx::Module &Instrumented,
+                               ProgramDatabase &DB) {
+  ptx::Module PM;
+  std::string Error;
+  bool Read = ptx::parse(DB.PlainPtx, PM, Error);
+  DB.PlainPtx.clear();
+  if (!Read)
+    return "the plain build's PTX could not be read (" + Error + ")";
+  std::map<std::string, const ptx::Function *> Plain, Ours;
+  for (const ptx::Function &F : PM.Functions)
+    Plain[F.Name] = &F;
+  for (const ptx::Function &F : Instrumented.Functions)
+    Ours[F.Name] = &F;
+  for (FunctionRecord &F : DB.Functions) {
+    auto I = Ours.find(F.Name);
+    if (I == Ours.end())
+      continue;
+    auto P = Plain.find(F.Name);
+    if (P == Plain.end()) {
+      F.PlainPtxStatus = "the plain build has no PTX function " + F.Name;
+      continue;
+    }
+    ptx::PlainAttribution A =
+        ptx::attributePlain(*I->second, *P->second, switchWords(F));
+    if (A.Status == ptx::PlainAttribution::Same)
+      F.PlainPtxStatus = "same";
+    else if (A.Status == ptx::PlainAttribution::NotMapped)
+      F.PlainPtxStatus = A.Why;
+    else {
+      F.PlainPtxStatus = "mapped";
+      store(F, A.Histograms, /*Plain=*/true);
+    }
+  }
+  return "ok";
+}
+
+} // namespace
+
 std::string warpscope::addPtxHistograms(const std::string &Ptx,
                                         ProgramDatabase &DB) {
   ptx::Module PM;
@@ -57,54 +160,13 @@ std::string warpscope::addPtxHistograms(const std::string &Ptx,
     auto It = ByName.find(F.Name);
     if (It == ByName.end())
       continue; // removed by the code generator (or inlined everywhere)
-    std::map<int64_t, BlockRecord *> ByWord;
-    for (BlockRecord &B : F.Blocks)
-      ByWord[B.Counter] = &B;
-    std::set<uint64_t> Switches;
-    for (const BranchRecord &Br : F.Branches)
-      if (Br.Successors.size() > 2 && Br.Block < F.Blocks.size() &&
-          F.Blocks[Br.Block].Counter >= 0)
-        Switches.insert(uint64_t(F.Blocks[Br.Block].Counter));
-    ptx::FunctionHistograms H = ptx::attribute(*It->second, Switches);
-    for (auto &[Word, Hist] : H.Blocks) {
-      auto B = ByWord.find(int64_t(Word));
-      for (const auto &[Opcode, Count] : Hist)
-        (B != ByWord.end() ? B->second->Ptx : F.PtxUnattributed)[Opcode] +=
-            Count;
-    }
-    for (auto &[Edge, Hist] : H.Edges) {
-      auto From = ByWord.find(int64_t(Edge.From));
-      auto Other = ByWord.find(int64_t(Edge.Other));
-      if (From == ByWord.end() || Other == ByWord.end()) {
-        for (const auto &[Opcode, Count] : Hist)
-          F.PtxUnattributed[Opcode] += Count;
-        continue;
-      }
-      F.PtxEdges.push_back({From->second->Id, Other->second->Id, Edge.Toward,
-                            Edge.OtherReconverges, Edge.SelfReconverges, Hist});
-    }
-    for (auto &[Part, Hist] : H.SwitchParts) {
-      PtxSwitchPartRecord R;
-      bool Known = ByWord.count(int64_t(Part.From));
-      for (uint64_t W : Part.Reaches) {
-        Known &= ByWord.count(int64_t(W)) > 0;
-        if (Known)
-          R.Reaches.push_back(ByWord[int64_t(W)]->Id);
-      }
-      if (!Known) {
-        for (const auto &[Opcode, Count] : Hist)
-          F.PtxUnattributed[Opcode] += Count;
-        continue;
-      }
-      R.From = ByWord[int64_t(Part.From)]->Id;
-      R.Ptx = Hist;
-      F.PtxSwitchParts.push_back(std::move(R));
-    }
-    for (const auto &[Opcode, Count] : H.Unattributed)
-      F.PtxUnattributed[Opcode] += Count;
+    ptx::FunctionHistograms H = ptx::attribute(*It->second, switchWords(F));
+    store(F, H, /*Plain=*/false);
     F.PtxInstrumentation = H.InstrumentationInstructions;
   }
   DB.PtxArch = PM.Target;
+  if (!DB.PlainPtx.empty())
+    DB.PlainPtxStatus = addPlainHistograms(PM, DB);
   return "ok";
 }
 

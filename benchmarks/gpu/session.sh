@@ -18,7 +18,8 @@
 #   dataset the time-prediction dataset: per-launch counts and features, and
 #           ncu kernel times, at three sizes (benchmarks/gpu/sizes.txt)
 #   conformance  the emulator's conformance programs with --dump (results
-#           bit for bit, to diff with the emulator's: compare_dumps.py)
+#           bit for bit, to diff with the emulator's: compare_dumps.py),
+#           and `control trap` (the error a trap gives)
 #   emuscale  the emulator's speed with 1..16 threads on this machine's cores
 #
 # Every step runs under a timeout inside BUDGET_SECONDS (default 540) and is
@@ -293,6 +294,11 @@ conformance() {
     n="$(basename "$f")"
     step "conf-$n" 20 "$f" --dump "$W/conf/$n.dump"
   done
+  # trap ends the process's use of CUDA: its own run (which error the GPU
+  # reports, and that it is sticky; conf-control-trap.log).
+  [ -x "$root/conformance/control" ] &&
+    step conf-control-trap 10 "$root/conformance/control" trap
+  return 0
 }
 
 # The emulator's scaling over this machine's cores (issue 24; the lending

@@ -104,6 +104,53 @@ TEST(ProgramDatabase, KernelFilterRoundTripsAndIsOptional) {
             std::string::npos);
 }
 
+TEST(ProgramDatabase, PlainPtxRoundTripsAndIsOptional) {
+  ProgramDatabase DB = sampleDatabase();
+  DB.PtxStatus = "ok";
+  DB.PlainPtx = ".version 8.6";
+  DB.PlainPtxStatus = "ok";
+  FunctionRecord &F = DB.Functions[0];
+  F.PlainPtxStatus = "mapped";
+  F.Blocks[1].PlainPtx = {{"setp.ge.s32", 3}};
+  F.PlainPtxEdges.push_back({0, 1, true, false, true, {{"mov.u32", 1}}});
+  F.PlainPtxSwitchParts.push_back({0, {1}, {{"brx.idx", 1}}});
+  F.PlainPtxUnattributed = {{"nop", 2}};
+  Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(DB.toJson());
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_EQ(Out->PlainPtx, ".version 8.6");
+  EXPECT_EQ(Out->PlainPtxStatus, "ok");
+  const FunctionRecord &G = Out->Functions[0];
+  EXPECT_EQ(G.PlainPtxStatus, "mapped");
+  EXPECT_EQ(G.Blocks[1].PlainPtx.at("setp.ge.s32"), 3u);
+  EXPECT_TRUE(G.Blocks[1].Ptx.empty());
+  ASSERT_EQ(G.PlainPtxEdges.size(), 1u);
+  EXPECT_EQ(G.PlainPtxEdges[0].Other, 1u);
+  EXPECT_TRUE(G.PlainPtxEdges[0].Toward);
+  EXPECT_EQ(G.PlainPtxEdges[0].Ptx.at("mov.u32"), 1u);
+  EXPECT_TRUE(G.PtxEdges.empty());
+  ASSERT_EQ(G.PlainPtxSwitchParts.size(), 1u);
+  EXPECT_EQ(G.PlainPtxSwitchParts[0].Reaches, (std::vector<unsigned>{1}));
+  EXPECT_EQ(G.PlainPtxUnattributed.at("nop"), 2u);
+  // "same" stores no histograms; without a plain PTX, no field at all.
+  DB.Functions[0].PlainPtxStatus = "same";
+  json::Value Same = DB.toJson();
+  const json::Object *FO =
+      (*Same.getAsObject()->getArray("functions"))[0].getAsObject();
+  EXPECT_FALSE(FO->get("plain_ptx_edges"));
+  json::Value None = sampleDatabase().toJson();
+  EXPECT_FALSE(None.getAsObject()->get("plain_ptx"));
+  Expected<ProgramDatabase> Old = ProgramDatabase::fromJson(None);
+  ASSERT_TRUE(bool(Old)) << toString(Old.takeError());
+  EXPECT_EQ(Old->Functions[0].PlainPtxStatus, "");
+  // An edge naming no block is a damaged database.
+  DB.Functions[0].PlainPtxStatus = "mapped";
+  DB.Functions[0].PlainPtxEdges[0].Other = 7;
+  Expected<ProgramDatabase> Damaged = ProgramDatabase::fromJson(DB.toJson());
+  ASSERT_FALSE(bool(Damaged));
+  EXPECT_NE(toString(Damaged.takeError()).find("names no block"),
+            std::string::npos);
+}
+
 TEST(ProgramDatabase, SchemaAndVersionAreWritten) {
   json::Value V = sampleDatabase().toJson();
   EXPECT_EQ(V.getAsObject()->getString("schema"), "warpscope-db/2");

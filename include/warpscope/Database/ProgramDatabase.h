@@ -71,6 +71,9 @@ struct BlockRecord {
   /// Static PTX program instructions that run with this block's counts,
   /// opcode as written -> count (filled by the host pass from the fatbin).
   std::map<std::string, uint64_t> Ptx;
+  /// The plain build's PTX instructions that run with this block's counts,
+  /// where FunctionRecord::PlainPtxStatus is "mapped".
+  std::map<std::string, uint64_t> PlainPtx;
 };
 
 enum class BranchKind { Conditional, Switch };
@@ -140,6 +143,15 @@ struct FunctionRecord {
   std::vector<PtxEdgeRecord> PtxEdges;
   std::vector<PtxSwitchPartRecord> PtxSwitchParts;
   uint64_t PtxInstrumentation = 0;
+  /// The plain build's PTX (compiled without the plugin) on this function's
+  /// blocks (docs/design.md): "same" (the instrumented PTX without probes
+  /// is the plain PTX: the histograms above are the plain build's), "mapped"
+  /// (it differs, its blocks map one to one: BlockRecord::PlainPtx and the
+  /// three below), otherwise why the blocks do not map; empty: no plain PTX.
+  std::string PlainPtxStatus;
+  std::map<std::string, uint64_t> PlainPtxUnattributed;
+  std::vector<PtxEdgeRecord> PlainPtxEdges;
+  std::vector<PtxSwitchPartRecord> PlainPtxSwitchParts;
   /// Built with -warpscope-kernel-filter, this function may also be called
   /// by a kernel the filter left out: its counts include those calls.
   bool SharedWithLeftOut = false;
@@ -167,6 +179,11 @@ struct ProgramDatabase {
   /// attempted, e.g. before the host compile ran); PtxArch: sm they are of.
   std::string PtxStatus;
   std::string PtxArch;
+  /// The plain build's PTX text, from the device compile to the host
+  /// compile, which attributes it and clears it (so it is never embedded);
+  /// PlainPtxStatus: "ok", or why there is none (empty: not attempted).
+  std::string PlainPtx;
+  std::string PlainPtxStatus;
   /// Every source file the locations name, by its contents when built
   /// (sourceHash), so reports show no text of a file edited since.
   std::map<std::string, std::string> SourceHashes;

@@ -145,12 +145,14 @@ bool InstDecoder::control() {
 
 // bar/barrier{.cta}: .sync, .arrive, .red.{popc.u32,and.pred,or.pred}, with
 // or without .aligned (the emulator's barriers never need the warp's lanes
-// to be converged). Operands: [d,] id [, count] [, {!}c]. bar.warp.sync is a
-// nop (paths of a warp run to completion one at a time); cluster barriers
-// stay unsupported.
+// to be converged). Operands: [d,] id [, count] [, {!}c]. bar.warp.sync
+// takes the member mask (Schedule.cpp, warpSync); cluster barriers stay
+// unsupported.
 bool InstDecoder::barrier() {
   if (Md.has("warp")) {
-    I.Op = OpNop;
+    I.Op = OpWarpSync;
+    needOps(1);
+    setS(0, Ops[0], Ty::U32);
     return true;
   }
   if (Md.has("cluster"))

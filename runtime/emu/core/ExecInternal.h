@@ -53,6 +53,9 @@ struct Frame {
   uint32_t Retired = 0;
   uint32_t CallMask = 0;
   const Inst *CallInst = nullptr;
+  // bar.warp.sync: lanes of this frame waiting at one, and the member lanes
+  // they wait for (Schedule.cpp, warpSync).
+  uint32_t WsArrived = 0, WsNeed = 0;
   std::vector<Entry> Stack;
   uint32_t NextId = 1;
   void push(uint32_t Pc, uint32_t Rpc, uint32_t Mask, uint32_t Parent) {
@@ -181,6 +184,10 @@ private:
   bool arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
                        uint32_t EM, uint32_t Mask);
   uint32_t countArrival(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  bool warpSync(Warp &W, uint32_t Pc, uint32_t EM);
+  /// The top path of Fr waits at a barrier: lets another path run, or
+  /// releases bar.warp.sync waiters; false when the warp blocks.
+  bool resumeWaiting(Warp &W, Frame &Fr);
   // SyncCheck.cpp: barrier divergence (as compute-sanitizer's synccheck)
   // and the deadlock report.
   void syncCheck(Warp &W, Frame &Fr, const Inst &I, uint32_t Id, uint32_t EM);
@@ -191,6 +198,7 @@ private:
   const Inst *PhaseInst[16] = {};
   uint32_t PhaseWarp[16] = {};
   void releaseBarrier(uint32_t B);
+  uint32_t countedArrivals(uint32_t B) const;
   // Interp.cpp
   bool runWarp(Warp &W) { // true: reached barrier
     return Tracing ? runWarpT<true>(W) : runWarpT<false>(W);
@@ -306,6 +314,16 @@ inline uint64_t alignMask(unsigned Size) {
 /// Lets other paths of the frame run while its top path waits at a barrier
 /// (Schedule.cpp). Returns false when nothing else in the frame can run.
 bool switchToSibling(Frame &Fr, uint32_t Live);
+
+/// Entry::BarId of a path waiting at bar.warp.sync (CTA barriers are 0..15).
+constexpr uint8_t WarpSyncBar = 16;
+/// Lanes of Fr that can still reach a bar.warp.sync in it: not exited, not
+/// returned, and (in a callee) among the calling lanes.
+inline uint32_t frameLive(const Warp &W, const Frame &Fr, uint32_t Depth) {
+  return ~W.Exited & ~Fr.Retired & (Depth > 1 ? Fr.CallMask : ~0u);
+}
+/// Lets the paths of Fr waiting at bar.warp.sync go on.
+void releaseWarpSync(Frame &Fr);
 
 } // namespace warpscope::emu::core
 

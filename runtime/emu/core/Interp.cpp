@@ -278,7 +278,7 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
     const uint32_t N = (uint32_t)Fn.Code.size();
     Entry &E = Fr.Stack.back();
     if (E.BarWait) { // still waiting for a barrier: run other paths if any
-      if (switchToSibling(Fr, ~W.Exited & ~Fr.Retired))
+      if (resumeWaiting(W, Fr))
         continue;
       return true;
     }
@@ -378,6 +378,11 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
         if (arriveAtBarrier(W, Fr, I, Pc, EM, Mask))
           goto Resched;
         return true;
+      case OpWarpSync: // few arguments: keeps this loop's registers
+        ++Pc;
+        if (__builtin_expect(EM && warpSync(W, Pc, EM), 0))
+          goto Resched;
+        continue;
       case OpCall:
         ++Pc;
         if (!EM)

@@ -128,6 +128,7 @@ enum Op : uint16_t {
   OpExit,
   OpTrap,
   OpBar,
+  OpWarpSync, // bar.warp.sync: S0 = member mask
   OpShfl,
   OpVote,
   OpActivemask,

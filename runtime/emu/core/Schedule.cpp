@@ -49,6 +49,7 @@ void Launcher::initFrame(Warp &W, Frame &Fr, Function &F, uint32_t Mask,
     Fr.Param.resize((size_t)F.ParamBytes * 32);
   Fr.LocalBase = LocalBase;
   Fr.Retired = 0;
+  Fr.WsArrived = Fr.WsNeed = 0;
   Fr.Stack.clear();
   Fr.Stack.push_back({0, NoTarget, Mask});
   Fr.NextId = 1;
@@ -430,7 +431,90 @@ bool Launcher::arriveAtBarrier(Warp &W, Frame &Fr, const Inst &I, uint32_t Pc,
     Fr.Stack.push_back(NE);
     return true;
   }
-  return switchToSibling(Fr, ~W.Exited & ~Fr.Retired);
+  // Paths waiting at bar.warp.sync are let go in runWarpT when nothing else
+  // can run.
+  return switchToSibling(Fr, ~W.Exited & ~Fr.Retired) || Fr.WsArrived;
+}
+
+// bar.warp.sync by the lanes EM of the top path, Pc being the instruction
+// after it. Member lanes of the frame that are on other paths must get to a
+// bar.warp.sync too before any of them goes on (PTX ISA: the executing
+// thread waits until all threads of membermask have executed one; for
+// sm_70+ it need not be the same instruction), so that values stored before
+// it are seen after it: the path waits while the others run, as at a CTA
+// barrier. When every waiting path's members have arrived (or exited), all
+// go on; when nothing else can run (members outside the frame, at a CTA
+// barrier or at a reconvergence point they cannot leave), they go on too
+// (runWarpT), as they did when bar.warp.sync was a no-op. Returns true when
+// the path waits (the warp reschedules).
+bool Launcher::warpSync(Warp &W, uint32_t Pc, uint32_t EM) {
+  Frame &Fr = *W.Frames[W.Depth - 1];
+  const Inst &I = Fr.F->Code[Pc - 1];
+  uint32_t Live = frameLive(W, Fr, W.Depth);
+  uint32_t Mask = Fr.Stack.back().Mask & Live; // the path's live lanes
+  uint32_t Members =
+      (uint32_t)Fr.Regs[(size_t)I.S[0] * 32 + __builtin_ctz(EM)] & Live;
+  if (!Fr.WsArrived && !(Members & ~EM))
+    return false; // all members are here: the common, converged case
+  Fr.WsArrived |= EM;
+  Fr.WsNeed |= Members;
+  if (!(Fr.WsNeed & Live & ~Fr.WsArrived)) {
+    releaseWarpSync(Fr);
+    return false;
+  }
+  Entry &Top = Fr.Stack.back();
+  Top.Pc = Pc;
+  Top.BarWait = true;
+  Top.BarId = WarpSyncBar;
+  if (EM != Mask) { // guarded: the lanes whose guard is false go on
+    Entry NE{Pc, Top.Rpc, Mask & ~EM};
+    NE.Id = Fr.NextId++;
+    NE.Parent = Top.Parent;
+    Top.Mask = EM;
+    Fr.Stack.push_back(NE);
+  }
+  return true;
+}
+
+bool Launcher::resumeWaiting(Warp &W, Frame &Fr) {
+  uint32_t Live = frameLive(W, Fr, W.Depth);
+  // bar.warp.sync: go on once the members arrived or exited, or when
+  // nothing else in the frame can run (see warpSync).
+  if (Fr.Stack.back().BarId == WarpSyncBar &&
+      !(Fr.WsNeed & Live & ~Fr.WsArrived)) {
+    releaseWarpSync(Fr);
+    return true;
+  }
+  if (switchToSibling(Fr, ~W.Exited & ~Fr.Retired))
+    return true;
+  if (Fr.WsArrived) {
+    releaseWarpSync(Fr);
+    return true;
+  }
+  return false;
+}
+
+void releaseWarpSync(Frame &Fr) {
+  for (Entry &E : Fr.Stack) {
+    if (E.BarWait && E.BarId == WarpSyncBar)
+      E.BarWait = false;
+    E.Parked = false;
+  }
+  Fr.WsArrived = Fr.WsNeed = 0;
+}
+
+// Arrivals at barrier B with a thread count: the PTX ISA marks a warp's
+// arrival once its non-exited threads arrived, so such a warp counts as a
+// whole warp even when some of its lanes exited (or do not exist, in a
+// partial last warp); a warp still arriving counts its arrived lanes.
+uint32_t Launcher::countedArrivals(uint32_t B) const {
+  uint32_t N = 0;
+  for (const Warp &W : Warps) {
+    uint32_t At = W.BarLanes[B];
+    if (At)
+      N += (W.Valid & ~W.Exited & ~At) ? popc32(At) : 32;
+  }
+  return N;
 }
 
 // Barrier B completed: its waiting paths go on, bar.red's get the result.
@@ -591,7 +675,7 @@ void Launcher::runBlock() {
       if (!((Waiting >> B) & 1))
         continue;
       uint32_t Need = Expect[B] ? std::min(Expect[B], Live) : Live;
-      if (Arrived[B] < Need)
+      if ((Expect[B] ? countedArrivals(B) : Arrived[B]) < Need)
         continue;
       releaseBarrier(B);
       Released = true;

@@ -65,6 +65,7 @@ void describeArith(const Inst &I, StaticInst &S) {
   S.P = arithPipe(I.T);
   switch (I.Op) {
   case OpNop:
+  case OpWarpSync: // converged: no SASS, like before it waited
     S.Expand = 0;
     return;
   case OpDiv:

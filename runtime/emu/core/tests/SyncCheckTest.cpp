@@ -84,6 +84,28 @@ $L6:
 $L7:
   ret;
 }
+.visible .entry exitcounted(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .pred %p<2>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 35;
+  setp.eq.u32 %p1, %r2, 1;
+  @%p1 exit;
+  setp.ge.u32 %p1, %r1, 64;
+  @%p1 bra $L8;
+  bar.sync 1, 64;
+  bra.uni $L9;
+$L8:
+  bar.sync 2, 32;
+$L9:
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r1;
+  ret;
+}
 )";
 
 std::unique_ptr<Module> loadSync() {
@@ -150,6 +172,22 @@ TEST(SyncCheck, WarpsAtDifferentBarriersIsDivergence) {
   // With a thread count, warps may meet from different instructions.
   EXPECT_TRUE(launch(*M, "counted", {1, 1, 1}, {64, 1, 1}, Args(), &Err))
       << Err;
+}
+
+// Lanes 1, 5, 9, ... of warp 0 exit before `bar.sync 1, 64`: warp 0's
+// arrival is marked once its other lanes arrive (PTX ISA: the barrier "marks
+// warps' arrival"), so warps 0 and 1 complete the count of 64 (warp 2, at
+// barrier 2, keeps more than 64 threads alive).
+TEST(SyncCheck, CountedBarrierCountsWarpsWithExitedLanes) {
+  auto M = loadSync();
+  ASSERT_TRUE(M);
+  std::vector<uint32_t> Out(96, 0xffu);
+  std::string Err;
+  ASSERT_TRUE(launch(*M, "exitcounted", {1, 1, 1}, {96, 1, 1},
+                     Args().add(Out.data()), &Err))
+      << Err;
+  for (uint32_t T = 0; T < 96; ++T)
+    EXPECT_EQ(Out[T], (T & 35) == 1 ? 0xffu : T) << "thread " << T;
 }
 
 // A deadlock names which warps and lanes arrived.

@@ -12,7 +12,7 @@ report = json.load(open(os.path.join(d, "r.json")))
 legend = report["legend"]
 columns = ["visits", "divergent", "rate", "share", "copies", "cond true", "to 1st succ",
            "concentration", "basic block executions", "SIMD efficiency",
-           "branch efficiency", "time", "PTX instructions",
+           "branch efficiency", "time", "PTX instructions", "plain build",
            "arithmetic intensity", "line executions", "line instructions",
            "calls", "with callees"]
 for c in columns:
