@@ -44,6 +44,16 @@ bool hasAtomic(const BlockCounts &B) {
   });
 }
 
+/// Whether the block loads from global or local memory or does an
+/// atomic: results a long_scoreboard sample waits for.
+bool hasMemoryResult(const BlockCounts &B) {
+  return llvm::any_of(B.Ptx, [](const auto &P) {
+    StringRef Op(P.first);
+    return Op.starts_with("ld.global") || Op.starts_with("ld.local") ||
+           Op.starts_with("atom");
+  });
+}
+
 /// Post-dominator sets over the block graph (blocks without successors
 /// reach a virtual exit, index N); Cooper-Harvey-Kennedy's simple
 /// iterative form, fine for a kernel's few hundred blocks.
@@ -110,15 +120,21 @@ struct DivergentBranch {
 
 /// Per-block time weights: PC samples on the block's source lines, split
 /// by instruction counts between blocks sharing a line; else the block's
-/// warp executions times its PTX instructions.
+/// warp executions times its PTX instructions. SampleTotal: all of the
+/// kernel's samples, also those on no block's line (0 without samples).
+/// Waits: of each block's weight, the samples waiting for a global, local
+/// or atomic result (long_scoreboard), split the same way.
 std::vector<double> blockWeights(const Inputs &In, const FunctionProfile &F,
-                                 bool &FromSamples) {
+                                 bool &FromSamples, double &SampleTotal,
+                                 std::vector<double> &Waits) {
   std::vector<double> Count(F.Blocks.size());
   for (size_t B = 0; B < F.Blocks.size(); ++B)
     Count[B] = double(F.Blocks[B].WarpExecutions) *
                double(std::max<uint64_t>(1, ptxCount(F.Blocks[B])));
   LineSamples S = lineSamples(In, F.Name);
   FromSamples = S.Total > 0;
+  SampleTotal = S.Total;
+  Waits.assign(F.Blocks.size(), 0.0);
   if (!FromSamples)
     return Count;
   // A block's lines: its first located one and, for the code of this
@@ -139,8 +155,12 @@ std::vector<double> blockWeights(const Inputs &In, const FunctionProfile &F,
   std::vector<double> W(F.Blocks.size());
   for (size_t B = 0; B < F.Blocks.size(); ++B)
     for (const auto &L : Lines(F.Blocks[B]))
-      if (double Share = LineCount[L])
+      if (double Share = LineCount[L]) {
         W[B] += S.at(L.first, L.second) * Count[B] / Share;
+        auto It = S.LongScoreboardByLine.find(L);
+        if (It != S.LongScoreboardByLine.end())
+          Waits[B] += It->second * Count[B] / Share;
+      }
   return W;
 }
 
@@ -237,15 +257,20 @@ void DivergenceOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
   if (Divs.empty())
     return;
   bool FromSamples = false;
-  std::vector<double> W = blockWeights(In, F, FromSamples);
+  double SampleTotal = 0;
+  std::vector<double> Waits;
+  std::vector<double> W = blockWeights(In, F, FromSamples, SampleTotal, Waits);
   const BlockCounts &Entry = F.Blocks.front();
   if (!Entry.WarpExecutions)
     return;
   const double FullLanes =
       double(Entry.ThreadExecutions) / double(Entry.WarpExecutions);
+  // T is the kernel's time: with samples all of them, also those on no
+  // block's line (a new warp's first fetch, inlined headers' code).
   double Total = 0;
   for (double X : W)
     Total += X;
+  Total = std::max(Total, SampleTotal);
   // Each block goes to the innermost divergent branch governing it.
   BitVector Charged(F.Blocks.size());
   for (DivergentBranch &D : Divs) {
@@ -256,6 +281,12 @@ void DivergenceOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
         SideInstructions = std::max(SideInstructions, ptxCount(F.Blocks[S]));
       }
     D.TwoSided = Sides >= 2;
+    // Without a global/local load or atomic of its own, a region's
+    // long_scoreboard samples wait for a result issued before the branch:
+    // as long with full warps, so not saved.
+    bool OwnLoads = false;
+    for (size_t B : D.Region.set_bits())
+      OwnLoads |= hasMemoryResult(F.Blocks[B]);
     D.SmallSides = D.Region.count() <= Sides && SideInstructions <= SmallSide;
     for (size_t B : D.Region.set_bits()) {
       const BlockCounts &Bl = F.Blocks[B];
@@ -264,7 +295,8 @@ void DivergenceOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
         continue;
       Charged.set(B);
       const double Lanes = double(Bl.ThreadExecutions) / Bl.WarpExecutions;
-      D.Saved += W[B] * std::max(0.0, 1.0 - Lanes / FullLanes);
+      const double Issue = OwnLoads || Waits.empty() ? W[B] : W[B] - Waits[B];
+      D.Saved += Issue * std::max(0.0, 1.0 - Lanes / FullLanes);
       D.RegionWeight += W[B];
       D.RegionLanes += double(Bl.ThreadExecutions);
       D.RegionWarps += double(Bl.WarpExecutions);

@@ -31,11 +31,17 @@ std::unique_ptr<Optimizer> makeBankConflictOptimizer();
 std::unique_ptr<Optimizer> makeOccupancyOptimizer();
 
 /// One kernel's PC samples by (file, line); Total counts every sample of
-/// the kernel, also those on no line.
+/// the kernel, also those on no line. Drain: the samples of warps that
+/// issued their last instruction and wait for their stores (`drain`), in
+/// Total and ByLine as well, also by line (they sit at the exit, not at
+/// the stores they wait for). LongScoreboardByLine: the samples waiting
+/// for a global, local or atomic result, by line.
 struct LineSamples {
-  std::map<std::pair<std::string, unsigned>, double> ByLine;
-  double Total = 0;
+  std::map<std::pair<std::string, unsigned>, double> ByLine, DrainByLine,
+      LongScoreboardByLine;
+  double Total = 0, Drain = 0;
   double at(const std::string &File, unsigned Line) const;
+  double drainAt(const std::string &File, unsigned Line) const;
 };
 /// The samples of Kernel (mangled) in In; empty without samples.
 LineSamples lineSamples(const Inputs &In, const std::string &Kernel);

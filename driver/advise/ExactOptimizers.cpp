@@ -8,8 +8,11 @@
 #include "../PcSampling.h"
 #include "../ProfileModel.h"
 #include "../SourceText.h"
+#include "Blame.h"
 #include "ExactCommon.h"
 #include <algorithm>
+
+using llvm::StringRef;
 
 namespace warpscope::advise {
 
@@ -27,6 +30,11 @@ double LineSamples::at(const std::string &File, unsigned Line) const {
   return It == ByLine.end() ? 0 : It->second;
 }
 
+double LineSamples::drainAt(const std::string &File, unsigned Line) const {
+  auto It = DrainByLine.find({File, Line});
+  return It == DrainByLine.end() ? 0 : It->second;
+}
+
 LineSamples lineSamples(const Inputs &In, const std::string &Kernel) {
   LineSamples S;
   if (!In.Samples || !In.has(InputKind::Samples))
@@ -35,8 +43,18 @@ LineSamples lineSamples(const Inputs &In, const std::string &Kernel) {
     if (P.Function != Kernel)
       continue;
     S.Total += double(P.Samples);
-    if (!P.File.empty())
+    double Drain = 0, Long = 0;
+    for (const auto &[Reason, N] : P.Stalls) {
+      StringRef R = shortReason(Reason);
+      Drain += R == "drain" ? double(N) : 0;
+      Long += R == "long_scoreboard" ? double(N) : 0;
+    }
+    S.Drain += Drain;
+    if (!P.File.empty()) {
       S.ByLine[{P.File, P.Line}] += double(P.Samples);
+      S.DrainByLine[{P.File, P.Line}] += Drain;
+      S.LongScoreboardByLine[{P.File, P.Line}] += Long;
+    }
   }
   return S;
 }

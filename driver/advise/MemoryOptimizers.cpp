@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <set>
 
 using namespace llvm;
 
@@ -85,7 +86,34 @@ struct MemoryKind {
   double (*Cycles)(double Units, double Sms);
   std::string (*Pattern)(const LineExcess &);
   std::vector<std::string> (*Hints)(const LineExcess &);
+  /// Whether the units are ones a warp's exit waits for (global and local
+  /// stores' sectors: the `drain` samples).
+  bool Drains = false;
 };
+
+bool isStore(StringRef Opcode) { return Opcode.starts_with("st."); }
+
+/// The share of the kernel's drain samples the flagged lines' excess
+/// store units take: a finished warp waits until its stores' units have
+/// left, so the drain divides over the stores by their units, and the
+/// excess ones go with the change.
+double drainExcessShare(const TruthFunction &F, const MemoryKind &K,
+                        const std::vector<LineExcess> &Lines) {
+  std::set<std::pair<std::string, unsigned>> Flagged;
+  for (const LineExcess &L : Lines)
+    Flagged.insert({L.File, L.Line});
+  double Units = 0, Excess = 0;
+  for (const TruthInstruction &I : F.Insts) {
+    if (I.Instrumentation || !I.Memory || !isStore(I.Opcode))
+      continue;
+    uint64_t Req = 0, U = 0, Ideal = 0;
+    K.Counts(I.Mem, Req, U, Ideal);
+    Units += double(U);
+    if (Flagged.count({I.File, I.Line}) && U > Ideal)
+      Excess += double(U - Ideal);
+  }
+  return Units > 0 ? Excess / Units : 0;
+}
 
 std::vector<LineExcess> flaggedLines(const TruthFunction &F,
                                      const MemoryKind &K) {
@@ -150,14 +178,42 @@ private:
     auto Modeled = In.ModeledTime.find(Name);
     if (S.Total > 0) {
       // Each flagged line's samples shrink by the share of its units that
-      // are excess.
+      // are excess; the drain samples (at the exit, not on the line) by
+      // the share of the stores' units that are excess.
       double Saved = 0;
       for (const LineExcess &L : Lines)
-        Saved += S.at(L.File, L.Line) * (L.excess() / double(L.Units));
+        Saved += (S.at(L.File, L.Line) -
+                  (K.Drains ? S.drainAt(L.File, L.Line) : 0)) *
+                 (L.excess() / double(L.Units));
+      if (K.Drains)
+        Saved += S.Drain * drainExcessShare(F, K, Lines);
+      // Both forms are upper bounds: the samples' assumes every sampled
+      // wait shrinks with the units, but a request's unloaded latency
+      // stays; the modeled time's that the excess units' transfer time at
+      // the memory system's throughput is all exposed. Take the tighter.
+      bool Bounded = false;
+      if (Modeled != In.ModeledTime.end() && Modeled->second.Cycles > 0 &&
+          Modeled->second.SmsUsed > 0) {
+        double Excess = 0;
+        for (const LineExcess &L : Lines)
+          Excess += L.excess();
+        double Bound = S.Total * K.Cycles(Excess, Modeled->second.SmsUsed) /
+                       Modeled->second.Cycles;
+        Bounded = Bound < Saved;
+        Saved = std::min(Saved, Bound);
+      }
       A.EstimatedSpeedup = speedupFromSaving(S.Total, Saved);
       A.Estimator = formatv("PC samples on the flagged lines x the share of "
-                            "their {0} above the ideal",
-                            K.Unit);
+                            "their {0} above the ideal{1}",
+                            K.Unit,
+                            K.Drains ? ", and the drain samples x the "
+                                       "stores' excess share"
+                                     : "");
+      if (Bounded)
+        A.Estimator += formatv(", bounded by the modeled cycles the excess "
+                               "{0} take at the memory system's throughput",
+                               K.Unit)
+                           .str();
     } else if (Modeled != In.ModeledTime.end() && Modeled->second.Cycles > 0 &&
                Modeled->second.SmsUsed > 0) {
       double Excess = 0;
@@ -265,7 +321,7 @@ const MemoryKind Uncoalesced = {
     [](double Units, double Sms) {
       return std::max(Units / Sms / 4, Units * 32 / 2800);
     },
-    coalescingPattern, coalescingHints};
+    coalescingPattern, coalescingHints, /*Drains=*/true};
 
 const MemoryKind BankConflicts = {
     "bank_conflicts", "Shared-memory bank conflicts",

@@ -219,6 +219,67 @@ TEST(Divergence, SamplesReplaceCounts) {
   EXPECT_NE(A[0].Estimator.find("PC samples"), std::string::npos);
 }
 
+TEST(Divergence, SamplesOnNoBlockCountInTheKernelTime) {
+  // As SamplesReplaceCounts, plus 50 samples on no line of the kernel's
+  // blocks (a new warp's first fetch): they are the kernel's time too.
+  ProfileSet P = ifElseKernel(true);
+  P.Functions[0].Blocks[1].Loc = {"/src/k.cu", 8, 1};
+  P.Functions[0].Blocks[2].Loc = {"/src/k.cu", 10, 1};
+  P.Functions[0].Blocks[3].Loc = {"/src/k.cu", 12, 1};
+  PcSampleSet S;
+  auto Pc = [&](const char *File, unsigned Line, uint64_t N) {
+    SampledPc X;
+    X.Function = "_Z6ifelsePf";
+    X.File = File;
+    X.Line = Line;
+    X.Samples = N;
+    S.Pcs.push_back(X);
+  };
+  Pc("/src/k.cu", 8, 60);
+  Pc("/src/k.cu", 12, 40);
+  Pc("/usr/include/builtin_vars.h", 66, 50);
+  Inputs In = countsOnly(P);
+  In.Samples = &S;
+  In.Present.push_back(InputKind::Samples);
+  std::vector<Advice> A = runOptimizer("divergence", In);
+  ASSERT_EQ(A.size(), 1u);
+  // T = 150 samples, 30 saved (half of the then side's 60).
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 150.0 / 120.0, 1e-9);
+}
+
+TEST(Divergence, WaitsForLoadsBeforeTheBranchAreNotSaved) {
+  ProfileSet P = ifElseKernel(true);
+  P.Functions[0].Blocks[1].Loc = {"/src/k.cu", 8, 1};
+  P.Functions[0].Blocks[2].Loc = {"/src/k.cu", 10, 1};
+  P.Functions[0].Blocks[3].Loc = {"/src/k.cu", 12, 1};
+  PcSampleSet S;
+  SampledPc Then;
+  Then.Function = "_Z6ifelsePf";
+  Then.File = "/src/k.cu";
+  Then.Line = 8;
+  Then.Samples = 60; // 20 of them wait for a load
+  Then.Stalls = {{"smsp__pcsamp_warps_issue_stalled_long_scoreboard", 20},
+                 {"smsp__pcsamp_warps_issue_stalled_selected", 40}};
+  SampledPc After = Then;
+  After.Line = 12;
+  After.Samples = 40;
+  After.Stalls = {};
+  S.Pcs = {Then, After};
+  Inputs In = countsOnly(P);
+  In.Samples = &S;
+  In.Present.push_back(InputKind::Samples);
+  // The region loads nothing: its 20 waits are for a load before the
+  // branch and stay; half of the other 40 go: 100 / 80.
+  std::vector<Advice> A = runOptimizer("divergence", In);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 80.0, 1e-9);
+  // A load in the region: its waits shrink with the region, 100 / 70.
+  P.Functions[0].Blocks[1].Ptx["ld.global.f32"] = 1;
+  A = runOptimizer("divergence", In);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 70.0, 1e-9);
+}
+
 /// One kernel: `Others` non-memory warp instructions and one memory
 /// instruction with the given counts.
 Truth memoryKernel(const char *Opcode, TruthMemory M, uint64_t Others) {
@@ -297,6 +358,85 @@ TEST(Uncoalesced, SamplesReplaceTheThroughputBound) {
   // Half of the line's 40 samples are excess sectors: 100 / 80.
   EXPECT_NEAR(A[0].EstimatedSpeedup, 1.25, 1e-9);
   EXPECT_NEAR(A[0].Hotspots[0].Samples, 40.0, 1e-9);
+}
+
+/// A sample at File:Line (no file: none) of copy's, Drain of them drain.
+SampledPc copySample(const char *File, unsigned Line, uint64_t N,
+                     uint64_t Drain = 0) {
+  SampledPc X;
+  X.Function = "_Z4copyPf";
+  X.File = File;
+  X.Line = Line;
+  X.Samples = N;
+  if (Drain)
+    X.Stalls = {{"smsp__pcsamp_warps_issue_stalled_drain", Drain},
+                {"smsp__pcsamp_warps_issue_stalled_drain_not_issued", Drain}};
+  return X;
+}
+
+TEST(Uncoalesced, DrainSamplesGoToTheExcessStoreSectors) {
+  TruthMemory M;
+  M.GlobalRequests = 100;
+  M.GlobalSectors = 800;
+  M.GlobalIdealSectors = 400;
+  Truth T = memoryKernel("st.global.f32", M, 300);
+  PcSampleSet S;
+  // 50 on the store's line (10 of them drain), 10 drain at the exit,
+  // 40 on no line.
+  S.Pcs = {copySample("/src/copy.cu", 12, 50, 10),
+           copySample("/src/copy.cu", 20, 10, 10), copySample("", 0, 40)};
+  Inputs In = truthOnly(T);
+  In.Samples = &S;
+  In.Present.push_back(InputKind::Samples);
+  std::vector<Advice> A = runOptimizer("uncoalesced_access", In);
+  ASSERT_EQ(A.size(), 1u);
+  // Half of the line's 40 non-drain samples and half of the 20 drain
+  // samples (the store's sectors are half excess): 100 / 70.
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 70.0, 1e-9);
+}
+
+TEST(Uncoalesced, DrainSamplesAreNotALoadsSaving) {
+  TruthMemory M;
+  M.GlobalRequests = 100;
+  M.GlobalSectors = 800;
+  M.GlobalIdealSectors = 400;
+  Truth T = memoryKernel("ld.global.f32", M, 300);
+  PcSampleSet S;
+  S.Pcs = {copySample("/src/copy.cu", 12, 40),
+           copySample("/src/copy.cu", 20, 20, 20), copySample("", 0, 40)};
+  Inputs In = truthOnly(T);
+  In.Samples = &S;
+  In.Present.push_back(InputKind::Samples);
+  std::vector<Advice> A = runOptimizer("uncoalesced_access", In);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 80.0, 1e-9);
+}
+
+TEST(Uncoalesced, ModeledThroughputBoundsTheSampleSaving) {
+  TruthMemory M;
+  M.GlobalRequests = 100;
+  M.GlobalSectors = 800;
+  M.GlobalIdealSectors = 400;
+  Truth T = memoryKernel("ld.global.f32", M, 300);
+  PcSampleSet S;
+  S.Pcs = {copySample("/src/copy.cu", 12, 80), copySample("", 0, 20)};
+  Inputs In = truthOnly(T);
+  In.Samples = &S;
+  In.Present.push_back(InputKind::Samples);
+  // Samples alone: half of 80 saved, 100 / 60. The 400 excess sectors on
+  // one SM take max(400 / 4, 400 x 32 / 2800) = 100 of 1000 modeled
+  // cycles: at most 10% of the samples, 100 / 90.
+  In.ModeledTime["_Z4copyPf"] = modeledTime(1000, 1);
+  std::vector<Advice> A = runOptimizer("uncoalesced_access", In);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 90.0, 1e-9);
+  EXPECT_NE(A[0].Estimator.find("bounded by the modeled cycles"),
+            std::string::npos);
+  // A bound looser than the samples' leaves their estimate.
+  In.ModeledTime["_Z4copyPf"] = modeledTime(100, 1);
+  A = runOptimizer("uncoalesced_access", In);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 60.0, 1e-9);
 }
 
 TEST(Uncoalesced, SilentWhenCoalesced) {
