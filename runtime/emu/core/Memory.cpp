@@ -410,18 +410,8 @@ static uint64_t hostAtomic(uint8_t *H, uint8_t Op, bool IntFetchOp, uint64_t B,
 // memory but supports subnormal inputs and results and doesn't flush them to
 // zero on shared memory." (red.add.f32 likewise; .add rounds to nearest
 // even.)
-static uint32_t flushBits32(uint32_t X) {
-  return X & 0x7f800000u ? X : X & 0x80000000u; // zero exponent: keep sign
-}
 static uint64_t addF32Ftz(uint64_t Old, uint64_t B) {
-  float X, Y;
-  uint32_t XB = flushBits32((uint32_t)Old), YB = flushBits32((uint32_t)B);
-  std::memcpy(&X, &XB, 4);
-  std::memcpy(&Y, &YB, 4);
-  float R = X + Y;
-  uint32_t RB;
-  std::memcpy(&RB, &R, 4);
-  return flushBits32(RB);
+  return put<float>(ftz32(ftz32(get<float>(Old)) + ftz32(get<float>(B))));
 }
 
 bool Launcher::inShared(const Inst &I, const uint8_t *H) const {
