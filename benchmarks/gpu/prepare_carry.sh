@@ -27,6 +27,25 @@ done
 for f in "$build"/conformance/*; do
   [ -f "$f" ] && [ -x "$f" ] && copy "$f" "$c/conformance/$(basename "$f")"
 done
+# The advisor pairs (issue 39 item 3): before and after without the plugin,
+# before with it, built as benchmarks/advisor/evaluate.py builds them.
+src="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+ws="$build/bin/warpscope"
+mkdir -p "$c/advisor" "$c/tools"
+cuda=(clang++-22 -x cuda --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version -O2 -gline-tables-only)
+read -r -a plain_flags <<<"$("$ws" config --cflags --no-instrument)"
+read -r -a inst_flags <<<"$("$ws" config --cflags)"
+read -r -a ld_flags <<<"$("$ws" config --ldflags)"
+for d in "$src"/benchmarks/advisor/pairs/*/; do
+  n="$(basename "$d")"
+  "${cuda[@]}" "${plain_flags[@]}" "$d/before.cu" "${ld_flags[@]}" -o "$c/advisor/$n.before" &
+  "${cuda[@]}" "${plain_flags[@]}" "$d/after.cu" "${ld_flags[@]}" -o "$c/advisor/$n.after" &
+  "${cuda[@]}" "${inst_flags[@]}" "$d/before.cu" "${ld_flags[@]}" -o "$c/advisor/$n.before.inst"
+  wait
+done
+# The .approx results program (issue 39 item 5): plain clang, no plugin.
+"${cuda[@]}" --cuda-include-ptx=all "$src/benchmarks/gpu/approx_dump.cu" -L"${CUDA_HOME:-/usr/local/cuda}/lib64" \
+  -lcudart -o "$c/tools/approx_dump"
 # CUPTI, used when the GPU machine has none of its own.
 cp /usr/local/cuda/lib64/libcupti.so.13 "$c/lib/" 2>/dev/null ||
   echo "prepare_carry.sh: no libcupti.so.13 to carry; the collector needs the GPU machine's" >&2

@@ -22,13 +22,30 @@
 #           and `control trap` (the error a trap gives)
 #   emuscale  the emulator's speed with 1..16 threads on this machine's cores
 #
+# Issue 39's phases (15 minutes of device time per lend, docs/gpu-runbook.md):
+#   overhead  every benchmark, plain and instrumented, small (lazy and eager
+#           module loading) and large (eager), one timed run each, with NVML
+#           power sampled beside every run; SASS listings of both builds
+#   model   Nsight Compute per kernel at small and middle size: time, cycles,
+#           warp-state (stall) counters, memory counters (timing-model truth)
+#   advisor the advisor pairs: ncu time of every before and after, CUPTI PC
+#           samples of every before (plain and instrumented)
+#   approx  every .approx form's results over whole binades and random bits
+#   counts  exact counts of the instrumented builds (stale fixtures first)
+#   times   ncu kernel times at three sizes (the prediction dataset's target
+#           on this GPU; power comes from the overhead phase's NVML samples)
+#
+# Several phases run in one call as `session.sh overhead:200,model:220 530`:
+# each gets its share of the seconds (or all that is left) in turn; time a
+# phase leaves unused goes to the next.
+#
 # Every step runs under a timeout inside BUDGET_SECONDS (default 540) and is
 # logged in steps.log (name, exit status, seconds); steps that no longer fit
 # are logged as SKIP. Everything lands in $OUT/PHASE.tar.gz (one file: the
 # device tool returns at most 8), to be unpacked and analysed off the GPU.
 set -u
-phase="${1:?usage: session.sh truth|timing|dataset|pcs|rest|replicas|conformance|emuscale [BUDGET_SECONDS]}"
-budget="${2:-540}"
+phases="${1:?usage: session.sh PHASE[:SECONDS][,PHASE[:SECONDS]...] [BUDGET_SECONDS]}"
+total_budget="${2:-540}"
 repo="$(pwd)"
 # The stripped tree of prepare_carry.sh when it was carried, else the build.
 root="$repo/build"
@@ -36,10 +53,8 @@ root="$repo/build"
 bench="$root/benchmarks"
 ws="$root/bin/warpscope"
 out="${OUT:-/tmp/ws-out}"
-W="/tmp/ws-$phase"
-rm -rf "$W"
-mkdir -p "$W/log" "$out"
-t_start=$SECONDS
+mkdir -p "$out"
+t_total=$SECONDS
 
 export LD_LIBRARY_PATH="$root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # CUPTI: the machine's own if it has one, else the copy carried in
@@ -53,22 +68,31 @@ elif [ -e "$repo/build/gpu-carry/libcupti.so.13" ]; then
   export LD_LIBRARY_PATH="$repo/build/gpu-carry:$LD_LIBRARY_PATH"
 fi
 export PATH="/usr/local/cuda/bin:$PATH"
+# A dry run without a GPU: the programs run on the emulator (the profilers'
+# steps then fail and are logged so), to check a phase's flow before a lend.
+if [ -n "${SESSION_EMULATE:-}" ]; then
+  export LD_LIBRARY_PATH="$root/lib/emu:$LD_LIBRARY_PATH"
+fi
 programs=()
 while IFS= read -r n; do
   n="$(echo "${n%%#*}" | tr -d '[:space:]')"
   [ -n "$n" ] && programs+=("$n")
 done <"$repo/benchmarks/list.txt"
 
+# The phase's tarball; over the device tool's 16 MiB a file, in parts.
 finish() {
-  echo "total ${SECONDS}s" >>"$W/steps.log"
+  echo "total $((SECONDS - t_start))s" >>"$W/steps.log"
   tar czf "$out/$phase.tar.gz" -C "$W" . 2>/dev/null
-  ls -la "$out" >&2
+  if (($(stat -c %s "$out/$phase.tar.gz") > 15 * 1048576)); then
+    split -b 15m "$out/$phase.tar.gz" "$out/$phase.tar.gz.part-"
+    rm -f "$out/$phase.tar.gz"
+  fi
 }
-trap finish EXIT
-export repo root bench ws W cupti
+export repo root bench ws cupti
 
 left() { echo $((budget - (SECONDS - t_start))); }
 # step NAME MIN_SECONDS CMD...: runs CMD if MIN_SECONDS still fit, logs it.
+# STEP_CAP (seconds) bounds one step further.
 step() {
   local name="$1" need="$2" t0=$SECONDS rc lim
   shift 2
@@ -76,8 +100,10 @@ step() {
     echo "SKIP $name" >>"$W/steps.log"
     return 0
   fi
-  lim=$(($(left) - 15))
-  ((lim > 300)) && lim=300
+  # timeout 0 would mean no limit: a step ends 5 s inside the budget.
+  lim=$(($(left) - 5))
+  ((lim < 1)) && lim=1
+  ((lim > ${STEP_CAP:-300})) && lim=${STEP_CAP:-300}
   timeout -k 5 "$lim" bash -c '"$@"' step "$@" >>"$W/log/$name.log" 2>&1
   rc=$?
   echo "$name rc=$rc $((SECONDS - t0))s" >>"$W/steps.log"
@@ -293,6 +319,10 @@ conformance() {
     [ -x "$f" ] || continue
     n="$(basename "$f")"
     step "conf-$n" 20 "$f" --dump "$W/conf/$n.dump"
+    # instr's dump is 160 MB of text: xz brings it to 9 (gzip: 16).
+    if [ -s "$W/conf/$n.dump" ] && command -v xz >/dev/null; then
+      xz -T0 -3 "$W/conf/$n.dump"
+    fi
   done
   # trap ends the process's use of CUDA: its own run (which error the GPU
   # reports, and that it is sticky; conf-control-trap.log).
@@ -329,14 +359,30 @@ emuscale() {
 
 export -f environment ncu_run
 
-case "$phase" in
-  truth) truth ;;
-  timing) timing ;;
-  dataset) dataset ;;
-  pcs) pcs ;;
-  rest) rest ;;
-  replicas) replicas ;;
-  conformance) conformance ;;
-  emuscale) emuscale ;;
-  *) echo "session.sh: unknown phase '$phase'" >&2; exit 2 ;;
-esac
+# shellcheck source=benchmarks/gpu/phases15.sh
+. "$repo/benchmarks/gpu/phases15.sh"
+
+IFS=, read -r -a specs <<<"$phases"
+for spec in "${specs[@]}"; do
+  phase="${spec%%:*}"
+  case "$phase" in
+    truth | timing | dataset | pcs | rest | replicas | conformance | emuscale | \
+      overhead | model | advisor | approx | times | counts) ;;
+    *) echo "session.sh: unknown phase '$phase'" >&2; exit 2 ;;
+  esac
+done
+for spec in "${specs[@]}"; do
+  phase="${spec%%:*}"
+  rest_of_total=$((total_budget - (SECONDS - t_total)))
+  budget=$rest_of_total
+  [ "$spec" != "$phase" ] && ((${spec#*:} < budget)) && budget=${spec#*:}
+  ((budget >= 20)) || { echo "session.sh: no time left for $phase" >&2; continue; }
+  W="/tmp/ws-$phase"
+  rm -rf "$W"
+  mkdir -p "$W/log"
+  export W
+  t_start=$SECONDS
+  "$phase"
+  finish
+done
+ls -la "$out" >&2

@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 namespace bench {
 
@@ -126,9 +127,20 @@ struct Args {
   bool isLarge() const { return kind == SizeKind::Large; }
 };
 
-/// Times the kernel section with CUDA events on the default stream.
+/// CLOCK_REALTIME in ns: the clock a power sampler beside the program reads.
+static inline long long wall_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/// Times the kernel section with CUDA events on the default stream. With
+/// BENCH_WALLCLOCK set, stop() also prints `section_wall_ns START END`, the
+/// wall-clock interval of the section, so that GPU power samples taken
+/// beside the run (benchmarks/gpu/power_sampler.py) can be joined with it.
 struct Timer {
   cudaEvent_t start_ev = nullptr, stop_ev = nullptr;
+  long long start_wall = 0;
   Timer() {
     CHECK(cudaEventCreate(&start_ev));
     CHECK(cudaEventCreate(&stop_ev));
@@ -137,14 +149,20 @@ struct Timer {
     cudaEventDestroy(start_ev);
     cudaEventDestroy(stop_ev);
   }
-  void start() { CHECK(cudaEventRecord(start_ev, 0)); }
+  void start() {
+    start_wall = wall_ns();
+    CHECK(cudaEventRecord(start_ev, 0));
+  }
   /// Records the stop event, waits for it and returns elapsed ms.
   float stop() {
     CHECK(cudaEventRecord(stop_ev, 0));
     CHECK(cudaEventSynchronize(stop_ev));
+    long long stop_wall = wall_ns();
     CHECK(cudaGetLastError());
     float ms = 0.0f;
     CHECK(cudaEventElapsedTime(&ms, start_ev, stop_ev));
+    if (getenv("BENCH_WALLCLOCK"))
+      printf("section_wall_ns %lld %lld\n", start_wall, stop_wall);
     return ms;
   }
 };
