@@ -8,6 +8,9 @@ gpu="$(dirname "$here")"
 fail() { echo "test_scripts: FAIL: $*"; exit 1; }
 
 bash -n "$gpu/validate.sh" || fail "validate.sh does not parse"
+for f in session.sh phases15.sh prepare_carry.sh; do
+  bash -n "$gpu/$f" || fail "$f does not parse"
+done
 python3 "$gpu/summarize.py" "$here/sample-results.csv" >"${TMPDIR:-/tmp}/ws-summary.$$" ||
   fail "summarize.py failed on the sample"
 diff -u "$here/sample-results.md" "${TMPDIR:-/tmp}/ws-summary.$$" || fail "summary differs from sample-results.md"
