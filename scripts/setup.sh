@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(clang-22 llvm-22-dev libclang-22-dev llvm-22-tools nlohmann-json3-dev
           libzstd-dev libgtest-dev cmake ninja-build chromium libclang-rt-22-dev
-          clang-format-22 clang-tidy-22 libmpfr-dev)
+          clang-format-22 libmpfr-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
