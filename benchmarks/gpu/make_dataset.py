@@ -3,6 +3,7 @@
 
   make_dataset.py RAW_DIR [-o OUT.csv] [--sizes SIZES.txt]
                   [--environment ENV.log] [--summary]
+                  [--features DIR] [--device NAME] [--ncu-limit N]
 
 RAW_DIR holds what `benchmarks/gpu/session.sh dataset` wrote under data/,
 for each program P (benchmarks/gpu/sizes.txt) and size tag T (`small`, the
@@ -52,6 +53,18 @@ profiled: never sum them as if they were the configuration's whole time.
 `match` is `both`, `features-only` or `ncu-only`. self_check_* is PASS, FAIL
 or missing (plain: from the ncu CSV; inst: from P-T.out).
 
+A run whose ncu output has no PASS/FAIL line (ncu or the program was cut
+short, e.g. by session.sh's step timeout) and fewer launches than a
+configuration's features gets note `ncu-cut-short-at-N` (N: the launches ncu
+wrote) instead of `ncu-fewer`.
+
+Another GPU's times with the features of an earlier run (`session.sh times`
+measures times only; the features are exact counts of the same programs and
+sizes, the same on every GPU for the same code): --features DIR reads
+P-T.features.csv and P-T.out from DIR instead of RAW_DIR, --device NAME adds
+a first column `device` (NAME in every row), --ncu-limit N is the
+--launch-count ncu ran with (session.sh dataset: 3000, times: 5000).
+
 --summary prints per-run counts of rows, complete rows and ncu launches to
 stderr. Python 3 standard library only.
 """
@@ -77,20 +90,24 @@ MEASURED = ("ncu_launches", "time_ns_sum", "time_ns_mean", "time_ns_median",
             "smsp_cycles_active_avg_mean")
 FLAGS = ("self_check_plain", "self_check_inst", "match", "complete", "note")
 KEY_COLUMNS = ("grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z")
+PHASE_COMMAND = "(benchmarks/gpu/session.sh dataset; SIZE is `small`, N or `large 1`, " \
+    "T the same with the space as '-')"
 TIME_SCALE = {"ns": 1.0, "nsecond": 1.0, "us": 1e3, "usecond": 1e3,
               "ms": 1e6, "msecond": 1e6, "s": 1e9, "second": 1e9}
 
-COMMANDS = (
-    "counts:  warpscope run --mode per-launch -o data/P-T -- "
-    "build/benchmarks/P.inst SIZE > data/P-T.out 2>&1 && "
-    "warpscope features data/P-T > data/P-T.features.csv",
-    "times:   ncu --csv --page details --print-units base "
-    "--print-kernel-base mangled --launch-count %d --metrics %s "
-    "build/benchmarks/P SIZE > data/P-T.ncu.csv 2> data/P-T.ncu.err"
-    % (NCU_LIMIT, METRICS),
-    "(benchmarks/gpu/session.sh dataset; SIZE is `small`, N or `large 1`, "
-    "T the same with the space as '-')",
-)
+
+
+def commands(limit, phase):
+    return (
+        "counts:  warpscope run --mode per-launch -o data/P-T -- "
+        "build/benchmarks/P.inst SIZE > data/P-T.out 2>&1 && "
+        "warpscope features data/P-T > data/P-T.features.csv",
+        "times:   ncu --csv --page details --print-units base "
+        "--print-kernel-base mangled --launch-count %d --metrics %s "
+        "build/benchmarks/P SIZE > data/P-T.ncu.csv 2> data/P-T.ncu.err"
+        % (limit, METRICS),
+        phase,
+    )
 
 
 def die(msg):
@@ -237,12 +254,14 @@ def find(raw, name):
     return None
 
 
-def join_run(raw, program, tag, size_arg, size_n, feat_header):
+def join_run(raw, program, tag, size_arg, size_n, feat_header,
+             features_dir=None, limit=NCU_LIMIT):
     """Rows (dicts) of one program at one size, plus summary counts."""
     base = "%s-%s" % (program, tag)
-    fpath = find(raw, base + ".features.csv")
+    fdir = features_dir or raw
+    fpath = find(fdir, base + ".features.csv")
     npath = find(raw, base + ".ncu.csv")
-    opath = find(raw, base + ".out")
+    opath = find(fdir, base + ".out")
     feats = []
     if fpath:
         reader = csv.DictReader(io.StringIO(read_text(fpath)))
@@ -253,7 +272,8 @@ def join_run(raw, program, tag, size_arg, size_n, feat_header):
         feats = list(reader)
     launches, plain = read_ncu(npath) if npath else (OrderedDict(), "missing")
     inst = self_check(read_text(opath)) if opath else "missing"
-    stopped = len(launches) >= NCU_LIMIT
+    stopped = len(launches) >= limit
+    cut = "ncu-cut-short-at-%d" % len(launches) if plain == "missing" and npath else None
 
     by_key = OrderedDict()
     for lid, rec in launches.items():
@@ -289,11 +309,11 @@ def join_run(raw, program, tag, size_arg, size_n, feat_header):
         else:
             row["complete"] = "0"
             if not recs:
-                row["note"] = ("ncu-stopped-at-%d" % NCU_LIMIT if stopped
-                               else "no-ncu-launches")
+                row["note"] = ("ncu-stopped-at-%d" % limit if stopped
+                               else cut or "no-ncu-launches")
             elif n < want:
-                row["note"] = ("ncu-stopped-at-%d" % NCU_LIMIT if stopped
-                               else "ncu-fewer")
+                row["note"] = ("ncu-stopped-at-%d" % limit if stopped
+                               else cut or "ncu-fewer")
             elif n > want:
                 row["note"] = "ncu-more"
             else:
@@ -328,6 +348,15 @@ def main():
                     "(default: RAW/environment.log or RAW/../log/environment.log)")
     ap.add_argument("--summary", action="store_true",
                     help="per-run counts on stderr")
+    ap.add_argument("--features", help="directory of P-T.features.csv and "
+                    "P-T.out (default: RAW)")
+    ap.add_argument("--device", help="add a first column `device` with this "
+                    "value")
+    ap.add_argument("--ncu-limit", type=int, default=NCU_LIMIT,
+                    help="ncu's --launch-count (default %d)" % NCU_LIMIT)
+    ap.add_argument("--phase-command", default=PHASE_COMMAND,
+                    help="the comment block's line naming the session.sh "
+                    "phase that ran the commands")
     a = ap.parse_args()
 
     here = os.path.dirname(os.path.abspath(__file__))
@@ -344,29 +373,40 @@ def main():
     rows, summaries = [], []
     for program, runs in read_sizes(sizes):
         for tag, size_arg, size_n in runs:
-            r, s = join_run(a.raw, program, tag, size_arg, size_n, feat_header)
+            r, s = join_run(a.raw, program, tag, size_arg, size_n, feat_header,
+                            a.features, a.ncu_limit)
             rows += r
             summaries.append(s)
     if feat_header[0] is None:
         die("no features CSV under %s" % a.raw)
     columns = (["program", "size_tag", "size_arg", "size_n"] + feat_header[0]
                + list(MEASURED) + list(FLAGS))
+    if a.device:
+        columns.insert(0, "device")
+        for r in rows:
+            r["device"] = a.device
 
     out = open(a.output, "w", newline="") if a.output else sys.stdout
     comment = [
         "WarpScope time-prediction dataset: per-configuration kernel features "
         "joined with Nsight Compute kernel times",
         "generated by benchmarks/gpu/make_dataset.py from the raw files of "
-        "benchmarks/gpu/session.sh dataset",
+        "benchmarks/gpu/session.sh dataset" if not a.features else
+        "generated by benchmarks/gpu/make_dataset.py from the ncu CSVs of "
+        "benchmarks/gpu/session.sh times (%s) and the features of an earlier "
+        "session.sh dataset run (%s)" % (a.raw, a.features),
     ]
     for k in ("device", "driver", "CUDA driver API", "CUDA", "Nsight Compute",
               "max clocks", "date"):
         comment.append("%s: %s" % (k, env.get(k, "unknown")))
+    if a.features:
+        comment.append("features and self_check_inst from %s (another run "
+                       "than the times: see the commands below)" % a.features)
     comment += [
         "clock control: ncu default (--clock-control base: clocks locked to "
         "base for every profiled launch); no flag was given",
         "commands, for each program P and size SIZE:",
-    ] + ["  " + c for c in COMMANDS] + [
+    ] + ["  " + c for c in commands(a.ncu_limit, a.phase_command)] + [
         "features: exact per-launch counts of the instrumented build P.inst, "
         "measured on the GPU by the probes (docs/report-schema.md, "
         "`warpscope features`)",

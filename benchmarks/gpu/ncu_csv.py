@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
-"""Reads Nsight Compute's CSV (`ncu --csv --page details`), the one reader
-of that format for the scripts in benchmarks/gpu.
+"""Reads Nsight Compute's CSV, the one reader of that format for the
+scripts in benchmarks/gpu. Two pages:
+
+  details (`ncu --csv --page details`): one row per launch and metric; the
+      CSV starts at the header row naming "Kernel Name" and "Metric Name"
+      (split(), rows(), totals()).
+  raw (`ncu --csv --page raw`): one row per launch, one column per metric;
+      the header row starts with "ID" and names "Kernel Name" but no
+      "Metric Name", and the next row gives each column's unit (empty for
+      the launch columns); raw() reads it.
 
   ncu_csv.py FILE.csv        prints, per kernel, launches and each metric's
-                             sum over its launches
+                             sum over its launches (either page)
 
-ncu mixes the program's own output and ==PROF== lines with the CSV; the CSV
-starts at the header row naming "Kernel Name" and "Metric Name". Values may
-carry thousands separators ("4,544"). FILE may be gzipped (.gz).
+ncu mixes the program's own output and ==PROF== lines with the CSV. Values
+may carry thousands separators ("4,544"). FILE may be gzipped (.gz).
 """
 import csv
 import gzip
@@ -37,6 +44,33 @@ def split(path):
     return "\n".join(lines[:start]), table[0], table[1:]
 
 
+def raw(path):
+    """(preamble, units, launches) of a raw-page CSV: the program's own
+    output before the CSV, {column: unit}, and one dict per launch (column
+    -> text, as ncu wrote it; number() converts). launches is empty when
+    the file holds no raw-page CSV (e.g. ncu was killed before writing)."""
+    lines = read_text(path).splitlines()
+    start = next((i for i, l in enumerate(lines) if l.startswith('"ID"') and
+                  "Kernel Name" in l and "Metric Name" not in l), None)
+    if start is None:
+        return "\n".join(lines), {}, []
+    table = list(csv.reader(l for l in lines[start:] if l.startswith('"')))
+    header = table[0]
+    body = table[1:]
+    units = {}
+    # The units row: its ID cell is empty, a launch's is a number.
+    if body and not body[0][0].strip():
+        units = dict(zip(header, body[0]))
+        body = body[1:]
+    launches = []
+    for values in body:
+        if len(values) != len(header):
+            raise ValueError("%s: a raw-page row has %d fields, the header %d"
+                             % (path, len(values), len(header)))
+        launches.append(dict(zip(header, values)))
+    return "\n".join(lines[:start]), units, launches
+
+
 def number(text):
     """A metric value as a float ("4,544" -> 4544.0), or None."""
     try:
@@ -57,7 +91,12 @@ def rows(path):
 
 
 def totals(path):
-    """kernel -> OrderedDict(metric -> sum over launches, 'launches' -> n)."""
+    """kernel -> OrderedDict(metric -> sum over launches, 'launches' -> n).
+    A raw-page file: every numeric metric column (launch attributes left
+    out)."""
+    _, units, launches = raw(path)
+    if launches:
+        return raw_totals(launches)
     sums = OrderedDict()
     launches = defaultdict(set)
     for r in rows(path):
@@ -70,6 +109,25 @@ def totals(path):
         launches[k].add(r.get("ID"))
     for k in sums:
         sums[k]["launches"] = len(launches[k])
+    return sums
+
+
+LAUNCH_COLUMNS = ("ID", "Process ID", "Process Name", "Host Name", "Kernel Name",
+                  "Context", "Stream", "Block Size", "Grid Size", "Device", "CC")
+
+
+def raw_totals(launches):
+    sums = OrderedDict()
+    for l in launches:
+        k = l.get("Kernel Name", "").strip()
+        d = sums.setdefault(k, OrderedDict())
+        for m, text in l.items():
+            if m in LAUNCH_COLUMNS:
+                continue
+            v = number(text)
+            if v is not None:
+                d[m] = d.get(m, 0.0) + v
+        d["launches"] = d.get("launches", 0) + 1
     return sums
 
 
