@@ -8,6 +8,7 @@ setup:
 	@scripts/setup.sh
 
 build: setup
+	@echo "== build: the driver, the plugin, the runtimes and the emulator" >&2
 	@cmake --build build -j $(JOBS)
 
 demo: build

@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
 # Installs what WarpScope needs on a fresh Debian machine, then configures
 # CMake in build/. Safe to run again: it installs only what is missing.
+#   scripts/setup.sh          what the build and the demo need
+#   scripts/setup.sh --test   also what only the tests need (make test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(clang-22 llvm-22-dev libclang-22-dev llvm-22-tools nlohmann-json3-dev
-          libzstd-dev libgtest-dev cmake ninja-build chromium libclang-rt-22-dev
-          clang-format-22 libmpfr-dev)
+# Build: the compiler and LLVM, JSON, zstd, GoogleTest (the test targets
+# are configured with the rest), CMake and Ninja.
+BUILD_PACKAGES=(clang-22 llvm-22-dev libclang-22-dev llvm-22-tools nlohmann-json3-dev
+                libzstd-dev libgtest-dev cmake ninja-build)
+# Tests only: headless Chromium (the HTML report's layout), clang-format
+# (the format check), the sanitizer runtimes (fuzzers), MPFR (the math
+# suite's Bessel references).
+TEST_PACKAGES=(chromium clang-format-22 libclang-rt-22-dev libmpfr-dev)
+with_tests=0
+[ "${1:-}" = --test ] && with_tests=1
+PACKAGES=("${BUILD_PACKAGES[@]}")
+((with_tests)) && PACKAGES+=("${TEST_PACKAGES[@]}")
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
     missing+=("$p")
 done
 if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}" >&2
+  echo "== setup: installing ${missing[*]}" >&2
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -q >/dev/null
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}" >/dev/null
@@ -25,12 +36,18 @@ if [ ! -f "$CUDA_HOME/include/cuda_runtime.h" ] || [ ! -e "$CUDA_HOME/lib64/libc
   exit 1
 fi
 
-# The SARIF validator the tests use (pinned; installed once per machine).
-# Without network the build goes on; the SARIF test then says what is missing.
-scripts/sarif-multitool.sh --install ||
-  echo "setup: warning: the SARIF Multitool could not be installed (npm); test lit-sarif fails until it is" >&2
+if ((with_tests)); then
+  # The SARIF validator the tests use (pinned; installed once per machine).
+  # Without network the tests go on; the SARIF test then says what is missing.
+  scripts/sarif-multitool.sh --install ||
+    echo "setup: warning: the SARIF Multitool could not be installed (npm); test lit-sarif fails until it is" >&2
+fi
 
 if [ ! -f build/build.ninja ]; then
+  echo "== setup: configuring build/" >&2
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSCOPE_WERROR=ON \
     -DCUDAToolkit_ROOT="$CUDA_HOME" -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >/dev/null
+elif ((with_tests)); then
+  # Packages installed since the first configure (MPFR) are found now.
+  cmake build >/dev/null
 fi

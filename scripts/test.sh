@@ -6,5 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS="${JOBS:-$(nproc)}"
+scripts/setup.sh --test
+echo "== test: building what only the tests need (warpscope-test-deps)" >&2
 cmake --build build -j "$JOBS" --target warpscope-test-deps
+echo "== test: ctest" >&2
 ctest --test-dir build --output-on-failure -j "$JOBS" "$@"
