@@ -43,6 +43,9 @@ config.substitutions += [
     ("%python", "python3"),
     ("%llvm-profdata", os.path.join(tools, "llvm-profdata")),
     ("%builddir", config.warpscope_obj_root),
+    # examples/divergence.cu built once with `warpscope config --cflags`
+    # and -O2 (test/CMakeLists.txt): copy it, never rebuild it per test.
+    ("%demo-bin", os.path.join(config.warpscope_obj_root, "test", "fixtures", "demo")),
     ("%validate-sarif", "python3 " + os.path.join(scripts, "validate-sarif.py")),
     ("%dbdump", "python3 " + os.path.join(config.test_source_root, "Inputs", "dbdump.py")),
 ]
