@@ -77,8 +77,7 @@ MEASURED = ("ncu_launches", "time_ns_sum", "time_ns_mean", "time_ns_median",
             "smsp_cycles_active_avg_mean")
 FLAGS = ("self_check_plain", "self_check_inst", "match", "complete", "note")
 KEY_COLUMNS = ("grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z")
-TIME_SCALE = {"ns": 1.0, "nsecond": 1.0, "us": 1e3, "usecond": 1e3,
-              "ms": 1e6, "msecond": 1e6, "s": 1e9, "second": 1e9}
+TIME_SCALE = ncu_csv.TIME_SCALE
 
 COMMANDS = (
     "counts:  warpscope run --mode per-launch -o data/P-T -- "
