@@ -29,7 +29,17 @@ which the timing model is to provide on the emulator);
 
 usage: evaluate.py [--build DIR] [--only NAME,...] [--check-only]
                    [--work DIR] [--table FILE] [--json FILE]
-                   [--sampling-period N] [--model-probes]
+                   [--sampling-period N] [--model-probes] [--binaries DIR]
+       evaluate.py --gpu DIR [--modeled FILE] [--readvise] [--build DIR]
+                   [--samples inst|plain] [--only NAME,...] [--table FILE]
+                   [--json FILE]
+--binaries DIR runs the programs built there (<pair>.before, .after,
+.before.inst: benchmarks/gpu/prepare_carry.sh's) instead of building them.
+--gpu DIR reads what a GPU session measured (measured.py): ncu kernel times
+of every before and after program and the advice from real PC samples;
+the table puts the measured speedup beside the modeled one (--modeled, the
+--json of an emulated run) and exit code 4 also means a measured time is
+missing.
 --model-probes runs with `warpscope run --model-probes`: the timing model
 charges the instrumented before run's probe instructions (by default they
 are free, so its samples describe the program; docs/timing-model.md).
@@ -165,7 +175,8 @@ def exit_code(rows):
             codes.add(EXIT_FAILED)
         if r.get("advise_missing"):
             codes.add(EXIT_NO_ADVISE)
-        if r.get("modeled_missing") or r.get("inputs_missing"):
+        if r.get("modeled_missing") or r.get("inputs_missing") or \
+                r.get("measured_missing"):
             codes.add(EXIT_NO_MODELED)
         if r.get("rank") is None and not r.get("advise_missing") and \
                 not r.get("inputs_missing") and not r.get("failed") and \
@@ -265,7 +276,11 @@ def advise(ws, out_dir):
         return None, "warpscope advise printed no JSON (%s)" % e
 
 
-def evaluate_pair(ws, pair, work, check_only, period=None, model_probes=False):
+def evaluate_pair(ws, pair, work, check_only, period=None, model_probes=False,
+                  binaries=""):
+    """One pair's row; with `binaries`, the programs built there
+    (<name>.before, .after, .before.inst: benchmarks/gpu/prepare_carry.sh's
+    copies, the very binaries a GPU session ran) instead of new builds."""
     row = {"kernel": pair["kernel"], "optimizer": pair["optimizer"],
            "name": pair["name"], "notes": [], "check_only": check_only}
     src = os.path.join(HERE, "pairs", pair["name"])
@@ -278,8 +293,13 @@ def evaluate_pair(ws, pair, work, check_only, period=None, model_probes=False):
             variants.append(("before", True))
         for which, inst in variants:
             tag = which + (".inst" if inst else "")
-            exe = os.path.join(d, tag)
-            build(ws, os.path.join(src, which + ".cu"), exe, inst)
+            if binaries:
+                exe = os.path.join(binaries, pair["name"] + "." + tag)
+                if not os.path.exists(exe):
+                    raise PairError("%s not found" % exe)
+            else:
+                exe = os.path.join(d, tag)
+                build(ws, os.path.join(src, which + ".cu"), exe, inst)
             outs[tag] = os.path.join(d, "out-" + tag)
             sums[tag] = emulate(ws, exe, outs[tag], period, model_probes)
         for tag, s in sums.items():
@@ -328,6 +348,25 @@ def evaluate_pair(ws, pair, work, check_only, period=None, model_probes=False):
     return row
 
 
+def selected_pairs(a):
+    """The manifest's pairs, those --only names where given; None (said on
+    stderr) for a bad manifest or an unknown name."""
+    try:
+        pairs = load_manifest(a.manifest)
+    except (OSError, ValueError) as e:
+        print("evaluate.py: %s" % e, file=sys.stderr)
+        return None
+    if a.only:
+        wanted = a.only.split(",")
+        unknown = [w for w in wanted if w not in {p["name"] for p in pairs}]
+        if unknown:
+            print("evaluate.py: no pair named %s in %s" %
+                  (", ".join(unknown), a.manifest), file=sys.stderr)
+            return None
+        pairs = [p for p in pairs if p["name"] in wanted]
+    return pairs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -343,36 +382,59 @@ def main():
     ap.add_argument("--model-probes", action="store_true",
                     help="charge the probes' instructions in the timing "
                     "model (warpscope run --model-probes)")
+    ap.add_argument("--binaries", default="",
+                    help="run the programs built in DIR (<pair>.before, "
+                    ".after, .before.inst) instead of building them")
+    ap.add_argument("--gpu", default="",
+                    help="tabulate a GPU session's advisor directory "
+                    "(measured.py) instead of running the emulator")
+    ap.add_argument("--modeled", default="",
+                    help="with --gpu: the --json rows of an emulated run, "
+                    "shown beside the measured speedups")
+    ap.add_argument("--readvise", action="store_true",
+                    help="with --gpu: run --build's warpscope advise on "
+                    "DIR/<pair>-inst again instead of reading "
+                    "<pair>-advice.json")
+    ap.add_argument("--samples", choices=("inst", "plain"), default="inst",
+                    help="with --gpu --readvise: the PC samples of the "
+                    "instrumented run (<pair>-inst, as stored) or of the "
+                    "plain one (<pair>-plain) with the instrumented run's "
+                    "counts; plain implies --readvise")
     a = ap.parse_args()
+    if (a.modeled or a.readvise or a.samples != "inst") and not a.gpu:
+        print("evaluate.py: --modeled, --readvise and --samples need --gpu",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if a.gpu:
+        pairs = selected_pairs(a)
+        if pairs is None:
+            return EXIT_USAGE
+        import measured
+        return measured.main(a, pairs)
     ws = os.path.join(a.build, "bin", "warpscope")
     if not os.path.exists(ws):
         print("evaluate.py: %s not found; build WarpScope first (make build)"
               % ws, file=sys.stderr)
         return EXIT_USAGE
-    for need in ("lib/emu/libcudart.so.13", "lib/libWarpScope.so"):
+    needs = ["lib/emu/libcudart.so.13"]
+    if not a.binaries:
+        needs.append("lib/libWarpScope.so")
+    for need in needs:
         if not os.path.exists(os.path.join(a.build, need)):
             print("evaluate.py: %s not built; skipping" % need,
                   file=sys.stderr)
             return EXIT_SKIP
-    try:
-        pairs = load_manifest(a.manifest)
-    except (OSError, ValueError) as e:
-        print("evaluate.py: %s" % e, file=sys.stderr)
+    pairs = selected_pairs(a)
+    if pairs is None:
         return EXIT_USAGE
-    if a.only:
-        wanted = a.only.split(",")
-        unknown = [w for w in wanted if w not in {p["name"] for p in pairs}]
-        if unknown:
-            print("evaluate.py: no pair named %s in %s" %
-                  (", ".join(unknown), a.manifest), file=sys.stderr)
-            return EXIT_USAGE
-        pairs = [p for p in pairs if p["name"] in wanted]
     work = a.work or tempfile.mkdtemp(prefix="ws-advisor-")
     rows = []
     for p in pairs:
         print("pair %s ..." % p["name"], file=sys.stderr, flush=True)
         rows.append(evaluate_pair(ws, p, work, a.check_only,
-                                  a.sampling_period, a.model_probes))
+                                  a.sampling_period, a.model_probes,
+                                  os.path.abspath(a.binaries) if a.binaries
+                                  else ""))
     table = render_table(rows, "modeled" if a.model_probes else "free")
     sys.stdout.write(table)
     if a.table:

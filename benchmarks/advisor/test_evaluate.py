@@ -190,6 +190,73 @@ class CommittedPairs(unittest.TestCase):
             self.assertTrue(code[0][1].endswith("// CHANGE"), p["name"])
 
 
+# A FABRICATED `warpscope`: `run ... -o DIR -- EXE` prints a checksum and
+# writes an emu-*.json whose modeled cycles depend on EXE's name (before
+# 3000, after 1000; any other name fails); `advise DIR` prints advice only
+# for a run of p.before.inst.
+FAKE_WS = r"""#!/usr/bin/env python3
+import json, os, sys
+a = sys.argv[1:]
+if a[0] == "run":
+    out, exe = a[a.index("-o") + 1], a[a.index("--") + 1]
+    cycles = {"p.before": 3000, "p.after": 1000,
+              "p.before.inst": 3000}.get(os.path.basename(exe))
+    if cycles is None:
+        sys.exit("no such program %s" % exe)
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "emu-1-0.json"), "w") as f:
+        json.dump({"launches": [{"kernel": "_Z4workv",
+                                 "modeled": {"cycles": cycles}}]}, f)
+    with open(os.path.join(out, "program"), "w") as f:
+        f.write(os.path.basename(exe))
+    print("checksum 1.0\nPASS")
+elif a[0] == "advise":
+    with open(os.path.join(a[1], "program")) as f:
+        inst = f.read() == "p.before.inst"
+    print(json.dumps({"schema": "warpscope-advice/1", "advice": [
+        {"optimizer": "x", "kernel": "_Z4workv",
+         "estimated_speedup": 2.5}] if inst else []}))
+"""
+
+
+class Binaries(unittest.TestCase):
+    """--binaries: prebuilt programs instead of builds (FABRICATED
+    warpscope and programs)."""
+
+    PAIR = {"name": "p", "optimizer": "x", "kernel": "work", "tolerance": 0}
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="ws-eval-bin")
+        self.ws = os.path.join(self.dir, "warpscope")
+        with open(self.ws, "w") as f:
+            f.write(FAKE_WS)
+        os.chmod(self.ws, 0o755)
+        self.bins = os.path.join(self.dir, "bins")
+        os.makedirs(self.bins)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def test_runs_the_prebuilt_programs(self):
+        for tag in ("before", "after", "before.inst"):
+            open(os.path.join(self.bins, "p." + tag), "w").close()
+        row = evaluate.evaluate_pair(self.ws, self.PAIR,
+                                     os.path.join(self.dir, "work"), False,
+                                     binaries=self.bins)
+        self.assertFalse(row.get("failed"), row["notes"])
+        self.assertEqual(row["original"], 3000)
+        self.assertEqual(row["achieved"], 3.0)
+        self.assertEqual((row["rank"], row["estimated"]), (1, 2.5))
+
+    def test_a_missing_program_fails_the_pair(self):
+        open(os.path.join(self.bins, "p.before"), "w").close()
+        row = evaluate.evaluate_pair(self.ws, self.PAIR,
+                                     os.path.join(self.dir, "work"), False,
+                                     binaries=self.bins)
+        self.assertTrue(row["failed"])
+        self.assertIn("p.after not found", row["notes"][0])
+
+
 class BadManifest(unittest.TestCase):
     def test_duplicate_and_missing_fields(self):
         d = tempfile.mkdtemp(prefix="ws-eval-test")

@@ -92,8 +92,7 @@ FLAGS = ("self_check_plain", "self_check_inst", "match", "complete", "note")
 KEY_COLUMNS = ("grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z")
 PHASE_COMMAND = "(benchmarks/gpu/session.sh dataset; SIZE is `small`, N or `large 1`, " \
     "T the same with the space as '-')"
-TIME_SCALE = {"ns": 1.0, "nsecond": 1.0, "us": 1e3, "usecond": 1e3,
-              "ms": 1e6, "msecond": 1e6, "s": 1e9, "second": 1e9}
+TIME_SCALE = ncu_csv.TIME_SCALE
 
 
 

@@ -47,8 +47,7 @@ STALLS = ("barrier", "branch_resolving", "dispatch_stall", "drain", "gmma",
           "membar", "mio_throttle", "misc", "no_instruction", "not_selected",
           "selected", "short_scoreboard", "sleeping", "tex_throttle", "wait")
 STALL_METRIC = "smsp__average_warps_issue_stalled_%s_per_issue_active.ratio"
-TIME_SCALE = {"ns": 1.0, "nsecond": 1.0, "us": 1e3, "usecond": 1e3,
-              "ms": 1e6, "msecond": 1e6, "s": 1e9, "second": 1e9}
+TIME_SCALE = ncu_csv.TIME_SCALE
 # (output column, ncu raw column): summed over a row's launches.
 SUMS = (
     ("time_ns_sum", "gpu__time_duration.sum"),

@@ -8,7 +8,8 @@ scripts in benchmarks/gpu. Two pages:
   raw (`ncu --csv --page raw`): one row per launch, one column per metric;
       the header row starts with "ID" and names "Kernel Name" but no
       "Metric Name", and the next row gives each column's unit (empty for
-      the launch columns); raw() reads it.
+      the launch columns); raw() reads it (a details page is a ValueError).
+  TIME_SCALE and nanoseconds(): a time metric's unit, as ncu prints it.
 
   ncu_csv.py FILE.csv        prints, per kernel, launches and each metric's
                              sum over its launches (either page)
@@ -20,6 +21,11 @@ import csv
 import gzip
 import sys
 from collections import OrderedDict, defaultdict
+
+# Nanoseconds per unit of a time metric (gpu__time_duration), as ncu
+# prints its units with and without --print-units base.
+TIME_SCALE = {"ns": 1.0, "nsecond": 1.0, "us": 1e3, "usecond": 1e3,
+              "ms": 1e6, "msecond": 1e6, "s": 1e9, "second": 1e9}
 
 
 def read_text(path):
@@ -50,10 +56,13 @@ def raw(path):
     -> text, as ncu wrote it; number() converts). launches is empty when
     the file holds no raw-page CSV (e.g. ncu was killed before writing)."""
     lines = read_text(path).splitlines()
-    start = next((i for i, l in enumerate(lines) if l.startswith('"ID"') and
-                  "Kernel Name" in l and "Metric Name" not in l), None)
+    start = next((i for i, l in enumerate(lines) if l.startswith('"') and
+                  "Kernel Name" in l), None)
     if start is None:
         return "\n".join(lines), {}, []
+    if "Metric Name" in lines[start]:
+        raise ValueError("%s: a details page (a row per metric), not the raw "
+                         "page" % path)
     table = list(csv.reader(l for l in lines[start:] if l.startswith('"')))
     header = table[0]
     body = table[1:]
@@ -69,6 +78,14 @@ def raw(path):
                              % (path, len(values), len(header)))
         launches.append(dict(zip(header, values)))
     return "\n".join(lines[:start]), units, launches
+
+
+def nanoseconds(value, unit, what=""):
+    """A time in ns from value in unit (TIME_SCALE); ValueError for a unit
+    it does not know."""
+    if unit not in TIME_SCALE:
+        raise ValueError("%s: unknown time unit %r" % (what or "time", unit))
+    return value * TIME_SCALE[unit]
 
 
 def number(text):
@@ -94,7 +111,10 @@ def totals(path):
     """kernel -> OrderedDict(metric -> sum over launches, 'launches' -> n).
     A raw-page file: every numeric metric column (launch attributes left
     out)."""
-    _, units, launches = raw(path)
+    try:
+        _, units, launches = raw(path)
+    except ValueError:
+        launches = None  # a details page
     if launches:
         return raw_totals(launches)
     sums = OrderedDict()

@@ -145,10 +145,12 @@ advisor() {
   printf '#!/bin/sh\nfor r in 1 2; do for f in %s/*.before %s/*.after; do "$f"; done; done\n' \
     "$a" "$a" >"$W/pairs.sh"
   chmod +x "$W/pairs.sh"
-  STEP_CAP=120 step ncu-pairs 30 ncu --csv --page raw --print-units base \
+  # step sends the command's stdout to its log, so the CSV's redirect is
+  # the command's own (the 2026-11-27 run's CSV ended up in the log).
+  STEP_CAP=120 step ncu-pairs 30 sh -c 'ncu --csv --page raw --print-units base \
     --print-kernel-base mangled --target-processes all \
     --metrics gpu__time_duration.sum,sm__cycles_elapsed.max,smsp__cycles_active.avg,smsp__inst_executed.sum \
-    "$W/pairs.sh" >"$d/ncu-pairs.csv"
+    "$1" >"$2"' sh "$W/pairs.sh" "$d/ncu-pairs.csv"
   export WARPSCOPE_QUIET=1
   for f in "$a"/*.before; do
     pair="$(basename "$f" .before)"
