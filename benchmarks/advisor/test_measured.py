@@ -249,7 +249,7 @@ class RawPage(unittest.TestCase):
                                      "reduction.csv"))
 
     def test_ragged_row_is_refused(self):
-        with self.assertRaisesRegex(ValueError, "a row of 3 fields"):
+        with self.assertRaisesRegex(ValueError, "row has 3 fields"):
             ncu_csv.raw(self.write(CSV_HEAD + CSV_UNITS + '"0","1","a"\n'))
 
     def test_no_csv(self):

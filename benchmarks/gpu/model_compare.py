@@ -267,7 +267,7 @@ def summary(pairs):
 def ncu_launches(path):
     """[(key, launch dict)] in ncu's order, check."""
     preamble, units, launches = ncu_csv.raw(path)
-    scale = model_truth.TIME_SCALE[units.get("gpu__time_duration.sum", "ns")]
+    scale = ncu_csv.TIME_SCALE[units.get("gpu__time_duration.sum", "ns")]
     out = []
     for l in launches:
         g = model_truth.dims(l["Grid Size"])
