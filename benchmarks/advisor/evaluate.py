@@ -223,6 +223,17 @@ def render_table(rows, probes="free"):
     return "\n".join(lines) + "\n"
 
 
+def write_outputs(table, rows, args):
+    """Prints the table; writes it to --table and the rows to --json."""
+    sys.stdout.write(table)
+    if args.table:
+        with open(args.table, "w") as f:
+            f.write(table)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
 def run(cmd, env=None, cwd=None):
     return subprocess.run(cmd, env=env, cwd=cwd, capture_output=True,
                           text=True)
@@ -435,14 +446,8 @@ def main():
                                   a.sampling_period, a.model_probes,
                                   os.path.abspath(a.binaries) if a.binaries
                                   else ""))
-    table = render_table(rows, "modeled" if a.model_probes else "free")
-    sys.stdout.write(table)
-    if a.table:
-        with open(a.table, "w") as f:
-            f.write(table)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(rows, f, indent=1)
+    write_outputs(render_table(rows, "modeled" if a.model_probes else "free"),
+                  rows, a)
     if not a.work:
         shutil.rmtree(work, ignore_errors=True)
     return exit_code(rows)

@@ -305,12 +305,5 @@ def main(a, pairs):
                                 modeled.get(p["name"])))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    table = render(rows, device, a.samples)
-    sys.stdout.write(table)
-    if a.table:
-        with open(a.table, "w") as f:
-            f.write(table)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(rows, f, indent=1)
+    evaluate.write_outputs(render(rows, device, a.samples), rows, a)
     return evaluate.exit_code(rows)
