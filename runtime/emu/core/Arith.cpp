@@ -300,11 +300,7 @@ static bool approxLanes(Frame &Fr, const Inst &I, uint32_t EM) {
     LANES(D[l] = mufu::divApproxF32((uint32_t)A[l], (uint32_t)B[l], Ftz));
     return true;
   }
-  mufu::UnaryF32 Fn = mufu::approxF32(I.Op, Ftz);
-  if (!Fn)
-    return false;
-  LANES(D[l] = Fn((uint32_t)A[l]));
-  return true;
+  return mufu::approxLanesF32(I.Op, Ftz, EM, D, A);
 }
 
 // Float ops (f32/f64) with modifiers.

@@ -57,12 +57,36 @@ uint64_t bitsOf(double D) {
 }
 
 /// The squarer array: bit I of X (17 bits) adds the partial product
-/// X >> (18 - I); the bits shifted out are what the hardware drops.
-inline uint32_t sqTrunc(uint32_t X) {
+/// X >> (18 - I), halved at the end; the bits shifted out are what the
+/// hardware drops. The rows sum to the partial products b_i b_j 2^(i+j-18)
+/// with i + j >= 18: with H = X >> 9 that is H^2 plus cross products of
+/// H's bits with X's bits 2..8, linear in each, so two tables (4 KB each,
+/// built at compile time) over H's nibbles give it; the loop per call made
+/// the units three times slower.
+constexpr uint32_t sqRows(uint32_t X) {
   uint32_t R = 0;
   for (int I = 2; I < 17; ++I)
-    R += (X >> (18 - I)) & (0u - ((X >> I) & 1));
-  return R >> 1;
+    if ((X >> I) & 1)
+      R += X >> (18 - I);
+  return R;
+}
+struct SqCrossTables {
+  uint16_t Lo[1 << 11] = {}, Hi[1 << 11] = {}; // [nibble << 7 | X[8:2]]
+  constexpr SqCrossTables() {
+    for (uint32_t K = 0; K < (1u << 11); ++K) {
+      uint32_t N = K >> 7, L = (K & 0x7f) << 2;
+      Lo[K] = (uint16_t)(sqRows(N << 9 | L) - N * N);
+      Hi[K] = (uint16_t)(sqRows(N << 13 | L) - (N << 4) * (N << 4));
+    }
+  }
+};
+constexpr SqCrossTables SqCross;
+
+inline uint32_t sqTrunc(uint32_t X) {
+  uint32_t H = X >> 9, L = (X >> 2) & 0x7f;
+  return (H * H + SqCross.Lo[(H & 15) << 7 | L] +
+          SqCross.Hi[H >> 4 << 7 | L]) >>
+         1;
 }
 
 inline int64_t interp(const MufuSeg &S, uint32_t X, uint32_t SqIn, int Sh2) {
@@ -203,10 +227,10 @@ uint32_t sinCos(uint32_t R, bool Cos) {
   uint64_t V = M | 1u << 23;
   if (E != 0 && Sh < 25)
     Fx = (Sh >= 0 ? V << Sh : Sh > -24 ? V >> -Sh : 0) & 0x1ffffff;
+  // Branch-free: the quadrant of a varying argument is not predictable.
   uint32_t Quad = (uint32_t)(Fx >> 23) + Cos, F = Fx & 0x7fffff;
-  if (Quad & 1) // the falling quarter: sin(pi/2 (1 + f)) = sin(pi/2 (1 - f))
-    F ^= 0x7fffff;
-  uint32_t S = (Cos ? 0 : Sign) ^ (Quad & 2 ? SignBit : 0);
+  F ^= (0u - (Quad & 1)) & 0x7fffff; // falling quarters: sin(pi/2 (1 - f))
+  uint32_t S = (Cos ? 0 : Sign) ^ (Quad & 2) << 30;
   int64_t P = interp(MufuSinTable[F >> 17], F & 0x1ffff, F & 0x1ffff, 0);
   return P ? S | normalise(P, 37) : S;
 }
@@ -311,14 +335,14 @@ uint32_t ex2F32(uint32_t X) {
 }
 
 /// FMUL.RZ by 1/(2 pi) rounded to f32, then the unit on revolutions. The
-/// product of two f32 is exact in double, so truncating it is the RZ
-/// product (MUFU flushes a subnormal one either way).
+/// product of two f32 is exact in double; dropping its 29 extra fraction
+/// bits is the RZ product. Below 2^-126 the unit reads zero either way, and
+/// it maps infinities and NaNs alike to NaN.
 uint32_t revolutions(uint32_t X) {
   double P = (double)asFloat(X) * (double)0x1.45f306p-3f;
-  float R = (float)P;
-  if (std::fabs((double)R) > std::fabs(P))
-    R = std::nextafter(R, 0.0f);
-  return bitsOf(R);
+  if (std::fabs(P) < 0x1p-126)
+    return X & SignBit;
+  return bitsOf((float)asDouble(bitsOf(P) & ~0x1fffffffull));
 }
 uint32_t sinF32(uint32_t X) { return sinCos(revolutions(X), false); }
 uint32_t cosF32(uint32_t X) { return sinCos(revolutions(X), true); }
@@ -345,6 +369,49 @@ UnaryF32 approxF32(uint16_t Op, bool Ftz) {
     return tanh;
   default:
     return nullptr;
+  }
+}
+
+namespace {
+// One loop per form, so that the form inlines into it (a call through a
+// pointer per lane cost a third of the time).
+template <uint32_t (*Fn)(uint32_t)>
+void lanes(uint32_t EM, uint64_t *D, const uint64_t *A) {
+  for (int L = 0; L < 32; ++L)
+    if ((EM >> L) & 1)
+      D[L] = Fn((uint32_t)A[L]);
+}
+} // namespace
+
+bool approxLanesF32(uint16_t Op, bool Ftz, uint32_t EM, uint64_t *D,
+                    const uint64_t *A) {
+  switch (Op) {
+  case OpRcp:
+    Ftz ? lanes<rcp>(EM, D, A) : lanes<rcpF32>(EM, D, A);
+    return true;
+  case OpSqrt:
+    Ftz ? lanes<sqrt>(EM, D, A) : lanes<sqrtF32>(EM, D, A);
+    return true;
+  case OpRsqrt:
+    Ftz ? lanes<rsqrt>(EM, D, A) : lanes<rsqrtF32>(EM, D, A);
+    return true;
+  case OpEx2:
+    Ftz ? lanes<ex2>(EM, D, A) : lanes<ex2F32>(EM, D, A);
+    return true;
+  case OpLg2:
+    Ftz ? lanes<lg2>(EM, D, A) : lanes<lg2F32>(EM, D, A);
+    return true;
+  case OpSin:
+    lanes<sinF32>(EM, D, A);
+    return true;
+  case OpCos:
+    lanes<cosF32>(EM, D, A);
+    return true;
+  case OpTanh:
+    lanes<tanh>(EM, D, A);
+    return true;
+  default:
+    return false;
   }
 }
 

@@ -34,6 +34,10 @@ uint32_t rsqrt64h(uint32_t Hi);
 /// OpCos, OpTanh) with or without .ftz, as ptxas lowers them.
 using UnaryF32 = uint32_t (*)(uint32_t);
 UnaryF32 approxF32(uint16_t Op, bool Ftz);
+/// The same on the lanes of EM: D[l] = form(A[l]); false for an Op that has
+/// no f32 .approx form.
+bool approxLanesF32(uint16_t Op, bool Ftz, uint32_t EM, uint64_t *D,
+                    const uint64_t *A);
 uint32_t divApproxF32(uint32_t A, uint32_t B, bool Ftz);
 /// rcp.approx.ftz.f64, rsqrt.approx.ftz.f64 and rsqrt.approx.f64.
 uint64_t rcpApproxFtzF64(uint64_t X);
