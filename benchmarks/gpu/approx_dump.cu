@@ -246,6 +246,13 @@ static std::vector<Set> defaultSets() {
     Add(F, true, One, 2 * Binade, "sweep1");
   for (int F : {SIN, COS})
     Add(F, true, Two, Binade, "sweep2");
+  // tanh's segments and fixed-point scaling change with the binade: each
+  // one from 2^-8 to 8 ([1,2) is sweep1 above; the emulator models only
+  // that one so far, docs/emulator.md).
+  for (int K = -8; K <= 2; ++K)
+    if (K != 0)
+      Add(TANH, true, (uint64_t)(127 + K) << 23, Binade,
+          (std::string("binade") + std::to_string(K)).c_str());
   // f64: the high word's 20 mantissa bits over [1,2) (rsqrt: [1,4)).
   Add(RCP_FTZ_F64, true, 0x3ff00000, 1ULL << 20, "sweep1");
   Add(RSQRT_F64, true, 0x3ff00000, 1ULL << 21, "sweep1"); // [1,4)
