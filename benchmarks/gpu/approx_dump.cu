@@ -9,13 +9,16 @@
 //   random  `count` inputs from splitmix64(seed + i), all bit patterns
 //           equally likely (NaN, infinities and subnormals included).
 //
-//   approx_dump OUTDIR
+//   approx_dump OUTDIR [SETS]
 //
 // writes OUTDIR/<form>.<set>.bin (little-endian result words, one per
 // input, in input order) and OUTDIR/manifest.txt, one line per file:
 //   <file> <form> <sweep|random> <first-or-seed (hex)> <count> <bytes/result>
-// benchmarks/gpu/approx_pack.py packs them; test/conformance/approx/ reads
-// them back. Built with clang like the benchmarks, so the PTX is the form
+// With SETS, a manifest in that format, it runs exactly those sets instead
+// (a slice of a sweep, or a prefix of a random set, gives the same results
+// as in the full set): test/conformance/approx/ runs the sets of the GPU
+// fixture so on the emulator. benchmarks/gpu/approx_pack.py packs the
+// results. Built with clang like the benchmarks, so the PTX is the form
 // named (inline asm), not what a compiler chose.
 //
 //===----------------------------------------------------------------------===//
@@ -187,39 +190,94 @@ struct Set {
   bool Sweep;
   uint64_t First; ///< first bit pattern (f64: of the high word), or seed
   uint64_t Count;
-  const char *Tag;
+  std::string File;
 };
 
-int main(int Argc, char **Argv) {
-  if (Argc != 2) {
-    fprintf(stderr, "usage: approx_dump OUTDIR\n");
-    return 2;
+static bool isWide(int F) {
+  return F == RCP_FTZ_F64 || F == RSQRT_F64 || F == RSQRT_FTZ_F64;
+}
+
+/// The sets a manifest names (approx_dump's own format), or false.
+static bool readSets(const char *Path, std::vector<Set> &Sets) {
+  FILE *Fp = fopen(Path, "r");
+  if (!Fp)
+    return false;
+  char File[256], Form[64], Kind[16];
+  unsigned long long First, Count;
+  int Width, N;
+  bool Ok = true;
+  while ((N = fscanf(Fp, "%255s %63s %15s %llx %llu %d", File, Form, Kind,
+                     &First, &Count, &Width)) == 6) {
+    int F = 0;
+    while (F < NUM_FORMS && strcmp(FormNames[F], Form) != 0)
+      ++F;
+    bool Sweep = strcmp(Kind, "sweep") == 0;
+    if (F == NUM_FORMS || (!Sweep && strcmp(Kind, "random") != 0) ||
+        Width != (isWide(F) ? 8 : 4)) {
+      fprintf(stderr, "approx_dump: %s: bad set '%s %s %s'\n", Path, File, Form,
+              Kind);
+      Ok = false;
+      break;
+    }
+    Sets.push_back({F, Sweep, First, Count, File});
   }
-  std::string Dir = Argv[1];
+  fclose(Fp);
+  return Ok && N == EOF;
+}
+
+/// The sets a GPU session records.
+static std::vector<Set> defaultSets() {
   const uint64_t Binade = 1ULL << 23, Random = 1ULL << 16;
   std::vector<Set> Sets;
+  auto Add = [&](int F, bool Sweep, uint64_t First, uint64_t Count,
+                 const char *Tag) {
+    Sets.push_back({F, Sweep, First, Count,
+                    std::string(FormNames[F]) + "." + Tag + ".bin"});
+  };
   // Whole binades where the result's shape is set: [1,2) for the periodic
   // or mantissa-only functions, [1,4) where the exponent's parity matters
   // (square roots); ex2 also over [-2,-1) (frac(x) of negative x), sin and
   // cos over [2,4) (up to 4 > pi).
   const uint64_t One = 0x3f800000, Two = 0x40000000, MinusOne = 0xbf800000;
   for (int F : {EX2_FTZ, LG2_FTZ, RCP_FTZ, SIN, COS, TANH})
-    Sets.push_back({F, true, One, Binade, "sweep1"});
-  Sets.push_back({EX2_FTZ, true, MinusOne, Binade, "sweepm1"});
+    Add(F, true, One, Binade, "sweep1");
+  Add(EX2_FTZ, true, MinusOne, Binade, "sweepm1");
   for (int F : {RSQRT_FTZ, SQRT_FTZ})
-    Sets.push_back({F, true, One, 2 * Binade, "sweep1"});
+    Add(F, true, One, 2 * Binade, "sweep1");
   for (int F : {SIN, COS})
-    Sets.push_back({F, true, Two, Binade, "sweep2"});
+    Add(F, true, Two, Binade, "sweep2");
+  // tanh's segments and fixed-point scaling change with the binade: each
+  // one from 2^-8 to 8 ([1,2) is sweep1 above; the emulator models only
+  // that one so far, docs/emulator.md).
+  for (int K = -8; K <= 2; ++K)
+    if (K != 0)
+      Add(TANH, true, (uint64_t)(127 + K) << 23, Binade,
+          (std::string("binade") + std::to_string(K)).c_str());
   // f64: the high word's 20 mantissa bits over [1,2) (rsqrt: [1,4)).
-  Sets.push_back({RCP_FTZ_F64, true, 0x3ff00000, 1ULL << 20, "sweep1"});
-  Sets.push_back({RSQRT_F64, true, 0x3ff00000, 1ULL << 21, "sweep1"}); // [1,4)
+  Add(RCP_FTZ_F64, true, 0x3ff00000, 1ULL << 20, "sweep1");
+  Add(RSQRT_F64, true, 0x3ff00000, 1ULL << 21, "sweep1"); // [1,4)
   for (int F = 0; F < NUM_FORMS; ++F)
-    Sets.push_back({F, false, 0x5eed0000ULL + (uint64_t)F * (1ULL << 44),
-                    Random, "random"});
+    Add(F, false, 0x5eed0000ULL + (uint64_t)F * (1ULL << 44), Random, "random");
+  return Sets;
+}
+
+int main(int Argc, char **Argv) {
+  if (Argc != 2 && Argc != 3) {
+    fprintf(stderr, "usage: approx_dump OUTDIR [SETS]\n");
+    return 2;
+  }
+  std::string Dir = Argv[1];
+  std::vector<Set> Sets;
+  if (Argc == 2)
+    Sets = defaultSets();
+  else if (!readSets(Argv[2], Sets)) {
+    fprintf(stderr, "approx_dump: cannot read the sets in %s\n", Argv[2]);
+    return 2;
+  }
 
   std::string Manifest;
   for (const Set &S : Sets) {
-    bool Wide = S.F == RCP_FTZ_F64 || S.F == RSQRT_F64 || S.F == RSQRT_FTZ_F64;
+    bool Wide = isWide(S.F);
     size_t Bytes = S.Count * (Wide ? 8 : 4);
     void *D = nullptr;
     CHECK(cudaMalloc(&D, Bytes));
@@ -231,7 +289,7 @@ int main(int Argc, char **Argv) {
     std::vector<unsigned char> H(Bytes);
     CHECK(cudaMemcpy(H.data(), D, Bytes, cudaMemcpyDeviceToHost));
     CHECK(cudaFree(D));
-    std::string Name = std::string(FormNames[S.F]) + "." + S.Tag + ".bin";
+    const std::string &Name = S.File;
     FILE *Fp = fopen((Dir + "/" + Name).c_str(), "wb");
     if (!Fp || fwrite(H.data(), 1, Bytes, Fp) != Bytes || fclose(Fp) != 0) {
       fprintf(stderr, "approx_dump: cannot write %s/%s\n", Dir.c_str(),

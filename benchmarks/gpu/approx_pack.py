@@ -4,6 +4,12 @@
     approx_pack.py pack DIR       DIR/<file>.bin -> DIR/<file>.bin.xz, in
                                   parallel; the .bin files are removed
     approx_pack.py list DIR       one line per set: form, kind, count, sha256
+    approx_pack.py cut SRC DST FILE:START:COUNT[:NAME]...
+                                  DST gets results START.. START+COUNT-1 of
+                                  SRC's set FILE as NAME (default FILE),
+                                  packed, and a manifest of the cuts: the
+                                  slice of a sweep, or prefix of a random
+                                  set, that approx_dump SETS recomputes
 
 The packed form is a standard .xz stream with a 4-byte delta filter before
 LZMA2: consecutive results of a sweep differ in their low bytes only, which
@@ -73,12 +79,41 @@ def pack(d):
             print("packed", os.path.basename(p))
 
 
+def cut(src, dst, specs):
+    sets = {s[0]: s for s in manifest(src)}
+    lines = []
+    for spec in specs:
+        f = spec.split(":")
+        if len(f) not in (3, 4) or f[0] not in sets:
+            raise PackError("%s: not FILE:START:COUNT[:NAME] of a set in %s"
+                            % (spec, src))
+        name, form, kind, first, count, width = sets[f[0]]
+        start, n = int(f[1], 0), int(f[2], 0)
+        if start < 0 or n <= 0 or start + n > count or (
+                kind == "random" and start != 0):
+            raise PackError("%s: not within the set (a random set's cut "
+                            "starts at 0)" % spec)
+        data = read(src, name, count, width)[start * width:(start + n) * width]
+        out = f[3] if len(f) == 4 else name
+        with open(os.path.join(dst, out + ".xz"), "wb") as fh:
+            fh.write(lzma.compress(data, format=lzma.FORMAT_XZ,
+                                   filters=FILTERS))
+        lines.append("%s %s %s %x %d %d\n" % (
+            out, form, kind, first + start if kind == "sweep" else first, n,
+            width))
+    with open(os.path.join(dst, "manifest.txt"), "w") as fh:
+        fh.writelines(lines)
+
+
 def main(argv):
-    if len(argv) != 3 or argv[1] not in ("pack", "list"):
+    if len(argv) < 3 or argv[1] not in ("pack", "list", "cut") or (
+            (argv[1] == "cut") != (len(argv) > 3)):
         sys.stderr.write(__doc__)
         return 2
     try:
-        if argv[1] == "pack":
+        if argv[1] == "cut":
+            cut(argv[2], argv[3], argv[4:])
+        elif argv[1] == "pack":
             pack(argv[2])
         else:
             for name, form, kind, first, count, width in manifest(argv[2]):

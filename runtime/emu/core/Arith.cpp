@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
 #include "Lanes.h"
+#include "Mufu.h"
 
 #include <algorithm>
 #include <cmath>
@@ -277,8 +278,35 @@ static int roundedOp(uint16_t Op) {
   return ROp;
 }
 
+// The .approx forms as the GPU computes them (Mufu.cpp); false for a form
+// the model lacks (none that PTX defines), which the generic paths take.
+static bool approxLanes(Frame &Fr, const Inst &I, uint32_t EM) {
+  uint64_t *R = Fr.Regs.data();
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
+  const uint64_t *B = R + (size_t)I.S[1] * 32;
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  const bool Ftz = I.Flags & FFtz;
+  if (I.T == Ty::F64) {
+    uint64_t (*Fn)(uint64_t) =
+        I.Op == OpRsqrt ? (Ftz ? mufu::rsqrtApproxFtzF64 : mufu::rsqrtApproxF64)
+        : I.Op == OpRcp && Ftz ? mufu::rcpApproxFtzF64
+                               : nullptr;
+    if (!Fn)
+      return false;
+    LANES(D[l] = Fn(A[l]));
+    return true;
+  }
+  if (I.Op == OpDiv) {
+    LANES(D[l] = mufu::divApproxF32((uint32_t)A[l], (uint32_t)B[l], Ftz));
+    return true;
+  }
+  return mufu::approxLanesF32(I.Op, Ftz, EM, D, A);
+}
+
 // Float ops (f32/f64) with modifiers.
 void Launcher::execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  if ((I.Flags & FApprox) && approxLanes(Fr, I, EM))
+    return;
   uint64_t *R = Fr.Regs.data();
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   const uint64_t *B = R + (size_t)I.S[1] * 32;
@@ -452,28 +480,6 @@ void Launcher::floatLanesF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   }
 }
 
-// rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 (PTX ISA 9.7.3.14/17): they
-// use only the upper word of a (1.11.20 format), flush subnormal inputs and
-// results to a zero of the same sign, give NaN inputs the canonical
-// 0x7fffffff00000000, and the low 32 bits of the result are zero (here the
-// exact result rounded to nearest at bit 32).
-static uint64_t approxFtzF64(uint64_t A, bool Rsqrt) {
-  double X = get<double>(A & 0xffffffff00000000ull);
-  if (std::isnan(X))
-    return 0x7fffffff00000000ull;
-  if (std::fpclassify(X) == FP_SUBNORMAL)
-    X = std::copysign(0.0, X);
-  double Res = Rsqrt ? 1.0 / std::sqrt(X) : 1.0 / X;
-  if (std::isnan(Res)) // rsqrt of a negative number
-    return 0x7fffffff00000000ull;
-  if (std::fpclassify(Res) == FP_SUBNORMAL)
-    Res = std::copysign(0.0, Res);
-  uint64_t Bits = put<double>(Res);
-  if (std::isfinite(Res) && Res != 0) // at most 2^1022: no carry into inf
-    Bits += 0x80000000ull;
-  return Bits & 0xffffffff00000000ull;
-}
-
 // f64 lane by lane: sat, directed rounding, and the operations without a
 // fast path in execFloat.
 void Launcher::floatLanesF64(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
@@ -482,13 +488,6 @@ void Launcher::floatLanesF64(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   const uint64_t *B = R + (size_t)I.S[1] * 32;
   const uint64_t *C = R + (size_t)I.S[2] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
-  // .ftz on f64 exists only on these two .approx forms.
-  if ((I.Flags & FFtz) && (I.Op == OpRcp || I.Op == OpRsqrt)) {
-    for (int L = 0; L < 32; ++L)
-      if ((EM >> L) & 1)
-        D[L] = approxFtzF64(A[L], I.Op == OpRsqrt);
-    return;
-  }
   const bool Sat = I.Flags & FSat;
   const int Mode = I.Rnd;
   const bool Directed = Mode == RndRz || Mode == RndRm || Mode == RndRp;

@@ -17,7 +17,7 @@ import gen_extra  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 CTYPE = {'h': 'unsigned short', 'r': 'unsigned int', 'l': 'unsigned long long'}
 FORMS = []  # (name, ptx, dst, srcs, case class, ref expr, check)
-BOUNDS = {}  # name -> (max relative error, max absolute error) of .approx
+BOUNDS = {}  # name -> (max relative, max absolute error, rounding ulps)
 
 
 def form(name, ptx, dst, srcs, cls, ref, check='exact'):
@@ -26,13 +26,24 @@ def form(name, ptx, dst, srcs, cls, ref, check='exact'):
     FORMS.append((name, ptx, dst, srcs, cls, ref, check))
 
 
+def bounds(name):
+    """The Form fields rel, abs and (where not half an ulp) ulps."""
+    rel, ab, ulps = BOUNDS.get(name, (0, 0, 0.5))
+    return f'{rel!r}, {ab!r}' + ('' if ulps == 0.5 else f', {ulps!r}')
+
+
 def approx_forms():
     """.approx f32 forms: the reference is the exact value in double (ref
     returns double bits); the check allows the PTX ISA's documented maximum
-    error, relative (rel) or absolute (abs), and needs infinities, NaNs and
-    zeros where the exact result has them."""
+    error, relative (rel) or absolute (abs), plus the rounding to f32 (half
+    an ulp, a whole one for lg2, whose result the GPU truncates: lg2(2^-126)
+    is -125.99999237 on an H200, 2026-11-27), and needs infinities, NaNs and
+    zeros where the exact result has them. div.approx is a * (1/b), and
+    for 2^126 < |b| < 2^128 the ISA (and the CUDA guide, __fdividef) gives
+    1/b = 0: a zero, or NaN for an infinite or NaN a."""
     x = '(double)ref::fz(FTZ, ref::f(a))'
     y = '(double)ref::fz(FTZ, ref::f(b))'
+    big = f'std::fabs({y}) > 0x1p126 && !std::isinf({y})'
     ops = [('rcp', f'1.0 / {x}', 2 ** -23, 0, 1),
            ('sqrt', f'std::sqrt({x})', 2 ** -23, 0, 1),
            ('rsqrt', f'1.0 / std::sqrt({x})', 2 ** -22.9, 0, 1),
@@ -42,7 +53,7 @@ def approx_forms():
             2 ** -20.5, 1),
            ('cos', f'std::fabs({x}) <= 100 * M_PI ? std::cos({x}) : ref::d(ref::kUnbounded)', 0,
             2 ** -20.5, 1),
-           ('div', f'{x} / {y}', 2 ** -22, 0, 2)]
+           ('div', f'{big} ? {x} * 0.0 : {x} / {y}', 2 ** -22, 0, 2)]
     for op, e, rel, ab, n in ops:
         for ftz in ['', '.ftz']:
             name = f'{op}.approx{ftz}.f32'
@@ -50,10 +61,10 @@ def approx_forms():
             expr = e.replace('FTZ', 'true' if ftz else 'false')
             form(name, f'{name} %0, {srcs};', 'r', 'r' * n, f'f32_{n}',
                  f'ref::bits((double)({expr}))', 'approx')
-            BOUNDS[name] = (rel, ab)
+            BOUNDS[name] = (rel, ab, 1 if op == 'lg2' else 0.5)
     form('tanh.approx.f32', 'tanh.approx.f32 %0, %1;', 'r', 'r', 'f32_1',
          'ref::bits(std::tanh((double)ref::f(a)))', 'approx')
-    BOUNDS['tanh.approx.f32'] = (2 ** -10.9, 0)
+    BOUNDS['tanh.approx.f32'] = (2 ** -10.9, 0, 0.5)
 
 
 RMS = ['rn', 'rz', 'rm', 'rp']
@@ -608,7 +619,7 @@ def emit():
         table.append(f'    {{"{name}", k{i}, "{cls}", {len(srcs)}, {"r" if dst == "r" else ("h" if dst == "h" else "l")!r}, '
                      f'[](u64 a, u64 b, u64 c) -> u64 {{ (void)a; (void)b; (void)c; return {ref}; }}, '
                      f'Check::{check.capitalize()}, '
-                     f'{BOUNDS.get(name, (0, 0))[0]!r}, {BOUNDS.get(name, (0, 0))[1]!r}}},')
+                     f'{bounds(name)}}},')
     out.append('')
     out.append('static const Form kForms[] = {')
     out += table

@@ -52,7 +52,7 @@ struct Form {
   char dst;
   u64 (*ref)(u64, u64, u64);
   Check check;
-  double rel, abs;
+  double rel, abs, ulps = 0.5; // ulps: the rounding of the result to f32
 };
 #include "instr_forms.h"
 
@@ -74,12 +74,12 @@ static bool approxOk(const Form &f, u64 got, u64 want) {
     return g == w || std::fabs(g - w) <= f.abs;
   if (std::fabs(w) < 0x1p-126 || std::fabs(w) > 0x1.fffffep127)
     return true; // subnormal or overflowing result: flushing is allowed
-  // Plus half an ulp of the f32 result: the bound is on the computation, and
-  // the result still has to be rounded to f32.
+  // Plus the rounding to f32 (f.ulps): the bound is on the computation, and
+  // the result still has to be rounded (or, lg2, truncated) to f32.
   float wf = (float)w;
-  double halfUlp =
-      (std::nextafter(std::fabs(wf), INFINITY) - std::fabs(wf)) / 2;
-  return std::fabs(g - w) <= std::max(f.abs, f.rel * std::fabs(w)) + halfUlp;
+  double round =
+      (std::nextafter(std::fabs(wf), INFINITY) - std::fabs(wf)) * f.ulps;
+  return std::fabs(g - w) <= std::max(f.abs, f.rel * std::fabs(w)) + round;
 }
 
 // f16/bf16 elements of a result (see Check::H16).
