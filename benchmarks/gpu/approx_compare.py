@@ -17,7 +17,7 @@ how many results EMU_DIR has bit-exact and sorts the others:
 
 --examples N prints the first N mismatches of each set (input, gpu, emu).
 Exit status 0 when every set is bit-exact, 1 when some are not, 2 on bad
-input. Inputs are regenerated as approx_dump.cu makes them (splitmix64).
+input. Inputs are regenerated as test/conformance/approx/approx_dump.cu makes them (splitmix64).
 Stdlib only.
 """
 import argparse

@@ -165,7 +165,7 @@ advisor() {
 approx() {
   step environment 0 environment
   mkdir -p "$W/approx"
-  step approx-dump 20 "$root/tools/approx_dump" "$W/approx"
+  step approx-dump 20 "$root/conformance/approx_dump" "$W/approx"
   step approx-pack 20 python3 "$repo/benchmarks/gpu/approx_pack.py" pack "$W/approx"
   rm -f "$W/approx"/*.bin
 }

@@ -31,7 +31,7 @@ done
 # before with it, built as benchmarks/advisor/evaluate.py builds them.
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 ws="$build/bin/warpscope"
-mkdir -p "$c/advisor" "$c/tools"
+mkdir -p "$c/advisor"
 cuda=(clang++-22 -x cuda --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version -O2 -gline-tables-only)
 read -r -a plain_flags <<<"$("$ws" config --cflags --no-instrument)"
 read -r -a inst_flags <<<"$("$ws" config --cflags)"
@@ -43,9 +43,6 @@ for d in "$src"/benchmarks/advisor/pairs/*/; do
   "${cuda[@]}" "${inst_flags[@]}" "$d/before.cu" "${ld_flags[@]}" -o "$c/advisor/$n.before.inst"
   wait
 done
-# The .approx results program (issue 39 item 5): plain clang, no plugin.
-"${cuda[@]}" --cuda-include-ptx=all "$src/benchmarks/gpu/approx_dump.cu" -L"${CUDA_HOME:-/usr/local/cuda}/lib64" \
-  -lcudart -o "$c/tools/approx_dump"
 # CUPTI, used when the GPU machine has none of its own.
 cp /usr/local/cuda/lib64/libcupti.so.13 "$c/lib/" 2>/dev/null ||
   echo "prepare_carry.sh: no libcupti.so.13 to carry; the collector needs the GPU machine's" >&2

@@ -3,7 +3,7 @@
 
     check_approx.py APPROX_DUMP FIXTURE_DIR [--keep DIR]
 
-Runs APPROX_DUMP (benchmarks/gpu/approx_dump.cu, built with clang) with the
+Runs APPROX_DUMP (approx_dump.cu beside this file, built with clang) with the
 sets of FIXTURE_DIR/manifest.txt, on whatever libcudart the environment
 gives it (ctest: the emulator's), and compares every result with the GPU's
 in FIXTURE_DIR. Every form must be bit-exact, except where BOUNDS says
