@@ -23,8 +23,23 @@ __attribute__((target_clones("fma", "default")))
 #endif
 static void fmaLanesF32(uint32_t EM, uint64_t *D, const uint64_t *A,
                         const uint64_t *B, const uint64_t *C) {
-  tern<float>(EM, D, A, B, C,
-              [](float X, float Y, float Z) { return std::fma(X, Y, Z); });
+  tern<float>(EM, D, A, B, C, [](float X, float Y, float Z) {
+    return canonF32(std::fma(X, Y, Z));
+  });
+}
+
+// f64 fma over the lanes, cloned like fmaLanesF32; a NaN operand gives
+// sm_90's NaN: b's, else c's, else a's, quieted (nanOr64).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("fma", "default")))
+#endif
+static void fmaLanesF64(uint32_t EM, uint64_t *D, const uint64_t *A,
+                        const uint64_t *B, const uint64_t *C) {
+  LANES(D[l] = nanOr64(B[l],
+                       nanOr64(C[l], nanOr64(A[l], put<double>(std::fma(
+                                                       get<double>(A[l]),
+                                                       get<double>(B[l]),
+                                                       get<double>(C[l])))))));
 }
 
 // cvt of one lane to an integer type: floats round (rzi unless given) and
@@ -41,7 +56,9 @@ static uint64_t cvtToInt(const Inst &I, bool SrcFloat, double FV, int64_t IV,
   if (SrcFloat) {
     double X = roundToInt(FV, Mode == RndNone ? RndRzi : Mode);
     if (std::isnan(X)) {
-      Out = 0;
+      // PTX ISA (cvt, Integer Notes): NaN gives 0 unless the source is .f64
+      // or the destination 64-bit; then 1 << (width - 1).
+      Out = ST == Ty::F64 || DS == 8 ? 1ull << (DS * 8 - 1) : 0;
     } else if (DSgn) {
       double Mn =
           DS >= 8 ? -9223372036854775808.0 : -std::ldexp(1.0, DS * 8 - 1);
@@ -193,19 +210,31 @@ uint64_t Launcher::cvtToFloat(Warp &W, Frame &Fr, const Inst &I, int L,
     double X = FV;
     if (ST == DT || Mode >= RndRni)
       X = (Mode >= RndRni) ? roundToInt(X, Mode) : X;
+    // NaNs as sm_90 converts them (the ISA leaves payloads open): from f64
+    // and bf16 the host's way (payload kept), otherwise canonical.
     switch (DT) {
     case Ty::F64:
-      Out = put<double>(Sat ? sat64(X) : X);
+      Out = Ftz && X != X ? 0x7fffffffe0000000ull
+            : X != X      ? put<double>(quiet64(X))
+                          : put<double>(Sat ? sat64(X) : X);
       break;
     case Ty::F32: {
       float F =
           (ST == Ty::F64 && Mode != RndRn && Mode != RndNone && Mode < RndRni)
               ? f64ToF32(X, Mode)
               : (float)X;
+      // .ftz: tininess after rounding (see ftzTiny32).
+      if (Ftz && std::fabs(F) == 0x1p-126f && std::fabs(X) < 0x1p-126 &&
+          std::fabs(Mode == RndRn || Mode == RndNone
+                        ? (float)(2 * X)
+                        : f64ToF32(2 * X, Mode)) < 0x1p-125f)
+        F = std::copysign(0.0f, F);
       if (Ftz)
         F = ftz32(F);
       if (Sat)
         F = sat32(F);
+      if (ST != Ty::F64 && ST != Ty::BF16)
+        F = canonF32(F);
       Out = put<float>(F);
       break;
     }
@@ -320,35 +349,49 @@ void Launcher::execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     if (Plain) {
       switch (I.Op) {
       case OpAdd:
-        bin<float>(EM, D, A, B, [](float X, float Y) { return X + Y; });
+        bin<float>(EM, D, A, B,
+                   [](float X, float Y) { return canonF32(X + Y); });
         return;
       case OpSub:
-        bin<float>(EM, D, A, B, [](float X, float Y) { return X - Y; });
+        bin<float>(EM, D, A, B,
+                   [](float X, float Y) { return canonF32(X - Y); });
         return;
       case OpMul:
-        bin<float>(EM, D, A, B, [](float X, float Y) { return X * Y; });
+        bin<float>(EM, D, A, B,
+                   [](float X, float Y) { return canonF32(X * Y); });
         return;
       case OpFma:
         fmaLanesF32(EM, D, A, B, C);
         return;
       case OpDiv:
-        bin<float>(EM, D, A, B, [](float X, float Y) { return X / Y; });
+        if (I.Flags & FApprox)
+          bin<float>(EM, D, A, B, [](float X, float Y) { return X / Y; });
+        else
+          bin<float>(EM, D, A, B,
+                     [](float X, float Y) { return canonF32(X / Y); });
         return;
-      // The unary forms as floatLanesF32 computes them (no relu on these).
+      // The unary forms as floatLanesF32 computes them (no relu on these);
+      // .approx ones keep their NaNs (out of this emulation's NaN rules).
       case OpNeg:
-        un<float>(EM, D, A, [](float X) { return -X; });
+        un<float>(EM, D, A, [](float X) { return canonF32(-X); });
         return;
       case OpAbs:
-        un<float>(EM, D, A, [](float X) { return std::fabs(X); });
+        un<float>(EM, D, A, [](float X) { return canonF32(std::fabs(X)); });
         return;
       case OpSqrt:
-        un<float>(EM, D, A, [](float X) { return std::sqrt(X); });
+        if (I.Flags & FApprox)
+          un<float>(EM, D, A, [](float X) { return std::sqrt(X); });
+        else
+          un<float>(EM, D, A, [](float X) { return canonF32(std::sqrt(X)); });
         return;
       case OpRsqrt:
         un<float>(EM, D, A, [](float X) { return 1.0f / std::sqrt(X); });
         return;
       case OpRcp:
-        un<float>(EM, D, A, [](float X) { return 1.0f / X; });
+        if (I.Flags & FApprox)
+          un<float>(EM, D, A, [](float X) { return 1.0f / X; });
+        else
+          un<float>(EM, D, A, [](float X) { return canonF32(1.0f / X); });
         return;
       default:
         break;
@@ -356,22 +399,25 @@ void Launcher::execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     }
     return floatLanesF32(W, Fr, I, EM);
   }
-  // f64
+  // f64: where an operand is a NaN, sm_90 returns a NaN operand quieted in
+  // its own order (nanPick64), the host another; nanOr64 picks it without
+  // branches, so that the loops stay vectorised. div's are the host's.
   if (Plain) {
     switch (I.Op) {
     case OpAdd:
-      bin<double>(EM, D, A, B, [](double X, double Y) { return X + Y; });
+      LANES(D[l] = nanOr64(B[l],
+                           put<double>(get<double>(A[l]) + get<double>(B[l]))));
       return;
     case OpSub:
-      bin<double>(EM, D, A, B, [](double X, double Y) { return X - Y; });
+      LANES(D[l] = nanOr64(B[l],
+                           put<double>(get<double>(A[l]) - get<double>(B[l]))));
       return;
     case OpMul:
-      bin<double>(EM, D, A, B, [](double X, double Y) { return X * Y; });
+      LANES(D[l] = nanOr64(B[l],
+                           put<double>(get<double>(A[l]) * get<double>(B[l]))));
       return;
     case OpFma:
-      tern<double>(EM, D, A, B, C, [](double X, double Y, double Z) {
-        return std::fma(X, Y, Z);
-      });
+      fmaLanesF64(EM, D, A, B, C);
       return;
     case OpDiv:
       bin<double>(EM, D, A, B, [](double X, double Y) { return X / Y; });
@@ -381,6 +427,34 @@ void Launcher::execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     }
   }
   floatLanesF64(W, Fr, I, EM);
+}
+
+// .ftz on a result: sm_90 flushes a tiny result, and tininess is IEEE's
+// "after rounding": the exact value rounded to 24 bits with an unbounded
+// exponent is below 2^-126 in magnitude. That differs from the rounded
+// result only where the latter is +-2^-126; there the same operation on
+// operands scaled to give twice the result (exact) rounds it so.
+static float ftzTiny32(float Res, int ROp, int Mode, float X, float Y,
+                       float Z) {
+  if (std::fabs(Res) != 0x1p-126f)
+    return ftz32(Res);
+  float R2;
+  switch (ROp) {
+  case ROpMul:
+  case ROpDiv:
+    R2 = roundedF32(ROp, 2 * X, Y, Z, Mode);
+    break;
+  case ROpSqrt:
+    R2 = roundedF32(ROp, 4 * X, Y, Z, Mode);
+    break;
+  case ROpRcp:
+    R2 = roundedF32(ROp, X / 2, Y, Z, Mode);
+    break;
+  default: // add, sub, fma
+    R2 = roundedF32(ROp, 2 * X, 2 * Y, 2 * Z, Mode);
+    break;
+  }
+  return std::fabs(R2) < 0x1p-125f ? std::copysign(0.0f, Res) : Res;
 }
 
 // f32 lane by lane: ftz, sat, relu, directed rounding, and the operations
@@ -470,13 +544,39 @@ void Launcher::floatLanesF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
         fail(W, *Fr.F, I, L, "unsupported f32 operation");
       }
     }
+    const bool Exact = !(I.Flags & FApprox) && I.Op != OpCopysign;
     if (Ftz)
-      Res = ftz32(Res);
+      Res = Exact && ROp >= 0 ? ftzTiny32(Res, ROp, Mode, X, Y, Z) : ftz32(Res);
     if (Sat)
       Res = sat32(Res);
     if (I.Flags & FRelu && !(Res >= 0))
       Res = std::isnan(Res) ? Res : 0.0f;
-    D[L] = put<float>(Res);
+    D[L] = put<float>(Exact ? canonF32(Res) : Res);
+  }
+}
+
+// The NaN an f64 operation returns on sm_90 (see nanPick64): min and max
+// of two NaNs give b's; rcp, sqrt, abs and neg give a's (neither sign
+// changed); .approx forms and copysign keep the host's.
+static double nanResult64(uint16_t Op, double R, double X, double Y, double Z) {
+  switch (Op) {
+  case OpAdd:
+  case OpSub:
+  case OpMul:
+  case OpMin:
+  case OpMax:
+    return nanPick64(R, Y, X);
+  case OpFma:
+    return nanPick64(R, Y, Z, X);
+  case OpDiv:
+    return nanPick64(R, X, Y);
+  case OpAbs:
+  case OpNeg:
+  case OpSqrt:
+  case OpRcp:
+    return nanPick64(R, X, X);
+  default:
+    return R;
   }
 }
 
@@ -559,6 +659,8 @@ void Launcher::floatLanesF64(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
         fail(W, *Fr.F, I, L, "unsupported f64 operation");
       }
     }
+    if (Res != Res)
+      Res = nanResult64(I.Op, Res, X, Y, Z);
     if (Sat)
       Res = sat64(Res);
     D[L] = put<double>(Res);

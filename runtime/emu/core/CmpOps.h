@@ -120,17 +120,26 @@ static EMU_ALWAYS_INLINE void opUnpack(const Inst &I, uint64_t *R,
   });
 }
 
-// abs/neg of f32/f64 without .ftz: flips or clears the sign bit only.
+// abs/neg of f32/f64 without .ftz: flips or clears the sign bit only. A NaN
+// gives an unspecified NaN (PTX ISA); sm_90 returns 0x7fffffff for f32 and
+// the input with its quiet bit set, sign unchanged, for f64.
 static EMU_ALWAYS_INLINE void floatSignOp(const Inst &I, uint64_t *R,
                                           uint32_t EM) {
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
-  const Ty T = I.T;
-  uint64_t SB = T == Ty::F32 ? 0x80000000ull : 0x8000000000000000ull;
-  if (I.Op == OpAbs)
-    LANES(D[l] = A[l] & ~SB);
+  const bool Abs = I.Op == OpAbs;
+  if (I.T == Ty::F32)
+    LANES({
+      uint32_t V = (uint32_t)A[l];
+      uint32_t Out = Abs ? V & 0x7fffffffu : V ^ 0x80000000u;
+      D[l] = (V & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : Out;
+    });
   else
-    LANES(D[l] = (A[l] ^ SB) & (T == Ty::F32 ? 0xffffffffull : ~0ull));
+    LANES({
+      uint64_t V = A[l];
+      uint64_t Out = Abs ? V & ~(1ull << 63) : V ^ (1ull << 63);
+      D[l] = (V << 1) > (0x7ffull << 53) ? V | (1ull << 51) : Out;
+    });
 }
 
 static EMU_ALWAYS_INLINE void opTestp(const Inst &I, uint64_t *R, uint32_t EM) {
@@ -155,8 +164,8 @@ static EMU_ALWAYS_INLINE void opTestp(const Inst &I, uint64_t *R, uint32_t EM) {
     case 3:
       Res = std::isnan(V);
       break;
-    case 4:
-      Res = C2 == FP_NORMAL;
+    case 4: // PTX ISA: "positive and negative zero are considered normal"
+      Res = C2 == FP_NORMAL || C2 == FP_ZERO;
       break;
     default:
       Res = C2 == FP_SUBNORMAL;
@@ -355,9 +364,9 @@ static EMU_ALWAYS_INLINE void opCvtPack(const Inst &I, uint64_t *R,
     float X = get<float>(A[l]), Y = get<float>(B[l]);
     uint32_t Hi = Bf ? toBF16(X, Mode) : toF16(X, Mode),
              Lo = Bf ? toBF16(Y, Mode) : toF16(Y, Mode);
-    if (I.Flags & FRelu) { // negative to 0, NaN to the canonical NaN
-      Hi = std::isnan(X) ? 0x7fff : X < 0 ? 0 : Hi;
-      Lo = std::isnan(Y) ? 0x7fff : Y < 0 ? 0 : Lo;
+    if (I.Flags & FRelu) { // negative (and -0, as sm_90) to +0
+      Hi = std::isnan(X) || X > 0 ? Hi : 0;
+      Lo = std::isnan(Y) || Y > 0 ? Lo : 0;
     }
     D[l] = (Hi << 16) | Lo;
   });

@@ -63,23 +63,35 @@ uint32_t halfMinMax(bool IsMax, bool NanMode, bool Bf, uint32_t Ab,
   return (IsMax ? X > Y : X < Y) ? Ab : Bb;
 }
 
+// An arithmetic result (exact, or round-to-odd) as f16/bf16. .ftz flushes
+// a tiny result, tininess after rounding as sm_90 has it (see ftzTiny32 in
+// Arith.cpp): V rounded to 11 bits with an unbounded exponent, that is 2V
+// rounded in the normal range, is below 2^-14 in magnitude.
+uint32_t halfResult(double V, bool Bf, int Mode, bool Ftz) {
+  if (Ftz && std::fabs(V) < 0x1p-14 &&
+      std::fabs(halfGet(halfPut(2 * V, Bf, Mode), Bf)) < 0x1p-13)
+    return std::signbit(V) ? 0x8000 : 0;
+  return halfPut(V, Bf, Mode);
+}
+
 // One element of a valid half operation (execHalf checked the opcode).
-uint32_t halfElem(const Inst &I, bool Bf, int Mode, uint32_t Ab, uint32_t Bb,
-                  uint32_t Cb) {
+uint32_t halfElem(const Inst &I, bool Bf, int Mode, bool Ftz, uint32_t Ab,
+                  uint32_t Bb, uint32_t Cb) {
   double X = halfGet(Ab, Bf), Y = halfGet(Bb, Bf), Z = halfGet(Cb, Bf);
   switch (I.Op) {
   case OpAdd:
-    return halfPut(X + Y, Bf, Mode);
+    return halfResult(X + Y, Bf, Mode, Ftz);
   case OpSub:
-    return halfPut(X - Y, Bf, Mode);
+    return halfResult(X - Y, Bf, Mode, Ftz);
   case OpMul:
-    return halfPut(X * Y, Bf, Mode);
+    return halfResult(X * Y, Bf, Mode, Ftz);
   case OpFma:
-    return halfPut(fmaRoundOdd(X, Y, Z), Bf, Mode);
+    return halfResult(fmaRoundOdd(X, Y, Z), Bf, Mode, Ftz);
+  // A NaN gives an unspecified NaN (ISA); sm_90's is the canonical one.
   case OpNeg:
-    return Ab ^ 0x8000;
+    return halfIsNaN(Ab, Bf) ? HalfCanonicalNaN : Ab ^ 0x8000;
   case OpAbs:
-    return Ab & 0x7fff;
+    return halfIsNaN(Ab, Bf) ? HalfCanonicalNaN : Ab & 0x7fff;
   case OpMin:
   case OpMax:
     return halfMinMax(I.Op == OpMax, I.Flags & FNan, Bf, Ab, Bb);
@@ -131,14 +143,15 @@ void Launcher::execHalf(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
         Bb = f16Ftz(Bb);
         Cb = f16Ftz(Cb);
       }
-      uint32_t Res = halfElem(I, Bf, Mode, Ab, Bb, Cb);
+      uint32_t Res = halfElem(I, Bf, Mode, Ftz, Ab, Bb, Cb);
       if (Ftz)
         Res = f16Ftz(Res);
       if (I.Flags & FSat)
         Res = halfPut(sat32(halfGet(Res, Bf)), Bf);
+      // .relu: negatives and -0 (as sm_90) become +0.
       if ((I.Flags & FRelu) && halfIsNaN(Res, Bf))
         Res = HalfCanonicalNaN;
-      else if ((I.Flags & FRelu) && halfGet(Res, Bf) < 0)
+      else if ((I.Flags & FRelu) && !(halfGet(Res, Bf) > 0))
         Res = 0;
       Out |= (Res & 0xffff) << Sh;
     }

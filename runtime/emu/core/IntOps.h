@@ -389,7 +389,10 @@ static EMU_ALWAYS_INLINE void opBfind(const Inst &I, uint64_t *R, uint32_t EM) {
   });
 }
 
-// Bit-field extract, bit by bit as the PTX ISA defines it.
+// Bit-field extract, bit by bit as the PTX ISA defines it. Position and
+// length are "restricted to 0..255": .b32 takes their low 8 bits (the ISA's
+// pseudocode), .b64 on sm_90 clamps larger values instead (H200, 2026-11-27;
+// for 64 bits any value from 64 on acts alike).
 static EMU_ALWAYS_INLINE void opBfe(const Inst &I, uint64_t *R, uint32_t EM) {
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   const uint64_t *B = R + (size_t)I.S[1] * 32;
@@ -400,7 +403,9 @@ static EMU_ALWAYS_INLINE void opBfe(const Inst &I, uint64_t *R, uint32_t EM) {
   unsigned Bits = tySize(T) * 8;
   LANES({
     uint64_t V = A[l];
-    uint32_t Pos = (uint32_t)B[l] & 0xff, Len = (uint32_t)C[l] & 0xff;
+    uint32_t Pos = (uint32_t)B[l], Len = (uint32_t)C[l];
+    Pos = Bits == 64 ? std::min(Pos, 255u) : Pos & 0xff;
+    Len = Bits == 64 ? std::min(Len, 255u) : Len & 0xff;
     uint64_t Res;
     bool Sbit;
     if (S) {

@@ -68,12 +68,13 @@ template <class T> static inline uint64_t put(T V) {
 }
 
 /// cvt.rna.tf32.f32: the f32 rounded to 10 mantissa bits, ties away from
-/// zero (adding half an ulp to the magnitude), low 13 bits zero; a NaN
-/// becomes the canonical NaN 0x7fffffff (an assumption: the ISA leaves the
-/// payload open).
+/// zero (adding half an ulp to the magnitude), low 13 bits zero. A NaN
+/// keeps its sign and top payload bits, as on sm_90 (the ISA leaves the
+/// payload open); one whose payload lies in the low 13 bits only (not seen
+/// on a GPU) becomes the canonical NaN 0x7fffffff.
 static inline uint32_t cvtRnaTf32(uint32_t U) {
   if ((U & 0x7fffffffu) > 0x7f800000u)
-    return 0x7fffffffu;
+    return (U & 0x007fe000u) ? U & 0xffffe000u : 0x7fffffffu;
   return (U + 0x1000u) & 0xffffe000u;
 }
 
@@ -174,11 +175,13 @@ template <class Fn> static inline bool uintDispatch(Ty T, Fn &&F) {
 static inline float ftz32(float X) {
   return std::fpclassify(X) == FP_SUBNORMAL ? std::copysign(0.0f, X) : X;
 }
+// .sat: [0, 1]; NaN and both zeros give +0 (-0 is in the ISA's range, but
+// sm_90 returns +0 for it).
 static inline float sat32(float X) {
-  return std::isnan(X) ? 0.0f : X < 0 ? 0.0f : X > 1 ? 1.0f : X;
+  return !(X > 0) ? 0.0f : X > 1 ? 1.0f : X;
 }
 static inline double sat64(double X) {
-  return std::isnan(X) ? 0.0 : X < 0 ? 0.0 : X > 1 ? 1.0 : X;
+  return !(X > 0) ? 0.0 : X > 1 ? 1.0 : X;
 }
 
 // PTX canonical NaN (0x7fffffff for f32).
@@ -195,6 +198,30 @@ template <class T> static inline T canonicalNaN() {
     return D;
   }
 }
+// NaN results of float arithmetic: the ISA leaves the payload open; these
+// are what sm_90 returns (H200 run of 2026-11-27, docs/emulator.md). f32
+// gives the canonical NaN; f64 gives the first NaN operand in the order the
+// caller passes (b, a for add, sub and mul; b, c, a for fma; a, b for div)
+// with its quiet bit set, or the default NaN of an invalid operation (R).
+static inline float canonF32(float X) {
+  return X != X ? canonicalNaN<float>() : X;
+}
+static inline double quiet64(double X) {
+  return get<double>(put<double>(X) | 0x0008000000000000ull);
+}
+// nanPick64's choice as bits, without branches (vectorisable on SSE2): X
+// quieted when X is a NaN (|X| + 2^52 - 1 reaches the sign bit), else R.
+static inline uint64_t nanOr64(uint64_t X, uint64_t R) {
+  uint64_t M =
+      0 - (((X & 0x7fffffffffffffffull) + 0x000fffffffffffffull) >> 63);
+  return (R & ~M) | ((X | 0x0008000000000000ull) & M);
+}
+static inline double nanPick64(double R, double P, double Q, double S = 0) {
+  if (R == R)
+    return R;
+  return P != P ? quiet64(P) : Q != Q ? quiet64(Q) : S != S ? quiet64(S) : R;
+}
+
 template <class T> static inline T fminPtx(T A, T B, bool Nan) {
   if (std::isnan(A) || std::isnan(B)) {
     if (Nan || (std::isnan(A) && std::isnan(B)))

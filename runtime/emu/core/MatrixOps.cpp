@@ -15,7 +15,8 @@
 // C + A[m][0]*B[0][n] + ... + A[m][K-1]*B[K-1][n] is accumulated in f32 in
 // that k order, rounding to nearest even after each addition, and rounded
 // once to f16 for an f16 D. f64 accumulates with one fma per k in order.
-// tf32 operands use their top 19 bits (the low 13 are ignored). How the
+// tf32 operands use their top 19 bits (the low 13 are ignored). A zero
+// f16/bf16/tf32 result is +0 and a NaN the canonical one, as on sm_90. How the
 // tensor cores order and round their additions is not documented: this is
 // the emulator's documented choice (docs/emulator.md), which a GPU may
 // differ from in the last bits. Integer (.s8/.u8) products and sums are
@@ -197,14 +198,17 @@ double dotAcc(const double (*A)[32], const double (*B)[32], double C, int M,
   }
   if (In == ElF64) {
     double Acc = C;
-    for (int Kk = 0; Kk < K; ++Kk)
-      Acc = std::fma(A[M][Kk], B[Kk][N], Acc);
+    for (int Kk = 0; Kk < K; ++Kk) // NaNs as fma.rn.f64 gives them
+      Acc =
+          nanPick64(std::fma(A[M][Kk], B[Kk][N], Acc), B[Kk][N], Acc, A[M][Kk]);
     return Acc;
   }
   float Acc = (float)C;
   for (int Kk = 0; Kk < K; ++Kk) // exact product, one rounding per add
     Acc = Acc + (float)(A[M][Kk] * B[Kk][N]);
-  return Acc;
+  // The ISA leaves accumulation open; sm_90 gives +0 for a zero sum (also
+  // of -0 terms) and the canonical NaN.
+  return Acc == 0 ? 0.0f : canonF32(Acc);
 }
 
 } // namespace

@@ -324,11 +324,23 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   }
 }
 
-template <class T> static T atomicApply(uint8_t Op, T Old, T B, T C) {
+// A NaN sum of atom/red.add (the ISA leaves its payload open): sm_90 gives
+// the canonical NaN for f32; for f64 on global memory the operand's NaN,
+// else the old value's, unquieted, and on shared memory the old value's,
+// else the operand's, quieted (H200, 2026-11-27).
+static float atomAddF(float Old, float B, bool) { return canonF32(Old + B); }
+static double atomAddF(double Old, double B, bool Shared) {
+  if (Shared)
+    return nanPick64(Old + B, Old, B);
+  return B != B ? B : Old != Old ? Old : Old + B;
+}
+
+template <class T>
+static T atomicApply(uint8_t Op, T Old, T B, T C, bool Shared) {
   if constexpr (std::is_floating_point_v<T>) {
     switch (Op) {
-    case AtAdd:
-      return Old + B;
+    case AtAdd: // NaNs as sm_90 gives them (see atomAddF)
+      return atomAddF(Old, B, Shared);
     case AtMin:
       return fminPtx(Old, B, false);
     case AtMax:
@@ -411,7 +423,8 @@ static uint64_t hostAtomic(uint8_t *H, uint8_t Op, bool IntFetchOp, uint64_t B,
 // zero on shared memory." (red.add.f32 likewise; .add rounds to nearest
 // even.)
 static uint64_t addF32Ftz(uint64_t Old, uint64_t B) {
-  return put<float>(ftz32(ftz32(get<float>(Old)) + ftz32(get<float>(B))));
+  return put<float>(
+      canonF32(ftz32(ftz32(get<float>(Old)) + ftz32(get<float>(B)))));
 }
 
 bool Launcher::inShared(const Inst &I, const uint8_t *H) const {
@@ -463,8 +476,8 @@ void Launcher::execAtom(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       uint64_t New = Old;
       auto Do = [&](auto Tag) {
         using T = decltype(Tag);
-        New = put<T>(
-            atomicApply<T>(I.Sub, get<T>(Old), get<T>(B[L]), get<T>(C[L])));
+        New = put<T>(atomicApply<T>(I.Sub, get<T>(Old), get<T>(B[L]),
+                                    get<T>(C[L]), inShared(I, H)));
       };
       switch (I.T) {
       case Ty::F32:
@@ -551,7 +564,8 @@ void Launcher::atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       uint64_t B = R[(size_t)I.S[V] * 32 + L];
       auto NewOf = [&](uint64_t Old) -> uint64_t {
         return I.Flags & FFtz ? addF32Ftz(Old, B)
-                              : put<float>(get<float>(Old) + get<float>(B));
+                              : put<float>(atomAddF(get<float>(Old),
+                                                    get<float>(B), false));
       };
       uint64_t Old;
       if (Private) {

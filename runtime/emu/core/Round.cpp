@@ -155,13 +155,14 @@ double roundToInt(double V, int Mode) {
 }
 
 // Rounds a double to a binary format with ExpBits/MantBits (f16: 5/10,
-// bf16: 8/7), returns the bit pattern.
+// bf16: 8/7), returns the bit pattern. A NaN becomes the canonical 0x7fff,
+// as on sm_90 (cvt and f16/bf16 arithmetic; the ISA leaves the payload open).
 static uint32_t toSmall(double X, int Mode, int ExpBits, int MantBits) {
   const uint32_t ExpMax = (1u << ExpBits) - 1;
   const uint32_t SignBit = 1u << (ExpBits + MantBits);
   const uint32_t Inf = ExpMax << MantBits;
   if (std::isnan(X))
-    return Inf | (1u << (MantBits - 1));
+    return 0x7fff;
   uint32_t Sign = std::signbit(X) ? SignBit : 0;
   double A = std::fabs(X);
   if (std::isinf(A))

@@ -30,8 +30,8 @@ static inline int64_t videoOne(uint8_t Kind, uint8_t Cm, int64_t X, int64_t Y) {
     return X < Y ? X : Y;
   case VidMax:
     return X > Y ? X : Y;
-  case VidAvrg: // (x + y + 1) >> 1, rounding up at .5
-    return (X + Y + 1) >> 1;
+  case VidAvrg: // PTX ISA: (x + y + 1) >> 1, but (x + y) >> 1 below zero
+    return X + Y >= 0 ? (X + Y + 1) >> 1 : (X + Y) >> 1;
   default: { // VidSet
     bool R = Cm == CmpEq   ? X == Y
              : Cm == CmpNe ? X != Y

@@ -342,10 +342,12 @@ static void checkSlot(int Kind, const char *Where, unsigned K, unsigned Slot,
   u64 Want = Init;
   for (const Entry &X : E)
     Want = ref::stored(Md.O, Md.T, false, Want, X.V, 0);
+  // exch's final value is the last exchange's: scheduling decides it (the
+  // check is that some order explains it); the dump's marker says so.
   if (Dump)
-    std::fprintf(Dump, "contention %s\t%s K=%u slot %u\t%llx\t%llx\n",
+    std::fprintf(Dump, "contention %s\t%s K=%u slot %u\t%llx\t%llx%s\n",
                  kNames[Kind], Where, K, Slot, (unsigned long long)Init,
-                 (unsigned long long)Final);
+                 (unsigned long long)Final, Kind == ExchB32 ? "\torder" : "");
   if (Kind != ExchB32 && Final != Want)
     fail(Failed,
          "FAIL contention %s [%s, %u addresses] slot %u: %zu "

@@ -54,12 +54,13 @@ def half_forms(form):
                          f'{F}, {b(".ftz" in m)}, a, b)')
                     form(name, f'{name} %0, %1, %2;', reg, reg * 2,
                          f'{cls}_2', wrap(e))
+            # The ISA: "NaN inputs yield an unspecified NaN".
             for op in ['neg', 'abs']:
                 for m in [''] + (['.ftz'] if isH else []):
                     name = f'{op}{m}.{ty}'
                     e = f'ref::h{op}1({F}, {b(m)}, a)'
                     form(name, f'{name} %0, %1;', reg, reg, f'{cls}_1',
-                         wrap(e))
+                         wrap(e), chk)
 
 
 def half_cmp_cvt_forms(form):
@@ -203,9 +204,13 @@ def sreg_forms(form):
     a = thread index, two blocks)."""
     for sr, e in [('%ctaid.y', '0'), ('%ctaid.z', '0'), ('%nctaid.x', '2'),
                   ('%nctaid.z', '1'), ('%ntid.y', '1'), ('%ntid.z', '1'),
-                  ('%tid.z', '0'), ('%warpid', '(a % 128) / 32'),
-                  ('%dynamic_smem_size', '0')]:
+                  ('%tid.z', '0'), ('%dynamic_smem_size', '0')]:
         form(f'mov.u32 {sr}', f'mov.u32 %0, %{sr};', 'r', '', 'idx', e)
+    # %warpid is volatile and need not be the warp's index in its CTA (the
+    # ISA; sm_90 gave warp w (w + 1) % 4): only that it is below %nwarpid.
+    form('mov.u32 %warpid #below-nwarpid', '{ .reg .pred p; .reg .b32 w, n; '
+         'mov.u32 w, %%warpid; mov.u32 n, %%nwarpid; setp.lt.u32 p, w, n; '
+         'selp.u32 %0, 1, 0, p; }', 'r', '', 'idx', '1')
     # The clocks only have to be monotonic within a thread.
     form('mov.u32 %clock', '{ .reg .pred p; .reg .b32 t, u; '
          'mov.u32 t, %%clock; mov.u32 u, %%clock; sub.u32 u, u, t; '
@@ -254,7 +259,7 @@ M32 = '0xffffffffull'
 def imm_forms(form):
     """Immediate-operand and small variants clang emits (clang-forms.txt)."""
     H, R, L = 'h', 'r', 'l'
-    # (name, ptx, dst, srcs, class, reference)
+    # (name, ptx, dst, srcs, class, reference[, check])
     t = [
         ('add.s16 imm -1', 'add.s16 %0, %1, -1;', H, H, 'i32_1',
          '(a - 1) & 0xffffull'),
@@ -279,7 +284,7 @@ def imm_forms(form):
          'i32_1', 'ref::prmt(a, 0, 0x3340)'),
         ('sub.f32 imm 0fBF800000', 'sub.f32 %0, %1, 0fBF800000;', R, R,
          'f32_1', 'ref::f32op(ref::SUB, ref::RN, false, false, a, '
-         '0xbf800000, 0)'),
+         '0xbf800000, 0)', 'nan'),
         ('mul.lo.u32', 'mul.lo.u32 %0, %1, %2;', R, 'rr', 'i32_2',
          f'(a * b) & {M32}'),
         ('bfe.u32 imm 4 8', 'bfe.u32 %0, %1, 4, 8;', R, R, 'i32_1',
@@ -366,8 +371,8 @@ def imm_forms(form):
          'setp.ltu.xor.f32 p, %1, %2, q; selp.u32 %0, 1, 0, p; }', R, 'rrr',
          'f32_3', '[&] { float x = ref::f(a), y = ref::f(b); return (u64)('
          '(!(x >= y)) != ((c & 0xffffffffull) != 0)); }()')
-    for name, ptx, dst, srcs, cls, ref in t:
-        form(name, ptx, dst, srcs, cls, ref)
+    for name, ptx, dst, srcs, cls, ref, *check in t:
+        form(name, ptx, dst, srcs, cls, ref, *check)
     # Float immediates on the default-rounding and fma forms.
     for op, OP in [('add', 'ADD'), ('mul', 'MUL')]:
         form(f'{op}.f32 imm 0f3FC00000', f'{op}.f32 %0, %1, 0f3FC00000;', R, R,

@@ -23,6 +23,14 @@ BOUNDS = {}  # name -> (max relative, max absolute error, rounding ulps)
 def form(name, ptx, dst, srcs, cls, ref, check='exact'):
     if '.sat.' in name and 'f32' in name:
         check = 'satz'  # see Check::Satz in instr.cu
+    # A name is a dump key: a second form of that name must be the same
+    # instruction on the same inputs (imm_variants repeats some immediates
+    # the float forms have) and is not emitted again.
+    for f in FORMS:
+        if f[0] == name:
+            if (f[1], f[2], f[3], f[4], f[6]) != (ptx, dst, srcs, cls, check):
+                sys.exit(f'gen_instr: two different forms named {name!r}')
+            return
     FORMS.append((name, ptx, dst, srcs, cls, ref, check))
 
 
@@ -102,16 +110,17 @@ def float_forms():
                  'f32_2', f'ref::f32minmax({mx}, {str(bool(ftz)).lower()}, a, b)')
         form(f'{mm}.f64', f'{mm}.f64 %0, %1, %2;', 'l', 'll', 'f64_2',
              f'ref::f64minmax({mx}, a, b)', 'nan')
+    # abs/neg: the ISA says "NaN inputs yield an unspecified NaN".
     for ftz in ['', '.ftz']:
         fl = str(bool(ftz)).lower()
         form(f'abs{ftz}.f32', f'abs{ftz}.f32 %0, %1;', 'r', 'r', 'f32_1',
-             f'ref::f32abs({fl}, a)')
+             f'ref::f32abs({fl}, a)', 'nan')
         form(f'neg{ftz}.f32', f'neg{ftz}.f32 %0, %1;', 'r', 'r', 'f32_1',
-             f'ref::f32neg({fl}, a)')
+             f'ref::f32neg({fl}, a)', 'nan')
     form('abs.f64', 'abs.f64 %0, %1;', 'l', 'l', 'f64_1',
-         'a & 0x7fffffffffffffffull')
+         'a & 0x7fffffffffffffffull', 'nan')
     form('neg.f64', 'neg.f64 %0, %1;', 'l', 'l', 'f64_1',
-         'a ^ 0x8000000000000000ull')
+         'a ^ 0x8000000000000000ull', 'nan')
     # Immediates in each float literal syntax.
     for lit, val in [('0f3F800000', '1.0f'), ('0fBF000000', '-0.5f'),
                      ('0f7F800000', 'INFINITY'), ('0f80000000', '-0.0f')]:
@@ -539,7 +548,8 @@ def more_forms():
          '(b & ~0ull >> 1) | (a & 1ull << 63)')
     for t, fn in [('finite', 'std::isfinite(x)'), ('infinite', 'std::isinf(x)'),
                   ('number', '!std::isnan(x)'), ('notanumber', 'std::isnan(x)'),
-                  ('normal', 'std::isnormal(x)'),
+                  # "positive and negative zero are considered normal"
+                  ('normal', 'std::isnormal(x) || x == 0'),
                   ('subnormal', 'std::fpclassify(x) == FP_SUBNORMAL')]:
         for ty, reg, conv in [('f32', 'r', 'ref::f'), ('f64', 'l', 'ref::d')]:
             form(f'testp.{t}.{ty}', f'{{ .reg .pred p; testp.{t}.{ty} p, %1; '

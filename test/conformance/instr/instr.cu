@@ -2,9 +2,13 @@
 // generated form (instr_forms.h) runs on a set of edge-case inputs and its
 // result bits are compared with the host reference in ref.h.
 //   instr [--dump FILE] [--exhaustive N] [--filter SUBSTR]
+//   instr --check-dump FILE
 // Prints one line per failing case and "N forms, M cases, K failed"; exits 0
 // only when every case passes. The dump lists (form, inputs, result bits) so
-// that a run on a real GPU can be diffed with the emulator's.
+// that a run on a real GPU can be diffed with the emulator's. --check-dump
+// runs no kernel: it applies the suite's checks to the results of a dump
+// (a GPU's, or a fixture of its lines), so that the host reference can be
+// held against a GPU offline.
 #include "cases.h"
 #include "ref.h"
 #include "ref_half.h"
@@ -15,6 +19,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
+#include <map>
+#include <string>
 
 using u64 = uint64_t;
 // Exact: bit for bit. Nan: any NaN matches an expected NaN. Low8: only the
@@ -192,7 +198,50 @@ static int runForm(const Form &f, const std::vector<Case> &cs, FILE *dump,
   return 0;
 }
 
+// --check-dump: each line `form<TAB>case<TAB>a b c<TAB>result[<TAB>marker]`
+// is checked as runForm checks a result; a form this build lacks fails.
+static int checkDump(const char *path) {
+  FILE *in = std::fopen(path, "r");
+  if (!in) {
+    std::fprintf(stderr, "instr: cannot read '%s'\n", path);
+    return 2;
+  }
+  std::map<std::string, const Form *> byName;
+  for (const Form &f : kForms)
+    byName[f.name] = &f;
+  char line[512];
+  unsigned lines = 0, failed = 0;
+  while (std::fgets(line, sizeof line, in)) {
+    char name[128];
+    unsigned long long a, b, c, got;
+    size_t idx;
+    if (std::sscanf(line, "%127[^\t]\t%zu\t%llx %llx %llx\t%llx", name, &idx,
+                    &a, &b, &c, &got) != 6)
+      continue;
+    ++lines;
+    auto it = byName.find(name);
+    if (it == byName.end()) {
+      std::printf("FAIL %s: no such form in this build\n", name);
+      ++failed;
+      continue;
+    }
+    const Form &f = *it->second;
+    u64 m = f.dst == 'r' ? 0xffffffffull : f.dst == 'h' ? 0xffffull : ~0ull;
+    u64 want = f.ref(a, b, c);
+    if (f.check != Check::Approx)
+      want &= m;
+    if (!matches(f, got & m, want) && ++failed <= 100000)
+      std::printf("FAIL %s: in %llx %llx %llx got %llx want %llx\n", name, a, b,
+                  c, got & m, (unsigned long long)want);
+  }
+  std::fclose(in);
+  std::printf("%u results checked, %u failed\n", lines, failed);
+  return failed || !lines ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 3 && !std::strcmp(argv[1], "--check-dump"))
+    return checkDump(argv[2]);
   const char *dumpPath = nullptr, *filter = nullptr;
   unsigned extra = 0;
   for (int i = 1; i < argc; ++i) {
@@ -205,7 +254,7 @@ int main(int argc, char **argv) {
     else {
       std::fprintf(stderr,
                    "instr: unknown argument '%s'; use --dump FILE, "
-                   "--exhaustive N, --filter SUBSTR\n",
+                   "--exhaustive N, --filter SUBSTR or --check-dump FILE\n",
                    argv[i]);
       return 2;
     }

@@ -5639,18 +5639,8 @@ __global__ void k532(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   asm volatile("{ .reg .pred p, q; setp.ne.u32 q, %3, 0; setp.lt.s32.and p, %1, %2, q; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "r"(s0), "r"(s1), "r"(s2));
   O[i] = d;
 }
-// add.rn.f32 imm 0f3F800000
-__global__ void k533(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  unsigned int d;
-  unsigned int s0 = (unsigned int)A[i];
-  asm volatile("add.rn.f32 %0, %1, 0f3F800000;" : "=r"(d) : "r"(s0));
-  O[i] = d;
-}
 // add.rn.f32 imm 0fFF800000
-__global__ void k534(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k533(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5660,7 +5650,7 @@ __global__ void k534(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.sat.f32 imm 0f3F800000
-__global__ void k535(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k534(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5670,7 +5660,7 @@ __global__ void k535(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.sat.f32 imm 0fFF800000
-__global__ void k536(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k535(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5680,7 +5670,7 @@ __global__ void k536(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.ftz.f32 imm 0f3F800000
-__global__ void k537(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k536(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5690,7 +5680,7 @@ __global__ void k537(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.ftz.f32 imm 0fFF800000
-__global__ void k538(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k537(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5700,7 +5690,7 @@ __global__ void k538(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.ftz.sat.f32 imm 0f3F800000
-__global__ void k539(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k538(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5710,7 +5700,7 @@ __global__ void k539(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.ftz.sat.f32 imm 0fFF800000
-__global__ void k540(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k539(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5719,28 +5709,8 @@ __global__ void k540(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   asm volatile("add.rn.ftz.sat.f32 %0, %1, 0fFF800000;" : "=r"(d) : "r"(s0));
   O[i] = d;
 }
-// add.rn.f64 imm 0d3FF0000000000000
-__global__ void k541(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  unsigned long long d;
-  unsigned long long s0 = (unsigned long long)A[i];
-  asm volatile("add.rn.f64 %0, %1, 0d3FF0000000000000;" : "=l"(d) : "l"(s0));
-  O[i] = d;
-}
-// add.rn.f64 imm 0dC338000000000000
-__global__ void k542(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  unsigned long long d;
-  unsigned long long s0 = (unsigned long long)A[i];
-  asm volatile("add.rn.f64 %0, %1, 0dC338000000000000;" : "=l"(d) : "l"(s0));
-  O[i] = d;
-}
 // add.rz.f32 imm 0f3F800000
-__global__ void k543(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k540(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5750,7 +5720,7 @@ __global__ void k543(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.f32 imm 0fFF800000
-__global__ void k544(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k541(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5760,7 +5730,7 @@ __global__ void k544(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.sat.f32 imm 0f3F800000
-__global__ void k545(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k542(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5770,7 +5740,7 @@ __global__ void k545(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.sat.f32 imm 0fFF800000
-__global__ void k546(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k543(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5780,7 +5750,7 @@ __global__ void k546(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.ftz.f32 imm 0f3F800000
-__global__ void k547(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k544(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5790,7 +5760,7 @@ __global__ void k547(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.ftz.f32 imm 0fFF800000
-__global__ void k548(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k545(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5800,7 +5770,7 @@ __global__ void k548(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.ftz.sat.f32 imm 0f3F800000
-__global__ void k549(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k546(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5810,7 +5780,7 @@ __global__ void k549(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.ftz.sat.f32 imm 0fFF800000
-__global__ void k550(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k547(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5820,7 +5790,7 @@ __global__ void k550(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.f64 imm 0d3FF0000000000000
-__global__ void k551(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k548(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5830,7 +5800,7 @@ __global__ void k551(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rz.f64 imm 0dC338000000000000
-__global__ void k552(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k549(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5840,7 +5810,7 @@ __global__ void k552(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.f32 imm 0f3F800000
-__global__ void k553(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k550(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5850,7 +5820,7 @@ __global__ void k553(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.f32 imm 0fFF800000
-__global__ void k554(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k551(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5860,7 +5830,7 @@ __global__ void k554(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.sat.f32 imm 0f3F800000
-__global__ void k555(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k552(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5870,7 +5840,7 @@ __global__ void k555(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.sat.f32 imm 0fFF800000
-__global__ void k556(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k553(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5880,7 +5850,7 @@ __global__ void k556(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.ftz.f32 imm 0f3F800000
-__global__ void k557(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k554(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5890,7 +5860,7 @@ __global__ void k557(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.ftz.f32 imm 0fFF800000
-__global__ void k558(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k555(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5900,7 +5870,7 @@ __global__ void k558(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.ftz.sat.f32 imm 0f3F800000
-__global__ void k559(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k556(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5910,7 +5880,7 @@ __global__ void k559(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.ftz.sat.f32 imm 0fFF800000
-__global__ void k560(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k557(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5920,7 +5890,7 @@ __global__ void k560(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.f64 imm 0d3FF0000000000000
-__global__ void k561(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k558(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5930,7 +5900,7 @@ __global__ void k561(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.f64 imm 0dC338000000000000
-__global__ void k562(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k559(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5940,7 +5910,7 @@ __global__ void k562(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.f32 imm 0f3F800000
-__global__ void k563(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k560(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5950,7 +5920,7 @@ __global__ void k563(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.f32 imm 0fFF800000
-__global__ void k564(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k561(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5960,7 +5930,7 @@ __global__ void k564(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.sat.f32 imm 0f3F800000
-__global__ void k565(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k562(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5970,7 +5940,7 @@ __global__ void k565(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.sat.f32 imm 0fFF800000
-__global__ void k566(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k563(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5980,7 +5950,7 @@ __global__ void k566(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.ftz.f32 imm 0f3F800000
-__global__ void k567(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k564(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -5990,7 +5960,7 @@ __global__ void k567(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.ftz.f32 imm 0fFF800000
-__global__ void k568(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k565(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6000,7 +5970,7 @@ __global__ void k568(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.ftz.sat.f32 imm 0f3F800000
-__global__ void k569(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k566(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6010,7 +5980,7 @@ __global__ void k569(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.ftz.sat.f32 imm 0fFF800000
-__global__ void k570(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k567(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6020,7 +5990,7 @@ __global__ void k570(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.f64 imm 0d3FF0000000000000
-__global__ void k571(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k568(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6030,7 +6000,7 @@ __global__ void k571(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rz.f64 imm 0dC338000000000000
-__global__ void k572(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k569(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6040,7 +6010,7 @@ __global__ void k572(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.f32 imm 0f3F800000
-__global__ void k573(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k570(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6050,7 +6020,7 @@ __global__ void k573(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.f32 imm 0fFF800000
-__global__ void k574(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k571(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6060,7 +6030,7 @@ __global__ void k574(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.sat.f32 imm 0f3F800000
-__global__ void k575(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k572(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6070,7 +6040,7 @@ __global__ void k575(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.sat.f32 imm 0fFF800000
-__global__ void k576(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k573(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6080,7 +6050,7 @@ __global__ void k576(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.ftz.f32 imm 0f3F800000
-__global__ void k577(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k574(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6090,7 +6060,7 @@ __global__ void k577(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.ftz.f32 imm 0fFF800000
-__global__ void k578(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k575(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6100,7 +6070,7 @@ __global__ void k578(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.ftz.sat.f32 imm 0f3F800000
-__global__ void k579(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k576(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6110,7 +6080,7 @@ __global__ void k579(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.ftz.sat.f32 imm 0fFF800000
-__global__ void k580(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k577(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6120,7 +6090,7 @@ __global__ void k580(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.f64 imm 0d3FF0000000000000
-__global__ void k581(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k578(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6130,7 +6100,7 @@ __global__ void k581(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.f64 imm 0dC338000000000000
-__global__ void k582(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k579(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6140,7 +6110,7 @@ __global__ void k582(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.f32 imm 0f3F800000
-__global__ void k583(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k580(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6150,7 +6120,7 @@ __global__ void k583(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.f32 imm 0fFF800000
-__global__ void k584(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k581(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6160,7 +6130,7 @@ __global__ void k584(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.sat.f32 imm 0f3F800000
-__global__ void k585(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k582(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6170,7 +6140,7 @@ __global__ void k585(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.sat.f32 imm 0fFF800000
-__global__ void k586(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k583(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6180,7 +6150,7 @@ __global__ void k586(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.ftz.f32 imm 0f3F800000
-__global__ void k587(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k584(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6190,7 +6160,7 @@ __global__ void k587(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.ftz.f32 imm 0fFF800000
-__global__ void k588(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k585(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6200,7 +6170,7 @@ __global__ void k588(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.ftz.sat.f32 imm 0f3F800000
-__global__ void k589(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k586(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6210,7 +6180,7 @@ __global__ void k589(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.ftz.sat.f32 imm 0fFF800000
-__global__ void k590(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k587(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6220,7 +6190,7 @@ __global__ void k590(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.f64 imm 0d3FF0000000000000
-__global__ void k591(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k588(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6230,7 +6200,7 @@ __global__ void k591(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rz.f64 imm 0dC338000000000000
-__global__ void k592(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k589(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6240,7 +6210,7 @@ __global__ void k592(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rn.f32 imm 0f3F800000
-__global__ void k593(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k590(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6250,7 +6220,7 @@ __global__ void k593(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rn.f32 imm 0fFF800000
-__global__ void k594(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k591(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6260,7 +6230,7 @@ __global__ void k594(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rn.ftz.f32 imm 0f3F800000
-__global__ void k595(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k592(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6270,7 +6240,7 @@ __global__ void k595(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rn.ftz.f32 imm 0fFF800000
-__global__ void k596(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k593(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6280,7 +6250,7 @@ __global__ void k596(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rn.f64 imm 0d3FF0000000000000
-__global__ void k597(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k594(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6290,7 +6260,7 @@ __global__ void k597(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rn.f64 imm 0dC338000000000000
-__global__ void k598(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k595(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6300,7 +6270,7 @@ __global__ void k598(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rz.f32 imm 0f3F800000
-__global__ void k599(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k596(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6310,7 +6280,7 @@ __global__ void k599(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rz.f32 imm 0fFF800000
-__global__ void k600(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k597(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6320,7 +6290,7 @@ __global__ void k600(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rz.ftz.f32 imm 0f3F800000
-__global__ void k601(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k598(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6330,7 +6300,7 @@ __global__ void k601(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rz.ftz.f32 imm 0fFF800000
-__global__ void k602(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k599(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6340,7 +6310,7 @@ __global__ void k602(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rz.f64 imm 0d3FF0000000000000
-__global__ void k603(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k600(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6350,7 +6320,7 @@ __global__ void k603(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // div.rz.f64 imm 0dC338000000000000
-__global__ void k604(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k601(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6360,7 +6330,7 @@ __global__ void k604(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.f32 imm 0f3F800000
-__global__ void k605(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k602(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6370,7 +6340,7 @@ __global__ void k605(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.f32 imm 0fFF800000
-__global__ void k606(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k603(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6380,7 +6350,7 @@ __global__ void k606(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.ftz.f32 imm 0f3F800000
-__global__ void k607(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k604(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6390,7 +6360,7 @@ __global__ void k607(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.ftz.f32 imm 0fFF800000
-__global__ void k608(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k605(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6400,7 +6370,7 @@ __global__ void k608(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.f64 imm 0d3FF0000000000000
-__global__ void k609(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k606(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6410,7 +6380,7 @@ __global__ void k609(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.f64 imm 0dC338000000000000
-__global__ void k610(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k607(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6420,7 +6390,7 @@ __global__ void k610(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.f32 imm 0f3F800000
-__global__ void k611(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k608(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6430,7 +6400,7 @@ __global__ void k611(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.f32 imm 0fFF800000
-__global__ void k612(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k609(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6440,7 +6410,7 @@ __global__ void k612(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.ftz.f32 imm 0f3F800000
-__global__ void k613(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k610(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6450,7 +6420,7 @@ __global__ void k613(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.ftz.f32 imm 0fFF800000
-__global__ void k614(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k611(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6460,7 +6430,7 @@ __global__ void k614(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.f64 imm 0d3FF0000000000000
-__global__ void k615(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k612(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6470,7 +6440,7 @@ __global__ void k615(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.f64 imm 0dC338000000000000
-__global__ void k616(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k613(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6480,7 +6450,7 @@ __global__ void k616(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.cc.u32 imm 7
-__global__ void k617(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k614(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6490,7 +6460,7 @@ __global__ void k617(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.cc.u32 imm -3
-__global__ void k618(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k615(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6500,7 +6470,7 @@ __global__ void k618(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.cc.u32 imm 0xF0F0F0F0
-__global__ void k619(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k616(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6510,7 +6480,7 @@ __global__ void k619(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.cc.u32 imm 7
-__global__ void k620(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k617(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6520,7 +6490,7 @@ __global__ void k620(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.cc.u32 imm -3
-__global__ void k621(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k618(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6530,7 +6500,7 @@ __global__ void k621(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.cc.u32 imm 0xF0F0F0F0
-__global__ void k622(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k619(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6540,7 +6510,7 @@ __global__ void k622(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.cc.s64 imm 7
-__global__ void k623(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k620(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6550,7 +6520,7 @@ __global__ void k623(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.cc.s64 imm -3
-__global__ void k624(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k621(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6560,7 +6530,7 @@ __global__ void k624(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.cc.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k625(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k622(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6570,7 +6540,7 @@ __global__ void k625(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u32 imm 7
-__global__ void k626(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k623(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6580,7 +6550,7 @@ __global__ void k626(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u32 imm -3
-__global__ void k627(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k624(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6590,7 +6560,7 @@ __global__ void k627(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u32 imm 0xF0F0F0F0
-__global__ void k628(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k625(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6600,7 +6570,7 @@ __global__ void k628(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u64 imm 7
-__global__ void k629(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k626(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6610,7 +6580,7 @@ __global__ void k629(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u64 imm -3
-__global__ void k630(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k627(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6620,7 +6590,7 @@ __global__ void k630(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k631(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k628(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6630,7 +6600,7 @@ __global__ void k631(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.lo.s32 imm 7
-__global__ void k632(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k629(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6640,7 +6610,7 @@ __global__ void k632(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.lo.s32 imm -3
-__global__ void k633(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k630(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6650,7 +6620,7 @@ __global__ void k633(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.lo.s32 imm 0xF0F0F0F0
-__global__ void k634(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k631(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6660,7 +6630,7 @@ __global__ void k634(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.hi.u32 imm 7
-__global__ void k635(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k632(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6670,7 +6640,7 @@ __global__ void k635(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.hi.u32 imm -3
-__global__ void k636(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k633(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6680,7 +6650,7 @@ __global__ void k636(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul24.hi.u32 imm 0xF0F0F0F0
-__global__ void k637(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k634(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6690,7 +6660,7 @@ __global__ void k637(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.pred imm 7
-__global__ void k638(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k635(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6700,7 +6670,7 @@ __global__ void k638(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.pred imm -3
-__global__ void k639(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k636(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6710,7 +6680,7 @@ __global__ void k639(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.pred imm 0xF0F0F0F0
-__global__ void k640(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k637(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6720,7 +6690,7 @@ __global__ void k640(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.pred imm 7
-__global__ void k641(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k638(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6730,7 +6700,7 @@ __global__ void k641(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.pred imm -3
-__global__ void k642(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k639(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6740,7 +6710,7 @@ __global__ void k642(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.pred imm 0xF0F0F0F0
-__global__ void k643(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k640(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6750,7 +6720,7 @@ __global__ void k643(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.pred imm 7
-__global__ void k644(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k641(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6760,7 +6730,7 @@ __global__ void k644(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.pred imm -3
-__global__ void k645(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k642(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6770,7 +6740,7 @@ __global__ void k645(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.pred imm 0xF0F0F0F0
-__global__ void k646(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k643(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6780,7 +6750,7 @@ __global__ void k646(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b32 imm 7
-__global__ void k647(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k644(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6790,7 +6760,7 @@ __global__ void k647(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b32 imm -3
-__global__ void k648(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k645(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6800,7 +6770,7 @@ __global__ void k648(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b32 imm 0xF0F0F0F0
-__global__ void k649(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k646(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6810,7 +6780,7 @@ __global__ void k649(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b32 imm 7
-__global__ void k650(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k647(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6820,7 +6790,7 @@ __global__ void k650(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b32 imm -3
-__global__ void k651(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k648(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6830,7 +6800,7 @@ __global__ void k651(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b32 imm 0xF0F0F0F0
-__global__ void k652(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k649(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6840,7 +6810,7 @@ __global__ void k652(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b64 imm 7
-__global__ void k653(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k650(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6850,7 +6820,7 @@ __global__ void k653(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b64 imm -3
-__global__ void k654(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k651(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6860,7 +6830,7 @@ __global__ void k654(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k655(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k652(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6870,7 +6840,7 @@ __global__ void k655(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b64 imm 7
-__global__ void k656(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k653(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6880,7 +6850,7 @@ __global__ void k656(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b64 imm -3
-__global__ void k657(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k654(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6890,7 +6860,7 @@ __global__ void k657(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k658(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k655(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6899,18 +6869,8 @@ __global__ void k658(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   asm volatile("{ .reg .pred p; setp.ne.b64 p, %1, 0x7FFFFFFFFFFFFFFF; selp.u32 %0, 1, 0, p; }" : "=r"(d) : "l"(s0));
   O[i] = d;
 }
-// add.s32 imm 7
-__global__ void k659(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  unsigned int d;
-  unsigned int s0 = (unsigned int)A[i];
-  asm volatile("add.s32 %0, %1, 7;" : "=r"(d) : "r"(s0));
-  O[i] = d;
-}
 // add.s32 imm -3
-__global__ void k660(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k656(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6920,7 +6880,7 @@ __global__ void k660(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s32 imm 0xF0F0F0F0
-__global__ void k661(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k657(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6930,7 +6890,7 @@ __global__ void k661(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s32 imm 7
-__global__ void k662(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k658(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6940,7 +6900,7 @@ __global__ void k662(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s32 imm -3
-__global__ void k663(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k659(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6950,7 +6910,7 @@ __global__ void k663(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s32 imm 0xF0F0F0F0
-__global__ void k664(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k660(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6960,7 +6920,7 @@ __global__ void k664(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s32 imm 7
-__global__ void k665(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k661(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6970,7 +6930,7 @@ __global__ void k665(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s32 imm -3
-__global__ void k666(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k662(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6980,7 +6940,7 @@ __global__ void k666(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s32 imm 0xF0F0F0F0
-__global__ void k667(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k663(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -6990,7 +6950,7 @@ __global__ void k667(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u32 imm 7
-__global__ void k668(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k664(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7000,7 +6960,7 @@ __global__ void k668(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u32 imm -3
-__global__ void k669(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k665(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7010,7 +6970,7 @@ __global__ void k669(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u32 imm 0xF0F0F0F0
-__global__ void k670(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k666(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7020,7 +6980,7 @@ __global__ void k670(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s32 imm 7
-__global__ void k671(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k667(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7030,7 +6990,7 @@ __global__ void k671(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s32 imm -3
-__global__ void k672(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k668(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7040,7 +7000,7 @@ __global__ void k672(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s32 imm 0xF0F0F0F0
-__global__ void k673(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k669(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7050,7 +7010,7 @@ __global__ void k673(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b32 imm 7
-__global__ void k674(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k670(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7060,7 +7020,7 @@ __global__ void k674(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b32 imm -3
-__global__ void k675(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k671(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7070,7 +7030,7 @@ __global__ void k675(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b32 imm 0xF0F0F0F0
-__global__ void k676(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k672(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7080,7 +7040,7 @@ __global__ void k676(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b32 imm 7
-__global__ void k677(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k673(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7090,7 +7050,7 @@ __global__ void k677(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b32 imm -3
-__global__ void k678(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k674(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7100,7 +7060,7 @@ __global__ void k678(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b32 imm 0xF0F0F0F0
-__global__ void k679(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k675(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7110,7 +7070,7 @@ __global__ void k679(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b32 imm 7
-__global__ void k680(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k676(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7120,7 +7080,7 @@ __global__ void k680(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b32 imm -3
-__global__ void k681(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k677(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7130,7 +7090,7 @@ __global__ void k681(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b32 imm 0xF0F0F0F0
-__global__ void k682(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k678(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7140,7 +7100,7 @@ __global__ void k682(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s32 imm 7
-__global__ void k683(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k679(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7150,7 +7110,7 @@ __global__ void k683(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s32 imm -3
-__global__ void k684(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k680(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7160,7 +7120,7 @@ __global__ void k684(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s32 imm 0xF0F0F0F0
-__global__ void k685(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k681(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7170,7 +7130,7 @@ __global__ void k685(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s32 imm 7
-__global__ void k686(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k682(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7180,7 +7140,7 @@ __global__ void k686(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s32 imm -3
-__global__ void k687(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k683(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7190,7 +7150,7 @@ __global__ void k687(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s32 imm 0xF0F0F0F0
-__global__ void k688(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k684(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7200,7 +7160,7 @@ __global__ void k688(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u32 imm 7
-__global__ void k689(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k685(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7210,7 +7170,7 @@ __global__ void k689(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u32 imm -3
-__global__ void k690(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k686(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7220,7 +7180,7 @@ __global__ void k690(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u32 imm 0xF0F0F0F0
-__global__ void k691(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k687(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7230,7 +7190,7 @@ __global__ void k691(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u32 imm 7
-__global__ void k692(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k688(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7240,7 +7200,7 @@ __global__ void k692(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u32 imm -3
-__global__ void k693(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k689(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7250,7 +7210,7 @@ __global__ void k693(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u32 imm 0xF0F0F0F0
-__global__ void k694(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k690(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7260,7 +7220,7 @@ __global__ void k694(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shl.b32 imm 5
-__global__ void k695(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k691(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7270,7 +7230,7 @@ __global__ void k695(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shl.b32 imm 31
-__global__ void k696(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k692(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7280,7 +7240,7 @@ __global__ void k696(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u32 imm 5
-__global__ void k697(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k693(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7290,7 +7250,7 @@ __global__ void k697(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u32 imm 31
-__global__ void k698(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k694(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7300,7 +7260,7 @@ __global__ void k698(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.s32 imm 5
-__global__ void k699(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k695(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7310,7 +7270,7 @@ __global__ void k699(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.s32 imm 31
-__global__ void k700(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k696(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7320,7 +7280,7 @@ __global__ void k700(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm 7
-__global__ void k701(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k697(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7330,7 +7290,7 @@ __global__ void k701(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm -3
-__global__ void k702(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k698(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7340,7 +7300,7 @@ __global__ void k702(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k703(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k699(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7350,7 +7310,7 @@ __global__ void k703(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s64 imm 7
-__global__ void k704(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k700(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7360,7 +7320,7 @@ __global__ void k704(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s64 imm -3
-__global__ void k705(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k701(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7370,7 +7330,7 @@ __global__ void k705(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k706(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k702(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7380,7 +7340,7 @@ __global__ void k706(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s64 imm 7
-__global__ void k707(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k703(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7390,7 +7350,7 @@ __global__ void k707(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s64 imm -3
-__global__ void k708(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k704(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7400,7 +7360,7 @@ __global__ void k708(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k709(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k705(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7410,7 +7370,7 @@ __global__ void k709(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u64 imm 7
-__global__ void k710(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k706(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7420,7 +7380,7 @@ __global__ void k710(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u64 imm -3
-__global__ void k711(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k707(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7430,7 +7390,7 @@ __global__ void k711(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k712(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k708(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7440,7 +7400,7 @@ __global__ void k712(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s64 imm 7
-__global__ void k713(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k709(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7450,7 +7410,7 @@ __global__ void k713(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s64 imm -3
-__global__ void k714(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k710(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7460,7 +7420,7 @@ __global__ void k714(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k715(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k711(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7470,7 +7430,7 @@ __global__ void k715(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b64 imm 7
-__global__ void k716(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k712(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7480,7 +7440,7 @@ __global__ void k716(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b64 imm -3
-__global__ void k717(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k713(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7490,7 +7450,7 @@ __global__ void k717(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k718(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k714(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7500,7 +7460,7 @@ __global__ void k718(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b64 imm 7
-__global__ void k719(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k715(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7510,7 +7470,7 @@ __global__ void k719(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b64 imm -3
-__global__ void k720(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k716(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7520,7 +7480,7 @@ __global__ void k720(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // or.b64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k721(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k717(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7530,7 +7490,7 @@ __global__ void k721(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b64 imm 7
-__global__ void k722(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k718(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7540,7 +7500,7 @@ __global__ void k722(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b64 imm -3
-__global__ void k723(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k719(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7550,7 +7510,7 @@ __global__ void k723(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // xor.b64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k724(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k720(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7560,7 +7520,7 @@ __global__ void k724(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s64 imm 7
-__global__ void k725(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k721(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7570,7 +7530,7 @@ __global__ void k725(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s64 imm -3
-__global__ void k726(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k722(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7580,7 +7540,7 @@ __global__ void k726(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k727(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k723(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7590,7 +7550,7 @@ __global__ void k727(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s64 imm 7
-__global__ void k728(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k724(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7600,7 +7560,7 @@ __global__ void k728(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s64 imm -3
-__global__ void k729(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k725(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7610,7 +7570,7 @@ __global__ void k729(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k730(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k726(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7620,7 +7580,7 @@ __global__ void k730(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u64 imm 7
-__global__ void k731(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k727(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7630,7 +7590,7 @@ __global__ void k731(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u64 imm -3
-__global__ void k732(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k728(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7640,7 +7600,7 @@ __global__ void k732(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k733(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k729(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7650,7 +7610,7 @@ __global__ void k733(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u64 imm 7
-__global__ void k734(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k730(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7660,7 +7620,7 @@ __global__ void k734(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u64 imm -3
-__global__ void k735(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k731(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7670,7 +7630,7 @@ __global__ void k735(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k736(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k732(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7680,7 +7640,7 @@ __global__ void k736(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shl.b64 imm 5
-__global__ void k737(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k733(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7690,7 +7650,7 @@ __global__ void k737(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shl.b64 imm 31
-__global__ void k738(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k734(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7700,7 +7660,7 @@ __global__ void k738(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u64 imm 5
-__global__ void k739(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k735(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7710,7 +7670,7 @@ __global__ void k739(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u64 imm 31
-__global__ void k740(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k736(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7720,7 +7680,7 @@ __global__ void k740(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.s64 imm 5
-__global__ void k741(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k737(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7730,7 +7690,7 @@ __global__ void k741(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.s64 imm 31
-__global__ void k742(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k738(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7740,7 +7700,7 @@ __global__ void k742(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.s32 imm 7
-__global__ void k743(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k739(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7750,7 +7710,7 @@ __global__ void k743(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.s32 imm -3
-__global__ void k744(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k740(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7760,7 +7720,7 @@ __global__ void k744(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.s32 imm 0xF0F0F0F0
-__global__ void k745(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k741(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7770,7 +7730,7 @@ __global__ void k745(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.u32 imm 7
-__global__ void k746(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k742(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7780,7 +7740,7 @@ __global__ void k746(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.u32 imm -3
-__global__ void k747(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k743(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7790,7 +7750,7 @@ __global__ void k747(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.wide.u32 imm 0xF0F0F0F0
-__global__ void k748(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k744(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7800,7 +7760,7 @@ __global__ void k748(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.sat.s32 imm 7
-__global__ void k749(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k745(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7810,7 +7770,7 @@ __global__ void k749(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.sat.s32 imm -3
-__global__ void k750(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k746(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7820,7 +7780,7 @@ __global__ void k750(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.sat.s32 imm 0xF0F0F0F0
-__global__ void k751(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k747(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7830,7 +7790,7 @@ __global__ void k751(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.f32 imm 0f3F800000
-__global__ void k752(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k748(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7840,7 +7800,7 @@ __global__ void k752(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.f32 imm 0fFF800000
-__global__ void k753(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k749(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7850,7 +7810,7 @@ __global__ void k753(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.f64 imm 0d3FF0000000000000
-__global__ void k754(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k750(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7860,7 +7820,7 @@ __global__ void k754(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.f64 imm 0dC338000000000000
-__global__ void k755(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k751(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7870,7 +7830,7 @@ __global__ void k755(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.f32 imm 0f3F800000
-__global__ void k756(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k752(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7880,7 +7840,7 @@ __global__ void k756(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.f32 imm 0fFF800000
-__global__ void k757(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k753(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7890,7 +7850,7 @@ __global__ void k757(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.f64 imm 0d3FF0000000000000
-__global__ void k758(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k754(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7900,7 +7860,7 @@ __global__ void k758(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.f64 imm 0dC338000000000000
-__global__ void k759(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k755(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7910,7 +7870,7 @@ __global__ void k759(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.f32 imm 0f3F800000
-__global__ void k760(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k756(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7920,7 +7880,7 @@ __global__ void k760(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.f32 imm 0fFF800000
-__global__ void k761(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k757(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7930,7 +7890,7 @@ __global__ void k761(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.f64 imm 0d3FF0000000000000
-__global__ void k762(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k758(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7940,7 +7900,7 @@ __global__ void k762(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.f64 imm 0dC338000000000000
-__global__ void k763(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k759(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7950,7 +7910,7 @@ __global__ void k763(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.f32 imm 0f3F800000
-__global__ void k764(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k760(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7960,7 +7920,7 @@ __global__ void k764(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.f32 imm 0fFF800000
-__global__ void k765(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k761(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7970,7 +7930,7 @@ __global__ void k765(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.f64 imm 0d3FF0000000000000
-__global__ void k766(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k762(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7980,7 +7940,7 @@ __global__ void k766(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.f64 imm 0dC338000000000000
-__global__ void k767(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k763(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -7990,7 +7950,7 @@ __global__ void k767(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.f32 imm 0f3F800000
-__global__ void k768(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k764(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8000,7 +7960,7 @@ __global__ void k768(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.f32 imm 0fFF800000
-__global__ void k769(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k765(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8010,7 +7970,7 @@ __global__ void k769(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.f64 imm 0d3FF0000000000000
-__global__ void k770(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k766(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8020,7 +7980,7 @@ __global__ void k770(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.f64 imm 0dC338000000000000
-__global__ void k771(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k767(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8030,7 +7990,7 @@ __global__ void k771(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.f32 imm 0f3F800000
-__global__ void k772(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k768(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8040,7 +8000,7 @@ __global__ void k772(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.f32 imm 0fFF800000
-__global__ void k773(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k769(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8050,7 +8010,7 @@ __global__ void k773(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.f64 imm 0d3FF0000000000000
-__global__ void k774(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k770(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8060,7 +8020,7 @@ __global__ void k774(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.f64 imm 0dC338000000000000
-__global__ void k775(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k771(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8070,7 +8030,7 @@ __global__ void k775(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.equ.f32 imm 0f3F800000
-__global__ void k776(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k772(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8080,7 +8040,7 @@ __global__ void k776(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.equ.f32 imm 0fFF800000
-__global__ void k777(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k773(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8090,7 +8050,7 @@ __global__ void k777(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.equ.f64 imm 0d3FF0000000000000
-__global__ void k778(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k774(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8100,7 +8060,7 @@ __global__ void k778(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.equ.f64 imm 0dC338000000000000
-__global__ void k779(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k775(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8110,7 +8070,7 @@ __global__ void k779(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.neu.f32 imm 0f3F800000
-__global__ void k780(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k776(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8120,7 +8080,7 @@ __global__ void k780(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.neu.f32 imm 0fFF800000
-__global__ void k781(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k777(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8130,7 +8090,7 @@ __global__ void k781(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.neu.f64 imm 0d3FF0000000000000
-__global__ void k782(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k778(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8140,7 +8100,7 @@ __global__ void k782(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.neu.f64 imm 0dC338000000000000
-__global__ void k783(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k779(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8150,7 +8110,7 @@ __global__ void k783(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.f32 imm 0f3F800000
-__global__ void k784(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k780(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8160,7 +8120,7 @@ __global__ void k784(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.f32 imm 0fFF800000
-__global__ void k785(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k781(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8170,7 +8130,7 @@ __global__ void k785(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.f64 imm 0d3FF0000000000000
-__global__ void k786(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k782(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8180,7 +8140,7 @@ __global__ void k786(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.f64 imm 0dC338000000000000
-__global__ void k787(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k783(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8190,7 +8150,7 @@ __global__ void k787(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.leu.f32 imm 0f3F800000
-__global__ void k788(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k784(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8200,7 +8160,7 @@ __global__ void k788(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.leu.f32 imm 0fFF800000
-__global__ void k789(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k785(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8210,7 +8170,7 @@ __global__ void k789(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.leu.f64 imm 0d3FF0000000000000
-__global__ void k790(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k786(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8220,7 +8180,7 @@ __global__ void k790(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.leu.f64 imm 0dC338000000000000
-__global__ void k791(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k787(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8230,7 +8190,7 @@ __global__ void k791(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gtu.f32 imm 0f3F800000
-__global__ void k792(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k788(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8240,7 +8200,7 @@ __global__ void k792(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gtu.f32 imm 0fFF800000
-__global__ void k793(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k789(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8250,7 +8210,7 @@ __global__ void k793(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gtu.f64 imm 0d3FF0000000000000
-__global__ void k794(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k790(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8260,7 +8220,7 @@ __global__ void k794(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gtu.f64 imm 0dC338000000000000
-__global__ void k795(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k791(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8270,7 +8230,7 @@ __global__ void k795(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.geu.f32 imm 0f3F800000
-__global__ void k796(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k792(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8280,7 +8240,7 @@ __global__ void k796(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.geu.f32 imm 0fFF800000
-__global__ void k797(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k793(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8290,7 +8250,7 @@ __global__ void k797(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.geu.f64 imm 0d3FF0000000000000
-__global__ void k798(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k794(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8300,7 +8260,7 @@ __global__ void k798(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.geu.f64 imm 0dC338000000000000
-__global__ void k799(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k795(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8310,7 +8270,7 @@ __global__ void k799(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.num.f32 imm 0f3F800000
-__global__ void k800(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k796(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8320,7 +8280,7 @@ __global__ void k800(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.num.f32 imm 0fFF800000
-__global__ void k801(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k797(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8330,7 +8290,7 @@ __global__ void k801(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.num.f64 imm 0d3FF0000000000000
-__global__ void k802(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k798(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8340,7 +8300,7 @@ __global__ void k802(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.num.f64 imm 0dC338000000000000
-__global__ void k803(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k799(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8350,7 +8310,7 @@ __global__ void k803(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.nan.f32 imm 0f3F800000
-__global__ void k804(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k800(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8360,7 +8320,7 @@ __global__ void k804(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.nan.f32 imm 0fFF800000
-__global__ void k805(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k801(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8370,7 +8330,7 @@ __global__ void k805(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.nan.f64 imm 0d3FF0000000000000
-__global__ void k806(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k802(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8380,7 +8340,7 @@ __global__ void k806(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.nan.f64 imm 0dC338000000000000
-__global__ void k807(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k803(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8390,7 +8350,7 @@ __global__ void k807(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s32 imm 7
-__global__ void k808(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k804(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8400,7 +8360,7 @@ __global__ void k808(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s32 imm -3
-__global__ void k809(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k805(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8410,7 +8370,7 @@ __global__ void k809(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s32 imm 0xF0F0F0F0
-__global__ void k810(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k806(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8420,7 +8380,7 @@ __global__ void k810(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u32 imm 7
-__global__ void k811(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k807(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8430,7 +8390,7 @@ __global__ void k811(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u32 imm -3
-__global__ void k812(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k808(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8440,7 +8400,7 @@ __global__ void k812(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u32 imm 0xF0F0F0F0
-__global__ void k813(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k809(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8450,7 +8410,7 @@ __global__ void k813(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s64 imm 7
-__global__ void k814(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k810(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8460,7 +8420,7 @@ __global__ void k814(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s64 imm -3
-__global__ void k815(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k811(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8470,7 +8430,7 @@ __global__ void k815(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k816(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k812(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8480,7 +8440,7 @@ __global__ void k816(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u64 imm 7
-__global__ void k817(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k813(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8490,7 +8450,7 @@ __global__ void k817(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u64 imm -3
-__global__ void k818(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k814(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8500,7 +8460,7 @@ __global__ void k818(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k819(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k815(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8510,7 +8470,7 @@ __global__ void k819(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s32 imm 7
-__global__ void k820(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k816(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8520,7 +8480,7 @@ __global__ void k820(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s32 imm -3
-__global__ void k821(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k817(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8530,7 +8490,7 @@ __global__ void k821(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s32 imm 0xF0F0F0F0
-__global__ void k822(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k818(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8540,7 +8500,7 @@ __global__ void k822(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u32 imm 7
-__global__ void k823(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k819(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8550,7 +8510,7 @@ __global__ void k823(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u32 imm -3
-__global__ void k824(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k820(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8560,7 +8520,7 @@ __global__ void k824(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u32 imm 0xF0F0F0F0
-__global__ void k825(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k821(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8570,7 +8530,7 @@ __global__ void k825(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s64 imm 7
-__global__ void k826(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k822(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8580,7 +8540,7 @@ __global__ void k826(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s64 imm -3
-__global__ void k827(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k823(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8590,7 +8550,7 @@ __global__ void k827(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k828(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k824(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8600,7 +8560,7 @@ __global__ void k828(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u64 imm 7
-__global__ void k829(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k825(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8610,7 +8570,7 @@ __global__ void k829(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u64 imm -3
-__global__ void k830(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k826(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8620,7 +8580,7 @@ __global__ void k830(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k831(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k827(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8630,7 +8590,7 @@ __global__ void k831(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s32 imm 7
-__global__ void k832(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k828(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8640,7 +8600,7 @@ __global__ void k832(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s32 imm -3
-__global__ void k833(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k829(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8650,7 +8610,7 @@ __global__ void k833(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s32 imm 0xF0F0F0F0
-__global__ void k834(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k830(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8660,7 +8620,7 @@ __global__ void k834(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u32 imm 7
-__global__ void k835(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k831(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8670,7 +8630,7 @@ __global__ void k835(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u32 imm -3
-__global__ void k836(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k832(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8680,7 +8640,7 @@ __global__ void k836(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u32 imm 0xF0F0F0F0
-__global__ void k837(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k833(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8690,7 +8650,7 @@ __global__ void k837(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s64 imm 7
-__global__ void k838(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k834(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8700,7 +8660,7 @@ __global__ void k838(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s64 imm -3
-__global__ void k839(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k835(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8710,7 +8670,7 @@ __global__ void k839(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k840(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k836(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8720,7 +8680,7 @@ __global__ void k840(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u64 imm 7
-__global__ void k841(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k837(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8730,7 +8690,7 @@ __global__ void k841(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u64 imm -3
-__global__ void k842(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k838(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8740,7 +8700,7 @@ __global__ void k842(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k843(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k839(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8750,7 +8710,7 @@ __global__ void k843(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s32 imm 7
-__global__ void k844(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k840(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8760,7 +8720,7 @@ __global__ void k844(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s32 imm -3
-__global__ void k845(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k841(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8770,7 +8730,7 @@ __global__ void k845(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s32 imm 0xF0F0F0F0
-__global__ void k846(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k842(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8780,7 +8740,7 @@ __global__ void k846(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u32 imm 7
-__global__ void k847(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k843(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8790,7 +8750,7 @@ __global__ void k847(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u32 imm -3
-__global__ void k848(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k844(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8800,7 +8760,7 @@ __global__ void k848(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u32 imm 0xF0F0F0F0
-__global__ void k849(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k845(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8810,7 +8770,7 @@ __global__ void k849(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s64 imm 7
-__global__ void k850(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k846(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8820,7 +8780,7 @@ __global__ void k850(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s64 imm -3
-__global__ void k851(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k847(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8830,7 +8790,7 @@ __global__ void k851(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k852(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k848(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8840,7 +8800,7 @@ __global__ void k852(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u64 imm 7
-__global__ void k853(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k849(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8850,7 +8810,7 @@ __global__ void k853(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u64 imm -3
-__global__ void k854(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k850(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8860,7 +8820,7 @@ __global__ void k854(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k855(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k851(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8870,7 +8830,7 @@ __global__ void k855(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s32 imm 7
-__global__ void k856(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k852(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8880,7 +8840,7 @@ __global__ void k856(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s32 imm -3
-__global__ void k857(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k853(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8890,7 +8850,7 @@ __global__ void k857(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s32 imm 0xF0F0F0F0
-__global__ void k858(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k854(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8900,7 +8860,7 @@ __global__ void k858(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u32 imm 7
-__global__ void k859(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k855(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8910,7 +8870,7 @@ __global__ void k859(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u32 imm -3
-__global__ void k860(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k856(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8920,7 +8880,7 @@ __global__ void k860(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u32 imm 0xF0F0F0F0
-__global__ void k861(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k857(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8930,7 +8890,7 @@ __global__ void k861(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s64 imm 7
-__global__ void k862(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k858(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8940,7 +8900,7 @@ __global__ void k862(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s64 imm -3
-__global__ void k863(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k859(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8950,7 +8910,7 @@ __global__ void k863(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k864(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k860(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8960,7 +8920,7 @@ __global__ void k864(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u64 imm 7
-__global__ void k865(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k861(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8970,7 +8930,7 @@ __global__ void k865(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u64 imm -3
-__global__ void k866(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k862(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8980,7 +8940,7 @@ __global__ void k866(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k867(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k863(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -8990,7 +8950,7 @@ __global__ void k867(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s32 imm 7
-__global__ void k868(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k864(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9000,7 +8960,7 @@ __global__ void k868(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s32 imm -3
-__global__ void k869(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k865(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9010,7 +8970,7 @@ __global__ void k869(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s32 imm 0xF0F0F0F0
-__global__ void k870(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k866(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9020,7 +8980,7 @@ __global__ void k870(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u32 imm 7
-__global__ void k871(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k867(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9030,7 +8990,7 @@ __global__ void k871(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u32 imm -3
-__global__ void k872(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k868(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9040,7 +9000,7 @@ __global__ void k872(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u32 imm 0xF0F0F0F0
-__global__ void k873(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k869(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9050,7 +9010,7 @@ __global__ void k873(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s64 imm 7
-__global__ void k874(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k870(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9060,7 +9020,7 @@ __global__ void k874(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s64 imm -3
-__global__ void k875(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k871(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9070,7 +9030,7 @@ __global__ void k875(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.s64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k876(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k872(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9080,7 +9040,7 @@ __global__ void k876(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u64 imm 7
-__global__ void k877(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k873(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9090,7 +9050,7 @@ __global__ void k877(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u64 imm -3
-__global__ void k878(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k874(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9100,7 +9060,7 @@ __global__ void k878(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.u64 imm 0x7FFFFFFFFFFFFFFF
-__global__ void k879(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k875(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9110,7 +9070,7 @@ __global__ void k879(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lo.u32 imm 7
-__global__ void k880(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k876(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9120,7 +9080,7 @@ __global__ void k880(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lo.u32 imm -3
-__global__ void k881(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k877(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9130,7 +9090,7 @@ __global__ void k881(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lo.u32 imm 0xF0F0F0F0
-__global__ void k882(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k878(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9140,7 +9100,7 @@ __global__ void k882(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hi.u32 imm 7
-__global__ void k883(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k879(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9150,7 +9110,7 @@ __global__ void k883(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hi.u32 imm -3
-__global__ void k884(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k880(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9160,7 +9120,7 @@ __global__ void k884(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hi.u32 imm 0xF0F0F0F0
-__global__ void k885(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k881(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9170,7 +9130,7 @@ __global__ void k885(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ls.u32 imm 7
-__global__ void k886(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k882(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9180,7 +9140,7 @@ __global__ void k886(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ls.u32 imm -3
-__global__ void k887(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k883(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9190,7 +9150,7 @@ __global__ void k887(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ls.u32 imm 0xF0F0F0F0
-__global__ void k888(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k884(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9200,7 +9160,7 @@ __global__ void k888(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hs.u32 imm 7
-__global__ void k889(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k885(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9210,7 +9170,7 @@ __global__ void k889(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hs.u32 imm -3
-__global__ void k890(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k886(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9220,7 +9180,7 @@ __global__ void k890(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.hs.u32 imm 0xF0F0F0F0
-__global__ void k891(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k887(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9230,7 +9190,7 @@ __global__ void k891(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rna.tf32.f32
-__global__ void k892(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k888(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9240,7 +9200,7 @@ __global__ void k892(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.f16
-__global__ void k893(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k889(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9251,7 +9211,7 @@ __global__ void k893(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.f16
-__global__ void k894(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k890(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9262,7 +9222,7 @@ __global__ void k894(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.ftz.f16
-__global__ void k895(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k891(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9273,7 +9233,7 @@ __global__ void k895(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.sat.f16
-__global__ void k896(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k892(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9284,7 +9244,7 @@ __global__ void k896(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.ftz.sat.f16
-__global__ void k897(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k893(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9295,7 +9255,7 @@ __global__ void k897(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.f16
-__global__ void k898(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k894(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9306,7 +9266,7 @@ __global__ void k898(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.f16
-__global__ void k899(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k895(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9317,7 +9277,7 @@ __global__ void k899(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.ftz.f16
-__global__ void k900(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k896(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9328,7 +9288,7 @@ __global__ void k900(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.sat.f16
-__global__ void k901(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k897(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9339,7 +9299,7 @@ __global__ void k901(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.ftz.sat.f16
-__global__ void k902(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k898(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9350,7 +9310,7 @@ __global__ void k902(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.f16
-__global__ void k903(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k899(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9361,7 +9321,7 @@ __global__ void k903(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.f16
-__global__ void k904(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k900(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9372,7 +9332,7 @@ __global__ void k904(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.ftz.f16
-__global__ void k905(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k901(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9383,7 +9343,7 @@ __global__ void k905(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.sat.f16
-__global__ void k906(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k902(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9394,7 +9354,7 @@ __global__ void k906(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.ftz.sat.f16
-__global__ void k907(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k903(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9405,7 +9365,7 @@ __global__ void k907(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.f16
-__global__ void k908(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k904(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9417,7 +9377,7 @@ __global__ void k908(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.relu.f16
-__global__ void k909(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k905(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9429,7 +9389,7 @@ __global__ void k909(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.ftz.f16
-__global__ void k910(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k906(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9441,7 +9401,7 @@ __global__ void k910(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.sat.f16
-__global__ void k911(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k907(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9453,7 +9413,7 @@ __global__ void k911(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.ftz.sat.f16
-__global__ void k912(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k908(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9465,7 +9425,7 @@ __global__ void k912(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.ftz.relu.f16
-__global__ void k913(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k909(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9477,7 +9437,7 @@ __global__ void k913(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.f16
-__global__ void k914(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k910(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9488,7 +9448,7 @@ __global__ void k914(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.NaN.f16
-__global__ void k915(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k911(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9499,7 +9459,7 @@ __global__ void k915(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.ftz.f16
-__global__ void k916(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k912(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9510,7 +9470,7 @@ __global__ void k916(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.ftz.NaN.f16
-__global__ void k917(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k913(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9521,7 +9481,7 @@ __global__ void k917(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.f16
-__global__ void k918(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k914(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9532,7 +9492,7 @@ __global__ void k918(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.NaN.f16
-__global__ void k919(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k915(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9543,7 +9503,7 @@ __global__ void k919(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.ftz.f16
-__global__ void k920(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k916(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9554,7 +9514,7 @@ __global__ void k920(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.ftz.NaN.f16
-__global__ void k921(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k917(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9565,7 +9525,7 @@ __global__ void k921(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // neg.f16
-__global__ void k922(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k918(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9575,7 +9535,7 @@ __global__ void k922(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // neg.ftz.f16
-__global__ void k923(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k919(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9585,7 +9545,7 @@ __global__ void k923(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // abs.f16
-__global__ void k924(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k920(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9595,7 +9555,7 @@ __global__ void k924(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // abs.ftz.f16
-__global__ void k925(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k921(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9605,7 +9565,7 @@ __global__ void k925(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.f16x2
-__global__ void k926(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k922(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9616,7 +9576,7 @@ __global__ void k926(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.f16x2
-__global__ void k927(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k923(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9627,7 +9587,7 @@ __global__ void k927(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.ftz.f16x2
-__global__ void k928(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k924(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9638,7 +9598,7 @@ __global__ void k928(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.sat.f16x2
-__global__ void k929(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k925(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9649,7 +9609,7 @@ __global__ void k929(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.ftz.sat.f16x2
-__global__ void k930(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k926(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9660,7 +9620,7 @@ __global__ void k930(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.f16x2
-__global__ void k931(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k927(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9671,7 +9631,7 @@ __global__ void k931(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.f16x2
-__global__ void k932(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k928(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9682,7 +9642,7 @@ __global__ void k932(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.ftz.f16x2
-__global__ void k933(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k929(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9693,7 +9653,7 @@ __global__ void k933(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.sat.f16x2
-__global__ void k934(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k930(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9704,7 +9664,7 @@ __global__ void k934(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.ftz.sat.f16x2
-__global__ void k935(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k931(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9715,7 +9675,7 @@ __global__ void k935(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.f16x2
-__global__ void k936(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k932(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9726,7 +9686,7 @@ __global__ void k936(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.f16x2
-__global__ void k937(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k933(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9737,7 +9697,7 @@ __global__ void k937(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.ftz.f16x2
-__global__ void k938(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k934(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9748,7 +9708,7 @@ __global__ void k938(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.sat.f16x2
-__global__ void k939(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k935(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9759,7 +9719,7 @@ __global__ void k939(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.ftz.sat.f16x2
-__global__ void k940(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k936(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9770,7 +9730,7 @@ __global__ void k940(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.f16x2
-__global__ void k941(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k937(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9782,7 +9742,7 @@ __global__ void k941(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.relu.f16x2
-__global__ void k942(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k938(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9794,7 +9754,7 @@ __global__ void k942(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.ftz.f16x2
-__global__ void k943(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k939(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9806,7 +9766,7 @@ __global__ void k943(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.sat.f16x2
-__global__ void k944(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k940(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9818,7 +9778,7 @@ __global__ void k944(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.ftz.sat.f16x2
-__global__ void k945(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k941(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9830,7 +9790,7 @@ __global__ void k945(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.ftz.relu.f16x2
-__global__ void k946(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k942(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9842,7 +9802,7 @@ __global__ void k946(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.f16x2
-__global__ void k947(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k943(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9853,7 +9813,7 @@ __global__ void k947(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.NaN.f16x2
-__global__ void k948(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k944(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9864,7 +9824,7 @@ __global__ void k948(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.ftz.f16x2
-__global__ void k949(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k945(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9875,7 +9835,7 @@ __global__ void k949(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.ftz.NaN.f16x2
-__global__ void k950(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k946(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9886,7 +9846,7 @@ __global__ void k950(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.f16x2
-__global__ void k951(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k947(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9897,7 +9857,7 @@ __global__ void k951(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.NaN.f16x2
-__global__ void k952(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k948(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9908,7 +9868,7 @@ __global__ void k952(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.ftz.f16x2
-__global__ void k953(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k949(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9919,7 +9879,7 @@ __global__ void k953(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.ftz.NaN.f16x2
-__global__ void k954(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k950(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9930,7 +9890,7 @@ __global__ void k954(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // neg.f16x2
-__global__ void k955(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k951(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9940,7 +9900,7 @@ __global__ void k955(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // neg.ftz.f16x2
-__global__ void k956(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k952(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9950,7 +9910,7 @@ __global__ void k956(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // abs.f16x2
-__global__ void k957(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k953(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9960,7 +9920,7 @@ __global__ void k957(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // abs.ftz.f16x2
-__global__ void k958(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k954(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9970,7 +9930,7 @@ __global__ void k958(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.bf16
-__global__ void k959(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k955(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9981,7 +9941,7 @@ __global__ void k959(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.bf16
-__global__ void k960(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k956(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -9992,7 +9952,7 @@ __global__ void k960(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.bf16
-__global__ void k961(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k957(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10003,7 +9963,7 @@ __global__ void k961(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.bf16
-__global__ void k962(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k958(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10014,7 +9974,7 @@ __global__ void k962(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.bf16
-__global__ void k963(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k959(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10025,7 +9985,7 @@ __global__ void k963(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.bf16
-__global__ void k964(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k960(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10036,7 +9996,7 @@ __global__ void k964(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.bf16
-__global__ void k965(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k961(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10048,7 +10008,7 @@ __global__ void k965(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.relu.bf16
-__global__ void k966(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k962(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10060,7 +10020,7 @@ __global__ void k966(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.bf16
-__global__ void k967(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k963(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10071,7 +10031,7 @@ __global__ void k967(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.NaN.bf16
-__global__ void k968(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k964(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10082,7 +10042,7 @@ __global__ void k968(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.bf16
-__global__ void k969(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k965(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10093,7 +10053,7 @@ __global__ void k969(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.NaN.bf16
-__global__ void k970(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k966(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10104,7 +10064,7 @@ __global__ void k970(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // neg.bf16
-__global__ void k971(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k967(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10114,7 +10074,7 @@ __global__ void k971(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // abs.bf16
-__global__ void k972(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k968(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10124,7 +10084,7 @@ __global__ void k972(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.bf16x2
-__global__ void k973(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k969(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10135,7 +10095,7 @@ __global__ void k973(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.rn.bf16x2
-__global__ void k974(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k970(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10146,7 +10106,7 @@ __global__ void k974(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.bf16x2
-__global__ void k975(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k971(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10157,7 +10117,7 @@ __global__ void k975(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.rn.bf16x2
-__global__ void k976(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k972(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10168,7 +10128,7 @@ __global__ void k976(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.bf16x2
-__global__ void k977(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k973(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10179,7 +10139,7 @@ __global__ void k977(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.rn.bf16x2
-__global__ void k978(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k974(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10190,7 +10150,7 @@ __global__ void k978(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.bf16x2
-__global__ void k979(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k975(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10202,7 +10162,7 @@ __global__ void k979(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.relu.bf16x2
-__global__ void k980(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k976(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10214,7 +10174,7 @@ __global__ void k980(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.bf16x2
-__global__ void k981(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k977(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10225,7 +10185,7 @@ __global__ void k981(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.NaN.bf16x2
-__global__ void k982(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k978(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10236,7 +10196,7 @@ __global__ void k982(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.bf16x2
-__global__ void k983(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k979(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10247,7 +10207,7 @@ __global__ void k983(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.NaN.bf16x2
-__global__ void k984(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k980(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10258,7 +10218,7 @@ __global__ void k984(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // neg.bf16x2
-__global__ void k985(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k981(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10268,7 +10228,7 @@ __global__ void k985(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // abs.bf16x2
-__global__ void k986(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k982(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10278,7 +10238,7 @@ __global__ void k986(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.f16
-__global__ void k987(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k983(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10289,7 +10249,7 @@ __global__ void k987(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.f16
-__global__ void k988(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k984(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10300,7 +10260,7 @@ __global__ void k988(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.f16
-__global__ void k989(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k985(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10311,7 +10271,7 @@ __global__ void k989(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.f16
-__global__ void k990(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k986(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10322,7 +10282,7 @@ __global__ void k990(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.f16
-__global__ void k991(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k987(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10333,7 +10293,7 @@ __global__ void k991(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.f16
-__global__ void k992(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k988(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10344,7 +10304,7 @@ __global__ void k992(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.equ.f16
-__global__ void k993(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k989(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10355,7 +10315,7 @@ __global__ void k993(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.neu.f16
-__global__ void k994(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k990(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10366,7 +10326,7 @@ __global__ void k994(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.f16
-__global__ void k995(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k991(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10377,7 +10337,7 @@ __global__ void k995(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.leu.f16
-__global__ void k996(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k992(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10388,7 +10348,7 @@ __global__ void k996(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gtu.f16
-__global__ void k997(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k993(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10399,7 +10359,7 @@ __global__ void k997(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.geu.f16
-__global__ void k998(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k994(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10410,7 +10370,7 @@ __global__ void k998(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.num.f16
-__global__ void k999(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k995(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10421,7 +10381,7 @@ __global__ void k999(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.nan.f16
-__global__ void k1000(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k996(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10432,7 +10392,7 @@ __global__ void k1000(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.f16x2
-__global__ void k1001(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k997(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10443,7 +10403,7 @@ __global__ void k1001(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.bf16
-__global__ void k1002(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k998(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10454,7 +10414,7 @@ __global__ void k1002(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.bf16
-__global__ void k1003(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k999(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10465,7 +10425,7 @@ __global__ void k1003(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.bf16
-__global__ void k1004(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1000(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10476,7 +10436,7 @@ __global__ void k1004(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.le.bf16
-__global__ void k1005(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1001(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10487,7 +10447,7 @@ __global__ void k1005(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.bf16
-__global__ void k1006(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1002(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10498,7 +10458,7 @@ __global__ void k1006(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ge.bf16
-__global__ void k1007(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1003(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10509,7 +10469,7 @@ __global__ void k1007(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.equ.bf16
-__global__ void k1008(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1004(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10520,7 +10480,7 @@ __global__ void k1008(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.neu.bf16
-__global__ void k1009(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1005(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10531,7 +10491,7 @@ __global__ void k1009(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.bf16
-__global__ void k1010(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1006(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10542,7 +10502,7 @@ __global__ void k1010(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.leu.bf16
-__global__ void k1011(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1007(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10553,7 +10513,7 @@ __global__ void k1011(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gtu.bf16
-__global__ void k1012(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1008(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10564,7 +10524,7 @@ __global__ void k1012(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.geu.bf16
-__global__ void k1013(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1009(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10575,7 +10535,7 @@ __global__ void k1013(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.num.bf16
-__global__ void k1014(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1010(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10586,7 +10546,7 @@ __global__ void k1014(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.nan.bf16
-__global__ void k1015(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1011(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10597,7 +10557,7 @@ __global__ void k1015(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.lt.bf16x2
-__global__ void k1016(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1012(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10608,7 +10568,7 @@ __global__ void k1016(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.eq.f16.f16
-__global__ void k1017(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1013(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10619,7 +10579,7 @@ __global__ void k1017(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.eq.f16x2.f16x2
-__global__ void k1018(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1014(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10630,7 +10590,7 @@ __global__ void k1018(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.nan.f16.f16
-__global__ void k1019(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1015(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10641,7 +10601,7 @@ __global__ void k1019(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.nan.f16x2.f16x2
-__global__ void k1020(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1016(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10652,7 +10612,7 @@ __global__ void k1020(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.gt.f16.f16
-__global__ void k1021(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1017(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10663,7 +10623,7 @@ __global__ void k1021(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.gt.f16x2.f16x2
-__global__ void k1022(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1018(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10674,7 +10634,7 @@ __global__ void k1022(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.leu.f16.f16
-__global__ void k1023(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1019(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10685,7 +10645,7 @@ __global__ void k1023(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.leu.f16x2.f16x2
-__global__ void k1024(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1020(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10696,7 +10656,7 @@ __global__ void k1024(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.eq.bf16.bf16
-__global__ void k1025(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1021(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10707,7 +10667,7 @@ __global__ void k1025(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.eq.bf16x2.bf16x2
-__global__ void k1026(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1022(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10718,7 +10678,7 @@ __global__ void k1026(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.nan.bf16.bf16
-__global__ void k1027(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1023(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10729,7 +10689,7 @@ __global__ void k1027(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.nan.bf16x2.bf16x2
-__global__ void k1028(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1024(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10740,7 +10700,7 @@ __global__ void k1028(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.gt.bf16.bf16
-__global__ void k1029(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1025(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10751,7 +10711,7 @@ __global__ void k1029(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.gt.bf16x2.bf16x2
-__global__ void k1030(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1026(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10762,7 +10722,7 @@ __global__ void k1030(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.leu.bf16.bf16
-__global__ void k1031(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1027(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10773,7 +10733,7 @@ __global__ void k1031(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.leu.bf16x2.bf16x2
-__global__ void k1032(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1028(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10784,7 +10744,7 @@ __global__ void k1032(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.f16x2.f32
-__global__ void k1033(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1029(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10795,7 +10755,7 @@ __global__ void k1033(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.relu.f16x2.f32
-__global__ void k1034(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1030(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10806,7 +10766,7 @@ __global__ void k1034(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.bf16x2.f32
-__global__ void k1035(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1031(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10817,7 +10777,7 @@ __global__ void k1035(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // cvt.rn.relu.bf16x2.f32
-__global__ void k1036(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1032(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10828,7 +10788,7 @@ __global__ void k1036(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // set.gt.f32.s32
-__global__ void k1037(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1033(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10839,7 +10799,7 @@ __global__ void k1037(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // prmt.b32.f4e
-__global__ void k1038(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1034(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10851,7 +10811,7 @@ __global__ void k1038(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // prmt.b32.b4e
-__global__ void k1039(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1035(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10863,7 +10823,7 @@ __global__ void k1039(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // prmt.b32.rc8
-__global__ void k1040(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1036(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10875,7 +10835,7 @@ __global__ void k1040(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // prmt.b32.ecl
-__global__ void k1041(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1037(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10887,7 +10847,7 @@ __global__ void k1041(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // prmt.b32.ecr
-__global__ void k1042(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1038(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10899,7 +10859,7 @@ __global__ void k1042(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // prmt.b32.rc16
-__global__ void k1043(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1039(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10911,7 +10871,7 @@ __global__ void k1043(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // match.any.sync.b32 imm -1
-__global__ void k1044(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1040(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10921,7 +10881,7 @@ __global__ void k1044(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // match.all.sync.b32 imm -1
-__global__ void k1045(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1041(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10931,7 +10891,7 @@ __global__ void k1045(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // match.any.sync.b32 #regmask
-__global__ void k1046(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1042(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10941,7 +10901,7 @@ __global__ void k1046(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // match.all.sync.b32 #regmask
-__global__ void k1047(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1043(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10951,7 +10911,7 @@ __global__ void k1047(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // match.any.sync.b64 imm -1
-__global__ void k1048(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1044(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10961,7 +10921,7 @@ __global__ void k1048(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // match.all.sync.b64 imm -1
-__global__ void k1049(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1045(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10971,7 +10931,7 @@ __global__ void k1049(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // redux.sync.add.s32 imm -1
-__global__ void k1050(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1046(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10981,7 +10941,7 @@ __global__ void k1050(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // redux.sync.add.s32 #regmask
-__global__ void k1051(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1047(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -10991,7 +10951,7 @@ __global__ void k1051(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // redux.sync.add.u32 imm -1
-__global__ void k1052(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1048(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11001,7 +10961,7 @@ __global__ void k1052(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // redux.sync.min.u32 imm -1
-__global__ void k1053(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1049(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11011,7 +10971,7 @@ __global__ void k1053(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // redux.sync.min.s32 imm -1
-__global__ void k1054(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1050(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11021,7 +10981,7 @@ __global__ void k1054(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // redux.sync.max.u32 imm -1
-__global__ void k1055(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1051(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11031,7 +10991,7 @@ __global__ void k1055(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // redux.sync.max.u32 #regmask
-__global__ void k1056(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1052(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11041,7 +11001,7 @@ __global__ void k1056(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // redux.sync.max.s32 imm -1
-__global__ void k1057(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1053(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11051,7 +11011,7 @@ __global__ void k1057(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // redux.sync.and.b32 imm -1
-__global__ void k1058(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1054(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11061,7 +11021,7 @@ __global__ void k1058(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // redux.sync.or.b32 imm -1
-__global__ void k1059(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1055(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11071,7 +11031,7 @@ __global__ void k1059(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // redux.sync.xor.b32 imm -1
-__global__ void k1060(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1056(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11081,7 +11041,7 @@ __global__ void k1060(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vote.sync.uni.pred imm -1
-__global__ void k1061(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1057(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11091,7 +11051,7 @@ __global__ void k1061(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vote.sync.uni.pred #regmask
-__global__ void k1062(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1058(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11101,7 +11061,7 @@ __global__ void k1062(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vote.sync.ballot.b32 #regmask
-__global__ void k1063(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1059(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11111,7 +11071,7 @@ __global__ void k1063(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vote.sync.any.pred #regmask
-__global__ void k1064(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1060(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11121,7 +11081,7 @@ __global__ void k1064(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vote.sync.all.pred #regmask
-__global__ void k1065(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1061(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11131,7 +11091,7 @@ __global__ void k1065(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // activemask.b32
-__global__ void k1066(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1062(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11140,7 +11100,7 @@ __global__ void k1066(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shfl.sync.idx.b32 #regs
-__global__ void k1067(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1063(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11150,7 +11110,7 @@ __global__ void k1067(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shfl.sync.idx.b32 imm 7 31
-__global__ void k1068(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1064(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11160,7 +11120,7 @@ __global__ void k1068(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shfl.sync.up.b32 #regs
-__global__ void k1069(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1065(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11170,7 +11130,7 @@ __global__ void k1069(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shfl.sync.up.b32 imm 3 0
-__global__ void k1070(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1066(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11180,7 +11140,7 @@ __global__ void k1070(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shfl.sync.down.b32 #regs
-__global__ void k1071(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1067(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11190,7 +11150,7 @@ __global__ void k1071(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shfl.sync.down.b32 imm 3 31
-__global__ void k1072(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1068(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11200,7 +11160,7 @@ __global__ void k1072(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shfl.sync.bfly.b32 #regs
-__global__ void k1073(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1069(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11210,7 +11170,7 @@ __global__ void k1073(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shfl.sync.bfly.b32 imm 3 31
-__global__ void k1074(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1070(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11220,7 +11180,7 @@ __global__ void k1074(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %ctaid.y
-__global__ void k1075(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1071(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11229,7 +11189,7 @@ __global__ void k1075(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %ctaid.z
-__global__ void k1076(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1072(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11238,7 +11198,7 @@ __global__ void k1076(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %nctaid.x
-__global__ void k1077(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1073(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11247,7 +11207,7 @@ __global__ void k1077(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %nctaid.z
-__global__ void k1078(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1074(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11256,7 +11216,7 @@ __global__ void k1078(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %ntid.y
-__global__ void k1079(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1075(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11265,7 +11225,7 @@ __global__ void k1079(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %ntid.z
-__global__ void k1080(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1076(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11274,7 +11234,7 @@ __global__ void k1080(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 %tid.z
-__global__ void k1081(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1077(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11282,17 +11242,8 @@ __global__ void k1081(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   asm volatile("mov.u32 %0, %%tid.z;" : "=r"(d));
   O[i] = d;
 }
-// mov.u32 %warpid
-__global__ void k1082(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  unsigned int d;
-  asm volatile("mov.u32 %0, %%warpid;" : "=r"(d));
-  O[i] = d;
-}
 // mov.u32 %dynamic_smem_size
-__global__ void k1083(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1078(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11300,8 +11251,17 @@ __global__ void k1083(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(d));
   O[i] = d;
 }
+// mov.u32 %warpid #below-nwarpid
+__global__ void k1079(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  unsigned int d;
+  asm volatile("{ .reg .pred p; .reg .b32 w, n; mov.u32 w, %%warpid; mov.u32 n, %%nwarpid; setp.lt.u32 p, w, n; selp.u32 %0, 1, 0, p; }" : "=r"(d));
+  O[i] = d;
+}
 // mov.u32 %clock
-__global__ void k1084(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1080(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11310,7 +11270,7 @@ __global__ void k1084(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u64 %clock64
-__global__ void k1085(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1081(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11319,7 +11279,7 @@ __global__ void k1085(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vabsdiff2.s32.s32.s32
-__global__ void k1086(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1082(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11331,7 +11291,7 @@ __global__ void k1086(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vabsdiff2.s32.s32.s32.add
-__global__ void k1087(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1083(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11343,7 +11303,7 @@ __global__ void k1087(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vabsdiff2.s32.s32.s32.sat
-__global__ void k1088(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1084(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11355,7 +11315,7 @@ __global__ void k1088(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vabsdiff2.u32.u32.u32
-__global__ void k1089(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1085(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11367,7 +11327,7 @@ __global__ void k1089(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vabsdiff2.u32.u32.u32.add
-__global__ void k1090(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1086(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11379,7 +11339,7 @@ __global__ void k1090(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vabsdiff4.s32.s32.s32
-__global__ void k1091(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1087(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11391,7 +11351,7 @@ __global__ void k1091(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vabsdiff4.s32.s32.s32.add
-__global__ void k1092(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1088(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11403,7 +11363,7 @@ __global__ void k1092(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vabsdiff4.s32.s32.s32.sat
-__global__ void k1093(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1089(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11415,7 +11375,7 @@ __global__ void k1093(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vabsdiff4.u32.u32.u32
-__global__ void k1094(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1090(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11427,7 +11387,7 @@ __global__ void k1094(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vabsdiff4.u32.u32.u32.add
-__global__ void k1095(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1091(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11439,7 +11399,7 @@ __global__ void k1095(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vadd2.s32.s32.s32.sat
-__global__ void k1096(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1092(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11451,7 +11411,7 @@ __global__ void k1096(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vadd2.u32.u32.u32
-__global__ void k1097(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1093(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11463,7 +11423,7 @@ __global__ void k1097(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vadd2.u32.u32.u32.sat
-__global__ void k1098(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1094(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11475,7 +11435,7 @@ __global__ void k1098(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vadd4.s32.s32.s32.sat
-__global__ void k1099(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1095(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11487,7 +11447,7 @@ __global__ void k1099(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vadd4.u32.u32.u32
-__global__ void k1100(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1096(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11499,7 +11459,7 @@ __global__ void k1100(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vadd4.u32.u32.u32.sat
-__global__ void k1101(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1097(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11511,7 +11471,7 @@ __global__ void k1101(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vavrg2.s32.s32.s32
-__global__ void k1102(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1098(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11523,7 +11483,7 @@ __global__ void k1102(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vavrg2.u32.u32.u32
-__global__ void k1103(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1099(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11535,7 +11495,7 @@ __global__ void k1103(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vavrg4.s32.s32.s32
-__global__ void k1104(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1100(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11547,7 +11507,7 @@ __global__ void k1104(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vavrg4.u32.u32.u32
-__global__ void k1105(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1101(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11559,7 +11519,7 @@ __global__ void k1105(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vmax2.s32.s32.s32
-__global__ void k1106(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1102(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11571,7 +11531,7 @@ __global__ void k1106(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vmax2.u32.u32.u32
-__global__ void k1107(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1103(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11583,7 +11543,7 @@ __global__ void k1107(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vmax4.s32.s32.s32
-__global__ void k1108(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1104(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11595,7 +11555,7 @@ __global__ void k1108(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vmax4.u32.u32.u32
-__global__ void k1109(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1105(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11607,7 +11567,7 @@ __global__ void k1109(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vmin2.s32.s32.s32
-__global__ void k1110(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1106(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11619,7 +11579,7 @@ __global__ void k1110(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vmin2.u32.u32.u32
-__global__ void k1111(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1107(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11631,7 +11591,7 @@ __global__ void k1111(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vmin4.s32.s32.s32
-__global__ void k1112(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1108(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11643,7 +11603,7 @@ __global__ void k1112(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vmin4.u32.u32.u32
-__global__ void k1113(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1109(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11655,7 +11615,7 @@ __global__ void k1113(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vsub2.s32.s32.s32.sat
-__global__ void k1114(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1110(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11667,7 +11627,7 @@ __global__ void k1114(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vsub2.u32.u32.u32
-__global__ void k1115(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1111(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11679,7 +11639,7 @@ __global__ void k1115(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vsub2.u32.u32.u32.sat
-__global__ void k1116(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1112(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11691,7 +11651,7 @@ __global__ void k1116(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vsub4.s32.s32.s32.sat
-__global__ void k1117(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1113(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11703,7 +11663,7 @@ __global__ void k1117(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vsub4.u32.u32.u32
-__global__ void k1118(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1114(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11715,7 +11675,7 @@ __global__ void k1118(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vsub4.u32.u32.u32.sat
-__global__ void k1119(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1115(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11727,7 +11687,7 @@ __global__ void k1119(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset2.s32.s32.ge
-__global__ void k1120(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1116(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11739,7 +11699,7 @@ __global__ void k1120(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset2.s32.s32.gt
-__global__ void k1121(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1117(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11751,7 +11711,7 @@ __global__ void k1121(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset2.s32.s32.le
-__global__ void k1122(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1118(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11763,7 +11723,7 @@ __global__ void k1122(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset2.s32.s32.lt
-__global__ void k1123(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1119(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11775,7 +11735,7 @@ __global__ void k1123(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset2.u32.u32.eq
-__global__ void k1124(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1120(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11787,7 +11747,7 @@ __global__ void k1124(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset2.u32.u32.ge
-__global__ void k1125(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1121(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11799,7 +11759,7 @@ __global__ void k1125(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset2.u32.u32.gt
-__global__ void k1126(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1122(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11811,7 +11771,7 @@ __global__ void k1126(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset2.u32.u32.le
-__global__ void k1127(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1123(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11823,7 +11783,7 @@ __global__ void k1127(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset2.u32.u32.lt
-__global__ void k1128(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1124(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11835,7 +11795,7 @@ __global__ void k1128(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset2.u32.u32.ne
-__global__ void k1129(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1125(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11847,7 +11807,7 @@ __global__ void k1129(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset4.s32.s32.ge
-__global__ void k1130(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1126(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11859,7 +11819,7 @@ __global__ void k1130(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset4.s32.s32.gt
-__global__ void k1131(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1127(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11871,7 +11831,7 @@ __global__ void k1131(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset4.s32.s32.le
-__global__ void k1132(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1128(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11883,7 +11843,7 @@ __global__ void k1132(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset4.s32.s32.lt
-__global__ void k1133(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1129(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11895,7 +11855,7 @@ __global__ void k1133(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset4.u32.u32.eq
-__global__ void k1134(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1130(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11907,7 +11867,7 @@ __global__ void k1134(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset4.u32.u32.ge
-__global__ void k1135(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1131(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11919,7 +11879,7 @@ __global__ void k1135(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset4.u32.u32.gt
-__global__ void k1136(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1132(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11931,7 +11891,7 @@ __global__ void k1136(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset4.u32.u32.le
-__global__ void k1137(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1133(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11943,7 +11903,7 @@ __global__ void k1137(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset4.u32.u32.lt
-__global__ void k1138(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1134(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11955,7 +11915,7 @@ __global__ void k1138(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // vset4.u32.u32.ne
-__global__ void k1139(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1135(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11967,7 +11927,7 @@ __global__ void k1139(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b16 imm 7 -2
-__global__ void k1140(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1136(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11977,7 +11937,7 @@ __global__ void k1140(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b16 imm 7
-__global__ void k1141(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1137(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11987,7 +11947,7 @@ __global__ void k1141(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b16 imm -2 7
-__global__ void k1142(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1138(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -11997,7 +11957,7 @@ __global__ void k1142(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b16 imm -2
-__global__ void k1143(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1139(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12007,7 +11967,7 @@ __global__ void k1143(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.u16 imm 7 -2
-__global__ void k1144(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1140(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12017,7 +11977,7 @@ __global__ void k1144(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.u16 imm 7
-__global__ void k1145(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1141(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12027,7 +11987,7 @@ __global__ void k1145(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.u16 imm -2 7
-__global__ void k1146(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1142(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12037,7 +11997,7 @@ __global__ void k1146(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.u16 imm -2
-__global__ void k1147(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1143(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12047,7 +12007,7 @@ __global__ void k1147(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b32 imm 7 -2
-__global__ void k1148(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1144(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12057,7 +12017,7 @@ __global__ void k1148(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b32 imm 7
-__global__ void k1149(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1145(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12067,7 +12027,7 @@ __global__ void k1149(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b32 imm -2 7
-__global__ void k1150(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1146(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12077,7 +12037,7 @@ __global__ void k1150(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b32 imm -2
-__global__ void k1151(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1147(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12087,7 +12047,7 @@ __global__ void k1151(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.u32 imm 0x80 7
-__global__ void k1152(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1148(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12097,7 +12057,7 @@ __global__ void k1152(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.u32 imm 0x80
-__global__ void k1153(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1149(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12107,7 +12067,7 @@ __global__ void k1153(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.u32 imm 7 0x80
-__global__ void k1154(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1150(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12117,7 +12077,7 @@ __global__ void k1154(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.u32 imm 7
-__global__ void k1155(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1151(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12127,7 +12087,7 @@ __global__ void k1155(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b64 imm 7 -2
-__global__ void k1156(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1152(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12137,7 +12097,7 @@ __global__ void k1156(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b64 imm 7
-__global__ void k1157(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1153(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12147,7 +12107,7 @@ __global__ void k1157(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b64 imm -2 7
-__global__ void k1158(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1154(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12157,7 +12117,7 @@ __global__ void k1158(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.b64 imm -2
-__global__ void k1159(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1155(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12167,7 +12127,7 @@ __global__ void k1159(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.f32 imm 0f40490FDB
-__global__ void k1160(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1156(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12177,7 +12137,7 @@ __global__ void k1160(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // selp.f64 imm 0d400921FB54442D18
-__global__ void k1161(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1157(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12187,7 +12147,7 @@ __global__ void k1161(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.eq.b16 imm 4660
-__global__ void k1162(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1158(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12197,7 +12157,7 @@ __global__ void k1162(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.b16 imm 4660
-__global__ void k1163(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1159(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12207,7 +12167,7 @@ __global__ void k1163(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.u16 imm 4660
-__global__ void k1164(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1160(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12217,7 +12177,7 @@ __global__ void k1164(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.gt.or.u32
-__global__ void k1165(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1161(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12229,7 +12189,7 @@ __global__ void k1165(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ne.and.u32
-__global__ void k1166(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1162(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12241,7 +12201,7 @@ __global__ void k1166(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // setp.ltu.xor.f32
-__global__ void k1167(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1163(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12253,7 +12213,7 @@ __global__ void k1167(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s16 imm -1
-__global__ void k1168(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1164(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12263,7 +12223,7 @@ __global__ void k1168(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // and.b16 imm 255
-__global__ void k1169(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1165(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12273,7 +12233,7 @@ __global__ void k1169(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s16 imm 3
-__global__ void k1170(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1166(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12283,7 +12243,7 @@ __global__ void k1170(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.s16 imm -3
-__global__ void k1171(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1167(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12293,7 +12253,7 @@ __global__ void k1171(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.hi.u16 imm 300
-__global__ void k1172(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1168(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12303,7 +12263,7 @@ __global__ void k1172(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shr.u16 imm 3
-__global__ void k1173(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1169(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12313,7 +12273,7 @@ __global__ void k1173(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s16
-__global__ void k1174(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1170(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12324,7 +12284,7 @@ __global__ void k1174(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.s16 imm 300
-__global__ void k1175(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1171(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12334,7 +12294,7 @@ __global__ void k1175(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // shl.b16 imm 4
-__global__ void k1176(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1172(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12344,7 +12304,7 @@ __global__ void k1176(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // rem.u16
-__global__ void k1177(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1173(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12355,7 +12315,7 @@ __global__ void k1177(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // prmt.b32 imm 0 0x3340
-__global__ void k1178(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1174(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12365,7 +12325,7 @@ __global__ void k1178(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // sub.f32 imm 0fBF800000
-__global__ void k1179(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1175(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12375,7 +12335,7 @@ __global__ void k1179(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.lo.u32
-__global__ void k1180(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1176(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12386,7 +12346,7 @@ __global__ void k1180(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfe.u32 imm 4 8
-__global__ void k1181(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1177(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12396,7 +12356,7 @@ __global__ void k1181(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // bfe.u64 imm 60 8
-__global__ void k1182(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1178(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12406,7 +12366,7 @@ __global__ void k1182(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s32 imm 7
-__global__ void k1183(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1179(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12417,7 +12377,7 @@ __global__ void k1183(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s32 imm -7
-__global__ void k1184(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1180(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12428,7 +12388,7 @@ __global__ void k1184(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s32 imm 7 -9
-__global__ void k1185(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1181(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12438,7 +12398,7 @@ __global__ void k1185(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s64 imm 7
-__global__ void k1186(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1182(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12449,7 +12409,7 @@ __global__ void k1186(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad.lo.s64 imm -7
-__global__ void k1187(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1183(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12460,7 +12420,7 @@ __global__ void k1187(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mad24.lo.u32 imm 1000
-__global__ void k1188(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1184(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12471,7 +12431,7 @@ __global__ void k1188(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // addc.u32 imm 5
-__global__ void k1189(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1185(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12482,7 +12442,7 @@ __global__ void k1189(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // subc.u32 imm 5
-__global__ void k1190(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1186(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12493,7 +12453,7 @@ __global__ void k1190(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // addc.cc.s64 imm 5
-__global__ void k1191(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1187(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12504,7 +12464,7 @@ __global__ void k1191(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // madc.hi.u32 imm 9
-__global__ void k1192(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1188(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12515,7 +12475,7 @@ __global__ void k1192(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // madc.hi.cc.u32
-__global__ void k1193(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1189(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12527,7 +12487,7 @@ __global__ void k1193(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b16 imm 1234
-__global__ void k1194(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1190(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12536,7 +12496,7 @@ __global__ void k1194(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b16 imm 0xBEEF
-__global__ void k1195(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1191(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12545,7 +12505,7 @@ __global__ void k1195(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b32 imm 4000000000
-__global__ void k1196(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1192(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12554,7 +12514,7 @@ __global__ void k1196(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u32 imm 77
-__global__ void k1197(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1193(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12563,7 +12523,7 @@ __global__ void k1197(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.b64 imm 81985529216486895
-__global__ void k1198(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1194(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12572,7 +12532,7 @@ __global__ void k1198(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.u64
-__global__ void k1199(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1195(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12582,7 +12542,7 @@ __global__ void k1199(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.pred imm 0
-__global__ void k1200(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1196(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12591,7 +12551,7 @@ __global__ void k1200(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.pred imm 1
-__global__ void k1201(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1197(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12600,7 +12560,7 @@ __global__ void k1201(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.pred imm -1
-__global__ void k1202(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1198(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12609,7 +12569,7 @@ __global__ void k1202(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mov.pred
-__global__ void k1203(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1199(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12619,7 +12579,7 @@ __global__ void k1203(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.f32 imm 0f3FC00000
-__global__ void k1204(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1200(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12629,7 +12589,7 @@ __global__ void k1204(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // add.f64 imm 0d3FF8000000000000
-__global__ void k1205(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1201(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12639,7 +12599,7 @@ __global__ void k1205(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.f32 imm 0f3FC00000
-__global__ void k1206(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1202(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12649,7 +12609,7 @@ __global__ void k1206(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // mul.f64 imm 0d3FF8000000000000
-__global__ void k1207(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1203(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12659,7 +12619,7 @@ __global__ void k1207(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.f32 imm 0f3FC00000
-__global__ void k1208(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1204(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12670,7 +12630,7 @@ __global__ void k1208(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // fma.rn.f64 imm 0d3FF8000000000000
-__global__ void k1209(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1205(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12681,7 +12641,7 @@ __global__ void k1209(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // min.NaN.f32
-__global__ void k1210(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1206(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12692,7 +12652,7 @@ __global__ void k1210(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   O[i] = d;
 }
 // max.NaN.f32
-__global__ void k1211(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
+__global__ void k1207(const u64 *A, const u64 *B, const u64 *C, u64 *O, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
     return;
@@ -12827,12 +12787,12 @@ static const Form kForms[] = {
     {"max.f32", k120, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32minmax(true, false, a, b); }, Check::Exact, 0, 0},
     {"max.ftz.f32", k121, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32minmax(true, true, a, b); }, Check::Exact, 0, 0},
     {"max.f64", k122, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64minmax(true, a, b); }, Check::Nan, 0, 0},
-    {"abs.f32", k123, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32abs(false, a); }, Check::Exact, 0, 0},
-    {"neg.f32", k124, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32neg(false, a); }, Check::Exact, 0, 0},
-    {"abs.ftz.f32", k125, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32abs(true, a); }, Check::Exact, 0, 0},
-    {"neg.ftz.f32", k126, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32neg(true, a); }, Check::Exact, 0, 0},
-    {"abs.f64", k127, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0x7fffffffffffffffull; }, Check::Exact, 0, 0},
-    {"neg.f64", k128, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ^ 0x8000000000000000ull; }, Check::Exact, 0, 0},
+    {"abs.f32", k123, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32abs(false, a); }, Check::Nan, 0, 0},
+    {"neg.f32", k124, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32neg(false, a); }, Check::Nan, 0, 0},
+    {"abs.ftz.f32", k125, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32abs(true, a); }, Check::Nan, 0, 0},
+    {"neg.ftz.f32", k126, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32neg(true, a); }, Check::Nan, 0, 0},
+    {"abs.f64", k127, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 0x7fffffffffffffffull; }, Check::Nan, 0, 0},
+    {"neg.f64", k128, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ^ 0x8000000000000000ull; }, Check::Nan, 0, 0},
     {"add.rn.f32 imm 0f3F800000", k129, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, false, a, ref::bits((float)(1.0f)), 0); }, Check::Nan, 0, 0},
     {"add.rn.f32 imm 0fBF000000", k130, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, false, a, ref::bits((float)(-0.5f)), 0); }, Check::Nan, 0, 0},
     {"add.rn.f32 imm 0f7F800000", k131, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, false, a, ref::bits((float)(INFINITY)), 0); }, Check::Nan, 0, 0},
@@ -12939,8 +12899,8 @@ static const Form kForms[] = {
     {"testp.number.f64", k232, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(!std::isnan(x)); }(); }, Check::Exact, 0, 0},
     {"testp.notanumber.f32", k233, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isnan(x)); }(); }, Check::Exact, 0, 0},
     {"testp.notanumber.f64", k234, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isnan(x)); }(); }, Check::Exact, 0, 0},
-    {"testp.normal.f32", k235, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isnormal(x)); }(); }, Check::Exact, 0, 0},
-    {"testp.normal.f64", k236, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isnormal(x)); }(); }, Check::Exact, 0, 0},
+    {"testp.normal.f32", k235, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::isnormal(x) || x == 0); }(); }, Check::Exact, 0, 0},
+    {"testp.normal.f64", k236, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::isnormal(x) || x == 0); }(); }, Check::Exact, 0, 0},
     {"testp.subnormal.f32", k237, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::f(a); return (u64)(std::fpclassify(x) == FP_SUBNORMAL); }(); }, Check::Exact, 0, 0},
     {"testp.subnormal.f64", k238, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto x = ref::d(a); return (u64)(std::fpclassify(x) == FP_SUBNORMAL); }(); }, Check::Exact, 0, 0},
     {"and.pred", k239, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }, Check::Exact, 0, 0},
@@ -13237,683 +13197,679 @@ static const Form kForms[] = {
     {"selp.b32", k530, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (c & 0xffffffffull) ? a : b; }, Check::Exact, 0, 0},
     {"selp.f64", k531, "i64_3", 3, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return c ? a : b; }, Check::Exact, 0, 0},
     {"setp.lt.and.s32", k532, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((ref::sext(a,32) < ref::sext(b,32)) && (c & 0xffffffffull)); }, Check::Exact, 0, 0},
-    {"add.rn.f32 imm 0f3F800000", k533, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rn.f32 imm 0fFF800000", k534, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rn.sat.f32 imm 0f3F800000", k535, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rn.sat.f32 imm 0fFF800000", k536, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rn.ftz.f32 imm 0f3F800000", k537, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rn.ftz.f32 imm 0fFF800000", k538, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rn.ftz.sat.f32 imm 0f3F800000", k539, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rn.ftz.sat.f32 imm 0fFF800000", k540, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rn.f64 imm 0d3FF0000000000000", k541, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::ADD, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rn.f64 imm 0dC338000000000000", k542, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::ADD, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rz.f32 imm 0f3F800000", k543, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rz.f32 imm 0fFF800000", k544, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rz.sat.f32 imm 0f3F800000", k545, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rz.sat.f32 imm 0fFF800000", k546, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rz.ftz.f32 imm 0f3F800000", k547, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rz.ftz.f32 imm 0fFF800000", k548, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rz.ftz.sat.f32 imm 0f3F800000", k549, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rz.ftz.sat.f32 imm 0fFF800000", k550, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"add.rz.f64 imm 0d3FF0000000000000", k551, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::ADD, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"add.rz.f64 imm 0dC338000000000000", k552, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::ADD, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rn.f32 imm 0f3F800000", k553, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rn.f32 imm 0fFF800000", k554, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rn.sat.f32 imm 0f3F800000", k555, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rn.sat.f32 imm 0fFF800000", k556, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rn.ftz.f32 imm 0f3F800000", k557, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rn.ftz.f32 imm 0fFF800000", k558, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rn.ftz.sat.f32 imm 0f3F800000", k559, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rn.ftz.sat.f32 imm 0fFF800000", k560, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rn.f64 imm 0d3FF0000000000000", k561, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::SUB, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rn.f64 imm 0dC338000000000000", k562, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::SUB, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rz.f32 imm 0f3F800000", k563, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rz.f32 imm 0fFF800000", k564, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rz.sat.f32 imm 0f3F800000", k565, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rz.sat.f32 imm 0fFF800000", k566, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rz.ftz.f32 imm 0f3F800000", k567, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rz.ftz.f32 imm 0fFF800000", k568, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rz.ftz.sat.f32 imm 0f3F800000", k569, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rz.ftz.sat.f32 imm 0fFF800000", k570, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"sub.rz.f64 imm 0d3FF0000000000000", k571, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::SUB, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"sub.rz.f64 imm 0dC338000000000000", k572, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::SUB, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rn.f32 imm 0f3F800000", k573, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rn.f32 imm 0fFF800000", k574, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rn.sat.f32 imm 0f3F800000", k575, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rn.sat.f32 imm 0fFF800000", k576, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rn.ftz.f32 imm 0f3F800000", k577, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rn.ftz.f32 imm 0fFF800000", k578, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rn.ftz.sat.f32 imm 0f3F800000", k579, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rn.ftz.sat.f32 imm 0fFF800000", k580, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rn.f64 imm 0d3FF0000000000000", k581, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::MUL, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rn.f64 imm 0dC338000000000000", k582, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::MUL, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rz.f32 imm 0f3F800000", k583, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rz.f32 imm 0fFF800000", k584, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rz.sat.f32 imm 0f3F800000", k585, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rz.sat.f32 imm 0fFF800000", k586, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rz.ftz.f32 imm 0f3F800000", k587, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rz.ftz.f32 imm 0fFF800000", k588, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rz.ftz.sat.f32 imm 0f3F800000", k589, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rz.ftz.sat.f32 imm 0fFF800000", k590, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
-    {"mul.rz.f64 imm 0d3FF0000000000000", k591, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::MUL, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"mul.rz.f64 imm 0dC338000000000000", k592, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::MUL, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rn.f32 imm 0f3F800000", k593, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rn.f32 imm 0fFF800000", k594, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rn.ftz.f32 imm 0f3F800000", k595, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rn.ftz.f32 imm 0fFF800000", k596, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rn.f64 imm 0d3FF0000000000000", k597, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::DIV, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rn.f64 imm 0dC338000000000000", k598, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::DIV, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rz.f32 imm 0f3F800000", k599, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rz.f32 imm 0fFF800000", k600, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rz.ftz.f32 imm 0f3F800000", k601, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rz.ftz.f32 imm 0fFF800000", k602, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rz.f64 imm 0d3FF0000000000000", k603, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::DIV, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"div.rz.f64 imm 0dC338000000000000", k604, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::DIV, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
-    {"min.f32 imm 0f3F800000", k605, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(false, false, a, b); }(); }, Check::Exact, 0, 0},
-    {"min.f32 imm 0fFF800000", k606, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(false, false, a, b); }(); }, Check::Exact, 0, 0},
-    {"min.ftz.f32 imm 0f3F800000", k607, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(false, true, a, b); }(); }, Check::Exact, 0, 0},
-    {"min.ftz.f32 imm 0fFF800000", k608, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(false, true, a, b); }(); }, Check::Exact, 0, 0},
-    {"min.f64 imm 0d3FF0000000000000", k609, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64minmax(false, a, b); }(); }, Check::Nan, 0, 0},
-    {"min.f64 imm 0dC338000000000000", k610, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64minmax(false, a, b); }(); }, Check::Nan, 0, 0},
-    {"max.f32 imm 0f3F800000", k611, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(true, false, a, b); }(); }, Check::Exact, 0, 0},
-    {"max.f32 imm 0fFF800000", k612, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(true, false, a, b); }(); }, Check::Exact, 0, 0},
-    {"max.ftz.f32 imm 0f3F800000", k613, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(true, true, a, b); }(); }, Check::Exact, 0, 0},
-    {"max.ftz.f32 imm 0fFF800000", k614, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(true, true, a, b); }(); }, Check::Exact, 0, 0},
-    {"max.f64 imm 0d3FF0000000000000", k615, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64minmax(true, a, b); }(); }, Check::Nan, 0, 0},
-    {"max.f64 imm 0dC338000000000000", k616, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64minmax(true, a, b); }(); }, Check::Nan, 0, 0},
-    {"add.cc.u32 imm 7", k617, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & 0xffffffffull) + (b & 0xffffffffull)) >> 32; }(); }, Check::Exact, 0, 0},
-    {"add.cc.u32 imm -3", k618, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & 0xffffffffull) + (b & 0xffffffffull)) >> 32; }(); }, Check::Exact, 0, 0},
-    {"add.cc.u32 imm 0xF0F0F0F0", k619, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & 0xffffffffull) + (b & 0xffffffffull)) >> 32; }(); }, Check::Exact, 0, 0},
-    {"sub.cc.u32 imm 7", k620, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a & 0xffffffffull) < (b & 0xffffffffull) ? 0xffffffffull : 0; }(); }, Check::Exact, 0, 0},
-    {"sub.cc.u32 imm -3", k621, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a & 0xffffffffull) < (b & 0xffffffffull) ? 0xffffffffull : 0; }(); }, Check::Exact, 0, 0},
-    {"sub.cc.u32 imm 0xF0F0F0F0", k622, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a & 0xffffffffull) < (b & 0xffffffffull) ? 0xffffffffull : 0; }(); }, Check::Exact, 0, 0},
-    {"add.cc.s64 imm 7", k623, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a + b < a); }(); }, Check::Exact, 0, 0},
-    {"add.cc.s64 imm -3", k624, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a + b < a); }(); }, Check::Exact, 0, 0},
-    {"add.cc.s64 imm 0x7FFFFFFFFFFFFFFF", k625, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a + b < a); }(); }, Check::Exact, 0, 0},
-    {"add.u32 imm 7", k626, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"add.u32 imm -3", k627, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a + b) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"add.u32 imm 0xF0F0F0F0", k628, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a + b) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"add.u64 imm 7", k629, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ~0ull; }(); }, Check::Exact, 0, 0},
-    {"add.u64 imm -3", k630, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a + b) & ~0ull; }(); }, Check::Exact, 0, 0},
-    {"add.u64 imm 0x7FFFFFFFFFFFFFFF", k631, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a + b) & ~0ull; }(); }, Check::Exact, 0, 0},
-    {"mul24.lo.s32 imm 7", k632, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"mul24.lo.s32 imm -3", k633, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"mul24.lo.s32 imm 0xF0F0F0F0", k634, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"mul24.hi.u32 imm 7", k635, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"mul24.hi.u32 imm -3", k636, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"mul24.hi.u32 imm 0xF0F0F0F0", k637, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
-    {"and.pred imm 7", k638, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"and.pred imm -3", k639, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"and.pred imm 0xF0F0F0F0", k640, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"or.pred imm 7", k641, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"or.pred imm -3", k642, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"or.pred imm 0xF0F0F0F0", k643, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"xor.pred imm 7", k644, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"xor.pred imm -3", k645, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"xor.pred imm 0xF0F0F0F0", k646, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.b32 imm 7", k647, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.b32 imm -3", k648, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.b32 imm 0xF0F0F0F0", k649, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.b32 imm 7", k650, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.b32 imm -3", k651, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.b32 imm 0xF0F0F0F0", k652, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.b64 imm 7", k653, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.b64 imm -3", k654, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.b64 imm 0x7FFFFFFFFFFFFFFF", k655, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.b64 imm 7", k656, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.b64 imm -3", k657, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.b64 imm 0x7FFFFFFFFFFFFFFF", k658, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
-    {"add.s32 imm 7", k659, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"add.s32 imm -3", k660, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a + b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"add.s32 imm 0xF0F0F0F0", k661, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a + b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"sub.s32 imm 7", k662, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a - b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"sub.s32 imm -3", k663, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a - b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"sub.s32 imm 0xF0F0F0F0", k664, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a - b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"mul.lo.s32 imm 7", k665, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a * b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"mul.lo.s32 imm -3", k666, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a * b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"mul.lo.s32 imm 0xF0F0F0F0", k667, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a * b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.u32 imm 7", k668, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.u32 imm -3", k669, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.u32 imm 0xF0F0F0F0", k670, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.s32 imm 7", k671, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.s32 imm -3", k672, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.s32 imm 0xF0F0F0F0", k673, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact, 0, 0},
-    {"and.b32 imm 7", k674, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a & b; }(); }, Check::Exact, 0, 0},
-    {"and.b32 imm -3", k675, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a & b; }(); }, Check::Exact, 0, 0},
-    {"and.b32 imm 0xF0F0F0F0", k676, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a & b; }(); }, Check::Exact, 0, 0},
-    {"or.b32 imm 7", k677, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a | b; }(); }, Check::Exact, 0, 0},
-    {"or.b32 imm -3", k678, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a | b; }(); }, Check::Exact, 0, 0},
-    {"or.b32 imm 0xF0F0F0F0", k679, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a | b; }(); }, Check::Exact, 0, 0},
-    {"xor.b32 imm 7", k680, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a ^ b; }(); }, Check::Exact, 0, 0},
-    {"xor.b32 imm -3", k681, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a ^ b; }(); }, Check::Exact, 0, 0},
-    {"xor.b32 imm 0xF0F0F0F0", k682, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a ^ b; }(); }, Check::Exact, 0, 0},
-    {"min.s32 imm 7", k683, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.s32 imm -3", k684, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.s32 imm 0xF0F0F0F0", k685, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.s32 imm 7", k686, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.s32 imm -3", k687, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.s32 imm 0xF0F0F0F0", k688, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.u32 imm 7", k689, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.u32 imm -3", k690, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.u32 imm 0xF0F0F0F0", k691, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.u32 imm 7", k692, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.u32 imm -3", k693, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.u32 imm 0xF0F0F0F0", k694, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"shl.b32 imm 5", k695, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shl(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"shl.b32 imm 31", k696, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shl(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"shr.u32 imm 5", k697, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrU(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"shr.u32 imm 31", k698, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrU(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"shr.s32 imm 5", k699, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrS(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"shr.s32 imm 31", k700, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrS(a, b, 32); }(); }, Check::Exact, 0, 0},
-    {"add.s64 imm 7", k701, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"add.s64 imm -3", k702, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a + b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"add.s64 imm 0x7FFFFFFFFFFFFFFF", k703, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a + b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"sub.s64 imm 7", k704, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a - b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"sub.s64 imm -3", k705, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a - b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"sub.s64 imm 0x7FFFFFFFFFFFFFFF", k706, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a - b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"mul.lo.s64 imm 7", k707, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a * b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"mul.lo.s64 imm -3", k708, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a * b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"mul.lo.s64 imm 0x7FFFFFFFFFFFFFFF", k709, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a * b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.u64 imm 7", k710, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiU(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.u64 imm -3", k711, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ref::mulhiU(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.u64 imm 0x7FFFFFFFFFFFFFFF", k712, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ref::mulhiU(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.s64 imm 7", k713, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.s64 imm -3", k714, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"mul.hi.s64 imm 0x7FFFFFFFFFFFFFFF", k715, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact, 0, 0},
-    {"and.b64 imm 7", k716, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a & b; }(); }, Check::Exact, 0, 0},
-    {"and.b64 imm -3", k717, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a & b; }(); }, Check::Exact, 0, 0},
-    {"and.b64 imm 0x7FFFFFFFFFFFFFFF", k718, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a & b; }(); }, Check::Exact, 0, 0},
-    {"or.b64 imm 7", k719, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a | b; }(); }, Check::Exact, 0, 0},
-    {"or.b64 imm -3", k720, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a | b; }(); }, Check::Exact, 0, 0},
-    {"or.b64 imm 0x7FFFFFFFFFFFFFFF", k721, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a | b; }(); }, Check::Exact, 0, 0},
-    {"xor.b64 imm 7", k722, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a ^ b; }(); }, Check::Exact, 0, 0},
-    {"xor.b64 imm -3", k723, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a ^ b; }(); }, Check::Exact, 0, 0},
-    {"xor.b64 imm 0x7FFFFFFFFFFFFFFF", k724, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a ^ b; }(); }, Check::Exact, 0, 0},
-    {"min.s64 imm 7", k725, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.s64 imm -3", k726, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.s64 imm 0x7FFFFFFFFFFFFFFF", k727, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.s64 imm 7", k728, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.s64 imm -3", k729, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.s64 imm 0x7FFFFFFFFFFFFFFF", k730, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.u64 imm 7", k731, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.u64 imm -3", k732, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"min.u64 imm 0x7FFFFFFFFFFFFFFF", k733, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.u64 imm 7", k734, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.u64 imm -3", k735, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"max.u64 imm 0x7FFFFFFFFFFFFFFF", k736, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
-    {"shl.b64 imm 5", k737, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shl(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"shl.b64 imm 31", k738, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shl(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"shr.u64 imm 5", k739, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrU(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"shr.u64 imm 31", k740, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrU(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"shr.s64 imm 5", k741, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrS(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"shr.s64 imm 31", k742, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrS(a, b, 64); }(); }, Check::Exact, 0, 0},
-    {"mul.wide.s32 imm 7", k743, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"mul.wide.s32 imm -3", k744, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"mul.wide.s32 imm 0xF0F0F0F0", k745, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"mul.wide.u32 imm 7", k746, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact, 0, 0},
-    {"mul.wide.u32 imm -3", k747, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact, 0, 0},
-    {"mul.wide.u32 imm 0xF0F0F0F0", k748, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact, 0, 0},
-    {"add.sat.s32 imm 7", k749, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact, 0, 0},
-    {"add.sat.s32 imm -3", k750, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact, 0, 0},
-    {"add.sat.s32 imm 0xF0F0F0F0", k751, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.f32 imm 0f3F800000", k752, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.f32 imm 0fFF800000", k753, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.f64 imm 0d3FF0000000000000", k754, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.f64 imm 0dC338000000000000", k755, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.f32 imm 0f3F800000", k756, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.f32 imm 0fFF800000", k757, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.f64 imm 0d3FF0000000000000", k758, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.f64 imm 0dC338000000000000", k759, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.f32 imm 0f3F800000", k760, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.f32 imm 0fFF800000", k761, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.f64 imm 0d3FF0000000000000", k762, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.f64 imm 0dC338000000000000", k763, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.le.f32 imm 0f3F800000", k764, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.le.f32 imm 0fFF800000", k765, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.le.f64 imm 0d3FF0000000000000", k766, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.le.f64 imm 0dC338000000000000", k767, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.f32 imm 0f3F800000", k768, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.f32 imm 0fFF800000", k769, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.f64 imm 0d3FF0000000000000", k770, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.f64 imm 0dC338000000000000", k771, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.f32 imm 0f3F800000", k772, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.f32 imm 0fFF800000", k773, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.f64 imm 0d3FF0000000000000", k774, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.f64 imm 0dC338000000000000", k775, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.equ.f32 imm 0f3F800000", k776, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.equ.f32 imm 0fFF800000", k777, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.equ.f64 imm 0d3FF0000000000000", k778, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.equ.f64 imm 0dC338000000000000", k779, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.neu.f32 imm 0f3F800000", k780, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.neu.f32 imm 0fFF800000", k781, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.neu.f64 imm 0d3FF0000000000000", k782, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.neu.f64 imm 0dC338000000000000", k783, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ltu.f32 imm 0f3F800000", k784, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ltu.f32 imm 0fFF800000", k785, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ltu.f64 imm 0d3FF0000000000000", k786, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.ltu.f64 imm 0dC338000000000000", k787, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.leu.f32 imm 0f3F800000", k788, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.leu.f32 imm 0fFF800000", k789, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.leu.f64 imm 0d3FF0000000000000", k790, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.leu.f64 imm 0dC338000000000000", k791, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gtu.f32 imm 0f3F800000", k792, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gtu.f32 imm 0fFF800000", k793, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gtu.f64 imm 0d3FF0000000000000", k794, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.gtu.f64 imm 0dC338000000000000", k795, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.geu.f32 imm 0f3F800000", k796, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.geu.f32 imm 0fFF800000", k797, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.geu.f64 imm 0d3FF0000000000000", k798, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.geu.f64 imm 0dC338000000000000", k799, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.num.f32 imm 0f3F800000", k800, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.num.f32 imm 0fFF800000", k801, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.num.f64 imm 0d3FF0000000000000", k802, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.num.f64 imm 0dC338000000000000", k803, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.nan.f32 imm 0f3F800000", k804, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.nan.f32 imm 0fFF800000", k805, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.nan.f64 imm 0d3FF0000000000000", k806, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.nan.f64 imm 0dC338000000000000", k807, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.s32 imm 7", k808, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.s32 imm -3", k809, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.s32 imm 0xF0F0F0F0", k810, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.u32 imm 7", k811, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.u32 imm -3", k812, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.u32 imm 0xF0F0F0F0", k813, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.s64 imm 7", k814, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.s64 imm -3", k815, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.s64 imm 0x7FFFFFFFFFFFFFFF", k816, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.u64 imm 7", k817, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.u64 imm -3", k818, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.eq.u64 imm 0x7FFFFFFFFFFFFFFF", k819, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.s32 imm 7", k820, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.s32 imm -3", k821, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.s32 imm 0xF0F0F0F0", k822, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.u32 imm 7", k823, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.u32 imm -3", k824, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.u32 imm 0xF0F0F0F0", k825, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.s64 imm 7", k826, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.s64 imm -3", k827, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.s64 imm 0x7FFFFFFFFFFFFFFF", k828, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.u64 imm 7", k829, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.u64 imm -3", k830, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.ne.u64 imm 0x7FFFFFFFFFFFFFFF", k831, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.s32 imm 7", k832, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.s32 imm -3", k833, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.s32 imm 0xF0F0F0F0", k834, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.u32 imm 7", k835, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.u32 imm -3", k836, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.u32 imm 0xF0F0F0F0", k837, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.s64 imm 7", k838, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.s64 imm -3", k839, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.s64 imm 0x7FFFFFFFFFFFFFFF", k840, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.u64 imm 7", k841, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.u64 imm -3", k842, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.lt.u64 imm 0x7FFFFFFFFFFFFFFF", k843, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.le.s32 imm 7", k844, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.le.s32 imm -3", k845, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.le.s32 imm 0xF0F0F0F0", k846, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.le.u32 imm 7", k847, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.le.u32 imm -3", k848, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.le.u32 imm 0xF0F0F0F0", k849, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.le.s64 imm 7", k850, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.le.s64 imm -3", k851, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.le.s64 imm 0x7FFFFFFFFFFFFFFF", k852, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.le.u64 imm 7", k853, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.le.u64 imm -3", k854, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.le.u64 imm 0x7FFFFFFFFFFFFFFF", k855, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.s32 imm 7", k856, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.s32 imm -3", k857, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.s32 imm 0xF0F0F0F0", k858, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.u32 imm 7", k859, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.u32 imm -3", k860, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.u32 imm 0xF0F0F0F0", k861, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.s64 imm 7", k862, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.s64 imm -3", k863, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.s64 imm 0x7FFFFFFFFFFFFFFF", k864, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.u64 imm 7", k865, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.u64 imm -3", k866, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.gt.u64 imm 0x7FFFFFFFFFFFFFFF", k867, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.s32 imm 7", k868, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.s32 imm -3", k869, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.s32 imm 0xF0F0F0F0", k870, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.u32 imm 7", k871, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.u32 imm -3", k872, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.u32 imm 0xF0F0F0F0", k873, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.s64 imm 7", k874, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.s64 imm -3", k875, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.s64 imm 0x7FFFFFFFFFFFFFFF", k876, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.u64 imm 7", k877, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.u64 imm -3", k878, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.ge.u64 imm 0x7FFFFFFFFFFFFFFF", k879, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
-    {"setp.lo.u32 imm 7", k880, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.lo.u32 imm -3", k881, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.lo.u32 imm 0xF0F0F0F0", k882, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.hi.u32 imm 7", k883, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.hi.u32 imm -3", k884, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.hi.u32 imm 0xF0F0F0F0", k885, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.ls.u32 imm 7", k886, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.ls.u32 imm -3", k887, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.ls.u32 imm 0xF0F0F0F0", k888, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.hs.u32 imm 7", k889, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.hs.u32 imm -3", k890, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"setp.hs.u32 imm 0xF0F0F0F0", k891, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
-    {"cvt.rna.tf32.f32", k892, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::tf32Rna(ref::f(a)); }, Check::Nan, 0, 0},
-    {"add.f16", k893, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
-    {"add.rn.f16", k894, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
-    {"add.ftz.f16", k895, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, true, false, false, a, b, c); }, Check::H16, 0, 0},
-    {"add.sat.f16", k896, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, false, true, false, a, b, c); }, Check::H16z, 0, 0},
-    {"add.rn.ftz.sat.f16", k897, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, true, true, false, a, b, c); }, Check::H16z, 0, 0},
-    {"sub.f16", k898, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
-    {"sub.rn.f16", k899, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
-    {"sub.ftz.f16", k900, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, true, false, false, a, b, c); }, Check::H16, 0, 0},
-    {"sub.sat.f16", k901, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, false, true, false, a, b, c); }, Check::H16z, 0, 0},
-    {"sub.rn.ftz.sat.f16", k902, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, true, true, false, a, b, c); }, Check::H16z, 0, 0},
-    {"mul.f16", k903, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
-    {"mul.rn.f16", k904, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
-    {"mul.ftz.f16", k905, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, true, false, false, a, b, c); }, Check::H16, 0, 0},
-    {"mul.sat.f16", k906, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, false, true, false, a, b, c); }, Check::H16z, 0, 0},
-    {"mul.rn.ftz.sat.f16", k907, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, true, true, false, a, b, c); }, Check::H16z, 0, 0},
-    {"fma.rn.f16", k908, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
-    {"fma.rn.relu.f16", k909, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, false, false, true, a, b, c); }, Check::H16rz, 0, 0},
-    {"fma.rn.ftz.f16", k910, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, true, false, false, a, b, c); }, Check::H16, 0, 0},
-    {"fma.rn.sat.f16", k911, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, false, true, false, a, b, c); }, Check::H16z, 0, 0},
-    {"fma.rn.ftz.sat.f16", k912, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, true, true, false, a, b, c); }, Check::H16z, 0, 0},
-    {"fma.rn.ftz.relu.f16", k913, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, true, false, true, a, b, c); }, Check::H16rz, 0, 0},
-    {"min.f16", k914, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, false, ref::F16, false, a, b); }, Check::Exact, 0, 0},
-    {"min.NaN.f16", k915, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, true, ref::F16, false, a, b); }, Check::Exact, 0, 0},
-    {"min.ftz.f16", k916, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, false, ref::F16, true, a, b); }, Check::Exact, 0, 0},
-    {"min.ftz.NaN.f16", k917, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, true, ref::F16, true, a, b); }, Check::Exact, 0, 0},
-    {"max.f16", k918, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, false, ref::F16, false, a, b); }, Check::Exact, 0, 0},
-    {"max.NaN.f16", k919, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, true, ref::F16, false, a, b); }, Check::Exact, 0, 0},
-    {"max.ftz.f16", k920, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, false, ref::F16, true, a, b); }, Check::Exact, 0, 0},
-    {"max.ftz.NaN.f16", k921, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, true, ref::F16, true, a, b); }, Check::Exact, 0, 0},
-    {"neg.f16", k922, "h16_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hneg1(ref::F16, false, a); }, Check::Exact, 0, 0},
-    {"neg.ftz.f16", k923, "h16_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hneg1(ref::F16, true, a); }, Check::Exact, 0, 0},
-    {"abs.f16", k924, "h16_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::habs1(ref::F16, false, a); }, Check::Exact, 0, 0},
-    {"abs.ftz.f16", k925, "h16_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::habs1(ref::F16, true, a); }, Check::Exact, 0, 0},
-    {"add.f16x2", k926, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
-    {"add.rn.f16x2", k927, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
-    {"add.ftz.f16x2", k928, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, true, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
-    {"add.sat.f16x2", k929, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, false, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
-    {"add.rn.ftz.sat.f16x2", k930, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, true, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
-    {"sub.f16x2", k931, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
-    {"sub.rn.f16x2", k932, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
-    {"sub.ftz.f16x2", k933, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, true, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
-    {"sub.sat.f16x2", k934, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, false, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
-    {"sub.rn.ftz.sat.f16x2", k935, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, true, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
-    {"mul.f16x2", k936, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
-    {"mul.rn.f16x2", k937, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
-    {"mul.ftz.f16x2", k938, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, true, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
-    {"mul.sat.f16x2", k939, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, false, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
-    {"mul.rn.ftz.sat.f16x2", k940, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, true, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
-    {"fma.rn.f16x2", k941, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
-    {"fma.rn.relu.f16x2", k942, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, false, false, true, a, b, c); }, a, b, c); }, Check::H16rz, 0, 0},
-    {"fma.rn.ftz.f16x2", k943, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, true, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
-    {"fma.rn.sat.f16x2", k944, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, false, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
-    {"fma.rn.ftz.sat.f16x2", k945, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, true, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
-    {"fma.rn.ftz.relu.f16x2", k946, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, true, false, true, a, b, c); }, a, b, c); }, Check::H16rz, 0, 0},
-    {"min.f16x2", k947, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, false, ref::F16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
-    {"min.NaN.f16x2", k948, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, true, ref::F16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
-    {"min.ftz.f16x2", k949, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, false, ref::F16, true, a, b); }, a, b, c); }, Check::Exact, 0, 0},
-    {"min.ftz.NaN.f16x2", k950, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, true, ref::F16, true, a, b); }, a, b, c); }, Check::Exact, 0, 0},
-    {"max.f16x2", k951, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, false, ref::F16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
-    {"max.NaN.f16x2", k952, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, true, ref::F16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
-    {"max.ftz.f16x2", k953, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, false, ref::F16, true, a, b); }, a, b, c); }, Check::Exact, 0, 0},
-    {"max.ftz.NaN.f16x2", k954, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, true, ref::F16, true, a, b); }, a, b, c); }, Check::Exact, 0, 0},
-    {"neg.f16x2", k955, "h16x2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hneg1(ref::F16, false, a); }, a, b, c); }, Check::Exact, 0, 0},
-    {"neg.ftz.f16x2", k956, "h16x2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hneg1(ref::F16, true, a); }, a, b, c); }, Check::Exact, 0, 0},
-    {"abs.f16x2", k957, "h16x2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::habs1(ref::F16, false, a); }, a, b, c); }, Check::Exact, 0, 0},
-    {"abs.ftz.f16x2", k958, "h16x2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::habs1(ref::F16, true, a); }, a, b, c); }, Check::Exact, 0, 0},
-    {"add.bf16", k959, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
-    {"add.rn.bf16", k960, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
-    {"sub.bf16", k961, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
-    {"sub.rn.bf16", k962, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
-    {"mul.bf16", k963, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
-    {"mul.rn.bf16", k964, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
-    {"fma.rn.bf16", k965, "hbf_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
-    {"fma.rn.relu.bf16", k966, "hbf_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::BF16, false, false, true, a, b, c); }, Check::Hbfrz, 0, 0},
-    {"min.bf16", k967, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, false, ref::BF16, false, a, b); }, Check::Exact, 0, 0},
-    {"min.NaN.bf16", k968, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, true, ref::BF16, false, a, b); }, Check::Exact, 0, 0},
-    {"max.bf16", k969, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, false, ref::BF16, false, a, b); }, Check::Exact, 0, 0},
-    {"max.NaN.bf16", k970, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, true, ref::BF16, false, a, b); }, Check::Exact, 0, 0},
-    {"neg.bf16", k971, "hbf_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hneg1(ref::BF16, false, a); }, Check::Exact, 0, 0},
-    {"abs.bf16", k972, "hbf_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::habs1(ref::BF16, false, a); }, Check::Exact, 0, 0},
-    {"add.bf16x2", k973, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
-    {"add.rn.bf16x2", k974, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
-    {"sub.bf16x2", k975, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
-    {"sub.rn.bf16x2", k976, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
-    {"mul.bf16x2", k977, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
-    {"mul.rn.bf16x2", k978, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
-    {"fma.rn.bf16x2", k979, "hbfx2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
-    {"fma.rn.relu.bf16x2", k980, "hbfx2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::BF16, false, false, true, a, b, c); }, a, b, c); }, Check::Hbfrz, 0, 0},
-    {"min.bf16x2", k981, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, false, ref::BF16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
-    {"min.NaN.bf16x2", k982, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, true, ref::BF16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
-    {"max.bf16x2", k983, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, false, ref::BF16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
-    {"max.NaN.bf16x2", k984, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, true, ref::BF16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
-    {"neg.bf16x2", k985, "hbfx2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hneg1(ref::BF16, false, a); }, a, b, c); }, Check::Exact, 0, 0},
-    {"abs.bf16x2", k986, "hbfx2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::habs1(ref::BF16, false, a); }, a, b, c); }, Check::Exact, 0, 0},
-    {"setp.eq.f16", k987, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("eq", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.ne.f16", k988, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ne", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.lt.f16", k989, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("lt", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.le.f16", k990, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("le", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.gt.f16", k991, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("gt", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.ge.f16", k992, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ge", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.equ.f16", k993, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("equ", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.neu.f16", k994, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("neu", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.ltu.f16", k995, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ltu", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.leu.f16", k996, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("leu", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.gtu.f16", k997, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("gtu", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.geu.f16", k998, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("geu", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.num.f16", k999, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("num", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.nan.f16", k1000, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("nan", ref::F16, a, b); }, Check::Exact, 0, 0},
-    {"setp.lt.f16x2", k1001, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("lt", ref::F16, a, b) | (u64)ref::hcmp("lt", ref::F16, a >> 16, b >> 16) << 1; }, Check::Exact, 0, 0},
-    {"setp.eq.bf16", k1002, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("eq", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.ne.bf16", k1003, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ne", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.lt.bf16", k1004, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("lt", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.le.bf16", k1005, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("le", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.gt.bf16", k1006, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("gt", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.ge.bf16", k1007, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ge", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.equ.bf16", k1008, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("equ", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.neu.bf16", k1009, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("neu", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.ltu.bf16", k1010, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ltu", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.leu.bf16", k1011, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("leu", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.gtu.bf16", k1012, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("gtu", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.geu.bf16", k1013, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("geu", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.num.bf16", k1014, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("num", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.nan.bf16", k1015, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("nan", ref::BF16, a, b); }, Check::Exact, 0, 0},
-    {"setp.lt.bf16x2", k1016, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("lt", ref::BF16, a, b) | (u64)ref::hcmp("lt", ref::BF16, a >> 16, b >> 16) << 1; }, Check::Exact, 0, 0},
-    {"set.eq.f16.f16", k1017, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("eq", ref::F16, a, b) ? 0x3c00ull : 0; }, Check::Exact, 0, 0},
-    {"set.eq.f16x2.f16x2", k1018, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("eq", ref::F16, a, b) ? 0x3c00ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
-    {"set.nan.f16.f16", k1019, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("nan", ref::F16, a, b) ? 0x3c00ull : 0; }, Check::Exact, 0, 0},
-    {"set.nan.f16x2.f16x2", k1020, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("nan", ref::F16, a, b) ? 0x3c00ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
-    {"set.gt.f16.f16", k1021, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("gt", ref::F16, a, b) ? 0x3c00ull : 0; }, Check::Exact, 0, 0},
-    {"set.gt.f16x2.f16x2", k1022, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("gt", ref::F16, a, b) ? 0x3c00ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
-    {"set.leu.f16.f16", k1023, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("leu", ref::F16, a, b) ? 0x3c00ull : 0; }, Check::Exact, 0, 0},
-    {"set.leu.f16x2.f16x2", k1024, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("leu", ref::F16, a, b) ? 0x3c00ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
-    {"set.eq.bf16.bf16", k1025, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("eq", ref::BF16, a, b) ? 0x3f80ull : 0; }, Check::Exact, 0, 0},
-    {"set.eq.bf16x2.bf16x2", k1026, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("eq", ref::BF16, a, b) ? 0x3f80ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
-    {"set.nan.bf16.bf16", k1027, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("nan", ref::BF16, a, b) ? 0x3f80ull : 0; }, Check::Exact, 0, 0},
-    {"set.nan.bf16x2.bf16x2", k1028, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("nan", ref::BF16, a, b) ? 0x3f80ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
-    {"set.gt.bf16.bf16", k1029, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("gt", ref::BF16, a, b) ? 0x3f80ull : 0; }, Check::Exact, 0, 0},
-    {"set.gt.bf16x2.bf16x2", k1030, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("gt", ref::BF16, a, b) ? 0x3f80ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
-    {"set.leu.bf16.bf16", k1031, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("leu", ref::BF16, a, b) ? 0x3f80ull : 0; }, Check::Exact, 0, 0},
-    {"set.leu.bf16x2.bf16x2", k1032, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("leu", ref::BF16, a, b) ? 0x3f80ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
-    {"cvt.rn.f16x2.f32", k1033, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::hround(ref::f(a), ref::F16)) << 16 | (ref::hround(ref::f(b), ref::F16)); }, Check::H16, 0, 0},
-    {"cvt.rn.relu.f16x2.f32", k1034, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((std::isnan(ref::f(a)) ? ref::kHalfNaN : ref::f(a) < 0 ? 0 : ref::hround(ref::f(a), ref::F16))) << 16 | ((std::isnan(ref::f(b)) ? ref::kHalfNaN : ref::f(b) < 0 ? 0 : ref::hround(ref::f(b), ref::F16))); }, Check::H16rz, 0, 0},
-    {"cvt.rn.bf16x2.f32", k1035, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::hround(ref::f(a), ref::BF16)) << 16 | (ref::hround(ref::f(b), ref::BF16)); }, Check::Hbf, 0, 0},
-    {"cvt.rn.relu.bf16x2.f32", k1036, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((std::isnan(ref::f(a)) ? ref::kHalfNaN : ref::f(a) < 0 ? 0 : ref::hround(ref::f(a), ref::BF16))) << 16 | ((std::isnan(ref::f(b)) ? ref::kHalfNaN : ref::f(b) < 0 ? 0 : ref::hround(ref::f(b), ref::BF16))); }, Check::Hbfrz, 0, 0},
-    {"set.gt.f32.s32", k1037, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::sext(a, 32) > ref::sext(b, 32) ? 0x3f800000ull : 0; }, Check::Exact, 0, 0},
-    {"prmt.b32.f4e", k1038, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::F4E, a, b, c); }, Check::Exact, 0, 0},
-    {"prmt.b32.b4e", k1039, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::B4E, a, b, c); }, Check::Exact, 0, 0},
-    {"prmt.b32.rc8", k1040, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::RC8, a, b, c); }, Check::Exact, 0, 0},
-    {"prmt.b32.ecl", k1041, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::ECL, a, b, c); }, Check::Exact, 0, 0},
-    {"prmt.b32.ecr", k1042, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::ECR, a, b, c); }, Check::Exact, 0, 0},
-    {"prmt.b32.rc16", k1043, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::RC16, a, b, c); }, Check::Exact, 0, 0},
-    {"match.any.sync.b32 imm -1", k1044, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAny(a, [](u64 i) { return ((i * 0x9E3779B9ull) & 0xffffffffull) >> 30; }); }, Check::Exact, 0, 0},
-    {"match.all.sync.b32 imm -1", k1045, "idx", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAll(a, [](u64 i) { return (i & 32) ? 5 : i & 31; }); }, Check::Exact, 0, 0},
-    {"match.any.sync.b32 #regmask", k1046, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAny(a, [](u64 i) { return ((i * 0x9E3779B9ull) & 0xffffffffull) >> 30; }); }, Check::Exact, 0, 0},
-    {"match.all.sync.b32 #regmask", k1047, "idx", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAll(a, [](u64 i) { return (i & 32) ? 5 : i & 31; }); }, Check::Exact, 0, 0},
-    {"match.any.sync.b64 imm -1", k1048, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAny(a, [](u64 i) { return (i % 3) << 32 | (i % 2); }); }, Check::Exact, 0, 0},
-    {"match.all.sync.b64 imm -1", k1049, "idx", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 base = a - a % 32; if (base & 32) return 0xffffffffull | 1ull << 32; return 0ull; }(); }, Check::Exact, 0, 0},
-    {"redux.sync.add.s32 imm -1", k1050, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RADD, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
-    {"redux.sync.add.s32 #regmask", k1051, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RADD, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
-    {"redux.sync.add.u32 imm -1", k1052, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RADD, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
-    {"redux.sync.min.u32 imm -1", k1053, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMINU, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
-    {"redux.sync.min.s32 imm -1", k1054, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMINS, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
-    {"redux.sync.max.u32 imm -1", k1055, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMAXU, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
-    {"redux.sync.max.u32 #regmask", k1056, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMAXU, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
-    {"redux.sync.max.s32 imm -1", k1057, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMAXS, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
-    {"redux.sync.and.b32 imm -1", k1058, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RAND, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
-    {"redux.sync.or.b32 imm -1", k1059, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::ROR, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
-    {"redux.sync.xor.b32 imm -1", k1060, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RXOR, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
-    {"vote.sync.uni.pred imm -1", k1061, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::voteUni(a, [](u64 i) { return (i & 32) != 0 || (i & 31) == 5; }); }, Check::Exact, 0, 0},
-    {"vote.sync.uni.pred #regmask", k1062, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::voteUni(a, [](u64 i) { return (i & 32) != 0 || (i & 31) == 5; }); }, Check::Exact, 0, 0},
-    {"vote.sync.ballot.b32 #regmask", k1063, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 r = 0; for (u64 j = 0; j < 32; ++j) r |= (u64)((((a - a % 32 + j) * 0x9E3779B9ull + 0x7F4A7C15ull) & 4) != 0) << j; return r; }(); }, Check::Exact, 0, 0},
-    {"vote.sync.any.pred #regmask", k1064, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 r = 0; for (u64 j = 0; j < 32; ++j) r |= (u64)((((a - a % 32 + j) * 0x9E3779B9ull + 0x7F4A7C15ull) & 4) != 0) << j; return (u64)(r != 0); }(); }, Check::Exact, 0, 0},
-    {"vote.sync.all.pred #regmask", k1065, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 r = 0; for (u64 j = 0; j < 32; ++j) r |= (u64)((((a - a % 32 + j) * 0x9E3779B9ull + 0x7F4A7C15ull) & 4) != 0) << j; return (u64)(r == 0xffffffffull); }(); }, Check::Exact, 0, 0},
-    {"activemask.b32", k1066, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xffffffffull; }, Check::Exact, 0, 0},
-    {"shfl.sync.idx.b32 #regs", k1067, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + ((a * 7) % 32)); }(); }, Check::Exact, 0, 0},
-    {"shfl.sync.idx.b32 imm 7 31", k1068, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (7)); }(); }, Check::Exact, 0, 0},
-    {"shfl.sync.up.b32 #regs", k1069, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 >= 3 ? a % 32 - 3 : a % 32)); }(); }, Check::Exact, 0, 0},
-    {"shfl.sync.up.b32 imm 3 0", k1070, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 >= 3 ? a % 32 - 3 : a % 32)); }(); }, Check::Exact, 0, 0},
-    {"shfl.sync.down.b32 #regs", k1071, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 + 3 <= 31 ? a % 32 + 3 : a % 32)); }(); }, Check::Exact, 0, 0},
-    {"shfl.sync.down.b32 imm 3 31", k1072, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 + 3 <= 31 ? a % 32 + 3 : a % 32)); }(); }, Check::Exact, 0, 0},
-    {"shfl.sync.bfly.b32 #regs", k1073, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + ((a % 32) ^ 3)); }(); }, Check::Exact, 0, 0},
-    {"shfl.sync.bfly.b32 imm 3 31", k1074, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + ((a % 32) ^ 3)); }(); }, Check::Exact, 0, 0},
-    {"mov.u32 %ctaid.y", k1075, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
-    {"mov.u32 %ctaid.z", k1076, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
-    {"mov.u32 %nctaid.x", k1077, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 2; }, Check::Exact, 0, 0},
-    {"mov.u32 %nctaid.z", k1078, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
-    {"mov.u32 %ntid.y", k1079, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
-    {"mov.u32 %ntid.z", k1080, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
-    {"mov.u32 %tid.z", k1081, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
-    {"mov.u32 %warpid", k1082, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a % 128) / 32; }, Check::Exact, 0, 0},
-    {"mov.u32 %dynamic_smem_size", k1083, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
-    {"mov.u32 %clock", k1084, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
-    {"mov.u64 %clock64", k1085, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
-    {"vabsdiff2.s32.s32.s32", k1086, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vabsdiff2.s32.s32.s32.add", k1087, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, true, true, true, false, true, a, b, c); }, Check::Exact, 0, 0},
-    {"vabsdiff2.s32.s32.s32.sat", k1088, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vabsdiff2.u32.u32.u32", k1089, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vabsdiff2.u32.u32.u32.add", k1090, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, false, false, false, false, true, a, b, c); }, Check::Exact, 0, 0},
-    {"vabsdiff4.s32.s32.s32", k1091, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vabsdiff4.s32.s32.s32.add", k1092, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, true, true, true, false, true, a, b, c); }, Check::Exact, 0, 0},
-    {"vabsdiff4.s32.s32.s32.sat", k1093, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vabsdiff4.u32.u32.u32", k1094, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vabsdiff4.u32.u32.u32.add", k1095, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, false, false, false, false, true, a, b, c); }, Check::Exact, 0, 0},
-    {"vadd2.s32.s32.s32.sat", k1096, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 2, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vadd2.u32.u32.u32", k1097, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vadd2.u32.u32.u32.sat", k1098, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 2, false, false, false, true, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vadd4.s32.s32.s32.sat", k1099, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 4, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vadd4.u32.u32.u32", k1100, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vadd4.u32.u32.u32.sat", k1101, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 4, false, false, false, true, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vavrg2.s32.s32.s32", k1102, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("avrg", 2, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vavrg2.u32.u32.u32", k1103, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("avrg", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vavrg4.s32.s32.s32", k1104, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("avrg", 4, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vavrg4.u32.u32.u32", k1105, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("avrg", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vmax2.s32.s32.s32", k1106, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("max", 2, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vmax2.u32.u32.u32", k1107, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("max", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vmax4.s32.s32.s32", k1108, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("max", 4, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vmax4.u32.u32.u32", k1109, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("max", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vmin2.s32.s32.s32", k1110, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("min", 2, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vmin2.u32.u32.u32", k1111, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("min", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vmin4.s32.s32.s32", k1112, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("min", 4, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vmin4.u32.u32.u32", k1113, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("min", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vsub2.s32.s32.s32.sat", k1114, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 2, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vsub2.u32.u32.u32", k1115, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vsub2.u32.u32.u32.sat", k1116, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 2, false, false, false, true, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vsub4.s32.s32.s32.sat", k1117, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 4, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vsub4.u32.u32.u32", k1118, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vsub4.u32.u32.u32.sat", k1119, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 4, false, false, false, true, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset2.s32.s32.ge", k1120, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ge", 2, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset2.s32.s32.gt", k1121, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("gt", 2, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset2.s32.s32.le", k1122, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("le", 2, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset2.s32.s32.lt", k1123, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("lt", 2, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset2.u32.u32.eq", k1124, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("eq", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset2.u32.u32.ge", k1125, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ge", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset2.u32.u32.gt", k1126, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("gt", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset2.u32.u32.le", k1127, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("le", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset2.u32.u32.lt", k1128, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("lt", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset2.u32.u32.ne", k1129, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ne", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset4.s32.s32.ge", k1130, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ge", 4, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset4.s32.s32.gt", k1131, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("gt", 4, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset4.s32.s32.le", k1132, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("le", 4, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset4.s32.s32.lt", k1133, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("lt", 4, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset4.u32.u32.eq", k1134, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("eq", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset4.u32.u32.ge", k1135, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ge", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset4.u32.u32.gt", k1136, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("gt", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset4.u32.u32.le", k1137, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("le", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset4.u32.u32.lt", k1138, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("lt", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"vset4.u32.u32.ne", k1139, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ne", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
-    {"selp.b16 imm 7 -2", k1140, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? 7ull : ((0ull - 2) & 0xffffull) & 0xffffull; }, Check::Exact, 0, 0},
-    {"selp.b16 imm 7", k1141, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? 7ull : (a) & 0xffffull; }, Check::Exact, 0, 0},
-    {"selp.b16 imm -2 7", k1142, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? (0ull - 2) & 0xffffull : (7ull) & 0xffffull; }, Check::Exact, 0, 0},
-    {"selp.b16 imm -2", k1143, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? (0ull - 2) & 0xffffull : (a) & 0xffffull; }, Check::Exact, 0, 0},
-    {"selp.u16 imm 7 -2", k1144, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? 7ull : ((0ull - 2) & 0xffffull) & 0xffffull; }, Check::Exact, 0, 0},
-    {"selp.u16 imm 7", k1145, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? 7ull : (a) & 0xffffull; }, Check::Exact, 0, 0},
-    {"selp.u16 imm -2 7", k1146, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? (0ull - 2) & 0xffffull : (7ull) & 0xffffull; }, Check::Exact, 0, 0},
-    {"selp.u16 imm -2", k1147, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? (0ull - 2) & 0xffffull : (a) & 0xffffull; }, Check::Exact, 0, 0},
-    {"selp.b32 imm 7 -2", k1148, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 7ull : ((0ull - 2) & 0xffffffffull) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"selp.b32 imm 7", k1149, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 7ull : (a) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"selp.b32 imm -2 7", k1150, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? (0ull - 2) & 0xffffffffull : (7ull) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"selp.b32 imm -2", k1151, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? (0ull - 2) & 0xffffffffull : (a) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"selp.u32 imm 0x80 7", k1152, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 0x80ull : (7ull) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"selp.u32 imm 0x80", k1153, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 0x80ull : (a) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"selp.u32 imm 7 0x80", k1154, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 7ull : (0x80ull) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"selp.u32 imm 7", k1155, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 7ull : (a) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"selp.b64 imm 7 -2", k1156, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ~0ull) ? 7ull : ((0ull - 2) & ~0ull) & ~0ull; }, Check::Exact, 0, 0},
-    {"selp.b64 imm 7", k1157, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ~0ull) ? 7ull : (a) & ~0ull; }, Check::Exact, 0, 0},
-    {"selp.b64 imm -2 7", k1158, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ~0ull) ? (0ull - 2) & ~0ull : (7ull) & ~0ull; }, Check::Exact, 0, 0},
-    {"selp.b64 imm -2", k1159, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ~0ull) ? (0ull - 2) & ~0ull : (a) & ~0ull; }, Check::Exact, 0, 0},
-    {"selp.f32 imm 0f40490FDB", k1160, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ? 0x40490fdbull : a; }, Check::Exact, 0, 0},
-    {"selp.f64 imm 0d400921FB54442D18", k1161, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ? 0x400921fb54442d18ull : a; }, Check::Exact, 0, 0},
-    {"setp.eq.b16 imm 4660", k1162, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffull) == 4660); }, Check::Exact, 0, 0},
-    {"setp.ne.b16 imm 4660", k1163, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffull) != 4660); }, Check::Exact, 0, 0},
-    {"setp.gt.u16 imm 4660", k1164, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffull) > 4660); }, Check::Exact, 0, 0},
-    {"setp.gt.or.u32", k1165, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) > (b & 0xffffffffull)) || ((c & 0xffffffffull) != 0)); }, Check::Exact, 0, 0},
-    {"setp.ne.and.u32", k1166, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) != (b & 0xffffffffull)) && ((c & 0xffffffffull) != 0)); }, Check::Exact, 0, 0},
-    {"setp.ltu.xor.f32", k1167, "f32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { float x = ref::f(a), y = ref::f(b); return (u64)((!(x >= y)) != ((c & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
-    {"add.s16 imm -1", k1168, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - 1) & 0xffffull; }, Check::Exact, 0, 0},
-    {"and.b16 imm 255", k1169, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 255; }, Check::Exact, 0, 0},
-    {"mul.lo.s16 imm 3", k1170, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * 3) & 0xffffull; }, Check::Exact, 0, 0},
-    {"mul.lo.s16 imm -3", k1171, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * (0ull - 3)) & 0xffffull; }, Check::Exact, 0, 0},
-    {"mul.hi.u16 imm 300", k1172, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & 0xffffull) * 300) >> 16; }, Check::Exact, 0, 0},
-    {"shr.u16 imm 3", k1173, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) >> 3; }, Check::Exact, 0, 0},
-    {"add.s16", k1174, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & 0xffffull; }, Check::Exact, 0, 0},
-    {"add.s16 imm 300", k1175, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 300) & 0xffffull; }, Check::Exact, 0, 0},
-    {"shl.b16 imm 4", k1176, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a << 4) & 0xffffull; }, Check::Exact, 0, 0},
-    {"rem.u16", k1177, "div16", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffff) % (b & 0xffff); }, Check::Exact, 0, 0},
-    {"prmt.b32 imm 0 0x3340", k1178, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmt(a, 0, 0x3340); }, Check::Exact, 0, 0},
-    {"sub.f32 imm 0fBF800000", k1179, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::SUB, ref::RN, false, false, a, 0xbf800000, 0); }, Check::Exact, 0, 0},
-    {"mul.lo.u32", k1180, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"bfe.u32 imm 4 8", k1181, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a >> 4) & 0xff; }, Check::Exact, 0, 0},
-    {"bfe.u64 imm 60 8", k1182, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a >> 60; }, Check::Exact, 0, 0},
-    {"mad.lo.s32 imm 7", k1183, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * 7 + b) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"mad.lo.s32 imm -7", k1184, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * (0ull - 7) + b) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"mad.lo.s32 imm 7 -9", k1185, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * 7 - 9) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"mad.lo.s64 imm 7", k1186, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a * 7 + b; }, Check::Exact, 0, 0},
-    {"mad.lo.s64 imm -7", k1187, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a * (0ull - 7) + b; }, Check::Exact, 0, 0},
-    {"mad24.lo.u32 imm 1000", k1188, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & 0xffffffull) * 1000 + b) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"addc.u32 imm 5", k1189, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 5 + ((b & 0xffffffffull) != 0)) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"subc.u32 imm 5", k1190, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - 5 - ((b & 0xffffffffull) != 0)) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"addc.cc.s64 imm 5", k1191, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((unsigned __int128)a + 5 + (b != 0)) >> 64); }, Check::Exact, 0, 0},
-    {"madc.hi.u32 imm 9", k1192, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::mulhiU(a, b, 32) + 9 + (((((a & 0xffffffffull) * (b & 0xffffffffull)) & 0xffffffffull) + (b & 0xffffffffull)) >> 32)) & 0xffffffffull; }, Check::Exact, 0, 0},
-    {"madc.hi.cc.u32", k1193, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::mulhiU(a, b, 32) + (c & 0xffffffffull) + ((c & 0xffffffffull) != 0)) >> 32; }, Check::Exact, 0, 0},
-    {"mov.b16 imm 1234", k1194, "idx", 0, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1234; }, Check::Exact, 0, 0},
-    {"mov.b16 imm 0xBEEF", k1195, "idx", 0, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xbeef; }, Check::Exact, 0, 0},
-    {"mov.b32 imm 4000000000", k1196, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 4000000000ull; }, Check::Exact, 0, 0},
-    {"mov.u32 imm 77", k1197, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 77; }, Check::Exact, 0, 0},
-    {"mov.b64 imm 81985529216486895", k1198, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 81985529216486895ull; }, Check::Exact, 0, 0},
-    {"mov.u64", k1199, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a; }, Check::Exact, 0, 0},
-    {"mov.pred imm 0", k1200, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
-    {"mov.pred imm 1", k1201, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
-    {"mov.pred imm -1", k1202, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
-    {"mov.pred", k1203, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) != 0); }, Check::Exact, 0, 0},
-    {"add.f32 imm 0f3FC00000", k1204, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, false, a, 0x3fc00000, 0); }, Check::Nan, 0, 0},
-    {"add.f64 imm 0d3FF8000000000000", k1205, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::ADD, ref::RN, a, 0x3ff8000000000000ull, 0); }, Check::Nan, 0, 0},
-    {"mul.f32 imm 0f3FC00000", k1206, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::MUL, ref::RN, false, false, a, 0x3fc00000, 0); }, Check::Nan, 0, 0},
-    {"mul.f64 imm 0d3FF8000000000000", k1207, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::MUL, ref::RN, a, 0x3ff8000000000000ull, 0); }, Check::Nan, 0, 0},
-    {"fma.rn.f32 imm 0f3FC00000", k1208, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::FMA, ref::RN, false, false, a, 0x3fc00000, b); }, Check::Nan, 0, 0},
-    {"fma.rn.f64 imm 0d3FF8000000000000", k1209, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::FMA, ref::RN, a, 0x3ff8000000000000ull, b); }, Check::Nan, 0, 0},
-    {"min.NaN.f32", k1210, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32minmaxNaN(false, a, b); }, Check::Exact, 0, 0},
-    {"max.NaN.f32", k1211, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32minmaxNaN(true, a, b); }, Check::Exact, 0, 0},
+    {"add.rn.f32 imm 0fFF800000", k533, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rn.sat.f32 imm 0f3F800000", k534, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rn.sat.f32 imm 0fFF800000", k535, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rn.ftz.f32 imm 0f3F800000", k536, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rn.ftz.f32 imm 0fFF800000", k537, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rn.ftz.sat.f32 imm 0f3F800000", k538, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rn.ftz.sat.f32 imm 0fFF800000", k539, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rz.f32 imm 0f3F800000", k540, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rz.f32 imm 0fFF800000", k541, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rz.sat.f32 imm 0f3F800000", k542, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rz.sat.f32 imm 0fFF800000", k543, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rz.ftz.f32 imm 0f3F800000", k544, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rz.ftz.f32 imm 0fFF800000", k545, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rz.ftz.sat.f32 imm 0f3F800000", k546, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::ADD, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rz.ftz.sat.f32 imm 0fFF800000", k547, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::ADD, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"add.rz.f64 imm 0d3FF0000000000000", k548, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::ADD, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"add.rz.f64 imm 0dC338000000000000", k549, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::ADD, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rn.f32 imm 0f3F800000", k550, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rn.f32 imm 0fFF800000", k551, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rn.sat.f32 imm 0f3F800000", k552, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rn.sat.f32 imm 0fFF800000", k553, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rn.ftz.f32 imm 0f3F800000", k554, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rn.ftz.f32 imm 0fFF800000", k555, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rn.ftz.sat.f32 imm 0f3F800000", k556, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rn.ftz.sat.f32 imm 0fFF800000", k557, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rn.f64 imm 0d3FF0000000000000", k558, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::SUB, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rn.f64 imm 0dC338000000000000", k559, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::SUB, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rz.f32 imm 0f3F800000", k560, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rz.f32 imm 0fFF800000", k561, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rz.sat.f32 imm 0f3F800000", k562, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rz.sat.f32 imm 0fFF800000", k563, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rz.ftz.f32 imm 0f3F800000", k564, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rz.ftz.f32 imm 0fFF800000", k565, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rz.ftz.sat.f32 imm 0f3F800000", k566, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::SUB, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rz.ftz.sat.f32 imm 0fFF800000", k567, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::SUB, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"sub.rz.f64 imm 0d3FF0000000000000", k568, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::SUB, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"sub.rz.f64 imm 0dC338000000000000", k569, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::SUB, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rn.f32 imm 0f3F800000", k570, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rn.f32 imm 0fFF800000", k571, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rn.sat.f32 imm 0f3F800000", k572, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rn.sat.f32 imm 0fFF800000", k573, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rn.ftz.f32 imm 0f3F800000", k574, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rn.ftz.f32 imm 0fFF800000", k575, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rn.ftz.sat.f32 imm 0f3F800000", k576, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rn.ftz.sat.f32 imm 0fFF800000", k577, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RN, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rn.f64 imm 0d3FF0000000000000", k578, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::MUL, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rn.f64 imm 0dC338000000000000", k579, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::MUL, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rz.f32 imm 0f3F800000", k580, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rz.f32 imm 0fFF800000", k581, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rz.sat.f32 imm 0f3F800000", k582, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rz.sat.f32 imm 0fFF800000", k583, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, false, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rz.ftz.f32 imm 0f3F800000", k584, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rz.ftz.f32 imm 0fFF800000", k585, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rz.ftz.sat.f32 imm 0f3F800000", k586, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::MUL, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rz.ftz.sat.f32 imm 0fFF800000", k587, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::MUL, ref::RZ, true, true, a, b, c); }(); }, Check::Satz, 0, 0},
+    {"mul.rz.f64 imm 0d3FF0000000000000", k588, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::MUL, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"mul.rz.f64 imm 0dC338000000000000", k589, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::MUL, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rn.f32 imm 0f3F800000", k590, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rn.f32 imm 0fFF800000", k591, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RN, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rn.ftz.f32 imm 0f3F800000", k592, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rn.ftz.f32 imm 0fFF800000", k593, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RN, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rn.f64 imm 0d3FF0000000000000", k594, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::DIV, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rn.f64 imm 0dC338000000000000", k595, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::DIV, ref::RN, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rz.f32 imm 0f3F800000", k596, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rz.f32 imm 0fFF800000", k597, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RZ, false, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rz.ftz.f32 imm 0f3F800000", k598, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32op(ref::DIV, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rz.ftz.f32 imm 0fFF800000", k599, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32op(ref::DIV, ref::RZ, true, false, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rz.f64 imm 0d3FF0000000000000", k600, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64op(ref::DIV, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"div.rz.f64 imm 0dC338000000000000", k601, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64op(ref::DIV, ref::RZ, a, b, c); }(); }, Check::Nan, 0, 0},
+    {"min.f32 imm 0f3F800000", k602, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(false, false, a, b); }(); }, Check::Exact, 0, 0},
+    {"min.f32 imm 0fFF800000", k603, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(false, false, a, b); }(); }, Check::Exact, 0, 0},
+    {"min.ftz.f32 imm 0f3F800000", k604, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(false, true, a, b); }(); }, Check::Exact, 0, 0},
+    {"min.ftz.f32 imm 0fFF800000", k605, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(false, true, a, b); }(); }, Check::Exact, 0, 0},
+    {"min.f64 imm 0d3FF0000000000000", k606, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64minmax(false, a, b); }(); }, Check::Nan, 0, 0},
+    {"min.f64 imm 0dC338000000000000", k607, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64minmax(false, a, b); }(); }, Check::Nan, 0, 0},
+    {"max.f32 imm 0f3F800000", k608, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(true, false, a, b); }(); }, Check::Exact, 0, 0},
+    {"max.f32 imm 0fFF800000", k609, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(true, false, a, b); }(); }, Check::Exact, 0, 0},
+    {"max.ftz.f32 imm 0f3F800000", k610, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return ref::f32minmax(true, true, a, b); }(); }, Check::Exact, 0, 0},
+    {"max.ftz.f32 imm 0fFF800000", k611, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return ref::f32minmax(true, true, a, b); }(); }, Check::Exact, 0, 0},
+    {"max.f64 imm 0d3FF0000000000000", k612, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return ref::f64minmax(true, a, b); }(); }, Check::Nan, 0, 0},
+    {"max.f64 imm 0dC338000000000000", k613, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return ref::f64minmax(true, a, b); }(); }, Check::Nan, 0, 0},
+    {"add.cc.u32 imm 7", k614, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & 0xffffffffull) + (b & 0xffffffffull)) >> 32; }(); }, Check::Exact, 0, 0},
+    {"add.cc.u32 imm -3", k615, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & 0xffffffffull) + (b & 0xffffffffull)) >> 32; }(); }, Check::Exact, 0, 0},
+    {"add.cc.u32 imm 0xF0F0F0F0", k616, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & 0xffffffffull) + (b & 0xffffffffull)) >> 32; }(); }, Check::Exact, 0, 0},
+    {"sub.cc.u32 imm 7", k617, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a & 0xffffffffull) < (b & 0xffffffffull) ? 0xffffffffull : 0; }(); }, Check::Exact, 0, 0},
+    {"sub.cc.u32 imm -3", k618, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a & 0xffffffffull) < (b & 0xffffffffull) ? 0xffffffffull : 0; }(); }, Check::Exact, 0, 0},
+    {"sub.cc.u32 imm 0xF0F0F0F0", k619, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a & 0xffffffffull) < (b & 0xffffffffull) ? 0xffffffffull : 0; }(); }, Check::Exact, 0, 0},
+    {"add.cc.s64 imm 7", k620, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a + b < a); }(); }, Check::Exact, 0, 0},
+    {"add.cc.s64 imm -3", k621, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a + b < a); }(); }, Check::Exact, 0, 0},
+    {"add.cc.s64 imm 0x7FFFFFFFFFFFFFFF", k622, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a + b < a); }(); }, Check::Exact, 0, 0},
+    {"add.u32 imm 7", k623, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"add.u32 imm -3", k624, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a + b) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"add.u32 imm 0xF0F0F0F0", k625, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a + b) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"add.u64 imm 7", k626, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ~0ull; }(); }, Check::Exact, 0, 0},
+    {"add.u64 imm -3", k627, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a + b) & ~0ull; }(); }, Check::Exact, 0, 0},
+    {"add.u64 imm 0x7FFFFFFFFFFFFFFF", k628, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a + b) & ~0ull; }(); }, Check::Exact, 0, 0},
+    {"mul24.lo.s32 imm 7", k629, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"mul24.lo.s32 imm -3", k630, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"mul24.lo.s32 imm 0xF0F0F0F0", k631, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a, 24) * ref::sext(b, 24)) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"mul24.hi.u32 imm 7", k632, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"mul24.hi.u32 imm -3", k633, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"mul24.hi.u32 imm 0xF0F0F0F0", k634, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (((a & 0xffffffull) * (b & 0xffffffull)) >> 16) & 0xffffffffull; }(); }, Check::Exact, 0, 0},
+    {"and.pred imm 7", k635, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"and.pred imm -3", k636, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"and.pred imm 0xF0F0F0F0", k637, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) && ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"or.pred imm 7", k638, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"or.pred imm -3", k639, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"or.pred imm 0xF0F0F0F0", k640, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) || ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"xor.pred imm 7", k641, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"xor.pred imm -3", k642, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"xor.pred imm 0xF0F0F0F0", k643, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(((a & 0xffffffffull) != 0) != ((b & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.b32 imm 7", k644, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.b32 imm -3", k645, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.b32 imm 0xF0F0F0F0", k646, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.b32 imm 7", k647, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.b32 imm -3", k648, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.b32 imm 0xF0F0F0F0", k649, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.b64 imm 7", k650, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.b64 imm -3", k651, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.b64 imm 0x7FFFFFFFFFFFFFFF", k652, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a == b); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.b64 imm 7", k653, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.b64 imm -3", k654, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.b64 imm 0x7FFFFFFFFFFFFFFF", k655, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(a != b); }(); }, Check::Exact, 0, 0},
+    {"add.s32 imm -3", k656, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a + b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"add.s32 imm 0xF0F0F0F0", k657, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a + b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"sub.s32 imm 7", k658, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a - b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"sub.s32 imm -3", k659, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a - b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"sub.s32 imm 0xF0F0F0F0", k660, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a - b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"mul.lo.s32 imm 7", k661, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a * b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"mul.lo.s32 imm -3", k662, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a * b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"mul.lo.s32 imm 0xF0F0F0F0", k663, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a * b) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.u32 imm 7", k664, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.u32 imm -3", k665, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.u32 imm 0xF0F0F0F0", k666, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ref::mulhiU(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.s32 imm 7", k667, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.s32 imm -3", k668, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.s32 imm 0xF0F0F0F0", k669, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ref::mulhiS(a, b, 32) & ref::mask(32); }(); }, Check::Exact, 0, 0},
+    {"and.b32 imm 7", k670, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a & b; }(); }, Check::Exact, 0, 0},
+    {"and.b32 imm -3", k671, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a & b; }(); }, Check::Exact, 0, 0},
+    {"and.b32 imm 0xF0F0F0F0", k672, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a & b; }(); }, Check::Exact, 0, 0},
+    {"or.b32 imm 7", k673, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a | b; }(); }, Check::Exact, 0, 0},
+    {"or.b32 imm -3", k674, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a | b; }(); }, Check::Exact, 0, 0},
+    {"or.b32 imm 0xF0F0F0F0", k675, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a | b; }(); }, Check::Exact, 0, 0},
+    {"xor.b32 imm 7", k676, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a ^ b; }(); }, Check::Exact, 0, 0},
+    {"xor.b32 imm -3", k677, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return a ^ b; }(); }, Check::Exact, 0, 0},
+    {"xor.b32 imm 0xF0F0F0F0", k678, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return a ^ b; }(); }, Check::Exact, 0, 0},
+    {"min.s32 imm 7", k679, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.s32 imm -3", k680, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.s32 imm 0xF0F0F0F0", k681, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) < ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.s32 imm 7", k682, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.s32 imm -3", k683, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.s32 imm 0xF0F0F0F0", k684, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) > ref::sext(b,32) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.u32 imm 7", k685, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.u32 imm -3", k686, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.u32 imm 0xF0F0F0F0", k687, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & ref::mask(32)) < (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.u32 imm 7", k688, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.u32 imm -3", k689, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.u32 imm 0xF0F0F0F0", k690, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return ((a & ref::mask(32)) > (b & ref::mask(32)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"shl.b32 imm 5", k691, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shl(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"shl.b32 imm 31", k692, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shl(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"shr.u32 imm 5", k693, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrU(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"shr.u32 imm 31", k694, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrU(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"shr.s32 imm 5", k695, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrS(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"shr.s32 imm 31", k696, "sh31", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrS(a, b, 32); }(); }, Check::Exact, 0, 0},
+    {"add.s64 imm 7", k697, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a + b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"add.s64 imm -3", k698, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a + b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"add.s64 imm 0x7FFFFFFFFFFFFFFF", k699, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a + b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"sub.s64 imm 7", k700, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a - b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"sub.s64 imm -3", k701, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a - b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"sub.s64 imm 0x7FFFFFFFFFFFFFFF", k702, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a - b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"mul.lo.s64 imm 7", k703, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a * b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"mul.lo.s64 imm -3", k704, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (a * b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"mul.lo.s64 imm 0x7FFFFFFFFFFFFFFF", k705, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (a * b) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.u64 imm 7", k706, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiU(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.u64 imm -3", k707, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ref::mulhiU(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.u64 imm 0x7FFFFFFFFFFFFFFF", k708, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ref::mulhiU(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.s64 imm 7", k709, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.s64 imm -3", k710, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"mul.hi.s64 imm 0x7FFFFFFFFFFFFFFF", k711, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ref::mulhiS(a, b, 64) & ref::mask(64); }(); }, Check::Exact, 0, 0},
+    {"and.b64 imm 7", k712, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a & b; }(); }, Check::Exact, 0, 0},
+    {"and.b64 imm -3", k713, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a & b; }(); }, Check::Exact, 0, 0},
+    {"and.b64 imm 0x7FFFFFFFFFFFFFFF", k714, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a & b; }(); }, Check::Exact, 0, 0},
+    {"or.b64 imm 7", k715, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a | b; }(); }, Check::Exact, 0, 0},
+    {"or.b64 imm -3", k716, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a | b; }(); }, Check::Exact, 0, 0},
+    {"or.b64 imm 0x7FFFFFFFFFFFFFFF", k717, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a | b; }(); }, Check::Exact, 0, 0},
+    {"xor.b64 imm 7", k718, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return a ^ b; }(); }, Check::Exact, 0, 0},
+    {"xor.b64 imm -3", k719, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return a ^ b; }(); }, Check::Exact, 0, 0},
+    {"xor.b64 imm 0x7FFFFFFFFFFFFFFF", k720, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return a ^ b; }(); }, Check::Exact, 0, 0},
+    {"min.s64 imm 7", k721, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.s64 imm -3", k722, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.s64 imm 0x7FFFFFFFFFFFFFFF", k723, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) < ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.s64 imm 7", k724, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.s64 imm -3", k725, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.s64 imm 0x7FFFFFFFFFFFFFFF", k726, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) > ref::sext(b,64) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.u64 imm 7", k727, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.u64 imm -3", k728, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"min.u64 imm 0x7FFFFFFFFFFFFFFF", k729, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ((a & ref::mask(64)) < (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.u64 imm 7", k730, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.u64 imm -3", k731, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"max.u64 imm 0x7FFFFFFFFFFFFFFF", k732, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return ((a & ref::mask(64)) > (b & ref::mask(64)) ? a : b); }(); }, Check::Exact, 0, 0},
+    {"shl.b64 imm 5", k733, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shl(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"shl.b64 imm 31", k734, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shl(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"shr.u64 imm 5", k735, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrU(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"shr.u64 imm 31", k736, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrU(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"shr.s64 imm 5", k737, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 5ull; return ref::shrS(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"shr.s64 imm 31", k738, "sh64", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 31ull; return ref::shrS(a, b, 64); }(); }, Check::Exact, 0, 0},
+    {"mul.wide.s32 imm 7", k739, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"mul.wide.s32 imm -3", k740, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"mul.wide.s32 imm 0xF0F0F0F0", k741, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) * ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"mul.wide.u32 imm 7", k742, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact, 0, 0},
+    {"mul.wide.u32 imm -3", k743, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact, 0, 0},
+    {"mul.wide.u32 imm 0xF0F0F0F0", k744, "i32_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (a & 0xffffffffull) * (b & 0xffffffffull); }(); }, Check::Exact, 0, 0},
+    {"add.sat.s32 imm 7", k745, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact, 0, 0},
+    {"add.sat.s32 imm -3", k746, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact, 0, 0},
+    {"add.sat.s32 imm 0xF0F0F0F0", k747, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(uint32_t)std::min<int64_t>(INT32_MAX, std::max<int64_t>(INT32_MIN, ref::sext(a,32) + ref::sext(b,32))); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.f32 imm 0f3F800000", k748, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.f32 imm 0fFF800000", k749, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.f64 imm 0d3FF0000000000000", k750, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.f64 imm 0dC338000000000000", k751, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.f32 imm 0f3F800000", k752, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.f32 imm 0fFF800000", k753, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.f64 imm 0d3FF0000000000000", k754, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.f64 imm 0dC338000000000000", k755, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x != x || y != y) && x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.f32 imm 0f3F800000", k756, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.f32 imm 0fFF800000", k757, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.f64 imm 0d3FF0000000000000", k758, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.f64 imm 0dC338000000000000", k759, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x < y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.le.f32 imm 0f3F800000", k760, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.le.f32 imm 0fFF800000", k761, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.le.f64 imm 0d3FF0000000000000", k762, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.le.f64 imm 0dC338000000000000", k763, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x <= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.f32 imm 0f3F800000", k764, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.f32 imm 0fFF800000", k765, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.f64 imm 0d3FF0000000000000", k766, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.f64 imm 0dC338000000000000", k767, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x > y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.f32 imm 0f3F800000", k768, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.f32 imm 0fFF800000", k769, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.f64 imm 0d3FF0000000000000", k770, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.f64 imm 0dC338000000000000", k771, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x >= y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.equ.f32 imm 0f3F800000", k772, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.equ.f32 imm 0fFF800000", k773, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.equ.f64 imm 0d3FF0000000000000", k774, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.equ.f64 imm 0dC338000000000000", k775, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y || x == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.neu.f32 imm 0f3F800000", k776, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.neu.f32 imm 0fFF800000", k777, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.neu.f64 imm 0d3FF0000000000000", k778, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.neu.f64 imm 0dC338000000000000", k779, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ltu.f32 imm 0f3F800000", k780, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ltu.f32 imm 0fFF800000", k781, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ltu.f64 imm 0d3FF0000000000000", k782, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.ltu.f64 imm 0dC338000000000000", k783, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x >= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.leu.f32 imm 0f3F800000", k784, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.leu.f32 imm 0fFF800000", k785, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.leu.f64 imm 0d3FF0000000000000", k786, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.leu.f64 imm 0dC338000000000000", k787, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x > y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gtu.f32 imm 0f3F800000", k788, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gtu.f32 imm 0fFF800000", k789, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gtu.f64 imm 0d3FF0000000000000", k790, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.gtu.f64 imm 0dC338000000000000", k791, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x <= y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.geu.f32 imm 0f3F800000", k792, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.geu.f32 imm 0fFF800000", k793, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.geu.f64 imm 0d3FF0000000000000", k794, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.geu.f64 imm 0dC338000000000000", k795, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(!(x < y)); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.num.f32 imm 0f3F800000", k796, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.num.f32 imm 0fFF800000", k797, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.num.f64 imm 0d3FF0000000000000", k798, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.num.f64 imm 0dC338000000000000", k799, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x == x && y == y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.nan.f32 imm 0f3F800000", k800, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3f800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.nan.f32 imm 0fFF800000", k801, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xff800000ull; return [&] { auto x = ref::f(a), y = ref::f(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.nan.f64 imm 0d3FF0000000000000", k802, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0x3ff0000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.nan.f64 imm 0dC338000000000000", k803, "f64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xc338000000000000ull; return [&] { auto x = ref::d(a), y = ref::d(b); return (u64)(x != x || y != y); }(); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.s32 imm 7", k804, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.s32 imm -3", k805, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.s32 imm 0xF0F0F0F0", k806, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) == ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.u32 imm 7", k807, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.u32 imm -3", k808, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.u32 imm 0xF0F0F0F0", k809, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) == (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.s64 imm 7", k810, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.s64 imm -3", k811, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.s64 imm 0x7FFFFFFFFFFFFFFF", k812, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) == ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.u64 imm 7", k813, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.u64 imm -3", k814, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.eq.u64 imm 0x7FFFFFFFFFFFFFFF", k815, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) == (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.s32 imm 7", k816, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.s32 imm -3", k817, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.s32 imm 0xF0F0F0F0", k818, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) != ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.u32 imm 7", k819, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.u32 imm -3", k820, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.u32 imm 0xF0F0F0F0", k821, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) != (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.s64 imm 7", k822, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.s64 imm -3", k823, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.s64 imm 0x7FFFFFFFFFFFFFFF", k824, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) != ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.u64 imm 7", k825, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.u64 imm -3", k826, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.ne.u64 imm 0x7FFFFFFFFFFFFFFF", k827, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) != (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.s32 imm 7", k828, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.s32 imm -3", k829, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.s32 imm 0xF0F0F0F0", k830, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) < ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.u32 imm 7", k831, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.u32 imm -3", k832, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.u32 imm 0xF0F0F0F0", k833, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) < (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.s64 imm 7", k834, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.s64 imm -3", k835, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.s64 imm 0x7FFFFFFFFFFFFFFF", k836, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) < ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.u64 imm 7", k837, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.u64 imm -3", k838, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.lt.u64 imm 0x7FFFFFFFFFFFFFFF", k839, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) < (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.le.s32 imm 7", k840, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.le.s32 imm -3", k841, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.le.s32 imm 0xF0F0F0F0", k842, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) <= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.le.u32 imm 7", k843, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.le.u32 imm -3", k844, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.le.u32 imm 0xF0F0F0F0", k845, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) <= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.le.s64 imm 7", k846, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.le.s64 imm -3", k847, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.le.s64 imm 0x7FFFFFFFFFFFFFFF", k848, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) <= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.le.u64 imm 7", k849, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.le.u64 imm -3", k850, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.le.u64 imm 0x7FFFFFFFFFFFFFFF", k851, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) <= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.s32 imm 7", k852, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.s32 imm -3", k853, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.s32 imm 0xF0F0F0F0", k854, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) > ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.u32 imm 7", k855, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.u32 imm -3", k856, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.u32 imm 0xF0F0F0F0", k857, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) > (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.s64 imm 7", k858, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.s64 imm -3", k859, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.s64 imm 0x7FFFFFFFFFFFFFFF", k860, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) > ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.u64 imm 7", k861, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.u64 imm -3", k862, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.gt.u64 imm 0x7FFFFFFFFFFFFFFF", k863, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) > (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.s32 imm 7", k864, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.s32 imm -3", k865, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.s32 imm 0xF0F0F0F0", k866, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)(ref::sext(a,32) >= ref::sext(b,32)); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.u32 imm 7", k867, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.u32 imm -3", k868, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.u32 imm 0xF0F0F0F0", k869, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & ref::mask(32)) >= (b & ref::mask(32))); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.s64 imm 7", k870, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.s64 imm -3", k871, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.s64 imm 0x7FFFFFFFFFFFFFFF", k872, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)(ref::sext(a,64) >= ref::sext(b,64)); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.u64 imm 7", k873, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.u64 imm -3", k874, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~2ull; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.ge.u64 imm 0x7FFFFFFFFFFFFFFF", k875, "i64_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = ~0ull >> 1; return (u64)((a & ref::mask(64)) >= (b & ref::mask(64))); }(); }, Check::Exact, 0, 0},
+    {"setp.lo.u32 imm 7", k876, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.lo.u32 imm -3", k877, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.lo.u32 imm 0xF0F0F0F0", k878, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) < (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.hi.u32 imm 7", k879, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.hi.u32 imm -3", k880, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.hi.u32 imm 0xF0F0F0F0", k881, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) > (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.ls.u32 imm 7", k882, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.ls.u32 imm -3", k883, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.ls.u32 imm 0xF0F0F0F0", k884, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) <= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.hs.u32 imm 7", k885, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 7ull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.hs.u32 imm -3", k886, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xfffffffdull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"setp.hs.u32 imm 0xF0F0F0F0", k887, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { b = 0xf0f0f0f0ull; return (u64)((a & 0xffffffffull) >= (b & 0xffffffffull)); }(); }, Check::Exact, 0, 0},
+    {"cvt.rna.tf32.f32", k888, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::tf32Rna(ref::f(a)); }, Check::Nan, 0, 0},
+    {"add.f16", k889, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"add.rn.f16", k890, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"add.ftz.f16", k891, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, true, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"add.sat.f16", k892, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, false, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"add.rn.ftz.sat.f16", k893, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::F16, true, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"sub.f16", k894, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"sub.rn.f16", k895, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"sub.ftz.f16", k896, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, true, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"sub.sat.f16", k897, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, false, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"sub.rn.ftz.sat.f16", k898, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::F16, true, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"mul.f16", k899, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"mul.rn.f16", k900, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"mul.ftz.f16", k901, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, true, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"mul.sat.f16", k902, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, false, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"mul.rn.ftz.sat.f16", k903, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::F16, true, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"fma.rn.f16", k904, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, false, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"fma.rn.relu.f16", k905, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, false, false, true, a, b, c); }, Check::H16rz, 0, 0},
+    {"fma.rn.ftz.f16", k906, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, true, false, false, a, b, c); }, Check::H16, 0, 0},
+    {"fma.rn.sat.f16", k907, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, false, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"fma.rn.ftz.sat.f16", k908, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, true, true, false, a, b, c); }, Check::H16z, 0, 0},
+    {"fma.rn.ftz.relu.f16", k909, "h16_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::F16, true, false, true, a, b, c); }, Check::H16rz, 0, 0},
+    {"min.f16", k910, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, false, ref::F16, false, a, b); }, Check::Exact, 0, 0},
+    {"min.NaN.f16", k911, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, true, ref::F16, false, a, b); }, Check::Exact, 0, 0},
+    {"min.ftz.f16", k912, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, false, ref::F16, true, a, b); }, Check::Exact, 0, 0},
+    {"min.ftz.NaN.f16", k913, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, true, ref::F16, true, a, b); }, Check::Exact, 0, 0},
+    {"max.f16", k914, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, false, ref::F16, false, a, b); }, Check::Exact, 0, 0},
+    {"max.NaN.f16", k915, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, true, ref::F16, false, a, b); }, Check::Exact, 0, 0},
+    {"max.ftz.f16", k916, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, false, ref::F16, true, a, b); }, Check::Exact, 0, 0},
+    {"max.ftz.NaN.f16", k917, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, true, ref::F16, true, a, b); }, Check::Exact, 0, 0},
+    {"neg.f16", k918, "h16_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hneg1(ref::F16, false, a); }, Check::H16, 0, 0},
+    {"neg.ftz.f16", k919, "h16_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hneg1(ref::F16, true, a); }, Check::H16, 0, 0},
+    {"abs.f16", k920, "h16_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::habs1(ref::F16, false, a); }, Check::H16, 0, 0},
+    {"abs.ftz.f16", k921, "h16_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::habs1(ref::F16, true, a); }, Check::H16, 0, 0},
+    {"add.f16x2", k922, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"add.rn.f16x2", k923, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"add.ftz.f16x2", k924, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, true, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"add.sat.f16x2", k925, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, false, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"add.rn.ftz.sat.f16x2", k926, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::F16, true, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"sub.f16x2", k927, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"sub.rn.f16x2", k928, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"sub.ftz.f16x2", k929, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, true, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"sub.sat.f16x2", k930, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, false, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"sub.rn.ftz.sat.f16x2", k931, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::F16, true, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"mul.f16x2", k932, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"mul.rn.f16x2", k933, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"mul.ftz.f16x2", k934, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, true, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"mul.sat.f16x2", k935, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, false, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"mul.rn.ftz.sat.f16x2", k936, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::F16, true, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"fma.rn.f16x2", k937, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, false, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"fma.rn.relu.f16x2", k938, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, false, false, true, a, b, c); }, a, b, c); }, Check::H16rz, 0, 0},
+    {"fma.rn.ftz.f16x2", k939, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, true, false, false, a, b, c); }, a, b, c); }, Check::H16, 0, 0},
+    {"fma.rn.sat.f16x2", k940, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, false, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"fma.rn.ftz.sat.f16x2", k941, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, true, true, false, a, b, c); }, a, b, c); }, Check::H16z, 0, 0},
+    {"fma.rn.ftz.relu.f16x2", k942, "h16x2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::F16, true, false, true, a, b, c); }, a, b, c); }, Check::H16rz, 0, 0},
+    {"min.f16x2", k943, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, false, ref::F16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"min.NaN.f16x2", k944, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, true, ref::F16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"min.ftz.f16x2", k945, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, false, ref::F16, true, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"min.ftz.NaN.f16x2", k946, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, true, ref::F16, true, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"max.f16x2", k947, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, false, ref::F16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"max.NaN.f16x2", k948, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, true, ref::F16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"max.ftz.f16x2", k949, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, false, ref::F16, true, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"max.ftz.NaN.f16x2", k950, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, true, ref::F16, true, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"neg.f16x2", k951, "h16x2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hneg1(ref::F16, false, a); }, a, b, c); }, Check::H16, 0, 0},
+    {"neg.ftz.f16x2", k952, "h16x2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hneg1(ref::F16, true, a); }, a, b, c); }, Check::H16, 0, 0},
+    {"abs.f16x2", k953, "h16x2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::habs1(ref::F16, false, a); }, a, b, c); }, Check::H16, 0, 0},
+    {"abs.ftz.f16x2", k954, "h16x2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::habs1(ref::F16, true, a); }, a, b, c); }, Check::H16, 0, 0},
+    {"add.bf16", k955, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"add.rn.bf16", k956, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HADD, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"sub.bf16", k957, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"sub.rn.bf16", k958, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HSUB, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"mul.bf16", k959, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"mul.rn.bf16", k960, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HMUL, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"fma.rn.bf16", k961, "hbf_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::BF16, false, false, false, a, b, c); }, Check::Hbf, 0, 0},
+    {"fma.rn.relu.bf16", k962, "hbf_3", 3, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hop1(ref::HFMA, ref::BF16, false, false, true, a, b, c); }, Check::Hbfrz, 0, 0},
+    {"min.bf16", k963, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, false, ref::BF16, false, a, b); }, Check::Exact, 0, 0},
+    {"min.NaN.bf16", k964, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(false, true, ref::BF16, false, a, b); }, Check::Exact, 0, 0},
+    {"max.bf16", k965, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, false, ref::BF16, false, a, b); }, Check::Exact, 0, 0},
+    {"max.NaN.bf16", k966, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hminmax1(true, true, ref::BF16, false, a, b); }, Check::Exact, 0, 0},
+    {"neg.bf16", k967, "hbf_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hneg1(ref::BF16, false, a); }, Check::Hbf, 0, 0},
+    {"abs.bf16", k968, "hbf_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::habs1(ref::BF16, false, a); }, Check::Hbf, 0, 0},
+    {"add.bf16x2", k969, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"add.rn.bf16x2", k970, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HADD, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"sub.bf16x2", k971, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"sub.rn.bf16x2", k972, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HSUB, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"mul.bf16x2", k973, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"mul.rn.bf16x2", k974, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HMUL, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"fma.rn.bf16x2", k975, "hbfx2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::BF16, false, false, false, a, b, c); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"fma.rn.relu.bf16x2", k976, "hbfx2_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hop1(ref::HFMA, ref::BF16, false, false, true, a, b, c); }, a, b, c); }, Check::Hbfrz, 0, 0},
+    {"min.bf16x2", k977, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, false, ref::BF16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"min.NaN.bf16x2", k978, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(false, true, ref::BF16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"max.bf16x2", k979, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, false, ref::BF16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"max.NaN.bf16x2", k980, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hminmax1(true, true, ref::BF16, false, a, b); }, a, b, c); }, Check::Exact, 0, 0},
+    {"neg.bf16x2", k981, "hbfx2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hneg1(ref::BF16, false, a); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"abs.bf16x2", k982, "hbfx2_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::habs1(ref::BF16, false, a); }, a, b, c); }, Check::Hbf, 0, 0},
+    {"setp.eq.f16", k983, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("eq", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.ne.f16", k984, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ne", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.lt.f16", k985, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("lt", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.le.f16", k986, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("le", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.gt.f16", k987, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("gt", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.ge.f16", k988, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ge", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.equ.f16", k989, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("equ", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.neu.f16", k990, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("neu", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.ltu.f16", k991, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ltu", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.leu.f16", k992, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("leu", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.gtu.f16", k993, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("gtu", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.geu.f16", k994, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("geu", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.num.f16", k995, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("num", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.nan.f16", k996, "h16_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("nan", ref::F16, a, b); }, Check::Exact, 0, 0},
+    {"setp.lt.f16x2", k997, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("lt", ref::F16, a, b) | (u64)ref::hcmp("lt", ref::F16, a >> 16, b >> 16) << 1; }, Check::Exact, 0, 0},
+    {"setp.eq.bf16", k998, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("eq", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.ne.bf16", k999, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ne", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.lt.bf16", k1000, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("lt", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.le.bf16", k1001, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("le", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.gt.bf16", k1002, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("gt", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.ge.bf16", k1003, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ge", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.equ.bf16", k1004, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("equ", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.neu.bf16", k1005, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("neu", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.ltu.bf16", k1006, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("ltu", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.leu.bf16", k1007, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("leu", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.gtu.bf16", k1008, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("gtu", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.geu.bf16", k1009, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("geu", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.num.bf16", k1010, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("num", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.nan.bf16", k1011, "hbf_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("nan", ref::BF16, a, b); }, Check::Exact, 0, 0},
+    {"setp.lt.bf16x2", k1012, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)ref::hcmp("lt", ref::BF16, a, b) | (u64)ref::hcmp("lt", ref::BF16, a >> 16, b >> 16) << 1; }, Check::Exact, 0, 0},
+    {"set.eq.f16.f16", k1013, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("eq", ref::F16, a, b) ? 0x3c00ull : 0; }, Check::Exact, 0, 0},
+    {"set.eq.f16x2.f16x2", k1014, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("eq", ref::F16, a, b) ? 0x3c00ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.nan.f16.f16", k1015, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("nan", ref::F16, a, b) ? 0x3c00ull : 0; }, Check::Exact, 0, 0},
+    {"set.nan.f16x2.f16x2", k1016, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("nan", ref::F16, a, b) ? 0x3c00ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.gt.f16.f16", k1017, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("gt", ref::F16, a, b) ? 0x3c00ull : 0; }, Check::Exact, 0, 0},
+    {"set.gt.f16x2.f16x2", k1018, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("gt", ref::F16, a, b) ? 0x3c00ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.leu.f16.f16", k1019, "h16_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("leu", ref::F16, a, b) ? 0x3c00ull : 0; }, Check::Exact, 0, 0},
+    {"set.leu.f16x2.f16x2", k1020, "h16x2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("leu", ref::F16, a, b) ? 0x3c00ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.eq.bf16.bf16", k1021, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("eq", ref::BF16, a, b) ? 0x3f80ull : 0; }, Check::Exact, 0, 0},
+    {"set.eq.bf16x2.bf16x2", k1022, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("eq", ref::BF16, a, b) ? 0x3f80ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.nan.bf16.bf16", k1023, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("nan", ref::BF16, a, b) ? 0x3f80ull : 0; }, Check::Exact, 0, 0},
+    {"set.nan.bf16x2.bf16x2", k1024, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("nan", ref::BF16, a, b) ? 0x3f80ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.gt.bf16.bf16", k1025, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("gt", ref::BF16, a, b) ? 0x3f80ull : 0; }, Check::Exact, 0, 0},
+    {"set.gt.bf16x2.bf16x2", k1026, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("gt", ref::BF16, a, b) ? 0x3f80ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"set.leu.bf16.bf16", k1027, "hbf_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::hcmp("leu", ref::BF16, a, b) ? 0x3f80ull : 0; }, Check::Exact, 0, 0},
+    {"set.leu.bf16x2.bf16x2", k1028, "hbfx2_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::x2([&](u64 a, u64 b, u64 c) { (void)c; return ref::hcmp("leu", ref::BF16, a, b) ? 0x3f80ull : 0; }, a, b, c); }, Check::Exact, 0, 0},
+    {"cvt.rn.f16x2.f32", k1029, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::hround(ref::f(a), ref::F16)) << 16 | (ref::hround(ref::f(b), ref::F16)); }, Check::H16, 0, 0},
+    {"cvt.rn.relu.f16x2.f32", k1030, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((std::isnan(ref::f(a)) ? ref::kHalfNaN : ref::f(a) < 0 ? 0 : ref::hround(ref::f(a), ref::F16))) << 16 | ((std::isnan(ref::f(b)) ? ref::kHalfNaN : ref::f(b) < 0 ? 0 : ref::hround(ref::f(b), ref::F16))); }, Check::H16rz, 0, 0},
+    {"cvt.rn.bf16x2.f32", k1031, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::hround(ref::f(a), ref::BF16)) << 16 | (ref::hround(ref::f(b), ref::BF16)); }, Check::Hbf, 0, 0},
+    {"cvt.rn.relu.bf16x2.f32", k1032, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((std::isnan(ref::f(a)) ? ref::kHalfNaN : ref::f(a) < 0 ? 0 : ref::hround(ref::f(a), ref::BF16))) << 16 | ((std::isnan(ref::f(b)) ? ref::kHalfNaN : ref::f(b) < 0 ? 0 : ref::hround(ref::f(b), ref::BF16))); }, Check::Hbfrz, 0, 0},
+    {"set.gt.f32.s32", k1033, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::sext(a, 32) > ref::sext(b, 32) ? 0x3f800000ull : 0; }, Check::Exact, 0, 0},
+    {"prmt.b32.f4e", k1034, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::F4E, a, b, c); }, Check::Exact, 0, 0},
+    {"prmt.b32.b4e", k1035, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::B4E, a, b, c); }, Check::Exact, 0, 0},
+    {"prmt.b32.rc8", k1036, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::RC8, a, b, c); }, Check::Exact, 0, 0},
+    {"prmt.b32.ecl", k1037, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::ECL, a, b, c); }, Check::Exact, 0, 0},
+    {"prmt.b32.ecr", k1038, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::ECR, a, b, c); }, Check::Exact, 0, 0},
+    {"prmt.b32.rc16", k1039, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmtMode(ref::RC16, a, b, c); }, Check::Exact, 0, 0},
+    {"match.any.sync.b32 imm -1", k1040, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAny(a, [](u64 i) { return ((i * 0x9E3779B9ull) & 0xffffffffull) >> 30; }); }, Check::Exact, 0, 0},
+    {"match.all.sync.b32 imm -1", k1041, "idx", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAll(a, [](u64 i) { return (i & 32) ? 5 : i & 31; }); }, Check::Exact, 0, 0},
+    {"match.any.sync.b32 #regmask", k1042, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAny(a, [](u64 i) { return ((i * 0x9E3779B9ull) & 0xffffffffull) >> 30; }); }, Check::Exact, 0, 0},
+    {"match.all.sync.b32 #regmask", k1043, "idx", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAll(a, [](u64 i) { return (i & 32) ? 5 : i & 31; }); }, Check::Exact, 0, 0},
+    {"match.any.sync.b64 imm -1", k1044, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::matchAny(a, [](u64 i) { return (i % 3) << 32 | (i % 2); }); }, Check::Exact, 0, 0},
+    {"match.all.sync.b64 imm -1", k1045, "idx", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 base = a - a % 32; if (base & 32) return 0xffffffffull | 1ull << 32; return 0ull; }(); }, Check::Exact, 0, 0},
+    {"redux.sync.add.s32 imm -1", k1046, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RADD, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.add.s32 #regmask", k1047, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RADD, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.add.u32 imm -1", k1048, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RADD, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.min.u32 imm -1", k1049, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMINU, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.min.s32 imm -1", k1050, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMINS, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.max.u32 imm -1", k1051, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMAXU, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.max.u32 #regmask", k1052, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMAXU, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.max.s32 imm -1", k1053, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RMAXS, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.and.b32 imm -1", k1054, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RAND, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.or.b32 imm -1", k1055, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::ROR, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"redux.sync.xor.b32 imm -1", k1056, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::redux(ref::RXOR, a, [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }); }, Check::Exact, 0, 0},
+    {"vote.sync.uni.pred imm -1", k1057, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::voteUni(a, [](u64 i) { return (i & 32) != 0 || (i & 31) == 5; }); }, Check::Exact, 0, 0},
+    {"vote.sync.uni.pred #regmask", k1058, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::voteUni(a, [](u64 i) { return (i & 32) != 0 || (i & 31) == 5; }); }, Check::Exact, 0, 0},
+    {"vote.sync.ballot.b32 #regmask", k1059, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 r = 0; for (u64 j = 0; j < 32; ++j) r |= (u64)((((a - a % 32 + j) * 0x9E3779B9ull + 0x7F4A7C15ull) & 4) != 0) << j; return r; }(); }, Check::Exact, 0, 0},
+    {"vote.sync.any.pred #regmask", k1060, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 r = 0; for (u64 j = 0; j < 32; ++j) r |= (u64)((((a - a % 32 + j) * 0x9E3779B9ull + 0x7F4A7C15ull) & 4) != 0) << j; return (u64)(r != 0); }(); }, Check::Exact, 0, 0},
+    {"vote.sync.all.pred #regmask", k1061, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { u64 r = 0; for (u64 j = 0; j < 32; ++j) r |= (u64)((((a - a % 32 + j) * 0x9E3779B9ull + 0x7F4A7C15ull) & 4) != 0) << j; return (u64)(r == 0xffffffffull); }(); }, Check::Exact, 0, 0},
+    {"activemask.b32", k1062, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xffffffffull; }, Check::Exact, 0, 0},
+    {"shfl.sync.idx.b32 #regs", k1063, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + ((a * 7) % 32)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.idx.b32 imm 7 31", k1064, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (7)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.up.b32 #regs", k1065, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 >= 3 ? a % 32 - 3 : a % 32)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.up.b32 imm 3 0", k1066, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 >= 3 ? a % 32 - 3 : a % 32)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.down.b32 #regs", k1067, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 + 3 <= 31 ? a % 32 + 3 : a % 32)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.down.b32 imm 3 31", k1068, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + (a % 32 + 3 <= 31 ? a % 32 + 3 : a % 32)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.bfly.b32 #regs", k1069, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + ((a % 32) ^ 3)); }(); }, Check::Exact, 0, 0},
+    {"shfl.sync.bfly.b32 imm 3 31", k1070, "idx", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { auto v = [](u64 i) { return (i * 0x9E3779B9ull + 0x7F4A7C15ull) & 0xffffffffull; }; return v(a - a % 32 + ((a % 32) ^ 3)); }(); }, Check::Exact, 0, 0},
+    {"mov.u32 %ctaid.y", k1071, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
+    {"mov.u32 %ctaid.z", k1072, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
+    {"mov.u32 %nctaid.x", k1073, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 2; }, Check::Exact, 0, 0},
+    {"mov.u32 %nctaid.z", k1074, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.u32 %ntid.y", k1075, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.u32 %ntid.z", k1076, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.u32 %tid.z", k1077, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
+    {"mov.u32 %dynamic_smem_size", k1078, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
+    {"mov.u32 %warpid #below-nwarpid", k1079, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.u32 %clock", k1080, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.u64 %clock64", k1081, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"vabsdiff2.s32.s32.s32", k1082, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff2.s32.s32.s32.add", k1083, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, true, true, true, false, true, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff2.s32.s32.s32.sat", k1084, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff2.u32.u32.u32", k1085, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff2.u32.u32.u32.add", k1086, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 2, false, false, false, false, true, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff4.s32.s32.s32", k1087, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff4.s32.s32.s32.add", k1088, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, true, true, true, false, true, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff4.s32.s32.s32.sat", k1089, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff4.u32.u32.u32", k1090, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vabsdiff4.u32.u32.u32.add", k1091, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("absdiff", 4, false, false, false, false, true, a, b, c); }, Check::Exact, 0, 0},
+    {"vadd2.s32.s32.s32.sat", k1092, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 2, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vadd2.u32.u32.u32", k1093, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vadd2.u32.u32.u32.sat", k1094, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 2, false, false, false, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vadd4.s32.s32.s32.sat", k1095, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 4, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vadd4.u32.u32.u32", k1096, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vadd4.u32.u32.u32.sat", k1097, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("add", 4, false, false, false, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vavrg2.s32.s32.s32", k1098, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("avrg", 2, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vavrg2.u32.u32.u32", k1099, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("avrg", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vavrg4.s32.s32.s32", k1100, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("avrg", 4, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vavrg4.u32.u32.u32", k1101, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("avrg", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmax2.s32.s32.s32", k1102, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("max", 2, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmax2.u32.u32.u32", k1103, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("max", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmax4.s32.s32.s32", k1104, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("max", 4, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmax4.u32.u32.u32", k1105, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("max", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmin2.s32.s32.s32", k1106, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("min", 2, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmin2.u32.u32.u32", k1107, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("min", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmin4.s32.s32.s32", k1108, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("min", 4, true, true, true, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vmin4.u32.u32.u32", k1109, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("min", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vsub2.s32.s32.s32.sat", k1110, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 2, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vsub2.u32.u32.u32", k1111, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vsub2.u32.u32.u32.sat", k1112, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 2, false, false, false, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vsub4.s32.s32.s32.sat", k1113, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 4, true, true, true, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vsub4.u32.u32.u32", k1114, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vsub4.u32.u32.u32.sat", k1115, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("sub", 4, false, false, false, true, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.s32.s32.ge", k1116, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ge", 2, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.s32.s32.gt", k1117, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("gt", 2, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.s32.s32.le", k1118, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("le", 2, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.s32.s32.lt", k1119, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("lt", 2, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.u32.u32.eq", k1120, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("eq", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.u32.u32.ge", k1121, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ge", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.u32.u32.gt", k1122, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("gt", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.u32.u32.le", k1123, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("le", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.u32.u32.lt", k1124, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("lt", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset2.u32.u32.ne", k1125, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ne", 2, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.s32.s32.ge", k1126, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ge", 4, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.s32.s32.gt", k1127, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("gt", 4, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.s32.s32.le", k1128, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("le", 4, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.s32.s32.lt", k1129, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("lt", 4, true, true, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.u32.u32.eq", k1130, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("eq", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.u32.u32.ge", k1131, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ge", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.u32.u32.gt", k1132, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("gt", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.u32.u32.le", k1133, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("le", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.u32.u32.lt", k1134, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("lt", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"vset4.u32.u32.ne", k1135, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::video("ne", 4, false, false, false, false, false, a, b, c); }, Check::Exact, 0, 0},
+    {"selp.b16 imm 7 -2", k1136, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? 7ull : ((0ull - 2) & 0xffffull) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.b16 imm 7", k1137, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? 7ull : (a) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.b16 imm -2 7", k1138, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? (0ull - 2) & 0xffffull : (7ull) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.b16 imm -2", k1139, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? (0ull - 2) & 0xffffull : (a) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.u16 imm 7 -2", k1140, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? 7ull : ((0ull - 2) & 0xffffull) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.u16 imm 7", k1141, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? 7ull : (a) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.u16 imm -2 7", k1142, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? (0ull - 2) & 0xffffull : (7ull) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.u16 imm -2", k1143, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) ? (0ull - 2) & 0xffffull : (a) & 0xffffull; }, Check::Exact, 0, 0},
+    {"selp.b32 imm 7 -2", k1144, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 7ull : ((0ull - 2) & 0xffffffffull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.b32 imm 7", k1145, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 7ull : (a) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.b32 imm -2 7", k1146, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? (0ull - 2) & 0xffffffffull : (7ull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.b32 imm -2", k1147, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? (0ull - 2) & 0xffffffffull : (a) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.u32 imm 0x80 7", k1148, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 0x80ull : (7ull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.u32 imm 0x80", k1149, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 0x80ull : (a) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.u32 imm 7 0x80", k1150, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 7ull : (0x80ull) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.u32 imm 7", k1151, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffffffull) ? 7ull : (a) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"selp.b64 imm 7 -2", k1152, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ~0ull) ? 7ull : ((0ull - 2) & ~0ull) & ~0ull; }, Check::Exact, 0, 0},
+    {"selp.b64 imm 7", k1153, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ~0ull) ? 7ull : (a) & ~0ull; }, Check::Exact, 0, 0},
+    {"selp.b64 imm -2 7", k1154, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ~0ull) ? (0ull - 2) & ~0ull : (7ull) & ~0ull; }, Check::Exact, 0, 0},
+    {"selp.b64 imm -2", k1155, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & ~0ull) ? (0ull - 2) & ~0ull : (a) & ~0ull; }, Check::Exact, 0, 0},
+    {"selp.f32 imm 0f40490FDB", k1156, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ? 0x40490fdbull : a; }, Check::Exact, 0, 0},
+    {"selp.f64 imm 0d400921FB54442D18", k1157, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a ? 0x400921fb54442d18ull : a; }, Check::Exact, 0, 0},
+    {"setp.eq.b16 imm 4660", k1158, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffull) == 4660); }, Check::Exact, 0, 0},
+    {"setp.ne.b16 imm 4660", k1159, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffull) != 4660); }, Check::Exact, 0, 0},
+    {"setp.gt.u16 imm 4660", k1160, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffull) > 4660); }, Check::Exact, 0, 0},
+    {"setp.gt.or.u32", k1161, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) > (b & 0xffffffffull)) || ((c & 0xffffffffull) != 0)); }, Check::Exact, 0, 0},
+    {"setp.ne.and.u32", k1162, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((a & 0xffffffffull) != (b & 0xffffffffull)) && ((c & 0xffffffffull) != 0)); }, Check::Exact, 0, 0},
+    {"setp.ltu.xor.f32", k1163, "f32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return [&] { float x = ref::f(a), y = ref::f(b); return (u64)((!(x >= y)) != ((c & 0xffffffffull) != 0)); }(); }, Check::Exact, 0, 0},
+    {"add.s16 imm -1", k1164, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - 1) & 0xffffull; }, Check::Exact, 0, 0},
+    {"and.b16 imm 255", k1165, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a & 255; }, Check::Exact, 0, 0},
+    {"mul.lo.s16 imm 3", k1166, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * 3) & 0xffffull; }, Check::Exact, 0, 0},
+    {"mul.lo.s16 imm -3", k1167, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * (0ull - 3)) & 0xffffull; }, Check::Exact, 0, 0},
+    {"mul.hi.u16 imm 300", k1168, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & 0xffffull) * 300) >> 16; }, Check::Exact, 0, 0},
+    {"shr.u16 imm 3", k1169, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffffull) >> 3; }, Check::Exact, 0, 0},
+    {"add.s16", k1170, "i32_2", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + b) & 0xffffull; }, Check::Exact, 0, 0},
+    {"add.s16 imm 300", k1171, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 300) & 0xffffull; }, Check::Exact, 0, 0},
+    {"shl.b16 imm 4", k1172, "i32_1", 1, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a << 4) & 0xffffull; }, Check::Exact, 0, 0},
+    {"rem.u16", k1173, "div16", 2, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a & 0xffff) % (b & 0xffff); }, Check::Exact, 0, 0},
+    {"prmt.b32 imm 0 0x3340", k1174, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::prmt(a, 0, 0x3340); }, Check::Exact, 0, 0},
+    {"sub.f32 imm 0fBF800000", k1175, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::SUB, ref::RN, false, false, a, 0xbf800000, 0); }, Check::Nan, 0, 0},
+    {"mul.lo.u32", k1176, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * b) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"bfe.u32 imm 4 8", k1177, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a >> 4) & 0xff; }, Check::Exact, 0, 0},
+    {"bfe.u64 imm 60 8", k1178, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a >> 60; }, Check::Exact, 0, 0},
+    {"mad.lo.s32 imm 7", k1179, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * 7 + b) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mad.lo.s32 imm -7", k1180, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * (0ull - 7) + b) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mad.lo.s32 imm 7 -9", k1181, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a * 7 - 9) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"mad.lo.s64 imm 7", k1182, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a * 7 + b; }, Check::Exact, 0, 0},
+    {"mad.lo.s64 imm -7", k1183, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a * (0ull - 7) + b; }, Check::Exact, 0, 0},
+    {"mad24.lo.u32 imm 1000", k1184, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ((a & 0xffffffull) * 1000 + b) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"addc.u32 imm 5", k1185, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a + 5 + ((b & 0xffffffffull) != 0)) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"subc.u32 imm 5", k1186, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (a - 5 - ((b & 0xffffffffull) != 0)) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"addc.cc.s64 imm 5", k1187, "i64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)(((unsigned __int128)a + 5 + (b != 0)) >> 64); }, Check::Exact, 0, 0},
+    {"madc.hi.u32 imm 9", k1188, "i32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::mulhiU(a, b, 32) + 9 + (((((a & 0xffffffffull) * (b & 0xffffffffull)) & 0xffffffffull) + (b & 0xffffffffull)) >> 32)) & 0xffffffffull; }, Check::Exact, 0, 0},
+    {"madc.hi.cc.u32", k1189, "i32_3", 3, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (ref::mulhiU(a, b, 32) + (c & 0xffffffffull) + ((c & 0xffffffffull) != 0)) >> 32; }, Check::Exact, 0, 0},
+    {"mov.b16 imm 1234", k1190, "idx", 0, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1234; }, Check::Exact, 0, 0},
+    {"mov.b16 imm 0xBEEF", k1191, "idx", 0, 'h', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0xbeef; }, Check::Exact, 0, 0},
+    {"mov.b32 imm 4000000000", k1192, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 4000000000ull; }, Check::Exact, 0, 0},
+    {"mov.u32 imm 77", k1193, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 77; }, Check::Exact, 0, 0},
+    {"mov.b64 imm 81985529216486895", k1194, "idx", 0, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 81985529216486895ull; }, Check::Exact, 0, 0},
+    {"mov.u64", k1195, "i64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return a; }, Check::Exact, 0, 0},
+    {"mov.pred imm 0", k1196, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 0; }, Check::Exact, 0, 0},
+    {"mov.pred imm 1", k1197, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.pred imm -1", k1198, "idx", 0, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return 1; }, Check::Exact, 0, 0},
+    {"mov.pred", k1199, "i32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return (u64)((a & 0xffffffffull) != 0); }, Check::Exact, 0, 0},
+    {"add.f32 imm 0f3FC00000", k1200, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::ADD, ref::RN, false, false, a, 0x3fc00000, 0); }, Check::Nan, 0, 0},
+    {"add.f64 imm 0d3FF8000000000000", k1201, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::ADD, ref::RN, a, 0x3ff8000000000000ull, 0); }, Check::Nan, 0, 0},
+    {"mul.f32 imm 0f3FC00000", k1202, "f32_1", 1, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::MUL, ref::RN, false, false, a, 0x3fc00000, 0); }, Check::Nan, 0, 0},
+    {"mul.f64 imm 0d3FF8000000000000", k1203, "f64_1", 1, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::MUL, ref::RN, a, 0x3ff8000000000000ull, 0); }, Check::Nan, 0, 0},
+    {"fma.rn.f32 imm 0f3FC00000", k1204, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32op(ref::FMA, ref::RN, false, false, a, 0x3fc00000, b); }, Check::Nan, 0, 0},
+    {"fma.rn.f64 imm 0d3FF8000000000000", k1205, "f64_2", 2, 'l', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f64op(ref::FMA, ref::RN, a, 0x3ff8000000000000ull, b); }, Check::Nan, 0, 0},
+    {"min.NaN.f32", k1206, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32minmaxNaN(false, a, b); }, Check::Exact, 0, 0},
+    {"max.NaN.f32", k1207, "f32_2", 2, 'r', [](u64 a, u64 b, u64 c) -> u64 { (void)a; (void)b; (void)c; return ref::f32minmaxNaN(true, a, b); }, Check::Exact, 0, 0},
 };

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
 namespace ref {
 using u16 = uint16_t;
@@ -99,9 +101,38 @@ template <class T> T arith(Op op, T x, T y, T z) {
   }
   return T(0);
 }
+// .ftz flushes a tiny result to a zero of its sign, tininess detected after
+// rounding (IEEE 754, what sm_90 does): the exact value rounded to 24 bits
+// with an unbounded exponent is below 2^-126. That differs from the rounded
+// result only where the latter is +-2^-126; there, the operation on
+// operands scaled by 2^32 (exactly: a tiny exact result needs a small
+// product, quotient or radicand) gives the unbounded rounding times 2^32.
+inline bool tinyAfterRounding(Op op, Rm rm, float x, float y, float z) {
+  const float s = 0x1p32f;
+  if (op == MUL || op == FMA) { // scale the smaller factor
+    if (std::fabs(x) > std::fabs(y))
+      std::swap(x, y);
+  }
+  float r = rounded(rm, [&] {
+    switch (op) {
+    case SQRT:
+      return arith(op, x * s * s, y, z);
+    case RCP:
+      return arith(op, x / s, y, z);
+    case ADD:
+    case SUB:
+      return arith(op, x * s, y * s, z);
+    default: // mul, div, fma
+      return arith(op, x * s, y, z * s);
+    }
+  });
+  return std::fabs(r) < 0x1p-94f;
+}
 inline u64 f32op(Op op, Rm rm, bool ftzOn, bool satOn, u64 a, u64 b, u64 c) {
   float x = fz(ftzOn, f(a)), y = fz(ftzOn, f(b)), z = fz(ftzOn, f(c));
   float r = rounded(rm, [&] { return arith(op, x, y, z); });
+  if (ftzOn && std::fabs(r) == 0x1p-126f && tinyAfterRounding(op, rm, x, y, z))
+    r = std::copysign(0.0f, r);
   r = fz(ftzOn, r);
   if (satOn)
     r = sat(r);
@@ -154,11 +185,14 @@ inline u64 f32neg(bool ftzOn, u64 a) {
   return bits(fz(ftzOn, f(a))) ^ 0x80000000u;
 }
 
-// Float to integer with saturation: NaN gives 0 (ISA: cvt to int saturates
-// and NaN converts to 0).
+// Float to integer with saturation (ISA: cvt to int saturates). NaN (ISA,
+// cvt "Integer Notes"): 0 if the source is not .f64 and the destination not
+// 64-bit, else 1 << (width - 1).
 template <class I, class T> I toInt(Rm rm, T x) {
   if (std::isnan(x))
-    return 0;
+    return sizeof(T) == 8 || sizeof(I) == 8
+               ? (I)(std::make_unsigned_t<I>)(1ull << (8 * sizeof(I) - 1))
+               : 0;
   T r = rounded(rm, [&] { return std::nearbyint(x); });
   if (r <= (T)std::numeric_limits<I>::min())
     return std::numeric_limits<I>::min();
@@ -182,6 +216,12 @@ inline float f64tof32(Rm rm, bool ftzOn, double x) {
     volatile double vx = x;
     return (float)vx;
   });
+  // .ftz: tininess after rounding, as in tinyAfterRounding.
+  if (ftzOn && std::fabs(r) == 0x1p-126f && std::fabs(rounded(rm, [&] {
+                                              volatile double vx = x * 0x1p32;
+                                              return (float)vx;
+                                            })) < 0x1p-94f)
+    r = std::copysign(0.0f, r);
   return fz(ftzOn, r);
 }
 
@@ -298,10 +338,16 @@ inline u64 bfind(u64 a, int w, bool isSigned, bool shiftAmt) {
   u64 pos = 63 - __builtin_clzll(a);
   return shiftAmt ? (w - 1 - pos) : pos;
 }
-// bfe: extract len bits at pos (both from the low 8 bits), sign- or
-// zero-extended; pos/len beyond the width follow the ISA's clamping.
+// bfe: extract len bits at pos, sign- or zero-extended; pos/len beyond the
+// width follow the ISA's clamping. The ISA restricts both to 0..255 and its
+// pseudocode takes their low 8 bits: so does sm_90 for .b32, while .b64
+// clamps larger values (any from 64 on acts alike; H200, 2026-11-27).
 inline u64 bfe(u64 a, u64 b, u64 c, int w, bool isSigned) {
   u32 pos = (u32)b & 0xff, len = (u32)c & 0xff;
+  if (w == 64) {
+    pos = std::min<u32>((u32)b, 255);
+    len = std::min<u32>((u32)c, 255);
+  }
   a &= mask(w);
   bool sbit = false;
   if (isSigned)

@@ -86,6 +86,14 @@ inline u64 hop1(HOp op, Fmt F, bool ftzOn, bool satOn, bool relu, u64 a, u64 b,
   });
   if (std::isnan(r))
     return satOn ? 0 : kHalfNaN;
+  // .ftz flushes a tiny result, tininess after rounding (see ref.h's
+  // tinyAfterRounding): r rounded to the significand with an unbounded
+  // exponent, i.e. 2r rounded in the normal range, is below the smallest
+  // normal.
+  double minNormal = std::ldexp(1.0, 1 - hbias(F));
+  if (ftzOn && std::fabs(r) < minNormal &&
+      std::fabs(hval(hround(2 * r, F), F)) < 2 * minNormal)
+    r = std::copysign(0.0, r);
   u64 h = hfz(ftzOn, hround(r, F), F);
   double v = hval(h, F);
   if (satOn)

@@ -115,8 +115,9 @@ inline u64 video(const char *op, int n, bool sa, bool sb, bool sd, bool satOn,
       r = std::min(x, y);
     else if (o == "max")
       r = std::max(x, y);
-    else if (o == "avrg")
-      r = (s64)std::floor((x + y + 1) / 2.0);
+    else if (o == "avrg") // the ISA rounds up at .5 from 0, down below
+      r = x + y >= 0 ? (s64)std::floor((x + y + 1) / 2.0)
+                     : (s64)std::floor((x + y) / 2.0);
     else
       r = o == "eq"   ? x == y
           : o == "ne" ? x != y

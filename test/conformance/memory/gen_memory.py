@@ -227,10 +227,23 @@ def ldparam_kernel(f):
     return '\n'.join(out) + '\n' + '\n'.join(launch), noff, regs
 
 
+def background(i):
+    """memory.cu's background byte i."""
+    return (0x5a ^ (i * 0x1d)) & 0xff
+
+
 def stparam_kernel(f):
     """st.param into a call's argument space (the only place a body's .param
     may be written): a 16-byte argument filled with the background, the
-    store at each offset, then a call of wsm_echo16, which returns it."""
+    store at each offset, then a call of wsm_echo16, which returns it.
+
+    The ISA's argument .param variable is a mapping onto what the call
+    passes, not memory: stores of 4 bytes and more overwrite the background
+    (two st.param.b64) as memory would, but sm_90 gave a b8/b16 store over
+    it no defined merge (it rewrote the whole 32-bit word). So for those
+    the other slots get the background by st.param of the same width, in
+    offset order, and every byte is written once (as in the ISA's
+    byte-array example)."""
     noff = PARAM_WIN // f.size()
     variants = IMMS[(f.es, f.imm)] if f.imm else f.regs()
     out = [f'__global__ void {f.ident}(const unsigned long long *bg, '
@@ -247,14 +260,24 @@ def stparam_kernel(f):
            'st.param.b64 [wa+0], %2; st.param.b64 [wa+8], %3; ')
     post = ('call.uni (wr), wsm_echo16, (wa); ld.param.b64 %0, [wr+0]; '
             'ld.param.b64 %1, [wr+8]; }')
+    sub = f.size() < 4
     for v, var in enumerate(variants):
         for o in range(noff):
             at = f'[wa+{o * f.size()}]'
+            store = f'{f.ptx} {at}, {var if f.imm else vec_ops(4, f.vec)}; '
+            if sub:
+                n = f.size()
+                slots = [store if j == o else
+                         f'st.param.b{8 * n} [wa+{j * n}], ' +
+                         str(sum(background(j * n + k) << (8 * k)
+                                 for k in range(n))) + '; '
+                         for j in range(noff)]
+                text = (pre.split('st.param')[0] + ''.join(slots) + post)
+            else:
+                text = pre + store + post
             if f.imm:
-                text = f'{pre}{f.ptx} {at}, {var}; {post}'
                 ins = ''
             else:
-                text = f'{pre}{f.ptx} {at}, {vec_ops(4, f.vec)}; {post}'
                 ins = ', ' + ', '.join(
                     f'"{var}"({src_value(var, f"vals[(vi + {e}) % nval]")})'
                     for e in range(f.vec))

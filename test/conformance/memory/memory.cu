@@ -218,8 +218,12 @@ void runStore(Checker &ck, const Device &d, const MemForm &f, int win) {
         for (unsigned i = 0; i < f.es; ++i)
           want[off + e * f.es + i] = (unsigned char)(x >> (8 * i));
       }
+      // Sub-word st.param fills the other bytes with stores of its width
+      // (gen_memory.py's stparam_kernel); "fill=" says so.
+      std::string fill =
+          f.es * f.vec < 4 ? "fill=b" + std::to_string(8 * f.es) + " " : "";
       std::string in = std::string(b < 0 ? "space=param " : "space=") +
-                       (b < 0 ? "" : std::string(kBacking[b]) + " ") +
+                       (b < 0 ? fill : std::string(kBacking[b]) + " ") +
                        storeInput(f, v, vi, off);
       ck.result(f.name, c, in, hexBytes(&got[c * win], win),
                 hexBytes(want.data(), win));

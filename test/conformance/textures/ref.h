@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #define CK(X)                                                                  \
@@ -27,6 +28,13 @@
   } while (0)
 
 extern int Failures, Checks; // textures.cu
+
+// --dump FILE (textures.cu): one checked result, as the line
+// `form<TAB>case<TAB>inputs<TAB>bytes in hex` (case: the form's count).
+void dumpResult(const std::string &Form, const std::string &In, const void *Got,
+                size_t Bytes);
+// printf into a std::string (the dump's form and input fields).
+std::string fmt(const char *F, ...) __attribute__((format(printf, 1, 2)));
 
 struct Format {
   const char *Name;

@@ -168,6 +168,8 @@ template <class T, int G, int M> void surfCase(const char *TName) {
     if (T0 >= 0)
       memcpy(Want, &Src[T0 * sizeof(T)], sizeof(T));
     ++Checks;
+    dumpResult(fmt("suld %s %s %s", TName, GeoName[G], ModeName[M]),
+               fmt("x=%d y=%d z=%d", X, Y, Z), &Got[I * sizeof(T)], sizeof(T));
     if (memcmp(Want, &Got[I * sizeof(T)], sizeof(T)) != 0 && Bad++ < 3)
       fprintf(stderr, "surface read %s %s .%s at (%d, %d, %d): wrong\n", TName,
               GeoName[G], ModeName[M], X, Y, Z);
@@ -201,6 +203,8 @@ template <class T, int G, int M> void surfCase(const char *TName) {
   S.copy(Got.data(), false);
   for (size_t I = 0; I < N; ++I) {
     ++Checks;
+    dumpResult(fmt("sust %s %s %s", TName, GeoName[G], ModeName[M]),
+               fmt("texel=%zu", I), &Got[I * sizeof(T)], sizeof(T));
     if (memcmp(&Want[I * sizeof(T)], &Got[I * sizeof(T)], sizeof(T)) != 0 &&
         Bad++ < 3)
       fprintf(stderr, "surface write %s %s .%s: texel %zu wrong\n", TName,

@@ -17,11 +17,38 @@
 // 3D (trilinear: the 2D sum extended by the z weight), layered textures,
 //   tex2DLod, txq/suq queries: volume.cu; surfaces of every geometry,
 //   access size and boundary mode: surfaces.cu. The reference: ref.cu.
-// Modes: (none) the whole matrix; "trap" a .trap surface read out of range;
-// "cubemap" texCubemap (tex.cube, unsupported). Both must fail the launch.
+// Modes: (none) the whole matrix, [--dump FILE] writing every checked
+// result so that a GPU run can be diffed with the emulator's; "trap" a .trap
+// surface read out of range and "cubemap" texCubemap (tex.cube, which the
+// emulator does not support; a GPU does): both must fail the launch.
 #include "ref.h"
 
+#include <cstdarg>
+#include <map>
+
 int Failures = 0, Checks = 0;
+static FILE *Dump = nullptr;
+
+std::string fmt(const char *F, ...) {
+  char Buf[256];
+  va_list A;
+  va_start(A, F);
+  vsnprintf(Buf, sizeof Buf, F, A);
+  va_end(A);
+  return Buf;
+}
+
+void dumpResult(const std::string &Form, const std::string &In, const void *Got,
+                size_t Bytes) {
+  static std::map<std::string, size_t> Cases;
+  if (!Dump)
+    return;
+  std::string Hex;
+  for (size_t K = 0; K < Bytes; ++K)
+    Hex += fmt("%02x", ((const uint8_t *)Got)[K]);
+  fprintf(Dump, "%s\t%zu\t%s\t%s\n", Form.c_str(), Cases[Form]++, In.c_str(),
+          Hex.c_str());
+}
 
 // ---- device side ----------------------------------------------------------
 
@@ -161,9 +188,14 @@ static void runCase(const HostImage &Im, bool Is2D, const Sampler &S,
       uint32_t Got[4];
       bitsOf(Out[K], Got);
       int NC = (int)(sizeof(T) / (FloatOut ? 4 : Im.F.Bits / 8));
+      float XY[2] = {X[K], Is2D ? Y[K] : 0.0f};
+      dumpResult(fmt("tex %s %s %s mode=%d filter=%d read=%d norm=%d",
+                     Im.F.Name, Is2D ? "2D" : "1D",
+                     Pitched ? "pitch2D" : "array", (int)S.Mode, (int)S.Filter,
+                     (int)S.Read, (int)S.Norm),
+                 fmt("%a %a", XY[0], XY[1]), Got, 4 * NC);
       for (int C = 0; C < NC; ++C) {
         ++Checks;
-        float XY[2] = {X[K], Is2D ? Y[K] : 0.0f};
         uint32_t Want = narrow(refFetchN(Im, S, XY, Is2D ? 2 : 1, false, 0, C),
                                Im.F, FloatOut);
         if (Got[C] != Want && Bad++ < 3)
@@ -247,6 +279,7 @@ static void linearMemory() {
   for (int K = 0; K < 16; ++K) {
     float Want = Idx[K] >= 0 && Idx[K] < N ? Host[Idx[K]] : 0.0f;
     ++Checks;
+    dumpResult("tex1Dfetch f32 linear", fmt("i=%d", Idx[K]), &Out[K], 4);
     if (memcmp(&Want, &Out[K], 4) != 0)
       ++Failures, fprintf(stderr, "tex1Dfetch(%d): got %g want %g\n", Idx[K],
                           Out[K], Want);
@@ -275,6 +308,7 @@ static void edgeStores() {
   for (int K = 0; K < W * H; ++K) {
     float Want = K == 0 ? 7.0f : K == W * H - 1 ? 9.0f : 0.0f;
     ++Checks;
+    dumpResult("surf2Dwrite f32 edges", fmt("texel=%d", K), &Out[K], 4);
     if (Out[K] != Want)
       ++Failures, fprintf(stderr, "edge store: texel %d is %g, want %g\n", K,
                           Out[K], Want);
@@ -347,6 +381,11 @@ static void gathers(Format F, cudaTextureReadMode Read, unsigned Seed) {
                 {I, J + 1}, {I + 1, J + 1}, {I + 1, J}, {I, J}};
             uint32_t Got[4];
             bitsOf(Out[K], Got);
+            dumpResult(fmt("tex2Dgather %s read=%d mode=%d norm=%d filter=%d "
+                           "comp=%d",
+                           F.Name, (int)Read, (int)M, (int)Norm, (int)Filter,
+                           C),
+                       fmt("%a %a", X[K], Y[K]), Got, 16);
             for (int Q = 0; Q < 4; ++Q) {
               long A, B;
               uint32_t WantBits = 0; // border: 0 (0.0f)
@@ -410,8 +449,18 @@ static int expectLaunchFailure(bool Trap) {
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1)
+  if (argc == 2 && (!strcmp(argv[1], "trap") || !strcmp(argv[1], "cubemap")))
     return expectLaunchFailure(strcmp(argv[1], "trap") == 0);
+  if (argc == 3 && !strcmp(argv[1], "--dump")) {
+    if (!(Dump = fopen(argv[2], "w"))) {
+      fprintf(stderr, "textures: cannot write '%s'\n", argv[2]);
+      return 2;
+    }
+  } else if (argc != 1) {
+    fprintf(stderr, "textures: use no argument, --dump FILE, trap or "
+                    "cubemap\n");
+    return 2;
+  }
   runFormat<unsigned char, float>({"u8", cudaChannelFormatKindUnsigned, 8, 1},
                                   1);
   runFormat<unsigned short, float>(
@@ -453,6 +502,8 @@ int main(int argc, char **argv) {
   levelFetches();
   textureQueries();
   surfaceMatrix();
+  if (Dump)
+    fclose(Dump);
   printf("textures: %d checks, %d failed\n", Checks, Failures);
   return Failures ? 1 : 0;
 }

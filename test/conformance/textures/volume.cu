@@ -127,6 +127,11 @@ void runVolume(const HostImage &Im, const Sampler &S, float Lod = 0) {
     uint32_t Got[4];
     bitsOf(Out[K], Got);
     const float C3[3] = {P[K].x, P[K].y, P[K].z};
+    dumpResult(fmt("tex %s %s mode=%d filter=%d read=%d norm=%d lod=%a",
+                   Im.F.Name, GeoName[G], (int)S.Mode, (int)S.Filter,
+                   (int)S.Read, (int)S.Norm, Lod),
+               fmt("%a %a %a %d", P[K].x, P[K].y, P[K].z, (int)P[K].w), Got,
+               4 * NC);
     for (int C = 0; C < NC; ++C) {
       ++Checks;
       uint32_t Want = narrow(
@@ -251,6 +256,10 @@ void textureQueries() {
         if (!X.Fixed)
           continue;
         ++Checks;
+        dumpResult(fmt("%s.%s", Surf ? "suq" : "txq", X.What),
+                   fmt("%s %dx%dx%d norm=%d", GeoName[C.G], C.W, C.H, C.D,
+                       (int)C.Norm),
+                   &X.Got, 4);
         if (X.Got != X.Want)
           ++Failures, fprintf(stderr, "%s.%s on a %s array: got %d, want %d\n",
                               Surf ? "suq" : "txq", X.What, GeoName[C.G], X.Got,

@@ -22,6 +22,8 @@ struct HostMode {
   ~HostMode() { fesetround(old); }
 };
 #define DIRECTED(MODE, T, EXPR) ([&]() { HostMode g_(MODE); volatile T x_ = a, y_ = b; T a = x_, b = y_; volatile T r_ = (EXPR); return (T)r_; }())
+// sm_90's NaN of an f32 arithmetic result: the canonical 0x7fffffff.
+inline uint32_t gbits(float f) { return isnan(f) ? 0x7fffffffu : fbits(f); }
 inline uint16_t host_f2h(float f) { _Float16 h = (_Float16)f; uint16_t u; memcpy(&u, &h, 2); return u; }
 inline float host_h2f(uint16_t u) { _Float16 h; memcpy(&h, &u, 2); return (float)h; }
 inline uint16_t host_f2bf(float f) {
@@ -78,7 +80,7 @@ HD inline void floatOps(float a, float b, double da, double db, uint64_t *o) {
 #else
   o[0] = fbits(DIRECTED(FE_TOWARDZERO, float, a + b));
   o[1] = fbits(DIRECTED(FE_UPWARD, float, a * b));
-  o[2] = fbits(DIRECTED(FE_DOWNWARD, float, a / b));
+  o[2] = gbits(DIRECTED(FE_DOWNWARD, float, a / b));
   o[3] = fbits(a - b);
   { HostMode g(FE_TOWARDZERO); volatile float x = a, y = b; volatile float r = fmaf(x, y, 1.25f); o[4] = fbits(r); }
   o[5] = fbits(sqrtf(fabsf(a)));
@@ -97,7 +99,7 @@ HD inline void floatOps(float a, float b, double da, double db, uint64_t *o) {
   o[18] = fbits(fminf(a, b));
   o[19] = fbits(fmaxf(a, b));
   o[20] = fbits(copysignf(a, b));
-  o[21] = fbits(isnan(a) ? 0.0f : a < 0 ? 0.0f : a > 1 ? 1.0f : a);
+  o[21] = fbits(!(a > 0) ? 0.0f : a > 1 ? 1.0f : a); // -0 too gives +0
   o[22] = (a < b) | ((a <= b) << 1) | (!(a < b) << 2) | ((a != b) << 3) | (isnan(a) << 4) |
           (isinf(b) << 5) | ((a == b) << 6) | (!(a >= b) << 7);
   o[23] = dbits(da / db);
@@ -109,7 +111,7 @@ HD inline void floatOps(float a, float b, double da, double db, uint64_t *o) {
   o[29] = (uint64_t)(long long)nearbyint(db * 1e3);
   o[30] = dbits((double)(long long)(db * 1e15));
   o[31] = fbits((float)(unsigned long long)(da * 1e12 > 0 ? da * 1e12 : -da * 1e12));
-  o[32] = fbits(a / b);
+  o[32] = gbits(a / b);
   o[33] = fbits((float)((double)(a * b) + da));
   o[34] = dbits(fmin(da, db));
   o[35] = (uint32_t)(int)(short)(a * 0.5f);
