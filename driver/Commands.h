@@ -9,8 +9,13 @@
 #define WARPSCOPE_DRIVER_COMMANDS_H
 
 #include "llvm/Support/CommandLine.h"
+#include <string>
+#include <vector>
 
 namespace warpscope {
+
+/// warpscope's own command line (argv), as main received it.
+extern std::vector<std::string> Invocation;
 
 struct Command {
   llvm::cl::SubCommand &Sub;

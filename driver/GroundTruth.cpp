@@ -120,3 +120,24 @@ Error warpscope::loadTruth(const std::string &Dir, Truth &Out) {
   }
   return Error::success();
 }
+
+Expected<uint64_t>
+warpscope::countHazards(const std::vector<std::string> &Paths) {
+  uint64_t N = 0;
+  for (const std::string &Path : Paths) {
+    auto Fail = [&](const Twine &What) {
+      return createStringError(Path + ": " + What +
+                               "; rerun under `warpscope run --racecheck`");
+    };
+    Expected<json::Object> Top = readSchemaObject(Path, schema::Truth, Fail);
+    if (!Top)
+      return Top.takeError();
+    if (const json::Value *H = Top->get("hazards")) {
+      const json::Array *A = H->getAsArray();
+      if (!A)
+        return Fail("has a 'hazards' that is not an array");
+      N += A->size();
+    }
+  }
+  return N;
+}

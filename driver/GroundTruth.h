@@ -69,6 +69,11 @@ struct Truth {
 /// is wrong with it.
 llvm::Error loadTruth(const std::string &Dir, Truth &Out);
 
+/// The shared-memory hazards (`hazards[]`, written under
+/// WARPSCOPE_EMU_RACECHECK) the ground-truth files Paths list, each distinct
+/// hazard once; an error names the file and what is wrong with it.
+llvm::Expected<uint64_t> countHazards(const std::vector<std::string> &Paths);
+
 } // namespace warpscope
 
 #endif // WARPSCOPE_DRIVER_GROUNDTRUTH_H

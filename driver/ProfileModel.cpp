@@ -3,6 +3,7 @@
 #include "ProfileModel.h"
 #include "JsonFiles.h"
 #include "ProfileFormat.h"
+#include "RunLog.h"
 #include "SourceText.h"
 #include "warpscope/ABI/Abi.h"
 #include "warpscope/ABI/Files.h"
@@ -92,6 +93,9 @@ Expected<ProfileSet> ProfileLoader::load() {
                 "run the program under `warpscope run -o DIR`, built with "
                 "$(warpscope config --cflags) and $(warpscope config "
                 "--ldflags) (an uninstrumented program leaves no profile)");
+  // Said first: every count below is a sum over those runs.
+  if (std::optional<std::string> Merged = mergedRunsNote(Dir))
+    Set.Warnings.push_back(*Merged);
   for (const std::string &Path : Set.ProfileFiles)
     if (Error E = readProfile(Path))
       return E;

@@ -9,6 +9,7 @@
 #include "ProfileModel.h"
 #include "Report.h"
 #include "ReportFormats.h"
+#include "RunLog.h"
 #include "SarifFormat.h"
 #include "SassMetrics.h"
 #include "StallReport.h"
@@ -84,6 +85,8 @@ static ProfileSet hardwareOnlySet(const std::string &Dir) {
   Set.Program = Hardware ? "(not instrumented: hardware data only)"
                          : "(not instrumented: emulator ground truth only)";
   Set.Mode = "none";
+  if (std::optional<std::string> Merged = mergedRunsNote(Dir))
+    Set.Warnings.push_back(*Merged);
   return Set;
 }
 

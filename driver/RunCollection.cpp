@@ -8,7 +8,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 #include <optional>
@@ -33,7 +32,7 @@ std::string warpscope::checkCollectionOptions(const CollectionOptions &O) {
 }
 
 std::string warpscope::prepareCollection(const CollectionOptions &O,
-                                         bool OnEmulator) {
+                                         bool OnEmulator, std::string &Note) {
   if (!O.PcSampling && !O.SassMetrics)
     return "";
   const char *What = O.PcSampling ? "PC sampling" : "SASS metrics";
@@ -50,8 +49,7 @@ std::string warpscope::prepareCollection(const CollectionOptions &O,
   }
   if (OnEmulator) {
     // The emulator is a stand-in cudart: no driver, so nothing loads CUPTI.
-    WithColor::note(errs(), "warpscope run")
-        << What << " needs an NVIDIA GPU; running without it\n";
+    Note = std::string(What) + " needs an NVIDIA GPU; running without it";
     return "";
   }
   std::string Lib = libraryDirectory() + "/libwarpscope-collect.so";
@@ -66,20 +64,6 @@ std::string warpscope::prepareCollection(const CollectionOptions &O,
     unsetenv("WARPSCOPE_SAMPLING_PERIOD");
   // The collector writes where the runtime does: WARPSCOPE_OUT.
   return "";
-}
-
-void warpscope::clearCollectedFiles(const std::string &OutDir) {
-  std::error_code EC;
-  for (sys::fs::directory_iterator I(OutDir, EC), E; I != E && !EC;
-       I.increment(EC)) {
-    StringRef Name = sys::path::filename(I->path());
-    if (files::PcSamples.matches(Name) || files::SassMetrics.matches(Name) ||
-        files::Ptx.matches(Name) ||
-        (Name.starts_with(files::Cubin.Prefix) &&
-         (Name.ends_with(".cubin") || Name.ends_with(".sass") ||
-          Name.ends_with(".dot"))))
-      sys::fs::remove(I->path());
-  }
 }
 
 void warpscope::disassembleCubins(const std::string &OutDir) {

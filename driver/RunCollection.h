@@ -24,11 +24,11 @@ struct CollectionOptions {
 /// empty string if they are fine, else the one-line problem.
 std::string checkCollectionOptions(const CollectionOptions &O);
 /// Sets the environment that makes the CUDA driver load the collector. With
-/// no GPU (the emulator runs) it prints why and leaves collection off.
-/// Returns an empty string or the one-line problem.
-std::string prepareCollection(const CollectionOptions &O, bool OnEmulator);
-/// Removes pcsamples-*, sassmetrics-* and saved cubins of an earlier run.
-void clearCollectedFiles(const std::string &OutDir);
+/// no GPU (the emulator runs) it leaves collection off and sets Note to why
+/// (the caller prints it once the run starts). Returns an empty string or
+/// the one-line problem.
+std::string prepareCollection(const CollectionOptions &O, bool OnEmulator,
+                              std::string &Note);
 /// Where nvdisasm is on PATH: a listing with line info (.sass) and the
 /// control-flow graph (.dot) next to each saved cubin. Silent otherwise.
 void disassembleCubins(const std::string &OutDir);

@@ -2,24 +2,35 @@
 //
 // Preloads libwarpscope-rt.so (harmless when the program links it), points
 // it at the output directory, and on request (or when no GPU is present)
-// puts the emulator's libcudart.so.13 first on the library path.
+// puts the emulator's libcudart.so.13 first on the library path. Everything
+// that can be checked before the program starts is (the program, the
+// options, the directory: OutputDirectory.h), each problem in one line; the
+// notes come only once the program starts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "GroundTruth.h"
 #include "JsonFiles.h"
+#include "OutputDirectory.h"
 #include "Paths.h"
 #include "RunCollection.h"
 #include "warpscope/ABI/Environment.h"
 #include "warpscope/ABI/Files.h"
+#ifdef WARPSCOPE_RUN_TIMING_CONFIGS
+#include "warpscope/Emu/TimingConfig.h"
+#endif
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <map>
 #include <regex>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,13 +63,26 @@ static cl::opt<bool> ModelProbes(
              "instructions (default: free, so that modeled time and samples "
              "describe the program; WARPSCOPE_EMU_MODEL_PROBES=1)"),
     cl::sub(warpscope::RunSub));
-static cl::opt<std::string> Mode("mode",
-                                 cl::desc("aggregate (default) or per-launch"),
-                                 cl::init("aggregate"),
-                                 cl::sub(warpscope::RunSub));
+static cl::opt<std::string>
+    Mode("mode",
+         cl::desc("aggregate (the default) or per-launch; without it, "
+                  "WARPSCOPE_MODE when set"),
+         cl::sub(warpscope::RunSub));
 static cl::opt<std::string>
     OutDir("o", cl::desc("Profile directory"), cl::value_desc("dir"),
            cl::init(std::string(warpscope::DefaultOutputDirectory)),
+           cl::sub(warpscope::RunSub));
+static cl::opt<bool>
+    Force("force",
+          cl::desc("Replace the results an earlier run left in the profile "
+                   "directory (without --force or --append, run refuses a "
+                   "directory that holds any)"),
+          cl::sub(warpscope::RunSub));
+static cl::opt<bool>
+    Append("append",
+           cl::desc("Add this run to the results already in the profile "
+                    "directory: reports then sum every run and say how many "
+                    "they merge"),
            cl::sub(warpscope::RunSub));
 static cl::opt<bool>
     PcSampling("pc-sampling",
@@ -101,6 +125,10 @@ static cl::list<std::string> ProgramAndArgs(cl::Positional,
                                             cl::desc("-- program [args...]"),
                                             cl::sub(warpscope::RunSub));
 
+/// --racecheck's exit status when the program exited 0 but the emulator
+/// found hazards (README, docs/emulator.md).
+static constexpr int RacecheckExitCode = 3;
+
 static volatile pid_t ChildPid = 0;
 
 static void forwardSignal(int Signal) {
@@ -118,16 +146,126 @@ static void prependPath(const char *Var, const std::string &Entry) {
   setenv(Var, Value.c_str(), 1);
 }
 
-/// Removes what an earlier run left, so reports never mix two runs.
-static void clearOldProfile(const std::string &Dir) {
-  std::error_code EC;
-  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
-       I.increment(EC)) {
-    StringRef Name = sys::path::filename(I->path());
-    if (files::Profile.matches(Name) || files::Database.matches(Name) ||
-        files::Truth.matches(Name) || files::Launches.matches(Name))
-      sys::fs::remove(I->path());
+/// The options' problems that need nothing run: one line, or "".
+static std::string misusedOption() {
+  if (Mode.getNumOccurrences() && Mode != "aggregate" && Mode != "per-launch")
+    return "--mode '" + Mode + "' is not 'aggregate' or 'per-launch'";
+  if (LaunchCount.getNumOccurrences() && LaunchCount == 0)
+    return "--launch-count 0 would profile nothing; give at least 1";
+  if (LaunchScope != "overall" && LaunchScope != "per-kernel")
+    return "--launch-scope '" + LaunchScope +
+           "' is not 'overall' or 'per-kernel'";
+  if (LaunchScope.getNumOccurrences() && !LaunchSkip.getNumOccurrences() &&
+      !LaunchCount.getNumOccurrences())
+    return "--launch-scope applies with --launch-skip or --launch-count";
+  if (Force && Append)
+    return "--force replaces what the directory holds and --append adds to "
+           "it; give one";
+  // The runtime reads it with std::regex, so it is checked with that here.
+  try {
+    std::regex R(LaunchKernel.getValue());
+  } catch (const std::regex_error &E) {
+    return "--launch-kernel '" + LaunchKernel + "' is not a regular " +
+           "expression (" + E.what() + ")";
   }
+  return "";
+}
+
+/// The collection mode: --mode, else WARPSCOPE_MODE, else aggregate. Sets
+/// Note when --mode overrides a different WARPSCOPE_MODE; returns the
+/// problem with WARPSCOPE_MODE, or "".
+static std::string collectionMode(std::string &Chosen, std::string &Note) {
+  const char *Env = std::getenv("WARPSCOPE_MODE");
+  std::string FromEnv = Env ? Env : "";
+  if (Mode.getNumOccurrences()) {
+    Chosen = Mode;
+    if (!FromEnv.empty() && FromEnv != Chosen)
+      Note = "--mode " + Chosen + " overrides WARPSCOPE_MODE=" + FromEnv;
+    return "";
+  }
+  Chosen = FromEnv.empty() ? "aggregate" : FromEnv;
+  if (Chosen != "aggregate" && Chosen != "per-launch")
+    return "WARPSCOPE_MODE='" + FromEnv +
+           "' is not 'aggregate' or 'per-launch'; fix or unset it, or give "
+           "--mode";
+  return "";
+}
+
+/// Why Name cannot be run as execvp would find it, or "" when it can.
+/// Status is the shell's for it: 127 not found, 126 not executable.
+static std::string programProblem(const std::string &Name, int &Status) {
+  Status = 127;
+  if (Name.find('/') == std::string::npos) {
+    if (sys::findProgramByName(Name))
+      return "";
+    return "program '" + Name + "' not found on PATH";
+  }
+  if (!sys::fs::exists(Name))
+    return "program '" + Name + "' not found";
+  Status = 126;
+  if (sys::fs::is_directory(Name) || !sys::fs::can_execute(Name))
+    return "program '" + Name + "' is not an executable file";
+  return "";
+}
+
+/// The timing model's configuration, checked before anything runs: the
+/// emulator would only say so at the first launch and run without it.
+static std::string modelConfigProblem() {
+  std::string What = "--model-config", Value = ModelConfig;
+  if (!ModelConfig.getNumOccurrences()) {
+    const char *Env = std::getenv("WARPSCOPE_EMU_MODEL");
+    if (!Env || !*Env)
+      return "";
+    What = "WARPSCOPE_EMU_MODEL", Value = Env;
+  }
+  if (Value == "off" || Value == "0")
+    return "";
+#ifdef WARPSCOPE_RUN_TIMING_CONFIGS
+  warpscope::emu::timing::Config C;
+  std::string Why;
+  if (!warpscope::emu::timing::loadConfig(Value, C, Why))
+    return What + ": " + Why;
+#endif
+  return "";
+}
+
+/// The emulator's settings for a profile run; "" or the one-line problem.
+static std::string useEmulator() {
+  std::string Emu = warpscope::emulatorDirectory();
+  if (!sys::fs::exists(Emu + "/libcudart.so.13"))
+    return "emulator not found at '" + Emu +
+           "/libcudart.so.13'; build it (make build)";
+  if (std::string Bad = modelConfigProblem(); !Bad.empty())
+    return Bad;
+  prependPath("LD_LIBRARY_PATH", Emu);
+  // Long emulated launches report their progress on stderr.
+  setenv("WARPSCOPE_EMU_PROGRESS", "2", 0);
+  // A profile run takes the memory-efficiency counts (report's memory view).
+  setenv("WARPSCOPE_EMU_MEMORY", "1", 0);
+  if (Racecheck)
+    setenv("WARPSCOPE_EMU_RACECHECK", "1", 1);
+  // Modeled time on every emulated profile run.
+  if (ModelConfig.getNumOccurrences())
+    setenv("WARPSCOPE_EMU_MODEL", ModelConfig.c_str(), 1);
+  else
+    setenv("WARPSCOPE_EMU_MODEL", "h100-sxm", 0);
+  if (ModelProbes)
+    setenv("WARPSCOPE_EMU_MODEL_PROBES", "1", 1);
+  return "";
+}
+
+/// The runtime's settings: where, how and which launches to profile.
+static void setRuntimeEnvironment(StringRef Out, const std::string &Mode) {
+  setenv(warpscope::OutputDirectoryVariable, Out.str().c_str(), 1);
+  setenv("WARPSCOPE_MODE", Mode.c_str(), 1);
+  if (LaunchSkip.getNumOccurrences())
+    setenv("WARPSCOPE_LAUNCH_SKIP", std::to_string(LaunchSkip).c_str(), 1);
+  if (LaunchCount.getNumOccurrences())
+    setenv("WARPSCOPE_LAUNCH_COUNT", std::to_string(LaunchCount).c_str(), 1);
+  if (LaunchScope.getNumOccurrences())
+    setenv("WARPSCOPE_LAUNCH_SCOPE", LaunchScope.c_str(), 1);
+  if (!LaunchKernel.empty())
+    setenv("WARPSCOPE_LAUNCH_KERNEL", LaunchKernel.c_str(), 1);
 }
 
 /// A program that ran but left nothing (no instrumented module registered,
@@ -145,130 +283,96 @@ static void warnIfNothingCollected(const std::string &Out) {
          "builds are not supported)\n";
 }
 
-int warpscope::runRun() {
-  auto Error = [](const Twine &Msg) {
-    WithColor::error(errs(), "warpscope run") << Msg << "\n";
-    return 2;
-  };
-  if (ProgramAndArgs.empty())
-    return Error("no program given; usage: warpscope run [options] -- "
-                 "program [args...]");
-  if (Mode != "aggregate" && Mode != "per-launch")
-    return Error("--mode '" + Mode + "' is not 'aggregate' or 'per-launch'");
-  if (LaunchCount.getNumOccurrences() && LaunchCount == 0)
-    return Error("--launch-count 0 would profile nothing; give at least 1");
-  if (LaunchScope != "overall" && LaunchScope != "per-kernel")
-    return Error("--launch-scope '" + LaunchScope +
-                 "' is not 'overall' or 'per-kernel'");
-  if (LaunchScope.getNumOccurrences() && !LaunchSkip.getNumOccurrences() &&
-      !LaunchCount.getNumOccurrences())
-    return Error("--launch-scope applies with --launch-skip or "
-                 "--launch-count");
-  // The runtime reads it with std::regex, so it is checked with that here.
-  try {
-    std::regex R(LaunchKernel.getValue());
-  } catch (const std::regex_error &E) {
-    return Error("--launch-kernel '" + LaunchKernel + "' is not a regular " +
-                 "expression (" + E.what() + ")");
+/// The ground-truth files of Dir and when each was last written.
+using FileTimes = std::map<std::string, sys::TimePoint<>>;
+static FileTimes truthFiles(const std::string &Dir) {
+  FileTimes Times;
+  std::error_code EC;
+  for (const std::string &Path : filesNamed(Dir, files::Truth, EC)) {
+    sys::fs::file_status S;
+    if (!sys::fs::status(Path, S))
+      Times[Path] = S.getLastModificationTime();
   }
-  warpscope::CollectionOptions Collect;
-  Collect.PcSampling = PcSampling;
-  Collect.SassMetrics = SassMetrics;
-  if (SamplingPeriod.getNumOccurrences())
-    Collect.SamplingPeriod = SamplingPeriod;
-  if (std::string Bad = checkCollectionOptions(Collect); !Bad.empty())
-    return Error(Bad);
-  std::string Runtime = libraryDirectory() + "/libwarpscope-rt.so";
-  if (!sys::fs::exists(Runtime))
-    return Error("runtime not found at '" + Runtime +
-                 "'; build it (make build)");
-  bool UseEmulator = Emulate;
-  if (!UseEmulator && !gpuPresent()) {
-    WithColor::note(errs(), "warpscope run")
-        << "no GPU found; running on the emulator\n";
-    UseEmulator = true;
-  }
-  if (ModelConfig.getNumOccurrences() && !UseEmulator)
-    return Error("--model-config needs the emulator (--emulate); on a GPU "
-                 "the time is measured");
-  if (ModelProbes && !UseEmulator)
-    return Error("--model-probes needs the emulator (--emulate); on a GPU "
-                 "the probes' time is measured with the program's");
-  if (Racecheck && !UseEmulator)
-    return Error("--racecheck needs the emulator (--emulate); on a GPU use "
-                 "compute-sanitizer --tool racecheck");
-  if (UseEmulator) {
-    std::string Emu = emulatorDirectory();
-    if (!sys::fs::exists(Emu + "/libcudart.so.13"))
-      return Error("emulator not found at '" + Emu +
-                   "/libcudart.so.13'; build it (make build)");
-    prependPath("LD_LIBRARY_PATH", Emu);
-    // Long emulated launches report their progress on stderr.
-    setenv("WARPSCOPE_EMU_PROGRESS", "2", 0);
-    // A profile run takes the memory-efficiency counts (report's memory view).
-    setenv("WARPSCOPE_EMU_MEMORY", "1", 0);
-    if (Racecheck)
-      setenv("WARPSCOPE_EMU_RACECHECK", "1", 1);
-    // Modeled time on every emulated profile run (the emulator checks the
-    // name or file and says so in one line when it is bad).
-    if (ModelConfig.getNumOccurrences())
-      setenv("WARPSCOPE_EMU_MODEL", ModelConfig.c_str(), 1);
-    else
-      setenv("WARPSCOPE_EMU_MODEL", "h100-sxm", 0);
-    if (ModelProbes)
-      setenv("WARPSCOPE_EMU_MODEL_PROBES", "1", 1);
-  }
-  SmallString<256> Out(OutDir);
-  sys::fs::make_absolute(Out);
-  if (sys::fs::exists(Out) && !sys::fs::is_directory(Out))
-    return Error("'-o " + OutDir +
-                 "' is a file, not a directory; name a "
-                 "directory for the profile");
-  if (std::error_code EC = sys::fs::create_directories(Out))
-    return Error("cannot create '" + Out + "': " + EC.message());
-  clearOldProfile(std::string(Out));
-  clearCollectedFiles(std::string(Out));
-  if (std::string Bad = prepareCollection(Collect, UseEmulator); !Bad.empty())
-    return Error(Bad);
-  setenv(warpscope::OutputDirectoryVariable, Out.c_str(), 1);
-  setenv("WARPSCOPE_MODE", Mode.c_str(), 1);
-  if (LaunchSkip.getNumOccurrences())
-    setenv("WARPSCOPE_LAUNCH_SKIP", std::to_string(LaunchSkip).c_str(), 1);
-  if (LaunchCount.getNumOccurrences())
-    setenv("WARPSCOPE_LAUNCH_COUNT", std::to_string(LaunchCount).c_str(), 1);
-  if (LaunchScope.getNumOccurrences())
-    setenv("WARPSCOPE_LAUNCH_SCOPE", LaunchScope.c_str(), 1);
-  if (!LaunchKernel.empty())
-    setenv("WARPSCOPE_LAUNCH_KERNEL", LaunchKernel.c_str(), 1);
-  prependPath("LD_PRELOAD", Runtime);
+  return Times;
+}
 
+/// --racecheck: the hazards this run's ground truth holds (files not in
+/// Before, or written since) decide the exit status when the program's
+/// own is 0.
+static int racecheckStatus(const std::string &Out, const FileTimes &Before,
+                           int Status) {
+  std::vector<std::string> Written;
+  for (const auto &[Path, Time] : truthFiles(Out)) {
+    auto It = Before.find(Path);
+    if (It == Before.end() || It->second != Time)
+      Written.push_back(Path);
+  }
+  Expected<uint64_t> Hazards = warpscope::countHazards(Written);
+  if (!Hazards) {
+    WithColor::warning(errs(), "warpscope run")
+        << "--racecheck: " << toString(Hazards.takeError()) << "\n";
+    return Status;
+  }
+  if (!*Hazards)
+    return Status;
+  WithColor::error(errs(), "warpscope run")
+      << "racecheck found " << *Hazards << " shared-memory hazard"
+      << (*Hazards == 1 ? "" : "s")
+      << " (listed above, and as 'hazards' in emu-*.json)"
+      << (Status ? "" : "; exit status " + std::to_string(RacecheckExitCode))
+      << "\n";
+  return Status ? Status : RacecheckExitCode;
+}
+
+/// Runs the program; its status as a shell gives it. Signals to warpscope
+/// run go to the program. A program that cannot be started is said here:
+/// Started is false then.
+static int runProgram(std::vector<std::string> &Args, bool &Started) {
   std::vector<char *> Argv;
-  for (std::string &A : ProgramAndArgs)
+  for (std::string &A : Args)
     Argv.push_back(A.data());
   Argv.push_back(nullptr);
-  pid_t Child = fork();
-  if (Child < 0)
-    return Error(Twine("cannot fork: ") + std::strerror(errno));
-  if (Child == 0) {
+  Started = false;
+  // execvp's errno comes back through the pipe; it closes on success.
+  int Pipe[2];
+  if (pipe2(Pipe, O_CLOEXEC) != 0 || (ChildPid = fork()) < 0) {
+    errs() << "warpscope run: error: cannot start the program: "
+           << std::strerror(errno) << "\n";
+    return 2;
+  }
+  if (ChildPid == 0) {
+    close(Pipe[0]);
     execvp(Argv[0], Argv.data());
-    errs() << "warpscope run: error: cannot run '" << Argv[0]
-           << "': " << std::strerror(errno) << "\n";
+    int Err = errno;
+    ssize_t Ignored = write(Pipe[1], &Err, sizeof Err);
+    (void)Ignored;
     _exit(127);
   }
+  close(Pipe[1]);
   // SIGINT, SIGTERM or SIGHUP to warpscope run (Ctrl-C, timeout) go to the
   // program: it ends, flushing its profile, and this returns its status;
   // no program is left running behind.
-  ChildPid = Child;
   struct sigaction Forward = {};
   Forward.sa_handler = forwardSignal;
   sigemptyset(&Forward.sa_mask);
   for (int S : {SIGINT, SIGTERM, SIGHUP})
     sigaction(S, &Forward, nullptr);
-  int Status = 0;
-  while (waitpid(Child, &Status, 0) < 0 && errno == EINTR)
+  int ExecError = 0;
+  ssize_t N;
+  while ((N = read(Pipe[0], &ExecError, sizeof ExecError)) < 0 &&
+         errno == EINTR)
     continue;
-  disassembleCubins(std::string(Out));
-  warnIfNothingCollected(std::string(Out));
+  close(Pipe[0]);
+  int Status = 0;
+  while (waitpid(ChildPid, &Status, 0) < 0 && errno == EINTR)
+    continue;
+  if (N == ssize_t(sizeof ExecError)) {
+    WithColor::error(errs(), "warpscope run")
+        << "cannot run '" << Argv[0] << "': " << std::strerror(ExecError)
+        << "\n";
+    return ExecError == ENOENT ? 127 : 126;
+  }
+  Started = true;
   // Forward the exit code the way a shell would.
   if (WIFEXITED(Status))
     return WEXITSTATUS(Status);
@@ -278,4 +382,102 @@ int warpscope::runRun() {
     return 128 + WTERMSIG(Status);
   }
   return 1;
+}
+
+/// The directory -o names, made, locked and ready for this run.
+static Expected<std::unique_ptr<warpscope::DirectoryLock>>
+prepareOutput(SmallString<256> &Out) {
+  Out = OutDir;
+  sys::fs::make_absolute(Out);
+  if (sys::fs::exists(Out) && !sys::fs::is_directory(Out))
+    return createStringError("'-o " + OutDir +
+                             "' is a file, not a directory; name a directory "
+                             "for the profile");
+  if (std::error_code EC = sys::fs::create_directories(Out))
+    return createStringError("cannot create '" + Out + "': " + EC.message());
+  auto Lock = warpscope::DirectoryLock::acquire(std::string(Out));
+  if (!Lock)
+    return Lock.takeError();
+  warpscope::EarlierResults When = Force    ? warpscope::EarlierResults::Replace
+                                   : Append ? warpscope::EarlierResults::Append
+                                            : warpscope::EarlierResults::Refuse;
+  if (Error E = warpscope::prepareOutputDirectory(std::string(Out), When,
+                                                  warpscope::Invocation))
+    return Expected<std::unique_ptr<warpscope::DirectoryLock>>(std::move(E));
+  return Lock;
+}
+
+int warpscope::runRun() {
+  auto Error = [](const Twine &Msg) {
+    WithColor::error(errs(), "warpscope run") << Msg << "\n";
+    return 2;
+  };
+  if (ProgramAndArgs.empty())
+    return Error("no program given; usage: warpscope run [options] -- "
+                 "program [args...]");
+  if (std::string Bad = misusedOption(); !Bad.empty())
+    return Error(Bad);
+  // Said once the program starts, never before an error that ends the run.
+  std::vector<std::string> Notes;
+  std::string ChosenMode, ModeNote;
+  if (std::string Bad = collectionMode(ChosenMode, ModeNote); !Bad.empty())
+    return Error(Bad);
+  if (!ModeNote.empty())
+    Notes.push_back(ModeNote);
+  warpscope::CollectionOptions Collect;
+  Collect.PcSampling = PcSampling;
+  Collect.SassMetrics = SassMetrics;
+  if (SamplingPeriod.getNumOccurrences())
+    Collect.SamplingPeriod = SamplingPeriod;
+  if (std::string Bad = checkCollectionOptions(Collect); !Bad.empty())
+    return Error(Bad);
+  int NotFound = 0;
+  if (std::string Bad = programProblem(ProgramAndArgs[0], NotFound);
+      !Bad.empty()) {
+    Error(Bad);
+    return NotFound;
+  }
+  std::string Runtime = libraryDirectory() + "/libwarpscope-rt.so";
+  if (!sys::fs::exists(Runtime))
+    return Error("runtime not found at '" + Runtime +
+                 "'; build it (make build)");
+  bool UseEmulator = Emulate || !gpuPresent();
+  if (ModelConfig.getNumOccurrences() && !UseEmulator)
+    return Error("--model-config needs the emulator (--emulate); on a GPU "
+                 "the time is measured");
+  if (ModelProbes && !UseEmulator)
+    return Error("--model-probes needs the emulator (--emulate); on a GPU "
+                 "the probes' time is measured with the program's");
+  if (Racecheck && !UseEmulator)
+    return Error("--racecheck needs the emulator (--emulate); on a GPU use "
+                 "compute-sanitizer --tool racecheck");
+  if (UseEmulator && !Emulate)
+    Notes.insert(Notes.begin(), "no GPU found; running on the emulator");
+  if (UseEmulator)
+    if (std::string Bad = useEmulator(); !Bad.empty())
+      return Error(Bad);
+  std::string CollectNote;
+  if (std::string Bad = prepareCollection(Collect, UseEmulator, CollectNote);
+      !Bad.empty())
+    return Error(Bad);
+  if (!CollectNote.empty())
+    Notes.push_back(CollectNote);
+  SmallString<256> Out;
+  auto Lock = prepareOutput(Out);
+  if (!Lock)
+    return Error(toString(Lock.takeError()));
+  setRuntimeEnvironment(Out, ChosenMode);
+  prependPath("LD_PRELOAD", Runtime);
+  FileTimes TruthBefore = truthFiles(std::string(Out));
+  for (const std::string &N : Notes)
+    WithColor::note(errs(), "warpscope run") << N << "\n";
+  bool Started = false;
+  int Status = runProgram(ProgramAndArgs, Started);
+  if (!Started)
+    return Status;
+  disassembleCubins(std::string(Out));
+  warnIfNothingCollected(std::string(Out));
+  if (Racecheck)
+    Status = racecheckStatus(std::string(Out), TruthBefore, Status);
+  return Status;
 }

@@ -19,8 +19,11 @@ static void printVersion(raw_ostream &OS) {
      << LLVM_VERSION_STRING << ")\n";
 }
 
+std::vector<std::string> warpscope::Invocation;
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  Invocation.assign(argv, argv + argc);
   cl::SetVersionPrinter(printVersion);
   const Command Commands[] = {
       {ConfigSub, runConfig}, {RunSub, runRun},

@@ -11,6 +11,7 @@ echo "== compiling examples/divergence.cu with the WarpScope plugin" >&2
 "$CLANG" -x cuda --cuda-gpu-arch=sm_90 -O2 $($WS config --cflags) \
   examples/divergence.cu $($WS config --ldflags) -o "$OUT/divergence"
 echo "== running it under warpscope run" >&2
-"$WS" run -o "$OUT/profile" -- "$OUT/divergence"
+# --force: `make demo` again replaces the last demo's profile.
+"$WS" run --force -o "$OUT/profile" -- "$OUT/divergence"
 echo "== report (also: $WS report $OUT/profile --format html -o report.html)" >&2
 "$WS" report "$OUT/profile"

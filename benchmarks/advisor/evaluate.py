@@ -263,7 +263,8 @@ def emulate(ws, exe, out_dir, period=None, model_probes=False):
     extra = ["--sampling-period", str(period)] if period else []
     if model_probes:
         extra.append("--model-probes")
-    r = run([ws, "run", "--emulate", "--pc-sampling"] + extra +
+    # --force: a --work directory may hold an earlier evaluation's runs.
+    r = run([ws, "run", "--emulate", "--pc-sampling", "--force"] + extra +
             ["-o", out_dir, "--", exe],
             env=dict(os.environ, WARPSCOPE_QUIET="1"))
     checksum = parse_checksum(r.stdout)

@@ -4,7 +4,7 @@
 Runs each instrumented benchmark of benchmarks/list.txt on the emulator with
 the timing model's PC samples,
 
-    warpscope run --emulate --pc-sampling -o DIR -- build/benchmarks/NAME.inst SIZE
+    warpscope run --emulate --pc-sampling --force -o DIR -- build/benchmarks/NAME.inst SIZE
 
 then `warpscope advise DIR` in every format (text, json, html, sarif) and
 checks that the advisor used what such a directory holds: it exits 0, prints
@@ -161,8 +161,9 @@ def main():
             return 77
         out = os.path.join(work, name)
         start = time.time()
-        rc, so, se = run([ws, "run", "--emulate", "--pc-sampling", "-o", out,
-                          "--", exe, a.size], a.timeout, env)
+        # --force: a --keep directory may hold an earlier run's results.
+        rc, so, se = run([ws, "run", "--emulate", "--pc-sampling", "--force",
+                          "-o", out, "--", exe, a.size], a.timeout, env)
         why, count = "", 0
         if rc != 0 or "PASS" not in so:
             why = "run exited %d: %s" % (rc, last_line(se or so))

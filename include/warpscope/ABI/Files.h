@@ -54,9 +54,31 @@ inline constexpr FileKind SassMetrics{"sassmetrics-", ".json"};
 inline constexpr FileKind Cubin{"cubin-", ".cubin"};
 /// `nvdisasm -c -g` of a saved cubin, written by `warpscope run`.
 inline constexpr FileKind SassListing{"cubin-", ".sass"};
+/// `nvdisasm -cfg` of a saved cubin (its control-flow graph), likewise.
+inline constexpr FileKind CubinGraph{"cubin-", ".dot"};
 /// PTX text whose instructions modeled (granularity "ptx") PC samples
 /// number, "ptx-<module>.ptx"; read by `warpscope advise`.
 inline constexpr FileKind Ptx{"ptx-", ".ptx"};
+/// `warpscope run`'s record of the runs the directory holds, one JSON line
+/// per run (schema::RunLog); written and read by driver/RunLog.cpp.
+inline constexpr const char *RunLog = "warpscope-runs.jsonl";
+/// Locked (flock) by the `warpscope run` that writes into the directory,
+/// holding its pid; removed when it ends.
+inline constexpr const char *RunLock = "warpscope-run.lock";
+
+/// Every kind of file above that holds a run's results: a directory with
+/// one of these (or a RunLog) holds a profile.
+inline constexpr FileKind RunResults[] = {
+    Profile,     Launches, Database,    Truth,      PcSamples,
+    SassMetrics, Cubin,    SassListing, CubinGraph, Ptx};
+inline bool isRunResult(std::string_view Name) {
+  if (Name == RunLog)
+    return true;
+  for (const FileKind &K : RunResults)
+    if (K.matches(Name))
+      return true;
+  return false;
+}
 } // namespace files
 
 namespace schema {
@@ -69,6 +91,8 @@ inline constexpr const char *Truth = "warpscope-emu/1";
 inline constexpr const char *SassMetrics = "warpscope-sassmetrics/1";
 /// `warpscope diff --format json` (docs/report-schema.md).
 inline constexpr const char *Diff = "warpscope-diff/1";
+/// Each line of files::RunLog.
+inline constexpr const char *RunLog = "warpscope-runs/1";
 // The database's and PC samples' tags live with their layouts (Abi.h,
 // PcSampling.h).
 } // namespace schema

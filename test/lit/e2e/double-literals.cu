@@ -2,6 +2,7 @@
 // libdevice's __nv_exp) are a double, not a float: exp(double) was wrong on
 // the emulator before. Reference values from the host's libm.
 // RUN: %clang-cuda -O2 --cuda-include-ptx=sm_90 %s -L%cuda_home/lib64 -lcudart -o %t.exe
+// RUN: rm -rf %t.out
 // RUN: %warpscope run --emulate -o %t.out -- %t.exe | FileCheck %s
 // CHECK: literal -6755399441055744
 // CHECK-NEXT: exp ok

@@ -3,6 +3,7 @@
 // divergent = number of warps; a branch on blockIdx.x is proven uniform and
 // never probed; a branch on threadIdx.x < 32 is probed but never diverges.
 // RUN: %clang-cuda -O2 $(%warpscope config --cflags) %s $(%warpscope config --ldflags) -o %t.exe
+// RUN: rm -rf %t.out
 // RUN: %warpscope run --emulate -o %t.out -- %t.exe > %t.stdout
 // RUN: %warpscope report %t.out --format json -o %t.json
 // RUN: %python %S/Inputs/check_divergence.py %t.json %t.stdout

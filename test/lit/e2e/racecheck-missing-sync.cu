@@ -4,7 +4,7 @@
 // and in the ground truth. With the barrier (-DSYNCED), nothing is flagged.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang-cuda -O2 -gline-tables-only --cuda-include-ptx=sm_90 %s -L%cuda_home/lib64 -lcudart -o %t/racy
-// RUN: %warpscope run --emulate --racecheck -o %t/out -- %t/racy 2> %t/err | FileCheck --check-prefix=OUT %s
+// RUN: not %warpscope run --emulate --racecheck -o %t/out -- %t/racy 2> %t/err | FileCheck --check-prefix=OUT %s
 // RUN: FileCheck %s < %t/err
 // RUN: %python %S/Inputs/hazards.py %t/out | FileCheck --check-prefix=JSON %s
 // RUN: %clang-cuda -DSYNCED -O2 -gline-tables-only --cuda-include-ptx=sm_90 %s -L%cuda_home/lib64 -lcudart -o %t/synced

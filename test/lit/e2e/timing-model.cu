@@ -2,7 +2,9 @@
 // `warpscope run --emulate` gets `modeled` figures in the ground truth, the
 // report shows them labelled as modeled, and a bank-conflicted transpose
 // takes more modeled cycles than a padded one. --model-config picks another
-// configuration; a bad one is one line and the run keeps its counts.
+// configuration; warpscope run refuses a bad one before the program starts
+// (driver/run-model-config.test), and the emulator, given one directly,
+// says so in one line and the run keeps its counts.
 // RUN: %clang-cuda -O2 -gline-tables-only --cuda-include-ptx=sm_90 %s -L%cuda_home/lib64 -lcudart -o %t.exe
 // RUN: rm -rf %t.out
 // RUN: %warpscope run --emulate -o %t.out -- %t.exe | FileCheck --check-prefix=OUT %s
@@ -19,11 +21,11 @@
 // RUN: %warpscope run --emulate --model-config t4 -o %t.t4 -- %t.exe | FileCheck --check-prefix=OUT %s
 // RUN: %python %S/Inputs/check_modeled.py %t.t4 t4 | FileCheck --check-prefix=T4 %s
 // RUN: rm -rf %t.bad
-// RUN: %warpscope run --emulate --model-config h200 -o %t.bad -- %t.exe 2>&1 | FileCheck --check-prefix=BAD %s
+// RUN: env LD_LIBRARY_PATH=%builddir/lib/emu WARPSCOPE_OUT=%t.bad WARPSCOPE_EMU_MODEL=h200 %t.exe 2>&1 | FileCheck --check-prefix=BAD %s
 // RUN: %python %S/Inputs/check_modeled.py %t.bad --none | FileCheck --check-prefix=NONE %s
 // RUN: echo '{"name": "x", "sm_count": 4' > %t.json
 // RUN: rm -rf %t.bad2
-// RUN: %warpscope run --emulate --model-config %t.json -o %t.bad2 -- %t.exe 2>&1 | FileCheck --check-prefix=BADFILE %s
+// RUN: env LD_LIBRARY_PATH=%builddir/lib/emu WARPSCOPE_OUT=%t.bad2 WARPSCOPE_EMU_MODEL=%t.json %t.exe 2>&1 | FileCheck --check-prefix=BADFILE %s
 // RUN: %python %S/Inputs/check_modeled.py %t.bad2 --none | FileCheck --check-prefix=NONE %s
 // OUT: done
 // H100: modeled h100-sxm conflicted
