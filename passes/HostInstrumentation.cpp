@@ -166,36 +166,29 @@ bool HostInstrumenter::run() {
     if (Opts.DatabaseIn.empty() &&
         Path != databaseFile(databaseDirectory(Opts.Identity), Id))
       sys::fs::remove(Path);
+    // One reader for the database: ProgramDatabase::fromJson checks the
+    // schema and the counter layout for the host as for every other user.
     Expected<json::Value> V = json::parse(Database);
-    const json::Object *O = V ? V->getAsObject() : nullptr;
-    if (!O || O->getString("module_id") != StringRef(Id)) {
-      if (!V)
-        consumeError(V.takeError());
+    Expected<ProgramDatabase> DB = V ? ProgramDatabase::fromJson(*V)
+                                     : Expected<ProgramDatabase>(V.takeError());
+    if (!DB) {
       Ctx.emitError("warpscope: program database '" + Path +
-                    "' is unreadable or belongs to another module; "
-                    "rebuild this file with the plugin");
-      return false;
-    }
-    NumCounters = O->getInteger("num_counters").value_or(0);
-    Replicas = O->getInteger("counter_replicas").value_or(1);
-    Stride = O->getInteger("replica_stride").value_or(int64_t(NumCounters));
-    if (std::string Bad = counterLayoutError(Replicas, Stride, NumCounters);
-        !Bad.empty()) {
-      Ctx.emitError("warpscope: program database '" + Path +
-                    "' has a bad counter layout (" + Bad +
+                    "' is unreadable (" + toString(DB.takeError()) +
                     "); rebuild this file with the plugin");
       return false;
     }
+    if (DB->ModuleId != Id) {
+      Ctx.emitError("warpscope: program database '" + Path +
+                    "' belongs to another module; rebuild this file with "
+                    "the plugin");
+      return false;
+    }
+    NumCounters = DB->NumCounters;
+    Replicas = int64_t(DB->CounterReplicas);
+    Stride = int64_t(DB->ReplicaStride);
     // The plain build's PTX text, when the device compile made it, is read
     // here and never embedded.
-    if (Opts.Histograms || O->get("plain_ptx")) {
-      Expected<ProgramDatabase> DB = ProgramDatabase::fromJson(*V);
-      if (!DB) {
-        Ctx.emitError("warpscope: program database '" + Path +
-                      "': " + toString(DB.takeError()) +
-                      "; rebuild this file with the plugin");
-        return false;
-      }
+    if (Opts.Histograms || !DB->PlainPtx.empty()) {
       if (Opts.Histograms)
         addPtxHistograms(M, *DB);
       if (!DB->PlainPtx.empty()) {
