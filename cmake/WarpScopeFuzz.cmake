@@ -8,24 +8,29 @@ set(WARPSCOPE_FUZZ_FLAGS -std=c++17 -g -O1 -fsanitize=fuzzer-no-link,address
   ${LLVM_DEFINITIONS_LIST} -isystem ${LLVM_INCLUDE_DIRS}
   -I${WARPSCOPE_INCLUDE_DIR})
 
-# warpscope_fuzz_archive(NAME SOURCE...): a target NAME building
-# lib<NAME>.a from SOURCEs (relative to the calling folder); the archive's
-# path is the target's WARPSCOPE_ARCHIVE property.
+# warpscope_fuzz_archive(NAME SOURCE... [FLAGS flag...]): a target NAME
+# building lib<NAME>.a from SOURCEs (relative to the calling folder, or
+# absolute for a file the folder generates) with the fuzz flags plus FLAGS;
+# the archive's path is the target's WARPSCOPE_ARCHIVE property.
 function(warpscope_fuzz_archive name)
+  cmake_parse_arguments(PARSE_ARGV 1 A "" "" "FLAGS")
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/${name})
   set(objs)
-  foreach(src ${ARGN})
+  foreach(src ${A_UNPARSED_ARGUMENTS})
+    if(NOT IS_ABSOLUTE ${src})
+      set(src ${CMAKE_CURRENT_SOURCE_DIR}/${src})
+    endif()
     get_filename_component(base ${src} NAME_WE)
     set(obj ${dir}/${base}.o)
     add_custom_command(
       OUTPUT ${obj}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
-      COMMAND ${WARPSCOPE_CLANG} ${WARPSCOPE_FUZZ_FLAGS}
+      COMMAND ${WARPSCOPE_CLANG} ${WARPSCOPE_FUZZ_FLAGS} ${A_FLAGS}
               -I${CMAKE_CURRENT_SOURCE_DIR} -MD -MF ${obj}.d
-              -c ${CMAKE_CURRENT_SOURCE_DIR}/${src} -o ${obj}
-      DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${src}
+              -c ${src} -o ${obj}
+      DEPENDS ${src}
       DEPFILE ${obj}.d
-      COMMENT "Building ${src} for fuzzing with ${WARPSCOPE_CLANG}"
+      COMMENT "Building ${base} for fuzzing with ${WARPSCOPE_CLANG}"
       VERBATIM)
     list(APPEND objs ${obj})
   endforeach()
@@ -38,4 +43,36 @@ function(warpscope_fuzz_archive name)
     VERBATIM)
   add_custom_target(${name} DEPENDS ${lib})
   set_property(TARGET ${name} PROPERTY WARPSCOPE_ARCHIVE ${lib})
+endfunction()
+
+# warpscope_fuzzer(NAME MAIN source ARCHIVES target... [LIBS lib...]
+#                  [FLAGS flag...] [RUN arg...] [TIMEOUT s]): the libFuzzer
+# executable NAME from MAIN (in the calling folder) and the fuzz archives of
+# the ARCHIVES targets (dependents first), built by warpscope-test-deps, and
+# a ctest NAME running it with RUN's arguments. The only recipe for a fuzzer:
+# no fuzzer compiles another folder's sources.
+function(warpscope_fuzzer name)
+  cmake_parse_arguments(PARSE_ARGV 1 A "" "MAIN;TIMEOUT" "ARCHIVES;LIBS;FLAGS;RUN")
+  set(exe ${CMAKE_CURRENT_BINARY_DIR}/fuzz/${name})
+  set(archives)
+  foreach(t ${A_ARCHIVES})
+    get_target_property(archive ${t} WARPSCOPE_ARCHIVE)
+    list(APPEND archives ${archive})
+  endforeach()
+  add_custom_command(
+    OUTPUT ${exe}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/fuzz
+    COMMAND ${WARPSCOPE_CLANG} ${WARPSCOPE_FUZZ_FLAGS} ${A_FLAGS} -fsanitize=fuzzer
+            -I${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/${A_MAIN}
+            ${archives} ${A_LIBS} -lpthread -o ${exe}
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${A_MAIN} ${archives} ${A_ARCHIVES}
+    COMMENT "Linking the fuzzer ${name} with ${WARPSCOPE_CLANG}"
+    VERBATIM)
+  add_custom_target(${name} DEPENDS ${exe})
+  add_dependencies(warpscope-test-deps ${name})
+  if(NOT A_TIMEOUT)
+    set(A_TIMEOUT 120)
+  endif()
+  add_test(NAME ${name} COMMAND ${exe} ${A_RUN})
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${A_TIMEOUT})
 endfunction()

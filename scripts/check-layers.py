@@ -39,6 +39,10 @@ EXTERNAL = ("gtest/", "gmock/", "nlohmann/", "cuda", "cupti")
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 SOURCE_REF = re.compile(r"\$\{CMAKE_SOURCE_DIR\}/([\w./-]+\.(?:cpp|cc|c))\b")
+# Other ways to reach another folder's sources: a target's SOURCE_DIR, or a
+# path climbing out of the folder.
+FOREIGN_DIR = re.compile(r"get_target_property\(\s*\w+\s+[\w-]+\s+SOURCE_DIR\s*\)"
+                         r"|\.\./[\w./-]*\.(?:cpp|cc|c)\b")
 
 
 def layer_of(rel):
@@ -103,6 +107,10 @@ def check_cmake(root, rel, errors):
                     continue
                 errors.append(f"{rel}:{n}: compiles '{src}' from another "
                               f"component's folder; link its library instead")
+            if FOREIGN_DIR.search(line):
+                errors.append(f"{rel}:{n}: reaches into another component's "
+                              f"folder for sources; link its library (or its "
+                              f"fuzz archive, cmake/WarpScopeFuzz.cmake) instead")
 
 
 def main():
