@@ -108,6 +108,14 @@ Error loadFile(const std::string &Path, Truth &Out) {
 
 } // namespace
 
+StringRef warpscope::memoryAccessKind(StringRef Opcode) {
+  if (Opcode.starts_with("st."))
+    return "store";
+  if (Opcode.starts_with("atom.") || Opcode.starts_with("red."))
+    return "atomic";
+  return "load";
+}
+
 Error warpscope::loadTruth(const std::string &Dir, Truth &Out) {
   std::error_code EC;
   std::vector<std::string> Paths = filesNamed(Dir, files::Truth, EC);

@@ -10,6 +10,7 @@
 #define WARPSCOPE_DRIVER_GROUNDTRUTH_H
 
 #include "warpscope/Emu/MemoryCounts.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <map>
@@ -32,6 +33,11 @@ struct TruthInstruction {
   bool Memory = false; ///< carries memory-efficiency counts
   TruthMemory Mem;
 };
+
+/// What a memory instruction does with memory, from its opcode: "load"
+/// (ld, ldu), "store" (st) or "atomic" (atom, red); one place for the
+/// memory view, diff and the advisor.
+llvm::StringRef memoryAccessKind(llvm::StringRef Opcode);
 
 struct TruthFunction {
   bool Kernel = false;

@@ -22,7 +22,7 @@ MemoryView warpscope::buildMemoryView(const Truth &T,
     if (R && !R->match(Mangled) && !R->match(Name))
       continue;
     MemoryFunction MF{Mangled, Name, F.Kernel, {}, {}};
-    std::map<std::pair<std::string, unsigned>, TruthMemory> ByLine;
+    std::map<std::tuple<std::string, unsigned, std::string>, MemoryLine> ByLine;
     for (const TruthInstruction &I : F.Insts) {
       const TruthMemory &C = I.Mem;
       // The instrumentation's own counter updates are not the program's.
@@ -30,12 +30,18 @@ MemoryView warpscope::buildMemoryView(const Truth &T,
           !(C.GlobalRequests || C.LocalRequests || C.SharedRequests))
         continue;
       MF.Counts += C;
-      ByLine[{I.File, I.Line}] += C;
+      std::string Access = memoryAccessKind(I.Opcode).str();
+      MemoryLine &L = ByLine[{I.File, I.Line, Access}];
+      L.File = I.File;
+      L.Line = I.Line;
+      L.Access = Access;
+      ++L.Instructions;
+      L.Counts += C;
     }
     if (ByLine.empty())
       continue;
-    for (const auto &[Where, C] : ByLine)
-      MF.Lines.push_back({Where.first, Where.second, C});
+    for (auto &[Where, L] : ByLine)
+      MF.Lines.push_back(std::move(L));
     V.Functions.push_back(std::move(MF));
   }
   auto Requests = [](const TruthMemory &C) {
@@ -94,6 +100,13 @@ std::string where(const MemoryLine &L) {
                         : formatv("{0}:{1}", L.File, L.Line).str();
 }
 
+// "load", or "store x3" for a row summing three PTX instructions.
+std::string accessLabel(const MemoryLine &L) {
+  return L.Instructions > 1
+             ? formatv("{0} x{1}", L.Access, L.Instructions).str()
+             : L.Access;
+}
+
 json::Object countsJson(const TruthMemory &C) {
   auto Ratio = [](uint64_t N, uint64_t Req) -> json::Value {
     if (auto R = perRequest(N, Req))
@@ -124,7 +137,8 @@ json::Object countsJson(const TruthMemory &C) {
 
 void warpscope::renderMemoryText(const MemoryView &V, raw_ostream &OS) {
   OS << "\nMemory view (emulator ground truth, exact: 32-byte sectors, "
-        "shared wavefronts)\n";
+        "shared wavefronts; a row per access: a line's loads, stores and "
+        "atomics apart, xN: N PTX instructions)\n";
   if (V.Functions.empty())
     OS << "  no memory instruction ran\n";
   for (const MemoryFunction &F : V.Functions) {
@@ -132,7 +146,8 @@ void warpscope::renderMemoryText(const MemoryView &V, raw_ostream &OS) {
        << (F.Kernel ? "Kernel " : "Device function ") << F.Name << "\n  "
        << summary(F.Counts) << "\n";
     for (const MemoryLine &L : F.Lines)
-      OS << formatv("  {0,-32} {1}\n", where(L), summary(L.Counts));
+      OS << formatv("  {0,-32} {1,-10} {2}\n", where(L), accessLabel(L),
+                    summary(L.Counts));
   }
 }
 
@@ -144,6 +159,8 @@ json::Value warpscope::renderMemoryJson(const MemoryView &V) {
       json::Object O = countsJson(L.Counts);
       O["file"] = L.File;
       O["line"] = L.Line;
+      O["access"] = L.Access;
+      O["instructions"] = L.Instructions;
       Lines.push_back(std::move(O));
     }
     json::Object O = countsJson(F.Counts);
@@ -153,7 +170,7 @@ json::Value warpscope::renderMemoryJson(const MemoryView &V) {
     O["lines"] = std::move(Lines);
     Fns.push_back(std::move(O));
   }
-  return json::Object{{"version", 1}, {"functions", std::move(Fns)}};
+  return json::Object{{"version", 2}, {"functions", std::move(Fns)}};
 }
 
 std::string warpscope::renderMemoryHtml(const MemoryView &V) {
@@ -170,8 +187,8 @@ std::string warpscope::renderMemoryHtml(const MemoryView &V) {
   for (const MemoryFunction &F : V.Functions) {
     OS << "<h3>" << escapeHtml(F.Name) << "</h3>\n<p>"
        << escapeHtml(summary(F.Counts)) << "</p>\n";
-    // Headers that can wrap: the table has eleven columns in 1280 px.
-    OS << "<table class=\"memory\"><thead><tr><th>line</th>"
+    // Headers that can wrap: the table has twelve columns in 1280 px.
+    OS << "<table class=\"memory\"><thead><tr><th>line</th><th>access</th>"
           "<th>global requests</th><th>sectors / request</th><th>ideal</th>"
           "<th>local requests</th><th>sectors / request</th><th>ideal</th>"
           "<th>shared requests</th><th>wavefronts / request</th>"
@@ -179,10 +196,10 @@ std::string warpscope::renderMemoryHtml(const MemoryView &V) {
     for (const MemoryLine &L : F.Lines) {
       const TruthMemory &C = L.Counts;
       OS << "<tr>" << sourceLineCell(L.File, L.Line) << "<td>"
-         << C.GlobalRequests << "</td><td>"
-         << Ratio(C.GlobalSectors, C.GlobalRequests) << "</td><td>"
-         << Ratio(C.GlobalIdealSectors, C.GlobalRequests) << "</td><td>"
-         << C.LocalRequests << "</td><td>"
+         << escapeHtml(accessLabel(L)) << "</td><td>" << C.GlobalRequests
+         << "</td><td>" << Ratio(C.GlobalSectors, C.GlobalRequests)
+         << "</td><td>" << Ratio(C.GlobalIdealSectors, C.GlobalRequests)
+         << "</td><td>" << C.LocalRequests << "</td><td>"
          << Ratio(C.LocalSectors, C.LocalRequests) << "</td><td>"
          << Ratio(C.LocalIdealSectors, C.LocalRequests) << "</td><td>"
          << C.SharedRequests << "</td><td>"

@@ -1,6 +1,7 @@
 //===- MemoryReport.h - Memory view: sectors and wavefronts per request ---===//
 //
-// For a run on the emulator: per function and per source line, the exact
+// For a run on the emulator: per function and per access (a source line's
+// loads, its stores, its atomics: never added together), the exact
 // global/local sectors and shared-memory wavefronts per request with their
 // ideals, from the ground truth (GroundTruth.h). Rendered as text, a
 // "memory_view" member of the JSON report and an HTML section.
@@ -16,9 +17,14 @@
 
 namespace warpscope {
 
+/// One access of a source line: the line's PTX instructions of one kind
+/// (memoryAccessKind: load, store or atomic), summed over their copies
+/// (unrolled or duplicated code).
 struct MemoryLine {
   std::string File; ///< empty: no line information
   unsigned Line = 0;
+  std::string Access;        ///< "load", "store" or "atomic"
+  unsigned Instructions = 0; ///< PTX instructions summed in this row
   TruthMemory Counts;
 };
 
@@ -26,7 +32,7 @@ struct MemoryFunction {
   std::string Mangled, Name;
   bool Kernel = false;
   TruthMemory Counts;
-  std::vector<MemoryLine> Lines; ///< in file and line order
+  std::vector<MemoryLine> Lines; ///< in file, line and access order
 };
 
 struct MemoryView {

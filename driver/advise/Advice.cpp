@@ -28,6 +28,25 @@ llvm::StringRef inputName(InputKind K) {
   return "unknown input";
 }
 
+llvm::StringRef inputSource(InputKind K) {
+  switch (K) {
+  case InputKind::Counts:
+  case InputKind::Divergence:
+  case InputKind::Occupancy:
+  case InputKind::LaunchConfig:
+    return "an instrumented build (`warpscope config --cflags`) run under "
+           "`warpscope run`";
+  case InputKind::MemoryCounts:
+  case InputKind::ModeledTime:
+    return "`warpscope run --emulate`";
+  case InputKind::Samples:
+  case InputKind::Instructions:
+    return "`warpscope run --pc-sampling` (modeled on the emulator, CUPTI's "
+           "on a GPU; the listing is saved with the samples)";
+  }
+  return "";
+}
+
 std::string formatNumber(double V, unsigned MaxDecimals) {
   char Buf[64];
   std::snprintf(Buf, sizeof(Buf), "%.*f", int(MaxDecimals), V);

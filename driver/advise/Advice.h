@@ -40,6 +40,8 @@ enum class InputKind {
   Instructions, ///< the PTX or SASS listing of each function
 };
 llvm::StringRef inputName(InputKind K);
+/// What gives a missing input, for the advisor's "not run" lines.
+llvm::StringRef inputSource(InputKind K);
 /// V with at most MaxDecimals decimals, trailing zeros dropped ("8",
 /// "1.25"), as advice shows figures.
 std::string formatNumber(double V, unsigned MaxDecimals = 2);
@@ -91,6 +93,9 @@ struct Hotspot {
   unsigned Distance = 0; ///< instructions between def and use (blamer)
   double Samples = 0;    ///< samples (or modeled cycles) blamed here
   std::string Evidence;  ///< e.g. "8.0 sectors/request, ideal 4, stride 64 B"
+  /// What Samples counts when it is not samples (no PC samples: e.g.
+  /// "excess sectors"); empty: samples.
+  std::string Unit;
 };
 
 /// One optimization suggestion for one kernel.

@@ -3,12 +3,14 @@
 #include "AdviseRender.h"
 #include "../Html.h"
 #include "../SourceText.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 
@@ -21,10 +23,55 @@ std::vector<std::unique_ptr<Optimizer>> allOptimizers() {
   return All;
 }
 
+static bool shareLine(const Advice &A, const Advice &B) {
+  for (const Hotspot &H : A.Hotspots)
+    for (const Hotspot &G : B.Hotspots)
+      if (H.Line && H.Line == G.Line && H.File == G.File)
+        return true;
+  return false;
+}
+
 static const InputKind AllKinds[] = {
     InputKind::Counts,       InputKind::Divergence,  InputKind::Samples,
     InputKind::MemoryCounts, InputKind::Occupancy,   InputKind::LaunchConfig,
     InputKind::ModeledTime,  InputKind::Instructions};
+
+// Optimizers that find one cause by two methods (GPA's from the stalls,
+// ours from the exact counts): "" for the rest.
+static StringRef causeOf(StringRef Optimizer) {
+  if (Optimizer == "uncoalesced_access" ||
+      Optimizer == "global_memory_access_adjustment")
+    return "uncoalesced global accesses";
+  if (Optimizer == "bank_conflicts" ||
+      Optimizer == "shared_memory_access_adjustment")
+    return "shared-memory bank conflicts";
+  return "";
+}
+
+// One item per cause and hotspot set: an item of a kernel whose cause an
+// earlier (higher ranked) item of the kernel has, on a line it names too,
+// is folded into it as a second opinion.
+static void mergeSameCause(std::vector<Advice> &All) {
+  std::vector<Advice> Kept;
+  for (Advice &A : All) {
+    StringRef Cause = causeOf(A.Optimizer);
+    auto Same =
+        Cause.empty()
+            ? Kept.end()
+            : std::find_if(Kept.begin(), Kept.end(), [&](const Advice &K) {
+                return K.Kernel == A.Kernel && causeOf(K.Optimizer) == Cause &&
+                       shareLine(K, A);
+              });
+    if (Same == Kept.end()) {
+      Kept.push_back(std::move(A));
+      continue;
+    }
+    Same->Estimator += formatv("; the same {0} also found by {1} ({2}x)", Cause,
+                               A.Optimizer, formatNumber(A.EstimatedSpeedup))
+                           .str();
+  }
+  All = std::move(Kept);
+}
 
 AdviceReport runAdvisor(const LoadedInputs &L,
                         const std::vector<std::unique_ptr<Optimizer>> &Opts,
@@ -43,10 +90,14 @@ AdviceReport runAdvisor(const LoadedInputs &L,
         .push_back(inputName(K).str());
   std::vector<Advice> All;
   for (const std::unique_ptr<Optimizer> &O : Opts) {
-    SkippedOptimizer S{O->id().str(), {}};
+    SkippedOptimizer S{O->id().str(), {}, {}};
     for (InputKind K : O->needs())
-      if (!L.In.has(K))
+      if (!L.In.has(K)) {
         S.Missing.push_back(inputName(K).str());
+        std::string How = inputSource(K).str();
+        if (std::find(S.Supply.begin(), S.Supply.end(), How) == S.Supply.end())
+          S.Supply.push_back(How);
+      }
     if (!S.Missing.empty()) {
       R.Skipped.push_back(std::move(S));
       continue;
@@ -55,10 +106,20 @@ AdviceReport runAdvisor(const LoadedInputs &L,
   }
   Regex Filter(KernelRegex);
   std::map<std::string, unsigned> PerKernel;
-  std::stable_sort(All.begin(), All.end(),
-                   [](const Advice &A, const Advice &B) {
-                     return A.EstimatedSpeedup > B.EstimatedSpeedup;
-                   });
+  // Without PC samples the figures are not estimates, so nothing is ranked
+  // by them: kernel and title order.
+  R.Estimates = L.In.has(InputKind::Samples);
+  if (R.Estimates)
+    std::stable_sort(All.begin(), All.end(),
+                     [](const Advice &A, const Advice &B) {
+                       return A.EstimatedSpeedup > B.EstimatedSpeedup;
+                     });
+  else
+    std::stable_sort(
+        All.begin(), All.end(), [](const Advice &A, const Advice &B) {
+          return std::tie(A.Kernel, A.Title) < std::tie(B.Kernel, B.Title);
+        });
+  mergeSameCause(All);
   SourceHashes None; // SourceText keeps a reference
   SourceText Text(L.Profile ? L.Profile->SourceHashes : None);
   for (Advice &A : All) {
@@ -91,6 +152,44 @@ static std::string probesNote(const AdviceReport &R) {
   return R.ModelProbes.empty() ? "" : "; probe instructions " + R.ModelProbes;
 }
 
+// "estimated speedup 1.4x (modeled)", or without PC samples what the
+// figure is: removing the flagged excess if it cost nothing.
+static std::string speedupPhrase(const AdviceReport &R, const Advice &A) {
+  if (!R.Estimates)
+    return formatv("{0}x if the flagged excess were free (no PC samples: "
+                   "not an estimate)",
+                   formatNumber(A.EstimatedSpeedup));
+  return formatv("estimated speedup {0}x{1}", formatNumber(A.EstimatedSpeedup),
+                 R.Modeled ? " (modeled)" : "");
+}
+
+// The skipped optimizers, one line per set of missing inputs: "not run
+// (need PC samples, instruction listing: `warpscope run --pc-sampling`
+// ...): a, b, c".
+static std::vector<std::string> notRunLines(const AdviceReport &R) {
+  std::vector<std::pair<std::string, std::string>> Groups;
+  for (const SkippedOptimizer &S : R.Skipped) {
+    std::string Key =
+        formatv("need {0}: {1}", list(S.Missing), join(S.Supply, "; ")).str();
+    auto It = std::find_if(Groups.begin(), Groups.end(),
+                           [&](const auto &G) { return G.first == Key; });
+    if (It == Groups.end())
+      Groups.push_back({Key, S.Optimizer});
+    else
+      It->second += ", " + S.Optimizer;
+  }
+  std::vector<std::string> Out;
+  for (const auto &[Key, Names] : Groups)
+    Out.push_back(formatv("not run ({0}): {1}", Key, Names).str());
+  return Out;
+}
+
+static std::string hotspotUnit(const AdviceReport &R, const Hotspot &H) {
+  if (!H.Unit.empty())
+    return H.Unit;
+  return R.Modeled ? "modeled samples" : "samples";
+}
+
 static std::string coverage(const AdviceReport &R) {
   if (!R.Nodes)
     return "";
@@ -108,8 +207,8 @@ void renderAdviceText(const AdviceReport &R, raw_ostream &OS) {
                          probesNote(R) + ")"
                    : "")
      << "\ninputs missing: " << list(R.InputsMissing) << "\n";
-  for (const SkippedOptimizer &S : R.Skipped)
-    OS << "skipped: " << S.Optimizer << " (needs " << list(S.Missing) << ")\n";
+  for (const std::string &Line : notRunLines(R))
+    OS << Line << "\n";
   for (const std::string &N : R.Notes)
     OS << "note: " << N << "\n";
   if (!coverage(R).empty())
@@ -126,6 +225,9 @@ void renderAdviceText(const AdviceReport &R, raw_ostream &OS) {
           "speedup.\n";
     return;
   }
+  if (!R.Estimates)
+    OS << "\nFindings, unranked: without PC samples there are no speedup "
+          "estimates (`warpscope run --pc-sampling` gives them)\n";
   std::vector<std::string> Kernels;
   for (const Advice &A : R.Ranked)
     if (std::find(Kernels.begin(), Kernels.end(), A.Kernel) == Kernels.end())
@@ -136,9 +238,7 @@ void renderAdviceText(const AdviceReport &R, raw_ostream &OS) {
     for (const Advice &A : R.Ranked) {
       if (A.Kernel != K)
         continue;
-      OS << formatv("{0,2}. {1}: estimated speedup {2}x{3}\n", ++N, A.Title,
-                    formatNumber(A.EstimatedSpeedup),
-                    R.Modeled ? " (modeled)" : "");
+      OS << formatv("{0,2}. {1}: {2}\n", ++N, A.Title, speedupPhrase(R, A));
       OS << "    estimator: " << A.Estimator << "\n";
       for (const std::string &H : A.Hints)
         OS << "    hint: " << H << "\n";
@@ -148,7 +248,7 @@ void renderAdviceText(const AdviceReport &R, raw_ostream &OS) {
           OS << " <- " << shortFile(H.DefFile) << ":" << H.DefLine
              << formatv(" (distance {0})", H.Distance);
         OS << formatv(": {0} {1}", formatNumber(H.Samples, 1),
-                      R.Modeled ? "modeled samples" : "samples");
+                      hotspotUnit(R, H));
         if (!H.Evidence.empty())
           OS << "; " << H.Evidence;
         OS << "\n";
@@ -170,7 +270,8 @@ json::Value renderAdviceJson(const AdviceReport &R) {
   json::Array Skipped, Items;
   for (const SkippedOptimizer &S : R.Skipped)
     Skipped.push_back(json::Object{{"optimizer", S.Optimizer},
-                                   {"missing", strings(S.Missing)}});
+                                   {"missing", strings(S.Missing)},
+                                   {"supplied_by", strings(S.Supply)}});
   for (const Advice &A : R.Ranked) {
     json::Array Hot;
     for (const Hotspot &H : A.Hotspots)
@@ -182,14 +283,19 @@ json::Value renderAdviceJson(const AdviceReport &R) {
                                  {"def_line", H.DefLine},
                                  {"distance", H.Distance},
                                  {"samples", H.Samples},
+                                 {"unit", hotspotUnit(R, H)},
                                  {"evidence", H.Evidence}});
-    Items.push_back(json::Object{{"optimizer", A.Optimizer},
-                                 {"title", A.Title},
-                                 {"kernel", A.Kernel},
-                                 {"estimated_speedup", A.EstimatedSpeedup},
-                                 {"estimator", A.Estimator},
-                                 {"hints", strings(A.Hints)},
-                                 {"hotspots", std::move(Hot)}});
+    Items.push_back(json::Object{
+        {"optimizer", A.Optimizer},
+        {"title", A.Title},
+        {"kernel", A.Kernel},
+        {"estimated_speedup",
+         R.Estimates ? json::Value(A.EstimatedSpeedup) : json::Value(nullptr)},
+        {"speedup_if_free",
+         R.Estimates ? json::Value(nullptr) : json::Value(A.EstimatedSpeedup)},
+        {"estimator", A.Estimator},
+        {"hints", strings(A.Hints)},
+        {"hotspots", std::move(Hot)}});
   }
   json::Object Top{{"schema", AdviceSchema},
                    {"inputs_used", strings(R.InputsUsed)},
@@ -197,6 +303,7 @@ json::Value renderAdviceJson(const AdviceReport &R) {
                    {"skipped", std::move(Skipped)},
                    {"notes", strings(R.Notes)},
                    {"samples_modeled", R.Modeled},
+                   {"estimates", R.Estimates},
                    {"advice", std::move(Items)}};
   if (!R.ModelProbes.empty())
     Top["model_probes"] = R.ModelProbes;
@@ -216,9 +323,12 @@ std::string renderAdviceHtml(const AdviceReport &R) {
                          escapeHtml(probesNote(R)) + ")"
                    : "")
      << "<br>inputs missing: " << escapeHtml(list(R.InputsMissing)) << "</p>\n";
-  for (const SkippedOptimizer &K : R.Skipped)
-    OS << "<p class=\"warn\">skipped " << escapeHtml(K.Optimizer) << ": needs "
-       << escapeHtml(list(K.Missing)) << "</p>\n";
+  for (const std::string &Line : notRunLines(R))
+    OS << "<p class=\"warn\">" << escapeHtml(Line) << "</p>\n";
+  if (!R.Estimates && !R.Ranked.empty())
+    OS << "<p class=\"warn\">Findings, unranked: without PC samples there "
+          "are no speedup estimates (<code>warpscope run --pc-sampling</code> "
+          "gives them).</p>\n";
   for (const std::string &N : R.Notes)
     OS << "<p class=\"warn\">" << escapeHtml(N) << "</p>\n";
   if (R.Ranked.empty())
@@ -226,15 +336,14 @@ std::string renderAdviceHtml(const AdviceReport &R) {
           "speedup.</p>\n";
   for (const Advice &A : R.Ranked) {
     OS << "<h3>" << escapeHtml(A.Title) << " &mdash; "
-       << escapeHtml(demangle(A.Kernel))
-       << formatv(" &mdash; estimated speedup {0}x",
-                  formatNumber(A.EstimatedSpeedup))
-       << (R.Modeled ? " (modeled)" : "") << "</h3>\n<p>"
+       << escapeHtml(demangle(A.Kernel)) << " &mdash; "
+       << escapeHtml(speedupPhrase(R, A)) << "</h3>\n<p>"
        << escapeHtml(A.Estimator) << "</p>\n<ul>";
     for (const std::string &H : A.Hints)
       OS << "<li>" << escapeHtml(H) << "</li>";
     OS << "</ul>\n<table class=\"advice\"><thead><tr><th>line</th><th>source"
-          "</th><th>def line</th><th>distance</th><th>samples</th>"
+          "</th><th>def line</th><th>distance</th><th>samples (or unit "
+          "given)</th>"
           "<th>evidence</th></tr></thead><tbody>\n";
     for (const Hotspot &H : A.Hotspots)
       OS << "<tr><td>" << escapeHtml(shortFile(H.File)) << ":" << H.Line
@@ -244,8 +353,9 @@ std::string renderAdviceHtml(const AdviceReport &R) {
                              std::to_string(H.DefLine)
                        : std::string("-"))
          << "</td><td class=\"n\">" << H.Distance << "</td><td class=\"n\">"
-         << formatNumber(H.Samples, 1) << "</td><td>" << escapeHtml(H.Evidence)
-         << "</td></tr>\n";
+         << formatNumber(H.Samples, 1)
+         << (H.Unit.empty() ? std::string() : " " + escapeHtml(H.Unit))
+         << "</td><td>" << escapeHtml(H.Evidence) << "</td></tr>\n";
     OS << "</tbody></table>\n";
   }
   return S;
@@ -277,20 +387,24 @@ renderAdviceSarif(const AdviceReport &R,
       if (Locs.size() == 5)
         break;
     }
-    std::string Msg =
-        formatv("{0} in {1}: estimated speedup {2}x{3}. {4}", A.Title,
-                demangle(A.Kernel), formatNumber(A.EstimatedSpeedup),
-                R.Modeled ? " (modeled)" : "",
-                A.Hints.empty() ? std::string() : A.Hints.front())
-            .str();
+    std::string Msg = formatv("{0} in {1}: {2}. {3}", A.Title,
+                              demangle(A.Kernel), speedupPhrase(R, A),
+                              A.Hints.empty() ? std::string() : A.Hints.front())
+                          .str();
     Results.push_back(json::Object{
         {"ruleId", A.Optimizer},
-        {"level", A.EstimatedSpeedup >= 1.1 ? "warning" : "note"},
+        {"level",
+         R.Estimates && A.EstimatedSpeedup >= 1.1 ? "warning" : "note"},
         {"message", json::Object{{"text", Msg}}},
         {"locations", std::move(Locs)},
-        {"properties", json::Object{{"kernel", A.Kernel},
-                                    {"estimated_speedup", A.EstimatedSpeedup},
-                                    {"estimator", A.Estimator}}}});
+        {"properties",
+         json::Object{
+             {"kernel", A.Kernel},
+             {"estimated_speedup", R.Estimates ? json::Value(A.EstimatedSpeedup)
+                                               : json::Value(nullptr)},
+             {"speedup_if_free", R.Estimates ? json::Value(nullptr)
+                                             : json::Value(A.EstimatedSpeedup)},
+             {"estimator", A.Estimator}}}});
   }
   return json::Object{
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},

@@ -20,12 +20,18 @@ constexpr const char *AdviceSchema = "warpscope-advice/1";
 struct SkippedOptimizer {
   std::string Optimizer;
   std::vector<std::string> Missing; ///< inputName()s
+  std::vector<std::string> Supply;  ///< inputSource()s of the missing inputs
 };
 
 struct AdviceReport {
   std::vector<std::string> InputsUsed, InputsMissing;
   std::vector<SkippedOptimizer> Skipped;
-  std::vector<Advice> Ranked; ///< by estimated speedup, highest first
+  /// By estimated speedup, highest first; without PC samples (Estimates
+  /// false) unranked, in kernel and title order.
+  std::vector<Advice> Ranked;
+  /// Whether the figures are speedup estimates: without PC samples they
+  /// are what removing the flagged excess would give if it were free.
+  bool Estimates = true;
   std::vector<std::string> Notes;
   bool Modeled = false;    ///< the samples are the timing model's
   std::string ModelProbes; ///< Inputs::SampleProbes when Modeled

@@ -335,6 +335,8 @@ void DivergenceOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
     H.Line = Br.Loc.Line;
     H.Source = sourceLine(In, Br.Loc.File, Br.Loc.Line);
     H.Samples = D.Saved;
+    if (!FromSamples)
+      H.Unit = "idle-lane warp instructions";
     H.Evidence = formatv(
         "{0}: divergent on {1} of {2} visits; {3:F1} of {4:F1} lanes active "
         "in the {5} blocks it governs ({6:F1}% of the kernel's {7})",

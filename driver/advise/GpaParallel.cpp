@@ -71,7 +71,7 @@ double residentWarps(const ParallelInputs &P, const LaunchShape &S) {
 
 void addHotspot(const KernelView &V, Match &M) {
   M.Hotspots.push_back({V.Kernel, V.Profile->Loc.File, V.Profile->Loc.Line, "",
-                        "", 0, 0, V.T, M.Evidence});
+                        "", 0, 0, V.T, M.Evidence, ""});
 }
 
 void blockIncrease(const Inputs &In, const KernelView &V, Match &M) {

@@ -10,6 +10,7 @@
 #include "../GroundTruth.h"
 #include "GpaCommon.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <optional>
 #include <set>
 
 using namespace llvm;
@@ -202,18 +203,39 @@ bool redundantStores(const KernelView &V, Match &M) {
   return true;
 }
 
-void globalTransactions(const Inputs &, const KernelView &V, Match &M) {
+/// Per access (function, file, line, load/store/atomic): the exact memory
+/// counts of the ground truth. A line's loads and stores stay apart, as in
+/// the memory view (memoryAccessKind).
+using AccessKey = std::tuple<std::string, std::string, unsigned, std::string>;
+std::map<AccessKey, MemoryCounts> memoryByAccess(const Truth &T) {
+  std::map<AccessKey, MemoryCounts> Out;
+  for (const auto &[Name, F] : T.Functions)
+    for (const TruthInstruction &I : F.Insts)
+      if (I.Memory && !I.Instrumentation)
+        Out[{Name, I.File, I.Line, memoryAccessKind(I.Opcode).str()}] += I.Mem;
+  return Out;
+}
+
+/// The key of a listing's instruction (PTX or SASS) in memoryByAccess.
+AccessKey accessKey(const FunctionBlame &B, const Instr &In) {
+  const char *Kind = In.Atomic              ? "atomic"
+                     : In.Store && !In.Load ? "store"
+                                            : "load";
+  return {B.Code->Name, In.File, In.Line, Kind};
+}
+
+void globalTransactions(const Inputs &In, const KernelView &V, Match &M) {
   double Drain = 0;
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
-    const Instr &In = B.Code->Instrs[I];
+    const Instr &Ins = B.Code->Instrs[I];
     const InstrStalls &S = B.Stalls[I];
     double D = reasonAt(S, "drain");
     Drain += D;
     double N = S.of(StallKind::MemThrottle) - D - reasonAt(S, "mio_throttle");
-    if (N > 0 && globalAccess(In)) {
+    if (N > 0 && globalAccess(Ins)) {
       M.M += N;
       M.Hotspots.push_back(instrHotspot(
-          B, I, N, "global memory throttling at '" + In.Opcode + "'"));
+          B, I, N, "global memory throttling at '" + Ins.Opcode + "'"));
     }
   });
   M.Hints = {"The memory pipeline is saturated by global accesses: use wider "
@@ -229,15 +251,29 @@ void globalTransactions(const Inputs &, const KernelView &V, Match &M) {
   if (Drain <= 0)
     return;
   // Warps that exited wait for their stores (drain): the global stores'
-  // transactions, shared by their exact executions (else equally).
+  // transactions, shared by their exact executions (else equally). With
+  // the exact memory counts only the excess sectors can be saved, so the
+  // drain goes to the stores by their excess, and none to coalesced ones.
+  std::optional<std::map<AccessKey, MemoryCounts>> Access;
+  if (In.GroundTruth)
+    Access = memoryByAccess(*In.GroundTruth);
   std::vector<std::pair<const FunctionBlame *, unsigned>> Stores;
   double Weight = 0;
-  auto W = [](const FunctionBlame &B, unsigned I) {
+  auto W = [&](const FunctionBlame &B, unsigned I) {
+    if (Access) {
+      auto It = Access->find(accessKey(B, B.Code->Instrs[I]));
+      if (It == Access->end())
+        return 0.0;
+      const MemoryCounts &C = It->second;
+      return C.GlobalSectors > C.GlobalIdealSectors
+                 ? double(C.GlobalSectors - C.GlobalIdealSectors)
+                 : 0.0;
+    }
     return B.Executed.size() == B.Code->Instrs.size() ? B.Executed[I] : 1.0;
   };
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
-    const Instr &In = B.Code->Instrs[I];
-    if (globalAccess(In) && In.Store && !In.Load && W(B, I) > 0) {
+    const Instr &Ins = B.Code->Instrs[I];
+    if (globalAccess(Ins) && Ins.Store && !Ins.Load && W(B, I) > 0) {
       Stores.push_back({&B, I});
       Weight += W(B, I);
     }
@@ -254,7 +290,10 @@ void globalTransactions(const Inputs &, const KernelView &V, Match &M) {
                     Lp.Line)
                 .str();
     }
-    if (B->Executed.size() == B->Code->Instrs.size())
+    if (Access)
+      Ev += formatv("; {0} excess sectors (exact)", formatNumber(W(*B, I), 0))
+                .str();
+    else if (B->Executed.size() == B->Code->Instrs.size())
       Ev += formatv("; {0} warp executions (exact)",
                     formatNumber(B->Executed[I], 0))
                 .str();
@@ -319,29 +358,18 @@ void indirectAccess(const Inputs &, const KernelView &V, Match &M) {
              "data so the access becomes direct."};
 }
 
-/// Per (function, file, line): the exact memory counts of the ground truth.
-using LineKey = std::tuple<std::string, std::string, unsigned>;
-std::map<LineKey, MemoryCounts> memoryByLine(const Truth &T) {
-  std::map<LineKey, MemoryCounts> Out;
-  for (const auto &[Name, F] : T.Functions)
-    for (const TruthInstruction &I : F.Insts)
-      if (I.Memory)
-        Out[{Name, I.File, I.Line}] += I.Mem;
-  return Out;
-}
-
 void accessAdjustment(const Inputs &In, const KernelView &V, Match &M,
                       bool Shared) {
   if (!In.GroundTruth)
     return;
-  std::map<LineKey, MemoryCounts> Lines = memoryByLine(*In.GroundTruth);
+  std::map<AccessKey, MemoryCounts> Lines = memoryByAccess(*In.GroundTruth);
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
     const Instr &Ins = B.Code->Instrs[I];
     if (Ins.Class != OpClass::Memory ||
         (Shared ? Ins.Mem != Space::Shared
                 : Ins.Mem != Space::Global && Ins.Mem != Space::Generic))
       return;
-    auto It = Lines.find({B.Code->Name, Ins.File, Ins.Line});
+    auto It = Lines.find(accessKey(B, Ins));
     if (It == Lines.end())
       return;
     const MemoryCounts &C = It->second;

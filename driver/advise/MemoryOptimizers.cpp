@@ -12,7 +12,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 
@@ -65,12 +67,16 @@ PipeCost kernelCost(const TruthFunction &F) {
   return C;
 }
 
-/// One flagged source line: its counts summed over its instructions.
+/// One flagged access: a source line's instructions of one kind (load,
+/// store or atomic: memoryAccessKind), their counts summed; a line's loads
+/// and stores are judged apart, as the memory view shows them.
 struct LineExcess {
   std::string File;
   unsigned Line = 0;
+  std::string Access;
   uint64_t Requests = 0, Units = 0, Ideal = 0, Lanes = 0;
-  unsigned Bytes = 4; ///< per lane, of the line's widest access
+  uint64_t LineUnits = 0; ///< units of every access of the line
+  unsigned Bytes = 4;     ///< per lane, of the line's widest access
   double excess() const { return double(Units) - double(Ideal); }
   double ratio() const { return Ideal ? double(Units) / double(Ideal) : 0; }
 };
@@ -91,25 +97,23 @@ struct MemoryKind {
   bool Drains = false;
 };
 
-bool isStore(StringRef Opcode) { return Opcode.starts_with("st."); }
-
 /// The share of the kernel's drain samples the flagged lines' excess
 /// store units take: a finished warp waits until its stores' units have
 /// left, so the drain divides over the stores by their units, and the
 /// excess ones go with the change.
 double drainExcessShare(const TruthFunction &F, const MemoryKind &K,
                         const std::vector<LineExcess> &Lines) {
-  std::set<std::pair<std::string, unsigned>> Flagged;
+  std::set<std::tuple<std::string, unsigned, std::string>> Flagged;
   for (const LineExcess &L : Lines)
-    Flagged.insert({L.File, L.Line});
+    Flagged.insert({L.File, L.Line, L.Access});
   double Units = 0, Excess = 0;
   for (const TruthInstruction &I : F.Insts) {
-    if (I.Instrumentation || !I.Memory || !isStore(I.Opcode))
+    if (I.Instrumentation || !I.Memory || memoryAccessKind(I.Opcode) != "store")
       continue;
     uint64_t Req = 0, U = 0, Ideal = 0;
     K.Counts(I.Mem, Req, U, Ideal);
     Units += double(U);
-    if (Flagged.count({I.File, I.Line}) && U > Ideal)
+    if (Flagged.count({I.File, I.Line, "store"}) && U > Ideal)
       Excess += double(U - Ideal);
   }
   return Units > 0 ? Excess / Units : 0;
@@ -117,7 +121,8 @@ double drainExcessShare(const TruthFunction &F, const MemoryKind &K,
 
 std::vector<LineExcess> flaggedLines(const TruthFunction &F,
                                      const MemoryKind &K) {
-  std::map<std::pair<std::string, unsigned>, LineExcess> ByLine;
+  std::map<std::tuple<std::string, unsigned, std::string>, LineExcess> ByAccess;
+  std::map<std::pair<std::string, unsigned>, uint64_t> LineUnits;
   for (const TruthInstruction &I : F.Insts) {
     if (I.Instrumentation || !I.Memory)
       continue;
@@ -125,9 +130,12 @@ std::vector<LineExcess> flaggedLines(const TruthFunction &F,
     K.Counts(I.Mem, Req, Units, Ideal);
     if (!Req)
       continue;
-    LineExcess &L = ByLine[{I.File, I.Line}];
+    std::string Access = memoryAccessKind(I.Opcode).str();
+    LineExcess &L = ByAccess[{I.File, I.Line, Access}];
+    LineUnits[{I.File, I.Line}] += Units;
     L.File = I.File;
     L.Line = I.Line;
+    L.Access = Access;
     L.Requests += Req;
     L.Units += Units;
     L.Ideal += Ideal;
@@ -135,9 +143,11 @@ std::vector<LineExcess> flaggedLines(const TruthFunction &F,
     L.Bytes = std::max(L.Bytes, accessBytes(I.Opcode));
   }
   std::vector<LineExcess> Out;
-  for (auto &[Where, L] : ByLine)
-    if (L.Ideal && L.ratio() >= MinExcessRatio)
+  for (auto &[Where, L] : ByAccess)
+    if (L.Ideal && L.ratio() >= MinExcessRatio) {
+      L.LineUnits = LineUnits[{L.File, L.Line}];
       Out.push_back(L);
+    }
   std::stable_sort(Out.begin(), Out.end(),
                    [](const LineExcess &A, const LineExcess &B) {
                      return A.excess() > B.excess();
@@ -177,14 +187,19 @@ private:
     LineSamples S = lineSamples(In, Name);
     auto Modeled = In.ModeledTime.find(Name);
     if (S.Total > 0) {
-      // Each flagged line's samples shrink by the share of its units that
-      // are excess; the drain samples (at the exit, not on the line) by
-      // the share of the stores' units that are excess.
-      double Saved = 0;
+      // Each flagged line's samples shrink by the share of the line's
+      // units that its flagged accesses have in excess (samples are per
+      // line, so a line with two flagged accesses is counted once); the
+      // drain samples (at the exit, not on the line) by the share of the
+      // stores' units that are excess.
+      std::map<std::pair<std::string, unsigned>, double> LineShare;
       for (const LineExcess &L : Lines)
-        Saved += (S.at(L.File, L.Line) -
-                  (K.Drains ? S.drainAt(L.File, L.Line) : 0)) *
-                 (L.excess() / double(L.Units));
+        LineShare[{L.File, L.Line}] += L.excess() / double(L.LineUnits);
+      double Saved = 0;
+      for (const auto &[Where, Share] : LineShare)
+        Saved += (S.at(Where.first, Where.second) -
+                  (K.Drains ? S.drainAt(Where.first, Where.second) : 0)) *
+                 Share;
       if (K.Drains)
         Saved += S.Drain * drainExcessShare(F, K, Lines);
       // Both forms are upper bounds: the samples' assumes every sampled
@@ -248,7 +263,9 @@ private:
       H.Line = L.Line;
       H.Source = sourceLine(In, L.File, L.Line);
       H.Samples = S.Total > 0 ? S.at(L.File, L.Line) : L.excess();
-      H.Evidence = K.Pattern(L);
+      if (S.Total <= 0)
+        H.Unit = std::string("excess ") + K.Unit;
+      H.Evidence = L.Access + ": " + K.Pattern(L);
       A.Hotspots.push_back(std::move(H));
     }
     Out.push_back(std::move(A));

@@ -12,7 +12,7 @@
 // RUN: %warpscope report %t.out --format html | FileCheck --check-prefix=HTML %s
 // HTML: <h2>Memory view (emulator ground truth)</h2>
 // HTML: <h3>strided(float const*, float*, int)</h3>
-// HTML: memory-view.cu:{{[0-9]+}}</td><td>2</td><td>8.00</td><td>4.00</td><td>0</td><td>-</td><td>-</td><td>0</td><td>-</td><td>-</td><td>0</td></tr>
+// HTML: memory-view.cu:{{[0-9]+}}</td><td>load</td><td>2</td><td>8.00</td><td>4.00</td><td>0</td><td>-</td><td>-</td><td>0</td><td>-</td><td>-</td><td>0</td></tr>
 // HTML: </body>
 // The same counts from an instrumented build: the probes' own counter
 // updates are left out of the view.
@@ -39,8 +39,12 @@
 // CHECK: Memory view
 // CHECK: Kernel void transposeTile<32>(float const*, float*)
 // CHECK-NEXT: global 64 req, 4.00 sectors/req (ideal 4.00); shared 64 req, 16.50 wavefronts/req (ideal 1.00)
-// CHECK-NEXT: memory-view.cu:[[# @LINE + 6]]{{ +}}global 32 req, 4.00 sectors/req (ideal 4.00); shared 32 req, 1.00 wavefronts/req (ideal 1.00)
-// CHECK-NEXT: memory-view.cu:[[# @LINE + 7]]{{ +}}global 32 req, 4.00 sectors/req (ideal 4.00); shared 32 req, 32.00 wavefronts/req (ideal 1.00)
+// Each line loads from one space and stores to the other: a row per
+// access, so the conflicting shared load is not hidden in a line's sum.
+// CHECK-NEXT: memory-view.cu:[[# @LINE + 8]]{{ +}}load{{ +}}global 32 req, 4.00 sectors/req (ideal 4.00)
+// CHECK-NEXT: memory-view.cu:[[# @LINE + 7]]{{ +}}store{{ +}}shared 32 req, 1.00 wavefronts/req (ideal 1.00)
+// CHECK-NEXT: memory-view.cu:[[# @LINE + 8]]{{ +}}load{{ +}}shared 32 req, 32.00 wavefronts/req (ideal 1.00)
+// CHECK-NEXT: memory-view.cu:[[# @LINE + 7]]{{ +}}store{{ +}}global 32 req, 4.00 sectors/req (ideal 4.00)
 template <int Pitch>
 __global__ void transposeTile(const float *in, float *out) {
   __shared__ float tile[32][Pitch];
@@ -51,16 +55,18 @@ __global__ void transposeTile(const float *in, float *out) {
 }
 // CHECK: Kernel void transposeTile<33>(float const*, float*)
 // CHECK-NEXT: shared 64 req, 1.00 wavefronts/req (ideal 1.00)
-// CHECK-NEXT: shared 32 req, 1.00 wavefronts/req (ideal 1.00)
-// CHECK-NEXT: shared 32 req, 1.00 wavefronts/req (ideal 1.00)
+// CHECK-NEXT: load{{ +}}global 32 req
+// CHECK-NEXT: store{{ +}}shared 32 req, 1.00 wavefronts/req (ideal 1.00)
+// CHECK-NEXT: load{{ +}}shared 32 req, 1.00 wavefronts/req (ideal 1.00)
+// CHECK-NEXT: store{{ +}}global 32 req
 
 // Two warps, stride 2: each warp's 32 floats lie 8 bytes apart over 256
 // bytes = 8 sectors, where their 128 bytes need 4; the store of 32
 // contiguous floats is 4 sectors. In all (16 + 8) / 4 = 6 per request.
 // CHECK: Kernel strided(float const*, float*, int)
 // CHECK-NEXT: global 4 req, 6.00 sectors/req (ideal 4.00)
-// CHECK-NEXT: memory-view.cu:[[# @LINE + 4]]{{ +}}global 2 req, 8.00 sectors/req (ideal 4.00)
-// CHECK-NEXT: memory-view.cu:[[# @LINE + 4]]{{ +}}global 2 req, 4.00 sectors/req (ideal 4.00)
+// CHECK-NEXT: memory-view.cu:[[# @LINE + 4]]{{ +}}load{{ +}}global 2 req, 8.00 sectors/req (ideal 4.00)
+// CHECK-NEXT: memory-view.cu:[[# @LINE + 4]]{{ +}}store{{ +}}global 2 req, 4.00 sectors/req (ideal 4.00)
 __global__ void strided(const float *in, float *out, int stride) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = in[i * stride];
