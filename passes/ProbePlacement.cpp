@@ -57,6 +57,25 @@ static bool freelyNegated(const Value *V, unsigned Depth = 0) {
          freelyNegated(A, Depth + 1);
 }
 
+/// Whether the switch's cases are consecutive values going to consecutive
+/// successors, none the default (a dense switch): then every lane maps its
+/// value with one range check (Spec's Affine fields, set here).
+static bool affineCases(ProbeSpec &Spec) {
+  auto Cases = Spec.Cases;
+  if (Cases.size() < 2)
+    return false;
+  sort(Cases);
+  for (size_t K = 0; K < Cases.size(); ++K)
+    if (Cases[K].second == Spec.DefaultSuccessor ||
+        Cases[K].first != Cases[0].first + K ||
+        Cases[K].second != Cases[0].second + K)
+      return false;
+  Spec.AffineLo = Cases[0].first;
+  Spec.AffineCount = Cases.size();
+  Spec.AffineFirst = Cases[0].second;
+  return true;
+}
+
 Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
                                           ProbeSpec &Spec) {
   IRBuilder<> B(Br.Terminator);
@@ -77,16 +96,20 @@ Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
   auto IndexOf = [&](BasicBlock *BB) {
     return unsigned(find(Br.Successors, BB) - Br.Successors.begin());
   };
-  // An i32 switch hands the probe its value and case table. With 4 or more
-  // cases the probe maps values to successors in one lane per value; with
-  // fewer, a compare-and-select chain in every lane is cheaper. Either way
-  // the mapping is inside the probe, so histograms do not count it.
+  // An i32 switch hands the probe its value and case table. A dense switch
+  // (an interpreter's dispatch) maps values to successors by one range check
+  // in every lane, however many cases; otherwise, with 4 or more cases, in
+  // one lane per value; with fewer, a compare-and-select chain in every lane
+  // is cheaper. Either way the mapping is inside the probe, so histograms do
+  // not count it.
   if (SI->getCondition()->getType()->isIntegerTy(32)) {
-    (SI->getNumCases() >= 4 ? Spec.SwitchValue : Spec.SwitchChain) = true;
     Spec.DefaultSuccessor = IndexOf(SI->getDefaultDest());
     for (auto Case : SI->cases())
       Spec.Cases.push_back({uint32_t(Case.getCaseValue()->getZExtValue()),
                             IndexOf(Case.getCaseSuccessor())});
+    bool Affine = affineCases(Spec);
+    (SI->getNumCases() >= 4 && !Affine ? Spec.SwitchValue : Spec.SwitchChain) =
+        true;
     return SI->getCondition();
   }
   // Other widths: the chain in IR (its instructions count as the program's).

@@ -142,7 +142,18 @@ std::string branchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
                  Rec + 8 * BranchFirstSuccessor)
              .str();
   } else {
-    if (S.SwitchChain) {
+    if (S.SwitchChain && S.AffineCount) {
+      // Every lane maps its value to its successor index: in the range of
+      // cases, AffineFirst + (value - AffineLo); else the default.
+      T += formatv("\tsub.u32 %wsi, {0}, {1};\n"
+                   "\tsetp.lt.u32 %wst, %wsi, {2};\n"
+                   "\tadd.u32 %wsi, %wsi, {3};\n"
+                   "\tselp.u32 %wsi, %wsi, {4}, %wst;\n",
+                   Index, S.AffineLo, S.AffineCount, S.AffineFirst,
+                   S.DefaultSuccessor)
+               .str();
+      Index = "%wsi";
+    } else if (S.SwitchChain) {
       // Every lane maps its value to its successor index.
       T += formatv("\tmov.u32 %wsi, {0};\n", S.DefaultSuccessor).str();
       for (auto [Value, Succ] : S.Cases)

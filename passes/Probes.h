@@ -51,6 +51,12 @@ struct ProbeSpec {
   /// inside the probe (so the mapping is not counted as program code).
   bool SwitchChain = false;
   std::vector<std::pair<uint32_t, unsigned>> Cases;
+  /// With SwitchChain: the cases are the values AffineLo .. AffineLo +
+  /// AffineCount - 1, the value AffineLo + K going to successor
+  /// AffineFirst + K (every other value to DefaultSuccessor), so each lane
+  /// maps its value in four instructions however many cases there are.
+  uint32_t AffineLo = 0, AffineCount = 0;
+  unsigned AffineFirst = 0;
   unsigned DefaultSuccessor = 0;
   unsigned NumSuccessors = 0;
   /// Two successors: also count warp arrivals at successor 0 (needed only
