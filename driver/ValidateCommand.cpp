@@ -6,8 +6,9 @@
 //  - a branch record's active threads must equal that instruction's thread
 //    executions;
 //  - a conditional branch record's visits and divergent visits must equal
-//    those of the first conditional bra after the probe (before the next
-//    probe), and the lanes taking that bra one successor's threads.
+//    those of the first conditional bra after the probe that is not the
+//    instrumentation's (before the next probe), and the lanes taking that
+//    bra one successor's threads.
 //    Switches are lowered to several bra, so only their visits are checked,
 //    against the probe instruction itself.
 //  - where the database has PTX histograms, every function's dynamic PTX
@@ -149,7 +150,9 @@ void Validator::checkBranches(const FunctionProfile &F,
     for (size_t K = At->second + 1; K < Insts.size(); ++K) {
       if (StringRef(Insts[K].Marker).contains(BranchMarker))
         break;
-      if (Insts[K].Conditional) {
+      // The probe's own branches (around its leader's atomics) are not the
+      // program's.
+      if (Insts[K].Conditional && !Insts[K].Instrumentation) {
         Bra = &Insts[K];
         break;
       }

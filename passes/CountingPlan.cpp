@@ -113,7 +113,8 @@ void ModuleInstrumenter::plan(Function &F) {
   for (BasicBlock &BB : F)
     BlockIds[&BB] = BlockIds.size();
 
-  PlannedFunction P{&F, {}, {}, {}};
+  PlannedFunction P;
+  P.F = &F;
   unsigned Probed = 0, Uniform = 0;
   for (BasicBlock &BB : F) {
     BlockRecord B;

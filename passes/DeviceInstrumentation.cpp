@@ -117,6 +117,37 @@ static cl::opt<bool> SkipShortLoops(
              "iterations (default on)"),
     cl::init(true));
 
+static cl::opt<bool> LaneLoopCounters(
+    "warpscope-lane-loop-counters", cl::Hidden,
+    cl::desc("Promoted probes of a loop whose trip count per entry is "
+             "bounded below 2^32 count in 32-bit registers of every lane "
+             "(no popc, no 64-bit add in the loop), summed over the warp "
+             "with redux.sync at the loop's exits (sm_80+; default on)"),
+    cl::init(true));
+
+static cl::opt<bool> GuardedLaneCounters(
+    "warpscope-guarded-lane-counters", cl::Hidden,
+    cl::desc("With lane-local loop counters, also count in 32-bit lane "
+             "registers in loops without a trip count bound, guarded by the "
+             "thread count of a probe that runs every iteration: each lane "
+             "spills its registers before that count wraps (default on)"),
+    cl::init(true));
+
+static cl::opt<unsigned> LaneGuardLimit(
+    "warpscope-lane-guard-limit", cl::Hidden,
+    cl::desc("The thread count at which a guard spills a lane's loop "
+             "registers (at most and by default 4294967294; lower values "
+             "test the spill)"),
+    cl::init(4294967294u));
+
+static cl::opt<bool> ReplicaPerWarp(
+    "warpscope-replica-per-warp", cl::Hidden,
+    cl::desc("With counter replicas, pick a function invocation's replica "
+             "once at its entry (by the clock) and hand its address to every "
+             "probe, instead of each probe reading the clock and computing "
+             "the address (default on)"),
+    cl::init(true));
+
 static cl::opt<bool> PlainPtx(
     "warpscope-plain-ptx", cl::Hidden,
     cl::desc("Also compile the module as it is before instrumentation to "
@@ -166,6 +197,12 @@ overrideFromCL(DeviceInstrumentationOptions Opts) {
   Apply(Opts.PromoteLoopCounters, PromoteLoopCounters);
   Apply(Opts.PromoteBlockProbes, PromoteBlocks);
   Apply(Opts.SkipShortLoops, SkipShortLoops);
+  Apply(Opts.LaneLoopCounters, LaneLoopCounters);
+  Apply(Opts.ReplicaPerWarp, ReplicaPerWarp);
+  Apply(Opts.GuardedLaneCounters, GuardedLaneCounters);
+  Apply(Opts.LaneGuardLimit, LaneGuardLimit);
+  // Every register is at most the guarded count plus 1: below 2^32.
+  Opts.LaneGuardLimit = std::min(Opts.LaneGuardLimit, 4294967294u);
   Apply(Opts.PlainPtx, PlainPtx);
   Apply(Opts.CounterReplicas, CounterReplicas);
   Apply(Opts.DatabaseOut, DatabaseOut);

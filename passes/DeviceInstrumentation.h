@@ -32,7 +32,13 @@ struct DeviceInstrumentationOptions {
   bool PromoteLoopCounters = true;    ///< promote-loop-counters
   bool PromoteBlockProbes = false;    ///< promote-block-probes
   bool SkipShortLoops = true;         ///< promote-skip-short-loops
-  bool PlainPtx = true;               ///< plain-ptx
+  bool LaneLoopCounters = true;       ///< lane-loop-counters
+  bool ReplicaPerWarp = true;         ///< replica-per-warp
+  bool GuardedLaneCounters = true;    ///< guarded-lane-counters
+  /// The thread count at which a guard spills a lane's registers (at most
+  /// 2^32 - 2, the default; lower only to test the spill).
+  unsigned LaneGuardLimit = 4294967294u; ///< lane-guard-limit
+  bool PlainPtx = true;                  ///< plain-ptx
   /// The -O level (0-3) clang's code generator runs at, for the plain
   /// build's PTX; the plugin takes it from the pipeline.
   unsigned PlainPtxOptLevel = 2;  ///< plain-ptx-opt-level

@@ -73,11 +73,24 @@ struct PlannedLoopEntry {
   uint64_t Counter;
 };
 
+/// A loop counting in lane-local registers: whether its flushes sum 16-bit
+/// halves (a lane may count 2^27 or more before it leaves), and, where no
+/// trip count bound keeps a lane's registers below 2^32, the block whose
+/// probe guards them (its thread count, which every other register exceeds
+/// by at most 1, spills them all before it wraps).
+struct LaneLoop {
+  bool SplitHalves = true;
+  llvm::BasicBlock *Guard = nullptr;
+};
+
 struct PlannedFunction {
-  llvm::Function *F;
+  llvm::Function *F = nullptr;
   std::vector<PlannedBlock> Blocks;
   std::vector<PlannedBranch> Branches;
   std::vector<PlannedLoopEntry> LoopEntries;
+  /// Promoted loops whose probes count in lane-local 32-bit registers
+  /// (Probes.h).
+  llvm::DenseMap<const llvm::Loop *, LaneLoop> LaneLoops;
 };
 
 /// Intrinsics that end the lanes running them (trap or exit).
@@ -121,6 +134,9 @@ private:
   void decidePromotion(PlannedFunction &P, FunctionRecord &Rec,
                        const BlockIndex &BlockIds,
                        const BlockIndex &BranchIdOf);
+  void guardUnboundedLoops(
+      PlannedFunction &P,
+      const llvm::DenseMap<const llvm::Loop *, bool> &Promotable);
   // DeviceInstrumentation.cpp
   bool layOutCounters();
   void writeDatabase();

@@ -9,9 +9,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceInstrumentationImpl.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -22,6 +26,11 @@ using namespace warpscope;
 using namespace warpscope::device;
 
 #define DEBUG_TYPE "warpscope"
+
+STATISTIC(NumLaneLoops, "Promoted loops counting in lane-local registers");
+STATISTIC(NumGuardedLoops,
+          "Lane-local loops whose registers a probe guards (no trip count "
+          "bound)");
 
 /// Calls (they may not come back: exit, trap, a callee that never returns)
 /// and lane-terminating intrinsics would lose counts held in registers.
@@ -150,6 +159,37 @@ static bool likelyFewIterations(Loop &L, ScalarEvolution &SE) {
   return false;
 }
 
+/// Whether L's probes can count in lane-local 32-bit registers: its
+/// header runs at most 2^32 - 1 times per entry (SCEV's constant bound on
+/// the backedge-taken count), and a lane's register grows by at most one
+/// per iteration (a probe's block is in L, not in a loop inside it, so it
+/// runs once per iteration at most). Split: 32 lanes' sums may reach 2^32.
+static bool boundedForLanes(Loop &L, ScalarEvolution &SE, bool &Split) {
+  std::optional<uint64_t> Max;
+  if (const auto *C =
+          dyn_cast<SCEVConstant>(SE.getConstantMaxBackedgeTakenCount(&L));
+      C && C->getAPInt().getActiveBits() <= 64)
+    Max = C->getAPInt().getZExtValue();
+  // The symbolic bound under the conditions that guard the loop (a loop
+  // from a to b runs b - a times only where the guard says a < b), which
+  // the constant bound above does not use.
+  const SCEV *Sym = SE.getSymbolicMaxBackedgeTakenCount(&L);
+  if (!isa<SCEVCouldNotCompute>(Sym)) {
+    APInt R = SE.getUnsignedRangeMax(SE.applyLoopGuards(Sym, &L));
+    if (R.getActiveBits() <= 64)
+      Max = std::min(Max.value_or(UINT64_MAX), R.getZExtValue());
+  }
+  if (!Max || *Max > 0xFFFFFFFEull) {
+    LLVM_DEBUG(dbgs() << "warpscope:   64-bit registers: no trip count "
+                         "bound below 2^32\n");
+    return false;
+  }
+  Split = *Max + 1 >= (1ull << 27);
+  LLVM_DEBUG(dbgs() << "warpscope:   lane-local registers: at most " << *Max + 1
+                    << " iterations per entry\n");
+  return true;
+}
+
 /// Loop counter promotion: probes of blocks and two-way branches whose
 /// innermost loop is promotable count in per-lane registers; the loop's
 /// exits add them to the counters. Exact however lanes are scheduled: the
@@ -165,6 +205,11 @@ void ModuleInstrumenter::decidePromotion(PlannedFunction &P,
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(*P.F);
   DenseMap<const Loop *, bool> Promotable;
   DenseMap<const Function *, bool> Returns;
+  // An irreducible cycle inside a loop runs its blocks more than once per
+  // iteration: no per-iteration bound on a lane's counts there.
+  ReversePostOrderTraversal<Function *> RPOT(P.F);
+  bool Lanes = Opts.LaneLoopCounters && targetHasRedux(*P.F) &&
+               !containsIrreducibleCFG<const BasicBlock *>(RPOT, LI);
   auto LoopOf = [&](const BasicBlock *BB) -> Loop * {
     Loop *L = LI.getLoopFor(BB);
     if (!L)
@@ -181,6 +226,11 @@ void ModuleInstrumenter::decidePromotion(PlannedFunction &P,
       }
       LLVM_DEBUG(if (Ok) dbgs() << "warpscope:   promotable\n");
       It->second = Ok;
+      bool Split = true;
+      if (Ok && Lanes && boundedForLanes(*L, SE, Split)) {
+        P.LaneLoops[L].SplitHalves = Split;
+        ++NumLaneLoops;
+      }
     }
     return It->second ? L : nullptr;
   };
@@ -196,4 +246,41 @@ void ModuleInstrumenter::decidePromotion(PlannedFunction &P,
     if (Br.MergedBlockWord)
       Rec.Blocks[BlockIds.lookup(BB)].Promoted = true;
   }
+  if (Lanes && Opts.GuardedLaneCounters)
+    guardUnboundedLoops(P, Promotable);
+}
+
+/// Loops promoted without a trip count bound count in lane-local registers
+/// too where a promoted probe that counts its block's threads runs in a
+/// block that dominates every latch: every iteration but a lane's last
+/// passes it, so every register of the loop is at most its thread count
+/// plus 1, and a guard after it spills all of them (each lane its own, by
+/// atomics) when that count reaches 2^32 - 2. The guard costs a compare
+/// and a branch per iteration; 64-bit registers cost more per counter.
+void ModuleInstrumenter::guardUnboundedLoops(
+    PlannedFunction &P, const DenseMap<const Loop *, bool> &Promotable) {
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(*P.F);
+  auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
+  auto Guards = [&](const Loop *L, BasicBlock *BB) {
+    SmallVector<BasicBlock *, 4> Latches;
+    L->getLoopLatches(Latches);
+    return LI.getLoopFor(BB) == L &&
+           all_of(Latches, [&](BasicBlock *X) { return DT.dominates(BB, X); });
+  };
+  auto Choose = [&](Loop *L, BasicBlock *BB) {
+    if (!L || P.LaneLoops.count(L) || !Promotable.lookup(L) || !Guards(L, BB))
+      return;
+    LLVM_DEBUG(dbgs() << "warpscope: " << P.F->getName() << ": loop at "
+                      << L->getHeader()->getName()
+                      << ": lane-local registers guarded by " << BB->getName()
+                      << "\n");
+    P.LaneLoops[L] = {true, BB};
+    ++NumGuardedLoops;
+  };
+  for (PlannedBranch &Br : P.Branches)
+    if (Br.MergedBlockWord && Br.PromotedIn)
+      Choose(Br.PromotedIn, Br.Terminator->getParent());
+  for (PlannedBlock &B : P.Blocks)
+    if (B.PromotedIn)
+      Choose(B.PromotedIn, B.BB);
 }

@@ -57,6 +57,25 @@ static bool freelyNegated(const Value *V, unsigned Depth = 0) {
          freelyNegated(A, Depth + 1);
 }
 
+/// Whether the switch's cases are consecutive values going to consecutive
+/// successors, none the default (a dense switch): then every lane maps its
+/// value with one range check (Spec's Affine fields, set here).
+static bool affineCases(ProbeSpec &Spec) {
+  auto Cases = Spec.Cases;
+  if (Cases.size() < 2)
+    return false;
+  sort(Cases);
+  for (size_t K = 0; K < Cases.size(); ++K)
+    if (Cases[K].second == Spec.DefaultSuccessor ||
+        Cases[K].first != Cases[0].first + K ||
+        Cases[K].second != Cases[0].second + K)
+      return false;
+  Spec.AffineLo = Cases[0].first;
+  Spec.AffineCount = Cases.size();
+  Spec.AffineFirst = Cases[0].second;
+  return true;
+}
+
 Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
                                           ProbeSpec &Spec) {
   IRBuilder<> B(Br.Terminator);
@@ -77,16 +96,20 @@ Value *ModuleInstrumenter::successorIndex(const PlannedBranch &Br,
   auto IndexOf = [&](BasicBlock *BB) {
     return unsigned(find(Br.Successors, BB) - Br.Successors.begin());
   };
-  // An i32 switch hands the probe its value and case table. With 4 or more
-  // cases the probe maps values to successors in one lane per value; with
-  // fewer, a compare-and-select chain in every lane is cheaper. Either way
-  // the mapping is inside the probe, so histograms do not count it.
+  // An i32 switch hands the probe its value and case table. A dense switch
+  // (an interpreter's dispatch) maps values to successors by one range check
+  // in every lane, however many cases; otherwise, with 4 or more cases, in
+  // one lane per value; with fewer, a compare-and-select chain in every lane
+  // is cheaper. Either way the mapping is inside the probe, so histograms do
+  // not count it.
   if (SI->getCondition()->getType()->isIntegerTy(32)) {
-    (SI->getNumCases() >= 4 ? Spec.SwitchValue : Spec.SwitchChain) = true;
     Spec.DefaultSuccessor = IndexOf(SI->getDefaultDest());
     for (auto Case : SI->cases())
       Spec.Cases.push_back({uint32_t(Case.getCaseValue()->getZExtValue()),
                             IndexOf(Case.getCaseSuccessor())});
+    bool Affine = affineCases(Spec);
+    (SI->getNumCases() >= 4 && !Affine ? Spec.SwitchValue : Spec.SwitchChain) =
+        true;
     return SI->getCondition();
   }
   // Other widths: the chain in IR (its instructions count as the program's).
@@ -112,9 +135,14 @@ struct PlannedProbe {
 
 struct PromotedLoop {
   SmallVector<uint64_t, 8> Words;
-  SmallVector<unsigned, 4> Leads; ///< each probe's first word's index
+  SmallVector<unsigned, 4> Leads;  ///< each probe's first word's index
+  SmallVector<bool, 8> LeaderOnly; ///< per word: counted by leaders only
   SmallVector<BasicBlock *, 4> Exits;
   unsigned Base = 0; ///< its words' first register slot
+  /// Lane-local 32-bit registers (Probes.h); flushes sum 16-bit halves.
+  bool Lane = false, SplitHalves = false;
+  /// The block whose probe's thread count guards them (LaneLoop).
+  BasicBlock *Guard = nullptr;
 };
 } // namespace
 
@@ -123,10 +151,14 @@ struct PromotedLoop {
 /// back to zero at each exit, and only a lane that led holds counts), so
 /// loops that neither nest nor share an exit can share slots: a lane is in
 /// one of them at a time, and a flush never sees another loop's counts.
-/// Sets each loop's exits and first slot; returns the number of slots.
-static unsigned assignSlots(MapVector<Loop *, PromotedLoop> &Loops) {
+/// Lane-local (i32) and leader (i64) registers are separate pools: Lane
+/// picks the loops of one. Sets each loop's exits and first slot; returns
+/// the number of slots.
+static unsigned assignSlots(MapVector<Loop *, PromotedLoop> &Loops, bool Lane) {
   unsigned NumSlots = 0;
   for (auto &[L, PL] : Loops) {
+    if (PL.Lane != Lane)
+      continue;
     L->getUniqueExitBlocks(PL.Exits);
     unsigned Base = 0;
     for (bool Moved = true; Moved;) {
@@ -134,6 +166,8 @@ static unsigned assignSlots(MapVector<Loop *, PromotedLoop> &Loops) {
       for (auto &[M, Other] : Loops) {
         if (M == L)
           break; // only loops placed before this one
+        if (Other.Lane != Lane)
+          continue;
         bool Conflict = M->contains(L) || L->contains(M) ||
                         any_of(PL.Exits, [&](BasicBlock *E) {
                           return is_contained(Other.Exits, E);
@@ -151,6 +185,48 @@ static unsigned assignSlots(MapVector<Loop *, PromotedLoop> &Loops) {
   return NumSlots;
 }
 
+/// After the guard probe of a loop without a trip count bound: every lane
+/// spills the loop's registers before its thread count there (at Guard in
+/// the loop's words) can wrap.
+static void guardLoop(Instruction *At, const PromotedLoop &PL,
+                      ArrayRef<AllocaInst *> Slots, unsigned Guard,
+                      StringRef Symbol, uint32_t Limit) {
+  IRBuilder<> B(At);
+  Type *Ty = B.getInt32Ty();
+  SmallVector<Value *, 16> Values;
+  for (unsigned K = 0; K < PL.Words.size(); ++K)
+    Values.push_back(B.CreateLoad(Ty, Slots[PL.Base + K]));
+  SmallVector<Value *, 16> Kept = emitLaneGuard(At, Symbol, Values, PL.Words,
+                                                PL.Words.front(), Guard, Limit);
+  for (unsigned K = 0; K < PL.Words.size(); ++K)
+    B.CreateStore(Kept[K], Slots[PL.Base + K]);
+}
+
+/// The register slots of one pool (Lane: i32, else i64), zeroed by one
+/// scope at the function's entry.
+static void makeSlots(const PlannedFunction &P,
+                      MapVector<Loop *, PromotedLoop> &Loops, bool Lane,
+                      SmallVectorImpl<AllocaInst *> &Slots) {
+  unsigned NumSlots = assignSlots(Loops, Lane);
+  if (!NumSlots)
+    return;
+  Instruction *Init = &*P.F->getEntryBlock().getFirstInsertionPt();
+  IRBuilder<> B(Init);
+  for (unsigned K = 0; K < NumSlots; ++K)
+    Slots.push_back(B.CreateAlloca(Lane ? B.getInt32Ty() : B.getInt64Ty(),
+                                   nullptr, "ws.acc"));
+  uint64_t Id = 0;
+  for (auto &[L, PL] : Loops)
+    if (PL.Lane == Lane) {
+      Id = PL.Words.front();
+      break;
+    }
+  SmallVector<Value *, 16> Zero = Lane ? emitLaneInit(Init, NumSlots, Id)
+                                       : emitPromotedInit(Init, NumSlots, Id);
+  for (unsigned K = 0; K < NumSlots; ++K)
+    B.CreateStore(Zero[K], Slots[K]);
+}
+
 void ModuleInstrumenter::instrument(const PlannedFunction &P) {
   bool UseElect = targetHasElect(*P.F);
   auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
@@ -159,9 +235,6 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
   DenseMap<BasicBlock *, Instruction *> Start;
   for (const PlannedBlock &B : P.Blocks)
     Start[B.BB] = &*B.BB->getFirstInsertionPt();
-  for (const PlannedLoopEntry &E : P.LoopEntries)
-    emitLoopEntryProbe(E.Terminator, Array, E.Counter,
-                       E.Terminator->getCondition(), UseElect);
   // Every probe, and for promoted ones their loop's words.
   std::vector<PlannedProbe> Probes;
   for (const PlannedBranch &Br : P.Branches) {
@@ -190,23 +263,33 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
       continue;
     }
     PromotedLoop &PL = Loops[Pr.L];
+    if (auto It = P.LaneLoops.find(Pr.L); It != P.LaneLoops.end()) {
+      PL.Lane = true;
+      PL.SplitHalves = It->second.SplitHalves;
+      PL.Guard = It->second.Guard;
+    }
     Pr.First = PL.Words.size();
     PL.Leads.push_back(PL.Words.size());
-    PL.Words.append(promotedWords(Pr.Spec));
+    for (auto &[Word, How] : promotedLayout(Pr.Spec)) {
+      PL.Words.push_back(Word);
+      PL.LeaderOnly.push_back(How == Accumulate::PerArrival ||
+                              How == Accumulate::Divergent ||
+                              How == Accumulate::Arrivals0);
+    }
   }
-  unsigned NumSlots = assignSlots(Loops);
-  SmallVector<AllocaInst *, 16> Slots;
-  if (NumSlots) {
-    Instruction *Init = Start.lookup(&P.F->getEntryBlock());
-    IRBuilder<> B(Init);
-    for (unsigned K = 0; K < NumSlots; ++K)
-      Slots.push_back(B.CreateAlloca(B.getInt64Ty(), nullptr, "ws.acc"));
-    // One scope at the entry zeroes them all.
-    SmallVector<Value *, 16> Zero =
-        emitPromotedInit(Init, NumSlots, Loops.front().second.Words.front());
-    for (unsigned K = 0; K < NumSlots; ++K)
-      B.CreateStore(Zero[K], Slots[K]);
-  }
+  SmallVector<AllocaInst *, 16> Wide, Lane;
+  makeSlots(P, Loops, false, Wide);
+  makeSlots(P, Loops, true, Lane);
+  // The replica the probes in memory add to: picked once at the entry.
+  CounterArray Counters = Array;
+  if (Array.Replicas > 1 && Opts.ReplicaPerWarp &&
+      (!P.LoopEntries.empty() ||
+       any_of(Probes, [](const PlannedProbe &Pr) { return !Pr.L; })))
+    Counters.Base =
+        emitReplicaBase(&*P.F->getEntryBlock().getFirstInsertionPt(), Array);
+  for (const PlannedLoopEntry &E : P.LoopEntries)
+    emitLoopEntryProbe(E.Terminator, Counters, E.Counter,
+                       E.Terminator->getCondition(), UseElect);
   // A branch that takes its condition from its probe: as given to the
   // probe, negated where ConditionNegated (then the successors swap, so the
   // branch still goes to successor 0 when the original condition holds).
@@ -220,33 +303,47 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
   };
   for (const PlannedProbe &Pr : Probes) {
     if (!Pr.L) {
-      Rewire(Pr, emitProbe(Pr.At, Array, Pr.Spec));
+      Rewire(Pr, emitProbe(Pr.At, Counters, Pr.Spec));
       continue;
     }
     ++NumPromotedProbes;
-    unsigned Base = Loops[Pr.L].Base + Pr.First;
+    const PromotedLoop &PL = Loops[Pr.L];
+    ArrayRef<AllocaInst *> Slots = PL.Lane ? Lane : Wide;
+    unsigned Base = PL.Base + Pr.First;
     unsigned N = promotedWords(Pr.Spec).size();
+    Type *Ty = Slots[Base]->getAllocatedType();
     IRBuilder<> B(Pr.At);
     SmallVector<Value *, 6> Old;
     for (unsigned K = 0; K < N; ++K)
-      Old.push_back(B.CreateLoad(B.getInt64Ty(), Slots[Base + K]));
-    SmallVector<Value *, 6> New = emitPromotedProbe(Pr.At, Pr.Spec, Old);
+      Old.push_back(B.CreateLoad(Ty, Slots[Base + K]));
+    SmallVector<Value *, 6> New = PL.Lane
+                                      ? emitLaneProbe(Pr.At, Pr.Spec, Old)
+                                      : emitPromotedProbe(Pr.At, Pr.Spec, Old);
     for (unsigned K = 0; K < N; ++K)
       B.CreateStore(New[K], Slots[Base + K]);
     if (New.size() > N)
       Rewire(Pr, New[N]);
+    if (PL.Guard == Pr.At->getParent() && Pr.Spec.BlockWord)
+      guardLoop(Pr.At, PL, Slots, Pr.First + 1, Array.Symbol,
+                Opts.LaneGuardLimit);
   }
   // At the start of each exit, after the exit's own probe, the flush, which
   // hands back zeroes.
   for (auto &[L, PL] : Loops) {
     uint64_t Id = PL.Words.front();
+    ArrayRef<AllocaInst *> Slots = PL.Lane ? Lane : Wide;
+    Type *Ty = Slots[PL.Base]->getAllocatedType();
     for (BasicBlock *E : PL.Exits) {
       IRBuilder<> X(Start.lookup(E));
       SmallVector<Value *, 8> Values;
       for (unsigned K = 0; K < PL.Words.size(); ++K)
-        Values.push_back(X.CreateLoad(X.getInt64Ty(), Slots[PL.Base + K]));
-      SmallVector<Value *, 8> Reset = emitPromotedFlush(
-          &*X.GetInsertPoint(), Array.Symbol, Values, PL.Words, PL.Leads, Id);
+        Values.push_back(X.CreateLoad(Ty, Slots[PL.Base + K]));
+      Instruction *At = &*X.GetInsertPoint();
+      SmallVector<Value *, 8> Reset =
+          PL.Lane ? emitLaneFlush(At, Array.Symbol, Values, PL.Words,
+                                  PL.LeaderOnly, Id, UseElect, PL.SplitHalves)
+                  : emitPromotedFlush(At, Array.Symbol, Values, PL.Words,
+                                      PL.Leads, Id);
       for (unsigned K = 0; K < PL.Words.size(); ++K)
         X.CreateStore(Reset[K], Slots[PL.Base + K]);
     }
@@ -254,8 +351,9 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
   for (const PlannedBlock &B : P.Blocks)
     if (B.How == BlockCounting::Derived || B.How == BlockCounting::Equivalent)
       emitBlockMarker(&*B.BB->getFirstInsertionPt(), B.Word);
-  if (!Slots.empty())
-    PromoteMemToReg(Slots, FAM.getResult<DominatorTreeAnalysis>(*P.F));
+  Wide.append(Lane.begin(), Lane.end());
+  if (!Wide.empty())
+    PromoteMemToReg(Wide, FAM.getResult<DominatorTreeAnalysis>(*P.F));
   countPlaced(P, Loops.size());
 }
 

@@ -36,51 +36,7 @@ std::string probePrologue(const ProbeSpec &S) {
                                                "\t.reg .pred %wst;\n"
                                              : "")
           .str();
-  if (S.UseElect)
-    return Text + "\telect.sync _|%wsp, %wsm;\n";
-  // Without elect.sync: the highest active lane leads.
-  return Text + "\tmov.u32 %wsl, %laneid;\n"
-                "\tbfind.u32 %wsn, %wsm;\n"
-                "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n";
-}
-
-/// The asm call; with NumResults > 0 it returns that many i64 (a struct
-/// when more than one), and with PassCondition one i1 after them, split into
-/// Results.
-CallInst *emitAsm(Instruction *InsertBefore, StringRef Text,
-                  StringRef Constraints, ArrayRef<Value *> Args,
-                  unsigned NumResults = 0,
-                  SmallVectorImpl<Value *> *Results = nullptr,
-                  bool PassCondition = false) {
-  IRBuilder<> B(InsertBefore);
-  SmallVector<Type *, 4> ArgTypes;
-  for (Value *A : Args)
-    ArgTypes.push_back(A->getType());
-  SmallVector<Type *, 8> ResultTypes(NumResults, B.getInt64Ty());
-  if (PassCondition)
-    ResultTypes.push_back(B.getInt1Ty());
-  NumResults = ResultTypes.size();
-  Type *RetTy = B.getVoidTy();
-  if (NumResults == 1)
-    RetTy = ResultTypes[0];
-  else if (NumResults > 1)
-    RetTy = StructType::get(B.getContext(), ResultTypes);
-  auto *FTy = FunctionType::get(RetTy, ArgTypes, false);
-  InlineAsm *IA = InlineAsm::get(FTy, Text, Constraints,
-                                 /*hasSideEffects=*/true);
-  CallInst *CI = B.CreateCall(IA, Args);
-  // Convergent: codegen must not sink, hoist or duplicate it across
-  // divergent control flow, or it would count a different active mask.
-  CI->addFnAttr(Attribute::Convergent);
-  CI->addFnAttr(Attribute::NoUnwind);
-  if (Results) {
-    if (NumResults == 1)
-      Results->push_back(CI);
-    else
-      for (unsigned K = 0; K < NumResults; ++K)
-        Results->push_back(B.CreateExtractValue(CI, K));
-  }
-  return CI;
+  return Text + electLeader(S.UseElect);
 }
 
 /// The base address of the replica a probe adds to: the array's symbol, so
@@ -100,9 +56,14 @@ std::string at(const CounterArray &C, uint64_t Byte) {
 /// The clock's low bits differ between warps that reach the probe in
 /// different cycles, which is enough to spread their adds; any choice
 /// keeps the counts exact, since the runtime sums the replicas.
-std::string replicaBase(const CounterArray &C) {
+std::string replicaBase(const CounterArray &C, StringRef Operand = "") {
   if (C.Replicas <= 1)
     return "";
+  if (C.Base) // the function's: the operand the probe is given
+    return formatv("\t.reg .b64 %wsg;\n"
+                   "\tmov.u64 %wsg, {0};\n",
+                   Operand)
+        .str();
   return formatv("\t.reg .b32 %wsk;\n"
                  "\t.reg .b64 %wsg;\n"
                  "\tmov.u32 %wsk, %clock;\n"
@@ -181,7 +142,18 @@ std::string branchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
                  Rec + 8 * BranchFirstSuccessor)
              .str();
   } else {
-    if (S.SwitchChain) {
+    if (S.SwitchChain && S.AffineCount) {
+      // Every lane maps its value to its successor index: in the range of
+      // cases, AffineFirst + (value - AffineLo); else the default.
+      T += formatv("\tsub.u32 %wsi, {0}, {1};\n"
+                   "\tsetp.lt.u32 %wst, %wsi, {2};\n"
+                   "\tadd.u32 %wsi, %wsi, {3};\n"
+                   "\tselp.u32 %wsi, %wsi, {4}, %wst;\n",
+                   Index, S.AffineLo, S.AffineCount, S.AffineFirst,
+                   S.DefaultSuccessor)
+               .str();
+      Index = "%wsi";
+    } else if (S.SwitchChain) {
       // Every lane maps its value to its successor index.
       T += formatv("\tmov.u32 %wsi, {0};\n", S.DefaultSuccessor).str();
       for (auto [Value, Succ] : S.Cases)
@@ -232,12 +204,128 @@ std::string branchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
 
 } // namespace
 
+CallInst *warpscope::emitProbeAsm(Instruction *InsertBefore, StringRef Text,
+                                  StringRef Constraints, ArrayRef<Value *> Args,
+                                  unsigned NumResults,
+                                  SmallVectorImpl<Value *> *Results,
+                                  bool PassCondition, unsigned ResultBits) {
+  IRBuilder<> B(InsertBefore);
+  SmallVector<Type *, 4> ArgTypes;
+  for (Value *A : Args)
+    ArgTypes.push_back(A->getType());
+  SmallVector<Type *, 8> ResultTypes(NumResults, B.getIntNTy(ResultBits));
+  if (PassCondition)
+    ResultTypes.push_back(B.getInt1Ty());
+  NumResults = ResultTypes.size();
+  Type *RetTy = B.getVoidTy();
+  if (NumResults == 1)
+    RetTy = ResultTypes[0];
+  else if (NumResults > 1)
+    RetTy = StructType::get(B.getContext(), ResultTypes);
+  auto *FTy = FunctionType::get(RetTy, ArgTypes, false);
+  InlineAsm *IA = InlineAsm::get(FTy, Text, Constraints,
+                                 /*hasSideEffects=*/true);
+  CallInst *CI = B.CreateCall(IA, Args);
+  // Convergent: codegen must not sink, hoist or duplicate it across
+  // divergent control flow, or it would count a different active mask.
+  CI->addFnAttr(Attribute::Convergent);
+  CI->addFnAttr(Attribute::NoUnwind);
+  if (Results) {
+    if (NumResults == 1)
+      Results->push_back(CI);
+    else
+      for (unsigned K = 0; K < NumResults; ++K)
+        Results->push_back(B.CreateExtractValue(CI, K));
+  }
+  return CI;
+}
+
+std::string warpscope::electLeader(bool UseElect) {
+  if (UseElect)
+    return "\telect.sync _|%wsp, %wsm;\n";
+  // Without elect.sync: the highest active lane leads.
+  return "\tmov.u32 %wsl, %laneid;\n"
+         "\tbfind.u32 %wsn, %wsm;\n"
+         "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n";
+}
+
+/// A block or two-way branch probe: what every lane runs (the ballot, the
+/// predicates), then one branch around the leader's counting, so ptxas
+/// makes one leader region (BSSY/BRA/BSYNC once, the replica address only
+/// there) instead of one per predicated atomic.
+static std::string leaderRegionBody(const ProbeSpec &S, const CounterArray &C,
+                                    StringRef Cond, StringRef BaseOperand) {
+  std::string Pre, T;
+  auto Word = [&](uint64_t Byte) { return at(C, Byte); };
+  auto AddCount = [&](StringRef Mask, uint64_t Byte) {
+    T += formatv("\tpopc.b32 %wsn, {0};\n"
+                 "\tcvt.u64.u32 %wsc, %wsn;\n"
+                 "\tred.global.add.u64 {1}, %wsc;\n",
+                 Mask, Word(Byte))
+             .str();
+  };
+  if (S.BlockWord) {
+    uint64_t Block = 8 * *S.BlockWord;
+    T += formatv("\tred.global.add.u64 {0}, 1;\n",
+                 Word(Block + 8 * BlockWarpExecutions))
+             .str();
+    AddCount("%wsm", Block + 8 * BlockThreadExecutions);
+  }
+  if (S.BranchWord) {
+    uint64_t Rec = 8 * *S.BranchWord;
+    if (!S.BlockWord) {
+      T += formatv("\tred.global.add.u64 {0}, 1;\n",
+                   Word(Rec + 8 * BranchVisits))
+               .str();
+      AddCount("%wsm", Rec + 8 * BranchActiveThreads);
+    }
+    // %wsa: leader and some lane to successor 0; %wsd: that and not all.
+    Pre = formatv("\tvote.sync.ballot.b32 %wsb, {0}{1}, %wsm;\n"
+                  "\tsetp.ne.and.u32 %wsa, %wsb, 0, %wsp;\n"
+                  "\tsetp.ne.and.u32 %wsd, %wsb, %wsm, %wsa;\n",
+                  S.ConditionNegated ? "!" : "", Cond)
+              .str();
+    if (S.CountArrivals)
+      T += formatv("\t@%wsa red.global.add.u64 {0}, 1;\n",
+                   Word(Rec + 8 * BranchSuccessor0Arrivals))
+               .str();
+    T += formatv("\t@%wsd red.global.add.u64 {0}, 1;\n",
+                 Word(Rec + 8 * BranchDivergent))
+             .str();
+    AddCount("%wsb", Rec + 8 * BranchFirstSuccessor);
+  }
+  return Pre + "\t@!%wsp bra ws_done;\n" + replicaBase(C, BaseOperand) + T +
+         "ws_done:\n";
+}
+
 Value *warpscope::emitProbe(Instruction *InsertBefore,
                             const CounterArray &Counters, const ProbeSpec &S) {
-  std::string Text = probePrologue(S) + replicaBase(Counters);
-  SmallVector<Value *, 1> Args;
-  std::string Constraints;
   bool Pass = S.PassCondition && S.BranchWord && S.NumSuccessors == 2;
+  if (!S.BranchWord || S.NumSuccessors == 2) {
+    // Operands: the passed-through condition, the condition, the base.
+    std::string BaseOperand =
+        "$" + std::to_string(unsigned(Pass) + unsigned(bool(S.BranchWord)));
+    std::string Text =
+        probePrologue(S) +
+        leaderRegionBody(S, Counters, Pass ? "$1" : "$0", BaseOperand) + "\t}";
+    SmallVector<Value *, 2> Args;
+    if (S.BranchWord)
+      Args.push_back(S.SuccessorIndex);
+    // Passed through in the same register (the output is tied to the
+    // input): no instruction.
+    std::string Constraints = Pass ? "=b,0" : S.BranchWord ? "b" : "";
+    if (Counters.Base) {
+      Args.push_back(Counters.Base);
+      Constraints += Constraints.empty() ? "l" : ",l";
+    }
+    SmallVector<Value *, 1> Results;
+    emitProbeAsm(InsertBefore, Text, Constraints, Args, 0, &Results, Pass);
+    return Pass ? Results[0] : nullptr;
+  }
+  // A switch: its index is $0, the base $1.
+  std::string Text = probePrologue(S) + replicaBase(Counters, "$1");
+  SmallVector<Value *, 2> Args;
+  std::string Constraints;
   if (S.BlockWord) {
     uint64_t Block = 8 * *S.BlockWord;
     Text += formatv("\t@%wsp red.global.add.u64 {0}, 1;\n",
@@ -254,10 +342,30 @@ Value *warpscope::emitProbe(Instruction *InsertBefore,
   // input): no instruction.
   if (Pass)
     Constraints = "=b,0";
+  if (Counters.Base) {
+    Args.push_back(Counters.Base);
+    Constraints += ",l";
+  }
   Text += "\t}";
   SmallVector<Value *, 1> Results;
-  emitAsm(InsertBefore, Text, Constraints, Args, 0, &Results, Pass);
+  emitProbeAsm(InsertBefore, Text, Constraints, Args, 0, &Results, Pass);
   return Pass ? Results[0] : nullptr;
+}
+
+Value *warpscope::emitReplicaBase(Instruction *InsertBefore,
+                                  const CounterArray &C) {
+  std::string Text = formatv("// ws:replica\n\t{{\n"
+                             "\t.reg .b32 %ws_replica;\n"
+                             "\t.reg .b32 %wsk;\n"
+                             "\tmov.u32 %wsk, %clock;\n"
+                             "\tand.b32 %wsk, %wsk, {0};\n"
+                             "\tmov.u64 $0, {1};\n"
+                             "\tmad.wide.u32 $0, %wsk, {2}, $0;\n\t}",
+                             C.Replicas - 1, C.Symbol, C.ReplicaBytes)
+                         .str();
+  SmallVector<Value *, 1> Results;
+  emitProbeAsm(InsertBefore, Text, "=l", {}, 1, &Results);
+  return Results[0];
 }
 
 void warpscope::emitLoopEntryProbe(Instruction *InsertBefore,
@@ -270,27 +378,28 @@ void warpscope::emitLoopEntryProbe(Instruction *InsertBefore,
                              "\t.reg .b64 %wsc;\n"
                              "\tactivemask.b32 %wsm;\n",
                              Word)
-                         .str() +
-                     replicaBase(Counters);
-  if (UseElect)
-    Text += "\telect.sync _|%wsp, %wsm;\n";
-  else
-    Text += "\tmov.u32 %wsl, %laneid;\n"
-            "\tbfind.u32 %wsn, %wsm;\n"
-            "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n";
-  // Only the leader, and only when it goes to successor 0.
-  Text += formatv("\tand.pred %wsp, %wsp, $0;\n"
-                  "\t@%wsp red.global.add.u64 {0}, 1;\n",
-                  at(Counters, 8 * (Word + LoopEntrySuccessor0Arrivals)))
+                         .str();
+  Text += electLeader(UseElect);
+  // Only the leader, and only when it goes to successor 0: one region.
+  Text += "\tand.pred %wsp, %wsp, $0;\n"
+          "\t@!%wsp bra ws_done;\n" +
+          replicaBase(Counters, "$1") +
+          formatv("\tred.global.add.u64 {0}, 1;\n"
+                  "\tpopc.b32 %wsn, %wsm;\n"
+                  "\tcvt.u64.u32 %wsc, %wsn;\n"
+                  "\tred.global.add.u64 {1}, %wsc;\n"
+                  "ws_done:\n\t}",
+                  at(Counters, 8 * (Word + LoopEntrySuccessor0Arrivals)),
+                  at(Counters, 8 * (Word + LoopEntrySuccessor0Threads)))
               .str();
-  Text += addPopcount("%wsm",
-                      at(Counters, 8 * (Word + LoopEntrySuccessor0Threads)));
-  Text += "\t}";
-  emitAsm(InsertBefore, Text, "b", {Cond});
+  if (Counters.Base)
+    emitProbeAsm(InsertBefore, Text, "b,l", {Cond, Counters.Base});
+  else
+    emitProbeAsm(InsertBefore, Text, "b", {Cond});
 }
 
 /// The target's SM and PTX ISA versions (0 when unknown).
-std::pair<unsigned, unsigned> targetVersions(const Function &F) {
+static std::pair<unsigned, unsigned> targetVersions(const Function &F) {
   unsigned Sm = 0, Ptx = 0;
   StringRef Cpu = F.getFnAttribute("target-cpu").getValueAsString();
   if (!Cpu.consume_front("sm_") || Cpu.consumeInteger(10, Sm))
@@ -308,19 +417,13 @@ bool warpscope::targetHasElect(const Function &F) {
   return Sm >= 90 && Ptx >= 80;
 }
 
-namespace {
-
-/// What a promoted probe adds to each accumulator.
-enum class Accumulate {
-  PerArrival, ///< leader: +1 (warp executions, visits)
-  PerLane,    ///< every lane: +1 (thread executions, active threads)
-  Divergent,  ///< leader: +1 if the lanes disagree
-  Successor0, ///< lanes going to successor 0: +1
-  Arrivals0   ///< leader: +1 if any lane goes to successor 0
-};
+bool warpscope::targetHasRedux(const Function &F) {
+  auto [Sm, Ptx] = targetVersions(F);
+  return Sm >= 80 && Ptx >= 70;
+}
 
 SmallVector<std::pair<uint64_t, Accumulate>, 6>
-promotedLayout(const ProbeSpec &S) {
+warpscope::promotedLayout(const ProbeSpec &S) {
   SmallVector<std::pair<uint64_t, Accumulate>, 6> L;
   if (S.BlockWord) {
     L.push_back({*S.BlockWord + BlockWarpExecutions, Accumulate::PerArrival});
@@ -339,8 +442,6 @@ promotedLayout(const ProbeSpec &S) {
   }
   return L;
 }
-
-} // namespace
 
 bool warpscope::canPromote(const ProbeSpec &S) {
   return !S.BranchWord || S.NumSuccessors == 2;
@@ -371,12 +472,7 @@ warpscope::emitPromotedProbe(Instruction *InsertBefore, const ProbeSpec &S,
                              "\tactivemask.b32 %wsm;\n",
                              Comment, Register)
                          .str();
-  if (S.UseElect)
-    Text += "\telect.sync _|%wsp, %wsm;\n";
-  else
-    Text += "\tmov.u32 %wsl, %laneid;\n"
-            "\tbfind.u32 %wsn, %wsm;\n"
-            "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n";
+  Text += electLeader(S.UseElect);
   bool Pass = S.PassCondition && S.BranchWord;
   std::string Cond = "$" + std::to_string(2 * N + Pass);
   // Everything after the election is the leader's (predicated on %wsp): it
@@ -437,7 +533,7 @@ warpscope::emitPromotedProbe(Instruction *InsertBefore, const ProbeSpec &S,
     Constraints.pop_back();
   }
   SmallVector<Value *, 6> Results;
-  emitAsm(InsertBefore, Text, Constraints, Args, N, &Results, Pass);
+  emitProbeAsm(InsertBefore, Text, Constraints, Args, N, &Results, Pass);
   return Results;
 }
 
@@ -452,7 +548,7 @@ SmallVector<Value *, 16> warpscope::emitPromotedInit(Instruction *InsertBefore,
   }
   Text += "\t}";
   SmallVector<Value *, 16> Results;
-  emitAsm(InsertBefore, Text, Constraints, {}, N, &Results);
+  emitProbeAsm(InsertBefore, Text, Constraints, {}, N, &Results);
   return Results;
 }
 
@@ -494,7 +590,7 @@ SmallVector<Value *, 8> warpscope::emitPromotedFlush(
   for (unsigned K = 0; K < N; ++K)
     Constraints += std::to_string(K) + (K + 1 < N ? "," : "");
   SmallVector<Value *, 8> Reset;
-  emitAsm(InsertBefore, Text, Constraints, Accumulators, N, &Reset);
+  emitProbeAsm(InsertBefore, Text, Constraints, Accumulators, N, &Reset);
   return Reset;
 }
 
@@ -506,10 +602,10 @@ void warpscope::emitBlockMarker(Instruction *InsertBefore, uint64_t BlockWord) {
   // scope could end up before another block's first instruction, or before
   // a guarded one) and gives the marker an instruction that all of the
   // block's lanes execute. ptxas deletes it: no cost on a GPU.
-  emitAsm(InsertBefore,
-          formatv("// {0} (derived)\n\t{{\n\t.reg .b32 {1};\n"
-                  "\tmov.u32 {1}, 0;\n\t}",
-                  Comment, Register)
-              .str(),
-          "", {});
+  emitProbeAsm(InsertBefore,
+               formatv("// {0} (derived)\n\t{{\n\t.reg .b32 {1};\n"
+                       "\tmov.u32 {1}, 0;\n\t}",
+                       Comment, Register)
+                   .str(),
+               "", {});
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 namespace llvm {
+class CallInst;
 class Function;
 class Instruction;
 class Value;
@@ -50,6 +51,12 @@ struct ProbeSpec {
   /// inside the probe (so the mapping is not counted as program code).
   bool SwitchChain = false;
   std::vector<std::pair<uint32_t, unsigned>> Cases;
+  /// With SwitchChain: the cases are the values AffineLo .. AffineLo +
+  /// AffineCount - 1, the value AffineLo + K going to successor
+  /// AffineFirst + K (every other value to DefaultSuccessor), so each lane
+  /// maps its value in four instructions however many cases there are.
+  uint32_t AffineLo = 0, AffineCount = 0;
+  unsigned AffineFirst = 0;
   unsigned DefaultSuccessor = 0;
   unsigned NumSuccessors = 0;
   /// Two successors: also count warp arrivals at successor 0 (needed only
@@ -73,7 +80,18 @@ struct CounterArray {
   std::string Symbol;
   unsigned Replicas = 1;     ///< a power of two
   uint64_t ReplicaBytes = 0; ///< distance between replicas
+  /// With replicas: the replica this function's probes add to (an i64
+  /// address from emitReplicaBase at the function's entry); null: each
+  /// probe picks its replica itself.
+  llvm::Value *Base = nullptr;
 };
+
+/// The address of the replica the probes of one function invocation add to
+/// (the array + (%clock at the entry mod replicas) * replica size), in a
+/// scope named %ws_replica at InsertBefore: computed once per warp instead
+/// of in every probe. Any choice keeps the counts exact.
+llvm::Value *emitReplicaBase(llvm::Instruction *InsertBefore,
+                             const CounterArray &Counters);
 
 /// Returns the passed-through predicate with PassCondition, else null.
 llvm::Value *emitProbe(llvm::Instruction *InsertBefore,
@@ -120,6 +138,81 @@ llvm::SmallVector<llvm::Value *, 8> emitPromotedFlush(
     llvm::Instruction *InsertBefore, llvm::StringRef CountersSymbol,
     llvm::ArrayRef<llvm::Value *> Accumulators, llvm::ArrayRef<uint64_t> Words,
     llvm::ArrayRef<unsigned> Leads, uint64_t Id);
+
+/// Lane-local loop counters (-warpscope-lane-loop-counters): in a loop whose
+/// trip count per entry is bounded below 2^32, a promoted probe counts in
+/// 32-bit registers of every lane instead: each lane adds 1 for itself
+/// (thread executions) and for its own side (successor-0 threads), the
+/// elected leader 1 for its group (warp executions, divergent visits,
+/// successor-0 arrivals), so no popc and no 64-bit add runs in the loop. A
+/// lane's register grows by at most 1 per iteration, so it cannot wrap. At
+/// each loop exit the lanes there sum each register over the warp
+/// (redux.sync, in 16-bit halves where 32 lanes' sums could wrap) and the
+/// leader adds the sums to the counters.
+
+/// Whether F's target has redux.sync (sm_80 or later, PTX ISA 7.0 or later).
+bool targetHasRedux(const llvm::Function &F);
+
+/// The probe, counting into Accumulators (one i32 per promotedWords entry);
+/// returns their new values (then, with PassCondition, the predicate).
+llvm::SmallVector<llvm::Value *, 6>
+emitLaneProbe(llvm::Instruction *InsertBefore, const ProbeSpec &Spec,
+              llvm::ArrayRef<llvm::Value *> Accumulators);
+
+/// N zero i32 accumulators from a scope named %ws_init_<Id>.
+llvm::SmallVector<llvm::Value *, 16>
+emitLaneInit(llvm::Instruction *InsertBefore, unsigned N, uint64_t Id);
+
+/// At a loop exit, in a scope named %ws_flush_<Id>: each accumulator added
+/// to counter word Words[K] of CountersSymbol, by every lane holding a count
+/// where LeaderOnly[K] (warp-level counts: only lanes that led hold them),
+/// else summed over the lanes there and added by their leader.
+/// SplitHalves: sum 16-bit halves (a lane may hold 2^27 or more). Returns
+/// the accumulators' new values: zero.
+llvm::SmallVector<llvm::Value *, 8>
+emitLaneFlush(llvm::Instruction *InsertBefore, llvm::StringRef CountersSymbol,
+              llvm::ArrayRef<llvm::Value *> Accumulators,
+              llvm::ArrayRef<uint64_t> Words, llvm::ArrayRef<bool> LeaderOnly,
+              uint64_t Id, bool UseElect, bool SplitHalves);
+
+/// A loop without a trip count bound: after the probe whose thread count
+/// is Accumulators[Guard] (every other register is at most that plus 1),
+/// each lane whose count reached Limit (at most 2^32 - 2) adds all its
+/// registers to counter words Words of CountersSymbol and zeroes them, in a
+/// scope named %ws_guard_<Id>. Returns the registers' new values.
+llvm::SmallVector<llvm::Value *, 16>
+emitLaneGuard(llvm::Instruction *InsertBefore, llvm::StringRef CountersSymbol,
+              llvm::ArrayRef<llvm::Value *> Accumulators,
+              llvm::ArrayRef<uint64_t> Words, uint64_t Id, unsigned Guard,
+              uint32_t Limit);
+
+/// The probes' inline asm call (Probes.cpp, also used by LaneCounters.cpp):
+/// convergent, with side effects; with NumResults > 0 it returns that many
+/// integers of ResultBits bits (a struct when more than one), and with
+/// PassCondition one i1 after them, split into Results.
+llvm::CallInst *
+emitProbeAsm(llvm::Instruction *InsertBefore, llvm::StringRef Text,
+             llvm::StringRef Constraints, llvm::ArrayRef<llvm::Value *> Args,
+             unsigned NumResults = 0,
+             llvm::SmallVectorImpl<llvm::Value *> *Results = nullptr,
+             bool PassCondition = false, unsigned ResultBits = 64);
+
+/// The leader election text: %wsp set in the leader (elect.sync, or the
+/// highest active lane), from the active mask in %wsm.
+std::string electLeader(bool UseElect);
+
+/// What a promoted probe adds to each accumulator.
+enum class Accumulate {
+  PerArrival, ///< leader: +1 (warp executions, visits)
+  PerLane,    ///< every lane: +1 (thread executions, active threads)
+  Divergent,  ///< leader: +1 if the lanes disagree
+  Successor0, ///< lanes going to successor 0: +1
+  Arrivals0   ///< leader: +1 if any lane goes to successor 0
+};
+
+/// The counter words a promoted probe counts, with how, in operand order.
+llvm::SmallVector<std::pair<uint64_t, Accumulate>, 6>
+promotedLayout(const ProbeSpec &Spec);
 
 /// Counts a proven-uniform two-way branch's visits that go to successor 0
 /// (Cond true), and their active lanes, into the loop-entry record at Word.

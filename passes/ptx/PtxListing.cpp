@@ -290,6 +290,9 @@ bool BodyReader::read(const std::vector<Statement> &S, size_t B, size_t E,
       Probe.pop_back();
       continue;
     case Statement::Label:
+      // A probe's own labels (its leader region) start no block.
+      if (InProbe)
+        continue;
       LastLabel = St.Text;
       if (!Targets.count(St.Text))
         continue;

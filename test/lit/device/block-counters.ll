@@ -12,7 +12,8 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK-LABEL: define ptx_kernel void @blocks(
 ; CHECK: entry:
-; CHECK-NEXT: call void asm sideeffect "// ws:block 0\0A\09{{.*}}activemask.b32 %wsm;{{.*}}bfind.u32 %wsn, %wsm;{{.*}}@%wsp red.global.add.u64 [[[CTR]]+0], 1;{{.*}}@%wsp popc.b32 %wsn, %wsm;{{.*}}@%wsp red.global.add.u64 [[[CTR]]+8], %wsc;{{.*}}", ""() #[[ATTR:[0-9]+]]
+; The leader's atomics lie in one region a branch skips for the other lanes.
+; CHECK-NEXT: call void asm sideeffect "// ws:block 0\0A\09{{.*}}activemask.b32 %wsm;{{.*}}bfind.u32 %wsn, %wsm;{{.*}}@!%wsp bra ws_done;\0A\09red.global.add.u64 [[[CTR]]+0], 1;\0A\09popc.b32 %wsn, %wsm;\0A\09cvt.u64.u32 %wsc, %wsn;\0A\09red.global.add.u64 [[[CTR]]+8], %wsc;\0Aws_done:\0A\09}", ""() #[[ATTR:[0-9]+]]
 ; CHECK: loop:
 ; CHECK-NEXT: phi
 ; CHECK-NEXT: call void asm sideeffect "// ws:block 2{{.*}}[[[CTR]]+16], 1;{{.*}}[[[CTR]]+24], %wsc;

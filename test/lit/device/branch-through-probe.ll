@@ -17,8 +17,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: %[[P:[0-9]+]] = call i1 asm sideeffect "// ws:block {{[0-9]+}} ws:branch {{[0-9]+}}\0A{{.*}}vote.sync.ballot.b32 %wsb, $1, %wsm;{{.*}}", "=b,0"(i1 %more)
 ; CHECK-NEXT: br i1 %[[P]], label %body, label %exit
 ; PROMOTED-LABEL: define ptx_kernel void @latch(
-; PROMOTED: %[[R:[0-9]+]] = call { i64, i64, i64, i64, i64, i1 } asm sideeffect "// ws:block {{[0-9]+}} ws:branch {{[0-9]+}} (promoted){{.*}}vote.sync.ballot.b32 %wsb, $11, %wsm;{{.*}}", "=l,=l,=l,=l,=l,=b,0,1,2,3,4,5"(i64 {{.*}}, i1 %more)
-; PROMOTED: %[[P:[0-9]+]] = extractvalue { i64, i64, i64, i64, i64, i1 } %[[R]], 5
+; PROMOTED: %[[R:[0-9]+]] = call { i32, i32, i32, i32, i32, i1 } asm sideeffect "// ws:block {{[0-9]+}} ws:branch {{[0-9]+}} (promoted){{.*}}vote.sync.ballot.b32 %wsb, $11, %wsm;{{.*}}@$11 add.u32 $3, $3, 1;{{.*}}", "=r,=r,=r,=r,=r,=b,0,1,2,3,4,5"(i32 {{.*}}, i1 %more)
+; PROMOTED: %[[P:[0-9]+]] = extractvalue { i32, i32, i32, i32, i32, i1 } %[[R]], 5
 ; PROMOTED: br i1 %[[P]], label %body, label %exit
 ; OFF-LABEL: define ptx_kernel void @latch(
 ; OFF: call void asm sideeffect "// ws:block {{[0-9]+}} ws:branch {{[0-9]+}}{{.*}}", "b"(i1 %more)

@@ -1,7 +1,10 @@
 ; Counter replicas (-warpscope-counter-replicas): the counter array holds N
-; copies of the counters, each on its own 128-byte lines, and every probe adds
-; to the copy the clock's low bits pick (the runtime sums them). One copy
+; copies of the counters, each on its own 128-byte lines, and the probes add
+; to the copy the clock's low bits pick (the runtime sums them): read once at
+; the function's entry ("ws:replica", -warpscope-replica-per-warp, default)
+; and handed to every probe, or read by each probe itself (REPL). One copy
 ; keeps addressing the array by its symbol. The database records the layout.
+; RUN: %opt-ws -passes=warpscope-device -warpscope-replica-per-warp=0 -warpscope-db-out=%tr.json -S %s | FileCheck %s --check-prefix=REPL
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-db-out=%t.json -S %s | FileCheck %s --check-prefix=DEF
 ; RUN: %dbdump %t.json | FileCheck %s --check-prefix=DEFDB
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=4 -warpscope-db-out=%t4.json -S %s | FileCheck %s --check-prefix=FOUR
@@ -32,15 +35,22 @@ target triple = "nvptx64-nvidia-cuda"
 ; BIGDB: counters=2200 {{.*}} replicas=128 stride=2208
 
 ; DEF-LABEL: define ptx_kernel void @branchy(
-; DEF: call void asm sideeffect "// ws:block 0 ws:branch {{[0-9]+}}\0A{{.*}}activemask.b32 %wsm;{{.*}}setp.eq.u32 %wsp, %wsl, %wsn;\0A\09.reg .b32 %wsk;\0A\09.reg .b64 %wsg;\0A\09mov.u32 %wsk, %clock;\0A\09and.b32 %wsk, %wsk, 255;\0A\09mov.u64 %wsg, [[CTR]];\0A\09mad.wide.u32 %wsg, %wsk, 256, %wsg;\0A{{.*}}@%wsp red.global.add.u64 [%wsg+0], 1;{{.*}}red.global.add.u64 [%wsg+8], %wsc;{{.*}}@%wsd red.global.add.u64 [%wsg+{{[0-9]+}}], 1;{{.*}}"
+; DEF: %[[BASE:[0-9]+]] = call i64 asm sideeffect "// ws:replica\0A\09{\0A\09.reg .b32 %ws_replica;\0A\09.reg .b32 %wsk;\0A\09mov.u32 %wsk, %clock;\0A\09and.b32 %wsk, %wsk, 255;\0A\09mov.u64 $0, [[CTR]];\0A\09mad.wide.u32 $0, %wsk, 256, $0;\0A\09}", "=l"()
+; DEF: call void asm sideeffect "// ws:block 0 ws:branch {{[0-9]+}}\0A{{.*}}activemask.b32 %wsm;{{.*}}setp.eq.u32 %wsp, %wsl, %wsn;{{.*}}@!%wsp bra ws_done;\0A\09.reg .b64 %wsg;\0A\09mov.u64 %wsg, $1;\0A\09red.global.add.u64 [%wsg+0], 1;{{.*}}red.global.add.u64 [%wsg+8], %wsc;{{.*}}@%wsd red.global.add.u64 [%wsg+{{[0-9]+}}], 1;{{.*}}ws_done:\0A\09}", "b,l"(i1 %{{[0-9]+}}, i64 %[[BASE]])
+; DEF-NOT: %clock
+; DEF: call void asm sideeffect "// ws:block {{[0-9]+}}\0A{{.*}}mov.u64 %wsg, $0;{{.*}}", "l"(i64 %[[BASE]])
 ; DEF-NOT: red.global.add.u64 [__warpscope_counters
 ; DEF-LABEL: define ptx_kernel void @switchy(
-; DEF: mov.u64 %wsr, %wsg;\0A\09@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;
+; DEF: %[[SBASE:[0-9]+]] = call i64 asm sideeffect "// ws:replica
+; DEF: mov.u64 %wsg, $1;{{.*}}mov.u64 %wsr, %wsg;\0A\09@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;{{.*}}", "r,l"(i32 %{{.*}}, i64 %[[SBASE]])
+; REPL-LABEL: define ptx_kernel void @branchy(
+; REPL-NOT: ws:replica
+; REPL: call void asm sideeffect "// ws:block 0 ws:branch {{[0-9]+}}\0A{{.*}}@!%wsp bra ws_done;\0A\09.reg .b32 %wsk;\0A\09.reg .b64 %wsg;\0A\09mov.u32 %wsk, %clock;\0A\09and.b32 %wsk, %wsk, 255;\0A\09mov.u64 %wsg, __warpscope_counters_{{[0-9a-f]+}};\0A\09mad.wide.u32 %wsg, %wsk, 256, %wsg;\0A\09red.global.add.u64 [%wsg+0], 1;{{.*}}", "b"(i1
 ; FOUR-LABEL: define ptx_kernel void @branchy(
-; FOUR: and.b32 %wsk, %wsk, 3;\0A\09mov.u64 %wsg, __warpscope_counters_{{[0-9a-f]+}};\0A\09mad.wide.u32 %wsg, %wsk, 256, %wsg;
+; FOUR: and.b32 %wsk, %wsk, 3;\0A\09mov.u64 $0, __warpscope_counters_{{[0-9a-f]+}};\0A\09mad.wide.u32 $0, %wsk, 256, $0;
 ; ONE-LABEL: define ptx_kernel void @branchy(
 ; ONE-NOT: %clock
-; ONE: @%wsp red.global.add.u64 [[[CTR1]]+0], 1;
+; ONE: @!%wsp bra ws_done;\0A\09red.global.add.u64 [[[CTR1]]+0], 1;
 ; ONE-LABEL: define ptx_kernel void @switchy(
 ; ONE-NOT: %wsg
 ; ONE: @%wsq mov.u64 %wsr, [[CTR1]];

@@ -1,7 +1,8 @@
 ; Loop-entry records: a proven-uniform branch that enters a loop over a
 ; critical edge while its other edge is critical too gets no divergence
 ; probe (no vote), only a leader-only count of the visits that go to
-; successor 0 and their active lanes ("ws:entry"), so the preheader the code
+; successor 0 and their active lanes ("ws:entry", one branch around the
+; leader's atomics), so the preheader the code
 ; generator puts on that edge gets exact counts. A guard with a dedicated
 ; preheader or exit needs none. Every block records its successors, and the
 ; post-dominator where a divergent branch's lanes meet is marked.
@@ -14,7 +15,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define ptx_kernel void @critical(
 ; CHECK: entry:
 ; CHECK-NOT: vote.sync
-; CHECK: call void asm sideeffect "// ws:entry [[W:[0-9]+]]\0A\09{\0A\09.reg .b32 %ws_entry_[[W]];{{.*}}elect.sync _|%wsp, %wsm;\0A\09and.pred %wsp, %wsp, $0;\0A\09@%wsp red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+{{[0-9]+}}], 1;{{.*}}", "b"(i1 %guard)
+; CHECK: call void asm sideeffect "// ws:entry [[W:[0-9]+]]\0A\09{\0A\09.reg .b32 %ws_entry_[[W]];{{.*}}elect.sync _|%wsp, %wsm;\0A\09and.pred %wsp, %wsp, $0;\0A\09@!%wsp bra ws_done;\0A\09red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+{{[0-9]+}}], 1;{{.*}}ws_done:{{.*}}", "b"(i1 %guard)
 ; CHECK-NEXT: br i1 %guard, label %loop, label %exit
 ; CHECK: loop:
 ; CHECK-NOT: ws:entry

@@ -14,7 +14,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: call void asm sideeffect "// ws:block 0
 ; CHECK: %odd = icmp ne i32
 ; CHECK-NEXT: %[[NOT:[0-9]+]] = xor i1 %odd, true
-; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A\09{\0A\09.reg .b32 %ws_branch_2;{{.*}}@%wsp red.global.add.u64 [__warpscope_counters_[[ID:[0-9a-f]+]]+16], 1;{{.*}}vote.sync.ballot.b32 %wsb, !$0, %wsm;{{.*}}@%wsd red.global.add.u64 [__warpscope_counters_[[ID]]+24], 1;{{.*}}popc.b32 %wsn, %wsb;{{.*}}[__warpscope_counters_[[ID]]+40]{{.*}}popc.b32 %wsn, %wsm;{{.*}}[__warpscope_counters_[[ID]]+32]{{.*}}", "b"(i1 %[[NOT]])
+; Every lane votes; then one branch skips the leader's region (its atomics,
+; those of divergent visits and arrivals predicated on the vote) for the
+; other lanes.
+; CHECK-NEXT: call void asm sideeffect "// ws:branch 2\0A\09{\0A\09.reg .b32 %ws_branch_2;{{.*}}vote.sync.ballot.b32 %wsb, !$0, %wsm;\0A\09setp.ne.and.u32 %wsa, %wsb, 0, %wsp;\0A\09setp.ne.and.u32 %wsd, %wsb, %wsm, %wsa;\0A\09@!%wsp bra ws_done;\0A\09red.global.add.u64 [__warpscope_counters_[[ID:[0-9a-f]+]]+16], 1;{{.*}}popc.b32 %wsn, %wsm;{{.*}}[__warpscope_counters_[[ID]]+32]{{.*}}@%wsd red.global.add.u64 [__warpscope_counters_[[ID]]+24], 1;{{.*}}popc.b32 %wsn, %wsb;{{.*}}[__warpscope_counters_[[ID]]+40]{{.*}}ws_done:\0A\09}", "b"(i1 %[[NOT]])
 ; CHECK-NOT: +48]
 ; CHECK: br i1 %odd, label %then, label %join
 ; CHECK-NOT: match.any

@@ -6,7 +6,8 @@
 ; successor adds the size of its match.any group at the word its successor
 ; index selects (indices below the last only); on visits where all lanes go
 ; one way, the leader adds 1 to that successor's uniform-visits word (the
-; record's last three words here).
+; record's last three words here). A dense switch maps values by one range
+; check (@dense).
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-cheaper-counting=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 
@@ -107,6 +108,44 @@ one:
   br label %dflt
 two:
   store i32 2, ptr addrspace(1) %out
+  br label %dflt
+dflt:
+  ret void
+}
+
+; A dense switch (consecutive values to consecutive successors, none the
+; default, as an interpreter's dispatch): whatever the number of cases, every
+; lane maps its value with one range check (value - 2 below 5: successor
+; value - 2 + 1, else the default, 0), then counts as with the chain.
+; CHECK-LABEL: define ptx_kernel void @dense(
+; CHECK: call void asm sideeffect "// ws:branch {{[0-9]+}}\0A{{.*}}\0A\09sub.u32 %wsi, $0, 2;\0A\09setp.lt.u32 %wst, %wsi, 5;\0A\09add.u32 %wsi, %wsi, 1;\0A\09selp.u32 %wsi, %wsi, 0, %wst;\0A\09match.any.sync.b32 %wsb, %wsi, %wsm;{{.*}}", "r"(i32 %v{{.*}})
+; CHECK-NOT: bfind
+; CHECK-NEXT: switch i32 %v
+define ptx_kernel void @dense(ptr addrspace(1) %out) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %v = and i32 %tid, 7
+  switch i32 %v, label %dflt [
+    i32 2, label %a
+    i32 3, label %b
+    i32 4, label %c
+    i32 5, label %d
+    i32 6, label %e
+  ]
+a:
+  store i32 1, ptr addrspace(1) %out
+  br label %dflt
+b:
+  store i32 2, ptr addrspace(1) %out
+  br label %dflt
+c:
+  store i32 3, ptr addrspace(1) %out
+  br label %dflt
+d:
+  store i32 4, ptr addrspace(1) %out
+  br label %dflt
+e:
+  store i32 5, ptr addrspace(1) %out
   br label %dflt
 dflt:
   ret void
