@@ -33,7 +33,7 @@ using namespace llvm;
 using namespace warpscope;
 using namespace warpscope::device;
 
-#define DEBUG_TYPE "warpscope"
+#define DEBUG_TYPE "warpscope-counting-plan"
 
 STATISTIC(NumUniformPruned, "Branches not probed: proven uniform");
 STATISTIC(NumLoopEntryRecords,

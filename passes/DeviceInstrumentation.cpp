@@ -32,7 +32,7 @@ using namespace llvm;
 using namespace warpscope;
 using namespace warpscope::device;
 
-#define DEBUG_TYPE "warpscope"
+#define DEBUG_TYPE "warpscope-device"
 
 STATISTIC(NumCounterWords, "Counter words in device arrays, replicas included");
 STATISTIC(NumFunctionsInstrumented, "Device functions instrumented");

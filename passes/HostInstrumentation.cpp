@@ -22,7 +22,7 @@
 using namespace llvm;
 using namespace warpscope;
 
-#define DEBUG_TYPE "warpscope"
+#define DEBUG_TYPE "warpscope-host"
 
 STATISTIC(NumModulesRegistered, "Host modules registered with the runtime");
 

@@ -25,7 +25,7 @@ using namespace llvm;
 using namespace warpscope;
 using namespace warpscope::device;
 
-#define DEBUG_TYPE "warpscope"
+#define DEBUG_TYPE "warpscope-loop-promotion"
 
 STATISTIC(NumLaneLoops, "Promoted loops counting in lane-local registers");
 STATISTIC(NumGuardedLoops,

@@ -22,7 +22,7 @@ using namespace llvm;
 using namespace warpscope;
 using namespace warpscope::device;
 
-#define DEBUG_TYPE "warpscope"
+#define DEBUG_TYPE "warpscope-probe-placement"
 
 STATISTIC(NumBlockProbes, "Block probes placed");
 STATISTIC(NumBranchProbes,

@@ -25,7 +25,7 @@
 using namespace llvm;
 using namespace warpscope;
 
-#define DEBUG_TYPE "warpscope"
+#define DEBUG_TYPE "warpscope-profile-use"
 
 static cl::opt<std::string> ProfileUse(
     "warpscope-profile-use", cl::Hidden,

@@ -3,9 +3,10 @@
 ; probes placed, blocks counted by their branch's probe, derived from a
 ; branch record or taken from an equivalent block, and loops whose probes
 ; count in registers ("Probes"). The pass keeps the same numbers in
-; STATISTICs (DEBUG_TYPE "warpscope"), but opt -stats prints nothing on an
-; LLVM built without assertions or LLVM_FORCE_ENABLE_STATS, so the remarks
-; are what this test can see.
+; STATISTICs (a DEBUG_TYPE per pass file, e.g. "warpscope-probe-placement",
+; the remarks' pass name), but opt -stats prints nothing on an LLVM built
+; without assertions or LLVM_FORCE_ENABLE_STATS, so the remarks are what
+; this test can see.
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -pass-remarks-analysis=warpscope -disable-output %s 2>&1 | FileCheck %s
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -pass-remarks-output=%t.yaml -disable-output %s
 ; RUN: FileCheck --check-prefix=YAML %s < %t.yaml
@@ -19,7 +20,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: remark: {{.*}}placed 3 block, 0 branch and 0 loop-entry probes; blocks counted by their branch's probe: 0, derived from a branch record: 0, from an equivalent block: 1; loops counting in registers: 0
 
 ; The numbers are named arguments in the remarks file.
-; YAML-LABEL: Name: Probes
+; YAML: Pass: warpscope-probe-placement
+; YAML-NEXT: Name: Probes
 ; YAML-NEXT: Function: loop
 ; YAML: BlockProbes: '3'
 ; YAML: BranchProbes: '1'
