@@ -63,6 +63,14 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
 if os.path.exists(os.path.join(libdir, "emu", "libcudart.so.13")):
     config.available_features.add("emulator")
+# warpscope train and predict need XGBoost (libxgboost-dev at build time,
+# its library at run time): a train of nothing says whether it is there.
+ws = os.path.join(bindir, "warpscope")
+if os.path.exists(ws):
+    probe = subprocess.run([ws, "train", "/nonexistent.csv", "-o", "/dev/null"],
+                           capture_output=True, text=True)
+    if "XGBoost" not in probe.stderr:
+        config.available_features.add("xgboost")
 chromium = shutil.which("chromium")
 if chromium:
     config.available_features.add("chromium")
