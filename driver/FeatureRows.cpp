@@ -156,10 +156,14 @@ void addModeled(const Truth &T, FeatureRow &R) {
     R.ModeledCycles += TL.Modeled->Cycles;
     R.ModeledMicroseconds += TL.Modeled->Microseconds;
     ++R.ModeledLaunches;
-    if (R.ModeledConfig.empty())
+    if (R.ModeledLaunches == 1) {
       R.ModeledConfig = TL.Modeled->Config;
-    else if (R.ModeledConfig != TL.Modeled->Config)
+      R.ModeledFingerprint = TL.Modeled->Fingerprint;
+    }
+    if (R.ModeledConfig != TL.Modeled->Config)
       R.ModeledConfig = "mixed";
+    if (R.ModeledFingerprint != TL.Modeled->Fingerprint)
+      R.ModeledFingerprint = "mixed";
   }
 }
 

@@ -34,6 +34,9 @@ struct FeatureRow {
   uint64_t ModeledCycles = 0, ModeledLaunches = 0;
   double ModeledMicroseconds = 0;
   std::string ModeledConfig;
+  /// The timing model's version of those figures ("mixed" when they differ,
+  /// "" when the ground truth does not record it).
+  std::string ModeledFingerprint;
   /// The kernel's own memory counts in the ground truth (emulated runs),
   /// over every launch of the run, probes left out; and its warp
   /// instructions there.

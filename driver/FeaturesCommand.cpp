@@ -190,9 +190,14 @@ int warpscope::runFeatures() {
         chooseModel(PredictGpu, PredictModel);
     if (!C)
       return Fail(toString(C.takeError()));
-    Expected<std::vector<RowPrediction>> P = predictRows((*C)->M, Rows);
+    std::string Warning;
+    Expected<std::vector<RowPrediction>> P =
+        predictRows((*C)->M, Rows, &Warning);
     if (!P)
       return Fail(toString(P.takeError()));
+    if (!Warning.empty())
+      WithColor::warning(errs(), "warpscope features")
+          << Dir << ": " << Warning << "\n";
     PredictionColumns.Model = std::move(*C);
     PredictionColumns.Predictions = std::move(*P);
     for (size_t I = 0; I < Rows.size(); ++I)

@@ -190,9 +190,13 @@ int warpscope::runPredict() {
   if (Rows.empty())
     return Fail(Dir + ": no instrumented kernel was launched; predict "
                       "needs a profile of an instrumented program");
-  Expected<std::vector<RowPrediction>> P = predictRows((*C)->M, Rows);
+  std::string Warning;
+  Expected<std::vector<RowPrediction>> P = predictRows((*C)->M, Rows, &Warning);
   if (!P)
     return Fail(toString(P.takeError()));
+  if (!Warning.empty())
+    WithColor::warning(errs(), "warpscope predict")
+        << Dir << ": " << Warning << "\n";
   if (none_of(*P, [](const RowPrediction &R) { return R.PerLaunch; }))
     return Fail(Dir + ": no kernel can be predicted: " + P->front().Why);
   if (Format == OutFormat::Json) {

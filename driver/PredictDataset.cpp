@@ -183,6 +183,7 @@ Error readRow(const Line &L, Target T, KernelSample &S, std::string &Skip) {
     return Shared.takeError();
   S.SharedBytes = std::isfinite(*Shared) ? uint64_t(*Shared) : 0;
   S.ModeledConfig = L.cell("modeled_config").str();
+  S.ModeledFingerprint = L.cell("modeled_fingerprint").str();
   double Mem[6];
   const char *MemCols[] = {"global_sectors",    "global_ideal_sectors",
                            "shared_wavefronts", "shared_ideal_wavefronts",

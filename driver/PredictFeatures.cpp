@@ -42,7 +42,9 @@ Analytic predict::analytic(const KernelSample &S, const GpuSpec &G,
 
 bool predict::hasModeled(const KernelSample &S, const Calibration &C) {
   return std::isfinite(S.ModeledCycles) && S.ModeledCycles > 0 &&
-         S.ModeledConfig == C.ModeledConfig;
+         S.ModeledConfig == C.ModeledConfig &&
+         (C.ModeledFingerprint.empty() ||
+          S.ModeledFingerprint == C.ModeledFingerprint);
 }
 
 const std::vector<std::string> &predict::featureNames() {

@@ -46,6 +46,11 @@ struct Calibration {
   /// The timing-model configuration whose modeled cycles the model reads;
   /// a row modeled with another has no modeled feature.
   std::string ModeledConfig;
+  /// ... and the version of the timing model that made them (the training
+  /// data's `modeled_fingerprint`): rows of another version have no
+  /// modeled feature either. "" when the data did not record it (then the
+  /// configuration's name alone decides).
+  std::string ModeledFingerprint;
   double MedianTarget = 0; ///< power: the margin (log of it)
   /// Features the model was trained without (train --exclude-feature):
   /// always missing (NaN) to it.
@@ -64,6 +69,9 @@ struct KernelSample {
   /// The timing model's cycles over the launches, and its configuration.
   double ModeledCycles = NAN;
   std::string ModeledConfig;
+  /// The timing model's version of the cycles (timing::fingerprint), ""
+  /// when not recorded.
+  std::string ModeledFingerprint;
   /// The kernel's exact memory counts (emulator): sectors over the ideal
   /// sectors, shared wavefronts over the ideal, atomic addresses per warp
   /// instruction.

@@ -221,6 +221,7 @@ Expected<Model> predict::train(const Dataset &D, const GpuSpec &G,
 KernelSample predict::withoutEmulator(KernelSample S) {
   S.ModeledCycles = NAN;
   S.ModeledConfig.clear();
+  S.ModeledFingerprint.clear();
   S.SectorRatio = S.BankConflictRatio = S.AtomicDensity = NAN;
   return S;
 }
@@ -302,12 +303,14 @@ json::Object metadataJson(const Model &M) {
                            {"max_warps_per_sm", M.Gpu.MaxWarpsPerSm},
                            {"max_blocks_per_sm", M.Gpu.MaxBlocksPerSm},
                            {"dram_gbytes_per_s", M.Gpu.DramGBps}}},
-      {"calibration", json::Object{{"floor_us", M.Cal.FloorUs},
-                                   {"clock_mhz", M.Cal.ClockMhz},
-                                   {"latency_cycles", M.Cal.LatencyCycles},
-                                   {"modeled_config", M.Cal.ModeledConfig},
-                                   {"median_target", M.Cal.MedianTarget},
-                                   {"excluded_features", std::move(Excluded)}}},
+      {"calibration",
+       json::Object{{"floor_us", M.Cal.FloorUs},
+                    {"clock_mhz", M.Cal.ClockMhz},
+                    {"latency_cycles", M.Cal.LatencyCycles},
+                    {"modeled_config", M.Cal.ModeledConfig},
+                    {"modeled_fingerprint", M.Cal.ModeledFingerprint},
+                    {"median_target", M.Cal.MedianTarget},
+                    {"excluded_features", std::move(Excluded)}}},
       {"training", json::Object{{"dataset", M.DatasetFile},
                                 {"device", M.From.Device},
                                 {"date", M.From.Date},
@@ -444,9 +447,13 @@ Expected<Model> predict::loadModel(const std::string &Path) {
            num(G, "max_blocks_per_sm"),
            num(G, "dram_gbytes_per_s")};
   const json::Object *C = Top->getObject("calibration");
-  M.Cal = {num(C, "floor_us"),       num(C, "clock_mhz"),
-           num(C, "latency_cycles"), str(C, "modeled_config"),
-           num(C, "median_target"),  {}};
+  M.Cal = {num(C, "floor_us"),
+           num(C, "clock_mhz"),
+           num(C, "latency_cycles"),
+           str(C, "modeled_config"),
+           str(C, "modeled_fingerprint"),
+           num(C, "median_target"),
+           {}};
   if (const json::Array *A = C ? C->getArray("excluded_features") : nullptr)
     for (const json::Value &N : *A) {
       std::string Name = N.getAsString().value_or("").str();

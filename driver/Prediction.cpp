@@ -7,6 +7,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include <set>
 
 using namespace llvm;
 using namespace warpscope;
@@ -91,6 +92,7 @@ KernelSample warpscope::sampleOf(const FeatureRow &R, std::string &Why) {
   if (R.Modeled && R.ModeledLaunches == S.Launches) {
     S.ModeledCycles = double(R.ModeledCycles);
     S.ModeledConfig = R.ModeledConfig;
+    S.ModeledFingerprint = R.ModeledFingerprint;
   }
   if (R.Memory) {
     const MemoryCounts &M = *R.Memory;
@@ -105,22 +107,45 @@ KernelSample warpscope::sampleOf(const FeatureRow &R, std::string &Why) {
 }
 
 Expected<std::vector<RowPrediction>>
-warpscope::predictRows(const Model &M, ArrayRef<FeatureRow> Rows) {
+warpscope::predictRows(const Model &M, ArrayRef<FeatureRow> Rows,
+                       std::string *Warning) {
   std::vector<RowPrediction> Out(Rows.size());
   std::vector<KernelSample> Samples;
   std::vector<size_t> Where;
+  std::set<std::string> OtherVersions;
+  unsigned OtherRows = 0;
   for (size_t I = 0; I < Rows.size(); ++I) {
     KernelSample S = sampleOf(Rows[I], Out[I].Why);
     if (!Out[I].Why.empty())
       continue;
-    if (std::isfinite(S.ModeledCycles) && !hasModeled(S, M.Cal))
-      Out[I].Note = "its modeled cycles are of configuration '" +
-                    S.ModeledConfig + "'; the model reads '" +
-                    M.Cal.ModeledConfig + "'s, so it went without them";
+    if (std::isfinite(S.ModeledCycles) && !hasModeled(S, M.Cal)) {
+      if (S.ModeledConfig != M.Cal.ModeledConfig) {
+        Out[I].Note = "its modeled cycles are of configuration '" +
+                      S.ModeledConfig + "'; the model reads '" +
+                      M.Cal.ModeledConfig + "'s, so it went without them";
+      } else {
+        // The same configuration from another version of the timing model
+        // (its code or figures changed): one warning for all such rows.
+        OtherVersions.insert(S.ModeledFingerprint.empty()
+                                 ? "a timing-model version not recorded"
+                                 : "timing model " + S.ModeledFingerprint);
+        ++OtherRows;
+      }
+    }
     Out[I].WithEmulator = hasModeled(S, M.Cal);
     Samples.push_back(std::move(S));
     Where.push_back(I);
   }
+  if (OtherRows && Warning)
+    *Warning =
+        formatv("the profile's modeled figures come from {0}, the "
+                "model was trained on timing model {1}'s (another "
+                "version): {2} row(s) predicted without them; retrain "
+                "the model (scripts/train-model.sh, "
+                "docs/prediction.md) or profile with the warpscope "
+                "it was trained with",
+                join(OtherVersions, ", "), M.Cal.ModeledFingerprint, OtherRows)
+            .str();
   if (Samples.empty())
     return Out;
   Expected<std::vector<double>> P = predictSamples(M, Samples);

@@ -47,9 +47,13 @@ struct RowPrediction {
 /// (counts over several configurations, lower-bound counts).
 predict::KernelSample sampleOf(const FeatureRow &R, std::string &Why);
 
-/// Predictions for every row (in order).
+/// Predictions for every row (in order). Rows whose modeled figures come
+/// from another version of the model's timing-model configuration are
+/// predicted without them, and Warning (when given) gets one line that
+/// says so and what to do.
 llvm::Expected<std::vector<RowPrediction>>
-predictRows(const predict::Model &M, llvm::ArrayRef<FeatureRow> Rows);
+predictRows(const predict::Model &M, llvm::ArrayRef<FeatureRow> Rows,
+            std::string *Warning = nullptr);
 
 /// "time on NVIDIA H100 80GB HBM3 (model h100-time)": what is predicted.
 std::string predictionTitle(const predict::Model &M);

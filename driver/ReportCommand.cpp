@@ -291,9 +291,14 @@ static llvm::Error addPredictions(const std::string &Dir, const ProfileSet &Set,
       featureRows(Dir, Set, "warpscope report");
   if (!RS)
     return RS.takeError();
-  Expected<std::vector<RowPrediction>> P = predictRows((*C)->M, (*RS)->Rows);
+  std::string Warning;
+  Expected<std::vector<RowPrediction>> P =
+      predictRows((*C)->M, (*RS)->Rows, &Warning);
   if (!P)
     return P.takeError();
+  if (!Warning.empty())
+    WithColor::warning(errs(), "warpscope report")
+        << Dir << ": " << Warning << "\n";
   X.Predictor = std::move(*C);
   X.PredictedRows = std::move(*RS);
   X.Predictions = std::move(*P);

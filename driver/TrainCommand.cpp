@@ -106,12 +106,24 @@ Expected<GpuSpec> gpuSpec(const std::string &Device) {
 }
 
 /// The one timing-model configuration of the dataset's modeled cycles
-/// ("" when it has none).
-Expected<std::string> modeledConfig(const Dataset &D) {
-  std::set<std::string> Configs;
+/// ("" when it has none), and its one fingerprint (Fingerprint; "" when
+/// the dataset does not record it).
+Expected<std::string> modeledConfig(const Dataset &D,
+                                    std::string &Fingerprint) {
+  std::set<std::string> Configs, Prints;
   for (const KernelSample &S : D.Rows)
-    if (std::isfinite(S.ModeledCycles))
+    if (std::isfinite(S.ModeledCycles)) {
       Configs.insert(S.ModeledConfig);
+      Prints.insert(S.ModeledFingerprint);
+    }
+  if (Prints.size() > 1)
+    return createStringError(
+        D.Path +
+        ": modeled_cycles come from several timing-model versions "
+        "(modeled_fingerprint " +
+        join(Prints, ", ") +
+        "); remake the emulated runs with one warpscope build");
+  Fingerprint = Prints.empty() ? std::string() : *Prints.begin();
   if (Configs.size() > 1)
     return createStringError(D.Path +
                              ": modeled_cycles come from several "
@@ -175,10 +187,10 @@ int warpscope::runTrain() {
   Expected<GpuSpec> G = gpuSpec(D->From.Device);
   if (!G)
     return Fail(toString(G.takeError()));
-  Expected<std::string> Modeled = modeledConfig(*D);
+  Calibration C;
+  Expected<std::string> Modeled = modeledConfig(*D, C.ModeledFingerprint);
   if (!Modeled)
     return Fail(toString(Modeled.takeError()));
-  Calibration C;
   C.ModeledConfig = *Modeled;
   for (const std::string &F : ExcludeFeatures) {
     if (!is_contained(featureNames(), F))
@@ -227,8 +239,13 @@ int warpscope::runTrain() {
   if (O.T == Target::Time)
     outs() << formatv("launch floor {0:F2} us; ", C.FloorUs);
   outs() << "modeled feature: "
-         << (C.ModeledConfig.empty() ? std::string("none") : C.ModeledConfig)
-         << "\n";
+         << (C.ModeledConfig.empty() ? std::string("none") : C.ModeledConfig);
+  if (!C.ModeledConfig.empty())
+    outs() << (C.ModeledFingerprint.empty()
+                   ? std::string(" (timing-model version not recorded: no "
+                                 "modeled_fingerprint column)")
+                   : " (timing model " + C.ModeledFingerprint + ")");
+  outs() << "\n";
   outs() << "  " << heldOutLine(M->Held) << "\n";
   return 0;
 }

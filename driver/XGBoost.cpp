@@ -3,61 +3,61 @@
 #include "XGBoost.h"
 #include "llvm/Support/FormatVariadic.h"
 
-#ifdef WARPSCOPE_HAVE_XGBOOST
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <xgboost/c_api.h>
-#endif
 
 using namespace llvm;
 using namespace warpscope;
 using namespace warpscope::xgb;
 
-#ifndef WARPSCOPE_HAVE_XGBOOST
-
-Error xgb::available() {
-  return createStringError(
-      "this warpscope was built without XGBoost (<xgboost/c_api.h> was not "
-      "found when CMake configured it): install libxgboost-dev and run "
-      "`cmake build` again");
+// XGBoost's C API (xgboost/c_api.h, stable since 1.0): its handle types and
+// the signatures of the functions used, declared here so that building
+// warpscope needs no XGBoost; the library is opened when a model is trained
+// or read.
+namespace {
+using bst_ulong = uint64_t;
+using DMatrixHandle = void *;
+using BoosterHandle = void *;
+extern "C" {
+using XGBGetLastErrorFn = const char *();
+using XGBoostVersionFn = void(int *, int *, int *);
+using XGDMatrixCreateFromMatFn = int(const float *, bst_ulong, bst_ulong, float,
+                                     DMatrixHandle *);
+using XGDMatrixSetFloatInfoFn = int(DMatrixHandle, const char *, const float *,
+                                    bst_ulong);
+using XGDMatrixFreeFn = int(DMatrixHandle);
+using XGBoosterCreateFn = int(const DMatrixHandle[], bst_ulong,
+                              BoosterHandle *);
+using XGBoosterFreeFn = int(BoosterHandle);
+using XGBoosterSetParamFn = int(BoosterHandle, const char *, const char *);
+using XGBoosterUpdateOneIterFn = int(BoosterHandle, int, DMatrixHandle);
+using XGBoosterPredictFn = int(BoosterHandle, DMatrixHandle, int, unsigned, int,
+                               bst_ulong *, const float **);
+using XGBoosterLoadModelFromBufferFn = int(BoosterHandle, const void *,
+                                           bst_ulong);
+using XGBoosterSaveModelToBufferFn = int(BoosterHandle, const char *,
+                                         bst_ulong *, const char **);
 }
-std::string xgb::version() { return ""; }
-Booster &Booster::operator=(Booster &&O) noexcept {
-  std::swap(Handle, O.Handle);
-  return *this;
-}
-Booster::~Booster() = default;
-Expected<Booster> Booster::train(const Matrix &, ArrayRef<float>,
-                                 ArrayRef<float>, ArrayRef<float>,
-                                 const Params &, unsigned) {
-  return available();
-}
-Expected<Booster> Booster::fromJson(StringRef) { return available(); }
-Expected<std::vector<float>> Booster::predict(const Matrix &,
-                                              ArrayRef<float>) const {
-  return available();
-}
-Expected<std::string> Booster::toJson() const { return available(); }
-
-#else
+} // namespace
 
 namespace {
 
 /// The entry points used, resolved once from the shared library.
 struct Api {
-  decltype(&::XGBGetLastError) GetLastError = nullptr;
-  decltype(&::XGBoostVersion) Version = nullptr;
-  decltype(&::XGDMatrixCreateFromMat) MatrixFromMat = nullptr;
-  decltype(&::XGDMatrixSetFloatInfo) SetFloatInfo = nullptr;
-  decltype(&::XGDMatrixFree) MatrixFree = nullptr;
-  decltype(&::XGBoosterCreate) Create = nullptr;
-  decltype(&::XGBoosterFree) Free = nullptr;
-  decltype(&::XGBoosterSetParam) SetParam = nullptr;
-  decltype(&::XGBoosterUpdateOneIter) UpdateOneIter = nullptr;
-  decltype(&::XGBoosterPredict) Predict = nullptr;
-  decltype(&::XGBoosterLoadModelFromBuffer) Load = nullptr;
-  decltype(&::XGBoosterSaveModelToBuffer) Save = nullptr;
+  XGBGetLastErrorFn *GetLastError = nullptr;
+  XGBoostVersionFn *Version = nullptr;
+  XGDMatrixCreateFromMatFn *MatrixFromMat = nullptr;
+  XGDMatrixSetFloatInfoFn *SetFloatInfo = nullptr;
+  XGDMatrixFreeFn *MatrixFree = nullptr;
+  XGBoosterCreateFn *Create = nullptr;
+  XGBoosterFreeFn *Free = nullptr;
+  XGBoosterSetParamFn *SetParam = nullptr;
+  XGBoosterUpdateOneIterFn *UpdateOneIter = nullptr;
+  XGBoosterPredictFn *Predict = nullptr;
+  XGBoosterLoadModelFromBufferFn *Load = nullptr;
+  XGBoosterSaveModelToBufferFn *Save = nullptr;
   std::string Problem; ///< why the library cannot be used, or ""
 };
 
@@ -72,7 +72,7 @@ const Api &api() {
     // WARPSCOPE_XGBOOST_LIBRARY names another library (a path or a name
     // for dlopen's search), e.g. a newer XGBoost.
     const char *Env = std::getenv("WARPSCOPE_XGBOOST_LIBRARY");
-    const char *Name = Env && *Env ? Env : WARPSCOPE_XGBOOST_LIBRARY;
+    const char *Name = Env && *Env ? Env : "libxgboost.so.0";
     void *Lib = dlopen(Name, RTLD_NOW | RTLD_LOCAL);
     if (!Lib) {
       const char *Why = dlerror();
@@ -240,5 +240,3 @@ Expected<std::string> Booster::toJson() const {
     return failure("cannot save the model");
   return std::string(Out, Len);
 }
-
-#endif

@@ -1,11 +1,12 @@
 //===- XGBoost.h - XGBoost's C API, loaded when first used ------*- C++ -*-===//
 //
 // `warpscope train` and `warpscope predict` use XGBoost (Debian's
-// libxgboost-dev) through its C API. The library is opened with dlopen the
-// first time a model is trained or read, not linked: the other commands,
-// and `warpscope` on machines without XGBoost (the GPU machine), run as
-// before. CMake looks for <xgboost/c_api.h> at configure time; a build
-// without it answers every call with one line saying so.
+// libxgboost0, 1.7 or later) through its C API. The library is opened with
+// dlopen the first time a model is trained or read, neither linked nor
+// needed to build (XGBoost.cpp declares the few C functions it uses): the
+// other commands, and `warpscope` on machines without XGBoost (the GPU
+// machine), run as before; without it every call answers with one line
+// saying what to install.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_DRIVER_XGBOOST_H

@@ -2,7 +2,7 @@
 """The emulator's figures for a time-prediction dataset, and the join.
 
   emulated_features.py run --build BUILD -o RUNS [--sizes SIZES] [P-TAG ...]
-  emulated_features.py summarize RUNS -o SUMMARY.csv
+  emulated_features.py summarize RUNS -o SUMMARY.csv [--assume-fingerprint FP]
   emulated_features.py join DATASET.csv SUMMARY.csv -o TRAIN.csv
                        [--commit TEXT] [--lower-bound PROGRAM:WHY ...]
 
@@ -22,11 +22,15 @@ launch configuration:
 
   program,size_tag,mangled,grid_x,grid_y,grid_z,block_x,block_y,block_z,
   modeled_launches,modeled_cycles,modeled_microseconds,modeled_config,
-  global_sectors,global_ideal_sectors,shared_wavefronts,
+  modeled_fingerprint,global_sectors,global_ideal_sectors,shared_wavefronts,
   shared_ideal_wavefronts,atomic_addresses,truth_warp_instructions
 
 modeled_* are sums over that configuration's launches (the timing model's
-figures, never measurements); the memory counts and warp instructions are
+figures, never measurements); modeled_fingerprint is the timing model's
+version that made them (ground truth `modeled.fingerprint`: its code and
+configuration); runs from before warpscope recorded it get
+--assume-fingerprint's, for runs known to come from the same timing model
+(check: rerun one and compare its modeled cycles); the memory counts and warp instructions are
 the kernel's over every launch of the run (the ground truth does not split
 them by configuration), repeated on each of its rows.
 
@@ -55,9 +59,11 @@ MEMORY = ["global_sectors", "global_ideal_sectors", "shared_wavefronts",
 SUMMARY_COLUMNS = (["program", "size_tag", "mangled", "grid_x", "grid_y",
                     "grid_z", "block_x", "block_y", "block_z",
                     "modeled_launches", "modeled_cycles",
-                    "modeled_microseconds", "modeled_config"] + MEMORY +
+                    "modeled_microseconds", "modeled_config",
+                    "modeled_fingerprint"] + MEMORY +
                    ["truth_warp_instructions"])
-ADDED = ["modeled_cycles", "modeled_microseconds", "modeled_config"] + MEMORY + [
+ADDED = ["modeled_cycles", "modeled_microseconds", "modeled_config",
+         "modeled_fingerprint"] + MEMORY + [
     "truth_warp_instructions"]
 
 
@@ -116,7 +122,8 @@ def cmd_summarize(a):
                 key = (prog, tag, l["kernel"]) + tuple(l["grid"]) + tuple(l["block"])
                 r = rows.setdefault(key, {"modeled_launches": 0, "modeled_cycles": 0,
                                           "modeled_microseconds": 0.0,
-                                          "modeled_config": ""})
+                                          "modeled_config": "",
+                                          "modeled_fingerprint": set()})
                 mo = l.get("modeled")
                 if not mo:
                     continue
@@ -124,6 +131,8 @@ def cmd_summarize(a):
                 r["modeled_cycles"] += mo["cycles"]
                 r["modeled_microseconds"] += mo["microseconds"]
                 r["modeled_config"] = mo["config"]
+                r["modeled_fingerprint"].add(mo.get("fingerprint") or
+                                             a.assume_fingerprint)
         for key, r in rows.items():
             if key[:2] == (prog, tag):
                 r.update({k: memory[key[2]][k] for k in MEMORY +
@@ -133,9 +142,14 @@ def cmd_summarize(a):
         w.writerow(SUMMARY_COLUMNS)
         for key in sorted(rows):
             r = rows[key]
+            prints = r["modeled_fingerprint"]
+            if len(prints) > 1:
+                sys.exit("%s: launches of %s modeled by several timing-model "
+                         "versions: %s" % (a.runs, key, sorted(prints)))
             w.writerow(list(key) + [r["modeled_launches"], r["modeled_cycles"],
                                     "%.3f" % r["modeled_microseconds"],
-                                    r["modeled_config"]] +
+                                    r["modeled_config"],
+                                    "".join(prints)] +
                        [r.get(k, "") for k in MEMORY + ["truth_warp_instructions"]])
 
 
@@ -183,8 +197,9 @@ def cmd_join(a):
         for c in MEMORY + ["truth_warp_instructions"]:
             r[c] = s[c]
         if s["modeled_config"] and s["modeled_launches"] == r["launches"]:
-            for c in ("modeled_cycles", "modeled_microseconds", "modeled_config"):
-                r[c] = s[c]
+            for c in ("modeled_cycles", "modeled_microseconds", "modeled_config",
+                      "modeled_fingerprint"):
+                r[c] = s.get(c, "")
             stats["modeled"] += 1
         else:
             stats["modeled launches differ"] += 1
@@ -194,8 +209,8 @@ def cmd_join(a):
                   % (os.path.basename(a.dataset), os.path.basename(a.summary)))
         if a.commit:
             out.write("# commit: %s\n" % a.commit)
-        out.write("# added columns: modeled_cycles, modeled_microseconds, modeled_config "
-                  "(the timing model's figures, summed over the configuration's launches, "
+        out.write("# added columns: modeled_cycles, modeled_microseconds, modeled_config, "
+                  "modeled_fingerprint (the timing model's figures and its version, summed over the configuration's launches, "
                   "from an emulated run of the plain build; empty where its launch count "
                   "differs from `launches`), %s, truth_warp_instructions (the kernel's exact "
                   "memory counts and warp instructions over every launch of that run)\n"
@@ -225,6 +240,7 @@ def main():
     s = sub.add_parser("summarize")
     s.add_argument("runs")
     s.add_argument("-o", required=True)
+    s.add_argument("--assume-fingerprint", default="")
     j = sub.add_parser("join")
     j.add_argument("dataset")
     j.add_argument("summary")

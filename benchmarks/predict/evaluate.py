@@ -2,7 +2,7 @@
 """The evaluation table of docs/results/<date>-prediction.md.
 
   evaluate.py TRAIN.csv --build BUILD [--mangrove HELDOUT.csv] [-o OUT.md]
-              [--label TEXT]
+              [--label TEXT] [--work DIR [--reuse]] [--name NAME]
 
 On the rows `warpscope train` uses, with leave-one-program-out splits (no
 kernel of the held-out program in training), for each method: MAPE, median
@@ -21,7 +21,9 @@ the programs with many configurations). Methods:
 - WarpScope's model (`warpscope train --heldout-csv`), and the same model
   on inputs without the emulator's figures.
 
-Each row of the table is over the same rows: all rows, then only the rows
+--work DIR keeps the models and held-out CSVs (DIR/model.json is
+WarpScope's model trained on every row, named --name); by default a
+temporary folder. Each row of the table is over the same rows: all rows, then only the rows
 with modeled time. Needs /usr/bin/python3 with python3-sklearn for the
 baseline.
 """
@@ -33,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -62,20 +65,26 @@ def errors(pairs):
                                                 for v in by.values())}
 
 
-def train(build, dataset, out, extra, log):
+def train(build, dataset, out, extra, log, reuse=False):
     cmd = [os.path.join(build, "bin", "warpscope"), "train", dataset, "-o",
            os.path.join(out, "model.json"), "--heldout-csv",
            os.path.join(out, "heldout.csv")] + extra
+    if reuse and os.path.exists(os.path.join(out, "heldout.csv")):
+        log.append("$ " + " ".join(cmd) + "\n(reused: --reuse)\n")
+        return read(os.path.join(out, "heldout.csv"))
+    start = time.time()
     res = subprocess.run(cmd, capture_output=True, text=True)
-    log.append("$ " + " ".join(cmd) + "\n" + res.stdout + res.stderr)
+    log.append("$ " + " ".join(cmd) + "\n" + res.stdout + res.stderr +
+               "(%.0f s wall)\n" % (time.time() - start))
     if res.returncode:
         sys.exit(res.stderr)
-    return {key(r): r for r in read(os.path.join(out, "heldout.csv"))}
+    return read(os.path.join(out, "heldout.csv"))
 
 
 def bare_dataset(dataset, path):
     """The dataset without the emulator's columns' values."""
     drop = {"modeled_cycles", "modeled_microseconds", "modeled_config",
+            "modeled_fingerprint",
             "global_sectors", "global_ideal_sectors", "shared_wavefronts",
             "shared_ideal_wavefronts", "atomic_addresses",
             "truth_warp_instructions"}
@@ -99,35 +108,56 @@ def main():
     ap.add_argument("--mangrove")
     ap.add_argument("-o")
     ap.add_argument("--label", default="")
+    ap.add_argument("--work")
+    ap.add_argument("--name", default="model")
+    ap.add_argument("--reuse", action="store_true",
+                    help="keep the held-out CSVs already in --work")
     a = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="ws-eval-")
+    tmp = a.work or tempfile.mkdtemp(prefix="ws-eval-")
+    os.makedirs(tmp, exist_ok=True)
     log = []
-    ours = train(a.build, a.dataset, tmp, [], log)
+    ours = train(a.build, a.dataset, tmp, ["--name", a.name], log, a.reuse)
     margin_dir = os.path.join(tmp, "margin")
-    os.makedirs(margin_dir)
-    margin = train(a.build, a.dataset, margin_dir, ["--rounds", "0"], log)
+    os.makedirs(margin_dir, exist_ok=True)
+    margin = train(a.build, a.dataset, margin_dir, ["--rounds", "0"], log,
+                   a.reuse)
     bare = os.path.join(tmp, "bare.csv")
     bare_dataset(a.dataset, bare)
     bare_dir = os.path.join(tmp, "bare")
-    os.makedirs(bare_dir)
-    trained_bare = train(a.build, bare, bare_dir, [], log)
+    os.makedirs(bare_dir, exist_ok=True)
+    trained_bare = train(a.build, bare, bare_dir, [], log, a.reuse)
     mangrove_csv = a.mangrove or os.path.join(tmp, "mangrove.csv")
     if not a.mangrove:
         subprocess.check_call([os.path.join(HERE, "mangrove_baseline.py"),
                                a.dataset, "-o", mangrove_csv])
-    mangrove = {key(r): r for r in read(mangrove_csv)}
-    # The dataset's modeled microseconds (the timing model's own time).
+    mangrove = read(mangrove_csv)
+    # The dataset's rows that train and the baseline use, in order (the
+    # held-out CSVs list them in the dataset's order), and their modeled
+    # microseconds (the timing model's own time).
     lines = [l for l in open(a.dataset) if not l.startswith("#")]
-    modeled = {}
-    for r in csv.DictReader(lines):
-        r = dict(r)
-        if r.get("modeled_microseconds"):
-            modeled[key(r)] = float(r["modeled_microseconds"]) / float(r["launches"])
-    keys = [k for k in ours if k in mangrove]
-    with_modeled = [k for k in keys if k in modeled]
+    used = [r for r in csv.DictReader(lines)
+            if r.get("complete", "1") != "0" and r["exact"] == "yes"
+            and r.get("time_ns_mean")]
+    modeled = [float(r["modeled_microseconds"]) / float(r["launches"])
+               if r.get("modeled_microseconds") else None for r in used]
+    # Rows are matched by position; every list must be the same rows (the
+    # configuration alone does not tell them apart: sizes share them).
+    for name, other in (("margin", margin), ("bare", trained_bare),
+                        ("mangrove", mangrove), ("dataset", used)):
+        if len(other) != len(ours):
+            sys.exit("%s: %d rows, WarpScope's held-out CSV %d" %
+                     (name, len(other), len(ours)))
+        for i, (x, y) in enumerate(zip(ours, other)):
+            if key(x) != key(y) or (
+                    "measured" in y and abs(float(x["measured"]) -
+                                            float(y["measured"])) >
+                    1e-4 * float(x["measured"])):
+                sys.exit("%s: row %d is not WarpScope's row %d" % (name, i, i))
+    keys = list(range(len(ours)))
+    with_modeled = [k for k in keys if modeled[k] is not None]
     methods = [
         ("modeled time alone (timing model, h100-sxm)",
-         lambda k: modeled.get(k)),
+         lambda k: modeled[k]),
         ("WarpScope's margin alone (analytic, or floor + modeled at the "
          "measured clock)", lambda k: float(margin[k]["predicted"])),
         ("GPU Mangrove's method (extra trees, its 12 features)",
@@ -140,13 +170,13 @@ def main():
     out = []
     for title, ks in (("all rows", keys), ("rows with modeled time", with_modeled)):
         out.append("\n%s (%d rows, %d programs):\n" % (
-            title, len(ks), len({k[0] for k in ks})))
+            title, len(ks), len({ours[k]["program"] for k in ks})))
         out.append("| method | rows | MAPE | median APE | within ±15% | "
                    "median of programs' median APE |")
         out.append("|---|---:|---:|---:|---:|---:|")
         for name, f in methods:
-            pairs = [(k[0], float(ours[k]["measured"]), f(k)) for k in ks
-                     if f(k) is not None]
+            pairs = [(ours[k]["program"], float(ours[k]["measured"]), f(k))
+                     for k in ks if f(k) is not None]
             e = errors(pairs)
             if not e:
                 out.append("| %s | 0 | | | | |" % name)
@@ -155,13 +185,14 @@ def main():
                 name, e["rows"], e["mape"], e["median"], e["within15"],
                 e["program_median"]))
     out.append("\nPer program, median APE (all rows): program (rows): "
-               "GPU Mangrove / WarpScope")
-    progs = sorted({k[0] for k in keys})
+               "GPU Mangrove / WarpScope's margin alone / WarpScope's model")
+    progs = sorted({ours[k]["program"] for k in keys})
     for p in progs:
-        ks = [k for k in keys if k[0] == p]
-        g = statistics.median(float(mangrove[k]["ape_percent"]) for k in ks)
-        w = statistics.median(float(ours[k]["ape_percent"]) for k in ks)
-        out.append("- %s (%d): %.1f%% / %.1f%%" % (p, len(ks), g, w))
+        ks = [k for k in keys if ours[k]["program"] == p]
+        g, m, w = (statistics.median(float(src[k]["ape_percent"]) for k in ks)
+                   for src in (mangrove, margin, ours))
+        out.append("- %s (%d): %.1f%% / %.1f%% / %.1f%%" % (p, len(ks), g, m,
+                                                            w))
     text = "\n".join(out) + "\n"
     if a.o:
         with open(a.o, "w") as f:

@@ -26,12 +26,15 @@ Rows used: those `warpscope train` uses (complete = 1, exact = yes, a
 positive time_ns_mean). Each program's rows are predicted by a forest
 trained on the other programs' rows, the splits of `warpscope train`'s
 leave-one-program-out. Writes program, kernel, grid, block, launches,
-measured and predicted microseconds per launch, APE; prints the errors.
+measured and predicted microseconds per launch, APE; prints the errors and
+the time to predict one row alone (the last fold's forest, 50 rows, one
+thread).
 """
 import argparse
 import csv
 import math
 import sys
+import time
 
 import numpy as np
 from sklearn.ensemble import ExtraTreesRegressor
@@ -78,7 +81,8 @@ def main():
     X = np.array([features(r) for r in rows])
     y = np.array([num(r, "time_ns_mean") / 1000.0 for r in rows])
     prog = np.array([r["program"] for r in rows])
-    group = np.array(["%s|%s|%s" % (r["program"], r["size_tag"], r["mangled"])
+    group = np.array(["%s|%s|%s" % (r["program"], r.get("size_tag", ""),
+                                    r["mangled"])
                       for r in rows])
     rng = np.random.RandomState(a.seed)
     pred = np.full(len(rows), np.nan)
@@ -96,6 +100,11 @@ def main():
         m.fit(X[keep], np.log(y[keep]))
         test = prog == p
         pred[test] = np.exp(m.predict(X[test]))
+    each = []
+    for i in range(min(50, len(rows))):
+        start = time.perf_counter()
+        m.predict(X[i:i + 1])
+        each.append(1000 * (time.perf_counter() - start))
     ape = np.abs(pred - y) / y * 100
     with open(a.o, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
@@ -111,6 +120,10 @@ def main():
           "median APE %.1f%%, MAPE %.1f%%, %.0f%% within 15%%"
           % (len(set(prog)), len(rows), np.median(ape), ape.mean(),
              100.0 * (ape <= 15).mean()), file=sys.stderr)
+    print("prediction time, one row alone (%d trees): mean %.1f ms, median "
+          "%.1f ms, largest %.1f ms (%d rows)" % (a.trees, np.mean(each),
+                                                   np.median(each), max(each),
+                                                   len(each)), file=sys.stderr)
 
 
 if __name__ == "__main__":
