@@ -3,6 +3,7 @@
 
   evaluate.py TRAIN.csv --build BUILD [--mangrove HELDOUT.csv] [-o OUT.md]
               [--label TEXT] [--work DIR [--reuse]] [--name NAME]
+              [--train-arg 'OPTION VALUE' ...]
 
 On the rows `warpscope train` uses, with leave-one-program-out splits (no
 kernel of the held-out program in training), for each method: MAPE, median
@@ -110,22 +111,27 @@ def main():
     ap.add_argument("--label", default="")
     ap.add_argument("--work")
     ap.add_argument("--name", default="model")
+    ap.add_argument("--train-arg", action="append", default=[],
+                    help="an option for warpscope train, e.g. "
+                    "'--gpu-config FILE'")
     ap.add_argument("--reuse", action="store_true",
                     help="keep the held-out CSVs already in --work")
     a = ap.parse_args()
     tmp = a.work or tempfile.mkdtemp(prefix="ws-eval-")
     os.makedirs(tmp, exist_ok=True)
     log = []
-    ours = train(a.build, a.dataset, tmp, ["--name", a.name], log, a.reuse)
+    extra = [x for arg in a.train_arg for x in arg.split(None, 1)]
+    ours = train(a.build, a.dataset, tmp, ["--name", a.name] + extra, log,
+                 a.reuse)
     margin_dir = os.path.join(tmp, "margin")
     os.makedirs(margin_dir, exist_ok=True)
-    margin = train(a.build, a.dataset, margin_dir, ["--rounds", "0"], log,
-                   a.reuse)
+    margin = train(a.build, a.dataset, margin_dir, ["--rounds", "0"] + extra,
+                   log, a.reuse)
     bare = os.path.join(tmp, "bare.csv")
     bare_dataset(a.dataset, bare)
     bare_dir = os.path.join(tmp, "bare")
     os.makedirs(bare_dir, exist_ok=True)
-    trained_bare = train(a.build, bare, bare_dir, [], log, a.reuse)
+    trained_bare = train(a.build, bare, bare_dir, extra, log, a.reuse)
     mangrove_csv = a.mangrove or os.path.join(tmp, "mangrove.csv")
     if not a.mangrove:
         subprocess.check_call([os.path.join(HERE, "mangrove_baseline.py"),

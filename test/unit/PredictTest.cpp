@@ -178,6 +178,26 @@ TEST(PredictModel, SurvivesItsFileAndRespectsTheFloor) {
   EXPECT_GE((*P)[0], C.FloorUs);
 }
 
+TEST(PredictModel, NeverBelowTheLaunchFloor) {
+  if (llvm::Error E = xgb::available()) {
+    GTEST_SKIP() << llvm::toString(std::move(E));
+  }
+  // Times well below the estimate teach the trees to go down; a launch too
+  // small for any term would then be predicted under the floor, which no
+  // launch can beat.
+  Dataset D = syntheticDataset();
+  for (KernelSample &S : D.Rows)
+    S.Measured *= 0.4;
+  TrainOptions O;
+  O.HeldOut = false;
+  Calibration C = calibration();
+  llvm::Expected<Model> M = train(D, h100(), C, O, nullptr);
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  auto P = predictSamples(*M, {sample(1, 1, 0)});
+  ASSERT_TRUE(bool(P));
+  EXPECT_DOUBLE_EQ((*P)[0], C.FloorUs);
+}
+
 TEST(PredictModel, HeldOutProgramIsNotTrainedOn) {
   if (llvm::Error E = xgb::available()) {
     GTEST_SKIP() << llvm::toString(std::move(E));
