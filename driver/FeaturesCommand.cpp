@@ -82,13 +82,14 @@ std::string number(std::optional<double> V) {
   return V ? formatv("{0:F6}", *V).str() : std::string();
 }
 
-/// modeled_cycles, modeled_microseconds, modeled_config: the sums over the
-/// row's launches, empty without the timing model.
+/// modeled_cycles, modeled_microseconds, modeled_config,
+/// modeled_fingerprint: the sums over the row's launches and the timing
+/// model's version, empty without the timing model.
 std::string modeledColumns(const FeatureRow &R) {
   if (!R.Modeled)
-    return ",,";
-  return formatv("{0},{1:F3},{2}", R.ModeledCycles, R.ModeledMicroseconds,
-                 csvField(R.ModeledConfig))
+    return ",,,";
+  return formatv("{0},{1:F3},{2},{3}", R.ModeledCycles, R.ModeledMicroseconds,
+                 csvField(R.ModeledConfig), csvField(R.ModeledFingerprint))
       .str();
 }
 
@@ -219,7 +220,7 @@ int warpscope::runFeatures() {
            "arithmetic_per_memory_byte,flops,flops_per_global_byte,"
            "warp_instructions,branch_efficiency,simd_efficiency,"
            "divergent_visits,configurations,exact,modeled_cycles,"
-           "modeled_microseconds,modeled_config"
+           "modeled_microseconds,modeled_config,modeled_fingerprint"
         << PredictionColumns.header() << "\n";
   for (const FeatureRow &R : Rows) {
     const FunctionSummary &S = R.S;
