@@ -23,7 +23,7 @@ struct Command {
 };
 
 extern llvm::cl::SubCommand ConfigSub, RunSub, ReportSub, ValidateSub, DiffSub,
-    PgoSub, StaticSub, FeaturesSub, AdviseSub;
+    PgoSub, StaticSub, FeaturesSub, AdviseSub, TrainSub, PredictSub;
 int runConfig();
 int runRun();
 int runReport();
@@ -33,6 +33,8 @@ int runPgo();
 int runStatic();
 int runFeatures();
 int runAdvise();
+int runTrain();
+int runPredict();
 
 } // namespace warpscope
 

@@ -10,10 +10,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "FeatureRows.h"
 #include "InstructionMix.h"
 #include "MangroveFeatures.h"
 #include "MixReport.h"
 #include "ModeledTime.h"
+#include "Prediction.h"
 #include "Report.h"
 #include "ReportFormats.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -48,6 +50,16 @@ static cl::opt<std::string>
     Dataset("dataset", cl::desc("mangrove formats: the 'dataset' column"),
             cl::init("default"), cl::sub(FeaturesSub));
 
+static cl::opt<std::string> PredictGpu(
+    "predict-gpu",
+    cl::desc("csv: add each row's time predicted on this GPU by its shipped "
+             "model (labelled a prediction, with the model's error)"),
+    cl::value_desc("name"), cl::sub(FeaturesSub));
+static cl::opt<std::string>
+    PredictModel("predict-model",
+                 cl::desc("csv: as --predict-gpu, with a model file"),
+                 cl::value_desc("file"), cl::sub(FeaturesSub));
+
 namespace {
 
 uint64_t threads(const LaunchGroup &L) {
@@ -66,62 +78,19 @@ std::pair<uint64_t, uint64_t> launchedCtasAndThreads(const FunctionProfile &F) {
   return {Ctas, Threads};
 }
 
-uint64_t classThreads(const InstructionMix &M,
-                      std::initializer_list<const char *> Classes) {
-  uint64_t N = 0;
-  for (const char *C : Classes) {
-    auto It = M.ByClass.find(C);
-    if (It != M.ByClass.end())
-      N += It->second.Thread;
-  }
-  return N;
-}
-
 std::string number(std::optional<double> V) {
   return V ? formatv("{0:F6}", *V).str() : std::string();
 }
 
-uint64_t staticInstructions(const FunctionProfile &F) {
-  uint64_t N = 0;
-  for (const BlockCounts &B : F.Blocks)
-    for (const auto &[Op, K] : B.Ptx)
-      N += K;
-  for (const PtxEdge &E : F.PtxEdges)
-    for (const auto &[Op, K] : E.Ptx)
-      N += K;
-  for (const PtxSwitchPart &P : F.PtxSwitchParts)
-    for (const auto &[Op, K] : P.Ptx)
-      N += K;
-  for (const auto &[Op, K] : F.PtxUnattributed)
-    N += K;
-  return N;
-}
-
-/// modeled_cycles, modeled_microseconds, modeled_config: the sums over the
-/// row's launches (those with L's configuration when F had only one),
-/// empty without the timing model.
-std::string modeledColumns(const Truth &T, const FunctionProfile &F,
-                           const LaunchGroup &L) {
-  uint64_t Cycles = 0;
-  double Us = 0;
-  std::string Config;
-  bool Any = false;
-  for (const TruthLaunch &TL : T.Launches) {
-    if (!TL.Modeled || TL.Kernel != F.Name)
-      continue;
-    bool Same = true;
-    for (int K = 0; K < 3; ++K)
-      Same &= TL.Grid[K] == L.Grid[K] && TL.Block[K] == L.Block[K];
-    if (F.Launches.size() == 1 && !Same)
-      continue;
-    Any = true;
-    Cycles += TL.Modeled->Cycles;
-    Us += TL.Modeled->Microseconds;
-    Config = TL.Modeled->Config;
-  }
-  if (!Any)
-    return ",,";
-  return formatv("{0},{1:F3},{2}", Cycles, Us, csvField(Config)).str();
+/// modeled_cycles, modeled_microseconds, modeled_config,
+/// modeled_fingerprint: the sums over the row's launches and the timing
+/// model's version, empty without the timing model.
+std::string modeledColumns(const FeatureRow &R) {
+  if (!R.Modeled)
+    return ",,,";
+  return formatv("{0},{1:F3},{2},{3}", R.ModeledCycles, R.ModeledMicroseconds,
+                 csvField(R.ModeledConfig), csvField(R.ModeledFingerprint))
+      .str();
 }
 
 /// GPU Mangrove's rows: one per launch, from the launch records of a
@@ -182,105 +151,6 @@ int runMangrove(const ProfileSet &Set) {
   return 0;
 }
 
-void addMix(InstructionMix &Into, const InstructionMix &M) {
-  for (const auto &[K, V] : M.ByOpcode)
-    Into.ByOpcode[K] += V;
-  for (const auto &[K, V] : M.ByClass)
-    Into.ByClass[K] += V;
-  Into.Total += M.Total;
-  Into.FlopsHalf += M.FlopsHalf;
-  Into.FlopsSingle += M.FlopsSingle;
-  Into.FlopsDouble += M.FlopsDouble;
-  for (const auto &[K, V] : M.BytesBySpace)
-    Into.BytesBySpace[K] += V;
-  for (const auto &[K, V] : M.Unknown)
-    Into.Unknown[K] += V;
-}
-
-/// A kernel's row with the work of the device functions it called: their
-/// counts are the kernel's exactly when it is the only kernel of their
-/// module that ran (without -fgpu-rdc only a module's own kernels can call
-/// its functions). Ratios are recomputed from the sums.
-struct Row {
-  FunctionSummary S;
-  uint64_t Static = 0;
-  bool CalleesMissing = false;
-};
-
-Row withCallees(const FunctionSummary &K,
-                const std::vector<const FunctionSummary *> &Callees) {
-  Row R{K, staticInstructions(*K.Function)};
-  for (const FunctionSummary *C : Callees) {
-    addMix(R.S.Mix, C->Mix);
-    R.Static += staticInstructions(*C->Function);
-    R.S.WarpExecutions += C->WarpExecutions;
-    R.S.ThreadExecutions += C->ThreadExecutions;
-    R.S.Visits += C->Visits;
-    R.S.Divergent += C->Divergent;
-  }
-  if (R.S.WarpExecutions)
-    R.S.SimdEfficiency =
-        double(R.S.ThreadExecutions) / (32.0 * R.S.WarpExecutions);
-  if (R.S.Visits)
-    R.S.BranchEfficiency = 1.0 - double(R.S.Divergent) / R.S.Visits;
-  return R;
-}
-
-/// The rows of Selected (a summary and its number of configurations), with
-/// callees' counts where they are exactly the kernel's; warns about callees
-/// whose counts are in no row.
-std::vector<Row> attributeCallees(
-    const std::vector<FunctionSummary> &Sums,
-    const std::vector<std::pair<const FunctionSummary *, size_t>> &Selected) {
-  // Device functions that ran, and the kernels that ran, per module: a
-  // module with one kernel that ran gets its functions' counts in that
-  // kernel's row (one row: per-configuration rows cannot be split).
-  std::map<std::string, std::vector<const FunctionSummary *>> Callees;
-  std::map<std::string, std::vector<const FunctionProfile *>> KernelsRun;
-  for (const FunctionSummary &S : Sums) {
-    const FunctionProfile &F = *S.Function;
-    if (!F.Kernel && S.Mix.Available && S.Mix.Total.Warp)
-      Callees[F.ModuleId].push_back(&S);
-    if (F.Kernel && !F.Launches.empty())
-      KernelsRun[F.ModuleId].push_back(&F);
-  }
-  // Rows per kernel (per-configuration rows have profiles of their own).
-  auto KeyOf = [](const FunctionProfile &F) {
-    return F.ModuleId + "\n" + F.Name;
-  };
-  std::map<std::string, unsigned> RowsOf;
-  for (const auto &[SP, Configurations] : Selected)
-    ++RowsOf[KeyOf(*SP->Function)];
-  std::vector<Row> RowData;
-  for (const auto &[SP, Configurations] : Selected) {
-    const FunctionProfile &F = *SP->Function;
-    const auto &Mine = Callees[F.ModuleId];
-    bool Exact = KernelsRun[F.ModuleId].size() == 1 && RowsOf[KeyOf(F)] == 1;
-    RowData.push_back(withCallees(
-        *SP, Exact ? Mine : std::vector<const FunctionSummary *>()));
-    RowData.back().CalleesMissing = !Exact && !Mine.empty();
-  }
-  for (const auto &[Module, Fns] : Callees) {
-    const auto &Ks = KernelsRun[Module];
-    bool Split = Ks.size() == 1 && RowsOf[KeyOf(*Ks.front())] > 1;
-    if (Ks.size() == 1 && !Split)
-      continue;
-    for (const FunctionSummary *C : Fns)
-      WithColor::warning(errs(), "warpscope features")
-          << "device function " << C->Function->Demangled << " ran ("
-          << C->Mix.Total.Thread << " thread instructions) but is in no "
-          << "kernel's row (those say lower-bound): "
-          << (Split ? "kernel " + Ks.front()->Demangled +
-                          "'s rows are per launch configuration and the "
-                          "profile does not record which launches called it"
-                    : std::to_string(Ks.size()) +
-                          " kernels of its module ran and the profile does "
-                          "not record which called it")
-          << "\n";
-  }
-  return RowData;
-}
-
 } // namespace
 
 int warpscope::runFeatures() {
@@ -300,11 +170,40 @@ int warpscope::runFeatures() {
       WithColor::warning(errs(), "warpscope features") << W << "\n";
     return runMangrove(*Set);
   }
-  Expected<std::vector<FunctionSummary>> Sums = summarize(*Set, "");
-  if (!Sums)
-    return Fail(toString(Sums.takeError()));
-
+  for (const std::string &W : Set->Warnings)
+    WithColor::warning(errs(), "warpscope features") << W << "\n";
+  Expected<std::unique_ptr<FeatureRowSet>> RS =
+      featureRows(Dir, *Set, "warpscope features");
+  if (!RS)
+    return Fail(toString(RS.takeError()));
+  const std::vector<FeatureRow> &Rows = (*RS)->Rows;
+  if (Rows.empty())
+    return Fail(Dir + ": no instrumented kernel was launched");
+  for (const FeatureRow &R : Rows)
+    if (!R.S.Mix.Available)
+      return Fail(R.function().Demangled + ": " + R.S.Mix.Why);
   bool Hypa = Format == "hypa";
+  PredictionColumns PredictionColumns;
+  if (!PredictGpu.empty() || !PredictModel.empty()) {
+    if (Format != "csv")
+      return Fail("--predict-gpu and --predict-model apply to --format csv");
+    Expected<std::unique_ptr<ChosenModel>> C =
+        chooseModel(PredictGpu, PredictModel);
+    if (!C)
+      return Fail(toString(C.takeError()));
+    std::string Warning;
+    Expected<std::vector<RowPrediction>> P =
+        predictRows((*C)->M, Rows, &Warning);
+    if (!P)
+      return Fail(toString(P.takeError()));
+    if (!Warning.empty())
+      WithColor::warning(errs(), "warpscope features")
+          << Dir << ": " << Warning << "\n";
+    PredictionColumns.Model = std::move(*C);
+    PredictionColumns.Predictions = std::move(*P);
+    for (size_t I = 0; I < Rows.size(); ++I)
+      PredictionColumns.Index[&Rows[I]] = I;
+  }
   std::string Text;
   raw_string_ostream Out(Text);
   if (Hypa)
@@ -321,92 +220,48 @@ int warpscope::runFeatures() {
            "arithmetic_per_memory_byte,flops,flops_per_global_byte,"
            "warp_instructions,branch_efficiency,simd_efficiency,"
            "divergent_visits,configurations,exact,modeled_cycles,"
-           "modeled_microseconds,modeled_config\n";
-  // A per-launch run (warpscope run --mode per-launch) counts each launch
-  // configuration apart: one row each. Otherwise a kernel's counts cover all
-  // its launches: one row naming its most launched configuration and how
-  // many configurations there were.
-  ProfileSet PerConfiguration;
-  for (const ConfigurationProfile &C : Set->Configurations)
-    PerConfiguration.Functions.push_back(C.Function);
-  Expected<std::vector<FunctionSummary>> ConfigSums =
-      summarize(PerConfiguration, "");
-  if (!ConfigSums)
-    return Fail(toString(ConfigSums.takeError()));
-  std::vector<std::pair<const FunctionSummary *, size_t>> Selected;
-  for (const FunctionSummary &S : *Sums) {
-    const FunctionProfile &F = *S.Function;
-    if (!F.Kernel || F.Launches.empty())
-      continue;
-    size_t Before = Selected.size();
-    for (const FunctionSummary &C : *ConfigSums)
-      if (C.Function->ModuleId == F.ModuleId && C.Function->Name == F.Name)
-        Selected.push_back({&C, 1});
-    if (Selected.size() == Before)
-      Selected.push_back({&S, F.Launches.size()});
-  }
-  for (const std::string &W : Set->Warnings)
-    WithColor::warning(errs(), "warpscope features") << W << "\n";
-  std::vector<Row> RowData = attributeCallees(*Sums, Selected);
-  // The timing model's figures, when the run was emulated with it.
-  Truth T;
-  if (Error E = loadTruth(Dir, T))
-    return Fail(toString(std::move(E)));
-  unsigned Rows = 0;
-  for (const auto &[SP, Configurations] : Selected) {
-    const Row &RD = RowData[Rows];
-    const FunctionSummary &S = RD.S;
-    const FunctionProfile &F = *S.Function;
+           "modeled_microseconds,modeled_config,modeled_fingerprint"
+        << PredictionColumns.header() << "\n";
+  for (const FeatureRow &R : Rows) {
+    const FunctionSummary &S = R.S;
+    const FunctionProfile &F = R.function();
     const InstructionMix &M = S.Mix;
-    if (!M.Available)
-      return Fail(F.Demangled + ": " + M.Why);
-    const LaunchGroup *L = &F.Launches.front();
-    for (const LaunchGroup &G : F.Launches)
-      if (G.Count > L->Count)
-        L = &G;
-    auto Bytes = [&](const char *Space) {
-      auto It = M.BytesBySpace.find(Space);
-      return It == M.BytesBySpace.end() ? uint64_t(0) : It->second;
-    };
-    bool Exact = M.unknownStatic() == 0 && !RD.CalleesMissing;
-    ++Rows;
+    const LaunchGroup *L = R.Launch;
     if (Hypa) {
       auto [Ctas, Threads] = launchedCtasAndThreads(F);
       Out << csvField(F.Loc.File) << ',' << csvField(F.Demangled) << ','
           << csvField(F.PtxArch) << ",64," << Ctas << ',' << Threads << ','
-          << RD.Static << ',' << M.Total.Thread << ','
-          << classThreads(M, {"fp16", "fp32", "fp64"}) << ',' << M.Total.Warp
+          << R.Static << ',' << M.Total.Thread << ','
+          << R.classThreads({"fp16", "fp32", "fp64"}) << ',' << M.Total.Warp
           << ',' << S.Divergent << ','
           << number(Ctas ? std::optional<double>(double(S.Divergent) / Ctas)
                          : std::nullopt)
           << ',' << number(S.BranchEfficiency) << ','
           << (S.TimeMs ? formatv("{0:F3}", *S.TimeMs).str() : "") << ','
-          << (Exact ? "yes" : "lower-bound") << "\n";
+          << (R.Exact ? "yes" : "lower-bound") << "\n";
       continue;
     }
-    uint64_t Arith = classThreads(
-        M, {"int8", "int16", "int32", "int64", "fp16", "fp32", "fp64"});
-    uint64_t GlobalLocal = Bytes("global") + Bytes("local");
+    uint64_t Arith = R.classThreads(
+        {"int8", "int16", "int32", "int64", "fp16", "fp32", "fp64"});
+    uint64_t GlobalLocal = R.bytes("global") + R.bytes("local");
     Out << csvField(F.Demangled) << ',' << csvField(F.Name) << ',' << L->Grid[0]
         << ',' << L->Grid[1] << ',' << L->Grid[2] << ',' << L->Block[0] << ','
         << L->Block[1] << ',' << L->Block[2] << ',' << L->SharedBytes << ','
         << F.launches() << ',' << threads(*L) << ',' << ctas(*L) << ','
-        << M.Total.Thread << ',' << classThreads(M, {"special"}) << ','
-        << classThreads(M, {"logic"}) << ',' << classThreads(M, {"control"})
-        << ',' << Arith << ',' << classThreads(M, {"sync"}) << ','
-        << Bytes("global") << ',' << Bytes("param") << ',' << Bytes("shared")
-        << ',' << Bytes("local") << ','
+        << M.Total.Thread << ',' << R.classThreads({"special"}) << ','
+        << R.classThreads({"logic"}) << ',' << R.classThreads({"control"})
+        << ',' << Arith << ',' << R.classThreads({"sync"}) << ','
+        << R.bytes("global") << ',' << R.bytes("param") << ','
+        << R.bytes("shared") << ',' << R.bytes("local") << ','
         << number(GlobalLocal
                       ? std::optional<double>(double(Arith) / GlobalLocal)
                       : std::nullopt)
         << ',' << M.flops() << ',' << number(arithmeticIntensity(M)) << ','
         << M.Total.Warp << ',' << number(S.BranchEfficiency) << ','
         << number(S.SimdEfficiency) << ',' << S.Divergent << ','
-        << Configurations << ',' << (Exact ? "yes" : "lower-bound") << ','
-        << modeledColumns(T, F, *L) << "\n";
+        << R.Configurations << ',' << (R.Exact ? "yes" : "lower-bound") << ','
+        << modeledColumns(R) << PredictionColumns.cells(R) << "\n";
   }
-  if (!Rows)
-    return Fail(Dir + ": no instrumented kernel was launched");
   outs() << Text; // only now: a failure prints no header
   return 0;
 }

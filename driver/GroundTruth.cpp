@@ -62,8 +62,13 @@ Error addLaunches(const json::Array &Ls, Truth &Out,
       if (!Probes.empty() && Probes != "free" && Probes != "modeled")
         return Fail("has a launch whose 'modeled.probes' is neither free nor "
                     "modeled");
-      L.Modeled = TruthModeled{Config->str(),  (uint64_t)*Cycles, *Us,
-                               (uint64_t)*Sms, *Scaled,           Probes};
+      L.Modeled = TruthModeled{Config->str(),
+                               (uint64_t)*Cycles,
+                               *Us,
+                               (uint64_t)*Sms,
+                               *Scaled,
+                               Probes,
+                               MO->getString("fingerprint").value_or("").str()};
     }
     Out.Launches.push_back(std::move(L));
   }

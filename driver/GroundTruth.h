@@ -55,6 +55,9 @@ struct TruthModeled {
   /// How the model treated the kernel's probe instructions: "free",
   /// "modeled", or "" (a plain build, or an older file).
   std::string Probes;
+  /// The timing model's version (timing::fingerprint), "" in files from
+  /// before it was recorded.
+  std::string Fingerprint;
 };
 
 struct TruthLaunch {

@@ -45,3 +45,9 @@ std::string warpscope::clangPath() {
       return *Env;
   return WARPSCOPE_CLANG;
 }
+
+std::vector<std::string> warpscope::modelDirectories() {
+  SmallString<256> P(sys::path::parent_path(toolDirectory()));
+  sys::path::append(P, "share", "warpscope", "models");
+  return {std::string(P), WARPSCOPE_SOURCE_MODELS};
+}

@@ -3,6 +3,7 @@
 #define WARPSCOPE_DRIVER_PATHS_H
 
 #include <string>
+#include <vector>
 
 namespace warpscope {
 
@@ -17,6 +18,10 @@ std::string cudaHome();
 std::string clangPath();
 /// The stand-in libcudart.so.13's directory (<lib>/emu).
 std::string emulatorDirectory();
+
+/// Where shipped prediction models are: <prefix>/share/warpscope/models,
+/// then the source tree's data/models.
+std::vector<std::string> modelDirectories();
 
 } // namespace warpscope
 

@@ -6,6 +6,7 @@
 #include "LeftOutReport.h"
 #include "MemoryReport.h"
 #include "ModeledTime.h"
+#include "Prediction.h"
 #include "ProfileModel.h"
 #include "Report.h"
 #include "ReportFormats.h"
@@ -61,6 +62,16 @@ static cl::opt<bool> PlainHistogram(
              "opcode (the program compiled without the plugin, counts from "
              "the instrumented run; where its blocks map one to one)"),
     cl::init(false), cl::sub(ReportSub));
+static cl::opt<std::string> PredictGpu(
+    "predict-gpu",
+    cl::desc("text, json: add each kernel's time predicted on this GPU by "
+             "its shipped model (labelled a prediction, with its error)"),
+    cl::value_desc("name"), cl::sub(ReportSub));
+static cl::opt<std::string>
+    PredictModelFile("predict-model",
+                     cl::desc("text, json: as --predict-gpu, with a model "
+                              "file"),
+                     cl::value_desc("file"), cl::sub(ReportSub));
 static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
                                     cl::value_desc("file"), cl::init("-"),
                                     cl::sub(ReportSub));
@@ -139,7 +150,54 @@ struct Sections {
   std::optional<MemoryView> Memory;
   std::optional<ModeledTimeView> Modeled;
   std::optional<advise::AdviceReport> Advice;
+  /// --predict-gpu/--predict-model: the model and its rows' predictions.
+  std::unique_ptr<ChosenModel> Predictor;
+  std::unique_ptr<FeatureRowSet> PredictedRows;
+  std::vector<RowPrediction> Predictions;
 };
+
+/// The text section of predicted times.
+static void renderPredictedText(const Sections &X, raw_ostream &OS) {
+  OS << "\nPredicted " << predictionTitle(X.Predictor->M)
+     << " (a prediction, not a measurement):\n";
+  renderModelLabel(*X.Predictor, OS, "  ");
+  const auto &Rows = X.PredictedRows->Rows;
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    const FeatureRow &R = Rows[I];
+    const LaunchGroup &L = *R.Launch;
+    OS << formatv(
+        "  {0} grid {1}x{2}x{3} block {4}x{5}x{6}: ", R.function().Demangled,
+        L.Grid[0], L.Grid[1], L.Grid[2], L.Block[0], L.Block[1], L.Block[2]);
+    const RowPrediction &P = X.Predictions[I];
+    if (P.PerLaunch)
+      OS << formatPrediction(X.Predictor->M, *P.PerLaunch) << " per launch ("
+         << (P.WithEmulator ? "counts + emulator" : "counts") << ")\n";
+    else
+      OS << "no prediction: " << P.Why << "\n";
+  }
+}
+
+/// The JSON member of predicted times.
+static json::Value renderPredictedJson(const Sections &X) {
+  json::Array Rows;
+  const auto &Rs = X.PredictedRows->Rows;
+  for (size_t I = 0; I < Rs.size(); ++I) {
+    const LaunchGroup &L = *Rs[I].Launch;
+    json::Object O{{"kernel", Rs[I].function().Demangled},
+                   {"grid", json::Array{L.Grid[0], L.Grid[1], L.Grid[2]}},
+                   {"block", json::Array{L.Block[0], L.Block[1], L.Block[2]}}};
+    const RowPrediction &P = X.Predictions[I];
+    if (P.PerLaunch) {
+      O["predicted_per_launch"] = *P.PerLaunch;
+      O["held_out"] = heldOutFor(X.Predictor->M, P.WithEmulator);
+    } else {
+      O["no_prediction"] = P.Why;
+    }
+    Rows.push_back(std::move(O));
+  }
+  return json::Object{{"model", modelLabelJson(*X.Predictor)},
+                      {"rows", std::move(Rows)}};
+}
 
 /// Writes the report in --format with the sections X holds.
 static void renderReport(const ProfileSet &Set,
@@ -157,6 +215,8 @@ static void renderReport(const ProfileSet &Set,
       renderMemoryText(*X.Memory, OS);
     if (X.Modeled)
       renderModeledText(*X.Modeled, OS);
+    if (X.Predictor)
+      renderPredictedText(X, OS);
     if (X.Advice) {
       OS << "\n";
       advise::renderAdviceText(*X.Advice, OS);
@@ -176,6 +236,8 @@ static void renderReport(const ProfileSet &Set,
     if (X.Modeled)
       Report.getAsObject()->try_emplace("modeled_time",
                                         renderModeledJson(*X.Modeled));
+    if (X.Predictor)
+      Report.getAsObject()->try_emplace("predicted", renderPredictedJson(X));
     if (X.Advice)
       Report.getAsObject()->try_emplace("advice",
                                         advise::renderAdviceJson(*X.Advice));
@@ -210,6 +272,37 @@ static void renderReport(const ProfileSet &Set,
     Page.insert(End == std::string::npos ? Page.size() : End, Sections);
     OS << Page;
   }
+}
+
+/// --predict-gpu/--predict-model: the model's predictions for the
+/// profile's kernel rows.
+static llvm::Error addPredictions(const std::string &Dir, const ProfileSet &Set,
+                                  Sections &X) {
+  if (PredictGpu.empty() && PredictModelFile.empty())
+    return llvm::Error::success();
+  if (Format != "text" && Format != "json")
+    return createStringError("--predict-gpu and --predict-model apply to "
+                             "--format text and json");
+  Expected<std::unique_ptr<ChosenModel>> C =
+      chooseModel(PredictGpu, PredictModelFile);
+  if (!C)
+    return C.takeError();
+  Expected<std::unique_ptr<FeatureRowSet>> RS =
+      featureRows(Dir, Set, "warpscope report");
+  if (!RS)
+    return RS.takeError();
+  std::string Warning;
+  Expected<std::vector<RowPrediction>> P =
+      predictRows((*C)->M, (*RS)->Rows, &Warning);
+  if (!P)
+    return P.takeError();
+  if (!Warning.empty())
+    WithColor::warning(errs(), "warpscope report")
+        << Dir << ": " << Warning << "\n";
+  X.Predictor = std::move(*C);
+  X.PredictedRows = std::move(*RS);
+  X.Predictions = std::move(*P);
+  return llvm::Error::success();
 }
 
 int warpscope::runReport() {
@@ -302,8 +395,16 @@ int warpscope::runReport() {
   raw_fd_ostream OS(OutFile, EC, sys::fs::OF_Text);
   if (EC)
     return Error("cannot write '" + OutFile + "': " + EC.message());
-  Sections X{std::move(*Stalls), std::move(SassSummary), std::move(*Memory),
-             std::move(*Modeled), std::move(Advice)};
+  Sections X{std::move(*Stalls),
+             std::move(SassSummary),
+             std::move(*Memory),
+             std::move(*Modeled),
+             std::move(Advice),
+             nullptr,
+             nullptr,
+             {}};
+  if (llvm::Error E = addPredictions(Dir, *Set, X))
+    return Error(toString(std::move(E)));
   renderReport(*Set, *S, X, Root, OS);
   return 0;
 }

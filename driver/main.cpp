@@ -26,11 +26,12 @@ int main(int argc, char **argv) {
   Invocation.assign(argv, argv + argc);
   cl::SetVersionPrinter(printVersion);
   const Command Commands[] = {
-      {ConfigSub, runConfig}, {RunSub, runRun},
-      {ReportSub, runReport}, {ValidateSub, runValidate},
-      {DiffSub, runDiff},     {PgoSub, runPgo},
-      {StaticSub, runStatic}, {FeaturesSub, runFeatures},
-      {AdviseSub, runAdvise}};
+      {ConfigSub, runConfig},  {RunSub, runRun},
+      {ReportSub, runReport},  {ValidateSub, runValidate},
+      {DiffSub, runDiff},      {PgoSub, runPgo},
+      {StaticSub, runStatic},  {FeaturesSub, runFeatures},
+      {AdviseSub, runAdvise},  {TrainSub, runTrain},
+      {PredictSub, runPredict}};
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "WarpScope: where and why CUDA kernels "
                                    "lose time\n",

@@ -15,3 +15,4 @@ echo "== running it under warpscope run" >&2
 "$WS" run --force -o "$OUT/profile" -- "$OUT/divergence"
 echo "== report (also: $WS report $OUT/profile --format html -o report.html)" >&2
 "$WS" report "$OUT/profile"
+echo "== also: $WS predict $OUT/profile (each kernel's time predicted on an H100, labelled)" >&2

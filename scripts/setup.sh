@@ -7,13 +7,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Build: the compiler and LLVM, JSON, zstd, GoogleTest (the test targets
-# are configured with the rest), CMake and Ninja.
+# are configured with the rest), CMake and Ninja. Not for the build but for
+# `warpscope predict` and `train` on the demo: XGBoost's library
+# (libxgboost0), which they open when they run; without it they say so in
+# one line and everything else works.
 BUILD_PACKAGES=(clang-22 llvm-22-dev libclang-22-dev llvm-22-tools nlohmann-json3-dev
-                libzstd-dev libgtest-dev cmake ninja-build)
+                libzstd-dev libgtest-dev libxgboost0 cmake ninja-build)
 # Tests only: headless Chromium (the HTML report's layout), clang-format
 # (the format check), the sanitizer runtimes (fuzzers), MPFR (the math
-# suite's Bessel references).
-TEST_PACKAGES=(chromium clang-format-22 libclang-rt-22-dev libmpfr-dev)
+# suite's Bessel references), scikit-learn (benchmarks/predict/
+# mangrove_baseline.py, the prediction evaluation's baseline, run on a small
+# dataset by lit-predict).
+TEST_PACKAGES=(chromium clang-format-22 libclang-rt-22-dev libmpfr-dev python3-sklearn)
 with_tests=0
 [ "${1:-}" = --test ] && with_tests=1
 PACKAGES=("${BUILD_PACKAGES[@]}")
@@ -47,7 +52,8 @@ if [ ! -f build/build.ninja ]; then
   echo "== setup: configuring build/" >&2
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPSCOPE_WERROR=ON \
     -DCUDAToolkit_ROOT="$CUDA_HOME" -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc" >/dev/null
-elif ((with_tests)); then
-  # Packages installed since the first configure (MPFR) are found now.
+elif ((with_tests)) || ((${#missing[@]})); then
+  # Packages installed since the first configure (MPFR, XGBoost) are found
+  # now.
   cmake build >/dev/null
 fi

@@ -63,6 +63,19 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
 if os.path.exists(os.path.join(libdir, "emu", "libcudart.so.13")):
     config.available_features.add("emulator")
+# warpscope train and predict need XGBoost's library (libxgboost0) when
+# they run, not to build: a train of nothing says whether it loads.
+ws = os.path.join(bindir, "warpscope")
+if os.path.exists(ws):
+    probe = subprocess.run([ws, "train", "/nonexistent.csv", "-o", "/dev/null"],
+                           capture_output=True, text=True)
+    if "XGBoost" not in probe.stderr:
+        config.available_features.add("xgboost")
+# The prediction evaluation's baseline (benchmarks/predict/
+# mangrove_baseline.py) needs Debian's scikit-learn (setup.sh --test).
+if subprocess.run(["/usr/bin/python3", "-c", "import sklearn"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("sklearn")
 chromium = shutil.which("chromium")
 if chromium:
     config.available_features.add("chromium")

@@ -56,6 +56,12 @@ std::vector<std::string> builtinConfigs();
 /// A built-in name or a JSON file in the configs' format. On failure returns
 /// false and sets Error to one line naming the name or file and what to do.
 bool loadConfig(const std::string &NameOrFile, Config &Out, std::string &Error);
+/// The timing model's version for C: "<name>:" and 16 hex digits, a hash of
+/// the model's sources (code and built-in configurations, at build time)
+/// and of C's figures. Modeled figures with the same fingerprint come from
+/// the same model; `warpscope predict` compares a profile's with its
+/// model's (docs/prediction.md).
+std::string fingerprint(const Config &C);
 /// Parses a configuration document (What names it in errors).
 bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
                  std::string &Error);

@@ -100,6 +100,7 @@ struct LaunchShape {
 /// The modeled time of one launch (ground truth `launches[].modeled`).
 struct ModeledTime {
   std::string Config;
+  std::string Fingerprint; ///< fingerprint() of the configuration
   uint64_t Cycles = 0;
   double Microseconds = 0;
   uint32_t SmsSimulated = 0;

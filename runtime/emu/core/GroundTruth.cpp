@@ -164,6 +164,7 @@ std::string ModuleImpl::groundTruthJson() const {
            {"shared_bytes", L.Shared}};
     if (L.Modeled) { // docs/timing-model.md
       J["modeled"] = Json{{"config", L.Time.Config},
+                          {"fingerprint", L.Time.Fingerprint},
                           {"cycles", L.Time.Cycles},
                           {"microseconds", L.Time.Microseconds},
                           {"sms_simulated", L.Time.SmsSimulated},

@@ -12,10 +12,13 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
 namespace warpscope::emu::timing {
+
+extern const char TimingSourceHash[]; // SourceHash.cpp (SourceHash.cmake)
 
 namespace {
 
@@ -92,6 +95,25 @@ bool mustBePositive(const Field &Fd) {
 }
 
 } // namespace
+
+std::string fingerprint(const Config &C) {
+  // FNV-1a (64 bits) over the sources' hash and every figure, in Fields'
+  // order, printed exactly.
+  std::ostringstream Text;
+  Text << TimingSourceHash;
+  Text.precision(17);
+  for (const Field &Fd : Fields)
+    Text << ' ' << Fd.Key << '='
+         << (Fd.Member ? C.*Fd.Member : C.Pipes[(int)Fd.P].*Fd.PipeMember);
+  uint64_t H = 14695981039346656037ull;
+  for (unsigned char Ch : Text.str()) {
+    H ^= Ch;
+    H *= 1099511628211ull;
+  }
+  char Hex[17];
+  std::snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)H);
+  return C.Name + ":" + Hex;
+}
 
 std::vector<std::string> builtinConfigs() {
   std::vector<std::string> Names;

@@ -99,6 +99,7 @@ ModeledTime LaunchModel::finish() {
   }
   ModeledTime R;
   R.Config = C.Name;
+  R.Fingerprint = fingerprint(C);
   for (auto &S : Sms) {
     S->finish();
     R.Cycles = std::max(R.Cycles, S->endCycle());

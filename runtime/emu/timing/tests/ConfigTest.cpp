@@ -73,3 +73,25 @@ TEST(TimingConfig, FileWithPlainNumbers) {
   EXPECT_FALSE(parseConfig(J.dump(), "F", C, Error));
   EXPECT_EQ(Error, "F: \"fp32_lanes\" is not a positive number");
 }
+
+TEST(TimingConfig, FingerprintFollowsEveryFigure) {
+  // The timing model's version (docs/timing-model.md): the same for the
+  // same figures, another when any figure changes.
+  Config H, Again;
+  std::string Error;
+  ASSERT_TRUE(loadConfig("h100-sxm", H, Error)) << Error;
+  ASSERT_TRUE(loadConfig("h100-sxm", Again, Error)) << Error;
+  std::string F = fingerprint(H);
+  ASSERT_EQ(F.size(), std::string("h100-sxm:").size() + 16) << F;
+  EXPECT_EQ(F.rfind("h100-sxm:", 0), 0u) << F;
+  EXPECT_EQ(fingerprint(Again), F);
+  Config Clock = H;
+  Clock.ClockMhz = 1755;
+  EXPECT_NE(fingerprint(Clock), F);
+  Config Pipe = H;
+  Pipe.Pipes[(int)Pipe::Fp64].Latency += 1;
+  EXPECT_NE(fingerprint(Pipe), F);
+  Config Start = H;
+  Start.WarpStartCycles += 1;
+  EXPECT_NE(fingerprint(Start), F);
+}

@@ -1,0 +1,497 @@
+//===- PredictModel.cpp - Trained prediction models: train, save, predict -===//
+
+#include "PredictModel.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <set>
+
+using namespace llvm;
+using namespace warpscope;
+using namespace warpscope::predict;
+
+xgb::Params predict::defaultParams() {
+  // Small, shallow, bagged trees on a robust loss in log space: the margin
+  // carries the scale, the trees a bounded correction. Deterministic (one
+  // thread, fixed seed).
+  return {{"objective", "reg:pseudohubererror"},
+          {"huber_slope", "0.5"},
+          {"max_depth", "3"},
+          {"eta", "0.03"},
+          {"subsample", "0.7"},
+          {"colsample_bynode", "0.7"},
+          {"min_child_weight", "2"},
+          {"num_parallel_tree", "3"},
+          {"base_score", "0"},
+          {"tree_method", "exact"},
+          {"nthread", "1"},
+          {"seed", "0"},
+          {"verbosity", "0"}};
+}
+
+unsigned predict::defaultRounds() { return 200; }
+
+static double median(std::vector<double> V) {
+  if (V.empty())
+    return NAN;
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+Errors predict::errorsOf(ArrayRef<KernelSample> Rows,
+                         ArrayRef<double> Predicted) {
+  Errors E;
+  std::vector<double> Apes;
+  std::map<std::string, std::vector<double>> ByProgram;
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    if (!std::isfinite(Predicted[I]))
+      continue;
+    double Ape =
+        100.0 * std::fabs(Predicted[I] - Rows[I].Measured) / Rows[I].Measured;
+    Apes.push_back(Ape);
+    ByProgram[Rows[I].Program].push_back(Ape);
+  }
+  if (Apes.empty())
+    return E;
+  E.Rows = Apes.size();
+  E.Programs = ByProgram.size();
+  double Sum = 0;
+  unsigned Within = 0;
+  for (double A : Apes) {
+    Sum += A;
+    Within += A <= 15.0;
+  }
+  E.Mape = Sum / Apes.size();
+  E.Within15 = 100.0 * Within / Apes.size();
+  E.MedianApe = median(Apes);
+  std::vector<double> PerProgram;
+  for (auto &[P, V] : ByProgram)
+    PerProgram.push_back(median(V));
+  E.ProgramMedianApe = median(PerProgram);
+  return E;
+}
+
+namespace {
+
+/// The rows' features and margins.
+xgb::Matrix matrixOf(ArrayRef<KernelSample> Rows, const GpuSpec &G,
+                     const Calibration &C, Target T,
+                     std::vector<float> &Margins) {
+  xgb::Matrix X;
+  X.Rows = Rows.size();
+  X.Cols = featureNames().size();
+  X.Values.assign(X.Rows * X.Cols, 0.0f);
+  Margins.resize(Rows.size());
+  for (size_t I = 0; I < Rows.size(); ++I)
+    Margins[I] = features(Rows[I], G, C, T, X.row(I));
+  return X;
+}
+
+xgb::Params paramsOf(const TrainOptions &O) {
+  xgb::Params P = defaultParams();
+  for (const auto &[K, V] : O.Params) {
+    auto It = find_if(P, [&](const auto &KV) { return KV.first == K; });
+    if (It != P.end())
+      It->second = V;
+    else
+      P.push_back({K, V});
+  }
+  return P;
+}
+
+/// Trains on the rows Use selects; weights make every program count alike.
+/// No rounds: no booster (the margin alone).
+Expected<xgb::Booster> fit(const Dataset &D, const std::vector<bool> &Use,
+                           const GpuSpec &G, const Calibration &C,
+                           const TrainOptions &O, unsigned Rounds) {
+  if (!Rounds)
+    return xgb::Booster();
+  std::vector<KernelSample> Rows;
+  std::map<std::string, unsigned> PerProgram;
+  for (size_t I = 0; I < D.Rows.size(); ++I)
+    if (Use[I]) {
+      Rows.push_back(D.Rows[I]);
+      ++PerProgram[D.Rows[I].Program];
+    }
+  std::vector<float> Margins, Labels, Weights;
+  xgb::Matrix X = matrixOf(Rows, G, C, O.T, Margins);
+  double Programs = PerProgram.size(), N = Rows.size();
+  for (const KernelSample &S : Rows) {
+    Labels.push_back(float(std::log(S.Measured)));
+    Weights.push_back(float(N / (Programs * PerProgram[S.Program])));
+  }
+  return xgb::Booster::train(X, Labels, Weights, Margins, paramsOf(O), Rounds);
+}
+
+Expected<std::vector<double>> predictWith(const xgb::Booster &B,
+                                          ArrayRef<KernelSample> Rows,
+                                          const GpuSpec &G,
+                                          const Calibration &C, Target T) {
+  std::vector<float> Margins;
+  xgb::Matrix X = matrixOf(Rows, G, C, T, Margins);
+  // A model of no rounds is its margin alone.
+  Expected<std::vector<float>> Out =
+      B.valid() ? B.predict(X, Margins) : Expected<std::vector<float>>(Margins);
+  if (!Out)
+    return Out.takeError();
+  std::vector<double> R;
+  double Floor = lowerBound(C, T);
+  for (float V : *Out)
+    R.push_back(std::max(Floor, std::exp(double(V))));
+  return R;
+}
+
+} // namespace
+
+Expected<Model> predict::train(const Dataset &D, const GpuSpec &G,
+                               const Calibration &C, const TrainOptions &O,
+                               std::vector<double> *HeldOutPredictions) {
+  Model M;
+  M.T = O.T;
+  M.Gpu = G;
+  M.Cal = C;
+  M.From = D.From;
+  M.DatasetFile = sys::path::filename(D.Path).str();
+  M.Rows = D.Rows.size();
+  M.LeftOut = D.LeftOut;
+  M.XgbVersion = xgb::version();
+  M.Rounds = O.Rounds;
+  M.Params = paramsOf(O);
+  std::set<std::string> Programs;
+  for (const KernelSample &S : D.Rows)
+    Programs.insert(S.Program);
+  M.Programs = Programs.size();
+  std::vector<double> Held(D.Rows.size(), NAN), Bare(D.Rows.size(), NAN);
+  if (!O.HeldOut) {
+    M.Held = {"none", "not measured (train --no-heldout)", {}};
+  } else if (Programs.size() < 3) {
+    M.Held = {"none",
+              formatv("not measured: {0} program(s) in the training data, "
+                      "leaving one out needs 3 or more",
+                      Programs.size())
+                  .str(),
+              {}};
+  } else {
+    for (const std::string &P : Programs) {
+      std::vector<bool> Use(D.Rows.size());
+      std::vector<KernelSample> Test;
+      std::vector<size_t> Where;
+      for (size_t I = 0; I < D.Rows.size(); ++I) {
+        Use[I] = D.Rows[I].Program != P;
+        if (!Use[I]) {
+          Test.push_back(D.Rows[I]);
+          Where.push_back(I);
+        }
+      }
+      Expected<xgb::Booster> B = fit(D, Use, G, C, O, M.Rounds);
+      if (!B)
+        return B.takeError();
+      Expected<std::vector<double>> Pred = predictWith(*B, Test, G, C, O.T);
+      if (!Pred)
+        return Pred.takeError();
+      for (KernelSample &S : Test)
+        S = withoutEmulator(std::move(S));
+      Expected<std::vector<double>> BarePred = predictWith(*B, Test, G, C, O.T);
+      if (!BarePred)
+        return BarePred.takeError();
+      for (size_t K = 0; K < Where.size(); ++K) {
+        Held[Where[K]] = (*Pred)[K];
+        Bare[Where[K]] = (*BarePred)[K];
+      }
+    }
+    M.Held = {"leave-one-program-out", "", errorsOf(D.Rows, Held)};
+    M.HeldWithoutEmulator = errorsOf(D.Rows, Bare);
+  }
+  Expected<xgb::Booster> B =
+      fit(D, std::vector<bool>(D.Rows.size(), true), G, C, O, M.Rounds);
+  if (!B)
+    return B.takeError();
+  M.Booster = std::move(*B);
+  if (HeldOutPredictions)
+    *HeldOutPredictions = std::move(Held);
+  return M;
+}
+
+KernelSample predict::withoutEmulator(KernelSample S) {
+  S.ModeledCycles = NAN;
+  S.ModeledConfig.clear();
+  S.ModeledFingerprint.clear();
+  S.SectorRatio = S.BankConflictRatio = S.AtomicDensity = NAN;
+  return S;
+}
+
+Expected<std::vector<double>>
+predict::predictSamples(const Model &M, ArrayRef<KernelSample> Samples) {
+  return predictWith(M.Booster, Samples, M.Gpu, M.Cal, M.T);
+}
+
+std::string predict::heldOutLine(const HeldOut &H) {
+  if (H.Method != "leave-one-program-out")
+    return "held-out error " + H.Why;
+  const Errors &E = H.E;
+  return formatv("held-out error, leave-one-program-out on {0} programs "
+                 "({1} rows): median {2:F1}%, MAPE {3:F1}%, {4:F0}% within "
+                 "±15%",
+                 E.Programs, E.Rows, E.MedianApe, E.Mape, E.Within15)
+      .str();
+}
+
+std::string predict::trainingLine(const Model &M) {
+  auto Or = [](const std::string &S) {
+    return S.empty() ? std::string("not recorded") : S;
+  };
+  return formatv("{0} ({1}), measured {2}, driver {3}, commit {4}; {5} rows "
+                 "of {6} programs",
+                 Or(M.From.Device), M.DatasetFile, Or(M.From.Date),
+                 Or(M.From.Driver), Or(M.From.Commit), M.Rows, M.Programs)
+      .str();
+}
+
+//===----------------------------------------------------------------------===//
+// The model file
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+json::Value errorsJson(const Errors &E) {
+  auto N = [](double V) -> json::Value {
+    return std::isfinite(V) ? json::Value(std::round(V * 100) / 100)
+                            : json::Value(nullptr);
+  };
+  return json::Object{{"rows", E.Rows},
+                      {"programs", E.Programs},
+                      {"mape_percent", N(E.Mape)},
+                      {"median_ape_percent", N(E.MedianApe)},
+                      {"within_15_percent", N(E.Within15)},
+                      {"program_median_ape_percent", N(E.ProgramMedianApe)}};
+}
+
+json::Object metadataJson(const Model &M) {
+  json::Object Params, LeftOut;
+  for (const auto &[K, V] : M.Params)
+    Params[K] = V;
+  for (const auto &[K, V] : M.LeftOut)
+    LeftOut[K] = V;
+  json::Array Names, Excluded;
+  for (const std::string &N : featureNames())
+    Names.push_back(N);
+  for (const std::string &N : M.Cal.Excluded)
+    Excluded.push_back(N);
+  json::Object Held{{"method", M.Held.Method}};
+  if (!M.Held.Why.empty())
+    Held["why"] = M.Held.Why;
+  else {
+    Held["errors"] = errorsJson(M.Held.E);
+    Held["errors_without_emulator"] = errorsJson(M.HeldWithoutEmulator);
+  }
+  return json::Object{
+      {"schema", ModelSchema},
+      {"name", M.Name},
+      {"target", targetName(M.T)},
+      {"unit", targetUnit(M.T)},
+      {"feature_version", M.Features},
+      {"features", std::move(Names)},
+      {"gpu", json::Object{{"config", M.Gpu.Config},
+                           {"sm_count", M.Gpu.Sms},
+                           {"sub_partitions", M.Gpu.SubPartitions},
+                           {"max_warps_per_sm", M.Gpu.MaxWarpsPerSm},
+                           {"max_blocks_per_sm", M.Gpu.MaxBlocksPerSm},
+                           {"dram_gbytes_per_s", M.Gpu.DramGBps}}},
+      {"calibration",
+       json::Object{{"floor_us", M.Cal.FloorUs},
+                    {"clock_mhz", M.Cal.ClockMhz},
+                    {"latency_cycles", M.Cal.LatencyCycles},
+                    {"modeled_config", M.Cal.ModeledConfig},
+                    {"modeled_fingerprint", M.Cal.ModeledFingerprint},
+                    {"median_target", M.Cal.MedianTarget},
+                    {"excluded_features", std::move(Excluded)}}},
+      {"training", json::Object{{"dataset", M.DatasetFile},
+                                {"device", M.From.Device},
+                                {"date", M.From.Date},
+                                {"driver", M.From.Driver},
+                                {"cuda", M.From.Cuda},
+                                {"commit", M.From.Commit},
+                                {"rows", M.Rows},
+                                {"programs", M.Programs},
+                                {"rows_left_out", std::move(LeftOut)}}},
+      {"held_out", std::move(Held)},
+      {"xgboost", json::Object{{"version", M.XgbVersion},
+                               {"rounds", M.Rounds},
+                               {"params", std::move(Params)}}}};
+}
+
+} // namespace
+
+Error predict::saveModel(const Model &M, const std::string &Path) {
+  Expected<std::string> Booster =
+      M.Booster.valid() ? M.Booster.toJson() : std::string("null");
+  if (!Booster)
+    return Booster.takeError();
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+  if (EC)
+    return createStringError("cannot write '" + Path + "': " + EC.message());
+  // The metadata one member per line, the booster (XGBoost's JSON) as
+  // XGBoost writes it, on one line.
+  std::string Meta = formatv("{0:1}", json::Value(metadataJson(M))).str();
+  Meta.resize(Meta.rfind('}'));
+  while (!Meta.empty() && (Meta.back() == '\n' || Meta.back() == ' '))
+    Meta.pop_back();
+  OS << Meta << ",\n \"booster\": " << *Booster << "\n}\n";
+  return Error::success();
+}
+
+namespace {
+
+void readErrors(const json::Object *O, Errors &E) {
+  if (!O)
+    return;
+  E.Rows = unsigned(O->getInteger("rows").value_or(0));
+  E.Programs = unsigned(O->getInteger("programs").value_or(0));
+  E.Mape = O->getNumber("mape_percent").value_or(NAN);
+  E.MedianApe = O->getNumber("median_ape_percent").value_or(NAN);
+  E.Within15 = O->getNumber("within_15_percent").value_or(NAN);
+  E.ProgramMedianApe = O->getNumber("program_median_ape_percent").value_or(NAN);
+}
+
+/// The text of the value of Key in the top-level object of Text, as it is
+/// written (XGBoost reads its numbers by how they are written: 1.0E0 is a
+/// float, 1 an integer, so its model must not be printed again); "" when
+/// there is no such member.
+StringRef rawMember(StringRef Text, StringRef Key) {
+  int Depth = 0;
+  size_t ValueStart = StringRef::npos;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '"') {
+      size_t End = I + 1;
+      while (End < Text.size() && Text[End] != '"')
+        End += Text[End] == '\\' ? 2 : 1;
+      StringRef Str = Text.slice(I + 1, End);
+      I = End;
+      if (Depth != 1 || ValueStart != StringRef::npos || Str != Key)
+        continue;
+      size_t Colon = Text.find_first_not_of(" \t\r\n", I + 1);
+      if (Colon == StringRef::npos || Text[Colon] != ':')
+        continue;
+      ValueStart = Text.find_first_not_of(" \t\r\n", Colon + 1);
+      if (ValueStart == StringRef::npos)
+        return "";
+      I = ValueStart - 1;
+      continue;
+    }
+    if (C == '{' || C == '[')
+      ++Depth;
+    if (C == '}' || C == ']')
+      --Depth;
+    // The value ends where the depth is back at 1 and a ',' or '}' comes.
+    if (ValueStart != StringRef::npos && Depth <= 1 &&
+        (C == ',' || (C == '}' && Depth == 0)))
+      return Text.slice(ValueStart, I).rtrim();
+  }
+  return "";
+}
+
+std::string str(const json::Object *O, StringRef K) {
+  return O ? O->getString(K).value_or("").str() : "";
+}
+double num(const json::Object *O, StringRef K) {
+  return O ? O->getNumber(K).value_or(NAN) : NAN;
+}
+
+} // namespace
+
+Expected<Model> predict::loadModel(const std::string &Path) {
+  auto Fail = [&](const Twine &Msg) {
+    return createStringError(Path + ": " + Msg);
+  };
+  auto Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return Fail("cannot read (" + Buf.getError().message() + ")");
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return Fail("is not valid JSON (" + toString(V.takeError()) +
+                "); the model file is corrupt or truncated");
+  json::Object *Top = V->getAsObject();
+  if (!Top || Top->getString("schema") != StringRef(ModelSchema))
+    return Fail(Twine("is not a WarpScope model (schema ") + ModelSchema +
+                "); make one with `warpscope train`");
+  Model M;
+  M.Name = str(Top, "name");
+  M.Features = str(Top, "feature_version");
+  std::vector<std::string> Names;
+  if (const json::Array *A = Top->getArray("features"))
+    for (const json::Value &N : *A)
+      Names.push_back(N.getAsString().value_or("").str());
+  if (M.Features != FeatureVersion || Names != featureNames())
+    return Fail("was trained on features '" + M.Features + "' (" +
+                Twine(Names.size()) + " of them); this warpscope computes '" +
+                FeatureVersion +
+                "': retrain it with `warpscope train` "
+                "(docs/prediction.md)");
+  std::string TargetName = str(Top, "target");
+  if (TargetName != "time" && TargetName != "power")
+    return Fail("has target '" + TargetName + "', not time or power");
+  M.T = TargetName == "time" ? Target::Time : Target::Power;
+  const json::Object *G = Top->getObject("gpu");
+  M.Gpu = {str(G, "config"),
+           num(G, "sm_count"),
+           num(G, "sub_partitions"),
+           num(G, "max_warps_per_sm"),
+           num(G, "max_blocks_per_sm"),
+           num(G, "dram_gbytes_per_s")};
+  const json::Object *C = Top->getObject("calibration");
+  M.Cal = {num(C, "floor_us"),
+           num(C, "clock_mhz"),
+           num(C, "latency_cycles"),
+           str(C, "modeled_config"),
+           str(C, "modeled_fingerprint"),
+           num(C, "median_target"),
+           {}};
+  if (const json::Array *A = C ? C->getArray("excluded_features") : nullptr)
+    for (const json::Value &N : *A) {
+      std::string Name = N.getAsString().value_or("").str();
+      if (!is_contained(featureNames(), Name))
+        return Fail("excludes feature '" + Name + "', which feature version " +
+                    FeatureVersion + " does not have; retrain it");
+      M.Cal.Excluded.push_back(Name);
+    }
+  for (double X : {M.Gpu.Sms, M.Gpu.SubPartitions, M.Gpu.MaxWarpsPerSm,
+                   M.Gpu.MaxBlocksPerSm, M.Gpu.DramGBps, M.Cal.FloorUs,
+                   M.Cal.ClockMhz, M.Cal.LatencyCycles, M.Cal.MedianTarget})
+    if (!std::isfinite(X) || X < 0)
+      return Fail("lacks a figure of its 'gpu' or 'calibration' (or one is "
+                  "negative); the file was edited or is corrupt: retrain it");
+  const json::Object *T = Top->getObject("training");
+  M.DatasetFile = str(T, "dataset");
+  M.From = {str(T, "device"), str(T, "driver"), str(T, "cuda"), str(T, "date"),
+            str(T, "commit")};
+  M.Rows = unsigned(T ? T->getInteger("rows").value_or(0) : 0);
+  M.Programs = unsigned(T ? T->getInteger("programs").value_or(0) : 0);
+  const json::Object *H = Top->getObject("held_out");
+  M.Held.Method = str(H, "method");
+  M.Held.Why = str(H, "why");
+  readErrors(H ? H->getObject("errors") : nullptr, M.Held.E);
+  readErrors(H ? H->getObject("errors_without_emulator") : nullptr,
+             M.HeldWithoutEmulator);
+  const json::Object *X = Top->getObject("xgboost");
+  M.XgbVersion = str(X, "version");
+  M.Rounds = unsigned(X ? X->getInteger("rounds").value_or(0) : 0);
+  const json::Value *B = Top->get("booster");
+  if (B && B->kind() == json::Value::Null && M.Rounds == 0)
+    return M; // the margin alone (train --rounds 0)
+  if (!B || !B->getAsObject())
+    return Fail("has no booster; retrain it with `warpscope train`");
+  StringRef Text = rawMember((*Buf)->getBuffer(), "booster");
+  Expected<xgb::Booster> Bo = xgb::Booster::fromJson(Text);
+  if (!Bo)
+    return Fail(toString(Bo.takeError()));
+  M.Booster = std::move(*Bo);
+  return M;
+}
