@@ -142,7 +142,7 @@ bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P,
     if (Model && TraceSinks.empty())
       runModeled(*this, K, P, P.RegistersPerThread, Launches.back());
     else
-      runGrid(*this, K, P);
+      runGrid(*this, K, P, Launches.back());
   } catch (EmuError &E) {
     Error = E.Msg;
     if (Fault)

@@ -24,6 +24,10 @@ struct LaunchRecord {
   /// How the model treated the kernel's probe instructions: "free" or
   /// "modeled"; empty when its module has none (docs/timing-model.md).
   std::string Probes;
+  /// Stopped by requestInterrupt: the blocks that finished, and those
+  /// stopped part way (the others never started).
+  bool Interrupted = false;
+  uint64_t BlocksFinished = 0, BlocksStopped = 0;
 };
 
 std::string srcLoc(const ParsedModule &PM, const Inst &I);

@@ -98,7 +98,8 @@ public:
   void runCta(uint64_t Linear);
   std::string Out;
   /// WARPSCOPE_EMU_TIMEOUT: past this moment the launch fails at the next
-  /// watchdog check (none when unset).
+  /// watchdog check (none when unset). A requestInterrupt stops it there
+  /// too.
   std::optional<std::chrono::steady_clock::time_point> Deadline;
   /// WARPSCOPE_EMU_PROGRESS: a CTA running longer than this reports itself
   /// that often (zero: never), so one long block is not silent.
@@ -286,8 +287,13 @@ private:
 };
 
 /// Runs launch P of kernel K on up to M.Threads worker threads; throws
-/// EmuError with the error of the lowest-index failing CTA (LaunchGrid.cpp).
-void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P);
+/// EmuError with the error of the lowest-index failing CTA (LaunchGrid.cpp),
+/// or, after requestInterrupt, an Interrupted one (Rec marked as such).
+void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P,
+             LaunchRecord &Rec);
+/// After requestInterrupt: whether the running CTAs had their time to
+/// finish, counted from the first call (LaunchGrid.cpp).
+bool interruptGraceOver();
 /// The timing model (TimingSink.cpp): reads WARPSCOPE_EMU_MODEL and
 /// WARPSCOPE_EMU_PC_SAMPLING / WARPSCOPE_SAMPLING_PERIOD; a bad
 /// configuration is one line and the run goes on without the model.

@@ -213,10 +213,13 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   }
 }
 
-// Every 2^16 branches of a worker: the timeout, and the progress line of a
-// CTA that runs long (with where one of its warps is).
+// Every 2^16 branches of a worker: an interrupt, the timeout, and the
+// progress line of a CTA that runs long (with where one of its warps is).
 void Launcher::checkWatchdog(Warp &W, const Function &Fn, const Inst &I,
                              uint32_t Mask) {
+  if (int Signal = interruptSignal(); Signal && interruptGraceOver())
+    throw EmuError{"interrupted by signal " + std::to_string(Signal),
+                   LaunchFault::Interrupted}; // LaunchGrid.cpp words it
   if (!Deadline && ProgressEvery.count() == 0)
     return;
   auto Now = std::chrono::steady_clock::now();

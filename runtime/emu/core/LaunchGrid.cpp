@@ -10,7 +10,13 @@
 //    all lower CTAs finished (OrderedOutput);
 //  - the error reported is that of the lowest-index failing CTA: after a
 //    failure no higher CTA starts, and all lower ones still run to the end
-//    (with one thread, exactly the CTAs that ran before).
+//    (with one thread, exactly the CTAs that ran before);
+//  - after requestInterrupt no CTA starts; the running ones may finish
+//    within InterruptGrace, and those still running then stop at a branch
+//    (Launcher::checkWatchdog): the launch fails as Interrupted with the
+//    counts of what ran, whatever CTA noticed first. The probes' counts of
+//    a CTA stopped part way are partial (a loop's are added at its exit),
+//    the finished CTAs' exact.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
@@ -28,6 +34,14 @@ namespace warpscope::emu::core {
 namespace {
 
 constexpr uint64_t NoCta = std::numeric_limits<uint64_t>::max();
+
+/// requestInterrupt's signal (0: none); lock-free, so a handler may set it.
+std::atomic<int> Interrupt{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+/// When a worker first saw it (steady clock, ns; 0: not yet).
+std::atomic<int64_t> InterruptSeen{0};
+/// How long running CTAs may take to finish after an interrupt.
+constexpr std::chrono::seconds InterruptGrace{2};
 
 /// With WARPSCOPE_EMU_PROGRESS=<seconds> (`warpscope run` sets 2), a launch
 /// running longer than that reports its blocks done on stderr that often.
@@ -98,7 +112,8 @@ private:
 
 } // namespace
 
-void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
+void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P,
+             LaunchRecord &Rec) {
   const uint64_t Total = (uint64_t)P.Grid.X * P.Grid.Y * P.Grid.Z;
   // Racecheck's shadow of shared memory is the module's, one CTA at a time.
   const unsigned N =
@@ -113,10 +128,12 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                    std::chrono::duration<double>(M.TimeoutSeconds));
   OrderedOutput Output;
-  std::atomic<uint64_t> NextCta{0}, Done{0};
+  std::atomic<uint64_t> NextCta{0}, Done{0}, Stopped{0};
   auto Work = [&](unsigned W) {
     EmuError Error;
     for (;;) {
+      if (Interrupt.load(std::memory_order_relaxed))
+        return;
       uint64_t Cta = NextCta.fetch_add(1);
       if (Cta >= Total || Cta > Output.FailCta.load())
         return;
@@ -137,6 +154,7 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
         Failed = false;
       } catch (EmuError &E) {
         Error = std::move(E);
+        Stopped += Error.Fault == LaunchFault::Interrupted;
       } catch (std::bad_alloc &) {
         Error = {"kernel " + K.Name + ": out of host memory"};
       } catch (std::exception &E) {
@@ -148,14 +166,52 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P) {
         Ls[W]->Out.clear();
       }
       Output.finish(Cta, std::move(Text), Failed ? &Error : nullptr);
-      Progress.tick(++Done);
+      if (!Failed)
+        Progress.tick(++Done);
     }
   };
   WorkerPool::instance().run(N, Work);
   for (unsigned W = 0; W < N; ++W)
     M.Workers[W]->flushInto(*M.PM);
+  bool Interrupted = Output.FailCta.load() != NoCta
+                         ? Output.Fail.Fault == LaunchFault::Interrupted
+                         : Done.load() < Total && interruptSignal();
+  if (Interrupted) {
+    Rec.Interrupted = true;
+    Rec.BlocksFinished = Done.load();
+    Rec.BlocksStopped = Stopped.load();
+    throw EmuError{"kernel " + K.Name + " interrupted by signal " +
+                       std::to_string(interruptSignal()) + " after " +
+                       std::to_string(Done.load()) + " of " +
+                       std::to_string(Total) + " blocks finished" +
+                       (Stopped.load()
+                            ? "; " + std::to_string(Stopped.load()) +
+                                  " stopped part way, with partial counts"
+                            : "; its counts are those of the finished blocks"),
+                   LaunchFault::Interrupted};
+  }
   if (Output.FailCta.load() != NoCta)
     throw Output.Fail;
 }
 
 } // namespace warpscope::emu::core
+
+void warpscope::emu::requestInterrupt(int Signal) {
+  int None = 0;
+  warpscope::emu::core::Interrupt.compare_exchange_strong(None,
+                                                          Signal ? Signal : -1);
+}
+
+int warpscope::emu::interruptSignal() {
+  return warpscope::emu::core::Interrupt.load(std::memory_order_relaxed);
+}
+
+bool warpscope::emu::core::interruptGraceOver() {
+  int64_t Now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                    std::chrono::steady_clock::now().time_since_epoch())
+                    .count();
+  int64_t None = 0;
+  InterruptSeen.compare_exchange_strong(None, Now);
+  return Now - InterruptSeen.load() >=
+         std::chrono::nanoseconds(InterruptGrace).count();
+}

@@ -154,9 +154,25 @@ cudaError_t findSymbol(const void *Symbol, const GlobalInfo *&G);
 // when ptxas is missing or rejects the module's PTX (warned once a module).
 const PtxasKernel *machineResources(FuncRec &F, std::string &Why);
 
-// Truth.cpp: the module's ground-truth file, once; all of them at exit.
+// Truth.cpp: the module's ground-truth file, once; all of them (and the
+// modeled PC samples) at exit or after an interrupted launch.
 void writeTruth(ModuleRec &R);
+void writeAllTruth(State &St);
 void atExitHandler();
+
+// Interrupt.cpp: SIGINT and SIGTERM in the middle of a launch. The handlers
+// of a program without the WarpScope runtime, installed once.
+void installInterruptHandlers();
+/// Alive while a launch runs in the core.
+struct RunningLaunch {
+  RunningLaunch();
+  ~RunningLaunch();
+};
+/// After a launch requestInterrupt stopped: whether this library's own
+/// handler asked (it then ends the process: endByInterrupt) or the
+/// WarpScope runtime's (which writes its profile first).
+bool endAfterInterruptedLaunch();
+[[noreturn]] void endByInterrupt();
 
 // Streams.cpp, MemoryCopy.cpp, Device.cpp.
 bool validStream(cudaStream_t St);

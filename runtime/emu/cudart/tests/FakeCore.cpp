@@ -254,4 +254,11 @@ bool unregisterImage(uint64_t Handle) {
   return fake::images().erase(Handle) != 0;
 }
 
+namespace {
+int FakeInterrupt = 0;
+} // namespace
+
+void requestInterrupt(int Signal) { FakeInterrupt = Signal; }
+int interruptSignal() { return FakeInterrupt; }
+
 } // namespace warpscope::emu
