@@ -25,9 +25,11 @@
 #include "Exec.h"
 #include "warpscope/Support/Settings.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -86,6 +88,31 @@ struct EmuError {
   LaunchFault Fault = LaunchFault::Failure;
 };
 
+/// The in-block progress lines of one launch's workers (WARPSCOPE_EMU_PROGRESS,
+/// Launcher::checkWatchdog): at most one per interval, the interval doubling
+/// after each line up to 32 times the setting, so a hung kernel on many
+/// workers does not flood stderr.
+class BlockReports {
+public:
+  explicit BlockReports(std::chrono::steady_clock::duration Every)
+      : Every(Every) {}
+  /// Whether a line may be printed now (then it is counted).
+  bool claim(std::chrono::steady_clock::time_point Now) {
+    std::lock_guard<std::mutex> L(Mu);
+    if (Now < Next)
+      return false;
+    Next = Now + Every * Factor;
+    Factor = std::min(Factor * 2, 32);
+    return true;
+  }
+
+private:
+  std::mutex Mu;
+  std::chrono::steady_clock::duration Every;
+  std::chrono::steady_clock::time_point Next{};
+  int Factor = 1;
+};
+
 class Launcher {
 public:
   Launcher(ModuleImpl &M, Function &K, const LaunchParams &P,
@@ -102,8 +129,10 @@ public:
   /// too.
   std::optional<std::chrono::steady_clock::time_point> Deadline;
   /// WARPSCOPE_EMU_PROGRESS: a CTA running longer than this reports itself
-  /// that often (zero: never), so one long block is not silent.
+  /// (zero: never), so one long block is not silent; Reports spaces the
+  /// lines of all workers.
   std::chrono::steady_clock::duration ProgressEvery{};
+  BlockReports *Reports = nullptr;
 
 private:
   ModuleImpl &M;

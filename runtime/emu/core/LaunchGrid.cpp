@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
 #include "WorkerPool.h"
+#include "warpscope/Support/Demangle.h"
 
 #include <atomic>
 #include <chrono>
@@ -44,13 +45,15 @@ std::atomic<int64_t> InterruptSeen{0};
 constexpr std::chrono::seconds InterruptGrace{2};
 
 /// With WARPSCOPE_EMU_PROGRESS=<seconds> (`warpscope run` sets 2), a launch
-/// running longer than that reports its blocks done on stderr that often.
+/// running longer than that reports its blocks done on stderr that often,
+/// with the time it has left at the rate so far.
 class LaunchProgress {
 public:
   LaunchProgress(const std::string &Kernel, uint64_t Blocks, double Seconds)
-      : Kernel(Kernel), Blocks(Blocks), Start(std::chrono::steady_clock::now()),
-        Last(Start) {
+      : Blocks(Blocks), Start(std::chrono::steady_clock::now()), Last(Start) {
     Enabled = Seconds > 0;
+    if (Enabled)
+      Name = withDemangledNames(Kernel);
     Interval = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::chrono::duration<double>(Seconds));
   }
@@ -67,13 +70,20 @@ public:
       return;
     Last = Now;
     double Secs = std::chrono::duration<double>(Now - Start).count();
-    std::fprintf(stderr, "warpscope-emu: %s: %llu/%llu blocks, %.0f s\n",
-                 Kernel.c_str(), (unsigned long long)Done,
-                 (unsigned long long)Blocks, Secs);
+    double Left = Secs * double(Blocks - Done) / double(Done);
+    char Eta[48] = "";
+    if (Done < Blocks)
+      std::snprintf(Eta, sizeof Eta,
+                    Left < 120 ? ", about %.0f s left"
+                               : ", about %.0f min left",
+                    Left < 120 ? Left : Left / 60);
+    std::fprintf(stderr, "warpscope-emu: %s: %llu/%llu blocks, %.0f s%s\n",
+                 Name.c_str(), (unsigned long long)Done,
+                 (unsigned long long)Blocks, Secs, Eta);
   }
 
 private:
-  std::string Kernel;
+  std::string Name; // demangled
   uint64_t Blocks;
   std::chrono::steady_clock::time_point Start, Last;
   std::chrono::steady_clock::duration Interval{};
@@ -127,6 +137,9 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P,
     Deadline = std::chrono::steady_clock::now() +
                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                    std::chrono::duration<double>(M.TimeoutSeconds));
+  BlockReports Reports(
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(M.ProgressSeconds)));
   OrderedOutput Output;
   std::atomic<uint64_t> NextCta{0}, Done{0}, Stopped{0};
   auto Work = [&](unsigned W) {
@@ -145,6 +158,7 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P,
               W < M.TraceSinks.size() ? M.TraceSinks[W] : nullptr);
           Ls[W]->setup();
           Ls[W]->Deadline = Deadline;
+          Ls[W]->Reports = &Reports;
           if (M.ProgressSeconds > 0)
             Ls[W]->ProgressEvery =
                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
