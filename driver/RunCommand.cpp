@@ -56,6 +56,14 @@ static cl::opt<bool> Racecheck(
     cl::desc("Report shared-memory hazards between warps (missing "
              "__syncthreads) on the emulator (WARPSCOPE_EMU_RACECHECK=1)"),
     cl::sub(warpscope::RunSub));
+static cl::opt<bool> Memcheck(
+    "memcheck",
+    cl::desc("On the emulator, fail a launch at any access outside its "
+             "allocation, as compute-sanitizer's memcheck does (without it, "
+             "one a GPU does not fault on, inside device memory's pages, is "
+             "reported once per instruction and the launch goes on; "
+             "WARPSCOPE_EMU_MEMCHECK=1)"),
+    cl::sub(warpscope::RunSub));
 static cl::opt<std::string>
     ModelConfig("model-config",
                 cl::desc("Timing model configuration on the emulator: h100-sxm "
@@ -283,6 +291,8 @@ static std::string useEmulator() {
   setenv("WARPSCOPE_EMU_MEMORY", "1", 0);
   if (Racecheck)
     setenv("WARPSCOPE_EMU_RACECHECK", "1", 1);
+  if (Memcheck)
+    setenv("WARPSCOPE_EMU_MEMCHECK", "1", 1);
   // Modeled time on every emulated profile run.
   if (ModelConfig.getNumOccurrences())
     setenv("WARPSCOPE_EMU_MODEL", ModelConfig.c_str(), 1);
@@ -490,6 +500,9 @@ int warpscope::runRun() {
   if (Racecheck && !UseEmulator)
     return Error("--racecheck needs the emulator (--emulate); on a GPU use "
                  "compute-sanitizer --tool racecheck");
+  if (Memcheck && !UseEmulator)
+    return Error("--memcheck needs the emulator (--emulate); on a GPU use "
+                 "compute-sanitizer --tool memcheck");
   if (UseEmulator && !Emulate)
     Notes.insert(Notes.begin(), "no GPU found; running on the emulator");
   if (UseEmulator)

@@ -154,6 +154,16 @@ void setPrintfSink(void (*Sink)(const char *Text, size_t Len));
 void registerAllocation(void *Ptr, size_t Size);
 void unregisterAllocation(void *Ptr);
 
+/// Device memory as a GPU maps it: the stand-in cudart's device heap
+/// registers each range of 2 MiB pages it maps (never unregistered). A
+/// global access outside every allocation but inside such a range does not
+/// fail the launch, as on a GPU, which faults only outside its mapped
+/// pages: it reads or writes those bytes, and the first such access of
+/// each instruction is reported on stderr as compute-sanitizer's memcheck
+/// reports it. With WARPSCOPE_EMU_MEMCHECK=1 (warpscope run --memcheck)
+/// every access outside an allocation fails the launch. Thread-safe.
+void registerDeviceMemory(void *Base, size_t Size);
+
 /// Texture and surface objects (docs/emulator.md, "Textures and surfaces").
 /// The stand-in cudart describes the image behind a CUDA texture or surface
 /// object here and gives the program the handle returned; tex, suld and sust

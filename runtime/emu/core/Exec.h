@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <tuple>
 
 namespace warpscope::emu::core {
@@ -139,7 +140,13 @@ public:
   bool RaceCheck = false;     ///< WARPSCOPE_EMU_RACECHECK
   double ProgressSeconds = 0; ///< WARPSCOPE_EMU_PROGRESS
   double TimeoutSeconds = 0;  ///< WARPSCOPE_EMU_TIMEOUT (0: none)
-  unsigned Threads = 1;       ///< WARPSCOPE_EMU_THREADS (default: all cores)
+  /// WARPSCOPE_EMU_MEMCHECK: every access outside an allocation fails the
+  /// launch, also inside device memory's mapped pages (registerDeviceMemory).
+  bool Memcheck = false;
+  /// The instructions whose access outside an allocation was reported.
+  std::set<const Inst *> OutOfBoundsReported;
+  std::mutex OutOfBoundsMu;
+  unsigned Threads = 1; ///< WARPSCOPE_EMU_THREADS (default: all cores)
   /// Per worker thread, kept across launches (LaunchGrid.cpp).
   std::vector<std::unique_ptr<WorkerCounters>> Workers;
   /// Per worker thread; null (or missing): not traced.

@@ -186,6 +186,16 @@ private:
   [[gnu::cold]] void checkWatchdog(Warp &W, const Function &Fn, const Inst &I,
                                    uint32_t Mask);
 
+  /// "kernel K, block (x,y,z), thread (x,y,z), 'opcode' at PTX line N
+  /// (file:line:col)": where an error or report happened (Addresses.cpp).
+  std::string site(const Warp &W, const Function &F, const Inst &I,
+                   int Lane) const;
+  /// An access outside its allocation that a GPU does not fault on: the
+  /// first of each instruction is reported (Addresses.cpp).
+  [[gnu::cold]] void reportOutOfBounds(const Warp &W, const Frame &Fr,
+                                       const Inst &I, int Lane, uint64_t A,
+                                       unsigned Size);
+
   // Schedule.cpp
   [[noreturn]] void fail(const Warp &W, const Function &F, const Inst &I,
                          int Lane, const std::string &Msg,

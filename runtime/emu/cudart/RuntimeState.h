@@ -12,6 +12,8 @@
 //   Textures.cpp      CUDA arrays, texture and surface objects
 //   Streams.cpp       streams and events
 //   Device.cpp        device properties, attributes, limits, reset
+//   DeviceHeap.cpp    device memory in 2 MiB pages, as a GPU maps it
+//   Interrupt.cpp     SIGINT and SIGTERM during a launch
 //   Functions.cpp     kernel attributes and occupancy
 //   Errors.cpp        last/sticky error, error strings, stub entry point
 //   Truth.cpp         ground-truth files
@@ -153,6 +155,11 @@ cudaError_t findSymbol(const void *Symbol, const GlobalInfo *&G);
 // Functions.cpp: what ptxas says F's kernel uses; null with Why (one line)
 // when ptxas is missing or rejects the module's PTX (warned once a module).
 const PtxasKernel *machineResources(FuncRec &F, std::string &Why);
+
+// DeviceHeap.cpp: cudaMalloc's memory, zeroed, in 2 MiB pages registered
+// with the core as a GPU maps them; released with the size it was asked for.
+void *deviceAllocate(size_t Size);
+void deviceRelease(void *P, size_t Size);
 
 // Truth.cpp: the module's ground-truth file, once; all of them (and the
 // modeled PC samples) at exit or after an interrupted launch.

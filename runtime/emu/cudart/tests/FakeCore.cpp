@@ -259,6 +259,7 @@ int FakeInterrupt = 0;
 } // namespace
 
 void requestInterrupt(int Signal) { FakeInterrupt = Signal; }
+void registerDeviceMemory(void *, size_t) {}
 int interruptSignal() { return FakeInterrupt; }
 
 } // namespace warpscope::emu
