@@ -1,17 +1,17 @@
 //===- DiffCommand.cpp - warpscope diff: compare two profiles -------------===//
 //
-// Matches functions by mangled name and branches by the text of their line
-// (else by source location), then prints changes in
-// executions and divergence, as text or JSON. --fail-above P exits 1 when a
-// branch's divergence rate, or a kernel's branch inefficiency, grew by more
-// than P percentage points: a CI regression gate. Two profiles with no
-// function in common are of unrelated programs: refused.
+// Prints what changed between two profile directories (DiffCompare.h: every
+// figure the report has, per function, branch and memory line), as text or
+// JSON, naming the branches and lines found in only one of them.
+// --fail-above METRIC=PCT exits 1 when a figure of that metric grew worse by
+// more than PCT (percentage points for rates, percent for amounts): a CI
+// regression gate; a bare number gates divergence, as before. Two profiles
+// with no function in common are of unrelated programs: refused.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
-#include "ProfileModel.h"
-#include "Report.h"
+#include "DiffCompare.h"
 #include "warpscope/ABI/Files.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -19,207 +19,102 @@
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <optional>
-#include <set>
-#include <tuple>
 
 using namespace llvm;
 using namespace warpscope;
+
+namespace {
+
+/// One --fail-above: a metric and its limit.
+struct Threshold {
+  DiffMetric Metric = DiffMetric::Divergence;
+  double Limit = 0;
+};
+
+/// Parses METRIC=PCT, the metric one of the names cl::values gives it, or a
+/// bare PCT (divergence, as diff took before it had other metrics).
+class ThresholdParser : public cl::basic_parser<Threshold> {
+public:
+  ThresholdParser(cl::Option &O) : basic_parser(O) {}
+  void addLiteralOption(StringRef Name, int Value, StringRef Help) {
+    Names.push_back({Name, DiffMetric(Value), Help});
+  }
+  bool parse(cl::Option &O, StringRef, StringRef Arg, Threshold &Val) {
+    auto [Name, Number] =
+        Arg.contains('=') ? Arg.split('=') : std::pair(StringRef(), Arg);
+    Val.Metric = DiffMetric::Divergence;
+    if (!Name.empty()) {
+      auto It = std::find_if(Names.begin(), Names.end(),
+                             [&](const Entry &E) { return E.Name == Name; });
+      if (It == Names.end())
+        return O.error("'" + Name + "' is not a metric; use one of " +
+                       metricList());
+      Val.Metric = It->Metric;
+    }
+    if (Number.trim().getAsDouble(Val.Limit) || !(Val.Limit >= 0) ||
+        !std::isfinite(Val.Limit))
+      return O.error("'" + Arg +
+                     "' is not METRIC=PCT with PCT a number >= 0 "
+                     "(metrics: " +
+                     metricList() + ")");
+    return false;
+  }
+  StringRef getValueName() const override { return "metric=pct"; }
+  void printOptionInfo(const cl::Option &O, size_t GlobalWidth) const {
+    basic_parser::printOptionInfo(O, GlobalWidth);
+    for (const Entry &E : Names)
+      outs() << formatv("      {0,-18} - {1}\n", E.Name, E.Help);
+  }
+
+private:
+  struct Entry {
+    StringRef Name;
+    DiffMetric Metric;
+    StringRef Help;
+  };
+  SmallVector<Entry, 8> Names;
+  std::string metricList() const {
+    std::string S;
+    for (const Entry &E : Names)
+      S += (S.empty() ? "" : ", ") + E.Name.str();
+    return S;
+  }
+};
+
+} // namespace
 
 cl::SubCommand warpscope::DiffSub(
     "diff", "Compare two profile directories: warpscope diff BEFORE AFTER");
 
 static cl::list<std::string> Dirs(cl::Positional, cl::desc("<before> <after>"),
                                   cl::sub(DiffSub));
-static cl::opt<double> FailAbove(
+static cl::list<Threshold, bool, ThresholdParser> FailAbove(
     "fail-above",
-    cl::desc("Exit 1 if divergence grew by more than this many percentage "
-             "points (per branch, or per kernel branch efficiency)"),
-    cl::init(-1), cl::sub(DiffSub));
+    cl::desc("Exit 1 if a figure of METRIC grew worse by more than PCT "
+             "(percentage points for rates, percent for amounts); repeat or "
+             "separate with commas for several metrics; a bare PCT gates "
+             "divergence"),
+    cl::CommaSeparated, cl::sub(DiffSub),
+    cl::values(
+        clEnumValN(int(DiffMetric::Divergence), "divergence",
+                   "a branch's divergence rate or a kernel's branch "
+                   "inefficiency (points)"),
+        clEnumValN(int(DiffMetric::Instructions), "instructions",
+                   "warp-level PTX instructions, else block executions "
+                   "(percent)"),
+        clEnumValN(int(DiffMetric::MemoryEfficiency), "memory-efficiency",
+                   "global/local sectors and shared wavefronts, ideal over "
+                   "actual, per kernel and line (points)"),
+        clEnumValN(int(DiffMetric::ModeledTime), "modeled-time",
+                   "the timing model's time per kernel (percent)"),
+        clEnumValN(int(DiffMetric::Occupancy), "occupancy",
+                   "theoretical occupancy per kernel (points)"),
+        clEnumValN(int(DiffMetric::Time), "time",
+                   "measured time per kernel (percent)")));
 static cl::opt<std::string> Format("format", cl::desc("text (default) or json"),
                                    cl::init("text"), cl::sub(DiffSub));
 
 namespace {
-
-/// A pair of probed branches, one per build, that are one source branch.
-struct BranchMatch {
-  const BranchCounts *Before, *After;
-  bool ByText; ///< by the text of its line (the line may have moved)
-};
-
-std::vector<const BranchCounts *> probedBranches(const FunctionProfile &F) {
-  std::vector<const BranchCounts *> Out;
-  for (const BranchCounts &B : F.Branches)
-    if (B.Probed)
-      Out.push_back(&B);
-  return Out;
-}
-
-/// Pairs the branches of Old and New (both in function order) whose KeyOf
-/// is equal, the first with the first and so on, and removes them from
-/// both lists. KeyOf gives no key for a branch it cannot place.
-template <typename KeyFn>
-void pairBy(std::vector<const BranchCounts *> &Old,
-            std::vector<const BranchCounts *> &New, KeyFn KeyOf, bool ByText,
-            std::vector<BranchMatch> &Out) {
-  using Key = typename decltype(KeyOf(*Old.front()))::value_type;
-  std::map<Key, std::vector<size_t>> OldByKey;
-  for (size_t I = 0; I < Old.size(); ++I)
-    if (auto K = KeyOf(*Old[I]))
-      OldByKey[*K].push_back(I);
-  std::map<Key, size_t> Taken;
-  std::vector<bool> OldUsed(Old.size());
-  std::vector<const BranchCounts *> NewLeft;
-  for (const BranchCounts *B : New) {
-    auto K = KeyOf(*B);
-    auto It = K ? OldByKey.find(*K) : OldByKey.end();
-    if (It != OldByKey.end() && Taken[*K] < It->second.size()) {
-      size_t I = It->second[Taken[*K]++];
-      OldUsed[I] = true;
-      Out.push_back({Old[I], B, ByText});
-      continue;
-    }
-    NewLeft.push_back(B);
-  }
-  std::vector<const BranchCounts *> OldLeft;
-  for (size_t I = 0; I < Old.size(); ++I)
-    if (!OldUsed[I])
-      OldLeft.push_back(Old[I]);
-  Old = std::move(OldLeft);
-  New = std::move(NewLeft);
-}
-
-/// Matches the probed branches of two builds of one function: by file, the
-/// text of the branch's line (the database's hash of it), column, kind and
-/// order among branches with all of these, so a branch whose line moved
-/// (lines inserted above it) still matches; the rest by file, line, column,
-/// kind and order. Old and New keep the branches without a match.
-std::vector<BranchMatch> matchBranches(std::vector<const BranchCounts *> &Old,
-                                       std::vector<const BranchCounts *> &New) {
-  std::vector<BranchMatch> Out;
-  if (Old.empty() || New.empty())
-    return Out;
-  using TextKey = std::tuple<std::string, std::string, unsigned, int>;
-  pairBy(
-      Old, New,
-      [](const BranchCounts &B) -> std::optional<TextKey> {
-        if (B.LineHash.empty() || B.Loc.File.empty())
-          return std::nullopt;
-        return TextKey{B.Loc.File, B.LineHash, B.Loc.Column, int(B.Kind)};
-      },
-      /*ByText=*/true, Out);
-  if (Old.empty() || New.empty())
-    return Out;
-  using LineKey = std::tuple<std::string, unsigned, unsigned, int>;
-  pairBy(
-      Old, New,
-      [](const BranchCounts &B) -> std::optional<LineKey> {
-        return LineKey{B.Loc.File, B.Loc.Line, B.Loc.Column, int(B.Kind)};
-      },
-      /*ByText=*/false, Out);
-  return Out;
-}
-
-double rate(const BranchCounts &B) {
-  return B.Visits ? 100.0 * B.Divergent / B.Visits : 0;
-}
-
-struct BranchDelta {
-  BranchMatch Match;
-  /// Order among the probed branches at the same location of its build.
-  unsigned OrdinalBefore, Ordinal;
-  double Growth; ///< percentage points of divergence rate
-  bool Regression;
-};
-
-/// One function in either profile.
-struct FunctionDelta {
-  const FunctionSummary *Before = nullptr, *After = nullptr;
-  std::optional<double> EfficiencyDrop; ///< points; both measured
-  bool Regression = false;
-  std::vector<BranchDelta> Branches; ///< matched, changed
-  unsigned BranchesOnlyBefore = 0, BranchesOnlyAfter = 0;
-  const FunctionProfile &function() const {
-    return *(After ? After : Before)->Function;
-  }
-};
-
-struct Comparison {
-  std::vector<FunctionDelta> Functions;
-  unsigned Regressions = 0;
-};
-
-bool regressed(double GrowthPoints) {
-  return FailAbove >= 0 && GrowthPoints > FailAbove;
-}
-
-FunctionDelta compare(const FunctionSummary &Prev,
-                      const FunctionSummary &Next) {
-  FunctionDelta D;
-  D.Before = &Prev;
-  D.After = &Next;
-  if (Prev.BranchEfficiency && Next.BranchEfficiency) {
-    D.EfficiencyDrop = 100 * (*Prev.BranchEfficiency - *Next.BranchEfficiency);
-    D.Regression = regressed(*D.EfficiencyDrop);
-  }
-  std::vector<const BranchCounts *> Old = probedBranches(*Prev.Function),
-                                    New = probedBranches(*Next.Function);
-  std::map<const BranchCounts *, unsigned> Ordinal;
-  for (const std::vector<const BranchCounts *> *Build : {&Old, &New}) {
-    std::map<std::tuple<std::string, unsigned, unsigned>, unsigned> AtPlace;
-    for (const BranchCounts *B : *Build)
-      Ordinal[B] = AtPlace[{B->Loc.File, B->Loc.Line, B->Loc.Column}]++;
-  }
-  std::vector<BranchMatch> Matches = matchBranches(Old, New);
-  // In the after build's order, as the reports list branches.
-  std::sort(Matches.begin(), Matches.end(),
-            [](const BranchMatch &A, const BranchMatch &B) {
-              return A.After->Id < B.After->Id;
-            });
-  for (const BranchMatch &M : Matches) {
-    double Growth = rate(*M.After) - rate(*M.Before);
-    if (Growth == 0 && M.After->Visits == M.Before->Visits &&
-        M.After->Divergent == M.Before->Divergent)
-      continue;
-    D.Branches.push_back(
-        {M, Ordinal[M.Before], Ordinal[M.After], Growth, regressed(Growth)});
-  }
-  D.BranchesOnlyAfter = New.size();
-  D.BranchesOnlyBefore = Old.size();
-  return D;
-}
-
-Comparison compareAll(const std::vector<FunctionSummary> &SA,
-                      const std::vector<FunctionSummary> &SB) {
-  std::map<std::string, const FunctionSummary *> Before;
-  for (const FunctionSummary &S : SA)
-    Before[S.Function->Name] = &S;
-  Comparison C;
-  for (const FunctionSummary &After : SB) {
-    auto It = Before.find(After.Function->Name);
-    if (It == Before.end()) {
-      FunctionDelta D;
-      D.After = &After;
-      C.Functions.push_back(std::move(D));
-      continue;
-    }
-    C.Functions.push_back(compare(*It->second, After));
-    Before.erase(It);
-  }
-  for (const FunctionSummary &S : SA)
-    if (Before.count(S.Function->Name)) {
-      FunctionDelta D;
-      D.Before = &S;
-      C.Functions.push_back(std::move(D));
-    }
-  for (const FunctionDelta &F : C.Functions) {
-    C.Regressions += F.Regression;
-    for (const BranchDelta &B : F.Branches)
-      C.Regressions += B.Regression;
-  }
-  return C;
-}
 
 std::string signedFixed(double X) {
   double Rounded = std::round(X * 10) / 10;
@@ -228,54 +123,135 @@ std::string signedFixed(double X) {
   return (Rounded > 0 ? "+" : "") + formatv("{0:F1}", Rounded).str();
 }
 
-std::string change(uint64_t A, uint64_t B) {
-  if (A == B)
-    return formatv("{0} (same)", A).str();
-  if (!A)
-    return formatv("0 -> {0}", B).str();
-  return formatv("{0} -> {1} ({2}%)", A, B,
-                 signedFixed(100.0 * (double(B) - double(A)) / A))
+std::string value(const DiffFigure &F, double V) {
+  if (F.Unit == "%")
+    return formatv("{0:F1}%", V).str();
+  if (F.Unit == "us")
+    return formatv("{0:F2} us", V).str();
+  if (F.Unit == "ms")
+    return formatv("{0:F3} ms", V).str();
+  return formatv("{0}", uint64_t(V)).str();
+}
+
+/// "80.0% -> 95.0% (+15.0 pp)", "10 (same)", "0 -> 4", "- -> 12.00 us".
+std::string change(const DiffFigure &F) {
+  auto Side = [&](const std::optional<double> &V) {
+    return V ? value(F, *V) : std::string("-");
+  };
+  if (!F.changed())
+    return Side(F.After) + " (same)";
+  std::string S = Side(F.Before) + " -> " + Side(F.After);
+  if (F.Change) {
+    bool Points = F.Metric ? diffMetricInPoints(*F.Metric) : F.Unit == "%";
+    S += " (" + signedFixed(*F.Change) + (Points ? " pp)" : "%)");
+  }
+  return S;
+}
+
+std::string figureText(const DiffFigure &F) {
+  return F.Name + " " + change(F) + (F.Note.empty() ? "" : ", " + F.Note) +
+         (F.Regression ? "  REGRESSION" : "");
+}
+
+std::string branchPlace(const BranchCounts &B) {
+  return formatv("{0}:{1}:{2}", sys::path::filename(B.Loc.File), B.Loc.Line,
+                 B.Loc.Column)
       .str();
 }
 
-void renderText(const Comparison &C, raw_ostream &OS) {
-  for (const FunctionDelta &D : C.Functions) {
+std::string linePlace(const std::string &File, unsigned Line) {
+  return File.empty()
+             ? "(no line info)"
+             : formatv("{0}:{1}", sys::path::filename(File), Line).str();
+}
+
+void renderBranchesText(const DiffFunction &D, raw_ostream &OS) {
+  for (const DiffBranch &B : D.Branches) {
+    const BranchCounts &Prev = *B.Before, &Next = *B.After;
+    std::string Moved = Prev.Loc.Line != Next.Loc.Line
+                            ? formatv(" (line {0} before)", Prev.Loc.Line).str()
+                            : std::string();
+    DiffFigure Visits{std::nullopt, "visits", "", ""};
+    Visits.Before = Prev.Visits;
+    Visits.After = Next.Visits;
+    if (Prev.Visits && Prev.Visits != Next.Visits)
+      Visits.Change = 100.0 * (double(Next.Visits) - Prev.Visits) / Prev.Visits;
+    OS << formatv("  {0}{1}: divergence {2:F1}% -> {3:F1}% ({4} pp), {5}{6}\n",
+                  branchPlace(Next), Moved, divergencePercent(Prev),
+                  divergencePercent(Next), signedFixed(B.Growth),
+                  figureText(Visits), B.Regression ? "  REGRESSION" : "");
+  }
+  for (const auto &[List, Dir] : {std::pair(&D.BranchesOnlyBefore, Dirs[0]),
+                                  std::pair(&D.BranchesOnlyAfter, Dirs[1])})
+    for (const BranchCounts *B : *List)
+      OS << formatv("  branch only in {0}: {1}: divergence {2:F1}%, visits "
+                    "{3}\n",
+                    Dir, branchPlace(*B), divergencePercent(*B), B->Visits);
+}
+
+void renderLinesText(const DiffFunction &D, raw_ostream &OS) {
+  for (const DiffLine &L : D.Lines)
+    for (const DiffFigure &F : L.Figures)
+      if (F.changed())
+        OS << "  " << linePlace(L.File, L.Line) << " " << L.Access << ": "
+           << figureText(F) << "\n";
+  for (const auto &[List, Dir] : {std::pair(&D.LinesOnlyBefore, Dirs[0]),
+                                  std::pair(&D.LinesOnlyAfter, Dirs[1])})
+    for (const MemoryLine *L : *List)
+      OS << "  memory access only in " << Dir << ": "
+         << linePlace(L->File, L->Line) << " " << L->Access << "\n";
+}
+
+std::string thresholdsText(const DiffThresholds &T) {
+  std::string S;
+  for (unsigned M = 0; M < NumDiffMetrics; ++M)
+    if (T.Limit[M] >= 0)
+      S += formatv("{0}{1} {2:F2}{3}", S.empty() ? "" : ", ",
+                   diffMetricName(DiffMetric(M)), T.Limit[M],
+                   diffMetricInPoints(DiffMetric(M)) ? " pp" : "%");
+  return S;
+}
+
+void renderDiffText(const DiffResult &R, const DiffThresholds &T,
+                    raw_ostream &OS) {
+  for (const DiffFunction &D : R.Functions) {
     const FunctionProfile &F = D.function();
     if (!D.Before || !D.After) {
       OS << F.Demangled << ": only in " << Dirs[D.After ? 1 : 0] << "\n";
       continue;
     }
-    OS << F.Demangled << "\n  warp executions "
-       << change(D.Before->WarpExecutions, D.After->WarpExecutions)
-       << "\n  thread executions "
-       << change(D.Before->ThreadExecutions, D.After->ThreadExecutions) << "\n";
-    if (D.EfficiencyDrop)
-      OS << formatv(
-          "  branch efficiency {0:F1}% -> {1:F1}% ({2} pp){3}\n",
-          100 * *D.Before->BranchEfficiency, 100 * *D.After->BranchEfficiency,
-          signedFixed(-*D.EfficiencyDrop), D.Regression ? "  REGRESSION" : "");
-    for (const BranchDelta &B : D.Branches) {
-      const BranchCounts &Prev = *B.Match.Before, &Next = *B.Match.After;
-      std::string Moved =
-          Prev.Loc.Line != Next.Loc.Line
-              ? formatv(" (line {0} before)", Prev.Loc.Line).str()
-              : std::string();
-      OS << formatv("  {0}:{1}:{2}{3}: divergence {4:F1}% -> {5:F1}% "
-                    "({6} pp), visits {7}{8}\n",
-                    sys::path::filename(Next.Loc.File), Next.Loc.Line,
-                    Next.Loc.Column, Moved, rate(Prev), rate(Next),
-                    signedFixed(B.Growth), change(Prev.Visits, Next.Visits),
-                    B.Regression ? "  REGRESSION" : "");
-    }
-    if (D.BranchesOnlyBefore || D.BranchesOnlyAfter)
-      OS << formatv("  probed branches without a match: {0} only in {1}, "
-                    "{2} only in {3}\n",
-                    D.BranchesOnlyBefore, Dirs[0], D.BranchesOnlyAfter,
-                    Dirs[1]);
+    OS << F.Demangled << "\n";
+    for (const DiffFigure &G : D.Figures)
+      OS << "  " << figureText(G) << "\n";
+    renderBranchesText(D, OS);
+    renderLinesText(D, OS);
   }
-  if (FailAbove >= 0)
-    OS << formatv("diff: {0} regression(s) above {1} percentage points\n",
-                  C.Regressions, FailAbove.getValue());
+  if (T.any())
+    OS << formatv("diff: {0} regression(s) above {1}\n", R.Regressions,
+                  thresholdsText(T));
+}
+
+json::Value optionalNumber(const std::optional<double> &V) {
+  return V ? json::Value(*V) : json::Value(nullptr);
+}
+
+json::Array figuresJson(const std::vector<DiffFigure> &Figures) {
+  json::Array Out;
+  for (const DiffFigure &F : Figures)
+    Out.push_back(json::Object{
+        {"name", F.Key},
+        {"metric", F.Metric ? json::Value(diffMetricName(*F.Metric))
+                            : json::Value(nullptr)},
+        {"unit", F.Unit},
+        {"before", optionalNumber(F.Before)},
+        {"after", optionalNumber(F.After)},
+        {"change", optionalNumber(F.Change)},
+        {"change_unit",
+         (F.Metric ? diffMetricInPoints(*F.Metric) : F.Unit == "%")
+             ? "points"
+             : "percent"},
+        {"regression", F.Regression}});
+  return Out;
 }
 
 json::Value counts(const FunctionSummary *S) {
@@ -289,58 +265,91 @@ json::Value counts(const FunctionSummary *S) {
                                            : json::Value(nullptr)}};
 }
 
-json::Value branchCounts(const BranchCounts &B) {
+json::Object branchJson(const BranchCounts &B) {
   return json::Object{
+      {"file", B.Loc.File},
+      {"line", B.Loc.Line},
+      {"column", B.Loc.Column},
       {"visits", B.Visits},
       {"divergent", B.Divergent},
       {"divergence_rate", B.Visits ? json::Value(double(B.Divergent) / B.Visits)
                                    : json::Value(nullptr)}};
 }
 
-json::Value renderJson(const Comparison &C, const ProfileSet &A,
-                       const ProfileSet &B) {
+json::Array branchesJson(const DiffFunction &D) {
+  json::Array Out;
+  for (const DiffBranch &Br : D.Branches)
+    Out.push_back(
+        json::Object{{"file", Br.After->Loc.File},
+                     {"line", Br.After->Loc.Line},
+                     {"column", Br.After->Loc.Column},
+                     {"ordinal", Br.Ordinal},
+                     {"line_before", Br.Before->Loc.Line},
+                     {"ordinal_before", Br.OrdinalBefore},
+                     {"matched_by", Br.ByText ? "line text" : "location"},
+                     {"before", branchJson(*Br.Before)},
+                     {"after", branchJson(*Br.After)},
+                     {"divergence_change_points", Br.Growth},
+                     {"regression", Br.Regression}});
+  return Out;
+}
+
+json::Object functionJson(const DiffFunction &D) {
+  const FunctionProfile &F = D.function();
+  auto Branches = [](const std::vector<const BranchCounts *> &L) {
+    json::Array A;
+    for (const BranchCounts *B : L)
+      A.push_back(branchJson(*B));
+    return A;
+  };
+  auto Lines = [](const std::vector<const MemoryLine *> &L) {
+    json::Array A;
+    for (const MemoryLine *M : L)
+      A.push_back(json::Object{
+          {"file", M->File}, {"line", M->Line}, {"access", M->Access}});
+    return A;
+  };
+  json::Array Changed;
+  for (const DiffLine &L : D.Lines)
+    Changed.push_back(json::Object{{"file", L.File},
+                                   {"line", L.Line},
+                                   {"access", L.Access},
+                                   {"figures", figuresJson(L.Figures)}});
+  return json::Object{{"name", F.Demangled},
+                      {"mangled", F.Name},
+                      {"kind", F.Kernel ? "kernel" : "device"},
+                      {"in", !D.Before  ? "after"
+                             : !D.After ? "before"
+                                        : "both"},
+                      {"before", counts(D.Before)},
+                      {"after", counts(D.After)},
+                      {"figures", figuresJson(D.Figures)},
+                      {"regression", D.Regression},
+                      {"branches_changed", branchesJson(D)},
+                      {"branches_only_before", Branches(D.BranchesOnlyBefore)},
+                      {"branches_only_after", Branches(D.BranchesOnlyAfter)},
+                      {"lines_changed", std::move(Changed)},
+                      {"lines_only_before", Lines(D.LinesOnlyBefore)},
+                      {"lines_only_after", Lines(D.LinesOnlyAfter)}};
+}
+
+json::Value renderDiffJson(const DiffResult &R, const DiffThresholds &T,
+                           const DiffSide &A, const DiffSide &B) {
   json::Array Functions;
-  for (const FunctionDelta &D : C.Functions) {
-    const FunctionProfile &F = D.function();
-    json::Array Branches;
-    for (const BranchDelta &Br : D.Branches)
-      Branches.push_back(json::Object{
-          {"file", Br.Match.After->Loc.File},
-          {"line", Br.Match.After->Loc.Line},
-          {"column", Br.Match.After->Loc.Column},
-          {"ordinal", Br.Ordinal},
-          {"line_before", Br.Match.Before->Loc.Line},
-          {"ordinal_before", Br.OrdinalBefore},
-          {"matched_by", Br.Match.ByText ? "line text" : "location"},
-          {"before", branchCounts(*Br.Match.Before)},
-          {"after", branchCounts(*Br.Match.After)},
-          {"divergence_change_points", Br.Growth},
-          {"regression", Br.Regression}});
-    Functions.push_back(
-        json::Object{{"name", F.Demangled},
-                     {"mangled", F.Name},
-                     {"kind", F.Kernel ? "kernel" : "device"},
-                     {"in", !D.Before  ? "after"
-                            : !D.After ? "before"
-                                       : "both"},
-                     {"before", counts(D.Before)},
-                     {"after", counts(D.After)},
-                     {"branch_efficiency_change_points",
-                      D.EfficiencyDrop ? json::Value(-*D.EfficiencyDrop)
-                                       : json::Value(nullptr)},
-                     {"regression", D.Regression},
-                     {"branches_changed", std::move(Branches)},
-                     {"branches_only_before", D.BranchesOnlyBefore},
-                     {"branches_only_after", D.BranchesOnlyAfter}});
-  }
-  return json::Object{
-      {"schema", schema::Diff},
-      {"before", json::Object{{"directory", Dirs[0]}, {"program", A.Program}}},
-      {"after", json::Object{{"directory", Dirs[1]}, {"program", B.Program}}},
-      {"fail_above_points", FailAbove >= 0 ? json::Value(FailAbove.getValue())
-                                           : json::Value(nullptr)},
-      {"regressions", C.Regressions},
-      {"functions", std::move(Functions)}};
+  for (const DiffFunction &D : R.Functions)
+    Functions.push_back(functionJson(D));
+  json::Object Limits;
+  for (unsigned M = 0; M < NumDiffMetrics; ++M)
+    if (T.Limit[M] >= 0)
+      Limits[diffMetricName(DiffMetric(M))] = T.Limit[M];
+  return json::Object{{"schema", schema::Diff},
+                      {"before", json::Object{{"directory", Dirs[0]},
+                                              {"program", A.Set.Program}}},
+                      {"after", json::Object{{"directory", Dirs[1]},
+                                             {"program", B.Set.Program}}},
+                      {"fail_above", std::move(Limits)},
+                      {"regressions", R.Regressions},
+                      {"functions", std::move(Functions)}};
 }
 
 } // namespace
@@ -352,35 +361,32 @@ int warpscope::runDiff() {
   };
   if (Dirs.size() != 2)
     return Fail("give two profile directories: warpscope diff BEFORE AFTER");
-  if (FailAbove.getNumOccurrences() && !(FailAbove >= 0))
-    return Fail("--fail-above " + formatv("{0}", FailAbove.getValue()).str() +
-                " is not a number of percentage points >= 0");
   if (Format != "text" && Format != "json")
     return Fail("--format '" + Format + "' is not one of text, json");
-  Expected<ProfileSet> A = loadProfileDirectory(Dirs[0]);
+  DiffThresholds T;
+  for (const Threshold &Th : FailAbove)
+    T.Limit[int(Th.Metric)] = Th.Limit;
+  Expected<std::unique_ptr<DiffSide>> A = loadDiffSide(Dirs[0]);
   if (!A)
     return Fail(toString(A.takeError()));
-  Expected<ProfileSet> B = loadProfileDirectory(Dirs[1]);
+  Expected<std::unique_ptr<DiffSide>> B = loadDiffSide(Dirs[1]);
   if (!B)
     return Fail(toString(B.takeError()));
-  Expected<std::vector<FunctionSummary>> SA = summarize(*A, "");
-  Expected<std::vector<FunctionSummary>> SB = summarize(*B, "");
-  if (!SA || !SB)
-    return Fail(toString(SA ? SB.takeError() : SA.takeError()));
-  Comparison C = compareAll(*SA, *SB);
+  DiffResult R = compareProfiles(**A, **B, T);
   // Profiles that share no function are of different programs (or of
   // builds too different to match): every line would be "only in".
   bool Shared =
-      std::any_of(C.Functions.begin(), C.Functions.end(),
-                  [](const FunctionDelta &D) { return D.Before && D.After; });
-  if (!Shared && !SA->empty() && !SB->empty())
-    return Fail("'" + Dirs[0] + "' (" + sys::path::filename(A->Program) +
-                ") and '" + Dirs[1] + "' (" + sys::path::filename(B->Program) +
+      std::any_of(R.Functions.begin(), R.Functions.end(),
+                  [](const DiffFunction &D) { return D.Before && D.After; });
+  if (!Shared && !(*A)->Summaries.empty() && !(*B)->Summaries.empty())
+    return Fail("'" + Dirs[0] + "' (" + sys::path::filename((*A)->Set.Program) +
+                ") and '" + Dirs[1] + "' (" +
+                sys::path::filename((*B)->Set.Program) +
                 ") have no kernel or device function in common; diff "
                 "compares two runs or builds of one program");
   if (Format == "json")
-    outs() << formatv("{0:2}", renderJson(C, *A, *B)) << "\n";
+    outs() << formatv("{0:2}", renderDiffJson(R, T, **A, **B)) << "\n";
   else
-    renderText(C, outs());
-  return C.Regressions ? 1 : 0;
+    renderDiffText(R, T, outs());
+  return R.Regressions ? 1 : 0;
 }

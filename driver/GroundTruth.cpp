@@ -33,7 +33,8 @@ void addInstruction(const json::Object &IO, TruthInstruction &T) {
     T.Memory |= Count(F.Key, T.Mem.*F.Member);
 }
 
-// launches[]: kernel, grid, block and, when the timing model ran, modeled.
+// launches[]: kernel, grid, block and, when the timing model ran, modeled;
+// interrupted, when a signal stopped it.
 Error addLaunches(const json::Array &Ls, Truth &Out,
                   function_ref<Error(const Twine &)> Fail) {
   for (const json::Value &LV : Ls) {
@@ -69,6 +70,10 @@ Error addLaunches(const json::Array &Ls, Truth &Out,
                                *Scaled,
                                Probes,
                                MO->getString("fingerprint").value_or("").str()};
+    }
+    if (const json::Object *IO = LO->getObject("interrupted")) {
+      L.Interrupted = true;
+      L.BlocksStopped = IO->getInteger("blocks_stopped").value_or(0);
     }
     Out.Launches.push_back(std::move(L));
   }

@@ -64,6 +64,10 @@ struct TruthLaunch {
   std::string Kernel; ///< mangled
   uint64_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
   std::optional<TruthModeled> Modeled;
+  /// A signal stopped it (`interrupted`): the blocks stopped part way, whose
+  /// probes' counts are partial.
+  bool Interrupted = false;
+  uint64_t BlocksStopped = 0;
 };
 
 /// Ground truth per function name, summed over every emu-*.json of a

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Path.h"
+#include <cstdint>
 #include <string>
 
 namespace warpscope {
@@ -39,6 +40,17 @@ inline std::string sourceLineCell(llvm::StringRef File, unsigned Line) {
   return "<td class=\"loc\" title=\"" + escapeHtml(File) + "\">" +
          escapeHtml(llvm::sys::path::filename(File)) + ":" +
          std::to_string(Line) + "</td>";
+}
+
+/// N with thousands separators: "1,234,567".
+inline std::string withCommas(uint64_t N) {
+  std::string S = std::to_string(N), Out;
+  for (size_t I = 0; I < S.size(); ++I) {
+    if (I && (S.size() - I) % 3 == 0)
+      Out += ',';
+    Out += S[I];
+  }
+  return Out;
 }
 
 } // namespace warpscope

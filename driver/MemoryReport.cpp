@@ -187,11 +187,16 @@ std::string warpscope::renderMemoryHtml(const MemoryView &V) {
   for (const MemoryFunction &F : V.Functions) {
     OS << "<h3>" << escapeHtml(F.Name) << "</h3>\n<p>"
        << escapeHtml(summary(F.Counts)) << "</p>\n";
-    // Headers that can wrap: the table has twelve columns in 1280 px.
+    // Headers that can wrap: the table has up to twelve columns in 1280
+    // px. Local memory (spills, stack arrays) is rare: its columns only
+    // where the function has local requests.
+    const bool Local = F.Counts.LocalRequests != 0;
     OS << "<table class=\"memory\"><thead><tr><th>line</th><th>access</th>"
           "<th>global requests</th><th>sectors / request</th><th>ideal</th>"
-          "<th>local requests</th><th>sectors / request</th><th>ideal</th>"
-          "<th>shared requests</th><th>wavefronts / request</th>"
+       << (Local ? "<th>local requests</th><th>sectors / request</th>"
+                   "<th>ideal</th>"
+                 : "")
+       << "<th>shared requests</th><th>wavefronts / request</th>"
           "<th>ideal</th><th>atomic addresses</th></tr></thead><tbody>\n";
     for (const MemoryLine &L : F.Lines) {
       const TruthMemory &C = L.Counts;
@@ -199,10 +204,12 @@ std::string warpscope::renderMemoryHtml(const MemoryView &V) {
          << escapeHtml(accessLabel(L)) << "</td><td>" << C.GlobalRequests
          << "</td><td>" << Ratio(C.GlobalSectors, C.GlobalRequests)
          << "</td><td>" << Ratio(C.GlobalIdealSectors, C.GlobalRequests)
-         << "</td><td>" << C.LocalRequests << "</td><td>"
-         << Ratio(C.LocalSectors, C.LocalRequests) << "</td><td>"
-         << Ratio(C.LocalIdealSectors, C.LocalRequests) << "</td><td>"
-         << C.SharedRequests << "</td><td>"
+         << "</td><td>";
+      if (Local)
+        OS << C.LocalRequests << "</td><td>"
+           << Ratio(C.LocalSectors, C.LocalRequests) << "</td><td>"
+           << Ratio(C.LocalIdealSectors, C.LocalRequests) << "</td><td>";
+      OS << C.SharedRequests << "</td><td>"
          << Ratio(C.SharedWavefronts, C.SharedRequests) << "</td><td>"
          << Ratio(C.SharedIdealWavefronts, C.SharedRequests) << "</td><td>"
          << C.AtomicAddresses << "</td></tr>\n";

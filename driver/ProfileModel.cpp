@@ -104,6 +104,33 @@ Expected<ProfileSet> ProfileLoader::load() {
   return std::move(Set);
 }
 
+// A signal stopped an emulated launch (docs/profile-schema.md,
+// interrupted_launch): which one, in words; none when not so.
+static std::optional<std::string> interruptedLaunch(const json::Object &Top,
+                                                    int Signal) {
+  const json::Object *O = Top.getObject("interrupted_launch");
+  if (!O)
+    return std::nullopt;
+  auto Dims = [&](StringRef Key) {
+    std::string S;
+    if (const json::Array *A = O->getArray(Key))
+      for (const json::Value &V : *A)
+        S += (S.empty() ? "" : "x") +
+             std::to_string(V.getAsUINT64().value_or(0));
+    return S;
+  };
+  auto Kernel = O->getString("kernel");
+  const char *Name = strsignal(Signal);
+  return ("the program was interrupted by signal " + Twine(Signal) + " (" +
+          (Name ? Name : "?") + ") during launch " +
+          Twine(O->getInteger("launch").value_or(0)) + ", kernel " +
+          (Kernel ? demangle(Kernel->str()) : std::string("?")) + " (grid " +
+          Dims("grid") + ", block " + Dims("block") +
+          "): that launch's counts are those of the part that ran, the "
+          "launches before it are complete")
+      .str();
+}
+
 Error ProfileLoader::readProfile(const std::string &Path) {
   Expected<json::Value> V = readJson(Path, RerunHint);
   if (!V)
@@ -137,16 +164,19 @@ Error ProfileLoader::readProfile(const std::string &Path) {
     const char *Name = strsignal(int(*Sig));
     bool Crash =
         *Sig == SIGSEGV || *Sig == SIGBUS || *Sig == SIGFPE || *Sig == SIGILL;
-    Set.Warnings.push_back(
-        (sys::path::filename(Path) +
-         (Crash
-              ? ": the program crashed (signal " + Twine(*Sig) + ", " +
-                    (Name ? Name : "?") +
-                    "); the counts are those up to the "
-                    "crash"
-              : ": the program ended by signal " + Twine(*Sig) + " (" +
-                    (Name ? Name : "?") + "); the counts are those up to then"))
-            .str());
+    if (std::optional<std::string> W = interruptedLaunch(Top, int(*Sig)))
+      Set.Warnings.push_back((sys::path::filename(Path) + ": " + *W).str());
+    else
+      Set.Warnings.push_back(
+          (sys::path::filename(Path) +
+           (Crash ? ": the program crashed (signal " + Twine(*Sig) + ", " +
+                        (Name ? Name : "?") +
+                        "); the counts are those up to the "
+                        "crash"
+                  : ": the program ended by signal " + Twine(*Sig) + " (" +
+                        (Name ? Name : "?") +
+                        "); the counts are those up to then"))
+              .str());
   }
   if (Error E = readKernelFault(Top, Path))
     return E;

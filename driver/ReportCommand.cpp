@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 #include "CsvReport.h"
+#include "HtmlSource.h"
 #include "JsonFiles.h"
 #include "LeftOutReport.h"
 #include "MemoryReport.h"
@@ -13,6 +14,7 @@
 #include "RunLog.h"
 #include "SarifFormat.h"
 #include "SassMetrics.h"
+#include "SourceText.h"
 #include "StallReport.h"
 #include "advise/AdviseRender.h"
 #include "warpscope/ABI/Files.h"
@@ -56,6 +58,12 @@ static cl::opt<std::string> SourceRoot(
     cl::desc("SARIF: artifact URIs relative to this directory (uriBaseId "
              "SRCROOT), e.g. the repository's checkout"),
     cl::value_desc("dir"), cl::init(""), cl::sub(ReportSub));
+static cl::list<std::string> PathEquivalences(
+    "path-equivalence",
+    cl::desc("Read the sources the build recorded under <from> from under "
+             "<to> (as llvm-cov's), for a program built elsewhere; "
+             "repeatable, the first that holds a file wins"),
+    cl::value_desc("from,to"), cl::sub(ReportSub));
 static cl::opt<bool> PlainHistogram(
     "plain-histogram",
     cl::desc("Text: also each function's plain-build PTX instructions by "
@@ -113,6 +121,20 @@ static std::string misusedCsvOrSarifOption() {
   return "";
 }
 
+/// Installs --path-equivalence; why one is malformed, or "".
+static std::string applyPathEquivalences() {
+  std::vector<PathEquivalence> All;
+  for (const std::string &Arg : PathEquivalences) {
+    auto [From, To] = StringRef(Arg).split(',');
+    if (From.empty() || To.empty())
+      return "--path-equivalence '" + Arg +
+             "' is not <from>,<to> (two directories, a comma between)";
+    All.push_back({From.str(), To.str()});
+  }
+  setPathEquivalences(std::move(All));
+  return "";
+}
+
 /// The text report's last section: what the run left out.
 static void renderLeftOutText(const LeftOut &L, bool MemoryView,
                               raw_ostream &OS) {
@@ -154,6 +176,8 @@ struct Sections {
   std::unique_ptr<ChosenModel> Predictor;
   std::unique_ptr<FeatureRowSet> PredictedRows;
   std::vector<RowPrediction> Predictions;
+  /// HTML: the emulator's ground truth, for the PTX beside the source.
+  std::optional<Truth> Ptx;
 };
 
 /// The text section of predicted times.
@@ -198,6 +222,10 @@ static json::Value renderPredictedJson(const Sections &X) {
   return json::Object{{"model", modelLabelJson(*X.Predictor)},
                       {"rows", std::move(Rows)}};
 }
+
+static void renderReportHtml(const ProfileSet &Set,
+                             const std::vector<FunctionSummary> &S,
+                             const Sections &X, raw_ostream &OS);
 
 /// Writes the report in --format with the sections X holds.
 static void renderReport(const ProfileSet &Set,
@@ -250,13 +278,25 @@ static void renderReport(const ProfileSet &Set,
     renderCsv(S, OS);
   else if (Format == "sarif")
     renderSarifLog(Set, S, Root, OS);
-  else if (!X.Stalls && !X.Sass && !X.Memory && !X.Modeled && !X.Advice &&
-           Set.Left.empty())
-    renderHtml(Set, S, OS);
+  else
+    renderReportHtml(Set, S, X, OS);
+}
+
+/// The HTML page: the per-line figures in the source view, the sections
+/// after it.
+static void renderReportHtml(const ProfileSet &Set,
+                             const std::vector<FunctionSummary> &S,
+                             const Sections &X, raw_ostream &OS) {
+  SourceExtras Extras = buildSourceExtras(X.Ptx ? &*X.Ptx : nullptr,
+                                          X.Memory ? &*X.Memory : nullptr,
+                                          X.Stalls ? &*X.Stalls : nullptr);
+  if (!X.Stalls && !X.Sass && !X.Memory && !X.Modeled && !X.Advice &&
+      Set.Left.empty())
+    renderHtml(Set, S, OS, &Extras);
   else {
     std::string Page;
     raw_string_ostream PS(Page);
-    renderHtml(Set, S, PS);
+    renderHtml(Set, S, PS, &Extras);
     std::string Sections = leftOutHtml(Set.Left);
     if (X.Sass)
       Sections += renderSassSummaryHtml(*X.Sass);
@@ -322,6 +362,8 @@ int warpscope::runReport() {
   if (SarifThreshold.getNumOccurrences() && Format != "sarif")
     return Error("--sarif-min-rate applies to --format sarif only");
   if (std::string Bad = misusedCsvOrSarifOption(); !Bad.empty())
+    return Error(Bad);
+  if (std::string Bad = applyPathEquivalences(); !Bad.empty())
     return Error(Bad);
   std::string Root;
   if (!SourceRoot.empty()) {
@@ -402,9 +444,16 @@ int warpscope::runReport() {
              std::move(Advice),
              nullptr,
              nullptr,
-             {}};
+             {},
+             std::nullopt};
   if (llvm::Error E = addPredictions(Dir, *Set, X))
     return Error(toString(std::move(E)));
+  if (Format == "html" && X.Memory) { // emulated: PTX beside the source
+    Truth T;
+    if (llvm::Error E = loadTruth(Dir, T))
+      return Error(toString(std::move(E)));
+    X.Ptx = std::move(T);
+  }
   renderReport(*Set, *S, X, Root, OS);
   return 0;
 }

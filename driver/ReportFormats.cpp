@@ -2,6 +2,7 @@
 
 #include "ReportFormats.h"
 #include "Html.h"
+#include "HtmlSource.h"
 #include "Legend.h"
 #include "MixReport.h"
 #include "ResourceReport.h"
@@ -111,7 +112,13 @@ pre.src span.l{display:flex}pre.src span.l>span{flex:none;text-align:right;paddi
 pre.src span.no{width:3.5em;color:#333;background:#f4f4f4}
 pre.src span.cnt{width:7em;color:#111}pre.src span.ins{width:7.5em;color:#555}
 pre.src span.div{width:10em;color:#111}
+pre.src span.sec,pre.src span.wav{width:8.5em;color:#111}pre.src span.stl{width:9em;color:#111;overflow:hidden;white-space:nowrap;text-overflow:ellipsis}
 pre.src span.l>span.t{flex:1 1 auto;min-width:0;text-align:left;white-space:pre-wrap;overflow-wrap:anywhere}
+pre.src span.l>span.ptx{flex:0 0 18em;text-align:left;color:#345;font-size:11px;border-left:1px solid #ddd;padding-left:.5em;white-space:normal}
+pre.src span.ptx>span{white-space:nowrap;margin-right:.7em}pre.src span.hd span.stl{white-space:normal}
+.conflict,pre.src span.conflict{background:rgba(240,150,0,.55);font-weight:600}p.missing{font-size:.9em;color:#a40}
+details.files ul{columns:2;margin:.3em 0;font-size:.9em}
+table.memory td:not(:first-child),table.modeled td:nth-child(n+2):nth-child(-n+4),table.stalls td:nth-child(2),table.stalls td:nth-child(3),table.stalls td:nth-child(6){text-align:right;font-variant-numeric:tabular-nums}
 pre.src span.hd{font-weight:600;background:#f3f3f3}
 .summary td:first-child{font-weight:600}.warn{color:#a40}
 .key span.sw{display:inline-block;width:1.2em;height:.9em;vertical-align:middle;margin:0 .3em 0 1em;border:1px solid #bbb}
@@ -130,79 +137,6 @@ document.querySelectorAll('table.sortable th').forEach(function(th){
 var m=location.hash.match(/^#sort=([\w-]+):(\d+)$/);
 if(m){var th=document.querySelectorAll('#'+m[1]+' th')[+m[2]];if(th){th.click();th.click();}}
 </script>)";
-
-/// What the colours of the source view mean.
-const char *ColourKey =
-    "<p class=\"key\">Source view: line number, <b>threads</b> (thread "
-    "executions of the line, see the legend), <b>PTX instr.</b> (of the "
-    "blocks that start on the line), <b>divergent/visits</b> of its "
-    "branches, source.<span class=\"sw\" "
-    "style=\"background:rgba(60,140,220,.5)\"></span>blue: executed, darker "
-    "= more thread executions<span class=\"sw\" "
-    "style=\"background:rgba(220,60,40,.6)\"></span>red: a branch on the "
-    "line diverged, darker = more divergent visits (shown as divergent / "
-    "visits)</p>\n";
-
-std::string withCommas(uint64_t N) {
-  std::string S = std::to_string(N), Out;
-  for (size_t I = 0; I < S.size(); ++I) {
-    if (I && (S.size() - I) % 3 == 0)
-      Out += ',';
-    Out += S[I];
-  }
-  return Out;
-}
-
-void renderSource(const FunctionSummary &S, SourceText &Sources,
-                  raw_ostream &OS) {
-  const FunctionProfile &F = *S.Function;
-  for (const auto &[File, Lines] : lineCounts(F)) {
-    // A missing or stale file (edited since the build) shows no text.
-    const std::vector<std::string> &Text = Sources.lines(File);
-    if (Text.empty() || Lines.empty())
-      continue;
-    unsigned First = Lines.begin()->first, Last = Lines.rbegin()->first;
-    if (F.Loc.File == File && F.Loc.Line && F.Loc.Line < First)
-      First = F.Loc.Line;
-    uint64_t MaxThreads = 1, MaxDiv = 1;
-    for (auto &[L, H] : Lines) {
-      MaxThreads = std::max(MaxThreads, H.ThreadExecutions);
-      MaxDiv = std::max(MaxDiv, H.Divergent);
-    }
-    OS << "<h3>" << escapeHtml(File) << "</h3><pre class=\"src\">"
-       << "<span class=\"l hd\"><span class=\"no\">line</span><span "
-          "class=\"cnt\">threads</span><span class=\"ins\">PTX "
-          "instr.</span><span class=\"div\">divergent/visits</span><span "
-          "class=\"t\">source</span></span>";
-    for (unsigned L = First; L <= Last + 1 && L <= Text.size(); ++L) {
-      auto It = Lines.find(L);
-      std::string Bg, Count, Instructions, Divergence;
-      if (It != Lines.end()) {
-        const LineCounts &H = It->second;
-        if (H.Divergent) {
-          int A = int(40 + 160 * double(H.Divergent) / MaxDiv);
-          Bg = formatv("background:rgba(220,60,40,{0:F2})", A / 255.0).str();
-        } else if (H.ThreadExecutions) {
-          int A = int(30 + 120 * double(H.ThreadExecutions) / MaxThreads);
-          Bg = formatv("background:rgba(60,140,220,{0:F2})", A / 255.0).str();
-        }
-        if (H.ThreadExecutions)
-          Count = withCommas(H.ThreadExecutions);
-        if (H.Visits)
-          Divergence = withCommas(H.Divergent) + "/" + withCommas(H.Visits);
-        if (H.ThreadInstructions && *H.ThreadInstructions)
-          Instructions = withCommas(*H.ThreadInstructions);
-      }
-      OS << "<span class=\"l\"><span class=\"no\">" << L
-         << "</span><span class=\"cnt\" style=\"" << Bg << "\">" << Count
-         << "</span><span class=\"ins\">" << Instructions
-         << "</span><span class=\"div\">" << Divergence
-         << "</span><span class=\"t\" style=\"" << Bg << "\">"
-         << escapeHtml(Text[L - 1]) << "</span></span>";
-    }
-    OS << "</pre>\n";
-  }
-}
 
 /// "16x1x1 / 128x1x1", each launch configuration of F, with how many
 /// launches and their time when there are several or a time.
@@ -230,10 +164,15 @@ void renderKernelTable(const ProfileSet &Set,
       Summaries.begin(), Summaries.end(),
       [](const FunctionSummary &S) { return S.Hardware.has_value(); });
   bool Emulated = emulatedRun(Set);
+  // Aggregate runs time nothing: no column of dashes.
+  bool Timed = std::any_of(
+      Summaries.begin(), Summaries.end(),
+      [](const FunctionSummary &S) { return S.TimeMs.has_value(); });
   OS << "<table class=\"sortable\" id=\"kernels\"><thead><tr><th>function</th>"
-        "<th>launches</th><th>grid / block</th><th>time (ms"
-     << (Emulated ? ", emulator CPU" : "")
-     << ")</th><th>basic block executions: warp</th><th>basic block "
+        "<th>launches</th><th>grid / block</th>";
+  if (Timed)
+    OS << "<th>time (ms" << (Emulated ? ", emulator CPU" : "") << ")</th>";
+  OS << "<th>basic block executions: warp</th><th>basic block "
         "executions: thread</th><th>SIMD efficiency</th><th>branch "
         "efficiency</th>";
   if (Hardware)
@@ -249,9 +188,11 @@ void renderKernelTable(const ProfileSet &Set,
     else
       OS << "<td class=\"n\" data-v=\"-1\">-</td><td>device function (called "
             "from kernels)</td>";
-    OS << "<td class=\"n\" data-v=\"" << (S.TimeMs ? *S.TimeMs : -1) << "\">"
-       << (S.TimeMs ? formatv("{0:F3}", *S.TimeMs).str() : std::string("-"))
-       << "</td><td class=\"n\" data-v=\"" << S.WarpExecutions << "\">"
+    if (Timed)
+      OS << "<td class=\"n\" data-v=\"" << (S.TimeMs ? *S.TimeMs : -1) << "\">"
+         << (S.TimeMs ? formatv("{0:F3}", *S.TimeMs).str() : std::string("-"))
+         << "</td>";
+    OS << "<td class=\"n\" data-v=\"" << S.WarpExecutions << "\">"
        << withCommas(S.WarpExecutions) << "</td><td class=\"n\" data-v=\""
        << S.ThreadExecutions << "\">" << withCommas(S.ThreadExecutions)
        << "</td><td class=\"n\">" << formatPercent(S.SimdEfficiency)
@@ -300,7 +241,9 @@ void renderDivergenceMap(const FunctionSummary &S, raw_ostream &OS) {
 
 void warpscope::renderHtml(const ProfileSet &Set,
                            const std::vector<FunctionSummary> &Summaries,
-                           raw_ostream &OS) {
+                           raw_ostream &OS, const SourceExtras *Extras) {
+  SourceExtras None;
+  const SourceExtras &X = Extras ? *Extras : None;
   OS << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta "
         "name=\"viewport\" content=\"width=device-width\"><title>WarpScope "
         "report</title>"
@@ -314,8 +257,9 @@ void warpscope::renderHtml(const ProfileSet &Set,
   renderKernelTable(Set, Summaries, OS);
   renderLegendHtml(OS);
   SourceText Sources(Set.SourceHashes);
+  renderSourceIndex(Summaries, Sources, OS);
   if (!Summaries.empty())
-    OS << ColourKey;
+    renderSourceKey(X, OS);
   for (const FunctionSummary &S : Summaries) {
     const FunctionProfile &F = *S.Function;
     OS << "<h2 id=\"f-" << escapeHtml(F.Name) << "\">"
@@ -344,7 +288,7 @@ void warpscope::renderHtml(const ProfileSet &Set,
       renderHardwareHtml(*S.Hardware, OS);
     if (!S.Rows.empty())
       renderDivergenceMap(S, OS);
-    renderSource(S, Sources, OS);
+    renderSourceHtml(S, Sources, X, OS);
   }
   OS << Script << "</body></html>\n";
 }

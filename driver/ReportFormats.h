@@ -17,10 +17,12 @@ struct SarifContext;
 /// (SarifFormat.h).
 llvm::json::Value renderSarif(const std::vector<FunctionSummary> &S,
                               double MinRate, const SarifContext &Context);
+struct SourceExtras;
 /// One self-contained page: summaries, sortable divergence maps, annotated
-/// source with per-line heat. No network access.
+/// source with per-line heat and, from Extras (HtmlSource.h), per-line
+/// memory, samples and PTX. No network access.
 void renderHtml(const ProfileSet &Set, const std::vector<FunctionSummary> &S,
-                llvm::raw_ostream &OS);
+                llvm::raw_ostream &OS, const SourceExtras *Extras = nullptr);
 
 } // namespace warpscope
 

@@ -27,6 +27,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -37,6 +38,10 @@
 
 using namespace llvm;
 namespace files = warpscope::files;
+
+/// An emulated launch that runs this long is most likely a loop that never
+/// ends (`warpscope run --timeout`; docs/emulator.md, "Watchdog").
+static constexpr double DefaultEmuTimeoutSeconds = 600;
 
 cl::SubCommand warpscope::RunSub(
     "run", "Run a program and collect its profile: warpscope run [options] "
@@ -50,6 +55,14 @@ static cl::opt<bool> Racecheck(
     "racecheck",
     cl::desc("Report shared-memory hazards between warps (missing "
              "__syncthreads) on the emulator (WARPSCOPE_EMU_RACECHECK=1)"),
+    cl::sub(warpscope::RunSub));
+static cl::opt<bool> Memcheck(
+    "memcheck",
+    cl::desc("On the emulator, fail a launch at any access outside its "
+             "allocation, as compute-sanitizer's memcheck does (without it, "
+             "one a GPU does not fault on, inside device memory's pages, is "
+             "reported once per instruction and the launch goes on; "
+             "WARPSCOPE_EMU_MEMCHECK=1)"),
     cl::sub(warpscope::RunSub));
 static cl::opt<std::string>
     ModelConfig("model-config",
@@ -102,12 +115,12 @@ static cl::opt<unsigned> SamplingPeriod(
 static cl::opt<unsigned long long> LaunchSkip(
     "launch-skip",
     cl::desc("Leave the first N kernel launches out of the profile (they "
-             "still run; WARPSCOPE_LAUNCH_SKIP)"),
+             "still run; -s, as in ncu; WARPSCOPE_LAUNCH_SKIP)"),
     cl::value_desc("N"), cl::init(0), cl::sub(warpscope::RunSub));
 static cl::opt<unsigned long long>
     LaunchCount("launch-count",
                 cl::desc("Profile at most M launches after the skipped ones "
-                         "(WARPSCOPE_LAUNCH_COUNT)"),
+                         "(-c, as in ncu; WARPSCOPE_LAUNCH_COUNT)"),
                 cl::value_desc("M"), cl::init(0), cl::sub(warpscope::RunSub));
 static cl::opt<std::string>
     LaunchScope("launch-scope",
@@ -117,10 +130,25 @@ static cl::opt<std::string>
 static cl::opt<std::string> LaunchKernel(
     "launch-kernel",
     cl::desc("Profile only launches of kernels whose mangled or demangled "
-             "name matches this regex (ECMAScript); --launch-skip and "
-             "--launch-count count those launches only "
-             "(WARPSCOPE_LAUNCH_KERNEL)"),
+             "name matches this regex (ECMAScript; ncu's regex: prefix is "
+             "accepted); --launch-skip and --launch-count count those "
+             "launches only (-k, as in ncu; WARPSCOPE_LAUNCH_KERNEL)"),
     cl::value_desc("regex"), cl::init(""), cl::sub(warpscope::RunSub));
+// ncu's short launch filters (listed in --help-hidden; the long options'
+// descriptions name them).
+static cl::alias LaunchKernelShort("k", cl::desc("Alias for --launch-kernel"),
+                                   cl::aliasopt(LaunchKernel));
+static cl::alias LaunchSkipShort("s", cl::desc("Alias for --launch-skip"),
+                                 cl::aliasopt(LaunchSkip));
+static cl::alias LaunchCountShort("c", cl::desc("Alias for --launch-count"),
+                                  cl::aliasopt(LaunchCount));
+static cl::opt<double> Timeout(
+    "timeout",
+    cl::desc("On the emulator, fail a launch still running after this many "
+             "seconds, naming where its warps are (default 600; 0: no limit; "
+             "WARPSCOPE_EMU_TIMEOUT)"),
+    cl::value_desc("seconds"), cl::init(DefaultEmuTimeoutSeconds),
+    cl::sub(warpscope::RunSub));
 static cl::list<std::string> ProgramAndArgs(cl::Positional,
                                             cl::desc("-- program [args...]"),
                                             cl::sub(warpscope::RunSub));
@@ -146,6 +174,14 @@ static void prependPath(const char *Var, const std::string &Entry) {
   setenv(Var, Value.c_str(), 1);
 }
 
+/// --launch-kernel's regex: ncu's -k takes "regex:<re>" (a bare name there
+/// is an exact name; here every value is a regex).
+static std::string kernelRegex() {
+  StringRef K = LaunchKernel;
+  K.consume_front("regex:");
+  return K.str();
+}
+
 /// The options' problems that need nothing run: one line, or "".
 static std::string misusedOption() {
   if (Mode.getNumOccurrences() && Mode != "aggregate" && Mode != "per-launch")
@@ -158,12 +194,18 @@ static std::string misusedOption() {
   if (LaunchScope.getNumOccurrences() && !LaunchSkip.getNumOccurrences() &&
       !LaunchCount.getNumOccurrences())
     return "--launch-scope applies with --launch-skip or --launch-count";
+  if (!(Timeout >= 0) || Timeout > 7 * 86400) {
+    char Given[32];
+    std::snprintf(Given, sizeof Given, "%g", Timeout.getValue());
+    return "--timeout " + std::string(Given) +
+           " is not a number of seconds from 0 (no limit) to 604800";
+  }
   if (Force && Append)
     return "--force replaces what the directory holds and --append adds to "
            "it; give one";
   // The runtime reads it with std::regex, so it is checked with that here.
   try {
-    std::regex R(LaunchKernel.getValue());
+    std::regex R(kernelRegex());
   } catch (const std::regex_error &E) {
     return "--launch-kernel '" + LaunchKernel + "' is not a regular " +
            "expression (" + E.what() + ")";
@@ -238,12 +280,19 @@ static std::string useEmulator() {
   if (std::string Bad = modelConfigProblem(); !Bad.empty())
     return Bad;
   prependPath("LD_LIBRARY_PATH", Emu);
-  // Long emulated launches report their progress on stderr.
+  // Long emulated launches report their progress on stderr, and one that
+  // never ends fails: --timeout, else WARPSCOPE_EMU_TIMEOUT, else the
+  // default.
   setenv("WARPSCOPE_EMU_PROGRESS", "2", 0);
+  char Seconds[32];
+  std::snprintf(Seconds, sizeof Seconds, "%g", Timeout.getValue());
+  setenv("WARPSCOPE_EMU_TIMEOUT", Seconds, Timeout.getNumOccurrences());
   // A profile run takes the memory-efficiency counts (report's memory view).
   setenv("WARPSCOPE_EMU_MEMORY", "1", 0);
   if (Racecheck)
     setenv("WARPSCOPE_EMU_RACECHECK", "1", 1);
+  if (Memcheck)
+    setenv("WARPSCOPE_EMU_MEMCHECK", "1", 1);
   // Modeled time on every emulated profile run.
   if (ModelConfig.getNumOccurrences())
     setenv("WARPSCOPE_EMU_MODEL", ModelConfig.c_str(), 1);
@@ -264,8 +313,8 @@ static void setRuntimeEnvironment(StringRef Out, const std::string &Mode) {
     setenv("WARPSCOPE_LAUNCH_COUNT", std::to_string(LaunchCount).c_str(), 1);
   if (LaunchScope.getNumOccurrences())
     setenv("WARPSCOPE_LAUNCH_SCOPE", LaunchScope.c_str(), 1);
-  if (!LaunchKernel.empty())
-    setenv("WARPSCOPE_LAUNCH_KERNEL", LaunchKernel.c_str(), 1);
+  if (!kernelRegex().empty())
+    setenv("WARPSCOPE_LAUNCH_KERNEL", kernelRegex().c_str(), 1);
 }
 
 /// A program that ran but left nothing (no instrumented module registered,
@@ -451,6 +500,9 @@ int warpscope::runRun() {
   if (Racecheck && !UseEmulator)
     return Error("--racecheck needs the emulator (--emulate); on a GPU use "
                  "compute-sanitizer --tool racecheck");
+  if (Memcheck && !UseEmulator)
+    return Error("--memcheck needs the emulator (--emulate); on a GPU use "
+                 "compute-sanitizer --tool memcheck");
   if (UseEmulator && !Emulate)
     Notes.insert(Notes.begin(), "no GPU found; running on the emulator");
   if (UseEmulator)

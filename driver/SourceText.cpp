@@ -2,16 +2,40 @@
 
 #include "SourceText.h"
 #include "warpscope/Database/ProgramDatabase.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
 using namespace warpscope;
 
+static std::vector<PathEquivalence> &equivalences() {
+  static std::vector<PathEquivalence> E;
+  return E;
+}
+
+void warpscope::setPathEquivalences(std::vector<PathEquivalence> E) {
+  equivalences() = std::move(E);
+}
+
+std::string warpscope::localSourcePath(const std::string &File) {
+  for (const PathEquivalence &E : equivalences()) {
+    StringRef From = StringRef(E.From).rtrim('/');
+    StringRef Rest = File;
+    // A directory prefix only: /src/a never holds /src/ab.
+    if (!Rest.consume_front(From) || (!Rest.empty() && Rest[0] != '/'))
+      continue;
+    std::string Local = StringRef(E.To).rtrim('/').str() + Rest.str();
+    if (sys::fs::exists(Local))
+      return Local;
+  }
+  return File;
+}
+
 /// The contents, or none when the file is missing or stale (its build hash
 /// differs).
 static std::optional<std::string> currentContents(const SourceHashes &Hashes,
                                                   const std::string &File) {
-  auto Buf = MemoryBuffer::getFile(File);
+  auto Buf = MemoryBuffer::getFile(localSourcePath(File));
   if (!Buf)
     return std::nullopt;
   StringRef Contents = (*Buf)->getBuffer();
@@ -25,7 +49,7 @@ std::vector<std::string>
 warpscope::staleSourceFiles(const SourceHashes &Hashes) {
   std::vector<std::string> Stale;
   for (const auto &[File, Hash] : Hashes)
-    if (auto Buf = MemoryBuffer::getFile(File))
+    if (auto Buf = MemoryBuffer::getFile(localSourcePath(File)))
       if (ProgramDatabase::sourceHash((*Buf)->getBuffer()) != Hash)
         Stale.push_back(File);
   return Stale;

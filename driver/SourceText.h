@@ -3,7 +3,8 @@
 // Reports quote the source line of each branch. A file edited after the
 // build would shift every line, so each file's contents are checked against
 // the hash the build recorded in the program database (source_hashes): a
-// changed file is stale, and none of its text is shown.
+// changed file is stale, and none of its text is shown. The hash also
+// keeps a path equivalence honest: a remapped file must be the one built.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_DRIVER_SOURCETEXT_H
@@ -17,6 +18,18 @@ namespace warpscope {
 
 /// File -> hash of its contents when built (ProgramDatabase::sourceHash).
 using SourceHashes = std::map<std::string, std::string>;
+
+/// As llvm-cov's -path-equivalence: a file the build recorded under From is
+/// read from under To, for sources built elsewhere (a CI runner, a
+/// container) and checked out here.
+struct PathEquivalence {
+  std::string From, To;
+};
+/// Set once from the command line; every SourceText reads through it.
+void setPathEquivalences(std::vector<PathEquivalence> Equivalences);
+/// Where File is read from: under the first equivalence whose From holds it
+/// and where it exists, else File itself.
+std::string localSourcePath(const std::string &File);
 
 /// The files of Hashes that exist and no longer hash as built.
 std::vector<std::string> staleSourceFiles(const SourceHashes &Hashes);

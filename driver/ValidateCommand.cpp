@@ -253,6 +253,13 @@ int warpscope::runValidate() {
         "); counts that stop at a fault cannot be checked: fix the "
         "fault (the program's error output names it) and rerun");
   }
+  for (const TruthLaunch &L : T.Launches)
+    if (L.Interrupted && L.BlocksStopped)
+      return Fail(Dir + ": a signal stopped kernel " + demangle(L.Kernel) +
+                  " with " + Twine(L.BlocksStopped) +
+                  " block(s) part way, whose probes' counts are partial (a "
+                  "loop's are added when it ends); validate a run that was "
+                  "not interrupted, or one stopped between blocks");
   uint64_t LeftOut = 0;
   for (const auto &[Kernel, N] : Set->Left.LaunchesLeftOut)
     LeftOut += N;

@@ -1,7 +1,8 @@
 //===- main.cpp - The warpscope driver
 //-------------------------------------===//
 //
-// warpscope <command> [options]; `warpscope <command> --help` for each.
+// warpscope <command> [options]; `warpscope <command> --help` (or
+// `warpscope help <command>`) for each.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 
 using namespace llvm;
 using namespace warpscope;
@@ -32,6 +34,34 @@ int main(int argc, char **argv) {
       {StaticSub, runStatic},  {FeaturesSub, runFeatures},
       {AdviseSub, runAdvise},  {TrainSub, runTrain},
       {PredictSub, runPredict}};
+  // `warpscope help [command]`, as git and cargo have it: the command's
+  // --help.
+  std::vector<const char *> Help;
+  if (argc >= 2 && StringRef(argv[1]) == "help") {
+    if (argc > 3) {
+      WithColor::error(errs(), "warpscope")
+          << "help takes one command: warpscope help <command>\n";
+      return 2;
+    }
+    Help = {argv[0]};
+    if (argc == 3) {
+      std::string Names;
+      for (const Command &C : Commands)
+        Names += (Names.empty() ? "" : ", ") + C.Sub.getName().str();
+      if (std::none_of(
+              std::begin(Commands), std::end(Commands),
+              [&](const Command &C) { return C.Sub.getName() == argv[2]; })) {
+        WithColor::error(errs(), "warpscope")
+            << "no command '" << argv[2] << "'; the commands are " << Names
+            << "\n";
+        return 2;
+      }
+      Help.push_back(argv[2]);
+    }
+    Help.push_back("--help");
+    argc = int(Help.size());
+    argv = const_cast<char **>(Help.data());
+  }
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "WarpScope: where and why CUDA kernels "
                                    "lose time\n",

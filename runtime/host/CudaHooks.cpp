@@ -102,6 +102,23 @@ EmuReadAfterFaultFn emulatorReadAfterFault() {
   return Peek;
 }
 
+/// The emulator's hooks for a signal during a launch (null on a GPU),
+/// looked up before any handler may need them (dlsym is not
+/// async-signal-safe).
+EmuInterruptFn EmuInterrupt = nullptr;
+EmuWriteTruthFn EmuWriteTruth = nullptr;
+
+void findEmulatorSignalHooks() {
+  EmuInterrupt = reinterpret_cast<EmuInterruptFn>(
+      dlsym(RTLD_DEFAULT, EmuInterruptFunction));
+  EmuWriteTruth = reinterpret_cast<EmuWriteTruthFn>(
+      dlsym(RTLD_DEFAULT, EmuWriteTruthFunction));
+}
+
+/// SIGINT or SIGTERM: an emulated launch that is running stops at its next
+/// branch, and its thread flushes (keepInterrupted).
+bool deferToLaunch(int Signal) { return EmuInterrupt && EmuInterrupt(Signal); }
+
 /// Records the first kernel fault (Registry::recordFailure). Attributed:
 /// K ran the faulting kernel; otherwise the fault only surfaced at K (or,
 /// with no name, at a synchronization).
@@ -179,9 +196,10 @@ void takeAllCounters(Runtime &R, bool Keep) {
     std::vector<uint64_t> Counts;
     bool AfterFault = false;
     std::string Error = takeCounters(*Modules[M].Desc, Counts, AfterFault);
-    if (Keep)
+    // First seen here, unless it is that of a launch a signal stopped.
+    if (Keep && !R.Reg.interrupted())
       if (cudaError_t E = cudaPeekAtLastError(); isKernelFault(E))
-        noteFault(R, KernelRef(), LaunchConfig(), E, false); // first seen here
+        noteFault(R, KernelRef(), LaunchConfig(), E, false);
     if (!Error.empty())
       R.Reg.setModuleError(int(M), Error);
     else if (Keep)
@@ -298,8 +316,36 @@ void flushIfNothingWritten() {
 }
 
 /// Best effort: reading the device and writing JSON are not
-/// async-signal-safe, so installFatalSignalHandlers bounds this.
-void flushOnSignal(int Signal) { flush("signal", /*ReadDevice=*/true, Signal); }
+/// async-signal-safe, so installFatalSignalHandlers bounds this. On the
+/// emulator its ground truth so far is written too: the process ends
+/// without the exit handlers that would write it.
+void flushOnSignal(int Signal) {
+  flush("signal", /*ReadDevice=*/true, Signal);
+  if (EmuWriteTruth)
+    EmuWriteTruth();
+}
+
+/// The launch just made ran while a signal was deferred to it
+/// (deferToLaunch): it stopped part way (Result is an error) or had just
+/// finished. Its counts are kept, read at once in per-launch mode.
+void keepInterrupted(Runtime &R, const KernelRef &K, const LaunchConfig &C,
+                     cudaError_t Result, bool PerLaunch) {
+  if (!PerLaunch) {
+    R.Reg.recordLaunch(K, C);
+  } else {
+    std::vector<uint64_t> Counts;
+    std::string Error;
+    if (K.Module >= 0) {
+      bool AfterFault = false;
+      Error = takeCounters(*R.Reg.modules()[K.Module].Desc, Counts, AfterFault);
+      if (AfterFault)
+        R.Reg.setReadAfterFault(K.Module);
+    }
+    R.Reg.recordLaunch(K, C, -1, Counts, Error);
+  }
+  if (Result != cudaSuccess)
+    R.Reg.recordInterrupted(K, C, deferredSignal());
+}
 
 LaunchConfig launchConfig(Runtime &R, dim3 Grid, dim3 Block, size_t Shared,
                           cudaStream_t Stream) {
@@ -327,6 +373,11 @@ cudaError_t launchPerLaunch(Runtime &R, LaunchFn Launch, const KernelRef &K,
   }
   cudaEventRecord(R.Start, Stream);
   cudaError_t Result = Launch(Func, Grid, Block, Args, Shared, Stream);
+  if (deferredSignal()) { // launch() ends the process
+    if (Profiled)
+      keepInterrupted(R, K, C, Result, /*PerLaunch=*/true);
+    return Result;
+  }
   cudaEventRecord(R.Stop, Stream);
   float Ms = -1;
   std::string Error;
@@ -375,8 +426,11 @@ cudaError_t launch(LaunchFn Launch, const void *Func, dim3 Grid, dim3 Block,
   if (R.Config.CollectionMode == Mode::PerLaunch) {
     Result = launchPerLaunch(R, Launch, K, C, Func, Grid, Block, Args, Shared,
                              Stream, Profiled);
+  } else if (Result = Launch(Func, Grid, Block, Args, Shared, Stream);
+             deferredSignal()) {
+    if (Profiled)
+      keepInterrupted(R, K, C, Result, /*PerLaunch=*/false);
   } else {
-    Result = Launch(Func, Grid, Block, Args, Shared, Stream);
     // A refused launch ran nothing; a fault (reported at once by the
     // emulator, at the next synchronization by a GPU) ran part of it.
     bool Ran = Result == cudaSuccess;
@@ -389,6 +443,11 @@ cudaError_t launch(LaunchFn Launch, const void *Func, dim3 Grid, dim3 Block,
     }
     if (Ran && Profiled)
       R.Reg.recordLaunch(K, C);
+  }
+  if (deferredSignal()) {
+    if (Selecting.owns_lock())
+      Selecting.unlock();
+    finishDeferredSignal(); // flushOnSignal, then the signal
   }
   if (!R.ExitHandlerInstalled.exchange(true))
     std::atexit(flushAtExit);
@@ -410,7 +469,8 @@ WS_EXPORT void __warpscope_register_module(const ModuleDescriptor *D,
   static std::once_flag Once;
   std::call_once(Once, [] {
     std::atexit(flushIfNothingWritten);
-    installFatalSignalHandlers(flushOnSignal, FatalFlushSeconds);
+    findEmulatorSignalHooks();
+    installFatalSignalHandlers(flushOnSignal, FatalFlushSeconds, deferToLaunch);
   });
   if (D->NumCounters &&
       (!D->CounterReplicas || D->ReplicaStride < D->NumCounters)) {

@@ -13,7 +13,10 @@ namespace {
 /// The signal being handled (0: none yet), the flush to call, its bound.
 std::atomic<int> Handling{0};
 void (*FlushFn)(int) = nullptr;
+bool (*DeferFn)(int) = nullptr;
 unsigned BoundSeconds = 5;
+/// The signal whose flush a launching thread does (0: none).
+std::atomic<int> Deferred{0};
 
 void say(const char *Text) {
   size_t N = 0;
@@ -32,12 +35,9 @@ void onFlushTimeout(int) {
   dieBySignal(Handling.load());
 }
 
-void onFatalSignal(int Signal) {
-  int First = 0;
-  if (!Handling.compare_exchange_strong(First, Signal))
-    dieBySignal(First); // a fatal signal while flushing: no second flush
+void armAlarm(void (*Handler)(int)) {
   struct sigaction Alarm = {};
-  Alarm.sa_handler = onFlushTimeout;
+  Alarm.sa_handler = Handler;
   sigemptyset(&Alarm.sa_mask);
   sigaction(SIGALRM, &Alarm, nullptr);
   sigset_t Set; // the program may block SIGALRM; the bound must not be
@@ -45,10 +45,33 @@ void onFatalSignal(int Signal) {
   sigaddset(&Set, SIGALRM);
   sigprocmask(SIG_UNBLOCK, &Set, nullptr);
   alarm(BoundSeconds);
+}
+
+[[noreturn]] void flushAndDie(int Signal) {
+  armAlarm(onFlushTimeout);
   if (FlushFn)
     FlushFn(Signal);
   alarm(0);
   dieBySignal(Signal);
+}
+
+/// The deferred flush did not come: the launch did not stop in time.
+void onDeferredTimeout(int) {
+  say("warpscope: the interrupted launch did not stop in time; writing the "
+      "profile without it\n");
+  flushAndDie(Handling.load());
+}
+
+void onFatalSignal(int Signal) {
+  int First = 0;
+  if (!Handling.compare_exchange_strong(First, Signal))
+    dieBySignal(First); // a fatal signal while flushing: no second flush
+  if ((Signal == SIGINT || Signal == SIGTERM) && DeferFn && DeferFn(Signal)) {
+    Deferred = Signal;
+    armAlarm(onDeferredTimeout);
+    return;
+  }
+  flushAndDie(Signal);
 }
 
 } // namespace
@@ -69,9 +92,15 @@ void warpscope::rt::dieBySignal(int Signal) {
 
 int warpscope::rt::fatalSignalBeingHandled() { return Handling.load(); }
 
+int warpscope::rt::deferredSignal() { return Deferred.load(); }
+
+void warpscope::rt::finishDeferredSignal() { flushAndDie(Deferred.load()); }
+
 void warpscope::rt::installFatalSignalHandlers(void (*Flush)(int),
-                                               unsigned Seconds) {
+                                               unsigned Seconds,
+                                               bool (*Defer)(int)) {
   FlushFn = Flush;
+  DeferFn = Defer;
   BoundSeconds = Seconds ? Seconds : 1;
   // The crash signals too (issue 19): a host crash keeps what was counted.
   // Raised by a crash inside the flush, they are blocked, so the kernel

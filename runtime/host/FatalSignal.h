@@ -7,7 +7,9 @@
 // flush (an abort inside an allocation, say) ends the process at once, and an
 // alarm ends it if the flush blocks (on a lock the interrupted code holds).
 // Either way the process ends by the signal it received, with its default
-// action.
+// action. SIGINT and SIGTERM in the middle of an emulated launch are
+// deferred instead: the launch stops at its next branch and the launching
+// thread flushes, so the part of the launch that ran is kept.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_RUNTIME_FATALSIGNAL_H
@@ -20,7 +22,19 @@ namespace warpscope::rt {
 /// the program left the default action. On the first such signal it calls
 /// Flush(signal) with at most Seconds to finish, then ends the process by
 /// that signal.
-void installFatalSignalHandlers(void (*Flush)(int Signal), unsigned Seconds);
+/// Defer (may be null), for SIGINT and SIGTERM: when it returns true, some
+/// other thread of the program finishes first (a launch that stops at the
+/// signal) and then calls finishDeferredSignal; the handler returns, and if
+/// that does not happen within Seconds, the process ends after Flush.
+void installFatalSignalHandlers(void (*Flush)(int Signal), unsigned Seconds,
+                                bool (*Defer)(int Signal) = nullptr);
+
+/// The signal whose flush was deferred, 0 when none.
+int deferredSignal();
+
+/// For the thread that Defer waited for: flushes (bounded, as a handler
+/// does) and ends the process by the deferred signal.
+[[noreturn]] void finishDeferredSignal();
 
 /// Ends the process by Signal with its default action (async-signal-safe).
 [[noreturn]] void dieBySignal(int Signal);

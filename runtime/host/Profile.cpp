@@ -144,6 +144,14 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
                              : json(P.Selection.KernelRegex)},
         {"left_out", std::move(Left)}};
   }
+  if (std::optional<InterruptedLaunch> I = R.interrupted()) {
+    json O = configJson(I->Config);
+    O["module_id"] = ModuleId(I->Kernel.Module);
+    O["kernel"] = I->Kernel.Name;
+    O["launch"] = I->Launch;
+    O["signal"] = I->Signal;
+    J["interrupted_launch"] = std::move(O);
+  }
   if (std::optional<FailedLaunch> F = R.failure()) {
     json O = configJson(F->Config);
     O["module_id"] = ModuleId(F->Kernel.Module);

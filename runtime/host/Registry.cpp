@@ -110,6 +110,17 @@ std::optional<FailedLaunch> Registry::failure() const {
   return Failure;
 }
 
+void Registry::recordInterrupted(const KernelRef &K, const LaunchConfig &C,
+                                 int Signal) {
+  std::lock_guard<std::mutex> G(Lock);
+  Interrupted = InterruptedLaunch{K, C, Signal, Launches};
+}
+
+std::optional<InterruptedLaunch> Registry::interrupted() const {
+  std::lock_guard<std::mutex> G(Lock);
+  return Interrupted;
+}
+
 std::vector<int> Registry::takeDirtyModules() {
   std::lock_guard<std::mutex> G(Lock);
   std::vector<int> Out;

@@ -119,6 +119,15 @@ struct FailedLaunch {
   bool Attributed = false;
 };
 
+/// The launch a signal stopped on the emulator (SIGINT, SIGTERM): its
+/// counts are those of the part that ran.
+struct InterruptedLaunch {
+  KernelRef Kernel;
+  LaunchConfig Config;
+  int Signal = 0;
+  uint64_t Launch = 0; ///< 1-based, among the process's profiled launches
+};
+
 class Registry {
 public:
   /// Returns the module's index; a descriptor seen before keeps its index.
@@ -146,6 +155,8 @@ public:
   /// Records the first fault only (see FailedLaunch); false if one was
   /// recorded before.
   bool recordFailure(const FailedLaunch &F);
+  /// The last launch recorded was stopped by Signal.
+  void recordInterrupted(const KernelRef &K, const LaunchConfig &C, int Signal);
   void accumulate(int Module, const std::vector<uint64_t> &Counts);
   void setModuleError(int Module, const std::string &Error);
   /// The module's counters were read after a fault (the emulator keeps
@@ -164,6 +175,7 @@ public:
   std::map<KernelKey, KernelAttributes> kernelAttributes() const;
   std::map<OccupancyKey, std::optional<uint32_t>> blocksPerSM() const;
   std::optional<FailedLaunch> failure() const;
+  std::optional<InterruptedLaunch> interrupted() const;
 
 private:
   mutable std::mutex Lock;
@@ -175,6 +187,7 @@ private:
   std::map<KernelKey, std::optional<KernelAttributes>> Attributes;
   std::map<OccupancyKey, std::optional<uint32_t>> BlocksPerSM;
   std::optional<FailedLaunch> Failure;
+  std::optional<InterruptedLaunch> Interrupted;
   uint64_t Launches = 0;
   std::map<KernelKey, uint64_t> LeftOut;
 };

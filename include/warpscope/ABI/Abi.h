@@ -188,6 +188,21 @@ constexpr const char *EmuReadAfterFaultFunction =
 using EmuReadAfterFaultFn = int (*)(const void *Symbol, void *Dst,
                                     size_t Bytes);
 
+/// Exported by the emulator's libcudart only, for the runtime's handler of
+/// SIGINT and SIGTERM (async-signal-safe): when a launch is running, asks it
+/// to stop at its next branch and returns 1; the launch then returns
+/// cudaErrorLaunchFailure with the counts and ground truth of the part that
+/// ran (the truth already written), and the runtime ends the process after
+/// its flush. Returns 0 when no launch runs.
+constexpr const char *EmuInterruptFunction = "__warpscope_emu_interrupt";
+using EmuInterruptFn = int (*)(int Signal);
+
+/// Exported by the emulator's libcudart only: writes the ground truth of
+/// every module and the modeled PC samples now (a profile flushed by a
+/// signal's handler, which ends the process without its exit handlers).
+constexpr const char *EmuWriteTruthFunction = "__warpscope_emu_write_truth";
+using EmuWriteTruthFn = void (*)();
+
 struct KernelEntry {
   const void *Stub; ///< host stub, the key cudaLaunchKernel receives
   const char *Name; ///< mangled device name

@@ -90,7 +90,7 @@ inline constexpr const char *ProfileV1 = "warpscope-profile/1";
 inline constexpr const char *Truth = "warpscope-emu/1";
 inline constexpr const char *SassMetrics = "warpscope-sassmetrics/1";
 /// `warpscope diff --format json` (docs/report-schema.md).
-inline constexpr const char *Diff = "warpscope-diff/1";
+inline constexpr const char *Diff = "warpscope-diff/2";
 /// Each line of files::RunLog.
 inline constexpr const char *RunLog = "warpscope-runs/1";
 // The database's and PC samples' tags live with their layouts (Abi.h,

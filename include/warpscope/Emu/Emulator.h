@@ -88,7 +88,19 @@ enum class LaunchFault : uint8_t {
   /// is not a multiple of its size (a vector's whole size)
   MisalignedAddress,
   Assert, ///< cudaErrorAssert: a device assertion failed
+  /// Stopped by requestInterrupt (a signal), not by the program: every warp
+  /// stopped at a branch it had executed, so the counts and the ground truth
+  /// hold exactly the part that ran.
+  Interrupted,
 };
+
+/// Asks every running launch to stop (the caller got Signal, e.g. SIGINT):
+/// no new block starts, and each worker stops at its next watchdog look (a
+/// few thousand branches), its launch failing with LaunchFault::Interrupted.
+/// Async-signal-safe; it stays set for the rest of the process.
+void requestInterrupt(int Signal);
+/// The signal given to requestInterrupt, 0 when none was.
+int interruptSignal();
 
 /// A loaded PTX module: decoded once, launched many times.
 class Module {
@@ -101,12 +113,14 @@ public:
 
   /// Runs a kernel to completion. On failure returns false and sets Error
   /// to one line naming kernel, thread, instruction and PTX/source line,
-  /// and *Fault (when given) to the kind of failure.
+  /// and *Fault (when given) to the kind of failure (Interrupted: how many
+  /// blocks finished before requestInterrupt stopped it).
   virtual bool launch(const std::string &Kernel, const LaunchParams &P,
                       std::string &Error, LaunchFault *Fault = nullptr) = 0;
 
   /// Exact ground truth accumulated over all launches (docs/emulator.md):
-  /// writes a JSON document (schema "warpscope-emu/1").
+  /// writes a JSON document (schema "warpscope-emu/1"). An interrupted
+  /// launch is in it, marked, with the counts of the part that ran.
   virtual std::string groundTruthJson() const = 0;
   /// Modeled PC samples (WARPSCOPE_EMU_PC_SAMPLING with WARPSCOPE_EMU_MODEL,
   /// docs/timing-model.md), summed over launches; empty when none.
@@ -139,6 +153,16 @@ void setPrintfSink(void (*Sink)(const char *Text, size_t Len));
 /// themselves. Thread-safe.
 void registerAllocation(void *Ptr, size_t Size);
 void unregisterAllocation(void *Ptr);
+
+/// Device memory as a GPU maps it: the stand-in cudart's device heap
+/// registers each range of 2 MiB pages it maps (never unregistered). A
+/// global access outside every allocation but inside such a range does not
+/// fail the launch, as on a GPU, which faults only outside its mapped
+/// pages: it reads or writes those bytes, and the first such access of
+/// each instruction is reported on stderr as compute-sanitizer's memcheck
+/// reports it. With WARPSCOPE_EMU_MEMCHECK=1 (warpscope run --memcheck)
+/// every access outside an allocation fails the launch. Thread-safe.
+void registerDeviceMemory(void *Base, size_t Size);
 
 /// Texture and surface objects (docs/emulator.md, "Textures and surfaces").
 /// The stand-in cudart describes the image behind a CUDA texture or surface

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
+#include "warpscope/Support/Demangle.h"
 
 #include <cstdio>
 #include <iterator>
@@ -24,7 +25,17 @@ std::map<uintptr_t, size_t> &allocs() {
   static std::map<uintptr_t, size_t> M;
   return M;
 }
+/// Device memory's mapped pages (registerDeviceMemory), under AllocMu.
+std::map<uintptr_t, size_t> &devicePages() {
+  static std::map<uintptr_t, size_t> M;
+  return M;
+}
 } // namespace
+
+void registerDeviceMemory(void *Base, size_t Size) {
+  std::unique_lock<std::shared_mutex> L(AllocMu);
+  devicePages()[(uintptr_t)Base] = Size;
+}
 
 void registerAllocation(void *Ptr, size_t Size) {
   std::unique_lock<std::shared_mutex> L(AllocMu);
@@ -42,6 +53,22 @@ static bool findAllocation(uint64_t A, uint64_t N, uint64_t &Lo,
                            uint64_t &Size) {
   std::shared_lock<std::shared_mutex> L(AllocMu);
   auto &M = allocs();
+  auto It = M.upper_bound((uintptr_t)A);
+  if (It == M.begin())
+    return false;
+  --It;
+  if (A < It->first || A + N > It->first + It->second || A + N < A)
+    return false;
+  Lo = It->first;
+  Size = It->second;
+  return true;
+}
+
+// The mapped device pages holding [A, A + N): their start and size.
+static bool findDevicePages(uint64_t A, uint64_t N, uint64_t &Lo,
+                            uint64_t &Size) {
+  std::shared_lock<std::shared_mutex> L(AllocMu);
+  auto &M = devicePages();
   auto It = M.upper_bound((uintptr_t)A);
   if (It == M.begin())
     return false;
@@ -84,6 +111,46 @@ std::string nearestAllocation(uint64_t A, uint64_t N) {
            " bytes before the nearest allocation, at " + hexAddr(After->first) +
            " of " + std::to_string(After->second) + " bytes";
   return Best;
+}
+
+std::string Launcher::site(const Warp &W, const Function &F, const Inst &I,
+                           int Lane) const {
+  std::string S = "kernel " + K.Name;
+  if (&F != &K)
+    S += " (in " + F.Name + ")";
+  S += ", block (" + std::to_string(Ctaid[0]) + "," + std::to_string(Ctaid[1]) +
+       "," + std::to_string(Ctaid[2]) + ")";
+  if (Lane >= 0)
+    S += ", thread (" + std::to_string(W.Tid[0][Lane]) + "," +
+         std::to_string(W.Tid[1][Lane]) + "," + std::to_string(W.Tid[2][Lane]) +
+         ")";
+  else
+    S += ", warp " + std::to_string(W.Index);
+  size_t Idx = &I - F.Code.data();
+  return S + ", '" +
+         (Idx < F.Opcodes.size() ? F.Opcodes[Idx] : std::string("?")) +
+         "' at " + srcLoc(*M.PM, I);
+}
+
+static const char *accessWord(const Inst &I) {
+  return I.Op == OpLd ? "read" : I.Op == OpSt ? "write" : "access";
+}
+
+void Launcher::reportOutOfBounds(const Warp &W, const Frame &Fr, const Inst &I,
+                                 int Lane, uint64_t A, unsigned Size) {
+  {
+    std::lock_guard<std::mutex> L(M.OutOfBoundsMu);
+    if (!M.OutOfBoundsReported.insert(&I).second)
+      return;
+  }
+  std::string Line =
+      "warpscope-emu: warning: " + withDemangledNames(site(W, *Fr.F, I, Lane)) +
+      ": out-of-bounds " + accessWord(I) + " of " + std::to_string(Size) +
+      " bytes at " + hexAddr(A) + ", " + nearestAllocation(A, Size) +
+      "; inside device memory's mapped pages, where a GPU does not fault, so "
+      "the launch goes on (reported once per instruction; "
+      "WARPSCOPE_EMU_MEMCHECK=1, warpscope run --memcheck, fails it)\n";
+  std::fputs(Line.c_str(), stderr);
 }
 
 bool inFrameParams(const Warp &W, uint64_t A, uint64_t E) {
@@ -170,16 +237,17 @@ void Launcher::checkGlobal(Warp &W, Frame &Fr, const Inst &I, uint64_t A, int L,
                 "last thread's window)");
   } else if (inFrameParams(W, A, E)) {
     return; // a frame's parameters: the vector may move, so never cached
-  } else {
-    findAllocation(A, Size, Lo, N);
+  } else if (!findAllocation(A, Size, Lo, N) && !M.Memcheck &&
+             findDevicePages(A, Size, Lo, N)) {
+    // As on a GPU: no fault inside mapped pages; the instruction's later
+    // accesses there go unchecked (its region is the pages).
+    reportOutOfBounds(W, Fr, I, L, A, Size);
   }
   if (!N)
     failAddress(
         W, Fr, I, L,
-        std::string(I.Op == OpLd   ? "read"
-                    : I.Op == OpSt ? "write"
-                                   : "access") +
-            " of " + std::to_string(Size) + " bytes at " + hexAddr(A) +
+        std::string(accessWord(I)) + " of " + std::to_string(Size) +
+            " bytes at " + hexAddr(A) +
             " is outside every allocation: " + nearestAllocation(A, Size));
   if (A & alignMask(Size))
     failMisaligned(W, Fr, I, L, SpGeneric, A, Size);

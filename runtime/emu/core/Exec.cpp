@@ -94,6 +94,7 @@ void ModuleImpl::readLaunchSettings() {
   RaceCheck = R.flag("WARPSCOPE_EMU_RACECHECK", false);
   ProgressSeconds = R.number("WARPSCOPE_EMU_PROGRESS", 0, 86400, 0);
   TimeoutSeconds = R.number("WARPSCOPE_EMU_TIMEOUT", 0, 7 * 86400, 0);
+  Memcheck = R.flag("WARPSCOPE_EMU_MEMCHECK", false);
   unsigned Cores = std::max(1u, std::thread::hardware_concurrency());
   Threads = (unsigned)R.integer("WARPSCOPE_EMU_THREADS", 1, 1024, "all cores")
                 .value_or(Cores);
@@ -142,7 +143,7 @@ bool ModuleImpl::launch(const std::string &Kernel, const LaunchParams &P,
     if (Model && TraceSinks.empty())
       runModeled(*this, K, P, P.RegistersPerThread, Launches.back());
     else
-      runGrid(*this, K, P);
+      runGrid(*this, K, P, Launches.back());
   } catch (EmuError &E) {
     Error = E.Msg;
     if (Fault)

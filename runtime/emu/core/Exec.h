@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <tuple>
 
 namespace warpscope::emu::core {
@@ -24,6 +25,10 @@ struct LaunchRecord {
   /// How the model treated the kernel's probe instructions: "free" or
   /// "modeled"; empty when its module has none (docs/timing-model.md).
   std::string Probes;
+  /// Stopped by requestInterrupt: the blocks that finished, and those
+  /// stopped part way (the others never started).
+  bool Interrupted = false;
+  uint64_t BlocksFinished = 0, BlocksStopped = 0;
 };
 
 std::string srcLoc(const ParsedModule &PM, const Inst &I);
@@ -135,7 +140,13 @@ public:
   bool RaceCheck = false;     ///< WARPSCOPE_EMU_RACECHECK
   double ProgressSeconds = 0; ///< WARPSCOPE_EMU_PROGRESS
   double TimeoutSeconds = 0;  ///< WARPSCOPE_EMU_TIMEOUT (0: none)
-  unsigned Threads = 1;       ///< WARPSCOPE_EMU_THREADS (default: all cores)
+  /// WARPSCOPE_EMU_MEMCHECK: every access outside an allocation fails the
+  /// launch, also inside device memory's mapped pages (registerDeviceMemory).
+  bool Memcheck = false;
+  /// The instructions whose access outside an allocation was reported.
+  std::set<const Inst *> OutOfBoundsReported;
+  std::mutex OutOfBoundsMu;
+  unsigned Threads = 1; ///< WARPSCOPE_EMU_THREADS (default: all cores)
   /// Per worker thread, kept across launches (LaunchGrid.cpp).
   std::vector<std::unique_ptr<WorkerCounters>> Workers;
   /// Per worker thread; null (or missing): not traced.

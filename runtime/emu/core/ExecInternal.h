@@ -25,9 +25,11 @@
 #include "Exec.h"
 #include "warpscope/Support/Settings.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -86,6 +88,31 @@ struct EmuError {
   LaunchFault Fault = LaunchFault::Failure;
 };
 
+/// The in-block progress lines of one launch's workers (WARPSCOPE_EMU_PROGRESS,
+/// Launcher::checkWatchdog): at most one per interval, the interval doubling
+/// after each line up to 32 times the setting, so a hung kernel on many
+/// workers does not flood stderr.
+class BlockReports {
+public:
+  explicit BlockReports(std::chrono::steady_clock::duration Every)
+      : Every(Every) {}
+  /// Whether a line may be printed now (then it is counted).
+  bool claim(std::chrono::steady_clock::time_point Now) {
+    std::lock_guard<std::mutex> L(Mu);
+    if (Now < Next)
+      return false;
+    Next = Now + Every * Factor;
+    Factor = std::min(Factor * 2, 32);
+    return true;
+  }
+
+private:
+  std::mutex Mu;
+  std::chrono::steady_clock::duration Every;
+  std::chrono::steady_clock::time_point Next{};
+  int Factor = 1;
+};
+
 class Launcher {
 public:
   Launcher(ModuleImpl &M, Function &K, const LaunchParams &P,
@@ -98,11 +125,14 @@ public:
   void runCta(uint64_t Linear);
   std::string Out;
   /// WARPSCOPE_EMU_TIMEOUT: past this moment the launch fails at the next
-  /// watchdog check (none when unset).
+  /// watchdog check (none when unset). A requestInterrupt stops it there
+  /// too.
   std::optional<std::chrono::steady_clock::time_point> Deadline;
   /// WARPSCOPE_EMU_PROGRESS: a CTA running longer than this reports itself
-  /// that often (zero: never), so one long block is not silent.
+  /// (zero: never), so one long block is not silent; Reports spaces the
+  /// lines of all workers.
   std::chrono::steady_clock::duration ProgressEvery{};
+  BlockReports *Reports = nullptr;
 
 private:
   ModuleImpl &M;
@@ -155,6 +185,16 @@ private:
   std::chrono::steady_clock::time_point CtaStart, NextProgress;
   [[gnu::cold]] void checkWatchdog(Warp &W, const Function &Fn, const Inst &I,
                                    uint32_t Mask);
+
+  /// "kernel K, block (x,y,z), thread (x,y,z), 'opcode' at PTX line N
+  /// (file:line:col)": where an error or report happened (Addresses.cpp).
+  std::string site(const Warp &W, const Function &F, const Inst &I,
+                   int Lane) const;
+  /// An access outside its allocation that a GPU does not fault on: the
+  /// first of each instruction is reported (Addresses.cpp).
+  [[gnu::cold]] void reportOutOfBounds(const Warp &W, const Frame &Fr,
+                                       const Inst &I, int Lane, uint64_t A,
+                                       unsigned Size);
 
   // Schedule.cpp
   [[noreturn]] void fail(const Warp &W, const Function &F, const Inst &I,
@@ -286,8 +326,13 @@ private:
 };
 
 /// Runs launch P of kernel K on up to M.Threads worker threads; throws
-/// EmuError with the error of the lowest-index failing CTA (LaunchGrid.cpp).
-void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P);
+/// EmuError with the error of the lowest-index failing CTA (LaunchGrid.cpp),
+/// or, after requestInterrupt, an Interrupted one (Rec marked as such).
+void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P,
+             LaunchRecord &Rec);
+/// After requestInterrupt: whether the running CTAs had their time to
+/// finish, counted from the first call (LaunchGrid.cpp).
+bool interruptGraceOver();
 /// The timing model (TimingSink.cpp): reads WARPSCOPE_EMU_MODEL and
 /// WARPSCOPE_EMU_PC_SAMPLING / WARPSCOPE_SAMPLING_PERIOD; a bad
 /// configuration is one line and the run goes on without the model.

@@ -172,6 +172,9 @@ std::string ModuleImpl::groundTruthJson() const {
       if (!L.Probes.empty())
         J["modeled"]["probes"] = L.Probes;
     }
+    if (L.Interrupted) // counts of the part that ran (docs/emulator.md)
+      J["interrupted"] = Json{{"blocks_finished", L.BlocksFinished},
+                              {"blocks_stopped", L.BlocksStopped}};
     LaunchList.push_back(std::move(J));
   }
   Json Doc = {{"schema", schema::Truth},

@@ -17,6 +17,7 @@
 #include "ExecInternal.h"
 #include "IntOps.h"
 #include "VideoOps.h"
+#include "warpscope/Support/Demangle.h"
 
 #include <atomic>
 #include <chrono>
@@ -213,19 +214,23 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   }
 }
 
-// Every 2^16 branches of a worker: the timeout, and the progress line of a
-// CTA that runs long (with where one of its warps is).
+// Every 2^16 branches of a worker: an interrupt, the timeout, and the
+// progress line of a CTA that runs long (with where one of its warps is).
 void Launcher::checkWatchdog(Warp &W, const Function &Fn, const Inst &I,
                              uint32_t Mask) {
+  if (int Signal = interruptSignal(); Signal && interruptGraceOver())
+    throw EmuError{"interrupted by signal " + std::to_string(Signal),
+                   LaunchFault::Interrupted}; // LaunchGrid.cpp words it
   if (!Deadline && ProgressEvery.count() == 0)
     return;
   auto Now = std::chrono::steady_clock::now();
-  if (ProgressEvery.count() && Now >= NextProgress) {
+  if (ProgressEvery.count() && Now >= NextProgress &&
+      (!Reports || Reports->claim(Now))) {
     NextProgress = Now + ProgressEvery;
     std::string Line =
-        "warpscope-emu: " + K.Name + ": block (" + std::to_string(Ctaid[0]) +
-        "," + std::to_string(Ctaid[1]) + "," + std::to_string(Ctaid[2]) +
-        ") running for " +
+        "warpscope-emu: " + withDemangledNames(K.Name) + ": block (" +
+        std::to_string(Ctaid[0]) + "," + std::to_string(Ctaid[1]) + "," +
+        std::to_string(Ctaid[2]) + ") running for " +
         std::to_string(
             (long long)std::chrono::duration<double>(Now - CtaStart).count()) +
         " s, " + std::to_string(Clock) +
@@ -236,10 +241,12 @@ void Launcher::checkWatchdog(Warp &W, const Function &Fn, const Inst &I,
   }
   if (!Deadline || Now < *Deadline)
     return;
+  char Seconds[32];
+  std::snprintf(Seconds, sizeof Seconds, "%g", M.TimeoutSeconds);
   fail(W, Fn, I, Mask ? __builtin_ctz(Mask) : -1,
-       "still running after WARPSCOPE_EMU_TIMEOUT=" +
-           std::to_string((long long)M.TimeoutSeconds) +
-           " s (a loop that never ends?); this warp was at this instruction");
+       "still running after WARPSCOPE_EMU_TIMEOUT=" + std::string(Seconds) +
+           " s (warpscope run --timeout; 0: no limit): a loop that never "
+           "ends? This warp was at this instruction");
 }
 
 bool Launcher::leavePath(Warp &W, Frame &Fr, uint32_t Mask, uint32_t N) {

@@ -21,21 +21,7 @@ namespace warpscope::emu::core {
 
 void Launcher::fail(const Warp &W, const Function &F, const Inst &I, int Lane,
                     const std::string &Msg, LaunchFault Fault) {
-  std::string S = "kernel " + K.Name;
-  if (&F != &K)
-    S += " (in " + F.Name + ")";
-  S += ", block (" + std::to_string(Ctaid[0]) + "," + std::to_string(Ctaid[1]) +
-       "," + std::to_string(Ctaid[2]) + ")";
-  if (Lane >= 0)
-    S += ", thread (" + std::to_string(W.Tid[0][Lane]) + "," +
-         std::to_string(W.Tid[1][Lane]) + "," + std::to_string(W.Tid[2][Lane]) +
-         ")";
-  else
-    S += ", warp " + std::to_string(W.Index);
-  size_t Idx = &I - F.Code.data();
-  S += ", '" + (Idx < F.Opcodes.size() ? F.Opcodes[Idx] : std::string("?")) +
-       "' at " + srcLoc(*M.PM, I) + ": " + Msg;
-  throw EmuError{S, Fault};
+  throw EmuError{site(W, F, I, Lane) + ": " + Msg, Fault};
 }
 
 void Launcher::initFrame(Warp &W, Frame &Fr, Function &F, uint32_t Mask,

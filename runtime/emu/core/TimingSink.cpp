@@ -386,7 +386,7 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
     ModuleImpl &M;
     ~Restore() { M.TraceSinks.clear(); }
   } R{M};
-  runGrid(M, K, P);
+  runGrid(M, K, P, Rec);
   Rec.Time = Model.finish();
   Rec.Modeled = true;
   if (!M.SamplePeriod)

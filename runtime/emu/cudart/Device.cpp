@@ -346,7 +346,7 @@ WS_EXPORT cudaError_t cudaDeviceReset(void) {
   CHECK_STICKY();
   for (auto &A : St.DeviceAllocs) {
     unregisterAllocation(reinterpret_cast<void *>(A.first));
-    free(reinterpret_cast<void *>(A.first));
+    deviceRelease(reinterpret_cast<void *>(A.first), A.second);
   }
   St.DeviceAllocs.clear();
   St.DeviceBytes = 0;

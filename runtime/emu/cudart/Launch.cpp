@@ -7,11 +7,15 @@
 // space, and the kernel runs to completion in the core; a failed kernel
 // makes its error (cudaErrorIllegalAddress, cudaErrorMisalignedAddress,
 // cudaErrorAssert or cudaErrorLaunchFailure) sticky, as a fault does on a
-// GPU.
+// GPU. A launch a signal stopped (Interrupt.cpp) writes the ground truth of
+// the part that ran before it returns.
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
+#include "warpscope/Support/Demangle.h"
 #include "warpscope/Support/Settings.h"
+
+#include <cstdio>
 
 #include <cstring>
 
@@ -25,6 +29,19 @@ thread_local std::vector<LaunchConfig> ConfigStack;
 } // namespace warpscope::emu::cudart
 
 namespace {
+
+/// A signal stopped the launch (Interrupt.cpp): the ground truth so far is
+/// written now, since the process ends without its exit handlers.
+cudaError_t interrupted(const std::string &Why) {
+  fflush(stdout);
+  fprintf(stderr, "warpscope-emu: %s\n",
+          warpscope::withDemangledNames(Why).c_str());
+  writeAllTruth(S());
+  if (endAfterInterruptedLaunch())
+    endByInterrupt();
+  S().Sticky = cudaErrorLaunchFailure; // it did not finish
+  return setErr(cudaErrorLaunchFailure);
+}
 
 cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
                    size_t Shared, cudaStream_t Stream) {
@@ -74,8 +91,16 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
     if (const PtxasKernel *R = cudart::machineResources(*F, Why))
       LP.RegistersPerThread = R->Registers;
   }
+  installInterruptHandlers();
   LaunchFault Fault = LaunchFault::None;
-  if (!F->Mod->M->launch(F->Name, LP, Err, &Fault)) {
+  bool Ran;
+  {
+    RunningLaunch Running;
+    Ran = F->Mod->M->launch(F->Name, LP, Err, &Fault);
+  }
+  if (!Ran && Fault == LaunchFault::Interrupted)
+    return interrupted(Err);
+  if (!Ran) {
     emuError(Err.empty() ? "kernel " + F->Name + " failed" : Err);
     // The kernel ran and faulted: the error a GPU gives, sticky like the
     // context a GPU loses. (Refused launches were caught above.)

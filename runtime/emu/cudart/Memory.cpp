@@ -1,11 +1,12 @@
 //===- Memory.cpp - device and host memory allocation ---------------------===//
 //
-// Device memory is host memory: cudaMalloc & co. return zeroed, 256-byte
-// aligned blocks, registered with the core, whose launches accept global
-// accesses only inside registered memory (else cudaErrorIllegalAddress);
-// pinned host memory is registered too (UVA). Also pointer attributes,
-// cudaMemGetInfo against the emulated 80 GiB, and migration hints, which have
-// nothing to do.
+// Device memory is host memory: cudaMalloc & co. return zeroed blocks of
+// the device heap (DeviceHeap.cpp: 2 MiB pages, as a GPU maps them),
+// registered with the core, whose launches fail an access outside every
+// mapped page (cudaErrorIllegalAddress) and report one outside its
+// allocation; pinned host memory is registered too (UVA). Also pointer
+// attributes, cudaMemGetInfo against the emulated 80 GiB, and migration hints,
+// which have nothing to do.
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
@@ -46,7 +47,7 @@ WS_EXPORT cudaError_t cudaMalloc(void **DevPtr, size_t Size) {
     *DevPtr = nullptr;
     return setErr(cudaErrorMemoryAllocation);
   }
-  void *P = alignedAlloc(Size);
+  void *P = deviceAllocate(Size);
   if (!P) {
     *DevPtr = nullptr;
     return setErr(cudaErrorMemoryAllocation);
@@ -84,9 +85,10 @@ WS_EXPORT cudaError_t cudaFree(void *DevPtr) {
   if (It == St.DeviceAllocs.end())
     return setErr(cudaErrorInvalidValue);
   St.DeviceBytes -= It->second;
+  size_t Size = It->second;
   St.DeviceAllocs.erase(It);
   unregisterAllocation(DevPtr);
-  free(DevPtr);
+  deviceRelease(DevPtr, Size);
   return cudaSuccess;
 }
 

@@ -44,7 +44,10 @@ void resetStateForTesting() {
   for (auto *M : {&St.DeviceAllocs, &St.HostAllocs})
     for (auto &A : *M) {
       unregisterAllocation(reinterpret_cast<void *>(A.first));
-      free(reinterpret_cast<void *>(A.first));
+      if (M == &St.DeviceAllocs)
+        deviceRelease(reinterpret_cast<void *>(A.first), A.second);
+      else
+        free(reinterpret_cast<void *>(A.first));
     }
   St.DeviceAllocs.clear();
   St.HostAllocs.clear();

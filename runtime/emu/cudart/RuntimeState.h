@@ -12,6 +12,8 @@
 //   Textures.cpp      CUDA arrays, texture and surface objects
 //   Streams.cpp       streams and events
 //   Device.cpp        device properties, attributes, limits, reset
+//   DeviceHeap.cpp    device memory in 2 MiB pages, as a GPU maps it
+//   Interrupt.cpp     SIGINT and SIGTERM during a launch
 //   Functions.cpp     kernel attributes and occupancy
 //   Errors.cpp        last/sticky error, error strings, stub entry point
 //   Truth.cpp         ground-truth files
@@ -154,9 +156,30 @@ cudaError_t findSymbol(const void *Symbol, const GlobalInfo *&G);
 // when ptxas is missing or rejects the module's PTX (warned once a module).
 const PtxasKernel *machineResources(FuncRec &F, std::string &Why);
 
-// Truth.cpp: the module's ground-truth file, once; all of them at exit.
+// DeviceHeap.cpp: cudaMalloc's memory, zeroed, in 2 MiB pages registered
+// with the core as a GPU maps them; released with the size it was asked for.
+void *deviceAllocate(size_t Size);
+void deviceRelease(void *P, size_t Size);
+
+// Truth.cpp: the module's ground-truth file, once; all of them (and the
+// modeled PC samples) at exit or after an interrupted launch.
 void writeTruth(ModuleRec &R);
+void writeAllTruth(State &St);
 void atExitHandler();
+
+// Interrupt.cpp: SIGINT and SIGTERM in the middle of a launch. The handlers
+// of a program without the WarpScope runtime, installed once.
+void installInterruptHandlers();
+/// Alive while a launch runs in the core.
+struct RunningLaunch {
+  RunningLaunch();
+  ~RunningLaunch();
+};
+/// After a launch requestInterrupt stopped: whether this library's own
+/// handler asked (it then ends the process: endByInterrupt) or the
+/// WarpScope runtime's (which writes its profile first).
+bool endAfterInterruptedLaunch();
+[[noreturn]] void endByInterrupt();
 
 // Streams.cpp, MemoryCopy.cpp, Device.cpp.
 bool validStream(cudaStream_t St);

@@ -2,7 +2,8 @@
 //
 // Writes each loaded module's exact ground truth (Module::groundTruthJson)
 // to $WARPSCOPE_OUT (default ./warpscope-out) as emu-<pid>-<index>.json,
-// when the program unregisters the module or at exit, unless
+// when the program unregisters the module, at exit or when a signal stops
+// the program (Interrupt.cpp), unless
 // WARPSCOPE_EMU_TRUTH is 0, off or false, and at exit the timing model's
 // PC samples, if any module took them, as pcsamples-<pid>.json. Besides
 // these two settings this directory reads only WARPSCOPE_EMU_MODEL (in
@@ -155,14 +156,15 @@ void writeModeledSamples(State &St) {
     fprintf(stderr, "warpscope-emu: warning: %s\n", Error.c_str());
 }
 
-void atExitHandler() {
-  State &St = S();
+void writeAllTruth(State &St) {
   Lock L(St.Mu);
   for (auto &R : St.Modules)
     writeTruth(*R);
   writeModeledSamples(St);
   syncPoint();
 }
+
+void atExitHandler() { writeAllTruth(S()); }
 
 std::string truthDirectory() {
   return warpscope::outputDirectory(

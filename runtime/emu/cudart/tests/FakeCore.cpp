@@ -254,4 +254,12 @@ bool unregisterImage(uint64_t Handle) {
   return fake::images().erase(Handle) != 0;
 }
 
+namespace {
+int FakeInterrupt = 0;
+} // namespace
+
+void requestInterrupt(int Signal) { FakeInterrupt = Signal; }
+void registerDeviceMemory(void *, size_t) {}
+int interruptSignal() { return FakeInterrupt; }
+
 } // namespace warpscope::emu

@@ -4,7 +4,7 @@ reports: check_diff.py DIFF BEFORE-REPORT AFTER-REPORT MIN-SHARED
 the reports' numbers; at least MIN-SHARED are in both; each changed branch
 carries the numbers of the branch at that place in each report; the
 branches named (file:line:col) are among the regressions, which are exactly
-the branches whose rate grew by more than fail_above_points."""
+the branches whose rate grew by more than fail_above.divergence."""
 import json
 import os
 import sys
@@ -13,7 +13,7 @@ diff = json.load(open(sys.argv[1]))
 before = {k["mangled"]: k for k in json.load(open(sys.argv[2]))["kernels"]}
 after = {k["mangled"]: k for k in json.load(open(sys.argv[3]))["kernels"]}
 min_shared, regressed = int(sys.argv[4]), set(sys.argv[5:])
-assert diff["schema"] == "warpscope-diff/1", diff["schema"]
+assert diff["schema"] == "warpscope-diff/2", diff["schema"]
 seen, shared, flagged = set(), 0, set()
 
 
@@ -50,7 +50,7 @@ for f in diff["functions"]:
         rate = lambda s: 100.0 * s["divergent"] / s["visits"] if s["visits"] else 0
         assert abs(b["divergence_change_points"] -
                    (rate(b["after"]) - rate(b["before"]))) < 1e-9, b
-        limit = diff["fail_above_points"]
+        limit = diff["fail_above"].get("divergence")
         assert b["regression"] == (limit is not None and
                                    b["divergence_change_points"] > limit), b
         if b["regression"]:
