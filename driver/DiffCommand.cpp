@@ -11,6 +11,7 @@
 
 #include "Commands.h"
 #include "ProfileModel.h"
+#include "Ranks.h"
 #include "Report.h"
 #include "warpscope/ABI/Files.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -37,6 +38,11 @@ static cl::opt<double> FailAbove(
     cl::desc("Exit 1 if divergence grew by more than this many percentage "
              "points (per branch, or per kernel branch efficiency)"),
     cl::init(-1), cl::sub(DiffSub));
+static cl::opt<std::string>
+    RankList("rank",
+             cl::desc("Compare only the profiles of these MPI ranks (in "
+                      "both directories), e.g. 0,3,8-15"),
+             cl::value_desc("list"), cl::init(""), cl::sub(DiffSub));
 static cl::opt<std::string> Format("format", cl::desc("text (default) or json"),
                                    cl::init("text"), cl::sub(DiffSub));
 
@@ -357,6 +363,9 @@ int warpscope::runDiff() {
                 " is not a number of percentage points >= 0");
   if (Format != "text" && Format != "json")
     return Fail("--format '" + Format + "' is not one of text, json");
+  if (RankList.getNumOccurrences())
+    if (llvm::Error E = chooseRanks(RankList, {Dirs[0], Dirs[1]}))
+      return Fail(toString(std::move(E)));
   Expected<ProfileSet> A = loadProfileDirectory(Dirs[0]);
   if (!A)
     return Fail(toString(A.takeError()));

@@ -12,8 +12,9 @@ BUILD_PACKAGES=(clang-22 llvm-22-dev libclang-22-dev llvm-22-tools nlohmann-json
                 libzstd-dev libgtest-dev cmake ninja-build)
 # Tests only: headless Chromium (the HTML report's layout), clang-format
 # (the format check), the sanitizer runtimes (fuzzers), MPFR (the math
-# suite's Bessel references).
-TEST_PACKAGES=(chromium clang-format-22 libclang-rt-22-dev libmpfr-dev)
+# suite's Bessel references), Open MPI (the cluster tests' 4-rank job).
+TEST_PACKAGES=(chromium clang-format-22 libclang-rt-22-dev libmpfr-dev
+               openmpi-bin libopenmpi-dev)
 with_tests=0
 [ "${1:-}" = --test ] && with_tests=1
 PACKAGES=("${BUILD_PACKAGES[@]}")

@@ -63,6 +63,14 @@ if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
 if os.path.exists(os.path.join(libdir, "emu", "libcudart.so.13")):
     config.available_features.add("emulator")
+# A real MPI (Debian's openmpi-bin and libopenmpi-dev, scripts/setup.sh
+# --test): the cluster tests run a job of 4 ranks with it. As root Open MPI
+# needs leave to run, and 4 ranks on a machine with fewer cores need
+# --oversubscribe.
+if shutil.which("mpirun") and shutil.which("mpicxx"):
+    config.available_features.add("mpi")
+    config.substitutions.append(
+        ("%mpirun", "mpirun --allow-run-as-root --oversubscribe"))
 chromium = shutil.which("chromium")
 if chromium:
     config.available_features.add("chromium")
