@@ -6,7 +6,8 @@ the plugin, runs it once on the emulator as rank 0 of a job of --ranks, and
 makes the other ranks' profiles from that one: the same modules and
 databases, a pid and rank each, the counters of a few ranks doubled (their
 kernels ran twice the work: load imbalance) and every rank's kernel times
-jittered by up to 3%. Then runs `warpscope report DIR` in each --format
+jittered by up to 3% (0.5 ms per launch where the run timed nothing: an
+aggregate run). Then runs `warpscope report DIR` in each --format
 --repeat times, and prints the median wall time and the largest resident
 memory (ru_maxrss) of the report, for --ranks and for fractions of it (so
 that memory's growth with the number of ranks shows).
@@ -60,8 +61,9 @@ def write_job(seed_dir, profile, ranks, out):
         for m in p["modules"]:
             m["counters"] = [c * k for c in m["counters"]]
         for l in p["launches"]:
-            if l.get("time_ms") is not None:
-                l["time_ms"] *= k * (1 + rng.uniform(-0.03, 0.03))
+            # An aggregate run times nothing: 0.5 ms per launch stands in.
+            t = l.get("time_ms") or 0.5 * l["count"]
+            l["time_ms"] = t * k * (1 + rng.uniform(-0.03, 0.03))
         with open(os.path.join(out, "profile-%d-rank%d.json" % (100000 + r, r)), "w") as f:
             json.dump(p, f)
 
