@@ -120,11 +120,13 @@ std::optional<std::string> warpscope::mergedRunsNote(const std::string &Dir) {
     return toString(Runs.takeError()) +
            "; the directory may merge several runs";
   // Per rank (none: the runs no launcher ranked), its records.
-  // A rank's --force replaced its results: its earlier records are gone
-  // with them (the log itself is the ranks' to share, so it stays).
+  // A rank's run that found none of its own results ("fresh": its earlier
+  // runs left none) or replaced them ("force") starts its count again (the
+  // log itself is the ranks' to share, so it stays).
   std::map<std::optional<int>, size_t> PerRank;
   for (const RunRecord &R : *Runs)
-    PerRank[R.Rank] = R.Mode == "force" ? 1 : PerRank[R.Rank] + 1;
+    PerRank[R.Rank] =
+        R.Mode == "force" || R.Mode == "fresh" ? 1 : PerRank[R.Rank] + 1;
   size_t Merged = 0;
   for (const auto &[Rank, N] : PerRank)
     Merged = std::max(Merged, N);

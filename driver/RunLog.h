@@ -40,7 +40,7 @@ std::string runStartTime();
 /// One line for a report when Dir merges several runs ("3 runs merged
 /// (--append) ..."), or when its log cannot be read; none otherwise. The
 /// records of one job's ranks are one run; a rank with several records
-/// since its last --force ("force"), or ranked and unranked records
+/// since its last "force" or "fresh" one, or ranked and unranked records
 /// together, merge runs.
 std::optional<std::string> mergedRunsNote(const std::string &Dir);
 
