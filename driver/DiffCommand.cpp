@@ -12,6 +12,9 @@
 
 #include "Commands.h"
 #include "DiffCompare.h"
+#include "ProfileModel.h"
+#include "Ranks.h"
+#include "Report.h"
 #include "warpscope/ABI/Files.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -111,6 +114,11 @@ static cl::list<Threshold, bool, ThresholdParser> FailAbove(
                    "theoretical occupancy per kernel (points)"),
         clEnumValN(int(DiffMetric::Time), "time",
                    "measured time per kernel (percent)")));
+static cl::opt<std::string>
+    RankList("rank",
+             cl::desc("Compare only the profiles of these MPI ranks (in "
+                      "both directories), e.g. 0,3,8-15"),
+             cl::value_desc("list"), cl::init(""), cl::sub(DiffSub));
 static cl::opt<std::string> Format("format", cl::desc("text (default) or json"),
                                    cl::init("text"), cl::sub(DiffSub));
 
@@ -363,6 +371,9 @@ int warpscope::runDiff() {
     return Fail("give two profile directories: warpscope diff BEFORE AFTER");
   if (Format != "text" && Format != "json")
     return Fail("--format '" + Format + "' is not one of text, json");
+  if (RankList.getNumOccurrences())
+    if (llvm::Error E = chooseRanks(RankList, {Dirs[0], Dirs[1]}))
+      return Fail(toString(std::move(E)));
   DiffThresholds T;
   for (const Threshold &Th : FailAbove)
     T.Limit[int(Th.Metric)] = Th.Limit;

@@ -2,6 +2,7 @@
 #ifndef WARPSCOPE_DRIVER_JSONFILES_H
 #define WARPSCOPE_DRIVER_JSONFILES_H
 
+#include "Ranks.h"
 #include "warpscope/ABI/Files.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
@@ -18,7 +19,8 @@
 namespace warpscope {
 
 /// The files of Dir of one kind (warpscope/ABI/Files.h), sorted; EC says
-/// whether Dir could be listed.
+/// whether Dir could be listed. With ranks selected (--rank), a per-process
+/// kind's files of those ranks' processes only (Ranks.h).
 inline std::vector<std::string>
 filesNamed(const std::string &Dir, const FileKind &Kind, std::error_code &EC) {
   std::vector<std::string> Files;
@@ -29,7 +31,7 @@ filesNamed(const std::string &Dir, const FileKind &Kind, std::error_code &EC) {
       Files.push_back(I->path());
   }
   std::sort(Files.begin(), Files.end());
-  return Files;
+  return keepSelectedRanks(Dir, Kind, std::move(Files));
 }
 
 /// Path's top-level JSON object, whose "schema" must be one of Schemas (the

@@ -3,6 +3,7 @@
 #include "OutputDirectory.h"
 #include "RunLog.h"
 #include "warpscope/ABI/Files.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -10,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <set>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,9 +31,9 @@ static std::string holderPid(int Fd) {
 }
 
 Expected<std::unique_ptr<DirectoryLock>>
-DirectoryLock::acquire(const std::string &Dir) {
+DirectoryLock::acquire(const std::string &Dir, std::optional<int> Rank) {
   SmallString<256> Path(Dir);
-  sys::path::append(Path, files::RunLock);
+  sys::path::append(Path, Rank ? files::rankRunLock(*Rank) : files::RunLock);
   // The holder removes the file when it ends: a file opened just before
   // that is no longer the lock, so open it again.
   for (int Try = 0; Try < 16; ++Try) {
@@ -46,6 +48,7 @@ DirectoryLock::acquire(const std::string &Dir) {
       if (Err == EWOULDBLOCK)
         return createStringError(
             "'" + Dir + "' is in use by another warpscope run (pid " + Pid +
+            (Rank ? ", rank " + std::to_string(*Rank) : std::string()) +
             "); wait for it to end, or give -o another directory");
       return createStringError("cannot lock '" + Path +
                                "': " + std::strerror(Err));
@@ -74,33 +77,56 @@ DirectoryLock::~DirectoryLock() {
 }
 
 /// The names of Dir's files that hold results of earlier runs, sorted.
+/// For a rank: its own profiles and launch records, any profile of a
+/// process no launcher ranked, and the other per-process files of those
+/// processes (by pid); never another rank's, nor the files the ranks share
+/// (databases, cubins, the run log).
 static std::vector<std::string> earlierResults(const std::string &Dir,
+                                               std::optional<int> Rank,
                                                std::error_code &EC) {
-  std::vector<std::string> Names;
+  std::vector<std::string> All, Names;
   for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
        I.increment(EC)) {
     std::string Name = sys::path::filename(I->path()).str();
     if (files::isRunResult(Name))
-      Names.push_back(Name);
+      All.push_back(Name);
   }
-  std::sort(Names.begin(), Names.end());
+  std::sort(All.begin(), All.end());
+  if (!Rank)
+    return All;
+  std::set<long> Pids;
+  for (const std::string &Name : All)
+    for (const FileKind &K : {files::Profile, files::Launches})
+      if (auto Pid = K.pidIn(Name)) {
+        std::optional<int> Of = K.rankIn(Name);
+        if (!Of || *Of == *Rank)
+          Pids.insert(*Pid);
+      }
+  for (const std::string &Name : All)
+    for (const FileKind &K : files::PerProcess)
+      if (auto Pid = K.pidIn(Name); Pid && Pids.count(*Pid)) {
+        Names.push_back(Name);
+        break;
+      }
   return Names;
 }
 
-Error warpscope::prepareOutputDirectory(
-    const std::string &Dir, EarlierResults When,
-    const std::vector<std::string> &Command) {
+Error warpscope::prepareOutputDirectory(const std::string &Dir,
+                                        EarlierResults When,
+                                        const std::vector<std::string> &Command,
+                                        std::optional<int> Rank) {
   std::error_code EC;
-  std::vector<std::string> Earlier = earlierResults(Dir, EC);
+  std::vector<std::string> Earlier = earlierResults(Dir, Rank, EC);
   if (EC)
     return createStringError("cannot list '" + Dir + "': " + EC.message());
   RunRecord This{When == EarlierResults::Replace  ? "force"
                  : When == EarlierResults::Append ? "append"
                                                   : "fresh",
-                 runStartTime(), long(getpid()), Command};
+                 runStartTime(), long(getpid()), Command, Rank};
   if (!Earlier.empty() && When == EarlierResults::Refuse)
     return createStringError(
-        "'" + Dir + "' already holds results of an earlier run (" +
+        "'" + Dir + "' already holds results of an earlier run" +
+        (Rank ? " of rank " + std::to_string(*Rank) : std::string()) + " (" +
         Earlier.front() +
         (Earlier.size() > 1
              ? " and " + std::to_string(Earlier.size() - 1) + " more"
@@ -111,7 +137,9 @@ Error warpscope::prepareOutputDirectory(
     for (const std::string &Name : Earlier) {
       SmallString<256> Path(Dir);
       sys::path::append(Path, Name);
-      if (std::error_code RE = sys::fs::remove(Path))
+      // Ranks sharing the directory may remove an unranked file together.
+      if (std::error_code RE =
+              sys::fs::remove(Path, /*IgnoreNonExisting=*/true))
         return createStringError("cannot remove '" + Path +
                                  "': " + RE.message());
     }
@@ -121,8 +149,9 @@ Error warpscope::prepareOutputDirectory(
     Expected<std::vector<RunRecord>> Logged = readRunLog(Dir);
     if (!Logged)
       return Logged.takeError();
-    if (Logged->empty())
-      if (Error E = appendRunLog(Dir, RunRecord{"unrecorded", "", 0, {}}))
+    if (llvm::none_of(*Logged,
+                      [&](const RunRecord &R) { return R.Rank == Rank; }))
+      if (Error E = appendRunLog(Dir, RunRecord{"unrecorded", "", 0, {}, Rank}))
         return E;
   }
   return appendRunLog(Dir, This);

@@ -5,12 +5,18 @@
 // (--force replaces them, --append adds this run to them), and each run
 // recorded in the directory's run log (RunLog.h).
 //
+// Under an MPI or Slurm launcher (a rank in the environment, ABI
+// Environment.h) the ranks of one job share the directory: each locks its
+// own files::rankRunLock, and earlier results are those of its own rank
+// (and any profile no launcher ranked); --force removes only those.
+//
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_DRIVER_OUTPUTDIRECTORY_H
 #define WARPSCOPE_DRIVER_OUTPUTDIRECTORY_H
 
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,7 +32,7 @@ public:
   /// Locks Dir (an existing directory). Fails with one line naming the pid
   /// of the run that holds it.
   static llvm::Expected<std::unique_ptr<DirectoryLock>>
-  acquire(const std::string &Dir);
+  acquire(const std::string &Dir, std::optional<int> Rank = std::nullopt);
   ~DirectoryLock();
   DirectoryLock(const DirectoryLock &) = delete;
   DirectoryLock &operator=(const DirectoryLock &) = delete;
@@ -41,7 +47,8 @@ private:
 /// line naming Dir and the ways out unless When says otherwise, removes them
 /// (Replace), and records this run (argv Command) in the run log.
 llvm::Error prepareOutputDirectory(const std::string &Dir, EarlierResults When,
-                                   const std::vector<std::string> &Command);
+                                   const std::vector<std::string> &Command,
+                                   std::optional<int> Rank = std::nullopt);
 
 } // namespace warpscope
 

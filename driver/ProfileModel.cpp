@@ -1,6 +1,7 @@
 //===- ProfileModel.cpp - Load and join profiles and databases ------------===//
 
 #include "ProfileModel.h"
+#include "ClusterReport.h"
 #include "JsonFiles.h"
 #include "ProfileFormat.h"
 #include "RunLog.h"
@@ -61,6 +62,11 @@ private:
   /// Schema 2: a kernel's machine resources, the device's limits.
   void readKernel(Fields &F, const json::Object &KO);
   void readLimits(Fields &F, const json::Object &LO);
+  /// The rank a profile names (its RankProfile made current), and the
+  /// job's size; false when the fields are malformed (in F).
+  bool readRank(Fields &F, const json::Object &Top, const std::string &Path);
+  /// Profiles of more than one program or build: the one-line error.
+  Error mixedBuilds() const;
   Error finish();
 
   std::string Dir;
@@ -79,7 +85,29 @@ private:
                       uint32_t, uint32_t, uint64_t>,
            size_t>
       GroupIndex;
+  /// What the first profile was of: its program and modules; the profiles
+  /// of each (program, modules), in order, to name them when they differ.
+  std::string Build;
+  std::map<std::string, std::vector<std::string>> ProfilesOfBuild;
+  std::vector<std::string> BuildOrder;
+  /// Index in Set.Ranks of the rank of the profile being read, or -1.
+  long CurrentRank = -1;
+  std::map<int, size_t> RankIndex;
 };
+
+/// A profile's program and its modules' builds (the hash of each embedded
+/// database; the module id where an older runtime wrote none): what a build
+/// of the program is, as "program\nbuild\nbuild...".
+std::string buildOf(const json::Object &Top) {
+  std::string Build = Top.getString("program").value_or("").str();
+  if (const json::Array *Mods = Top.getArray("modules"))
+    for (const json::Value &MV : *Mods)
+      if (const json::Object *MO = MV.getAsObject())
+        Build += "\n" + MO->getString("build")
+                            .value_or(MO->getString("module_id").value_or(""))
+                            .str();
+  return Build;
+}
 
 Expected<ProfileSet> ProfileLoader::load() {
   if (!sys::fs::is_directory(Dir))
@@ -99,6 +127,8 @@ Expected<ProfileSet> ProfileLoader::load() {
   for (const std::string &Path : Set.ProfileFiles)
     if (Error E = readProfile(Path))
       return E;
+  if (ProfilesOfBuild.size() > 1)
+    return mixedBuilds();
   if (Error E = finish())
     return E;
   return std::move(Set);
@@ -145,12 +175,19 @@ Error ProfileLoader::readProfile(const std::string &Path) {
                     schema::Profile + "' and '" + schema::ProfileV1 + "'",
                 "use the warpscope that wrote it, or rerun the program");
   std::string Program = F.str(Top, "program");
-  if (!Set.Program.empty() && Program != Set.Program)
-    return fail(Path,
-                "is a profile of '" + Program + "', the others of '" +
-                    Set.Program + "'",
-                "give each program its own directory (warpscope run -o DIR)");
+  // Another program, or another build of it: named at the end, never
+  // merged.
+  std::string ThisBuild = buildOf(Top);
+  if (!ProfilesOfBuild.count(ThisBuild))
+    BuildOrder.push_back(ThisBuild);
+  ProfilesOfBuild[ThisBuild].push_back(sys::path::filename(Path).str());
+  if (Build.empty())
+    Build = ThisBuild;
+  if (ThisBuild != Build)
+    return Error::success();
   Set.Program = Program;
+  if (!readRank(F, Top, Path))
+    return fail(Path, F.Problem, RerunHint);
   Set.Device = F.str(Top, "device");
   Set.Mode = F.str(Top, "mode");
   // Written by the runtime's handler of a fatal signal: the counts stop
@@ -161,6 +198,8 @@ Error ProfileLoader::readProfile(const std::string &Path) {
       return fail(Path, "has an ended_by_signal that is no signal number",
                   RerunHint);
     Set.EndedBySignal = int(*Sig);
+    if (CurrentRank >= 0)
+      Set.Ranks[CurrentRank].EndedBySignal = int(*Sig);
     const char *Name = strsignal(int(*Sig));
     bool Crash =
         *Sig == SIGSEGV || *Sig == SIGBUS || *Sig == SIGFPE || *Sig == SIGILL;
@@ -301,8 +340,66 @@ Error ProfileLoader::readModule(Fields &F, const json::Object &MO,
   if (!Bad.empty())
     return fail(Path, "module " + Id + ": " + Bad,
                 "the profile is damaged; " + Twine(RerunHint));
+  if (CurrentRank >= 0)
+    for (const FunctionProfile &Fn : Run)
+      if (Fn.Kernel)
+        addRankCounts(Set.Ranks[CurrentRank].Kernels[{Id, Fn.Name}], Fn);
   addCounts(ByModule[Id], Run);
   return Error::success();
+}
+
+bool ProfileLoader::readRank(Fields &F, const json::Object &Top,
+                             const std::string &Path) {
+  CurrentRank = -1;
+  for (const char *Field : {"rank", "world_size"}) {
+    const json::Value *V = Top.get(Field);
+    if (!V || V->getAsNull())
+      continue;
+    std::optional<int64_t> N = V->getAsInteger();
+    if (!N || *N < 0 || *N > INT32_MAX) {
+      F.bad(Field, "a non-negative integer or null");
+      return false;
+    }
+    if (std::strcmp(Field, "world_size") == 0) {
+      Set.WorldSize = std::max(Set.WorldSize.value_or(0), int(*N));
+      continue;
+    }
+    auto [It, Fresh] = RankIndex.try_emplace(int(*N), Set.Ranks.size());
+    if (Fresh) {
+      Set.Ranks.emplace_back();
+      Set.Ranks.back().Rank = int(*N);
+      Set.Ranks.back().File = sys::path::filename(Path).str();
+    }
+    CurrentRank = long(It->second);
+  }
+  return true;
+}
+
+Error ProfileLoader::mixedBuilds() const {
+  std::string What;
+  for (size_t I = 0; I < BuildOrder.size(); ++I) {
+    const std::string &B = BuildOrder[I];
+    const std::vector<std::string> &Files = ProfilesOfBuild.at(B);
+    StringRef Program = StringRef(B).split('\n').first;
+    StringRef Modules = StringRef(B).split('\n').second;
+    What += (I ? (I + 1 == BuildOrder.size() ? " and " : ", ") : "") +
+            ("'" + Program + "'").str();
+    // Two builds of one program: their first modules tell them apart.
+    if (llvm::count_if(BuildOrder, [&](const std::string &O) {
+          return StringRef(O).split('\n').first == Program;
+        }) > 1)
+      What += " build " + (Modules.empty() ? std::string("(none)")
+                                           : Modules.split('\n').first.str());
+    What +=
+        " (" + Files.front() +
+        (Files.size() > 1 ? " and " + std::to_string(Files.size() - 1) + " more"
+                          : std::string()) +
+        ")";
+  }
+  return fail(Dir,
+              "holds profiles of " + Twine(BuildOrder.size()) +
+                  " programs or builds, not merged: " + What,
+              "give each program its own directory (warpscope run -o DIR)");
 }
 
 Error ProfileLoader::loadModuleDatabase(const std::string &Id, StringRef Name,
@@ -419,6 +516,12 @@ bool ProfileLoader::readLaunch(Fields &F, const json::Object &LO) {
   auto Key = std::make_tuple(&Groups, G.Grid[0], G.Grid[1], G.Grid[2],
                              G.Block[0], G.Block[1], G.Block[2], G.SharedBytes);
   auto [Slot, Fresh] = GroupIndex.try_emplace(Key, Groups.size());
+  if (CurrentRank >= 0) {
+    RankKernel &K = Set.Ranks[CurrentRank].Kernels[{Fn->first.first, Kernel}];
+    K.Launches += G.Count;
+    K.TimeMs += G.TimeMs;
+    K.Timed |= G.Timed;
+  }
   if (Fresh) {
     Groups.push_back(G);
   } else {
@@ -522,6 +625,10 @@ Error ProfileLoader::finish() {
   for (const std::string &Id : ModuleOrder)
     for (FunctionProfile &Fn : ByModule[Id])
       Set.Functions.push_back(std::move(Fn));
+  std::sort(Set.Ranks.begin(), Set.Ranks.end(),
+            [](const RankProfile &A, const RankProfile &B) {
+              return A.Rank < B.Rank;
+            });
   for (const std::string &File : staleSourceFiles(Set.SourceHashes))
     Set.Warnings.push_back("source " + File +
                            " changed since the program was built; its text "

@@ -137,6 +137,29 @@ struct LeftOut {
   bool empty() const { return KernelFilters.empty() && Selection.empty(); }
 };
 
+/// One kernel's numbers in one rank's profile (ClusterReport.h compares them
+/// over ranks).
+struct RankKernel {
+  uint64_t Launches = 0;
+  double TimeMs = 0; ///< summed where measured
+  bool Timed = false;
+  /// Thread-level dynamic PTX instructions of the kernel's own code (the
+  /// report's instruction mix) where the database has histograms, else its
+  /// blocks' thread executions (InstructionsArePtx false).
+  uint64_t Instructions = 0;
+  bool InstructionsArePtx = false;
+  uint64_t Visits = 0, Divergent = 0; ///< its probed branches
+};
+
+/// The profile of one MPI/Slurm rank (a profile-<pid>-rank<r>.json).
+struct RankProfile {
+  int Rank = 0;
+  std::string File; ///< its name in the directory
+  int EndedBySignal = 0;
+  /// (module id, mangled kernel) -> its numbers; kernels it launched or ran
+  std::map<std::pair<std::string, std::string>, RankKernel> Kernels;
+};
+
 struct ProfileSet {
   std::string Directory;
   std::vector<std::string> ProfileFiles;
@@ -163,6 +186,12 @@ struct ProfileSet {
   /// (none for a kernel whose launch records are incomplete).
   std::vector<ConfigurationProfile> Launches;
   LeftOut Left;
+  /// Profiles that name a rank, by rank (a rank run twice with --append is
+  /// one entry); empty when none does.
+  std::vector<RankProfile> Ranks;
+  /// The job's number of ranks, as the profiles' launcher said (the largest
+  /// any says); none when none did.
+  std::optional<int> WorldSize;
 };
 
 /// Loads Dir. Errors are one line: "<file>: <what>; <what to do>".

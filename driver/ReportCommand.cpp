@@ -1,5 +1,6 @@
 //===- ReportCommand.cpp - warpscope report -------------------------------===//
 
+#include "ClusterReport.h"
 #include "Commands.h"
 #include "CsvReport.h"
 #include "HtmlSource.h"
@@ -9,6 +10,7 @@
 #include "ModeledTime.h"
 #include "Prediction.h"
 #include "ProfileModel.h"
+#include "Ranks.h"
 #include "Report.h"
 #include "ReportFormats.h"
 #include "RunLog.h"
@@ -50,9 +52,15 @@ static cl::opt<double> SarifThreshold(
     cl::init(0.1), cl::sub(ReportSub));
 static cl::opt<std::string>
     CsvRows("csv-rows",
-            cl::desc("CSV: one row per branch (default), block or kernel"),
-            cl::value_desc("branches|blocks|kernels"), cl::init("branches"),
-            cl::sub(ReportSub));
+            cl::desc("CSV: one row per branch (default), block, kernel, or "
+                     "kernel and MPI rank"),
+            cl::value_desc("branches|blocks|kernels|ranks"),
+            cl::init("branches"), cl::sub(ReportSub));
+static cl::opt<std::string>
+    RankList("rank",
+             cl::desc("Only the profiles of these MPI ranks, e.g. 0,3,8-15 "
+                      "(and their processes' other files)"),
+             cl::value_desc("list"), cl::init(""), cl::sub(ReportSub));
 static cl::opt<std::string> SourceRoot(
     "srcroot",
     cl::desc("SARIF: artifact URIs relative to this directory (uriBaseId "
@@ -111,9 +119,10 @@ static ProfileSet hardwareOnlySet(const std::string &Dir) {
 
 /// Why --csv-rows or --srcroot is misused, or "".
 static std::string misusedCsvOrSarifOption() {
-  if (CsvRows != "branches" && CsvRows != "blocks" && CsvRows != "kernels")
+  if (CsvRows != "branches" && CsvRows != "blocks" && CsvRows != "kernels" &&
+      CsvRows != "ranks")
     return "--csv-rows '" + CsvRows +
-           "' is not one of branches, blocks, kernels";
+           "' is not one of branches, blocks, kernels, ranks";
   if (CsvRows.getNumOccurrences() && Format != "csv")
     return "--csv-rows applies to --format csv only";
   if (SourceRoot.getNumOccurrences() && Format != "sarif")
@@ -154,14 +163,18 @@ static void renderLeftOutText(const LeftOut &L, bool MemoryView,
 /// notes; Root is --srcroot as sarifSourceRoot resolved it, or "".
 static void renderSarifLog(const ProfileSet &Set,
                            const std::vector<FunctionSummary> &S,
-                           const std::string &Root, raw_ostream &OS) {
+                           const std::string &Root,
+                           const std::optional<ClusterView> &Cluster,
+                           raw_ostream &OS) {
   SourceText Sources(Set.SourceHashes);
   SarifContext Context;
   Context.Sources = &Sources;
   Context.Notifications = Set.Warnings;
   Context.Notes = leftOutLines(Set.Left);
   Context.SourceRoot = Root;
-  OS << formatv("{0:2}", renderSarif(S, SarifThreshold, Context)) << "\n";
+  OS << formatv("{0:2}", renderSarif(S, SarifThreshold, Context,
+                                     Cluster ? &*Cluster : nullptr))
+     << "\n";
 }
 
 /// The report's optional sections: each present when the directory holds
@@ -178,6 +191,7 @@ struct Sections {
   std::vector<RowPrediction> Predictions;
   /// HTML: the emulator's ground truth, for the PTX beside the source.
   std::optional<Truth> Ptx;
+  std::optional<ClusterView> Cluster; ///< two ranks or more
 };
 
 /// The text section of predicted times.
@@ -249,6 +263,8 @@ static void renderReport(const ProfileSet &Set,
       OS << "\n";
       advise::renderAdviceText(*X.Advice, OS);
     }
+    if (X.Cluster)
+      renderClusterText(*X.Cluster, OS);
   } else if (Format == "json") {
     json::Value Report = renderJson(Set, S);
     Report.getAsObject()->try_emplace("left_out", leftOutJson(Set.Left));
@@ -269,7 +285,12 @@ static void renderReport(const ProfileSet &Set,
     if (X.Advice)
       Report.getAsObject()->try_emplace("advice",
                                         advise::renderAdviceJson(*X.Advice));
+    if (X.Cluster)
+      Report.getAsObject()->try_emplace("ranks", renderClusterJson(*X.Cluster));
     OS << formatv("{0:2}", Report) << "\n";
+  } else if (Format == "csv" && CsvRows == "ranks") {
+    if (X.Cluster)
+      renderClusterCsv(*X.Cluster, OS);
   } else if (Format == "csv" && CsvRows == "kernels")
     renderCsvKernels(S, OS);
   else if (Format == "csv" && CsvRows == "blocks")
@@ -277,7 +298,7 @@ static void renderReport(const ProfileSet &Set,
   else if (Format == "csv")
     renderCsv(S, OS);
   else if (Format == "sarif")
-    renderSarifLog(Set, S, Root, OS);
+    renderSarifLog(Set, S, Root, X.Cluster, OS);
   else
     renderReportHtml(Set, S, X, OS);
 }
@@ -291,7 +312,7 @@ static void renderReportHtml(const ProfileSet &Set,
                                           X.Memory ? &*X.Memory : nullptr,
                                           X.Stalls ? &*X.Stalls : nullptr);
   if (!X.Stalls && !X.Sass && !X.Memory && !X.Modeled && !X.Advice &&
-      Set.Left.empty())
+      !X.Cluster && Set.Left.empty())
     renderHtml(Set, S, OS, &Extras);
   else {
     std::string Page;
@@ -308,6 +329,8 @@ static void renderReportHtml(const ProfileSet &Set,
       Sections += renderModeledHtml(*X.Modeled);
     if (X.Advice)
       Sections += advise::renderAdviceHtml(*X.Advice);
+    if (X.Cluster)
+      Sections += renderClusterHtml(*X.Cluster);
     size_t End = Page.rfind("</body>");
     Page.insert(End == std::string::npos ? Page.size() : End, Sections);
     OS << Page;
@@ -375,6 +398,9 @@ int warpscope::runReport() {
   if (Top.getNumOccurrences() && Format != "text")
     return Error("--top applies to --format text only; the other formats "
                  "list every branch");
+  if (RankList.getNumOccurrences())
+    if (llvm::Error E = chooseRanks(RankList, {Dir}))
+      return Error(toString(std::move(E)));
   std::error_code EC0;
   Expected<ProfileSet> Set = hardwareOnly(Dir)
                                  ? Expected<ProfileSet>(hardwareOnlySet(Dir))
@@ -445,7 +471,11 @@ int warpscope::runReport() {
              nullptr,
              nullptr,
              {},
-             std::nullopt};
+             std::nullopt,
+             clusterView(*Set, KernelFilter)};
+  if (Format == "csv" && CsvRows == "ranks" && !X.Cluster)
+    return Error("--csv-rows ranks: '" + Dir +
+                 "' holds the profile of fewer than two MPI ranks");
   if (llvm::Error E = addPredictions(Dir, *Set, X))
     return Error(toString(std::move(E)));
   if (Format == "html" && X.Memory) { // emulated: PTX beside the source

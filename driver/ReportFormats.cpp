@@ -1,6 +1,7 @@
 //===- ReportFormats.cpp - CSV, SARIF and HTML renderings -----------------===//
 
 #include "ReportFormats.h"
+#include "ClusterReport.h"
 #include "Html.h"
 #include "HtmlSource.h"
 #include "Legend.h"
@@ -52,10 +53,44 @@ void warpscope::renderCsv(const std::vector<FunctionSummary> &Summaries,
     }
 }
 
+/// WS002: a kernel whose ranks deviate from the median, at its definition.
+static void clusterSarifResults(const ClusterView &V, const SarifContext &C,
+                                json::Array &Results) {
+  for (const ClusterKernel &K : V.Kernels) {
+    if (K.Deviating.empty() || K.Loc.File.empty())
+      continue;
+    std::string Text =
+        formatv("Kernel {0} is imbalanced over {1} MPI ranks "
+                "(max/mean {2:F2}); {3} deviation(s) from the "
+                "median, the largest: {4}.",
+                K.Demangled, V.Ranks.size(), K.Imbalance, K.Deviating.size(),
+                deviationText(K, K.Deviating.front()))
+            .str();
+    json::Array Ranks;
+    for (const Deviation &D : K.Deviating)
+      Ranks.push_back(D.Rank);
+    Results.push_back(json::Object{
+        {"ruleId", "WS002"},
+        {"ruleIndex", 1},
+        {"level", K.Imbalance >= 1.25 ? "warning" : "note"},
+        {"message", json::Object{{"text", Text}}},
+        {"locations",
+         json::Array{json::Object{
+             {"physicalLocation", sarifPhysicalLocation(K.Loc, C)}}}},
+        {"partialFingerprints", sarifFingerprints("WS002", K.Loc, K.Name, C)},
+        {"properties", json::Object{{"kernel", K.Name},
+                                    {"imbalance", K.Imbalance},
+                                    {"deviating_ranks", std::move(Ranks)}}}});
+  }
+}
+
 json::Value
 warpscope::renderSarif(const std::vector<FunctionSummary> &Summaries,
-                       double MinRate, const SarifContext &Context) {
+                       double MinRate, const SarifContext &Context,
+                       const ClusterView *Cluster) {
   json::Array Results;
+  if (Cluster)
+    clusterSarifResults(*Cluster, Context, Results);
   // One result per source branch: the compiler's copies of it are one.
   for (const FunctionSummary &S : Summaries)
     for (const BranchRow &Row : S.Rows) {

@@ -12,11 +12,14 @@ std::string csvField(llvm::StringRef S);
 /// One row per probed or proven-uniform branch.
 void renderCsv(const std::vector<FunctionSummary> &S, llvm::raw_ostream &OS);
 struct SarifContext;
-/// SARIF 2.1.0: one result per branch diverging at least MinRate of visits;
+struct ClusterView;
+/// SARIF 2.1.0: one result per branch diverging at least MinRate of visits,
+/// and with Cluster one per kernel whose ranks deviate (load imbalance);
 /// locations, fingerprints and the log around them per Context
 /// (SarifFormat.h).
 llvm::json::Value renderSarif(const std::vector<FunctionSummary> &S,
-                              double MinRate, const SarifContext &Context);
+                              double MinRate, const SarifContext &Context,
+                              const ClusterView *Cluster = nullptr);
 struct SourceExtras;
 /// One self-contained page: summaries, sortable divergence maps, annotated
 /// source with per-line heat and, from Extras (HtmlSource.h), per-line

@@ -433,9 +433,17 @@ static int runProgram(std::vector<std::string> &Args, bool &Started) {
   return 1;
 }
 
-/// The directory -o names, made, locked and ready for this run.
+/// The rank an MPI or Slurm launcher gave this process (and the program it
+/// runs), as the runtime reads it.
+static std::optional<int> rankOfThisRun() {
+  return warpscope::launcherRank(
+      [](const char *Name) -> const char * { return std::getenv(Name); });
+}
+
+/// The directory -o names, made, locked and ready for this run: under a
+/// launcher, for this rank's run beside the other ranks' (OutputDirectory.h).
 static Expected<std::unique_ptr<warpscope::DirectoryLock>>
-prepareOutput(SmallString<256> &Out) {
+prepareOutput(SmallString<256> &Out, std::optional<int> Rank) {
   Out = OutDir;
   sys::fs::make_absolute(Out);
   if (sys::fs::exists(Out) && !sys::fs::is_directory(Out))
@@ -444,14 +452,14 @@ prepareOutput(SmallString<256> &Out) {
                              "for the profile");
   if (std::error_code EC = sys::fs::create_directories(Out))
     return createStringError("cannot create '" + Out + "': " + EC.message());
-  auto Lock = warpscope::DirectoryLock::acquire(std::string(Out));
+  auto Lock = warpscope::DirectoryLock::acquire(std::string(Out), Rank);
   if (!Lock)
     return Lock.takeError();
   warpscope::EarlierResults When = Force    ? warpscope::EarlierResults::Replace
                                    : Append ? warpscope::EarlierResults::Append
                                             : warpscope::EarlierResults::Refuse;
   if (Error E = warpscope::prepareOutputDirectory(std::string(Out), When,
-                                                  warpscope::Invocation))
+                                                  warpscope::Invocation, Rank))
     return Expected<std::unique_ptr<warpscope::DirectoryLock>>(std::move(E));
   return Lock;
 }
@@ -515,7 +523,8 @@ int warpscope::runRun() {
   if (!CollectNote.empty())
     Notes.push_back(CollectNote);
   SmallString<256> Out;
-  auto Lock = prepareOutput(Out);
+  std::optional<int> Rank = rankOfThisRun();
+  auto Lock = prepareOutput(Out, Rank);
   if (!Lock)
     return Error(toString(Lock.takeError()));
   setRuntimeEnvironment(Out, ChosenMode);
@@ -527,7 +536,8 @@ int warpscope::runRun() {
   int Status = runProgram(ProgramAndArgs, Started);
   if (!Started)
     return Status;
-  disassembleCubins(std::string(Out));
+  if (!Rank || *Rank == 0) // the ranks of a job share their cubins
+    disassembleCubins(std::string(Out));
   warnIfNothingCollected(std::string(Out));
   if (Racecheck)
     Status = racecheckStatus(std::string(Out), TruthBefore, Status);

@@ -9,7 +9,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <ctime>
+#include <map>
 
 using namespace llvm;
 using namespace warpscope;
@@ -39,6 +41,12 @@ static Expected<RunRecord> parseRecord(StringRef Line) {
                              "', not fresh, append, force or unrecorded");
   R.Start = O->getString("start").value_or("").str();
   R.Pid = long(O->getInteger("pid").value_or(0));
+  if (const json::Value *Rank = O->get("rank"); Rank && !Rank->getAsNull()) {
+    std::optional<int64_t> N = Rank->getAsInteger();
+    if (!N || *N < 0 || *N > INT32_MAX)
+      return createStringError("has a rank that is no non-negative integer");
+    R.Rank = int(*N);
+  }
   if (const json::Array *C = O->getArray("command"))
     for (const json::Value &A : *C)
       R.Command.push_back(A.getAsString().value_or("").str());
@@ -77,11 +85,18 @@ Error warpscope::appendRunLog(const std::string &Dir, const RunRecord &R) {
                  {"start", R.Start},
                  {"pid", int64_t(R.Pid)},
                  {"command", std::move(Command)}};
+  if (R.Rank)
+    O["rank"] = int64_t(*R.Rank);
   std::error_code EC;
+  // One write() of the whole line to a file opened O_APPEND: the ranks of
+  // one job append to the log together, and their lines stay whole.
+  std::string Line;
+  raw_string_ostream(Line) << json::Value(std::move(O)) << "\n";
   raw_fd_ostream OS(Path, EC, sys::fs::OF_Append | sys::fs::OF_Text);
   if (EC)
     return createStringError("cannot write '" + Path + "': " + EC.message());
-  OS << json::Value(std::move(O)) << "\n";
+  OS.SetUnbuffered();
+  OS << Line;
   OS.close();
   if (OS.has_error())
     return createStringError("cannot write '" + Path +
@@ -104,9 +119,22 @@ std::optional<std::string> warpscope::mergedRunsNote(const std::string &Dir) {
   if (!Runs)
     return toString(Runs.takeError()) +
            "; the directory may merge several runs";
-  if (Runs->size() < 2)
+  // Per rank (none: the runs no launcher ranked), its records.
+  // A rank's run that found none of its own results ("fresh": its earlier
+  // runs left none) or replaced them ("force") starts its count again (the
+  // log itself is the ranks' to share, so it stays).
+  std::map<std::optional<int>, size_t> PerRank;
+  for (const RunRecord &R : *Runs)
+    PerRank[R.Rank] =
+        R.Mode == "force" || R.Mode == "fresh" ? 1 : PerRank[R.Rank] + 1;
+  size_t Merged = 0;
+  for (const auto &[Rank, N] : PerRank)
+    Merged = std::max(Merged, N);
+  if (PerRank.size() > 1 && PerRank.count(std::nullopt))
+    Merged = std::max<size_t>(Merged, 2);
+  if (Merged < 2)
     return std::nullopt;
-  return std::to_string(Runs->size()) +
+  return std::to_string(Merged) +
          " runs merged (--append): counts, launches and samples add up over "
          "all of them (" +
          files::RunLog + " lists each run)";

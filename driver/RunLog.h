@@ -25,6 +25,9 @@ struct RunRecord {
   std::string Start; ///< UTC, ISO 8601 ("2026-11-28T10:00:00Z"); "" unknown
   long Pid = 0;      ///< of warpscope run; 0 unknown
   std::vector<std::string> Command; ///< warpscope's argv; empty unknown
+  /// The MPI/Slurm rank of the run, under a launcher: the ranks of one job
+  /// share a directory, each appending its own record.
+  std::optional<int> Rank;
 };
 
 /// The runs Dir's log records, in order: none when it has no log. A line
@@ -35,7 +38,10 @@ llvm::Error appendRunLog(const std::string &Dir, const RunRecord &R);
 /// Now, as RunRecord::Start spells it.
 std::string runStartTime();
 /// One line for a report when Dir merges several runs ("3 runs merged
-/// (--append) ..."), or when its log cannot be read; none otherwise.
+/// (--append) ..."), or when its log cannot be read; none otherwise. The
+/// records of one job's ranks are one run; a rank with several records
+/// since its last "force" or "fresh" one, or ranked and unranked records
+/// together, merge runs.
 std::optional<std::string> mergedRunsNote(const std::string &Dir);
 
 } // namespace warpscope

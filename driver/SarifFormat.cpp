@@ -63,6 +63,40 @@ json::Object divergentBranchRule() {
                                   {"precision", "very-high"}}}};
 }
 
+json::Object loadImbalanceRule() {
+  const char *Help =
+      "The MPI ranks of one job spent different time, or ran different "
+      "numbers of instructions, in this kernel: the ranks that finish early "
+      "wait for the slowest one at the next collective. The message gives "
+      "the imbalance (max over mean over the ranks) and the rank that "
+      "deviates most from the median; the report lists every deviating "
+      "rank. Balance the work over the ranks (partition by cost, not by "
+      "count), or overlap the wait with other work.";
+  const char *Markdown =
+      "**Load imbalance over MPI ranks (WS002).** The ranks of one job spent "
+      "different time, or ran different numbers of instructions, in this "
+      "kernel, so the early ones wait for the slowest at the next "
+      "collective.\n\n"
+      "The message gives the *imbalance* (max / mean over the ranks) and the "
+      "rank furthest from the median; `warpscope report --format json` "
+      "lists every rank's numbers (`ranks.kernels[].per_rank`).\n\n"
+      "To fix it, partition the work by cost rather than by count, or "
+      "overlap the wait with other work.";
+  return json::Object{
+      {"id", "WS002"},
+      {"name", "LoadImbalance"},
+      {"shortDescription", json::Object{{"text", "Load imbalance over MPI "
+                                                 "ranks"}}},
+      {"fullDescription",
+       json::Object{{"text", "The ranks of one MPI job spent different time "
+                             "or instructions in this kernel."}}},
+      {"help", json::Object{{"text", Help}, {"markdown", Markdown}}},
+      {"helpUri", WARPSCOPE_PROJECT_URI "docs/sarif.md#ws002-loadimbalance"},
+      {"defaultConfiguration", json::Object{{"level", "warning"}}},
+      {"properties", json::Object{{"tags", json::Array{"performance", "mpi"}},
+                                  {"precision", "high"}}}};
+}
+
 } // namespace
 
 Expected<std::string> warpscope::sarifSourceRoot(const std::string &Dir) {
@@ -154,11 +188,12 @@ json::Object warpscope::sarifFingerprints(StringRef RuleId, const Location &L,
 }
 
 json::Value warpscope::sarifLog(json::Array Results, const SarifContext &C) {
-  json::Object Driver{{"name", "WarpScope"},
-                      {"version", WARPSCOPE_VERSION},
-                      {"semanticVersion", WARPSCOPE_VERSION},
-                      {"informationUri", WARPSCOPE_PROJECT_URI "README.md"},
-                      {"rules", json::Array{divergentBranchRule()}}};
+  json::Object Driver{
+      {"name", "WarpScope"},
+      {"version", WARPSCOPE_VERSION},
+      {"semanticVersion", WARPSCOPE_VERSION},
+      {"informationUri", WARPSCOPE_PROJECT_URI "README.md"},
+      {"rules", json::Array{divergentBranchRule(), loadImbalanceRule()}}};
   // What makes the results incomplete (a module whose counters were not
   // read, a fault, a signal, a stale source) travels as notifications, not
   // as results.

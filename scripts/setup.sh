@@ -17,8 +17,9 @@ BUILD_PACKAGES=(clang-22 llvm-22-dev libclang-22-dev llvm-22-tools nlohmann-json
 # (the format check), the sanitizer runtimes (fuzzers), MPFR (the math
 # suite's Bessel references), scikit-learn (benchmarks/predict/
 # mangrove_baseline.py, the prediction evaluation's baseline, run on a small
-# dataset by lit-predict).
-TEST_PACKAGES=(chromium clang-format-22 libclang-rt-22-dev libmpfr-dev python3-sklearn)
+# dataset by lit-predict), Open MPI (the cluster tests' 4-rank job).
+TEST_PACKAGES=(chromium clang-format-22 libclang-rt-22-dev libmpfr-dev python3-sklearn
+               openmpi-bin libopenmpi-dev)
 with_tests=0
 [ "${1:-}" = --test ] && with_tests=1
 PACKAGES=("${BUILD_PACKAGES[@]}")

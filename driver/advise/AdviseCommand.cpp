@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Commands.h"
+#include "../Ranks.h"
 #include "AdviseRender.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -39,6 +40,11 @@ static cl::opt<unsigned>
 static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
                                     cl::value_desc("file"), cl::init("-"),
                                     cl::sub(AdviseSub));
+static cl::opt<std::string>
+    RankList("rank",
+             cl::desc("Only the files of these MPI ranks' processes, e.g. "
+                      "0,3,8-15"),
+             cl::value_desc("list"), cl::init(""), cl::sub(AdviseSub));
 
 int warpscope::runAdvise() {
   auto Error = [](const Twine &Msg) {
@@ -53,6 +59,9 @@ int warpscope::runAdvise() {
   if (!KernelFilter.empty() && !Regex(KernelFilter).isValid(RegexError))
     return Error("--kernel '" + KernelFilter +
                  "' is not a valid regex: " + RegexError);
+  if (RankList.getNumOccurrences())
+    if (llvm::Error E = chooseRanks(RankList, {Dir}))
+      return Error(toString(std::move(E)));
   Expected<std::unique_ptr<LoadedInputs>> L = loadAdviseInputs(Dir);
   if (!L)
     return Error(toString(L.takeError()));

@@ -242,6 +242,7 @@ ProcessInfo processInfo(const Runtime &R) {
   ProcessInfo P;
   P.Pid = getpid();
   P.Rank = R.Config.Rank;
+  P.WorldSize = R.Config.WorldSize;
   P.CollectionMode = R.Config.CollectionMode;
   P.Selection = R.Config.Selection;
   char Exe[4096];

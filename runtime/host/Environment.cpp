@@ -34,12 +34,9 @@ Settings warpscope::rt::readSettings(const char *(*Get)(const char *)) {
     S.Selection.KernelRegex.clear();
   }
   // Launchers' rank variables are not ours to complain about.
-  for (const char *Var :
-       {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
-    if (auto Rank = R.integer(Var, 0, INT32_MAX, nullptr)) {
-      S.Rank = int(*Rank);
-      break;
-    }
+  S.Rank = warpscope::launcherRank(Get);
+  if (S.Rank)
+    S.WorldSize = warpscope::launcherWorldSize(Get);
   if (!R.firstWarning().empty())
     S.Warning = R.firstWarning();
   return S;

@@ -12,8 +12,9 @@ enum class Mode { Aggregate, PerLaunch };
 
 struct Settings {
   Mode CollectionMode = Mode::Aggregate;
-  std::string OutputDirectory; ///< see warpscope/Environment.h
-  std::optional<int> Rank;     ///< MPI/Slurm rank when launched by one
+  std::string OutputDirectory;  ///< see warpscope/Environment.h
+  std::optional<int> Rank;      ///< MPI/Slurm rank when launched by one
+  std::optional<int> WorldSize; ///< its job's number of ranks, when said
   bool Quiet = false;
   /// For tests (WARPSCOPE_FLUSH_DELAY_MS): each flush waits this long before
   /// it writes, so a signal can arrive during one.

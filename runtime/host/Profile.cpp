@@ -3,6 +3,7 @@
 #include "Profile.h"
 #include "warpscope/ABI/Files.h"
 #include "warpscope/Support/AtomicFile.h"
+#include "warpscope/Support/Fnv.h"
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -72,6 +73,8 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
   J["schema"] = schema::Profile;
   J["pid"] = P.Pid;
   J["rank"] = P.Rank ? json(*P.Rank) : json(nullptr);
+  if (P.WorldSize)
+    J["world_size"] = *P.WorldSize;
   J["program"] = P.Program;
   J["device"] = P.Device;
   J["device_limits"] = P.Limits ? limitsJson(*P.Limits) : json(nullptr);
@@ -86,6 +89,14 @@ json warpscope::rt::profileJson(const Registry &R, const ProcessInfo &P) {
                         ? json(files::Database.named(M.Desc->ModuleId))
                         : json(nullptr);
     O["num_counters"] = M.Desc->NumCounters;
+    if (M.Desc->DatabaseSize) {
+      // The build: a rebuild keeps the module id (cwd and source file).
+      char Hex[17];
+      std::snprintf(Hex, sizeof Hex, "%016llx",
+                    (unsigned long long)fnv1a64(std::string_view(
+                        M.Desc->Database, M.Desc->DatabaseSize)));
+      O["build"] = Hex;
+    }
     O["counters"] = M.Totals;
     O["complete"] = M.Error.empty();
     if (!M.Error.empty())

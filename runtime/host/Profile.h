@@ -21,6 +21,7 @@ struct DeviceLimits {
 struct ProcessInfo {
   long Pid = 0;
   std::optional<int> Rank;
+  std::optional<int> WorldSize; ///< the job's ranks, when its launcher said
   std::string Program;
   std::string Device;
   std::optional<DeviceLimits> Limits;

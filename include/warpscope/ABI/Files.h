@@ -30,6 +30,40 @@ struct FileKind {
   std::string named(std::string_view Id) const {
     return std::string(Prefix).append(Id).append(Suffix);
   }
+  /// The pid a per-process name (perProcess, or named with "<pid>-...")
+  /// starts with; none for a name of another kind or form.
+  std::optional<long> pidIn(std::string_view Name) const {
+    if (!matches(Name))
+      return std::nullopt;
+    std::string_view Rest = Name.substr(std::string_view(Prefix).size());
+    long Pid = 0;
+    size_t I = 0;
+    for (; I < Rest.size() && Rest[I] >= '0' && Rest[I] <= '9' && I < 12; ++I)
+      Pid = Pid * 10 + (Rest[I] - '0');
+    if (I == 0 || I == Rest.size() || (Rest[I] != '-' && Rest[I] != '.'))
+      return std::nullopt;
+    return Pid;
+  }
+  /// The rank of a perProcess name, "<prefix><pid>-rank<r><suffix>"; none
+  /// for a process no launcher gave a rank.
+  std::optional<int> rankIn(std::string_view Name) const {
+    if (!pidIn(Name))
+      return std::nullopt;
+    std::string_view Stem =
+        Name.substr(0, Name.size() - std::string_view(Suffix).size());
+    size_t At = Stem.rfind("-rank");
+    if (At == std::string_view::npos || At + 5 == Stem.size())
+      return std::nullopt;
+    long long R = 0;
+    for (char C : Stem.substr(At + 5)) {
+      if (C < '0' || C > '9' || R > 2147483647LL / 10)
+        return std::nullopt;
+      R = R * 10 + (C - '0');
+    }
+    if (R > 2147483647LL)
+      return std::nullopt;
+    return int(R);
+  }
   bool matches(std::string_view Name) const {
     std::string_view P(Prefix), S(Suffix);
     return Name.size() >= P.size() + S.size() &&
@@ -65,6 +99,17 @@ inline constexpr const char *RunLog = "warpscope-runs.jsonl";
 /// Locked (flock) by the `warpscope run` that writes into the directory,
 /// holding its pid; removed when it ends.
 inline constexpr const char *RunLock = "warpscope-run.lock";
+
+/// Under an MPI or Slurm launcher each rank's `warpscope run` locks its own
+/// "warpscope-run-rank<r>.lock" instead, so that one job's ranks share the
+/// directory while two runs of one rank do not.
+inline std::string rankRunLock(int Rank) {
+  return "warpscope-run-rank" + std::to_string(Rank) + ".lock";
+}
+/// The kinds named per process, "<prefix><pid>[-...]<suffix>": what one
+/// rank's process left, found by the pid of its profile.
+inline constexpr FileKind PerProcess[] = {Profile,   Launches,    Truth,
+                                          PcSamples, SassMetrics, Ptx};
 
 /// Every kind of file above that holds a run's results: a directory with
 /// one of these (or a RunLog) holds a profile.

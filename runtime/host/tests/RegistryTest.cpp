@@ -3,6 +3,7 @@
 
 #include "Registry.h"
 #include "Environment.h"
+#include "warpscope/ABI/Files.h"
 #include "gtest/gtest.h"
 #include <map>
 #include <string>
@@ -122,6 +123,37 @@ TEST(Environment, BadModeWarnsAndFallsBack) {
   EXPECT_EQ(S.CollectionMode, Mode::Aggregate);
   EXPECT_NE(S.Warning.find("'sometimes'"), std::string::npos);
   EXPECT_FALSE(S.Rank) << "a malformed rank is ignored";
+}
+
+TEST(Environment, RankVariablesInOrderAndWorldSize) {
+  Env = {{"PMI_RANK", "3"}, {"PMI_SIZE", "4"}, {"SLURM_PROCID", "9"}};
+  Settings S = readSettings(lookup);
+  EXPECT_EQ(S.Rank, 3) << "Open MPI, PMIx, PMI, then Slurm";
+  EXPECT_EQ(S.WorldSize, 4);
+  Env = {{"OMPI_COMM_WORLD_RANK", "12"}, {"PMI_RANK", "3"}};
+  S = readSettings(lookup);
+  EXPECT_EQ(S.Rank, 12);
+  EXPECT_FALSE(S.WorldSize);
+  Env = {{"OMPI_COMM_WORLD_RANK", "2x"}, {"SLURM_PROCID", "5"}};
+  EXPECT_EQ(readSettings(lookup).Rank, 5) << "a malformed one is skipped";
+  Env = {{"SLURM_PROCID", "-1"}};
+  EXPECT_FALSE(readSettings(lookup).Rank);
+}
+
+TEST(Environment, FileNamesGiveBackPidAndRank) {
+  using warpscope::files::Launches;
+  using warpscope::files::Profile;
+  using warpscope::files::Truth;
+  EXPECT_EQ(Profile.rankIn(profileFileName(42, 1023)), 1023);
+  EXPECT_EQ(Profile.pidIn(profileFileName(42, 1023)), 42);
+  EXPECT_FALSE(Profile.rankIn(profileFileName(42, std::nullopt)));
+  EXPECT_EQ(Profile.pidIn(profileFileName(42, std::nullopt)), 42);
+  EXPECT_EQ(Launches.rankIn(launchesFileName(7, 0)), 0);
+  EXPECT_EQ(Truth.pidIn("emu-77-0.json"), 77);
+  EXPECT_FALSE(Truth.rankIn("emu-77-0.json"));
+  EXPECT_FALSE(Profile.pidIn("profile-x.json"));
+  EXPECT_FALSE(Profile.rankIn("profile-1-rank.json"));
+  EXPECT_FALSE(Profile.rankIn("profile-1-rank99999999999.json"));
 }
 
 } // namespace
