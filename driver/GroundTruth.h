@@ -49,6 +49,10 @@ struct TruthModeled {
   /// How the model treated the kernel's probe instructions: "free",
   /// "modeled", or "" (a plain build, or an older file).
   std::string Probes;
+  /// The clock Microseconds is at ("boost", "base", "set"; "" in an older
+  /// file: the configuration's boost clock) and its MHz (0: not given).
+  std::string Clock;
+  double ClockMhz = 0;
 };
 
 struct TruthLaunch {

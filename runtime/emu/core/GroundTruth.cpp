@@ -166,6 +166,9 @@ std::string ModuleImpl::groundTruthJson() const {
       J["modeled"] = Json{{"config", L.Time.Config},
                           {"cycles", L.Time.Cycles},
                           {"microseconds", L.Time.Microseconds},
+                          {"clock_mhz", L.Time.ClockMhz},
+                          {"clock", L.Time.Clock},
+                          {"launch_cycles", L.Time.LaunchCycles},
                           {"sms_simulated", L.Time.SmsSimulated},
                           {"scaled", L.Time.Scaled}};
       if (!L.Probes.empty())
