@@ -351,6 +351,16 @@ def kernel_table(rows, split):
     return "".join(o)
 
 
+def targets_line(label, rows):
+    """The issue's targets, met or not, on rows' modeled against measured
+    time."""
+    s = stats([(r["modeled_ns"], r["measured_ns"]) for r in rows])
+    if not s:
+        return "\nTargets (%s): no rows.\n" % label
+    return "\nTargets (%s): %s.\n" % (label, ", ".join(
+        "%s %s" % (k, "met" if v else "not met") for k, v in meets(s).items()))
+
+
 def evaluate(a):
     split = read_split(a.split) if a.split else None
     rows, skipped = pair(a.dataset, a.modeled)
@@ -367,10 +377,9 @@ def evaluate(a):
             summary_table(rows, split),
             "\nModeled cycles against `sm__cycles_elapsed.max` (measured):\n\n",
             summary_table(rows, split, "cycles")]
-    s = stats([(r["modeled_ns"], r["measured_ns"]) for r in rows])
-    ok = meets(s)
-    text.append("\nTargets (all rows): " + ", ".join(
-        "%s %s" % (k, "met" if v else "not met") for k, v in ok.items()) + ".\n")
+    text.append(targets_line("all rows", rows))
+    if split:
+        text.append(targets_line("held out", [r for r in rows if r["program"] in split["test"]]))
     if skipped:
         text.append("\nLeft out: " + "; ".join("%s %s %s (%s)" % x for x in skipped) + ".\n")
     if a.kernels:

@@ -68,6 +68,12 @@ class Statistics(unittest.TestCase):
         self.assertEqual(list(ok.values()), [False, False, False, False, False])
         good = calibrate.stats([(1.05 * t, t) for t in (1.0, 2.0, 3.0, 4.0)])
         self.assertEqual(list(calibrate.meets(good).values()), [True] * 5)
+        rows = [dict(modeled_ns=m, measured_ns=t) for m, t in PAIRS]
+        self.assertEqual(calibrate.targets_line("x", rows), "\nTargets (x): median_ape not met, "
+                         "geomean not met, within30 not met, within2x not met, spearman not met.\n")
+        rows = [dict(modeled_ns=1.05 * t, measured_ns=t) for t in (1.0, 2.0, 3.0)]
+        self.assertEqual(calibrate.targets_line("y", rows).count(" met"), 5)
+        self.assertNotIn("not met", calibrate.targets_line("y", rows))
 
 
 class Pairing(unittest.TestCase):
