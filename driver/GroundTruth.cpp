@@ -63,13 +63,17 @@ Error addLaunches(const json::Array &Ls, Truth &Out,
       if (!Probes.empty() && Probes != "free" && Probes != "modeled")
         return Fail("has a launch whose 'modeled.probes' is neither free nor "
                     "modeled");
-      L.Modeled = TruthModeled{Config->str(),
-                               (uint64_t)*Cycles,
-                               *Us,
-                               (uint64_t)*Sms,
-                               *Scaled,
-                               Probes,
-                               MO->getString("fingerprint").value_or("").str()};
+      TruthModeled TM;
+      TM.Config = Config->str();
+      TM.Cycles = (uint64_t)*Cycles;
+      TM.Microseconds = *Us;
+      TM.SmsSimulated = (uint64_t)*Sms;
+      TM.Scaled = *Scaled;
+      TM.Probes = Probes;
+      TM.Clock = MO->getString("clock").value_or("").str();
+      TM.ClockMhz = MO->getNumber("clock_mhz").value_or(0);
+      TM.Fingerprint = MO->getString("fingerprint").value_or("").str();
+      L.Modeled = TM;
     }
     if (const json::Object *IO = LO->getObject("interrupted")) {
       L.Interrupted = true;

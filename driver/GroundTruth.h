@@ -58,6 +58,10 @@ struct TruthModeled {
   /// The timing model's version (timing::fingerprint), "" in files from
   /// before it was recorded.
   std::string Fingerprint;
+  /// The clock Microseconds is at ("boost", "base", "set"; "" in an older
+  /// file: the configuration's boost clock) and its MHz (0: not given).
+  std::string Clock;
+  double ClockMhz = 0;
 };
 
 struct TruthLaunch {

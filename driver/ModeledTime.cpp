@@ -30,8 +30,15 @@ warpscope::buildModeledTime(const Truth &T, const std::string &Filter) {
     std::copy(L.Grid, L.Grid + 3, ML.Grid);
     std::copy(L.Block, L.Block + 3, ML.Block);
     V.Launches.push_back(ML);
-    if (Configs.insert(L.Modeled->Config).second)
-      V.Config += (V.Config.empty() ? "" : ", ") + L.Modeled->Config;
+    // The configuration, and its clock when not the boost clock a user's
+    // run sees (e.g. the base clock, to compare with Nsight Compute).
+    std::string Config = L.Modeled->Config;
+    if (!L.Modeled->Clock.empty() && L.Modeled->Clock != "boost")
+      Config += formatv(" at the {0} clock, {1} MHz", L.Modeled->Clock,
+                        L.Modeled->ClockMhz)
+                    .str();
+    if (Configs.insert(Config).second)
+      V.Config += (V.Config.empty() ? "" : ", ") + Config;
     if (!L.Modeled->Probes.empty())
       V.Probes = V.Probes.empty() || V.Probes == L.Modeled->Probes
                      ? L.Modeled->Probes

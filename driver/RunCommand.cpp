@@ -70,6 +70,12 @@ static cl::opt<std::string>
                          "(default), a100, t4, a JSON file, or off "
                          "(WARPSCOPE_EMU_MODEL; docs/timing-model.md)"),
                 cl::value_desc("name|file"), cl::sub(warpscope::RunSub));
+static cl::opt<std::string> ModelClock(
+    "model-clock",
+    cl::desc("Timing model on the emulator: the SM clock modeled cycles "
+             "convert at: boost (default: a user's run), base (the clock "
+             "Nsight Compute locks to) or MHz (WARPSCOPE_EMU_MODEL_CLOCK)"),
+    cl::value_desc("boost|base|MHz"), cl::sub(warpscope::RunSub));
 static cl::opt<bool> ModelProbes(
     "model-probes",
     cl::desc("Timing model on the emulator: charge the probes' own "
@@ -256,9 +262,11 @@ static std::string modelConfigProblem() {
   std::string What = "--model-config", Value = ModelConfig;
   if (!ModelConfig.getNumOccurrences()) {
     const char *Env = std::getenv("WARPSCOPE_EMU_MODEL");
-    if (!Env || !*Env)
-      return "";
-    What = "WARPSCOPE_EMU_MODEL", Value = Env;
+    // Unset: the default configuration (useEmulator), whose clock setting
+    // is still checked below.
+    Value = Env && *Env ? Env : "h100-sxm";
+    if (Env && *Env)
+      What = "WARPSCOPE_EMU_MODEL";
   }
   if (Value == "off" || Value == "0")
     return "";
@@ -266,6 +274,15 @@ static std::string modelConfigProblem() {
   warpscope::emu::timing::Config C;
   std::string Why;
   if (!warpscope::emu::timing::loadConfig(Value, C, Why))
+    return What + ": " + Why;
+  std::string Clock = ModelClock;
+  What = "--model-clock";
+  if (!ModelClock.getNumOccurrences()) {
+    const char *Env = std::getenv("WARPSCOPE_EMU_MODEL_CLOCK");
+    Clock = Env ? Env : "";
+    What = "WARPSCOPE_EMU_MODEL_CLOCK";
+  }
+  if (!warpscope::emu::timing::selectClock(C, Clock, Why))
     return What + ": " + Why;
 #endif
   return "";
@@ -300,6 +317,8 @@ static std::string useEmulator() {
     setenv("WARPSCOPE_EMU_MODEL", "h100-sxm", 0);
   if (ModelProbes)
     setenv("WARPSCOPE_EMU_MODEL_PROBES", "1", 1);
+  if (ModelClock.getNumOccurrences())
+    setenv("WARPSCOPE_EMU_MODEL_CLOCK", ModelClock.c_str(), 1);
   return "";
 }
 
@@ -501,6 +520,9 @@ int warpscope::runRun() {
   bool UseEmulator = Emulate || !gpuPresent();
   if (ModelConfig.getNumOccurrences() && !UseEmulator)
     return Error("--model-config needs the emulator (--emulate); on a GPU "
+                 "the time is measured");
+  if (ModelClock.getNumOccurrences() && !UseEmulator)
+    return Error("--model-clock needs the emulator (--emulate); on a GPU "
                  "the time is measured");
   if (ModelProbes && !UseEmulator)
     return Error("--model-probes needs the emulator (--emulate); on a GPU "

@@ -139,6 +139,32 @@ __global__ void copy(const float4 *in, float4 *out, long n) {
     out[i] = in[i];
 }
 
+// Nothing: the launch's fixed cost alone (issue 34).
+__global__ void empty(int *out) {
+  if (out == nullptr)
+    out[threadIdx.x] = 0;
+}
+
+// Every lane of every warp adds to one float `reps` times: the updates of
+// one address are serialized at its L2 slice (a float add is not combined
+// across a warp's lanes). 132 CTAs: every SM.
+__global__ void hotAtomic(float *hot, int reps) {
+  for (int r = 0; r < reps; ++r)
+    atomicAdd(hot, 1.0f);
+}
+
+// Every lane adds to one shared word `reps` times, each add waiting for
+// the one before: one pass of the shared atomic unit per lane.
+__global__ void sharedAtomic(int *out, int reps) {
+  __shared__ int word;
+  word = 0;
+  __syncwarp();
+  int v = 0;
+  for (int r = 0; r < reps; ++r)
+    v += atomicAdd(&word, v + 1);
+  out[threadIdx.x] = v;
+}
+
 // A ring of `lines` pointers, one per 128-byte line, visited in order.
 static void **ring(long lines) {
   void **d;
@@ -190,12 +216,19 @@ int main() {
   cudaFuncSetAttribute(occupancy, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        200 * 1024);
   for (int kb : {200, 100, 50, 25})
-    occupancy<<<132 * 8, 32, kb * 1024>>>(f, 5);
+    occupancy<<<132 * 8, 32, kb * 1024>>>(f, 50);
   const long n = 132L * 16 * 1024; // float4s: 32 MB each way
   float4 *in, *out;
   cudaMalloc(&in, n * sizeof(float4));
   cudaMalloc(&out, n * sizeof(float4));
   copy<<<132 * 4, 512>>>(in, out, n);
+  // Issue 34's mechanisms: the launch's fixed cost, same-address global
+  // atomics from every SM, lanes on one shared word.
+  empty<<<1, 32>>>(o);
+  hotAtomic<<<132, 256>>>(f, 10);
+  hotAtomic<<<132, 256>>>(f, 20);
+  sharedAtomic<<<1, 32>>>(o, 100);
+  sharedAtomic<<<1, 32>>>(o, 200);
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("%s\n", e == cudaSuccess ? "done" : cudaGetErrorString(e));
   return e == cudaSuccess ? 0 : 1;

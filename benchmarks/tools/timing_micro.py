@@ -8,7 +8,9 @@ and FP64 dependent-FMA latency, FP32 FMA throughput per SM, MUFU (ex2)
 latency and throughput, blocks per SM as the occupancy rules limit them
 (shared memory sweep, h100-sxm), L1 / L2 / DRAM
 load latency (pointer chase), shared-memory cycles per bank-conflict degree,
-and streaming DRAM bandwidth. Prints a markdown table of derived vs
+streaming DRAM bandwidth (the sustained figure), and issue 34's
+mechanisms: the launch's fixed cost (an empty kernel), the serialized
+same-address global atomic and the shared atomic pass. Prints a markdown table of derived vs
 configured with the error; exits 1 if any is off by more than 10%.
 
 usage: timing_micro.py [--build DIR] [--config NAME] [--exe BUILT_PROGRAM]
@@ -39,6 +41,8 @@ def main():
     ap.add_argument("--exe", help="timing_micro.cu already built")
     a = ap.parse_args()
     c = config_values(a.config)
+    if "launch_overhead_ns" not in c:
+        c["launch_overhead_ns"] = 0
     work = tempfile.mkdtemp(prefix="wsmicro")
     exe = a.exe or os.path.join(work, "timing_micro")
     if not a.exe:
@@ -56,7 +60,11 @@ def main():
     if r.returncode or "done" not in r.stdout:
         sys.exit("timing_micro failed: " + r.stdout + r.stderr)
     (path,) = glob.glob(os.path.join(out, "emu-*.json"))
-    cyc = [l["modeled"]["cycles"] for l in json.load(open(path))["launches"]]
+    with open(path) as f:
+        modeled = [l["modeled"] for l in json.load(f)["launches"]]
+    # Cycles without the launch's fixed cost (its own row below).
+    cyc = [m["cycles"] - m.get("launch_cycles", 0) for m in modeled]
+    clock = modeled[0].get("clock_mhz", c["clock_mhz"])
     rows = []
 
     def row(what, derived, configured, unit):
@@ -91,9 +99,28 @@ def main():
             row("occupancy: blocks/SM with %d KB shared" % [100, 50, 25][i],
                 cyc[28] / cyc[29 + i], b, "blocks")
     n = 132 * 16 * 1024
-    seconds = cyc[-1] / (c["clock_mhz"] * 1e6)
+    copy = 32  # after the four occupancy launches
+    seconds = cyc[copy] / (clock * 1e6)
     row("DRAM bandwidth (copy)", 2 * n * 16 / seconds / 1e9,
-        c["dram_gbytes_per_s"], "GB/s")
+        c.get("dram_sustained_gbytes_per_s", c["dram_gbytes_per_s"]), "GB/s")
+    # Issue 34: the launch's fixed cost; same-address atomics (132 x 256
+    # threads x 10 more float adds on one address, of which 31 of every 32
+    # wait for another lane of their warp); shared atomics on one word (100
+    # more dependent adds of 32 lanes, each the shared latency, 32 passes
+    # and the dependent integer add).
+    e = copy + 1
+    row("launch fixed cost (empty kernel)", modeled[e]["launch_cycles"] / clock * 1e3,
+        c.get("launch_overhead_ns", 0), "ns")
+    # The busiest SM runs ceil(132 / S) of the 132 CTAs and has 1 / S of
+    # the address's atomic unit (the model's share rule).
+    busiest = -(-132 // int(c["sm_count"]))
+    per = (cyc[e + 2] - cyc[e + 1]) / (busiest * 256 * 10 * 31 / 32 * c["sm_count"]) / clock * 1e3
+    row("same-address atomic, per waiting update", per,
+        c.get("atomic_same_address_ns", 0), "ns")
+    rep = (cyc[e + 4] - cyc[e + 3]) / 100
+    row("shared atomic, cycles per pass",
+        (rep - c["shared_latency"] - c["int_latency"]) / 32,
+        c.get("shared_atomic_cycles", 1), "cycles")
     print("| figure (%s) | derived from modeled cycles | configured | unit | error |"
           % a.config)
     print("|---|---:|---:|---|---:|")

@@ -35,7 +35,25 @@ struct PipeTiming {
 
 struct Config {
   std::string Name;
+  /// ClockMhz is the SM clock cycles convert at: BoostClockMhz (the clock a
+  /// user's run sees, "clock_mhz") unless selectClock() chose another, e.g.
+  /// BaseClockMhz, the clock Nsight Compute locks the SMs to by default
+  /// (--clock-control base), to compare with its measurements.
   double Sms = 132, SubPartitions = 4, ClockMhz = 1980;
+  double BoostClockMhz = 1980, BaseClockMhz = 1980;
+  std::string ClockName = "boost"; ///< "boost", "base" or "set" (a number)
+  /// Per launch, in time: from the launch to its first CTAs running plus
+  /// from the last CTA's end to the completion being visible (0: none).
+  double LaunchOverheadNs = 0;
+  /// The DRAM bandwidth a streaming kernel sustains (bandwidth per cycle
+  /// follows the chosen clock: the DRAM does not run at the SM clock).
+  double DramSustainedGBps = 3350;
+  /// Updates to one global address are done one after another at its L2
+  /// slice, each taking this long (0: no serialization modeled).
+  double AtomicSameAddressNs = 0;
+  /// Cycles one pass of a shared-memory atomic holds the shared pipe (a
+  /// read-modify-write of the banks).
+  double SharedAtomicCycles = 1;
   double MaxWarpsPerSm = 64, MaxBlocksPerSm = 32, RegistersPerSm = 65536;
   double SharedPerSm = 233472, SharedPerBlock = 232448;
   double L1Bytes = 262144, L2Bytes = 52428800;
@@ -48,8 +66,16 @@ struct Config {
   /// Cycles a new warp waits for its first instructions (no_instructions).
   double WarpStartCycles = 12;
   PipeTiming Pipes[(int)Pipe::Count];
-  double dramBytesPerCycle() const { return DramGBps * 1e3 / ClockMhz; }
+  double dramBytesPerCycle() const {
+    return DramSustainedGBps * 1e3 / ClockMhz;
+  }
+  /// A time in ns as cycles of the chosen clock.
+  double cycles(double Ns) const { return Ns * ClockMhz / 1e3; }
 };
+
+/// Chooses the clock cycles convert at: "boost" (the default), "base" or a
+/// number of MHz. False with a one-line Error on anything else.
+bool selectClock(Config &C, const std::string &Which, std::string &Error);
 
 /// The built-in configurations' names ("h100-sxm" first: the default).
 std::vector<std::string> builtinConfigs();

@@ -55,6 +55,14 @@ struct StaticInst {
   /// The expansion is a dependent chain (division, sqrt.rn): its latency is
   /// Expand times the pipe's; otherwise pipe latency + Expand - 1.
   bool Chain = false;
+  /// A shared-memory atomic that sm_90 has no instruction for (floating-point
+  /// add, min, max): SASS loads the word, then retries a compare-and-swap
+  /// until it succeeds, once per lane on the same word.
+  bool CasLoop = false;
+  /// An integer atomic add, min, max, and, or or xor: when every lane of a
+  /// warp updates one address, SASS updates it once for the warp (ptxas
+  /// combines the lanes' operands first: VOTE/POPC or REDUX, then one RED).
+  bool Aggregable = false;
   uint8_t NDst = 0, NSrc = 0;
   uint32_t Dst[4] = {}, Src[8] = {};          ///< register slots
   uint32_t BarrierId = 0, BarrierThreads = 0; ///< 0 threads: the whole CTA
@@ -63,10 +71,19 @@ struct StaticInst {
 /// What one execution of a memory instruction touched (from the core's
 /// exact counts, runtime/emu/core/MemCount.cpp).
 struct MemAccess {
-  uint32_t Sectors = 0;                ///< global + local 32-byte sectors
-  uint32_t Wavefronts = 0;             ///< shared bank wavefronts
-  uint32_t Atomics = 0;                ///< distinct atomic addresses
-  uint32_t LineBegin = 0, NLines = 0;  ///< 128-byte lines in WarpTrace::Lines
+  uint32_t Sectors = 0;               ///< global + local 32-byte sectors
+  uint32_t Wavefronts = 0;            ///< shared bank wavefronts
+  uint32_t Atomics = 0;               ///< distinct atomic addresses
+  uint32_t LineBegin = 0, NLines = 0; ///< 128-byte lines in WarpTrace::Lines
+  /// An atomic's distinct global addresses, then its distinct shared 32-bit
+  /// words, each packed with its lanes as (key << 6) | (lanes - 1), in
+  /// WarpTrace::Lines after its lines: NAtoms global from AtomBegin, then
+  /// NSharedAtoms shared.
+  uint32_t AtomBegin = 0, NAtoms = 0;
+  uint16_t NSharedAtoms = 0;
+  /// A shared atomic: passes of the shared pipe (the most lanes on one
+  /// bank, lanes on one word counted apart) and the most lanes on one word.
+  uint16_t SharedPasses = 0, SharedMaxSame = 0;
   bool Global = false, Shared = false; ///< which paths it took
   bool Counted = false; ///< the core counted it (else: estimated)
   bool Off = false;     ///< no lane's guard held
@@ -103,6 +120,13 @@ struct ModeledTime {
   std::string Fingerprint; ///< fingerprint() of the configuration
   uint64_t Cycles = 0;
   double Microseconds = 0;
+  /// The clock the cycles are converted at and which it is ("boost",
+  /// "base" or "set": Config::ClockName).
+  double ClockMhz = 0;
+  std::string Clock;
+  /// Of Cycles, the launch's fixed cost (Config::LaunchOverheadNs at the
+  /// clock): launch, first CTAs' dispatch and the completion's signal.
+  uint64_t LaunchCycles = 0;
   uint32_t SmsSimulated = 0;
   bool Scaled = false;
 };
@@ -114,7 +138,7 @@ struct StallCounts {
 };
 
 class SmSim;
-class LineCache;
+struct SharedSide;
 
 /// One launch's model. submit() may be called from any worker thread in any
 /// order; the traces are handed to the simulated SMs in CTA index order, one
@@ -149,7 +173,7 @@ private:
   uint32_t SimSms = 1, BlocksPerSm = 1;
   std::mutex Mu;
   std::map<uint64_t, CtaTrace> Waiting; ///< arrived before their turn
-  std::unique_ptr<LineCache> L2;
+  std::unique_ptr<SharedSide> Shared;   ///< the L2 and atomic owners
   /// Per SM used: its index among the simulated ones, or -1.
   std::vector<int32_t> SimIndex;
   std::vector<std::unique_ptr<SmSim>> Sms;

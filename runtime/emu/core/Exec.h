@@ -81,12 +81,25 @@ public:
   /// guard holds (an indirect call that splits is reported at each issue).
   virtual void instruction(uint32_t Warp, const Function &F, uint32_t Pc,
                            uint32_t Active, uint32_t Exec) = 0;
+  /// What an atomic's lanes contend for (MemCount.cpp): its distinct global
+  /// addresses and shared 32-bit words, each with the number of lanes on it,
+  /// and for its shared lanes the passes of the shared-memory pipe (the most
+  /// lanes on one bank: lanes on one word are not merged, each is a
+  /// read-modify-write) and the most lanes on one word.
+  struct AtomicLanes {
+    const uint64_t *Global = nullptr; ///< (address << 6) | (lanes - 1)
+    unsigned NGlobal = 0;
+    const uint64_t *Shared = nullptr; ///< (word offset << 6) | (lanes - 1)
+    unsigned NShared = 0;
+    unsigned SharedPasses = 0, SharedMaxSame = 0;
+  };
   /// After instruction(), for a load/store/atomic with a lane whose guard
-  /// holds: its exact memory counts (MemCount.cpp) and the distinct 128-byte
-  /// lines its global and local lanes touched.
+  /// holds: its exact memory counts (MemCount.cpp), the distinct 128-byte
+  /// lines its global and local lanes touched and, for an atomic, what its
+  /// lanes contend for.
   virtual void memory(const MemCounts &Counts, const uint64_t *Lines,
-                      unsigned NLines) {
-    (void)Counts, (void)Lines, (void)NLines;
+                      unsigned NLines, const AtomicLanes &Atomic) {
+    (void)Counts, (void)Lines, (void)NLines, (void)Atomic;
   }
 };
 
@@ -154,8 +167,8 @@ public:
   /// The timing model (TimingSink.cpp): WARPSCOPE_EMU_MODEL names its
   /// configuration (empty: off), WARPSCOPE_EMU_PC_SAMPLING the sampling
   /// period (0: no samples).
-  std::string ModelSetting;
-  std::optional<timing::Config> Model; ///< loaded for ModelSetting
+  std::string ModelSetting, ModelClock; ///< WARPSCOPE_EMU_MODEL(_CLOCK)
+  std::optional<timing::Config> Model;  ///< loaded for ModelSetting
   unsigned SamplePeriod = 0;
   unsigned ModelSms = 8;           ///< WARPSCOPE_EMU_MODEL_SMS
   bool ModelProbes = false;        ///< WARPSCOPE_EMU_MODEL_PROBES

@@ -281,6 +281,8 @@ private:
   void countMemUntraced(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   [[gnu::noinline]] void countMemTraced(Warp &W, Frame &Fr, const Inst &I,
                                         uint32_t EM);
+  void atomicLanes(const Frame &Fr, const Inst &I, uint32_t EM, uint64_t *G,
+                   uint64_t *S, TraceSink::AtomicLanes &Out);
   // Racecheck.cpp
   void raceAccess(const Warp &W, const Frame &Fr, const Inst &I, uint32_t EM,
                   uint8_t Sp, unsigned Bytes, RaceAccess Kind);

@@ -167,6 +167,9 @@ std::string ModuleImpl::groundTruthJson() const {
                           {"fingerprint", L.Time.Fingerprint},
                           {"cycles", L.Time.Cycles},
                           {"microseconds", L.Time.Microseconds},
+                          {"clock_mhz", L.Time.ClockMhz},
+                          {"clock", L.Time.Clock},
+                          {"launch_cycles", L.Time.LaunchCycles},
                           {"sms_simulated", L.Time.SmsSimulated},
                           {"scaled", L.Time.Scaled}};
       if (!L.Probes.empty())

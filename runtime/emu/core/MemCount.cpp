@@ -287,6 +287,56 @@ void Launcher::countMemUntraced(Warp &W, Frame &Fr, const Inst &I,
   }
 }
 
+namespace {
+
+// Adds a lane on Key to the distinct keys of G (packed as
+// TraceSink::AtomicLanes says: Key << 6 | lanes - 1).
+void addLane(uint64_t *G, unsigned &N, uint64_t Key) {
+  unsigned K = 0;
+  while (K < N && (G[K] >> 6) != Key)
+    ++K;
+  if (K == N)
+    G[N++] = Key << 6;
+  else if ((G[K] & 63) < 63)
+    ++G[K];
+}
+
+} // namespace
+
+// For the timing model, an atomic's lanes: its distinct global addresses
+// and shared words with their lane counts (G and S, 32 each) and its shared
+// lanes' passes and most lanes on one word. Local lanes (a window per lane)
+// never contend.
+void Launcher::atomicLanes(const Frame &Fr, const Inst &I, uint32_t EM,
+                           uint64_t *G, uint64_t *S,
+                           TraceSink::AtomicLanes &Out) {
+  const uint64_t *A = Fr.Regs.data() + (size_t)I.Addr * 32;
+  const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
+  const uint64_t LoLo = (uint64_t)(uintptr_t)LocalBuf.data();
+  unsigned PerBank[32] = {};
+  for (uint32_t R = EM; R; R &= R - 1) {
+    uint64_t Ad = A[__builtin_ctz(R)] + (uint64_t)I.Off;
+    bool Sh = I.Space == SpShared;
+    if (I.Space == SpGeneric && Ad - ShLo < SharedSize) {
+      Sh = true;
+      Ad -= ShLo;
+    } else if (I.Space == SpLocal ||
+               (I.Space == SpGeneric && Ad - LoLo < LocalBuf.size())) {
+      continue;
+    }
+    if (!Sh) {
+      addLane(G, Out.NGlobal, Ad);
+      continue;
+    }
+    Out.SharedPasses = std::max(Out.SharedPasses, ++PerBank[(Ad >> 2) & 31]);
+    addLane(S, Out.NShared, Ad >> 2);
+  }
+  for (unsigned K = 0; K < Out.NShared; ++K)
+    Out.SharedMaxSame = std::max(Out.SharedMaxSame, (unsigned)(S[K] & 63) + 1);
+  Out.Global = G;
+  Out.Shared = S;
+}
+
 // For the timing model: the counts this execution added and the distinct
 // 128-byte lines of its global and local lanes (shared lanes have none).
 void Launcher::countMemTraced(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
@@ -324,7 +374,11 @@ void Launcher::countMemTraced(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       N = (unsigned)(std::unique(Lines, Lines + N) - Lines);
     }
   }
-  Trace->memory(D, Lines, N);
+  TraceSink::AtomicLanes AL;
+  uint64_t G[32], S[32];
+  if (I.Op == OpAtom || I.Op == OpRed)
+    atomicLanes(Fr, I, EM, G, S, AL);
+  Trace->memory(D, Lines, N, AL);
 }
 
 } // namespace warpscope::emu::core

@@ -169,6 +169,13 @@ StaticInst describe(const Function &F, const Inst &I, const Inst *Prev) {
     Src(I.Addr);
     S.K = Kind::Atomic;
     S.Sp = spaceOf(I.Space);
+    // sm_90's ATOMS has integer operations only: a floating-point add,
+    // min or max on shared memory is a compare-and-swap loop in SASS.
+    S.CasLoop = I.Space == SpShared && tyFloat(I.T) &&
+                (I.Sub == AtAdd || I.Sub == AtMin || I.Sub == AtMax);
+    S.Aggregable =
+        !tyFloat(I.T) && (I.Sub == AtAdd || I.Sub == AtMin || I.Sub == AtMax ||
+                          I.Sub == AtAnd || I.Sub == AtOr || I.Sub == AtXor);
     return S;
   case OpCpAsync:
   case OpTex:
@@ -270,8 +277,8 @@ public:
     W.Ops.push_back(Op);
     Last = &W;
   }
-  void memory(const MemCounts &D, const uint64_t *Lines,
-              unsigned NLines) override {
+  void memory(const MemCounts &D, const uint64_t *Lines, unsigned NLines,
+              const AtomicLanes &AL) override {
     if (!Last || Last->Ops.empty() || Last->Ops.back().Mem == timing::NoMem)
       return; // not an instruction the model treats as a memory access
     timing::MemAccess &A = Last->Mems.back();
@@ -284,6 +291,13 @@ public:
     A.LineBegin = (uint32_t)Last->Lines.size();
     A.NLines = NLines;
     Last->Lines.insert(Last->Lines.end(), Lines, Lines + NLines);
+    A.AtomBegin = (uint32_t)Last->Lines.size();
+    A.NAtoms = AL.NGlobal;
+    Last->Lines.insert(Last->Lines.end(), AL.Global, AL.Global + AL.NGlobal);
+    A.NSharedAtoms = (uint16_t)AL.NShared;
+    Last->Lines.insert(Last->Lines.end(), AL.Shared, AL.Shared + AL.NShared);
+    A.SharedPasses = (uint16_t)AL.SharedPasses;
+    A.SharedMaxSame = (uint16_t)AL.SharedMaxSame;
   }
 
 private:
@@ -328,13 +342,17 @@ void readModelSettings(ModuleImpl &M, support::SettingsReader &R) {
   std::string Want = R.text("WARPSCOPE_EMU_MODEL");
   if (Want == "off" || Want == "0")
     Want.clear();
-  if (Want != M.ModelSetting) {
+  // The clock cycles convert at (docs/timing-model.md, "Clocks").
+  const std::string Clock = R.text("WARPSCOPE_EMU_MODEL_CLOCK");
+  if (Want != M.ModelSetting || Clock != M.ModelClock) {
     M.ModelSetting = Want;
+    M.ModelClock = Clock;
     M.Model.reset();
     if (!Want.empty()) {
       timing::Config C;
       std::string Error;
-      if (timing::loadConfig(Want, C, Error))
+      if (timing::loadConfig(Want, C, Error) &&
+          timing::selectClock(C, Clock, Error))
         M.Model = C;
       else { // once per process and setting
         static std::set<std::string> Said;

@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -34,14 +35,23 @@ struct Field {
   double Config::*Member;
   double PipeTiming::*PipeMember;
   Pipe P;
+  /// May be left out of a file (applyDefaults() fills it in); the built-in
+  /// configurations give every figure.
+  bool Optional = false;
 };
 
 #define F(K, M) {K, &Config::M, nullptr, Pipe::Count}
+#define O(K, M) {K, &Config::M, nullptr, Pipe::Count, true}
 #define P(K, Pp, M) {K, nullptr, &PipeTiming::M, Pipe::Pp}
 const Field Fields[] = {
     F("sm_count", Sms),
     F("sub_partitions", SubPartitions),
-    F("clock_mhz", ClockMhz),
+    F("clock_mhz", BoostClockMhz),
+    O("base_clock_mhz", BaseClockMhz),
+    O("launch_overhead_ns", LaunchOverheadNs),
+    O("dram_sustained_gbytes_per_s", DramSustainedGBps),
+    O("atomic_same_address_ns", AtomicSameAddressNs),
+    O("shared_atomic_cycles", SharedAtomicCycles),
     F("max_warps_per_sm", MaxWarpsPerSm),
     F("max_blocks_per_sm", MaxBlocksPerSm),
     F("registers_per_sm", RegistersPerSm),
@@ -79,6 +89,7 @@ const Field Fields[] = {
     P("mem_lanes", Mem, Lanes),
 };
 #undef F
+#undef O
 #undef P
 
 // Figures that divide or count: must be at least 1 (lanes may be a
@@ -86,7 +97,10 @@ const Field Fields[] = {
 bool mustBePositive(const Field &Fd) {
   return Fd.PipeMember == &PipeTiming::Lanes || Fd.Member == &Config::Sms ||
          Fd.Member == &Config::SubPartitions ||
-         Fd.Member == &Config::ClockMhz ||
+         Fd.Member == &Config::BoostClockMhz ||
+         Fd.Member == &Config::BaseClockMhz ||
+         Fd.Member == &Config::DramSustainedGBps ||
+         Fd.Member == &Config::SharedAtomicCycles ||
          Fd.Member == &Config::MaxWarpsPerSm ||
          Fd.Member == &Config::MaxBlocksPerSm ||
          Fd.Member == &Config::L1BytesPerCycle ||
@@ -98,13 +112,16 @@ bool mustBePositive(const Field &Fd) {
 
 std::string fingerprint(const Config &C) {
   // FNV-1a (64 bits) over the sources' hash and every figure, in Fields'
-  // order, printed exactly.
+  // order, printed exactly, and the chosen clock.
   std::ostringstream Text;
   Text << TimingSourceHash;
   Text.precision(17);
   for (const Field &Fd : Fields)
     Text << ' ' << Fd.Key << '='
          << (Fd.Member ? C.*Fd.Member : C.Pipes[(int)Fd.P].*Fd.PipeMember);
+  // The clock cycles convert at (--model-clock) changes the cycles too:
+  // the DRAM's bytes per cycle and the fixed costs in ns follow it.
+  Text << " chosen_clock_mhz=" << C.ClockMhz;
   uint64_t H = 14695981039346656037ull;
   for (unsigned char Ch : Text.str()) {
     H ^= Ch;
@@ -136,8 +153,15 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
     Error = What + " has no \"name\"";
     return false;
   }
+  // Optional figures a file leaves out: the same clock for base and boost,
+  // the peak DRAM bandwidth sustained, no fixed cost, no serialization, a
+  // shared atomic pass like a load's wavefront.
+  C.BaseClockMhz = C.LaunchOverheadNs = C.AtomicSameAddressNs = NAN;
+  C.DramSustainedGBps = C.SharedAtomicCycles = NAN;
   for (const Field &Fd : Fields) {
     auto It = Doc.find(Fd.Key);
+    if (It == Doc.end() && Fd.Optional)
+      continue;
     if (It == Doc.end()) {
       Error = What + " lacks \"" + std::string(Fd.Key) + "\"";
       return false;
@@ -158,7 +182,43 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
   }
   C.Sms = std::floor(C.Sms);
   C.SubPartitions = std::floor(C.SubPartitions);
+  if (std::isnan(C.BaseClockMhz))
+    C.BaseClockMhz = C.BoostClockMhz;
+  if (std::isnan(C.DramSustainedGBps))
+    C.DramSustainedGBps = C.DramGBps;
+  if (std::isnan(C.LaunchOverheadNs))
+    C.LaunchOverheadNs = 0;
+  if (std::isnan(C.AtomicSameAddressNs))
+    C.AtomicSameAddressNs = 0;
+  if (std::isnan(C.SharedAtomicCycles))
+    C.SharedAtomicCycles = 1;
+  C.ClockMhz = C.BoostClockMhz;
+  C.ClockName = "boost";
   Out = C;
+  return true;
+}
+
+bool selectClock(Config &C, const std::string &Which, std::string &Error) {
+  if (Which.empty() || Which == "boost") {
+    C.ClockMhz = C.BoostClockMhz;
+    C.ClockName = "boost";
+    return true;
+  }
+  if (Which == "base") {
+    C.ClockMhz = C.BaseClockMhz;
+    C.ClockName = "base";
+    return true;
+  }
+  char *End = nullptr;
+  double Mhz = std::strtod(Which.c_str(), &End);
+  if (End == Which.c_str() || *End || !std::isfinite(Mhz) || Mhz < 1 ||
+      Mhz > 100000) {
+    Error = "model clock '" + Which +
+            "' is not boost, base or a clock in MHz (1 to 100000)";
+    return false;
+  }
+  C.ClockMhz = Mhz;
+  C.ClockName = "set";
   return true;
 }
 

@@ -46,12 +46,32 @@ void LineCache::init(uint64_t Bytes, unsigned W) {
   Stamps = Tags + (size_t)Sets * W;
 }
 
+namespace {
+// Sets are indexed by the line skewed by a hash of its higher part, not by
+// its low bits alone: GPUs hash addresses over L2 slices and sets so that
+// a power-of-two stride does not land in one set. The lines of one row of
+// Sets consecutive lines still go to distinct sets (each row is rotated by
+// its own hash), as they would by low bits, and Sets need not be a power
+// of two (the L2's share, the L1 less the carve-out).
+uint64_t setOf(uint64_t Line, uint64_t Sets) {
+  const uint64_t Row = Line / Sets;
+  return (Line - Row * Sets + ((Row * 0x9E3779B97F4A7C15ull) >> 32)) % Sets;
+}
+
+// Direct-mapped tables of atomic addresses (AtomicOwners, AtomicFree).
+constexpr unsigned AtomicSlotBits = 12;
+size_t atomicSlot(uint64_t Addr) {
+  return (size_t)((Addr * 0x9E3779B97F4A7C15ull) >> (64 - AtomicSlotBits));
+}
+} // namespace
+
 bool LineCache::access(uint64_t Line, bool Allocate) {
   if (!Sets)
     return false;
   const uint64_t Tag = Line + 1;
-  uint64_t *T = &Tags[(Line % Sets) * Ways];
-  uint64_t *S = &Stamps[(Line % Sets) * Ways];
+  const uint64_t Set = setOf(Line, Sets);
+  uint64_t *T = &Tags[Set * Ways];
+  uint64_t *S = &Stamps[Set * Ways];
   unsigned Victim = 0;
   for (unsigned K = 0; K < Ways; ++K) {
     if (T[K] == Tag) {
@@ -68,20 +88,112 @@ bool LineCache::access(uint64_t Line, bool Allocate) {
   return false;
 }
 
-void MemorySide::init(const Config &Cfg, uint64_t ActiveSms,
-                      uint64_t SharedInUse, LineCache &SharedL2) {
+bool AtomicOwners::shared(uint64_t Addr, uint64_t Cta) {
+  if (Table.empty())
+    Table.resize(size_t(1) << AtomicSlotBits);
+  Entry &E = Table[atomicSlot(Addr)];
+  if (E.Tag != Addr + 1) {
+    E = Entry{Addr + 1, Cta, false};
+    return false;
+  }
+  E.Shared |= E.First != Cta;
+  return E.Shared;
+}
+
+void MemorySide::init(const Config &Cfg, uint64_t NActive, uint64_t SharedInUse,
+                      SharedSide &S) {
   C = &Cfg;
   // The shared-memory carve-out comes out of the L1's capacity.
   double Cap = std::max(0.0, Cfg.L1Bytes - (double)SharedInUse);
   L1.init((uint64_t)Cap, 4);
-  L2 = &SharedL2;
-  L2Share = Cfg.L2BytesPerCycle / (double)ActiveSms;
-  DramShare = Cfg.dramBytesPerCycle() / (double)ActiveSms;
+  Shared = &S;
+  ActiveSms = (double)NActive;
+  L2Share = Cfg.L2BytesPerCycle / ActiveSms;
+  DramShare = Cfg.dramBytesPerCycle() / ActiveSms;
+}
+
+double MemorySide::sharedAccess(const StaticInst &SI, const MemAccess &M,
+                                const uint64_t *Lines, double Start,
+                                uint64_t Cta) {
+  double W = std::max(1u, M.Wavefronts);
+  const double S0 = std::max(Start, SharedFree);
+  if (SI.K != Kind::Atomic) {
+    SharedFree = S0 + W;
+    return S0 + C->SharedLatency + W - 1;
+  }
+  // An atomic's lanes on one word are not merged: each is a pass, a
+  // read-modify-write that holds the pipe SharedAtomicCycles.
+  W = std::max<double>(W, M.SharedPasses);
+  const double Pass = C->SharedAtomicCycles;
+  if (!SI.CasLoop) {
+    SharedFree = S0 + W * Pass;
+    return S0 + C->SharedLatency + W * Pass;
+  }
+  // LDS, then rounds of ATOMS.CAS until every lane succeeded: on each word
+  // one lane succeeds per round, a round being the compare-and-swap, the
+  // operation, the compare and the branch back. Lanes of other warps on the
+  // word (of this CTA) wait for it too: updates of a word are serialized.
+  const double Round =
+      C->SharedLatency + Pass + C->Pipes[(int)Pipe::Fp32].Latency +
+      C->Pipes[(int)Pipe::Int].Latency + C->Pipes[(int)Pipe::Branch].Latency;
+  const double Rounds = std::max<uint16_t>(1, M.SharedMaxSame);
+  SharedFree = S0 + W + Pass * (W + Rounds - 1);
+  const double Loaded = S0 + C->SharedLatency;
+  double Done = Loaded + Rounds * Round;
+  if (M.NSharedAtoms == 0)
+    return Done;
+  if (WordFree.empty())
+    WordFree.assign(size_t(1) << AtomicSlotBits, {0, 0.0});
+  Done = Loaded;
+  for (uint32_t K = 0; K < M.NSharedAtoms; ++K) {
+    const uint64_t Packed = Lines[M.AtomBegin + M.NAtoms + K];
+    const uint64_t Key = ((Packed >> 6) << 20 ^ Cta) + 1;
+    auto &Slot = WordFree[atomicSlot(Key)];
+    if (Slot.first != Key)
+      Slot = {Key, 0.0};
+    Slot.second = std::max(Loaded, Slot.second) + ((Packed & 63) + 1) * Round;
+    Done = std::max(Done, Slot.second);
+  }
+  return Done;
+}
+
+double MemorySide::atomicUnits(const StaticInst &SI, const MemAccess &M,
+                               const uint64_t *Lines, double A0, uint64_t Cta) {
+  // Each address's updates are done one after another at its L2 slice.
+  // This SM's view: an address other CTAs update too is updated by every
+  // SM, so this SM gets 1 / ActiveSms of its atomic unit (each update
+  // occupies it ActiveSms times as long), as with the bandwidth shares.
+  double Done = 0;
+  const double Service = C->cycles(C->AtomicSameAddressNs);
+  if (Service <= 0)
+    return Done;
+  if (AtomicFree.empty())
+    AtomicFree.assign(size_t(1) << AtomicSlotBits, {0, 0.0});
+  for (uint32_t K = 0; K < M.NAtoms; ++K) {
+    const uint64_t Packed = Lines[M.AtomBegin + K];
+    const uint64_t Addr = Packed >> 6;
+    // All lanes on one address of an aggregable operation: one update.
+    // The first update of a request costs its L2 transfer (above); each
+    // further lane on the address waits for the one before.
+    const double Lanes =
+        SI.Aggregable && M.NAtoms == 1 ? 1.0 : (double)(Packed & 63) + 1;
+    const double Extra = Lanes - 1;
+    const double Occupy =
+        Service * (Shared->Owners.shared(Addr, Cta) ? ActiveSms : 1.0);
+    auto &Slot = AtomicFree[atomicSlot(Addr)];
+    if (Slot.first != Addr + 1)
+      Slot = {Addr + 1, 0.0};
+    const double S0 = std::max(A0, Slot.second);
+    Slot.second = S0 + Extra * Occupy;
+    Done = std::max(Done, Slot.second + C->AtomicLatency);
+  }
+  return Done;
 }
 
 uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
-                            const uint64_t *Lines, uint64_t T) {
+                            const uint64_t *Lines, uint64_t T, uint64_t Cta) {
   const double Start = (double)T;
+  Accepted = T + 1;
   if (M.Off)
     return T + 1; // guarded off: issues, touches nothing
   if (!M.Counted) {
@@ -97,24 +209,24 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     }
   }
   double Done = Start + 1;
-  if (M.Shared) {
-    double S0 = std::max(Start, SharedFree);
-    SharedFree = S0 + std::max(1u, M.Wavefronts);
-    double Atomic = SI.K == Kind::Atomic ? 2.0 * M.Wavefronts : 0;
-    Done = std::max(Done, S0 + C->SharedLatency + M.Wavefronts - 1 + Atomic);
-  }
+  if (M.Shared)
+    Done = std::max(Done, sharedAccess(SI, M, Lines, Start, Cta));
   if (!M.Global)
     return (uint64_t)std::ceil(Done);
   const double Sectors = std::max(1u, M.Sectors);
   const double L0 = std::max(Start, L1Free);
   L1Free = L0 + Sectors * 32 / C->L1BytesPerCycle;
+  Accepted = (uint64_t)std::ceil(L1Free);
   if (SI.K == Kind::Atomic) {
     double A0 = std::max(L0, L2Free);
     double N = std::max(1u, M.Atomics);
     L2Free = A0 + N * 32 / L2Share;
     for (uint32_t K = 0; K < M.NLines; ++K)
-      L2->access(Lines[M.LineBegin + K], true);
-    return (uint64_t)std::ceil(std::max(Done, A0 + C->AtomicLatency + N - 1));
+      Shared->L2.access(Lines[M.LineBegin + K], true);
+    Done = std::max({Done, A0 + C->AtomicLatency + N - 1,
+                     atomicUnits(SI, M, Lines, A0, Cta)});
+    LastWrite = std::max(LastWrite, (uint64_t)std::ceil(Done));
+    return (uint64_t)std::ceil(Done);
   }
   const bool Store = SI.K == Kind::Store;
   uint32_t L1Miss = 0, L2Miss = 0;
@@ -123,7 +235,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     if (!Store && L1.access(Line, true))
       continue;
     ++L1Miss;
-    L2Miss += !L2->access(Line, true);
+    L2Miss += !Shared->L2.access(Line, true);
   }
   const double NLines = std::max(1u, M.NLines);
   if (!Store && L1Miss == 0)
@@ -138,7 +250,10 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
       double D0 = std::max(A0, DramFree);
       DramFree = D0 + std::ceil(Sectors * L2Miss / NLines) * 32 / DramShare;
     }
-    return (uint64_t)std::ceil(std::max(Done, A0 + C->L2Latency));
+    uint64_t At = (uint64_t)std::ceil(std::max(Done, A0 + C->L2Latency));
+    if (Store)
+      LastWrite = std::max(LastWrite, At);
+    return At;
   }
   double DramSectors = std::ceil(MissSectors * L2Miss / std::max(1u, L1Miss));
   double D0 = std::max(A0, DramFree);

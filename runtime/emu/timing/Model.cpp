@@ -24,6 +24,7 @@
 #include "warpscope/Support/Occupancy.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace warpscope::emu::timing {
 
@@ -47,8 +48,8 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
   // A footprint the configuration cannot hold still runs, one CTA at a time.
   BlocksPerSm = std::max(1u, theoreticalOccupancy(L, K).BlocksPerSM);
   SimIndex.assign(ActiveSms, -1);
-  L2 = std::make_unique<LineCache>();
-  L2->init((uint64_t)(C.L2Bytes * SimSms / (double)ActiveSms), 16);
+  Shared = std::make_unique<SharedSide>();
+  Shared->L2.init((uint64_t)(C.L2Bytes * SimSms / (double)ActiveSms), 16);
   for (uint32_t K = 0; K < SimSms; ++K) {
     uint64_t S = (uint64_t)K * ActiveSms / SimSms;
     SimIndex[S] = (int32_t)K;
@@ -56,7 +57,7 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
         Shape.Ctas / ActiveSms + (S < Shape.Ctas % ActiveSms ? 1 : 0);
     Sms.push_back(std::make_unique<SmSim>(
         C, Table, NumSlots, ActiveSms, BlocksPerSm, Expected,
-        Shape.SharedPerCta, SamplePeriod, *L2));
+        Shape.SharedPerCta, SamplePeriod, *Shared));
   }
   NextCta = wanted(0) ? 0 : nextWanted(0);
   if (SamplePeriod)
@@ -109,6 +110,12 @@ ModeledTime LaunchModel::finish() {
         Samples[K].NotIssued[J] += S->Samples[K].NotIssued[J];
       }
   }
+  // The launch's fixed cost (launch, first dispatch, completion signal) is
+  // in time: cycles of the chosen clock.
+  R.LaunchCycles = (uint64_t)std::llround(C.cycles(C.LaunchOverheadNs));
+  R.Cycles += R.LaunchCycles;
+  R.ClockMhz = C.ClockMhz;
+  R.Clock = C.ClockName;
   R.Microseconds = (double)R.Cycles / C.ClockMhz;
   R.SmsSimulated = SimSms;
   R.Scaled = SimSms < ActiveSms;

@@ -32,14 +32,14 @@ uint64_t ceilCycle(double D) { return (uint64_t)std::ceil(D); }
 SmSim::SmSim(const Config &C, const std::vector<StaticInst> &Table,
              uint32_t NumSlots, uint64_t ActiveSms, uint32_t BlocksPerSm,
              uint64_t Expected, uint64_t SharedPerCta, unsigned SamplePeriod,
-             LineCache &SharedL2)
+             SharedSide &Shared)
     : C(C), Table(Table), NumSlots(NumSlots), BlocksPerSm(BlocksPerSm),
       Expected(Expected), SamplePeriod(SamplePeriod) {
   Ctas.resize(BlocksPerSm);
   Smsps.resize((size_t)C.SubPartitions);
   for (size_t K = 0; K < Smsps.size(); ++K)
     Smsps[K].Rng = K + 1;
-  Mem.init(C, ActiveSms, SharedPerCta * BlocksPerSm, SharedL2);
+  Mem.init(C, ActiveSms, SharedPerCta * BlocksPerSm, Shared);
   if (SamplePeriod)
     Samples.resize(Table.size());
 }
@@ -99,6 +99,7 @@ void SmSim::launch(CtaTrace &&T) {
     W.Age = NextAge++;
     W.StartAt = Now + (uint64_t)C.WarpStartCycles;
     W.BranchUntil = W.FenceUntil = W.BarUntil = W.StoresDone = W.Hint = 0;
+    W.DrainUntil = 0;
     W.AtBar = W.Draining = W.Done = false;
     W.RegReady.assign(NumSlots, 0);
     W.RegKind.assign(NumSlots, (uint8_t)ModelStall::Wait);
@@ -125,7 +126,7 @@ bool SmSim::ready(const WarpState &W, uint64_t T, ModelStall &Why,
   Until = Never;
   if (W.Draining) {
     Why = ModelStall::Drain;
-    Until = std::max(W.StoresDone, T + 1);
+    Until = std::max(W.DrainUntil, T + 1);
     return false;
   }
   if (T < W.StartAt) {
@@ -241,12 +242,16 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
     Occupy(Pipe::Mem);
     static const MemAccess None;
     const MemAccess &M = Op.Mem != NoMem ? W.T->Mems[Op.Mem] : None;
-    uint64_t Done = Mem.access(SI, M, W.T->Lines.data(), T);
-    // A store writes no register (sust lists the values it reads as D).
+    uint64_t Done = Mem.access(SI, M, W.T->Lines.data(), T, Ctas[W.Cta].T.Cta);
+    // A store writes no register (sust lists the values it reads as D);
+    // the warp may exit once its data left the SM, a fence waits for L2.
     if (SI.K == Kind::Store) {
       W.StoresDone = std::max(W.StoresDone, Done);
+      W.DrainUntil = std::max(W.DrainUntil, Mem.Accepted);
       break;
     }
+    if (SI.K == Kind::Atomic)
+      W.StoresDone = std::max(W.StoresDone, Done);
     bool Short = SI.Sp == Space::Shared || SI.Sp == Space::Const;
     Define(Done,
            Short ? ModelStall::ShortScoreboard : ModelStall::LongScoreboard);
@@ -282,7 +287,7 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
 void SmSim::startDraining(WarpState &W) {
   W.Draining = true;
   uint64_t &D = Smsps[W.Smsp].DrainAt;
-  D = std::min(D, W.StoresDone);
+  D = std::min(D, W.DrainUntil);
 }
 
 void SmSim::wake(WarpState &W) {
@@ -370,12 +375,12 @@ void SmSim::step() {
       S.DrainAt = Never;
       for (size_t K = 0; K < S.Warps.size();) {
         WarpState &W = WarpPool[S.Warps[K]];
-        if (W.Draining && W.StoresDone <= T) {
+        if (W.Draining && W.DrainUntil <= T) {
           retire(S.Warps[K], T);
           continue;
         }
         if (W.Draining)
-          S.DrainAt = std::min(S.DrainAt, W.StoresDone);
+          S.DrainAt = std::min(S.DrainAt, W.DrainUntil);
         ++K;
       }
     }

@@ -10,6 +10,7 @@
 
 #include "warpscope/Emu/TimingModel.h"
 
+#include <algorithm>
 #include <deque>
 #include <limits>
 
@@ -18,7 +19,8 @@ namespace warpscope::emu::timing {
 constexpr uint64_t Never = std::numeric_limits<uint64_t>::max();
 
 /// A set-associative cache of 128-byte lines with LRU replacement (tags
-/// only: the model needs hits, not data).
+/// only: the model needs hits, not data), sets indexed by a hash of the
+/// line (MemorySide.cpp).
 class LineCache {
 public:
   void init(uint64_t Bytes, unsigned Ways);
@@ -42,26 +44,68 @@ private:
   unsigned Ways = 1;
 };
 
-/// The L1, this SM's share of L2 bandwidth and DRAM, and the shared-memory
-/// pipe: when each is next free (bandwidth) and what an access costs
-/// (latency). The L2's tags are shared by the simulated SMs (L2 is one cache
-/// for the whole GPU): owned by the launch, used only under its lock.
+/// Which CTAs update each global atomic address (a direct-mapped table of
+/// the addresses seen last; one that falls out is new again): an address
+/// updated by more than one CTA is taken to be updated by every SM of the
+/// launch, as the representative-SM method takes every SM to behave like
+/// the simulated ones; one updated by a single CTA is that CTA's own.
+class AtomicOwners {
+public:
+  /// Records that CTA Cta updates Addr; true when another CTA did before.
+  bool shared(uint64_t Addr, uint64_t Cta);
+
+private:
+  struct Entry {
+    uint64_t Tag = 0, First = 0;
+    bool Shared = false;
+  };
+  std::vector<Entry> Table; ///< sized on first use
+};
+
+/// What the simulated SMs share, used only under the launch's lock: the
+/// L2's tags (one cache for the whole GPU) and the atomic addresses' owners.
+struct SharedSide {
+  LineCache L2;
+  AtomicOwners Owners;
+};
+
+/// The L1, this SM's share of L2 bandwidth and DRAM, its view of the atomic
+/// units, and the shared-memory pipe: when each is next free (bandwidth)
+/// and what an access costs (latency).
 class MemorySide {
 public:
   void init(const Config &C, uint64_t ActiveSms, uint64_t SharedInUse,
-            LineCache &SharedL2);
+            SharedSide &Shared);
   /// The cycle the access's data is back (loads, atomics) or written
-  /// (stores), issued at T.
+  /// (stores), issued at T by a warp of CTA Cta.
   uint64_t access(const StaticInst &SI, const MemAccess &M,
-                  const uint64_t *Lines, uint64_t T);
+                  const uint64_t *Lines, uint64_t T, uint64_t Cta);
   /// The backlog that throttles issue (lg_throttle / mio_throttle).
   double L1Free = 0, SharedFree = 0;
+  /// The cycle the last access's data left the SM (a store's: the warp need
+  /// not wait longer to exit), and the latest cycle a store or atomic of
+  /// this SM completes in L2 (the launch is not over before).
+  uint64_t Accepted = 0, LastWrite = 0;
 
 private:
+  /// The cycle a global atomic's last update is done (A0: it reaches L2).
+  double atomicUnits(const StaticInst &SI, const MemAccess &M,
+                     const uint64_t *Lines, double A0, uint64_t Cta);
+  /// The cycle a shared-memory access's data is back, issued at Start.
+  double sharedAccess(const StaticInst &SI, const MemAccess &M,
+                      const uint64_t *Lines, double Start, uint64_t Cta);
+
   const Config *C = nullptr;
   LineCache L1;
-  LineCache *L2 = nullptr;
+  SharedSide *Shared = nullptr;
   double L2Free = 0, DramFree = 0, L2Share = 1, DramShare = 1;
+  double ActiveSms = 1;
+  /// When each atomic address is next free in this SM's share of its atomic
+  /// unit (direct-mapped like AtomicOwners; sized on first use).
+  std::vector<std::pair<uint64_t, double>> AtomicFree;
+  /// When each shared word is next free for a compare-and-swap loop's
+  /// update (by CTA and word; direct-mapped, sized on first use).
+  std::vector<std::pair<uint64_t, double>> WordFree;
 };
 
 struct WarpState {
@@ -70,7 +114,9 @@ struct WarpState {
   uint32_t Smsp = 0, Cta = 0, BarId = 0;
   uint64_t Age = 0;
   uint64_t StartAt = 0, BranchUntil = 0, FenceUntil = 0, BarUntil = 0;
-  uint64_t StoresDone = 0;
+  /// Its stores and atomics done in L2 (a fence waits for them); its
+  /// stores' data out of the SM (exiting waits for that: drain).
+  uint64_t StoresDone = 0, DrainUntil = 0;
   /// No use asking ready() before this cycle: the Until of its last "not
   /// ready" (what holds a warp only ever moves later, except a barrier's
   /// release, which resets it).
@@ -88,13 +134,14 @@ public:
   SmSim(const Config &C, const std::vector<StaticInst> &Table,
         uint32_t NumSlots, uint64_t ActiveSms, uint32_t BlocksPerSm,
         uint64_t Expected, uint64_t SharedPerCta, unsigned SamplePeriod,
-        LineCache &SharedL2);
+        SharedSide &Shared);
   /// Takes the trace of this SM's Seq-th CTA and runs as far as it can
   /// (the caller holds the launch's lock: the L2 is shared).
   void submit(uint64_t Seq, CtaTrace &&T);
   /// Runs to the end once every CTA was submitted.
   void finish();
-  uint64_t endCycle() const { return End; }
+  /// The cycle its last CTA ended and its last write completed.
+  uint64_t endCycle() const { return std::max(End, Mem.LastWrite); }
   std::vector<StallCounts> Samples; ///< by StaticInst index
 
 private:

@@ -557,8 +557,10 @@ TEST(BlockIncrease, BoundedByDram) {
   exactCounts(K, 16 * 8, 32, /*Sectors=*/100000);
   K.In.ModeledTime["k"].Cycles = 10000;
   K.In.ModeledTime["k"].Config = "h100-sxm";
-  // 3.2 MB at 3350 GB/s and 1980 MHz take 1891 cycles: at most 5.29x.
-  double MinCycles = 100000 * 32 / (3350e3 / 1980);
+  // The bound is the configuration's sustained DRAM bandwidth (issue 34:
+  // 2118 GB/s, measured on the H100; the datasheet's 3350 is not reached):
+  // 3.2 MB at 2118 GB/s and 1980 MHz take 2991 cycles: at most 3.34x.
+  double MinCycles = 100000 * 32 / (2118e3 / 1980);
   EXPECT_NEAR(only(K.run("block_increase")), 10000 / MinCycles, 1e-9);
 }
 TEST(BlockIncrease, LoopNotOverTheGridKeepsTheThreads) {

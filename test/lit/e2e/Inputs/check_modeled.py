@@ -2,7 +2,9 @@
 
 Usage: check_modeled.py DIR CONFIG|--none
 Every launch has exactly the `modeled` members docs/timing-model.md names,
-with CONFIG and one fingerprint of it, microseconds = cycles / the configuration's clock, and the
+with CONFIG and one fingerprint of it, microseconds = cycles / the
+configuration's clock (the boost clock, named in `clock` and `clock_mhz`),
+the launch's fixed cost within the cycles, and the
 bank-conflicted transpose (pitch 32) takes more modeled cycles than the
 padded one (pitch 33). --none: no launch is modeled, yet counts are there.
 """
@@ -11,8 +13,8 @@ import json
 import sys
 
 CLOCK_MHZ = {"h100-sxm": 1980, "a100": 1410, "t4": 1590}
-KEYS = {"config", "fingerprint", "cycles", "microseconds", "sms_simulated",
-        "scaled"}
+KEYS = {"config", "fingerprint", "cycles", "microseconds", "clock_mhz", "clock",
+        "launch_cycles", "sms_simulated", "scaled"}
 
 out, config = sys.argv[1], sys.argv[2]
 launches, executed = [], 0
@@ -40,6 +42,8 @@ for l in launches:
     assert isinstance(m["cycles"], int) and m["cycles"] > 0, m
     assert isinstance(m["scaled"], bool) and isinstance(m["sms_simulated"], int)
     assert abs(m["microseconds"] - m["cycles"] / CLOCK_MHZ[config]) < 1e-6, m
+    assert m["clock"] == "boost" and m["clock_mhz"] == CLOCK_MHZ[config], m
+    assert isinstance(m["launch_cycles"], int) and 0 < m["launch_cycles"] < m["cycles"], m
     cycles[l["kernel"]] = m["cycles"]
 conflicted = next(v for k, v in cycles.items() if "ILi32E" in k)
 padded = next(v for k, v in cycles.items() if "ILi33E" in k)

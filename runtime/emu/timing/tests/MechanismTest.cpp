@@ -1,0 +1,333 @@
+//===- MechanismTest.cpp - The timing model's calibrated mechanisms -------===//
+//
+// One test per mechanism of issue 34: the launch's fixed cost and the
+// clocks, DRAM bandwidth per cycle under either clock, same-address global
+// atomics (within a warp and across SMs), shared atomics (lanes on one word,
+// the compare-and-swap loop), hashed cache sets, and stores that drain
+// without holding the warp.
+//
+//===----------------------------------------------------------------------===//
+#include "SmSim.h"
+#include "warpscope/Emu/TimingModel.h"
+
+#include <gtest/gtest.h>
+
+using namespace warpscope;
+using namespace warpscope::emu::timing;
+
+namespace {
+
+enum : uint32_t {
+  Fma,        // r3 = fma(r3): a dependent chain
+  GlobalLoad, // r6 = ld.global
+  Load10,     // r10..r13 = ld.global: four independent loads
+  Load11,
+  Load12,
+  Load13,
+  UseLoads,    // reads r10..r13
+  UseLoad,     // r7 = r6 + ...
+  GlobalRed,   // red.global.add.u32 (aggregable, no result)
+  GlobalExch,  // r8 = atom.global.exch (not aggregable)
+  UseExch,     // r9 = r8 + ...
+  SharedAtom,  // r8 = atom.shared.add.u32
+  SharedFAdd,  // r8 = atom.shared.add.f32: a CAS loop on sm_90
+  GlobalStore, // st.global
+  NumInsts
+};
+
+std::vector<StaticInst> table() {
+  std::vector<StaticInst> T(NumInsts);
+  T[Fma].P = Pipe::Fp32;
+  T[Fma].NDst = 1, T[Fma].Dst[0] = 3;
+  T[Fma].NSrc = 1, T[Fma].Src[0] = 3;
+  T[GlobalLoad].K = Kind::Load;
+  T[GlobalLoad].NDst = 1, T[GlobalLoad].Dst[0] = 6;
+  for (uint32_t K = 0; K < 4; ++K) {
+    T[Load10 + K].K = Kind::Load;
+    T[Load10 + K].NDst = 1, T[Load10 + K].Dst[0] = 10 + K;
+    T[UseLoads].Src[T[UseLoads].NSrc++] = 10 + K;
+  }
+  T[UseLoad].P = Pipe::Fp32;
+  T[UseLoad].NDst = 1, T[UseLoad].Dst[0] = 7;
+  T[UseLoad].NSrc = 1, T[UseLoad].Src[0] = 6;
+  T[GlobalRed].K = Kind::Atomic, T[GlobalRed].Aggregable = true;
+  T[GlobalExch].K = Kind::Atomic;
+  T[GlobalExch].NDst = 1, T[GlobalExch].Dst[0] = 8;
+  T[UseExch].P = Pipe::Int;
+  T[UseExch].NDst = 1, T[UseExch].Dst[0] = 9;
+  T[UseExch].NSrc = 1, T[UseExch].Src[0] = 8;
+  for (uint32_t S : {SharedAtom, SharedFAdd}) {
+    T[S].K = Kind::Atomic, T[S].Sp = Space::Shared;
+    T[S].NDst = 1, T[S].Dst[0] = 8;
+  }
+  T[SharedFAdd].CasLoop = true;
+  T[GlobalStore].K = Kind::Store;
+  return T;
+}
+
+Config config(double Sms = 1) {
+  Config C; // H100-like defaults
+  C.Name = "test";
+  C.Sms = Sms;
+  return C;
+}
+
+void add(WarpTrace &W, uint32_t Id, unsigned N = 1) {
+  for (unsigned K = 0; K < N; ++K)
+    W.Ops.push_back({Id, NoMem});
+}
+
+void addMem(WarpTrace &W, uint32_t Id, MemAccess M) {
+  W.Ops.push_back({Id, (uint32_t)W.Mems.size()});
+  W.Mems.push_back(M);
+}
+
+// A global atomic: Addresses[k] updated by Lanes[k] lanes (one line).
+void addGlobalAtomic(WarpTrace &W, uint32_t Id,
+                     std::vector<std::pair<uint64_t, unsigned>> On) {
+  MemAccess M;
+  M.Counted = M.Global = true;
+  M.Sectors = 1, M.Atomics = (uint32_t)On.size();
+  M.LineBegin = (uint32_t)W.Lines.size(), M.NLines = 1;
+  W.Lines.push_back(On[0].first >> 7);
+  M.AtomBegin = (uint32_t)W.Lines.size(), M.NAtoms = (uint32_t)On.size();
+  for (auto [Addr, Lanes] : On)
+    W.Lines.push_back(Addr << 6 | (Lanes - 1));
+  addMem(W, Id, M);
+}
+
+// A shared atomic on word 5 by Lanes lanes, the rest on distinct banks.
+void addSharedAtomic(WarpTrace &W, uint32_t Id, unsigned Lanes) {
+  MemAccess M;
+  M.Counted = M.Shared = true;
+  M.Wavefronts = 1;
+  M.SharedPasses = M.SharedMaxSame = (uint16_t)Lanes;
+  M.AtomBegin = (uint32_t)W.Lines.size(), M.NSharedAtoms = 1;
+  W.Lines.push_back(5ull << 6 | (Lanes - 1));
+  addMem(W, Id, M);
+}
+
+// A global load or store of one sector of line Line.
+void addGlobal(WarpTrace &W, uint32_t Id, uint64_t Line, uint32_t Sectors = 1) {
+  MemAccess M;
+  M.Counted = M.Global = true;
+  M.Sectors = Sectors;
+  M.LineBegin = (uint32_t)W.Lines.size(), M.NLines = 1;
+  W.Lines.push_back(Line);
+  addMem(W, Id, M);
+}
+
+CtaTrace cta(std::vector<WarpTrace> W) {
+  CtaTrace T;
+  T.Warps = std::move(W);
+  return T;
+}
+
+ModeledTime model(const Config &C, std::vector<CtaTrace> Ctas,
+                  uint32_t Threads = 32, unsigned MaxSms = 8) {
+  static const std::vector<StaticInst> T = table();
+  LaunchShape S;
+  S.Ctas = Ctas.size();
+  S.ThreadsPerCta = Threads;
+  LaunchModel M(C, T, 16, S, 0, MaxSms);
+  for (size_t K = 0; K < Ctas.size(); ++K)
+    if (M.wanted(K)) {
+      Ctas[K].Cta = K;
+      M.submit(std::move(Ctas[K]));
+    }
+  return M.finish();
+}
+
+uint64_t chain(const Config &C, unsigned N) {
+  WarpTrace W;
+  add(W, Fma, N);
+  return model(C, {cta({W})}).Cycles;
+}
+
+} // namespace
+
+TEST(TimingMechanism, LaunchOverheadIsTimeAtTheChosenClock) {
+  Config C = config();
+  const uint64_t Core = chain(C, 100);
+  C.LaunchOverheadNs = 2000;
+  C.BoostClockMhz = 2000, C.BaseClockMhz = 1600;
+  std::string Error;
+  ASSERT_TRUE(selectClock(C, "base", Error)) << Error;
+  WarpTrace W;
+  add(W, Fma, 100);
+  ModeledTime Base = model(C, {cta({W})});
+  EXPECT_EQ(Base.LaunchCycles, 3200u); // 2 us at 1600 MHz
+  EXPECT_EQ(Base.Cycles, Core + 3200);
+  EXPECT_EQ(Base.Clock, "base");
+  EXPECT_DOUBLE_EQ(Base.ClockMhz, 1600);
+  EXPECT_DOUBLE_EQ(Base.Microseconds, (double)Base.Cycles / 1600);
+  ASSERT_TRUE(selectClock(C, "boost", Error)) << Error;
+  ModeledTime Boost = model(C, {cta({W})});
+  EXPECT_EQ(Boost.Cycles, Core + 4000);
+  EXPECT_DOUBLE_EQ(Boost.Microseconds, (double)Boost.Cycles / 2000);
+  // Cycles at another clock are other figures: the fingerprint says so.
+  EXPECT_NE(Base.Fingerprint, Boost.Fingerprint);
+  ASSERT_TRUE(selectClock(C, "1500", Error)) << Error;
+  EXPECT_EQ(C.ClockName, "set");
+  EXPECT_FALSE(selectClock(C, "fast", Error));
+  EXPECT_EQ(Error,
+            "model clock 'fast' is not boost, base or a clock in MHz (1 to "
+            "100000)");
+}
+
+TEST(TimingMechanism, DramBandwidthPerCycleFollowsTheClock) {
+  // Every SM streams DRAM lines (its 1/132 share of the sustained DRAM
+  // bandwidth is the bottleneck): the time in microseconds is about the
+  // same at either clock, the cycles follow the clock.
+  Config C = config(132);
+  C.DramGBps = 3350, C.DramSustainedGBps = 2000;
+  C.BoostClockMhz = 2000, C.BaseClockMhz = 1000;
+  std::vector<CtaTrace> Ctas;
+  for (uint64_t K = 0; K < 132; ++K) {
+    std::vector<WarpTrace> Ws(32);
+    for (size_t W = 0; W < Ws.size(); ++W)
+      for (uint64_t L = 0; L < 32; ++L)
+        addGlobal(Ws[W], Load10 + L % 4, ((K * 32 + W) * 32 + L) * 3, 4);
+    for (WarpTrace &W : Ws)
+      add(W, UseLoads);
+    Ctas.push_back(cta(Ws));
+  }
+  std::string Error;
+  ASSERT_TRUE(selectClock(C, "base", Error));
+  EXPECT_DOUBLE_EQ(C.dramBytesPerCycle(), 2000.0); // sustained, not peak
+  ModeledTime Base = model(C, Ctas, 1024);
+  ASSERT_TRUE(selectClock(C, "boost", Error));
+  ModeledTime Boost = model(C, Ctas, 1024);
+  // 132 x 32 x 32 lines of 128 bytes at 2 TB/s: 8.7 us.
+  EXPECT_GT(Base.Microseconds, 8.5);
+  EXPECT_NEAR(Base.Microseconds / Boost.Microseconds, 1.0, 0.05);
+  EXPECT_GT(Boost.Cycles, Base.Cycles * 19 / 10);
+}
+
+TEST(TimingMechanism, SameAddressGlobalAtomicsSerializeWithinAWarp) {
+  Config C = config();
+  C.AtomicSameAddressNs = 10; // 19.8 cycles at 1980 MHz
+  auto Run = [&](std::vector<std::pair<uint64_t, unsigned>> On, uint32_t Id) {
+    WarpTrace W;
+    for (int K = 0; K < 10; ++K) {
+      addGlobalAtomic(W, Id, On);
+      add(W, UseExch);
+    }
+    return model(C, {cta({W})}).Cycles;
+  };
+  std::vector<std::pair<uint64_t, unsigned>> Spread;
+  for (uint64_t A = 0; A < 32; ++A)
+    Spread.push_back({4096 + 4 * A, 1});
+  const uint64_t Apart = Run(Spread, GlobalExch);
+  const uint64_t One = Run({{4096, 32}}, GlobalExch);
+  // Each of the 31 further lanes waits for the one before (19.8 cycles),
+  // 10 times, where the 32 addresses apart cost a cycle each.
+  EXPECT_GE(One, Apart + 10 * 31 * 18);
+  // All lanes on one address of an integer add: one update for the warp.
+  EXPECT_LT(Run({{4096, 32}}, GlobalRed), Apart);
+}
+
+TEST(TimingMechanism, AnAddressManyCtasUpdateIsSharedByEverySm) {
+  // Two SMs, a warp each, 30 requests with 4 lanes on one address. On its
+  // own address each SM has the atomic unit to itself; on one address both
+  // SMs (and, so the model assumes, every SM of the launch) share it.
+  Config C = config(2);
+  C.AtomicSameAddressNs = 10;
+  auto Run = [&](bool Same) {
+    std::vector<CtaTrace> Ctas;
+    for (uint64_t K = 0; K < 2; ++K) {
+      WarpTrace W;
+      for (int J = 0; J < 30; ++J)
+        addGlobalAtomic(W, GlobalExch, {{Same ? 64 : 64 + 1024 * K, 4}});
+      Ctas.push_back(cta({W}));
+    }
+    return model(C, Ctas).Cycles;
+  };
+  const uint64_t Own = Run(false), Shared = Run(true);
+  // 30 requests x 3 waiting lanes x 19.8 cycles, twice as long shared.
+  EXPECT_GE(Own, 30u * 3 * 19);
+  EXPECT_GE(Shared, Own + 30 * 3 * 19 * 9 / 10);
+}
+
+TEST(TimingMechanism, SharedAtomicLanesOnOneWordArePasses) {
+  Config C = config();
+  C.SharedAtomicCycles = 3;
+  auto Run = [&](unsigned Lanes) {
+    WarpTrace W;
+    for (int K = 0; K < 20; ++K) {
+      addSharedAtomic(W, SharedAtom, Lanes);
+      add(W, UseExch);
+    }
+    return model(C, {cta({W})}).Cycles;
+  };
+  // 20 dependent atomics, each 31 more passes of 3 cycles.
+  EXPECT_GE(Run(32), Run(1) + 20 * 31 * 3);
+}
+
+TEST(TimingMechanism, FloatSharedAddIsACompareAndSwapLoop) {
+  Config C = config();
+  C.SharedAtomicCycles = 3;
+  const double Round = C.SharedLatency + 3 + C.Pipes[(int)Pipe::Fp32].Latency +
+                       C.Pipes[(int)Pipe::Int].Latency +
+                       C.Pipes[(int)Pipe::Branch].Latency;
+  auto Run = [&](uint32_t Id, unsigned Lanes, unsigned Warps) {
+    std::vector<WarpTrace> Ws(Warps);
+    for (WarpTrace &W : Ws)
+      for (int K = 0; K < 10; ++K) {
+        addSharedAtomic(W, Id, Lanes);
+        add(W, UseExch);
+      }
+    return model(C, {cta(Ws)}, 32 * Warps).Cycles;
+  };
+  // A round per lane on the word, each a compare-and-swap round trip.
+  EXPECT_GE(Run(SharedFAdd, 8, 1), Run(SharedFAdd, 1, 1) + 10 * 7 * Round);
+  EXPECT_GT(Run(SharedFAdd, 8, 1), 2 * Run(SharedAtom, 8, 1));
+  // Four warps on the same word wait for each other's updates.
+  EXPECT_GE(Run(SharedFAdd, 8, 4), Run(SharedFAdd, 8, 1) + 10 * 8 * 2 * Round);
+}
+
+TEST(TimingMechanism, CacheSetsAreHashed) {
+  // 16 lines a power-of-two set count apart: by low bits all in one
+  // 4-way set (3 of 4 evicted on each pass); hashed, spread over the sets.
+  // And the hash keeps consecutive lines apart: a cache's worth of them
+  // (the L1's 4 ways x 192 sets, not a power of two) all stay.
+  for (uint64_t Sets : {64u, 192u}) {
+    LineCache L;
+    L.init(Sets * 4 * 128, 4);
+    unsigned Strided = 0, Consecutive = 0;
+    for (int Pass = 0; Pass < 2; ++Pass)
+      for (uint64_t K = 0; K < 16; ++K)
+        Strided += L.access(K * 64 * 1024, true) && Pass == 1;
+    LineCache M;
+    M.init(Sets * 4 * 128, 4);
+    for (int Pass = 0; Pass < 2; ++Pass)
+      for (uint64_t K = 0; K < Sets * 4; ++K)
+        Consecutive += M.access(1000 * Sets + K, true) && Pass == 1;
+    EXPECT_GE(Strided, 14u) << Sets;
+    EXPECT_GE(Consecutive, Sets * 4 * 9 / 10) << Sets;
+  }
+}
+
+TEST(TimingMechanism, StoresDrainWithoutHoldingTheWarpButEndTheLaunch) {
+  // A warp whose last instruction is a store may exit once the data left
+  // the SM; the launch ends when the store is done in L2.
+  Config C = config();
+  WarpTrace W;
+  addGlobal(W, GlobalStore, 3);
+  ModeledTime T = model(C, {cta({W})});
+  EXPECT_GE(T.Cycles, (uint64_t)C.L2Latency);
+  // Sampled: the warp spends almost no time draining.
+  static const std::vector<StaticInst> Tab = table();
+  LaunchShape S;
+  LaunchModel M(C, Tab, 16, S, /*SamplePeriod=*/5);
+  CtaTrace K = cta({W});
+  M.submit(std::move(K));
+  M.finish();
+  uint64_t Drain = 0, All = 0;
+  for (const StallCounts &SC : M.samples())
+    for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
+      All += SC.All[J];
+      Drain += J == unsigned(ModelStall::Drain) ? SC.All[J] : 0;
+    }
+  EXPECT_LE(Drain, 1u) << All;
+}

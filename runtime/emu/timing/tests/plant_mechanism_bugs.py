@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Plants one bug at a time in the timing model's mechanisms (issue 34),
+rebuilds emu-timing-tests and runs the test meant to catch it; prints
+FAILS (caught) or PASSES(!) per bug and restores each file. Exits 1 if a
+bug went uncaught.
+
+  python3 runtime/emu/timing/tests/plant_mechanism_bugs.py [--build build]
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__))))))
+T = "runtime/emu/timing/"
+H = "include/warpscope/Emu/TimingConfig.h"
+BUGS = [
+    (T + "Model.cpp", "R.Cycles += R.LaunchCycles;", "",
+     "LaunchOverheadIsTimeAtTheChosenClock"),
+    (T + "Config.cpp", "C.ClockMhz = C.BaseClockMhz;", "C.ClockMhz = C.BoostClockMhz;",
+     "LaunchOverheadIsTimeAtTheChosenClock"),
+    (H, "return DramSustainedGBps * 1e3 / ClockMhz;",
+     "return DramSustainedGBps * 1e3 / BoostClockMhz;", "DramBandwidthPerCycleFollowsTheClock"),
+    (H, "return DramSustainedGBps * 1e3 / ClockMhz;", "return DramGBps * 1e3 / ClockMhz;",
+     "DramBandwidthPerCycleFollowsTheClock"),
+    (T + "MemorySide.cpp", "const double Extra = Lanes - 1;", "const double Extra = 0 * Lanes;",
+     "SameAddressGlobalAtomicsSerializeWithinAWarp"),
+    (T + "MemorySide.cpp", "SI.Aggregable && M.NAtoms == 1 ? 1.0", "SI.Aggregable && M.NAtoms == 0 ? 1.0",
+     "SameAddressGlobalAtomicsSerializeWithinAWarp"),
+    (T + "MemorySide.cpp", "(Shared->Owners.shared(Addr, Cta) ? ActiveSms : 1.0)",
+     "(Shared->Owners.shared(Addr, Cta) ? 1.0 : 1.0)",
+     "AnAddressManyCtasUpdateIsSharedByEverySm"),
+    (T + "MemorySide.cpp", "W = std::max<double>(W, M.SharedPasses);", "",
+     "SharedAtomicLanesOnOneWordArePasses"),
+    (T + "MemorySide.cpp", "Slot.second = std::max(Loaded, Slot.second) +",
+     "Slot.second = Loaded +", "FloatSharedAddIsACompareAndSwapLoop"),
+    (T + "MemorySide.cpp", "const double Rounds = std::max<uint16_t>(1, M.SharedMaxSame);",
+     "const double Rounds = 1;", "FloatSharedAddIsACompareAndSwapLoop"),
+    (T + "MemorySide.cpp",
+     "return (Line - Row * Sets + ((Row * 0x9E3779B97F4A7C15ull) >> 32)) % Sets;",
+     "return (Line + 0 * Row) % Sets;", "CacheSetsAreHashed"),
+    (T + "MemorySide.cpp",
+     "return (Line - Row * Sets + ((Row * 0x9E3779B97F4A7C15ull) >> 32)) % Sets;",
+     "return ((Line + 0 * Row) * 0x9E3779B97F4A7C15ull >> 20) % Sets;", "CacheSetsAreHashed"),
+    (T + "SmSim.cpp", "W.DrainUntil = std::max(W.DrainUntil, Mem.Accepted);",
+     "W.DrainUntil = std::max(W.DrainUntil, Done);",
+     "StoresDrainWithoutHoldingTheWarpButEndTheLaunch"),
+    (T + "SmSim.h", "return std::max(End, Mem.LastWrite);", "return End;",
+     "StoresDrainWithoutHoldingTheWarpButEndTheLaunch"),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    a = ap.parse_args()
+    missed = 0
+    for f, old, new, test in BUGS:
+        p = os.path.join(ROOT, f)
+        with open(p) as fh:
+            orig = fh.read()
+        assert orig.count(old) == 1, (f, old)
+        with open(p, "w") as fh:
+            fh.write(orig.replace(old, new))
+        try:
+            b = subprocess.run(["ninja", "-C", a.build, "emu-timing-tests"],
+                               capture_output=True, text=True)
+            if b.returncode:
+                print("%-40s build failed: %s" % (f, b.stdout[-300:]))
+                missed += 1
+                continue
+            r = subprocess.run([os.path.join(a.build, "bin", "emu-timing-tests"),
+                                "--gtest_filter=TimingMechanism." + test],
+                               capture_output=True, text=True)
+            missed += r.returncode == 0
+            print("%-28s %-48s -> %s" % (os.path.basename(f), test,
+                                         "FAILS" if r.returncode else "PASSES(!)"))
+        finally:
+            with open(p, "w") as fh:
+                fh.write(orig)
+    subprocess.run(["ninja", "-C", a.build, "emu-timing-tests"], capture_output=True)
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
