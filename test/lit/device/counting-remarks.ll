@@ -10,6 +10,9 @@
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -pass-remarks-analysis=warpscope -disable-output %s 2>&1 | FileCheck %s
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -pass-remarks-output=%t.yaml -disable-output %s
 ; RUN: FileCheck --check-prefix=YAML %s < %t.yaml
+; RUN: FileCheck --check-prefix=PASS %s < %t.yaml
+; PASS: Pass: warpscope-counting-plan
+; PASS: Pass: warpscope-probe-placement
 
 target triple = "nvptx64-nvidia-cuda"
 
@@ -20,8 +23,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: remark: {{.*}}placed 3 block, 0 branch and 0 loop-entry probes; blocks counted by their branch's probe: 0, derived from a branch record: 0, from an equivalent block: 1; loops counting in registers: 0
 
 ; The numbers are named arguments in the remarks file.
-; YAML: Pass: warpscope-probe-placement
-; YAML-NEXT: Name: Probes
+; YAML-LABEL: Name: Probes
 ; YAML-NEXT: Function: loop
 ; YAML: BlockProbes: '3'
 ; YAML: BranchProbes: '1'
