@@ -4,6 +4,7 @@
 #include "Html.h"
 #include "InstructionMix.h"
 #include "Ranks.h"
+#include "ReportFormats.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
 #include <algorithm>
@@ -299,22 +300,14 @@ json::Value warpscope::renderClusterJson(const ClusterView &V) {
 void warpscope::renderClusterCsv(const ClusterView &V, raw_ostream &OS) {
   OS << "kernel,demangled,rank,launches,time_ms,instructions,"
         "instructions_unit,divergence,deviates\n";
-  auto Field = [](StringRef S) {
-    if (S.find_first_of(",\"\n") == StringRef::npos)
-      return S.str();
-    std::string Out = "\"";
-    for (char C : S)
-      Out += C == '"' ? std::string("\"\"") : std::string(1, C);
-    return Out + "\"";
-  };
   for (const ClusterKernel &K : V.Kernels)
     for (const RankValue &R : K.PerRank) {
       std::string Metrics;
       for (const Deviation &D : K.Deviating)
         if (D.Rank == R.Rank)
           Metrics += (Metrics.empty() ? "" : " ") + D.Metric;
-      OS << Field(K.Name) << ',' << Field(K.Demangled) << ',' << R.Rank << ','
-         << R.Launches << ','
+      OS << csvField(K.Name) << ',' << csvField(K.Demangled) << ',' << R.Rank
+         << ',' << R.Launches << ','
          << (R.TimeMs ? formatv("{0:F6}", *R.TimeMs).str() : "") << ','
          << R.Instructions << ',' << (K.InstructionsArePtx ? "ptx" : "blocks")
          << ',' << (R.Divergence ? formatv("{0:F6}", *R.Divergence).str() : "")

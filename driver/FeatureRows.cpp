@@ -154,6 +154,7 @@ void addModeled(const Truth &T, FeatureRow &R) {
       continue;
     R.Modeled = true;
     R.ModeledCycles += TL.Modeled->Cycles;
+    R.ModeledLaunchCycles += TL.Modeled->LaunchCycles;
     R.ModeledMicroseconds += TL.Modeled->Microseconds;
     ++R.ModeledLaunches;
     if (R.ModeledLaunches == 1) {

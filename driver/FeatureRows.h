@@ -32,6 +32,8 @@ struct FeatureRow {
   /// its configuration when the kernel had one), when the run was modeled.
   bool Modeled = false;
   uint64_t ModeledCycles = 0, ModeledLaunches = 0;
+  /// The launches' fixed cost within ModeledCycles (launch_cycles).
+  uint64_t ModeledLaunchCycles = 0;
   double ModeledMicroseconds = 0;
   std::string ModeledConfig;
   /// The timing model's version of those figures ("mixed" when they differ,

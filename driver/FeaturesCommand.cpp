@@ -83,13 +83,15 @@ std::string number(std::optional<double> V) {
 }
 
 /// modeled_cycles, modeled_microseconds, modeled_config,
-/// modeled_fingerprint: the sums over the row's launches and the timing
-/// model's version, empty without the timing model.
+/// modeled_fingerprint, modeled_launch_cycles: the sums over the row's
+/// launches, the timing model's version and the launches' fixed cost within
+/// the cycles, empty without the timing model.
 std::string modeledColumns(const FeatureRow &R) {
   if (!R.Modeled)
-    return ",,,";
-  return formatv("{0},{1:F3},{2},{3}", R.ModeledCycles, R.ModeledMicroseconds,
-                 csvField(R.ModeledConfig), csvField(R.ModeledFingerprint))
+    return ",,,,";
+  return formatv("{0},{1:F3},{2},{3},{4}", R.ModeledCycles,
+                 R.ModeledMicroseconds, csvField(R.ModeledConfig),
+                 csvField(R.ModeledFingerprint), R.ModeledLaunchCycles)
       .str();
 }
 
@@ -220,7 +222,8 @@ int warpscope::runFeatures() {
            "arithmetic_per_memory_byte,flops,flops_per_global_byte,"
            "warp_instructions,branch_efficiency,simd_efficiency,"
            "divergent_visits,configurations,exact,modeled_cycles,"
-           "modeled_microseconds,modeled_config,modeled_fingerprint"
+           "modeled_microseconds,modeled_config,modeled_fingerprint,"
+           "modeled_launch_cycles"
         << PredictionColumns.header() << "\n";
   for (const FeatureRow &R : Rows) {
     const FunctionSummary &S = R.S;

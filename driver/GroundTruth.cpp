@@ -72,6 +72,7 @@ Error addLaunches(const json::Array &Ls, Truth &Out,
       TM.Probes = Probes;
       TM.Clock = MO->getString("clock").value_or("").str();
       TM.ClockMhz = MO->getNumber("clock_mhz").value_or(0);
+      TM.LaunchCycles = MO->getInteger("launch_cycles").value_or(0);
       TM.Fingerprint = MO->getString("fingerprint").value_or("").str();
       L.Modeled = TM;
     }

@@ -62,6 +62,8 @@ struct TruthModeled {
   /// file: the configuration's boost clock) and its MHz (0: not given).
   std::string Clock;
   double ClockMhz = 0;
+  /// The launch's fixed cost within Cycles (0 in an older file).
+  uint64_t LaunchCycles = 0;
 };
 
 struct TruthLaunch {

@@ -172,6 +172,12 @@ Error readRow(const Line &L, Target T, KernelSample &S, std::string &Skip) {
       return V.takeError();
     *N.Dst = *V;
   }
+  // The launches' fixed cost within the modeled cycles (timing models that
+  // have one): the SM's cycles only, as Prediction.cpp takes them.
+  if (Expected<double> LC = L.number("modeled_launch_cycles", true); !LC)
+    return LC.takeError();
+  else if (std::isfinite(*LC) && std::isfinite(S.ModeledCycles))
+    S.ModeledCycles -= *LC;
   Expected<double> Launches = L.number("launches");
   if (!Launches)
     return Launches.takeError();

@@ -66,7 +66,8 @@ struct KernelSample {
   double WarpInstructions = 0, ThreadInstructions = 0, Sync = 0;
   double GlobalBytes = 0, SharedBytesMoved = 0;
   double SimdEfficiency = NAN, BranchEfficiency = NAN;
-  /// The timing model's cycles over the launches, and its configuration.
+  /// The timing model's cycles over the launches, less the launches' fixed
+  /// cost (the model has its own launch floor), and its configuration.
   double ModeledCycles = NAN;
   std::string ModeledConfig;
   /// The timing model's version of the cycles (timing::fingerprint), ""

@@ -90,7 +90,8 @@ KernelSample warpscope::sampleOf(const FeatureRow &R, std::string &Why) {
   S.SimdEfficiency = R.S.SimdEfficiency.value_or(NAN);
   S.BranchEfficiency = R.S.BranchEfficiency.value_or(NAN);
   if (R.Modeled && R.ModeledLaunches == S.Launches) {
-    S.ModeledCycles = double(R.ModeledCycles);
+    // The model adds its own launch floor: the SM's cycles only.
+    S.ModeledCycles = double(R.ModeledCycles - R.ModeledLaunchCycles);
     S.ModeledConfig = R.ModeledConfig;
     S.ModeledFingerprint = R.ModeledFingerprint;
   }

@@ -52,6 +52,7 @@ from collections import OrderedDict, defaultdict
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import compare_devices  # noqa: E402  (the dataset reader)
+from model_compare import spearman  # noqa: E402  (ties averaged)
 
 # An atomic-heavy kernel: atom/red are at least this share of its executed
 # warp instructions (ground truth), the issue's "atomic-heavy" class.
@@ -73,32 +74,6 @@ def read_json(path):
 
 
 # ---------------------------------------------------------------- statistics
-
-def ranks(xs):
-    order = sorted(range(len(xs)), key=lambda i: xs[i])
-    r = [0.0] * len(xs)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            r[order[k]] = (i + j) / 2.0 + 1
-        i = j + 1
-    return r
-
-
-def spearman(xs, ys):
-    """Spearman's rho (Pearson's on the ranks, ties averaged); None under
-    3 points or with no spread."""
-    if len(xs) < 3:
-        return None
-    rx, ry = ranks(xs), ranks(ys)
-    mx, my = statistics.mean(rx), statistics.mean(ry)
-    num = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    den = math.sqrt(sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry))
-    return num / den if den else None
-
 
 def stats(pairs):
     """pairs: [(modeled, measured)], both > 0. The issue's statistics."""

@@ -22,7 +22,7 @@ launch configuration:
 
   program,size_tag,mangled,grid_x,grid_y,grid_z,block_x,block_y,block_z,
   modeled_launches,modeled_cycles,modeled_microseconds,modeled_config,
-  modeled_fingerprint,global_sectors,global_ideal_sectors,shared_wavefronts,
+  modeled_fingerprint,modeled_launch_cycles,global_sectors,global_ideal_sectors,shared_wavefronts,
   shared_ideal_wavefronts,atomic_addresses,truth_warp_instructions
 
 modeled_* are sums over that configuration's launches (the timing model's
@@ -60,10 +60,10 @@ SUMMARY_COLUMNS = (["program", "size_tag", "mangled", "grid_x", "grid_y",
                     "grid_z", "block_x", "block_y", "block_z",
                     "modeled_launches", "modeled_cycles",
                     "modeled_microseconds", "modeled_config",
-                    "modeled_fingerprint"] + MEMORY +
+                    "modeled_fingerprint", "modeled_launch_cycles"] + MEMORY +
                    ["truth_warp_instructions"])
 ADDED = ["modeled_cycles", "modeled_microseconds", "modeled_config",
-         "modeled_fingerprint"] + MEMORY + [
+         "modeled_fingerprint", "modeled_launch_cycles"] + MEMORY + [
     "truth_warp_instructions"]
 
 
@@ -123,12 +123,14 @@ def cmd_summarize(a):
                 r = rows.setdefault(key, {"modeled_launches": 0, "modeled_cycles": 0,
                                           "modeled_microseconds": 0.0,
                                           "modeled_config": "",
-                                          "modeled_fingerprint": set()})
+                                          "modeled_fingerprint": set(),
+                                          "modeled_launch_cycles": 0})
                 mo = l.get("modeled")
                 if not mo:
                     continue
                 r["modeled_launches"] += 1
                 r["modeled_cycles"] += mo["cycles"]
+                r["modeled_launch_cycles"] += mo.get("launch_cycles", 0)
                 r["modeled_microseconds"] += mo["microseconds"]
                 r["modeled_config"] = mo["config"]
                 r["modeled_fingerprint"].add(mo.get("fingerprint") or
@@ -149,7 +151,8 @@ def cmd_summarize(a):
             w.writerow(list(key) + [r["modeled_launches"], r["modeled_cycles"],
                                     "%.3f" % r["modeled_microseconds"],
                                     r["modeled_config"],
-                                    "".join(prints)] +
+                                    "".join(prints),
+                                    r["modeled_launch_cycles"]] +
                        [r.get(k, "") for k in MEMORY + ["truth_warp_instructions"]])
 
 
@@ -198,7 +201,7 @@ def cmd_join(a):
             r[c] = s[c]
         if s["modeled_config"] and s["modeled_launches"] == r["launches"]:
             for c in ("modeled_cycles", "modeled_microseconds", "modeled_config",
-                      "modeled_fingerprint"):
+                      "modeled_fingerprint", "modeled_launch_cycles"):
                 r[c] = s.get(c, "")
             stats["modeled"] += 1
         else:
@@ -210,7 +213,7 @@ def cmd_join(a):
         if a.commit:
             out.write("# commit: %s\n" % a.commit)
         out.write("# added columns: modeled_cycles, modeled_microseconds, modeled_config, "
-                  "modeled_fingerprint (the timing model's figures and its version, summed over the configuration's launches, "
+                  "modeled_fingerprint, modeled_launch_cycles (the timing model's figures, its version and the launches' fixed cost within the cycles, summed over the configuration's launches, "
                   "from an emulated run of the plain build; empty where its launch count "
                   "differs from `launches`), %s, truth_warp_instructions (the kernel's exact "
                   "memory counts and warp instructions over every launch of that run)\n"

@@ -85,7 +85,7 @@ def train(build, dataset, out, extra, log, reuse=False):
 def bare_dataset(dataset, path):
     """The dataset without the emulator's columns' values."""
     drop = {"modeled_cycles", "modeled_microseconds", "modeled_config",
-            "modeled_fingerprint",
+            "modeled_fingerprint", "modeled_launch_cycles",
             "global_sectors", "global_ideal_sectors", "shared_wavefronts",
             "shared_ideal_wavefronts", "atomic_addresses",
             "truth_warp_instructions"}

@@ -230,3 +230,39 @@ TEST(PredictModel, HeldOutProgramIsNotTrainedOn) {
 }
 
 } // namespace
+
+namespace {
+std::string writeCsv(const std::string &Name, const std::string &Text) {
+  llvm::SmallString<128> Path;
+  llvm::sys::path::system_temp_directory(true, Path);
+  llvm::sys::path::append(Path, Name);
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  OS << Text;
+  return std::string(Path);
+}
+} // namespace
+
+// The model has its own launch floor, so the timing model's launch cost is
+// taken out of the modeled cycles it learns from (modeled_launch_cycles);
+// a dataset without the column keeps its cycles.
+TEST(PredictDataset, ModeledCyclesLessTheLaunchCost) {
+  const std::string Head =
+      "# device: test\nprogram,kernel,grid_x,grid_y,grid_z,block_x,block_y,"
+      "block_z,launches,warp_instructions,sync,global_bytes,"
+      "shared_bytes_moved,simd_efficiency,branch_efficiency,exact,"
+      "time_ns_mean,modeled_cycles,modeled_config";
+  const std::string Row =
+      "p,k,8,1,1,128,1,1,2,1000,0,4096,0,1,1,yes,3000,9000,h100-sxm";
+  llvm::Expected<Dataset> With =
+      readDataset(writeCsv("ws-predict-lc.csv",
+                           Head + ",modeled_launch_cycles\n" + Row + ",4000\n"),
+                  Target::Time);
+  ASSERT_TRUE(bool(With)) << llvm::toString(With.takeError());
+  ASSERT_EQ(With->Rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(With->Rows[0].ModeledCycles, 5000);
+  llvm::Expected<Dataset> Without = readDataset(
+      writeCsv("ws-predict-nolc.csv", Head + "\n" + Row + "\n"), Target::Time);
+  ASSERT_TRUE(bool(Without)) << llvm::toString(Without.takeError());
+  EXPECT_DOUBLE_EQ(Without->Rows[0].ModeledCycles, 9000);
+}

@@ -48,11 +48,11 @@ void unregisterAllocation(void *Ptr) {
 
 namespace core {
 
-// The registered allocation holding [A, A + N): its start and size.
-static bool findAllocation(uint64_t A, uint64_t N, uint64_t &Lo,
-                           uint64_t &Size) {
+// The range of M (start -> size) holding [A, A + N): its start and size.
+template <typename RangeMap>
+static bool findRange(const RangeMap &M, uint64_t A, uint64_t N, uint64_t &Lo,
+                      uint64_t &Size) {
   std::shared_lock<std::shared_mutex> L(AllocMu);
-  auto &M = allocs();
   auto It = M.upper_bound((uintptr_t)A);
   if (It == M.begin())
     return false;
@@ -64,20 +64,16 @@ static bool findAllocation(uint64_t A, uint64_t N, uint64_t &Lo,
   return true;
 }
 
+// The registered allocation holding [A, A + N): its start and size.
+static bool findAllocation(uint64_t A, uint64_t N, uint64_t &Lo,
+                           uint64_t &Size) {
+  return findRange(allocs(), A, N, Lo, Size);
+}
+
 // The mapped device pages holding [A, A + N): their start and size.
 static bool findDevicePages(uint64_t A, uint64_t N, uint64_t &Lo,
                             uint64_t &Size) {
-  std::shared_lock<std::shared_mutex> L(AllocMu);
-  auto &M = devicePages();
-  auto It = M.upper_bound((uintptr_t)A);
-  if (It == M.begin())
-    return false;
-  --It;
-  if (A < It->first || A + N > It->first + It->second || A + N < A)
-    return false;
-  Lo = It->first;
-  Size = It->second;
-  return true;
+  return findRange(devicePages(), A, N, Lo, Size);
 }
 
 std::string hexAddr(uint64_t V) {

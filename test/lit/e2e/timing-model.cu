@@ -47,8 +47,8 @@
 // JSON: "modeled_cycles":
 // JSON: "source": "model"
 // HTML: <h2>Modeled time (emulator timing model, not measured)</h2>
-// FEAT: ,exact,modeled_cycles,modeled_microseconds,modeled_config,modeled_fingerprint{{$}}
-// FEAT: {{^}}"void transposeTile<32>(float const*, float*)",{{.*}},{{[0-9]+}},{{[0-9]+\.[0-9]+}},h100-sxm,h100-sxm:{{[0-9a-f]+}}{{$}}
+// FEAT: ,exact,modeled_cycles,modeled_microseconds,modeled_config,modeled_fingerprint,modeled_launch_cycles{{$}}
+// FEAT: {{^}}"void transposeTile<32>(float const*, float*)",{{.*}},{{[0-9]+}},{{[0-9]+\.[0-9]+}},h100-sxm,h100-sxm:{{[0-9a-f]+}},{{[0-9]+}}{{$}}
 #include <cstdio>
 
 // Reading tile[x][y] with rows of 32 floats puts a warp's 32 words in one
