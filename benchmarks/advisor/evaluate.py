@@ -139,9 +139,15 @@ def rank_of(advice_doc, optimizer, kernel_regex):
     if not isinstance(advice, list):
         raise ValueError("advice has no 'advice' list")
     for i, a in enumerate(advice):
-        if a.get("optimizer") == optimizer and \
-                re.search(kernel_regex, a.get("kernel", "")):
+        if not re.search(kernel_regex, a.get("kernel", "")):
+            continue
+        if a.get("optimizer") == optimizer:
             return i + 1, float(a["estimated_speedup"])
+        # An optimizer folded into another's item (the same cause on a
+        # shared line): that item's rank, the folded optimizer's estimate.
+        for f in a.get("also_found_by", []):
+            if f.get("optimizer") == optimizer:
+                return i + 1, float(f["estimated_speedup"])
     return None, None
 
 

@@ -78,6 +78,17 @@ class Advice(unittest.TestCase):
         self.assertEqual(evaluate.rank_of(self.DOC, "divergence", "classify"),
                          (3, 1.25))
 
+    def test_folded_optimizer_takes_the_items_rank_and_its_own_estimate(self):
+        doc = {"schema": "warpscope-advice/1", "advice": [
+            {"optimizer": "fast_math", "kernel": "_Z5scalePfi",
+             "estimated_speedup": 1.5},
+            {"optimizer": "global_memory_access_adjustment",
+             "kernel": "_Z5scalePfi", "estimated_speedup": 1.3,
+             "also_found_by": [{"optimizer": "uncoalesced_access",
+                                "estimated_speedup": 1.2}]}]}
+        self.assertEqual(evaluate.rank_of(doc, "uncoalesced_access", "scale"),
+                         (2, 1.2))
+
     def test_absent_optimizer(self):
         self.assertEqual(evaluate.rank_of(self.DOC, "fast_math", "classify"),
                          (None, None))

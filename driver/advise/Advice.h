@@ -47,10 +47,13 @@ llvm::StringRef inputSource(InputKind K);
 std::string formatNumber(double V, unsigned MaxDecimals = 2);
 
 /// A kernel's modeled time (timing model, `launches[].modeled` of
-/// emu-*.json): cycles summed over its launches, and the SMs its launches
-/// occupy, min(SMs, grid blocks), averaged over them.
+/// emu-*.json): the SMs' cycles summed over its launches (the launches'
+/// fixed cost apart, in LaunchCycles: no optimization of the kernel's code
+/// removes it), and the SMs its launches occupy, min(SMs, grid blocks),
+/// averaged over them.
 struct KernelModeledTime {
   double Cycles = 0;
+  double LaunchCycles = 0;
   double SmsUsed = 0;
   double Microseconds = 0;   ///< summed over the launches
   uint64_t Launches = 0;     ///< launches with modeled time
@@ -100,6 +103,9 @@ struct Hotspot {
 
 /// One optimization suggestion for one kernel.
 struct Advice {
+  /// Optimizers folded into this item (same cause, a shared line) and
+  /// their own estimates: one item per cause (mergeSameCause).
+  std::vector<std::pair<std::string, double>> AlsoFoundBy;
   std::string Optimizer; ///< stable id, e.g. "divergence", "loop_unrolling"
   std::string Title;     ///< e.g. "Reduce divergence"
   std::string Kernel;    ///< mangled

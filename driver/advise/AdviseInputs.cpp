@@ -178,7 +178,8 @@ void fillModeledTime(LoadedInputs &L) {
     if (K.Launches == 0)
       K.Config = M.Config;
     ++K.Launches;
-    K.Cycles += double(M.Cycles);
+    K.Cycles += double(M.Cycles - std::min(M.Cycles, M.LaunchCycles));
+    K.LaunchCycles += double(std::min(M.Cycles, M.LaunchCycles));
     K.Microseconds += M.Microseconds;
     K.SmsSimulated = std::max(K.SmsSimulated, M.SmsSimulated);
     K.Scaled |= M.Scaled;

@@ -36,6 +36,34 @@ static const InputKind AllKinds[] = {
     InputKind::MemoryCounts, InputKind::Occupancy,   InputKind::LaunchConfig,
     InputKind::ModeledTime,  InputKind::Instructions};
 
+// The estimators reason about the SMs' time (samples, exact counts, the
+// modeled cycles less the launch's fixed cost); the kernel's time also
+// holds the launches' fixed cost, which no change of its code removes:
+// a saving of the SM time by s is (L + S) / (L + S / s) of the kernel's.
+// Advice left under a 1% speedup of the kernel is dropped, as the
+// optimizers drop it.
+static void withLaunchCost(const Inputs &In, std::vector<Advice> &All) {
+  constexpr double MinSpeedup = 1.01;
+  for (Advice &A : All) {
+    auto M = In.ModeledTime.find(A.Kernel);
+    if (M == In.ModeledTime.end() || M->second.LaunchCycles <= 0 ||
+        M->second.Cycles <= 0 || !(A.EstimatedSpeedup > 1))
+      continue;
+    const double L = M->second.LaunchCycles, S = M->second.Cycles;
+    A.EstimatedSpeedup = (L + S) / (L + S / A.EstimatedSpeedup);
+    A.Estimator += formatv("; the launch's fixed cost ({0} of {1} modeled "
+                           "cycles) stays",
+                           formatNumber(L, 0), formatNumber(L + S, 0))
+                       .str();
+  }
+  All.erase(std::remove_if(All.begin(), All.end(),
+                           [&](const Advice &A) {
+                             return In.ModeledTime.count(A.Kernel) &&
+                                    A.EstimatedSpeedup < MinSpeedup;
+                           }),
+            All.end());
+}
+
 // Optimizers that find one cause by two methods (GPA's from the stalls,
 // ours from the exact counts): "" for the rest.
 static StringRef causeOf(StringRef Optimizer) {
@@ -66,6 +94,7 @@ static void mergeSameCause(std::vector<Advice> &All) {
       Kept.push_back(std::move(A));
       continue;
     }
+    Same->AlsoFoundBy.push_back({A.Optimizer, A.EstimatedSpeedup});
     Same->Estimator += formatv("; the same {0} also found by {1} ({2}x)", Cause,
                                A.Optimizer, formatNumber(A.EstimatedSpeedup))
                            .str();
@@ -119,6 +148,7 @@ AdviceReport runAdvisor(const LoadedInputs &L,
         All.begin(), All.end(), [](const Advice &A, const Advice &B) {
           return std::tie(A.Kernel, A.Title) < std::tie(B.Kernel, B.Title);
         });
+  withLaunchCost(L.In, All);
   mergeSameCause(All);
   SourceHashes None; // SourceText keeps a reference
   SourceText Text(L.Profile ? L.Profile->SourceHashes : None);
@@ -285,6 +315,11 @@ json::Value renderAdviceJson(const AdviceReport &R) {
                                  {"samples", H.Samples},
                                  {"unit", hotspotUnit(R, H)},
                                  {"evidence", H.Evidence}});
+    json::Array Also;
+    for (const auto &[Optimizer, Estimate] : A.AlsoFoundBy)
+      Also.push_back(json::Object{
+          {"optimizer", Optimizer},
+          {R.Estimates ? "estimated_speedup" : "speedup_if_free", Estimate}});
     Items.push_back(json::Object{
         {"optimizer", A.Optimizer},
         {"title", A.Title},
@@ -295,6 +330,7 @@ json::Value renderAdviceJson(const AdviceReport &R) {
          R.Estimates ? json::Value(nullptr) : json::Value(A.EstimatedSpeedup)},
         {"estimator", A.Estimator},
         {"hints", strings(A.Hints)},
+        {"also_found_by", std::move(Also)},
         {"hotspots", std::move(Hot)}});
   }
   json::Object Top{{"schema", AdviceSchema},
