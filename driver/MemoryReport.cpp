@@ -95,9 +95,14 @@ std::string summary(const TruthMemory &C) {
   return S;
 }
 
+// Line 0 is DWARF's "no source line": code the compiler made (a merged
+// store, a spill) that it did not tie to one line.
 std::string where(const MemoryLine &L) {
-  return L.File.empty() ? "(no line info)"
-                        : formatv("{0}:{1}", L.File, L.Line).str();
+  if (L.File.empty())
+    return "(no line info)";
+  if (!L.Line)
+    return L.File + " (no line: compiler-made code)";
+  return formatv("{0}:{1}", L.File, L.Line).str();
 }
 
 // "load", or "store x3" for a row summing three PTX instructions.

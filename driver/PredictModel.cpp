@@ -96,7 +96,8 @@ xgb::Matrix matrixOf(ArrayRef<KernelSample> Rows, const GpuSpec &G,
 xgb::Params paramsOf(const TrainOptions &O) {
   xgb::Params P = defaultParams();
   for (const auto &[K, V] : O.Params) {
-    auto It = find_if(P, [&](const auto &KV) { return KV.first == K; });
+    const std::string &Key = K; // C++17 lambdas cannot capture a binding
+    auto It = find_if(P, [&](const auto &KV) { return KV.first == Key; });
     if (It != P.end())
       It->second = V;
     else

@@ -3,6 +3,7 @@
 #include "Report.h"
 #include "Legend.h"
 #include "MixReport.h"
+#include "ReportFormats.h"
 #include "ResourceReport.h"
 #include "SourceLines.h"
 #include "SourceText.h"
@@ -326,7 +327,9 @@ void warpscope::renderText(const ProfileSet &Set,
                     formatPercent(Row.Successor0Fraction), Row.SourceText);
     }
   }
-  renderLegendText(OS);
+  // The legend explains the figures above; with no kernel there are none.
+  if (!Summaries.empty())
+    renderLegendText(OS);
 }
 
 static json::Value optionalNumber(std::optional<double> V) {
@@ -505,4 +508,16 @@ warpscope::renderJson(const ProfileSet &Set,
                       {"warnings", std::move(Warnings)},
                       {"legend", legendJson()},
                       {"kernels", std::move(Kernels)}};
+}
+
+// Declared in ReportFormats.h; defined here, in the driver's core library,
+// so that the core's own users (the cluster CSV) link without the command
+// layer.
+std::string warpscope::csvField(StringRef S) {
+  if (S.find_first_of(",\"\n") == StringRef::npos)
+    return S.str();
+  std::string Out = "\"";
+  for (char C : S)
+    Out += C == '"' ? std::string("\"\"") : std::string(1, C);
+  return Out + "\"";
 }

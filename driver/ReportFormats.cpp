@@ -20,15 +20,6 @@
 using namespace llvm;
 using namespace warpscope;
 
-std::string warpscope::csvField(StringRef S) {
-  if (S.find_first_of(",\"\n") == StringRef::npos)
-    return S.str();
-  std::string Out = "\"";
-  for (char C : S)
-    Out += C == '"' ? std::string("\"\"") : std::string(1, C);
-  return Out + "\"";
-}
-
 void warpscope::renderCsv(const std::vector<FunctionSummary> &Summaries,
                           raw_ostream &OS) {
   OS << "kernel,mangled,file,line,column,kind,uniform,probed,visits,"
@@ -302,11 +293,15 @@ void warpscope::renderHtml(const ProfileSet &Set,
        << "</h2>\n";
     OS << formatv("<p>{0} probed branches ({1} source branch(es)), {2} proven "
                   "uniform, {3} divergent; branch efficiency {4}; SIMD "
-                  "efficiency {5}; 90% of divergence in {6} source "
-                  "branch(es).</p>\n",
+                  "efficiency {5}; {6}.</p>\n",
                   S.Probed, S.Rows.size(), S.Uniform, S.DivergentBranches,
                   formatPercent(S.BranchEfficiency),
-                  formatPercent(S.SimdEfficiency), S.Concentration90);
+                  formatPercent(S.SimdEfficiency),
+                  S.Divergent ? formatv("90% of divergence in {0} source "
+                                        "branch(es)",
+                                        S.Concentration90)
+                                    .str()
+                              : std::string("no divergent visit"));
     if (F.Kernel)
       renderResourcesHtml(Set, F, OS);
     renderMixHtml(S.Mix, OS);

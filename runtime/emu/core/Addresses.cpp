@@ -85,6 +85,10 @@ std::string hexAddr(uint64_t V) {
 // Where an illegal access of N bytes at A lies relative to the nearest
 // registered allocation, as compute-sanitizer's memcheck words it.
 std::string nearestAllocation(uint64_t A, uint64_t N) {
+  // The first 64 KiB are never mapped: an access there is a null pointer
+  // (plus an offset), not a near miss of some allocation.
+  if (A < 0x10000)
+    return "a null pointer (plus " + std::to_string(A) + " bytes)";
   std::shared_lock<std::shared_mutex> L(AllocMu);
   auto &M = allocs();
   if (M.empty())
