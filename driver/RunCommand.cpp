@@ -14,6 +14,7 @@
 #include "JsonFiles.h"
 #include "OutputDirectory.h"
 #include "Paths.h"
+#include "ProgramLinkage.h"
 #include "RunCollection.h"
 #include "warpscope/ABI/Environment.h"
 #include "warpscope/ABI/Files.h"
@@ -337,13 +338,30 @@ static void setRuntimeEnvironment(StringRef Out, const std::string &Mode) {
 }
 
 /// A program that ran but left nothing (no instrumented module registered,
-/// no hardware data) was most likely not built with the plugin.
-static void warnIfNothingCollected(const std::string &Out) {
+/// no hardware data) was most likely not built with the plugin, or does
+/// not load libcudart.so at all (the static CUDA runtime).
+static void warnIfNothingCollected(const std::string &Out,
+                                   const std::string &Program) {
   std::error_code EC;
   if (!filesNamed(Out, files::Profile, EC).empty() || EC ||
       !filesNamed(Out, files::PcSamples, EC).empty() ||
       !filesNamed(Out, files::SassMetrics, EC).empty())
     return;
+  std::string Path = Program;
+  if (Path.find('/') == std::string::npos)
+    if (ErrorOr<std::string> Found = sys::findProgramByName(Path))
+      Path = *Found;
+  std::optional<std::vector<std::string>> Needed =
+      warpscope::neededLibraries(Path);
+  if (Needed && !warpscope::loadsSharedCudart(*Needed)) {
+    WithColor::warning(errs(), "warpscope run")
+        << "the program left no profile in '" << Out << "': '" << Program
+        << "' does not load libcudart.so, so none of its CUDA calls can be "
+           "seen (linked with the static CUDA runtime, nvcc's default?); "
+           "link it with $(warpscope config --ldflags) (-lcudart; nvcc: "
+           "--cudart shared)\n";
+    return;
+  }
   WithColor::warning(errs(), "warpscope run")
       << "the program left no profile in '" << Out
       << "': it has no instrumented CUDA module (build it with $(warpscope "
@@ -560,7 +578,7 @@ int warpscope::runRun() {
     return Status;
   if (!Rank || *Rank == 0) // the ranks of a job share their cubins
     disassembleCubins(std::string(Out));
-  warnIfNothingCollected(std::string(Out));
+  warnIfNothingCollected(std::string(Out), ProgramAndArgs.front());
   if (Racecheck)
     Status = racecheckStatus(std::string(Out), TruthBefore, Status);
   return Status;
