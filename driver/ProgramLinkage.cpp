@@ -1,4 +1,4 @@
-//===- ProgramLinkage.cpp - Which shared libraries a program loads --------===//
+//===- ProgramLinkage.cpp - How a program links the CUDA runtime ----------===//
 
 #include "ProgramLinkage.h"
 #include "llvm/ADT/StringRef.h"
@@ -7,9 +7,10 @@
 #include <elf.h>
 
 using namespace llvm;
+using namespace warpscope;
 
-std::optional<std::vector<std::string>>
-warpscope::neededLibraries(const std::string &Path) {
+std::optional<ProgramLinkage>
+warpscope::programLinkage(const std::string &Path) {
   auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
                                    /*RequiresNullTerminator=*/false);
   if (!Buf)
@@ -30,29 +31,35 @@ warpscope::neededLibraries(const std::string &Path) {
     std::memcpy(&S, Data.data() + At, sizeof S);
     return S.sh_offset + S.sh_size <= Data.size();
   };
-  std::vector<std::string> Needed;
+  ProgramLinkage Out;
+  Elf64_Shdr Names;
+  const bool HaveNames = Section(H.e_shstrndx, Names);
   for (size_t I = 0; I < H.e_shnum; ++I) {
-    Elf64_Shdr Dyn, Str;
-    if (!Section(I, Dyn) || Dyn.sh_type != SHT_DYNAMIC ||
-        !Section(Dyn.sh_link, Str))
+    Elf64_Shdr S, Str;
+    if (!Section(I, S))
       continue;
-    for (uint64_t At = Dyn.sh_offset;
-         At + sizeof(Elf64_Dyn) <= Dyn.sh_offset + Dyn.sh_size;
+    if (HaveNames && S.sh_name < Names.sh_size &&
+        Data.substr(Names.sh_offset + S.sh_name).starts_with(".nv_fatbin"))
+      Out.HasFatbin = true;
+    if (S.sh_type != SHT_DYNAMIC || !Section(S.sh_link, Str))
+      continue;
+    StringRef Strings = Data.substr(Str.sh_offset, Str.sh_size);
+    for (uint64_t At = S.sh_offset;
+         At + sizeof(Elf64_Dyn) <= S.sh_offset + S.sh_size;
          At += sizeof(Elf64_Dyn)) {
       Elf64_Dyn D;
       std::memcpy(&D, Data.data() + At, sizeof D);
       if (D.d_tag == DT_NULL)
         break;
-      if (D.d_tag != DT_NEEDED || D.d_un.d_val >= Str.sh_size)
-        continue;
-      StringRef Names = Data.substr(Str.sh_offset, Str.sh_size);
-      Needed.push_back(Names.substr(D.d_un.d_val).split('\0').first.str());
+      if (D.d_tag == DT_NEEDED && D.d_un.d_val < Strings.size())
+        Out.Needed.push_back(
+            Strings.substr(D.d_un.d_val).split('\0').first.str());
     }
   }
-  return Needed;
+  return Out;
 }
 
-bool warpscope::loadsSharedCudart(const std::vector<std::string> &Needed) {
+bool ProgramLinkage::loadsSharedCudart() const {
   for (const std::string &N : Needed)
     if (StringRef(N).starts_with("libcudart.so"))
       return true;

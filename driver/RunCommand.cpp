@@ -339,7 +339,8 @@ static void setRuntimeEnvironment(StringRef Out, const std::string &Mode) {
 
 /// A program that ran but left nothing (no instrumented module registered,
 /// no hardware data) was most likely not built with the plugin, or does
-/// not load libcudart.so at all (the static CUDA runtime).
+/// not load libcudart.so at all though it has device code (the static CUDA
+/// runtime).
 static void warnIfNothingCollected(const std::string &Out,
                                    const std::string &Program) {
   std::error_code EC;
@@ -351,9 +352,9 @@ static void warnIfNothingCollected(const std::string &Out,
   if (Path.find('/') == std::string::npos)
     if (ErrorOr<std::string> Found = sys::findProgramByName(Path))
       Path = *Found;
-  std::optional<std::vector<std::string>> Needed =
-      warpscope::neededLibraries(Path);
-  if (Needed && !warpscope::loadsSharedCudart(*Needed)) {
+  std::optional<warpscope::ProgramLinkage> Linkage =
+      warpscope::programLinkage(Path);
+  if (Linkage && Linkage->HasFatbin && !Linkage->loadsSharedCudart()) {
     WithColor::warning(errs(), "warpscope run")
         << "the program left no profile in '" << Out << "': '" << Program
         << "' does not load libcudart.so, so none of its CUDA calls can be "
