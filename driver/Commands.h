@@ -24,6 +24,10 @@ struct Command {
 
 extern llvm::cl::SubCommand ConfigSub, RunSub, ReportSub, ValidateSub, DiffSub,
     PgoSub, StaticSub, FeaturesSub, AdviseSub, TrainSub, PredictSub;
+/// Installs `report` and `advise`'s --path-equivalence (sources the build
+/// recorded under one directory read from another); why one is malformed,
+/// or "".
+std::string applyPathEquivalences(const std::vector<std::string> &Args);
 int runConfig();
 int runRun();
 int runReport();

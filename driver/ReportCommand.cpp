@@ -130,10 +130,10 @@ static std::string misusedCsvOrSarifOption() {
   return "";
 }
 
-/// Installs --path-equivalence; why one is malformed, or "".
-static std::string applyPathEquivalences() {
+std::string
+warpscope::applyPathEquivalences(const std::vector<std::string> &Args) {
   std::vector<PathEquivalence> All;
-  for (const std::string &Arg : PathEquivalences) {
+  for (const std::string &Arg : Args) {
     auto [From, To] = StringRef(Arg).split(',');
     if (From.empty() || To.empty())
       return "--path-equivalence '" + Arg +
@@ -386,7 +386,7 @@ int warpscope::runReport() {
     return Error("--sarif-min-rate applies to --format sarif only");
   if (std::string Bad = misusedCsvOrSarifOption(); !Bad.empty())
     return Error(Bad);
-  if (std::string Bad = applyPathEquivalences(); !Bad.empty())
+  if (std::string Bad = applyPathEquivalences(PathEquivalences); !Bad.empty())
     return Error(Bad);
   std::string Root;
   if (!SourceRoot.empty()) {

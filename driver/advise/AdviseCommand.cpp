@@ -37,6 +37,14 @@ static cl::opt<unsigned>
         cl::desc("Advice kept per kernel (0 = all; default 5 for text and "
                  "html, all for json and sarif)"),
         cl::init(5), cl::sub(AdviseSub));
+// `report`'s option of the same name (one per subcommand: options are
+// registered as each file's statics are made).
+static cl::list<std::string> PathEquivalences(
+    "path-equivalence",
+    cl::desc("Read the sources the build recorded under <from> from under "
+             "<to> (as llvm-cov's), for a program built elsewhere; "
+             "repeatable, the first that holds a file wins"),
+    cl::value_desc("from,to"), cl::sub(AdviseSub));
 static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
                                     cl::value_desc("file"), cl::init("-"),
                                     cl::sub(AdviseSub));
@@ -55,6 +63,8 @@ int warpscope::runAdvise() {
       Format != "sarif")
     return Error("--format '" + Format +
                  "' is not one of text, json, html, sarif");
+  if (std::string Bad = applyPathEquivalences(PathEquivalences); !Bad.empty())
+    return Error(Bad);
   std::string RegexError;
   if (!KernelFilter.empty() && !Regex(KernelFilter).isValid(RegexError))
     return Error("--kernel '" + KernelFilter +
