@@ -76,20 +76,6 @@ void onFatalSignal(int Signal) {
 
 } // namespace
 
-void warpscope::rt::dieBySignal(int Signal) {
-  struct sigaction Default = {};
-  Default.sa_handler = SIG_DFL;
-  sigemptyset(&Default.sa_mask);
-  sigaction(Signal, &Default, nullptr);
-  // The handler runs with Signal blocked; unblocked, it is delivered now.
-  sigset_t Set;
-  sigemptyset(&Set);
-  sigaddset(&Set, Signal);
-  sigprocmask(SIG_UNBLOCK, &Set, nullptr);
-  raise(Signal);
-  _exit(128 + Signal); // a signal whose default is to continue
-}
-
 int warpscope::rt::fatalSignalBeingHandled() { return Handling.load(); }
 
 int warpscope::rt::deferredSignal() { return Deferred.load(); }

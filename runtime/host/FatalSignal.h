@@ -15,6 +15,8 @@
 #ifndef WARPSCOPE_RUNTIME_FATALSIGNAL_H
 #define WARPSCOPE_RUNTIME_FATALSIGNAL_H
 
+#include "warpscope/Support/Signals.h"
+
 namespace warpscope::rt {
 
 /// Installs the handler for SIGINT, SIGTERM, SIGABRT and the crash signals
@@ -36,8 +38,9 @@ int deferredSignal();
 /// does) and ends the process by the deferred signal.
 [[noreturn]] void finishDeferredSignal();
 
-/// Ends the process by Signal with its default action (async-signal-safe).
-[[noreturn]] void dieBySignal(int Signal);
+/// Ends the process by Signal with its default action (async-signal-safe;
+/// the support library's, shared with the emulator).
+using support::dieBySignal;
 
 /// The fatal signal a handler is handling, 0 when none: a flush that a
 /// handler waited for ends the process by it (else the program could exit

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
 
+#include "warpscope/Support/Signals.h"
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -36,19 +37,6 @@ std::atomic<int> Running{0};
 std::atomic<int> Handling{0};
 /// How long a stopping launch, or a busy runtime, may take.
 constexpr unsigned BoundSeconds = 10;
-
-[[noreturn]] void dieBy(int Signal) {
-  struct sigaction Default = {};
-  Default.sa_handler = SIG_DFL;
-  sigemptyset(&Default.sa_mask);
-  sigaction(Signal, &Default, nullptr);
-  sigset_t Set;
-  sigemptyset(&Set);
-  sigaddset(&Set, Signal);
-  sigprocmask(SIG_UNBLOCK, &Set, nullptr);
-  raise(Signal);
-  _exit(128 + Signal);
-}
 
 /// Writes the truth unless another thread holds the runtime for longer than
 /// a moment (the thread a signal interrupted may be inside a CUDA call).
@@ -74,13 +62,13 @@ void onAlarm(int) {
                      "time; ending without its ground truth\n";
   ssize_t Ignored = write(STDERR_FILENO, Msg, sizeof Msg - 1);
   (void)Ignored;
-  dieBy(Handling.load() ? Handling.load() : SIGTERM);
+  warpscope::support::dieBySignal(Handling.load() ? Handling.load() : SIGTERM);
 }
 
 void onSignal(int Signal) {
   int None = 0;
   if (!Handling.compare_exchange_strong(None, Signal))
-    dieBy(None); // a second one: at once
+    warpscope::support::dieBySignal(None); // a second one: at once
   requestInterrupt(Signal);
   if (Running.load()) { // the launch stops; Launch.cpp ends the process
     struct sigaction Alarm = {};
@@ -91,7 +79,7 @@ void onSignal(int Signal) {
     return;
   }
   writeTruthWhenFree();
-  dieBy(Signal);
+  warpscope::support::dieBySignal(Signal);
 }
 
 } // namespace
@@ -120,7 +108,9 @@ RunningLaunch::~RunningLaunch() { --Running; }
 
 bool endAfterInterruptedLaunch() { return Handling.load() != 0; }
 
-[[noreturn]] void endByInterrupt() { dieBy(interruptSignal()); }
+[[noreturn]] void endByInterrupt() {
+  warpscope::support::dieBySignal(interruptSignal());
+}
 
 } // namespace warpscope::emu::cudart
 
