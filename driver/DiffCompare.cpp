@@ -63,14 +63,13 @@ warpscope::loadDiffSide(const std::string &Dir) {
   if (!S)
     return S.takeError();
   Side->Summaries = std::move(*S);
-  Expected<std::optional<MemoryView>> Memory = loadMemoryView(Dir, "");
-  if (!Memory)
-    return Memory.takeError();
-  Side->Memory = std::move(*Memory);
-  Expected<std::optional<ModeledTimeView>> Modeled = loadModeledTime(Dir, "");
-  if (!Modeled)
-    return Modeled.takeError();
-  Side->Modeled = std::move(*Modeled);
+  // The ground truth, read once: the memory view and the modeled time.
+  Truth T;
+  if (Error E = loadTruth(Dir, T))
+    return E;
+  if (T.Files)
+    Side->Memory = buildMemoryView(T, "");
+  Side->Modeled = buildModeledTime(T, "");
   return Side;
 }
 

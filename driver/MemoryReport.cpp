@@ -54,16 +54,6 @@ MemoryView warpscope::buildMemoryView(const Truth &T,
   return V;
 }
 
-Expected<std::optional<MemoryView>>
-warpscope::loadMemoryView(const std::string &Dir, const std::string &Filter) {
-  Truth T;
-  if (Error E = loadTruth(Dir, T))
-    return E;
-  if (!T.Files)
-    return std::nullopt;
-  return buildMemoryView(T, Filter);
-}
-
 namespace {
 
 std::optional<double> perRequest(uint64_t N, uint64_t Requests) {

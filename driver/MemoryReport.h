@@ -42,9 +42,6 @@ struct MemoryView {
 /// Functions whose memory instructions ran; Filter (a regex over mangled
 /// and demangled names) may be empty.
 MemoryView buildMemoryView(const Truth &T, const std::string &Filter);
-/// nullopt when Dir holds no ground truth (the run was not emulated).
-llvm::Expected<std::optional<MemoryView>>
-loadMemoryView(const std::string &Dir, const std::string &Filter);
 
 void renderMemoryText(const MemoryView &V, llvm::raw_ostream &OS);
 llvm::json::Value renderMemoryJson(const MemoryView &V);

@@ -61,14 +61,6 @@ warpscope::buildModeledTime(const Truth &T, const std::string &Filter) {
   return V;
 }
 
-Expected<std::optional<ModeledTimeView>>
-warpscope::loadModeledTime(const std::string &Dir, const std::string &Filter) {
-  Truth T;
-  if (Error E = loadTruth(Dir, T))
-    return E;
-  return buildModeledTime(T, Filter);
-}
-
 namespace {
 
 std::string dims(const uint64_t D[3]) {

@@ -44,9 +44,6 @@ struct ModeledTimeView {
 /// mangled and demangled names; may be empty). nullopt when none has.
 std::optional<ModeledTimeView> buildModeledTime(const Truth &T,
                                                 const std::string &Filter);
-/// nullopt when Dir holds no ground truth with modeled time.
-llvm::Expected<std::optional<ModeledTimeView>>
-loadModeledTime(const std::string &Dir, const std::string &Filter);
 
 /// ", probe instructions free" (or modeled, or mixed) for labels next to
 /// "modeled"; "" when Probes is (a program without probes).

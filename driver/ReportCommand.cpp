@@ -420,21 +420,21 @@ int warpscope::runReport() {
   Expected<std::optional<SassMetricsSet>> Sass = loadSassMetrics(Dir);
   if (!Sass)
     return Error(toString(Sass.takeError()));
-  // The emulator's ground truth, when the run was emulated, adds the memory
-  // view.
-  Expected<std::optional<MemoryView>> Memory =
-      loadMemoryView(Dir, KernelFilter);
-  if (!Memory)
-    return Error(toString(Memory.takeError()));
-  // With the timing model, the ground truth also has modeled time.
-  Expected<std::optional<ModeledTimeView>> Modeled =
-      loadModeledTime(Dir, KernelFilter);
-  if (!Modeled)
-    return Error(toString(Modeled.takeError()));
+  // The emulator's ground truth, when the run was emulated, read once: the
+  // memory view, the modeled time (with the timing model) and, in HTML, the
+  // PTX beside the source come from it.
+  Truth GroundTruth;
+  if (llvm::Error E = loadTruth(Dir, GroundTruth))
+    return Error(toString(std::move(E)));
+  std::optional<MemoryView> Memory;
+  if (GroundTruth.Files)
+    Memory = buildMemoryView(GroundTruth, KernelFilter);
+  std::optional<ModeledTimeView> Modeled =
+      buildModeledTime(GroundTruth, KernelFilter);
   // PC samples, SASS metrics and the ground truth may name kernels the
   // profile does not.
   if (S->empty() && !KernelFilter.empty() && !*Stalls && !*Sass &&
-      (!*Memory || (*Memory)->Functions.empty())) {
+      (!Memory || Memory->Functions.empty())) {
     Expected<std::vector<FunctionSummary>> All = summarize(*Set, "");
     if (All && !All->empty())
       return Error("--kernel '" + KernelFilter + "' matches none of the " +
@@ -465,8 +465,8 @@ int warpscope::runReport() {
     return Error("cannot write '" + OutFile + "': " + EC.message());
   Sections X{std::move(*Stalls),
              std::move(SassSummary),
-             std::move(*Memory),
-             std::move(*Modeled),
+             std::move(Memory),
+             std::move(Modeled),
              std::move(Advice),
              nullptr,
              nullptr,
@@ -478,12 +478,8 @@ int warpscope::runReport() {
                  "' holds the profile of fewer than two MPI ranks");
   if (llvm::Error E = addPredictions(Dir, *Set, X))
     return Error(toString(std::move(E)));
-  if (Format == "html" && X.Memory) { // emulated: PTX beside the source
-    Truth T;
-    if (llvm::Error E = loadTruth(Dir, T))
-      return Error(toString(std::move(E)));
-    X.Ptx = std::move(T);
-  }
+  if (Format == "html" && X.Memory) // emulated: PTX beside the source
+    X.Ptx = std::move(GroundTruth);
   renderReport(*Set, *S, X, Root, OS);
   return 0;
 }
