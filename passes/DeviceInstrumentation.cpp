@@ -110,6 +110,12 @@ static cl::opt<bool> PromoteBlocks(
              "to zero and flush)"),
     cl::init(false));
 
+static cl::opt<bool> LaneBlockProbes(
+    "warpscope-lane-block-probes", cl::Hidden,
+    cl::desc("In a loop counting in lane-local 32-bit registers, probes "
+             "that count only a block count there too (default on)"),
+    cl::init(true));
+
 static cl::opt<bool> SkipShortLoops(
     "warpscope-promote-skip-short-loops", cl::Hidden,
     cl::desc("Do not promote loops that likely run few times per lane: "
@@ -196,6 +202,7 @@ overrideFromCL(DeviceInstrumentationOptions Opts) {
   Opts.ReduceLoopsFirst = reduceLoopsFirst(Opts.ReduceLoopsFirst);
   Apply(Opts.PromoteLoopCounters, PromoteLoopCounters);
   Apply(Opts.PromoteBlockProbes, PromoteBlocks);
+  Apply(Opts.LaneBlockProbes, LaneBlockProbes);
   Apply(Opts.SkipShortLoops, SkipShortLoops);
   Apply(Opts.LaneLoopCounters, LaneLoopCounters);
   Apply(Opts.ReplicaPerWarp, ReplicaPerWarp);

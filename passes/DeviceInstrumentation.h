@@ -31,6 +31,7 @@ struct DeviceInstrumentationOptions {
   bool ReduceLoopsFirst = true;       ///< reduce-loops-first
   bool PromoteLoopCounters = true;    ///< promote-loop-counters
   bool PromoteBlockProbes = false;    ///< promote-block-probes
+  bool LaneBlockProbes = true;        ///< lane-block-probes
   bool SkipShortLoops = true;         ///< promote-skip-short-loops
   bool LaneLoopCounters = true;       ///< lane-loop-counters
   bool ReplicaPerWarp = true;         ///< replica-per-warp

@@ -248,6 +248,23 @@ void ModuleInstrumenter::decidePromotion(PlannedFunction &P,
   }
   if (Lanes && Opts.GuardedLaneCounters)
     guardUnboundedLoops(P, Promotable);
+  // In a loop counting in lane-local registers a block's own probe costs
+  // two 32-bit adds and two registers instead of a branch around two
+  // atomics on every iteration (the 64-bit registers of
+  // promote-block-probes cost more than they saved). A block runs at most
+  // once per iteration of its innermost loop, so a guarded loop's bound
+  // holds for its registers too.
+  if (Lanes && Opts.LaneBlockProbes)
+    for (PlannedBlock &B : P.Blocks) {
+      Loop *L = LI.getLoopFor(B.BB);
+      if (B.How != BlockCounting::OwnProbe || B.PromotedIn || !L ||
+          !P.LaneLoops.count(L))
+        continue;
+      LLVM_DEBUG(dbgs() << "warpscope: " << P.F->getName() << ": block "
+                        << B.BB->getName() << " counts in lane registers\n");
+      B.PromotedIn = L;
+      Rec.Blocks[BlockIds.lookup(B.BB)].Promoted = true;
+    }
 }
 
 /// Loops promoted without a trip count bound count in lane-local registers

@@ -47,6 +47,7 @@ const Param<DO> DeviceParams[] = {
     {"reduce-loops-first", &DO::ReduceLoopsFirst},
     {"promote-loop-counters", &DO::PromoteLoopCounters},
     {"promote-block-probes", &DO::PromoteBlockProbes},
+    {"lane-block-probes", &DO::LaneBlockProbes},
     {"promote-skip-short-loops", &DO::SkipShortLoops},
     {"lane-loop-counters", &DO::LaneLoopCounters},
     {"replica-per-warp", &DO::ReplicaPerWarp},
