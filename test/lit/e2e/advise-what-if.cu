@@ -7,7 +7,7 @@
 // - The emulator's what-if runs the launch with the new grid and the same
 //   results; a malformed setting is a one-line error, not a crash.
 // RUN: %clang-cuda -O2 -gline-tables-only --cuda-include-ptx=sm_90 $(%warpscope config --cflags) %s $(%warpscope config --ldflags) -o %t.exe
-// RUN: rm -rf %t.d %t.w
+// RUN: rm -rf %t.d %t.w %t.b
 // RUN: %warpscope run --emulate --pc-sampling -o %t.d -- %t.exe | FileCheck --check-prefix=OUT %s
 // RUN: %warpscope advise %t.d --what-if | FileCheck --check-prefix=WHATIF %s
 // RUN: %warpscope advise %t.d | FileCheck --check-prefix=FORMULA %s
@@ -17,7 +17,7 @@
 // RUN: %warpscope advise %t.d --what-if --format sarif | FileCheck --check-prefix=SARIF %s
 // RUN: env WARPSCOPE_EMU_WHATIF=_Z4axpyPKfPfi:grid=64 %warpscope run --emulate -o %t.w -- %t.exe | FileCheck --check-prefix=OUT %s
 // RUN: %python -c "import json, glob; print([l['grid'] for f in glob.glob('%t.w/emu-*.json') for l in json.load(open(f))['launches']])" | FileCheck --check-prefix=GRID %s
-// RUN: env WARPSCOPE_EMU_WHATIF=_Z4axpyPKfPfi:grid=-3 %t.exe 2>&1 | FileCheck --check-prefix=BAD %s
+// RUN: env WARPSCOPE_EMU_WHATIF=_Z4axpyPKfPfi:grid=-3 not %warpscope run --emulate --force -o %t.b -- %t.exe 2>&1 | FileCheck --check-prefix=BAD %s
 // OUT: checksum 1.9660800e+05
 //
 // WHATIF: Block increase: estimated speedup {{[0-9.]+}}x, re-simulated
@@ -26,7 +26,8 @@
 // JSON: re-simulated True
 // SARIF: "estimate_kind": "re-simulated"
 // GRID: {{\[\[}}64, 1, 1]]
-// BAD: WARPSCOPE_EMU_WHATIF '_Z4axpyPKfPfi:grid=-3' has 'grid=-3', not <key>=<n>
+// BAD: warpscope-emu: error: WARPSCOPE_EMU_WHATIF '{{.*}}_Z4axpyPKfPfi{{.*}}:grid=-3' has 'grid=-3', not <key>=<n>
+// BAD: launch failed
 #include <cstdio>
 
 __global__ void axpy(const float *X, float *Y, int N) {
@@ -47,6 +48,10 @@ int main() {
   for (int I = 0; I < N; ++I)
     X[I] = 2.0f, Y[I] = 1.0f;
   axpy<<<4, 256>>>(X, Y, N);
+  if (cudaGetLastError() != cudaSuccess) {
+    printf("launch failed\n");
+    return 1;
+  }
   cudaDeviceSynchronize();
   double S = 0;
   for (int I = 0; I < N; ++I)
