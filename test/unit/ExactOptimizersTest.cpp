@@ -192,24 +192,29 @@ TEST(Divergence, SilentOnUniformBranch) {
   EXPECT_TRUE(runOptimizer("divergence", countsOnly(P)).empty());
 }
 
-TEST(Divergence, SamplesReplaceCounts) {
-  ProfileSet P = ifElseKernel(true);
-  P.Functions[0].Loc = {"/src/k.cu", 5, 1};
-  P.Functions[0].Blocks[1].Loc = {"/src/k.cu", 8, 1};
-  P.Functions[0].Blocks[2].Loc = {"/src/k.cu", 10, 1};
-  P.Functions[0].Blocks[3].Loc = {"/src/k.cu", 12, 1};
+/// PC samples of ifElseKernel's kernel: (line of /src/k.cu, samples).
+PcSampleSet ifElseSamples(std::vector<std::pair<unsigned, uint64_t>> Lines) {
   PcSampleSet S;
-  auto Pc = [&](unsigned Line, uint64_t N) {
+  for (auto [Line, N] : Lines) {
     SampledPc X;
     X.Function = "_Z6ifelsePf";
     X.File = "/src/k.cu";
     X.Line = Line;
     X.Samples = N;
     S.Pcs.push_back(X);
-  };
-  Pc(8, 60);  // the then side: 60 samples, half its lanes idle
-  Pc(10, 0);  // the else side: nothing sampled
-  Pc(12, 40); // after the join
+  }
+  return S;
+}
+
+TEST(Divergence, SamplesReplaceCounts) {
+  ProfileSet P = ifElseKernel(true);
+  P.Functions[0].Loc = {"/src/k.cu", 5, 1};
+  P.Functions[0].Blocks[1].Loc = {"/src/k.cu", 8, 1};
+  P.Functions[0].Blocks[2].Loc = {"/src/k.cu", 10, 1};
+  P.Functions[0].Blocks[3].Loc = {"/src/k.cu", 12, 1};
+  // The then side: 60 samples, half its lanes idle; the else side:
+  // nothing sampled; after the join: 40.
+  PcSampleSet S = ifElseSamples({{8, 60}, {10, 0}, {12, 40}});
   Inputs In = countsOnly(P);
   In.Samples = &S;
   In.Present.push_back(InputKind::Samples);
@@ -229,15 +234,7 @@ TEST(Divergence, SamplesAreBoundedByTheExactCounts) {
   P.Functions[0].Blocks[1].Loc = {"/src/k.cu", 8, 1};
   P.Functions[0].Blocks[2].Loc = {"/src/k.cu", 10, 1};
   P.Functions[0].Blocks[3].Loc = {"/src/k.cu", 12, 1};
-  PcSampleSet S;
-  for (auto [Line, N] : {std::pair<unsigned, uint64_t>{8, 90}, {12, 10}}) {
-    SampledPc X;
-    X.Function = "_Z6ifelsePf";
-    X.File = "/src/k.cu";
-    X.Line = Line;
-    X.Samples = N;
-    S.Pcs.push_back(X);
-  }
+  PcSampleSet S = ifElseSamples({{8, 90}, {12, 10}});
   Inputs In = countsOnly(P);
   In.Samples = &S;
   In.Present.push_back(InputKind::Samples);
