@@ -30,6 +30,7 @@ which the timing model is to provide on the emulator);
 usage: evaluate.py [--build DIR] [--only NAME,...] [--check-only]
                    [--work DIR] [--table FILE] [--json FILE]
                    [--sampling-period N] [--model-probes] [--binaries DIR]
+                   [--no-what-if]
        evaluate.py --gpu DIR [--modeled FILE] [--readvise] [--build DIR]
                    [--samples inst|plain] [--only NAME,...] [--table FILE]
                    [--json FILE]
@@ -151,6 +152,27 @@ def rank_of(advice_doc, optimizer, kernel_regex):
     return None, None
 
 
+def estimate_kind_of(advice_doc, optimizer, kernel_regex):
+    """How the estimate rank_of finds was made: "re-simulated" (the timing
+    model ran the change, `advise --what-if`) or "formula"; None when
+    absent. A folded optimizer's estimate is its own formula's."""
+    for a in advice_doc.get("advice", []):
+        if not re.search(kernel_regex, a.get("kernel", "")):
+            continue
+        if a.get("optimizer") == optimizer:
+            return a.get("estimate_kind", "formula")
+        if any(f.get("optimizer") == optimizer
+               for f in a.get("also_found_by", [])):
+            return "formula"
+    return None
+
+
+def times_off(estimated, achieved):
+    """How many times the estimate is off the achieved speedup, >= 1
+    (the target: at most 1.5)."""
+    return max(estimated / achieved, achieved / estimated)
+
+
 def skipped_for(advice_doc, optimizer):
     """The inputs `warpscope advise` said `optimizer` lacked (its
     'skipped' list), or None when it ran."""
@@ -198,34 +220,59 @@ def fmt(v, spec):
 
 
 def render_table(rows, probes="free"):
-    """Markdown in the shape of GPA's Table 3, plus the advice's rank and
-    a note per row where something was missing; `probes` says how the
-    model treated the instrumented runs' probe instructions."""
+    """Markdown in the shape of GPA's Table 3, plus the advice's rank, how
+    the estimate was made (formula or re-simulated), how many times it is
+    off the achieved speedup, and a note per row where something was
+    missing; then the estimate error per optimizer kind. `probes` says how
+    the model treated the instrumented runs' probe instructions."""
     lines = [
         "| kernel | optimization | original time (modeled cycles) | "
-        "achieved | estimated | error | rank | note |",
-        "|---|---|---:|---:|---:|---:|---:|---|"]
+        "achieved | estimated | error | rank | estimate | off | note |",
+        "|---|---|---:|---:|---:|---:|---:|---|---:|---|"]
     errors = []
     for r in rows:
         if r.get("error") is not None:
             errors.append(r["error"])
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        off = None
+        if r.get("estimated") and r.get("achieved"):
+            off = times_off(r["estimated"], r["achieved"])
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["kernel"], r["optimizer"], fmt(r.get("original"), ".0f"),
             fmt(r.get("achieved"), ".3f") + ("x" if r.get("achieved") else ""),
             fmt(r.get("estimated"), ".3f") + ("x" if r.get("estimated") else ""),
             fmt(None if r.get("error") is None else 100 * r["error"], ".1f") +
             ("%" if r.get("error") is not None else ""),
-            fmt(r.get("rank"), "d"), "; ".join(r.get("notes", []))))
+            fmt(r.get("rank"), "d"), r.get("estimate_kind") or "-",
+            fmt(off, ".2f"), "; ".join(r.get("notes", []))))
     g = geomean(errors)
     lines.append("")
     if g is None:
         lines.append("Geomean error: not computed (no pair has both an "
                      "estimate and a modeled achieved speedup).")
-    else:
-        lines.append("Geomean error over %d pairs: %.1f%% (errors floored at "
-                     "0.1%%). Advice from the instrumented runs with probe "
-                     "instructions %s. Times are modeled (timing model), not "
-                     "measured." % (len(errors), 100 * g, probes))
+        return "\n".join(lines) + "\n"
+    offs = [times_off(r["estimated"], r["achieved"]) for r in rows
+            if r.get("estimated") and r.get("achieved")]
+    top = sum(1 for r in rows if r.get("rank") is not None and r["rank"] <= TOP)
+    lines.append("Geomean error over %d pairs: %.1f%% (errors floored at "
+                 "0.1%%). In the top %d: %d of %d pairs. Largest factor off "
+                 "the achieved speedup: %.2f; more than 1.5x off: %d. Advice "
+                 "from the instrumented runs with probe instructions %s. "
+                 "Times are modeled (timing model), not measured." % (
+                     len(errors), 100 * g, TOP, top, len(rows), max(offs),
+                     sum(1 for o in offs if o > 1.5), probes))
+    lines += ["", "| optimization | pairs | estimated | geomean error | "
+              "largest error |", "|---|---:|---:|---:|---:|"]
+    kinds = {}
+    for r in rows:
+        kinds.setdefault(r["optimizer"], []).append(r)
+    for k in sorted(kinds):
+        errs = [r["error"] for r in kinds[k] if r.get("error") is not None]
+        lines.append("| %s | %d | %d | %s | %s |" % (
+            k, len(kinds[k]), len(errs),
+            fmt(None if not errs else 100 * geomean(errs), ".1f") +
+            ("%" if errs else ""),
+            fmt(None if not errs else 100 * max(errs), ".1f") +
+            ("%" if errs else "")))
     return "\n".join(lines) + "\n"
 
 
@@ -280,10 +327,12 @@ def emulate(ws, exe, out_dir, period=None, model_probes=False):
     return checksum
 
 
-def advise(ws, out_dir):
+def advise(ws, out_dir, what_if=True):
     """The advice JSON, or (None, why) when the command is missing or
-    fails."""
-    r = run([ws, "advise", out_dir, "--format", "json"])
+    fails. what_if: `--what-if` (changes that are launch or machine
+    parameters re-simulated; the recorded program runs again)."""
+    r = run([ws, "advise", out_dir, "--format", "json"] +
+            (["--what-if"] if what_if else []))
     if r.returncode != 0:
         why = r.stderr.strip().splitlines()
         return None, "warpscope advise not available or failed: %s" % (
@@ -295,7 +344,7 @@ def advise(ws, out_dir):
 
 
 def evaluate_pair(ws, pair, work, check_only, period=None, model_probes=False,
-                  binaries=""):
+                  binaries="", what_if=True):
     """One pair's row; with `binaries`, the programs built there
     (<name>.before, .after, .before.inst: benchmarks/gpu/prepare_carry.sh's
     copies, the very binaries a GPU session ran) instead of new builds."""
@@ -340,13 +389,15 @@ def evaluate_pair(ws, pair, work, check_only, period=None, model_probes=False,
     else:
         row["original"] = before
         row["achieved"] = before / after if after else None
-    doc, why = advise(ws, outs["before.inst"])
+    doc, why = advise(ws, outs["before.inst"], what_if)
     if doc is None:
         row["advise_missing"] = True
         row["notes"].append(why)
         return row
     try:
         row["rank"], row["estimated"] = rank_of(doc, pair["optimizer"],
+                                                pair["kernel"])
+        row["estimate_kind"] = estimate_kind_of(doc, pair["optimizer"],
                                                 pair["kernel"])
     except ValueError as e:
         row["advise_missing"] = True
@@ -400,6 +451,9 @@ def main():
     ap.add_argument("--model-probes", action="store_true",
                     help="charge the probes' instructions in the timing "
                     "model (warpscope run --model-probes)")
+    ap.add_argument("--no-what-if", action="store_true",
+                    help="advise without --what-if: every estimate by "
+                    "formula, none re-simulated")
     ap.add_argument("--binaries", default="",
                     help="run the programs built in DIR (<pair>.before, "
                     ".after, .before.inst) instead of building them")
@@ -452,7 +506,7 @@ def main():
         rows.append(evaluate_pair(ws, p, work, a.check_only,
                                   a.sampling_period, a.model_probes,
                                   os.path.abspath(a.binaries) if a.binaries
-                                  else ""))
+                                  else "", not a.no_what_if))
     write_outputs(render_table(rows, "modeled" if a.model_probes else "free"),
                   rows, a)
     if not a.work:

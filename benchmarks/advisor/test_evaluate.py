@@ -132,6 +132,7 @@ class Table(unittest.TestCase):
     ROWS = [
         {"kernel": "classify", "optimizer": "divergence", "original": 12000,
          "achieved": 1.6, "estimated": 1.76, "rank": 1, "notes": [],
+         "estimate_kind": "formula",
          "error": evaluate.relative_error(1.76, 1.6)},
         {"kernel": "fir", "optimizer": "loop_unrolling", "rank": None,
          "modeled_missing": True, "advise_missing": True,
@@ -142,11 +143,36 @@ class Table(unittest.TestCase):
         self.assertIn("| kernel | optimization | original time (modeled "
                       "cycles) | achieved | estimated | error |", t)
         self.assertIn("| classify | divergence | 12000 | 1.600x | 1.760x | "
-                      "10.0% | 1 |  |", t)
-        self.assertIn("| fir | loop_unrolling | - | - | - | - | - | modeled "
-                      "time not available |", t)
+                      "10.0% | 1 | formula | 1.10 |  |", t)
+        self.assertIn("| fir | loop_unrolling | - | - | - | - | - | - | - | "
+                      "modeled time not available |", t)
         self.assertIn("Geomean error over 1 pairs: 10.0%", t)
-        self.assertIn("modeled", t.splitlines()[-1])
+        self.assertIn("In the top 5: 1 of 2 pairs", t)
+        self.assertIn("Largest factor off the achieved speedup: 1.10; more "
+                      "than 1.5x off: 0", t)
+        # Per optimizer kind: pairs, pairs with an estimate, their errors.
+        self.assertIn("| divergence | 1 | 1 | 10.0% | 10.0% |", t)
+        self.assertIn("| loop_unrolling | 1 | 0 | - | - |", t)
+
+    def test_factor_off_counts_both_directions(self):
+        # FABRICATED: estimated 1.0x against 1.6x achieved is 1.6x off.
+        rows = [dict(self.ROWS[0], estimated=1.0,
+                     error=evaluate.relative_error(1.0, 1.6))]
+        t = evaluate.render_table(rows)
+        self.assertIn("more than 1.5x off: 1", t)
+        self.assertAlmostEqual(evaluate.times_off(1.0, 1.6), 1.6)
+        self.assertAlmostEqual(evaluate.times_off(2.4, 1.6), 1.5)
+
+    def test_estimate_kind(self):
+        # FABRICATED advice: a re-simulated item and a folded formula.
+        doc = {"schema": evaluate.ADVICE_SCHEMA, "advice": [
+            {"optimizer": "occupancy_limiter", "kernel": "_Z1kv",
+             "estimated_speedup": 1.5, "estimate_kind": "re-simulated",
+             "also_found_by": [{"optimizer": "x", "estimated_speedup": 1.2}]}]}
+        self.assertEqual(evaluate.estimate_kind_of(doc, "occupancy_limiter",
+                                                   "k"), "re-simulated")
+        self.assertEqual(evaluate.estimate_kind_of(doc, "x", "k"), "formula")
+        self.assertIsNone(evaluate.estimate_kind_of(doc, "y", "k"))
 
     def test_no_numbers_no_geomean(self):
         t = evaluate.render_table(self.ROWS[1:])

@@ -60,6 +60,10 @@ std::string formatNumber(double V, unsigned MaxDecimals) {
   return S == "-0" ? "0" : S;
 }
 
+llvm::StringRef estimateKindName(EstimateKind K) {
+  return K == EstimateKind::Resimulated ? "re-simulated" : "formula";
+}
+
 bool Inputs::has(InputKind K) const {
   return std::find(Present.begin(), Present.end(), K) != Present.end();
 }

@@ -10,6 +10,7 @@
 #ifndef WARPSCOPE_DRIVER_ADVISE_ADVICE_H
 #define WARPSCOPE_DRIVER_ADVISE_ADVICE_H
 
+#include "warpscope/Emu/WhatIf.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <map>
@@ -101,6 +102,10 @@ struct Hotspot {
   std::string Unit;
 };
 
+enum class EstimateKind { Formula, Resimulated };
+/// "formula" or "re-simulated", as every output format says it.
+llvm::StringRef estimateKindName(EstimateKind K);
+
 /// One optimization suggestion for one kernel.
 struct Advice {
   /// Optimizers folded into this item (same cause, a shared line) and
@@ -111,7 +116,13 @@ struct Advice {
   std::string Kernel;    ///< mangled
   /// Estimated speedup of the kernel if the change is made (>= 1.0).
   double EstimatedSpeedup = 1.0;
-  std::string Estimator;          ///< which estimator, in a few words
+  std::string Estimator; ///< which estimator, in a few words
+  /// How EstimatedSpeedup was made: a formula over samples or counts, or
+  /// the timing model re-running the kernel with the change (--what-if).
+  EstimateKind Kind = EstimateKind::Formula;
+  /// The change as a launch or machine parameter, where it is one: what
+  /// `advise --what-if` re-simulates (WhatIf.h; Kernel empty: none).
+  emu::WhatIf Change;
   std::vector<std::string> Hints; ///< what to change, concretely
   std::vector<Hotspot> Hotspots;  ///< most important first
 };

@@ -1,6 +1,7 @@
 //===- AdviseCommand.cpp - warpscope advise -------------------------------===//
 //
-// warpscope advise DIR [--kernel REGEX] [--top N] [--format F] [-o FILE]:
+// warpscope advise DIR [--kernel REGEX] [--top N] [--format F] [-o FILE]
+// [--what-if]:
 // what to change in each kernel and what it would buy (issue 18,
 // docs/advisor.md).
 //
@@ -54,6 +55,14 @@ static cl::opt<std::string>
                       "0,3,8-15"),
              cl::value_desc("list"), cl::init(""), cl::sub(AdviseSub));
 
+static cl::opt<bool> WhatIf(
+    "what-if",
+    cl::desc("Estimate advice whose change is a launch or machine parameter "
+             "(occupancy limit, block or thread count of a grid-stride loop) "
+             "by running the recorded program again on the emulator with the "
+             "change (one run each; docs/advisor.md)"),
+    cl::sub(AdviseSub));
+
 int warpscope::runAdvise() {
   auto Error = [](const Twine &Msg) {
     WithColor::error(errs(), "warpscope advise") << Msg << "\n";
@@ -79,7 +88,11 @@ int warpscope::runAdvise() {
   if (!Top.getNumOccurrences() && (Format == "json" || Format == "sarif"))
     Keep = 0;
   std::vector<std::unique_ptr<Optimizer>> Opts = allOptimizers();
-  AdviceReport R = runAdvisor(**L, Opts, KernelFilter, Keep);
+  std::optional<WhatIfRunner> Runner;
+  if (WhatIf)
+    Runner = programRunner(Dir, (*L)->In);
+  AdviceReport R =
+      runAdvisor(**L, Opts, KernelFilter, Keep, Runner ? &*Runner : nullptr);
   std::error_code EC;
   raw_fd_ostream OS(OutFile, EC, sys::fs::OF_Text);
   if (EC)

@@ -47,7 +47,8 @@ static void withLaunchCost(const Inputs &In, std::vector<Advice> &All) {
   for (Advice &A : All) {
     auto M = In.ModeledTime.find(A.Kernel);
     if (M == In.ModeledTime.end() || M->second.LaunchCycles <= 0 ||
-        M->second.Cycles <= 0 || !(A.EstimatedSpeedup > 1))
+        M->second.Cycles <= 0 || !(A.EstimatedSpeedup > 1) ||
+        A.Kind == EstimateKind::Resimulated) // the kernel's time already
       continue;
     const double L = M->second.LaunchCycles, S = M->second.Cycles;
     A.EstimatedSpeedup = (L + S) / (L + S / A.EstimatedSpeedup);
@@ -104,7 +105,8 @@ static void mergeSameCause(std::vector<Advice> &All) {
 
 AdviceReport runAdvisor(const LoadedInputs &L,
                         const std::vector<std::unique_ptr<Optimizer>> &Opts,
-                        const std::string &KernelRegex, unsigned Top) {
+                        const std::string &KernelRegex, unsigned Top,
+                        const WhatIfRunner *WhatIf) {
   AdviceReport R;
   R.Notes = L.Notes;
   R.Modeled = L.In.SampleSource == "model" && L.In.has(InputKind::Samples);
@@ -133,6 +135,9 @@ AdviceReport runAdvisor(const LoadedInputs &L,
     }
     O->run(L.In, All);
   }
+  if (WhatIf)
+    resimulate(L.In, *WhatIf, All, R.Notes);
+  withLaunchCost(L.In, All);
   Regex Filter(KernelRegex);
   std::map<std::string, unsigned> PerKernel;
   // Without PC samples the figures are not estimates, so nothing is ranked
@@ -148,7 +153,6 @@ AdviceReport runAdvisor(const LoadedInputs &L,
         All.begin(), All.end(), [](const Advice &A, const Advice &B) {
           return std::tie(A.Kernel, A.Title) < std::tie(B.Kernel, B.Title);
         });
-  withLaunchCost(L.In, All);
   mergeSameCause(All);
   SourceHashes None; // SourceText keeps a reference
   SourceText Text(L.Profile ? L.Profile->SourceHashes : None);
@@ -182,14 +186,24 @@ static std::string probesNote(const AdviceReport &R) {
   return R.ModelProbes.empty() ? "" : "; probe instructions " + R.ModelProbes;
 }
 
+// Whether A's figure is a speedup estimate: with PC samples, or the timing
+// model's re-simulation; otherwise what removing the excess would give.
+static bool isEstimate(const AdviceReport &R, const Advice &A) {
+  return R.Estimates || A.Kind == EstimateKind::Resimulated;
+}
+
 // "estimated speedup 1.4x (modeled)", or without PC samples what the
 // figure is: removing the flagged excess if it cost nothing.
 static std::string speedupPhrase(const AdviceReport &R, const Advice &A) {
-  if (!R.Estimates)
+  if (!isEstimate(R, A))
     return formatv("{0}x if the flagged excess were free (no PC samples: "
                    "not an estimate)",
                    formatNumber(A.EstimatedSpeedup));
-  return formatv("estimated speedup {0}x{1}", formatNumber(A.EstimatedSpeedup),
+  if (A.Kind == EstimateKind::Resimulated)
+    return formatv("estimated speedup {0}x, re-simulated",
+                   formatNumber(A.EstimatedSpeedup));
+  return formatv("estimated speedup {0}x{1}, formula",
+                 formatNumber(A.EstimatedSpeedup),
                  R.Modeled ? " (modeled)" : "");
 }
 
@@ -324,10 +338,11 @@ json::Value renderAdviceJson(const AdviceReport &R) {
         {"optimizer", A.Optimizer},
         {"title", A.Title},
         {"kernel", A.Kernel},
-        {"estimated_speedup",
-         R.Estimates ? json::Value(A.EstimatedSpeedup) : json::Value(nullptr)},
-        {"speedup_if_free",
-         R.Estimates ? json::Value(nullptr) : json::Value(A.EstimatedSpeedup)},
+        {"estimated_speedup", isEstimate(R, A) ? json::Value(A.EstimatedSpeedup)
+                                               : json::Value(nullptr)},
+        {"speedup_if_free", isEstimate(R, A) ? json::Value(nullptr)
+                                             : json::Value(A.EstimatedSpeedup)},
+        {"estimate_kind", estimateKindName(A.Kind)},
         {"estimator", A.Estimator},
         {"hints", strings(A.Hints)},
         {"also_found_by", std::move(Also)},
@@ -434,13 +449,15 @@ renderAdviceSarif(const AdviceReport &R,
         {"message", json::Object{{"text", Msg}}},
         {"locations", std::move(Locs)},
         {"properties",
-         json::Object{
-             {"kernel", A.Kernel},
-             {"estimated_speedup", R.Estimates ? json::Value(A.EstimatedSpeedup)
-                                               : json::Value(nullptr)},
-             {"speedup_if_free", R.Estimates ? json::Value(nullptr)
-                                             : json::Value(A.EstimatedSpeedup)},
-             {"estimator", A.Estimator}}}});
+         json::Object{{"kernel", A.Kernel},
+                      {"estimated_speedup",
+                       isEstimate(R, A) ? json::Value(A.EstimatedSpeedup)
+                                        : json::Value(nullptr)},
+                      {"speedup_if_free",
+                       isEstimate(R, A) ? json::Value(nullptr)
+                                        : json::Value(A.EstimatedSpeedup)},
+                      {"estimate_kind", estimateKindName(A.Kind)},
+                      {"estimator", A.Estimator}}}});
   }
   return json::Object{
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},

@@ -10,6 +10,7 @@
 #define WARPSCOPE_DRIVER_ADVISE_ADVISERENDER_H
 
 #include "AdviseInputs.h"
+#include "Resimulate.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -45,9 +46,12 @@ std::vector<std::unique_ptr<Optimizer>> allOptimizers();
 /// Runs Optimizers over L; keeps advice for kernels matching KernelRegex
 /// (mangled or demangled; empty: all) and at most Top per kernel (0: all);
 /// fills each hotspot's source text where the file is readable and fresh.
+/// With WhatIf, advice whose change is a launch or machine parameter is
+/// re-simulated (Resimulate.h).
 AdviceReport runAdvisor(const LoadedInputs &L,
                         const std::vector<std::unique_ptr<Optimizer>> &Opts,
-                        const std::string &KernelRegex, unsigned Top);
+                        const std::string &KernelRegex, unsigned Top,
+                        const WhatIfRunner *WhatIf = nullptr);
 
 void renderAdviceText(const AdviceReport &R, llvm::raw_ostream &OS);
 llvm::json::Value renderAdviceJson(const AdviceReport &R);

@@ -37,6 +37,11 @@ uint64_t ptxCount(const BlockCounts &B) {
   return N;
 }
 
+/// The block's warp instructions: its warp executions x its PTX ones.
+double warpInstructions(const BlockCounts &B) {
+  return double(B.WarpExecutions) * double(std::max<uint64_t>(1, ptxCount(B)));
+}
+
 bool hasAtomic(const BlockCounts &B) {
   return llvm::any_of(B.Ptx, [](const auto &P) {
     return StringRef(P.first).starts_with("atom") ||
@@ -115,6 +120,8 @@ struct DivergentBranch {
   const BranchCounts *Branch = nullptr;
   BitVector Region;
   double Saved = 0, RegionWeight = 0, RegionLanes = 0, RegionWarps = 0;
+  /// Warp instructions the region's idle lanes cost (exact counts).
+  double IdleInstructions = 0;
   bool Loop = false, Atomic = false, TwoSided = false, SmallSides = false;
 };
 
@@ -129,8 +136,7 @@ std::vector<double> blockWeights(const Inputs &In, const FunctionProfile &F,
                                  std::vector<double> &Waits) {
   std::vector<double> Count(F.Blocks.size());
   for (size_t B = 0; B < F.Blocks.size(); ++B)
-    Count[B] = double(F.Blocks[B].WarpExecutions) *
-               double(std::max<uint64_t>(1, ptxCount(F.Blocks[B])));
+    Count[B] = warpInstructions(F.Blocks[B]);
   LineSamples S = lineSamples(In, F.Name);
   FromSamples = S.Total > 0;
   SampleTotal = S.Total;
@@ -296,15 +302,21 @@ void DivergenceOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
       Charged.set(B);
       const double Lanes = double(Bl.ThreadExecutions) / Bl.WarpExecutions;
       const double Issue = OwnLoads || Waits.empty() ? W[B] : W[B] - Waits[B];
-      D.Saved += Issue * std::max(0.0, 1.0 - Lanes / FullLanes);
+      const double Idle = std::max(0.0, 1.0 - Lanes / FullLanes);
+      D.Saved += Issue * Idle;
+      D.IdleInstructions += warpInstructions(Bl) * Idle;
       D.RegionWeight += W[B];
       D.RegionLanes += double(Bl.ThreadExecutions);
       D.RegionWarps += double(Bl.WarpExecutions);
     }
   }
-  double Saved = 0;
-  for (const DivergentBranch &D : Divs)
+  double Saved = 0, Idle = 0, Instructions = 0;
+  for (const DivergentBranch &D : Divs) {
     Saved += D.Saved;
+    Idle += D.IdleInstructions;
+  }
+  for (const BlockCounts &B : F.Blocks)
+    Instructions += warpInstructions(B);
   Advice A;
   A.Optimizer = "divergence";
   A.Title = "Reduce branch divergence";
@@ -315,6 +327,20 @@ void DivergenceOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
           ? "PC samples in each divergent region x its idle lane share"
           : "exact counts (no samples): warp instructions in each divergent "
             "region x its idle lane share";
+  // The exact counts bound any estimate: removing every idle lane of the
+  // divergent regions removes at most their idle warp instructions.
+  const double Bound = speedupFromSaving(Instructions, Idle);
+  if (FromSamples && A.EstimatedSpeedup > Bound) {
+    A.Estimator +=
+        formatv("; bounded by the exact counts: {0}x from the "
+                "samples, but removing every idle lane of the "
+                "divergent regions saves {1} of {2} warp "
+                "instructions, {3}x",
+                formatNumber(A.EstimatedSpeedup), formatNumber(Idle, 0),
+                formatNumber(Instructions, 0), formatNumber(Bound))
+            .str();
+    A.EstimatedSpeedup = Bound;
+  }
   if (A.EstimatedSpeedup < MinExactSpeedup)
     return;
   std::stable_sort(Divs.begin(), Divs.end(),

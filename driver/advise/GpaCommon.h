@@ -38,6 +38,7 @@ struct Match {
   std::vector<std::string> Hints;
   std::string Evidence; ///< a kernel-level figure for the estimator line
   double Speedup = 0;   ///< parallelism: set by the matcher
+  emu::WhatIf Change;   ///< Advice::Change
 };
 
 /// Combined: the matcher computes Match::Speedup (function inlining's

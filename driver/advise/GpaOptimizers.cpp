@@ -218,6 +218,7 @@ public:
           Spec.Estimator != EstimatorKind::Combined)
         A.Estimator += "; " + M.Evidence;
       A.Hints = std::move(M.Hints);
+      A.Change = M.Change;
       rankHotspots(M.Hotspots);
       A.Hotspots = std::move(M.Hotspots);
       Out.push_back(std::move(A));

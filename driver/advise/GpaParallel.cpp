@@ -112,6 +112,10 @@ void blockIncrease(const Inputs &In, const KernelView &V, Match &M) {
   }
   if (New.Blocks <= Blocks)
     return;
+  // A grid-stride loop computes the same with any grid: the timing model
+  // can run the new one (advise --what-if).
+  if (Trips >= 2 && G->Grid[1] == 1 && G->Grid[2] == 1)
+    M.Change = {V.Kernel, uint32_t(New.Blocks), 0, 0, -1};
   ParallelEstimate E = estimateParallelism(P, Now, New);
   M.Speedup = E.Speedup;
   M.Evidence =
@@ -154,6 +158,10 @@ void threadIncrease(const Inputs &In, const KernelView &V, Match &M) {
     New.Blocks = std::ceil(Blocks / Grow);
   if (residentWarps(P, New) <= residentWarps(P, Now))
     return;
+  // Only a grid-stride loop keeps its results with bigger blocks and the
+  // same grid (advise --what-if).
+  if (Stride && G->Block[1] == 1 && G->Block[2] == 1)
+    M.Change = {V.Kernel, 0, NewThreads, 0, -1};
   ParallelEstimate E = estimateParallelism(P, Now, New);
   M.Speedup = E.Speedup;
   M.Evidence =

@@ -192,6 +192,15 @@ void OccupancyOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
   if (A.EstimatedSpeedup < MinExactSpeedup)
     return;
   A.Hints.push_back(L->Hint);
+  // Registers and shared memory only place blocks (the functional run is
+  // the same): the timing model can run the change (advise --what-if).
+  if (L->Changed.RegistersPerThread != K.RegistersPerThread)
+    A.Change = {F.Name, 0, 0, L->Changed.RegistersPerThread, -1};
+  else if (L->Changed.StaticSharedBytes != K.StaticSharedBytes ||
+           L->Changed.DynamicSharedBytes != K.DynamicSharedBytes)
+    A.Change = {
+        F.Name, 0, 0, 0,
+        int64_t(L->Changed.StaticSharedBytes + L->Changed.DynamicSharedBytes)};
   Hotspot H;
   H.Function = F.Name;
   H.File = F.Loc.File;

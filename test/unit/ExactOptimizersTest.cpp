@@ -192,24 +192,29 @@ TEST(Divergence, SilentOnUniformBranch) {
   EXPECT_TRUE(runOptimizer("divergence", countsOnly(P)).empty());
 }
 
-TEST(Divergence, SamplesReplaceCounts) {
-  ProfileSet P = ifElseKernel(true);
-  P.Functions[0].Loc = {"/src/k.cu", 5, 1};
-  P.Functions[0].Blocks[1].Loc = {"/src/k.cu", 8, 1};
-  P.Functions[0].Blocks[2].Loc = {"/src/k.cu", 10, 1};
-  P.Functions[0].Blocks[3].Loc = {"/src/k.cu", 12, 1};
+/// PC samples of ifElseKernel's kernel: (line of /src/k.cu, samples).
+PcSampleSet ifElseSamples(std::vector<std::pair<unsigned, uint64_t>> Lines) {
   PcSampleSet S;
-  auto Pc = [&](unsigned Line, uint64_t N) {
+  for (auto [Line, N] : Lines) {
     SampledPc X;
     X.Function = "_Z6ifelsePf";
     X.File = "/src/k.cu";
     X.Line = Line;
     X.Samples = N;
     S.Pcs.push_back(X);
-  };
-  Pc(8, 60);  // the then side: 60 samples, half its lanes idle
-  Pc(10, 0);  // the else side: nothing sampled
-  Pc(12, 40); // after the join
+  }
+  return S;
+}
+
+TEST(Divergence, SamplesReplaceCounts) {
+  ProfileSet P = ifElseKernel(true);
+  P.Functions[0].Loc = {"/src/k.cu", 5, 1};
+  P.Functions[0].Blocks[1].Loc = {"/src/k.cu", 8, 1};
+  P.Functions[0].Blocks[2].Loc = {"/src/k.cu", 10, 1};
+  P.Functions[0].Blocks[3].Loc = {"/src/k.cu", 12, 1};
+  // The then side: 60 samples, half its lanes idle; the else side:
+  // nothing sampled; after the join: 40.
+  PcSampleSet S = ifElseSamples({{8, 60}, {10, 0}, {12, 40}});
   Inputs In = countsOnly(P);
   In.Samples = &S;
   In.Present.push_back(InputKind::Samples);
@@ -217,6 +222,28 @@ TEST(Divergence, SamplesReplaceCounts) {
   ASSERT_EQ(A.size(), 1u);
   EXPECT_NEAR(A[0].EstimatedSpeedup, 100.0 / 70.0, 1e-9);
   EXPECT_NE(A[0].Estimator.find("PC samples"), std::string::npos);
+}
+
+TEST(Divergence, SamplesAreBoundedByTheExactCounts) {
+  // Short sides (2 PTX instructions each): of the kernel's 32 warp
+  // instructions, the idle lanes of the two sides cost 8 (half of each
+  // side's 8), so removing every idle lane gives at most 32 / 24. The
+  // samples crowd on the then side (90 of 100: 45 saved, 100 / 55), which
+  // the counts do not allow.
+  ProfileSet P = ifElseKernel(true, 2);
+  P.Functions[0].Blocks[1].Loc = {"/src/k.cu", 8, 1};
+  P.Functions[0].Blocks[2].Loc = {"/src/k.cu", 10, 1};
+  P.Functions[0].Blocks[3].Loc = {"/src/k.cu", 12, 1};
+  PcSampleSet S = ifElseSamples({{8, 90}, {12, 10}});
+  Inputs In = countsOnly(P);
+  In.Samples = &S;
+  In.Present.push_back(InputKind::Samples);
+  std::vector<Advice> A = runOptimizer("divergence", In);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NEAR(A[0].EstimatedSpeedup, 32.0 / 24.0, 1e-9);
+  EXPECT_NE(A[0].Estimator.find("bounded by the exact counts"),
+            std::string::npos);
+  EXPECT_EQ(A[0].Kind, EstimateKind::Formula);
 }
 
 TEST(Divergence, SamplesOnNoBlockCountInTheKernelTime) {
@@ -552,6 +579,24 @@ TEST(OccupancyLimiter, FiresOnRegisters) {
   EXPECT_NE(A[0].Hints[0].find("__launch_bounds__(256, 8)"), std::string::npos);
   EXPECT_NE(A[0].Hotspots[0].Evidence.find("limited by registers"),
             std::string::npos);
+  // The change is a machine parameter `advise --what-if` can re-simulate.
+  EXPECT_EQ(emu::formatWhatIf(A[0].Change), "_Z5heavyPf:registers=32");
+}
+
+TEST(OccupancyLimiter, FiresOnSharedMemory) {
+  // 48 KB of shared memory per block (+1 KB reserved): 4 blocks of the
+  // H100's 228 KB; 32 registers would allow 8, which the grid wants.
+  ProfileSet P = occupancyKernel(32, 8 * 132);
+  P.Functions[0].Resources->StaticSharedBytes = 48 * 1024;
+  std::vector<Advice> A = runOptimizer("occupancy_limiter", occupancyInputs(P));
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NE(A[0].Hotspots[0].Evidence.find("limited by shared memory"),
+            std::string::npos);
+  // The most a block may hold for 8 per SM: 228 KB / 8 less the 1 KB
+  // reserved, in 128 B units: 28160 B.
+  EXPECT_NE(A[0].Hints[0].find("at most 28160 B of shared memory per block"),
+            std::string::npos);
+  EXPECT_EQ(emu::formatWhatIf(A[0].Change), "_Z5heavyPf:shared=28160");
 }
 
 TEST(OccupancyLimiter, LastPartialRoundCounts) {

@@ -62,6 +62,9 @@ struct LaunchParams {
   /// Registers per thread of the machine code (ptxas), for the timing
   /// model's occupancy; 0: unknown (registers do not limit it).
   uint32_t RegistersPerThread = 0;
+  /// Shared memory per block the timing model places blocks by, when not
+  /// the kernel's own (a what-if, WhatIf.h); -1: the kernel's.
+  int64_t ModelSharedBytes = -1;
 };
 
 /// The modeled samples at one PTX instruction (pcsamples-*.json, schema

@@ -391,7 +391,10 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
   Shape.Ctas = (uint64_t)P.Grid.X * P.Grid.Y * P.Grid.Z;
   Shape.ThreadsPerCta = (uint32_t)Threads;
   Shape.RegistersPerThread = RegistersPerThread;
-  Shape.SharedPerCta = (uint64_t)K.Shared.StaticBytes + P.DynamicSharedBytes;
+  Shape.SharedPerCta =
+      P.ModelSharedBytes >= 0
+          ? (uint64_t)P.ModelSharedBytes
+          : (uint64_t)K.Shared.StaticBytes + P.DynamicSharedBytes;
   timing::LaunchModel Model(*M.Model, M.Code->Table, M.Code->NumSlots, Shape,
                             M.SamplePeriod, M.ModelSms);
   const uint32_t NWarps = (uint32_t)((Threads + 31) / 32);

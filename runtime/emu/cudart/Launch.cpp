@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
+#include "warpscope/Emu/WhatIf.h"
 #include "warpscope/Support/Demangle.h"
 #include "warpscope/Support/Settings.h"
 
@@ -43,6 +44,38 @@ cudaError_t interrupted(const std::string &Why) {
   return setErr(cudaErrorLaunchFailure);
 }
 
+/// The what-if of WARPSCOPE_EMU_WHATIF (WhatIf.h) for kernel Name, if any;
+/// false (said once) when the setting is malformed or cannot apply.
+bool whatIfFor(const std::string &Name, dim3 &Grid, dim3 &Block,
+               warpscope::emu::WhatIf &Out) {
+  const std::string Text =
+      warpscope::support::SettingsReader().text(warpscope::emu::WhatIfVariable);
+  if (Text.empty())
+    return true;
+  std::string Error;
+  if (!warpscope::emu::parseWhatIf(Text, Out, Error)) {
+    emuError(std::string(warpscope::emu::WhatIfVariable) + " '" + Text + "' " +
+             Error + " (see include/warpscope/Emu/WhatIf.h)");
+    return false;
+  }
+  if (Out.Kernel != Name) {
+    Out = warpscope::emu::WhatIf();
+    return true;
+  }
+  if ((Out.Grid && (Grid.y != 1 || Grid.z != 1)) ||
+      (Out.Block && (Block.y != 1 || Block.z != 1))) {
+    emuError(std::string(warpscope::emu::WhatIfVariable) +
+             ": grid= and block= change 1-D launches only; " + Name +
+             " is launched with a 2-D or 3-D shape");
+    return false;
+  }
+  if (Out.Grid)
+    Grid.x = Out.Grid;
+  if (Out.Block)
+    Block.x = Out.Block;
+  return true;
+}
+
 cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
                    size_t Shared, cudaStream_t Stream) {
   CHECK_STICKY();
@@ -52,6 +85,9 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   const KernelInfo *K = nullptr;
   if (cudaError_t E = findKernel(Func, F, K))
     return E;
+  warpscope::emu::WhatIf What;
+  if (!whatIfFor(F->Name, Grid, Block, What))
+    return cudaErrorInvalidValue;
   const cudaDeviceProp &P = deviceProp();
   uint64_t Threads = uint64_t(Block.x) * Block.y * Block.z;
   if (!Grid.x || !Grid.y || !Grid.z || !Block.x || !Block.y || !Block.z ||
@@ -90,6 +126,9 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
     std::string Why;
     if (const PtxasKernel *R = cudart::machineResources(*F, Why))
       LP.RegistersPerThread = R->Registers;
+    if (What.Registers)
+      LP.RegistersPerThread = What.Registers;
+    LP.ModelSharedBytes = What.Shared;
   }
   installInterruptHandlers();
   LaunchFault Fault = LaunchFault::None;
