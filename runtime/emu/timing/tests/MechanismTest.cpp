@@ -2,7 +2,7 @@
 //
 // One test per mechanism of issue 34: the launch's fixed cost and the
 // clocks, DRAM bandwidth per cycle under either clock, same-address global
-// atomics (within a warp and across SMs), shared atomics (lanes on one word,
+// atomics (within a warp and across SMs; ATOM against RED), shared atomics (lanes on one word,
 // the compare-and-swap loop), hashed cache sets, and stores that drain
 // without holding the warp.
 //
@@ -28,6 +28,7 @@ enum : uint32_t {
   UseLoad,     // r7 = r6 + ...
   GlobalRed,   // red.global.add.u32 (aggregable, no result)
   GlobalExch,  // r8 = atom.global.exch (not aggregable)
+  GlobalAtom,  // r8 = atom.global.add.u32 (aggregable, result read: ATOM)
   UseExch,     // r9 = r8 + ...
   SharedAtom,  // r8 = atom.shared.add.u32
   SharedFAdd,  // r8 = atom.shared.add.f32: a CAS loop on sm_90
@@ -51,8 +52,9 @@ std::vector<StaticInst> table() {
   T[UseLoad].NDst = 1, T[UseLoad].Dst[0] = 7;
   T[UseLoad].NSrc = 1, T[UseLoad].Src[0] = 6;
   T[GlobalRed].K = Kind::Atomic, T[GlobalRed].Aggregable = true;
-  T[GlobalExch].K = Kind::Atomic;
+  T[GlobalExch].K = Kind::Atomic, T[GlobalExch].Returns = true;
   T[GlobalExch].NDst = 1, T[GlobalExch].Dst[0] = 8;
+  T[GlobalAtom] = T[GlobalExch], T[GlobalAtom].Aggregable = true;
   T[UseExch].P = Pipe::Int;
   T[UseExch].NDst = 1, T[UseExch].Dst[0] = 9;
   T[UseExch].NSrc = 1, T[UseExch].Src[0] = 8;
@@ -244,9 +246,33 @@ TEST(TimingMechanism, AnAddressManyCtasUpdateIsSharedByEverySm) {
     return model(C, Ctas).Cycles;
   };
   const uint64_t Own = Run(false), Shared = Run(true);
-  // 30 requests x 3 waiting lanes x 19.8 cycles, twice as long shared.
+  // 30 requests x 4 updates (an exchange returns: each lane holds the
+  // address) x 19.8 cycles; at least as long again shared.
   EXPECT_GE(Own, 30u * 3 * 19);
   EXPECT_GE(Shared, Own + 30 * 3 * 19 * 9 / 10);
+}
+
+TEST(TimingMechanism, ReturningAtomicsQueueAcrossWarpsAndSms) {
+  // Two SMs, a warp each, 30 whole-warp integer adds: one update per
+  // request, on one address for both SMs or on each SM's own. An ATOM (its
+  // old value read) holds the address for each update, so on one address
+  // the two SMs' requests queue: each SM's share is half the unit, 19.8
+  // more cycles per update than on its own address. A RED's requests are
+  // pipelined: one address costs no more than two.
+  Config C = config(2);
+  C.AtomicSameAddressNs = 10; // 19.8 cycles at 1980 MHz
+  auto Run = [&](uint32_t Id, bool Same) {
+    std::vector<CtaTrace> Ctas;
+    for (uint64_t K = 0; K < 2; ++K) {
+      WarpTrace W;
+      for (int J = 0; J < 30; ++J)
+        addGlobalAtomic(W, Id, {{Same ? 64 : 64 + 1024 * K, 32}});
+      Ctas.push_back(cta({W}));
+    }
+    return model(C, Ctas).Cycles;
+  };
+  EXPECT_GE(Run(GlobalAtom, true), Run(GlobalAtom, false) + 30 * 19);
+  EXPECT_LE(Run(GlobalRed, true), Run(GlobalRed, false) + 30);
 }
 
 TEST(TimingMechanism, SharedAtomicLanesOnOneWordArePasses) {
