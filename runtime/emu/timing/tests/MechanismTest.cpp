@@ -2,9 +2,9 @@
 //
 // One test per mechanism of issue 34: the launch's fixed cost and the
 // clocks, DRAM bandwidth per cycle under either clock, same-address global
-// atomics (within a warp and across SMs; ATOM against RED), shared atomics (lanes on one word,
-// the compare-and-swap loop), hashed cache sets, and stores that drain
-// without holding the warp.
+// atomics (within a warp and across SMs; ATOM against RED), shared atomics
+// (lanes on one word, the compare-and-swap loop), hashed cache sets, and stores
+// that drain without holding the warp.
 //
 //===----------------------------------------------------------------------===//
 #include "SmSim.h"
