@@ -146,6 +146,19 @@ uint64_t chain(const Config &C, unsigned N) {
   return model(C, {cta({W})}).Cycles;
 }
 
+// Two SMs, a warp each, 30 requests of atomic Id with Lanes lanes on one
+// address: the same for both SMs (Same) or each SM's own.
+uint64_t twoSms(const Config &C, uint32_t Id, unsigned Lanes, bool Same) {
+  std::vector<CtaTrace> Ctas;
+  for (uint64_t K = 0; K < 2; ++K) {
+    WarpTrace W;
+    for (int J = 0; J < 30; ++J)
+      addGlobalAtomic(W, Id, {{Same ? 64 : 64 + 1024 * K, Lanes}});
+    Ctas.push_back(cta({W}));
+  }
+  return model(C, Ctas).Cycles;
+}
+
 } // namespace
 
 TEST(TimingMechanism, LaunchOverheadIsTimeAtTheChosenClock) {
@@ -235,17 +248,8 @@ TEST(TimingMechanism, AnAddressManyCtasUpdateIsSharedByEverySm) {
   // SMs (and, so the model assumes, every SM of the launch) share it.
   Config C = config(2);
   C.AtomicSameAddressNs = 10;
-  auto Run = [&](bool Same) {
-    std::vector<CtaTrace> Ctas;
-    for (uint64_t K = 0; K < 2; ++K) {
-      WarpTrace W;
-      for (int J = 0; J < 30; ++J)
-        addGlobalAtomic(W, GlobalExch, {{Same ? 64 : 64 + 1024 * K, 4}});
-      Ctas.push_back(cta({W}));
-    }
-    return model(C, Ctas).Cycles;
-  };
-  const uint64_t Own = Run(false), Shared = Run(true);
+  const uint64_t Own = twoSms(C, GlobalExch, 4, false),
+                 Shared = twoSms(C, GlobalExch, 4, true);
   // 30 requests x 4 updates (an exchange returns: each lane holds the
   // address) x 19.8 cycles; at least as long again shared.
   EXPECT_GE(Own, 30u * 3 * 19);
@@ -261,18 +265,10 @@ TEST(TimingMechanism, ReturningAtomicsQueueAcrossWarpsAndSms) {
   // pipelined: one address costs no more than two.
   Config C = config(2);
   C.AtomicSameAddressNs = 10; // 19.8 cycles at 1980 MHz
-  auto Run = [&](uint32_t Id, bool Same) {
-    std::vector<CtaTrace> Ctas;
-    for (uint64_t K = 0; K < 2; ++K) {
-      WarpTrace W;
-      for (int J = 0; J < 30; ++J)
-        addGlobalAtomic(W, Id, {{Same ? 64 : 64 + 1024 * K, 32}});
-      Ctas.push_back(cta({W}));
-    }
-    return model(C, Ctas).Cycles;
-  };
-  EXPECT_GE(Run(GlobalAtom, true), Run(GlobalAtom, false) + 30 * 19);
-  EXPECT_LE(Run(GlobalRed, true), Run(GlobalRed, false) + 30);
+  EXPECT_GE(twoSms(C, GlobalAtom, 32, true),
+            twoSms(C, GlobalAtom, 32, false) + 30 * 19);
+  EXPECT_LE(twoSms(C, GlobalRed, 32, true),
+            twoSms(C, GlobalRed, 32, false) + 30);
 }
 
 TEST(TimingMechanism, SharedAtomicLanesOnOneWordArePasses) {
