@@ -19,6 +19,10 @@ measured kernel times (issue 34).
       the statistics of modeled against measured time: overall, per size,
       on the programs that fitted a parameter (`train` in SPLIT) and on the
       others (`test`), and on the atomic-heavy kernels.
+  calibrate.py launches DATASET.csv MODELED [--programs P,...]
+      per launch configuration (grid, block) of each kernel, the mean
+      modeled against the mean measured time of its launches; the
+      statistics per program and kernel over its configurations.
   calibrate.py fit DATASET.csv MODELED --split SPLIT [--config FILE]
       the figures the split's training programs give (see fit()): prints
       them, and with --config the current value next to each.
@@ -368,6 +372,62 @@ def evaluate(a):
     return 0
 
 
+# ---------------------------------------------------------------- per launch
+
+def read_launches(d):
+    """{(kernel, grid, block): [modeled us]} of one run's ground truth."""
+    out = defaultdict(list)
+    for path in glob.glob(os.path.join(d, "emu-*.json")):
+        for l in read_json(path)["launches"]:
+            if l.get("modeled"):
+                key = (l["kernel"], tuple(l["grid"]), tuple(l["block"]))
+                out[key].append(l["modeled"]["microseconds"])
+    return out
+
+
+def launch_pairs(dataset, modeled, only=None):
+    """{(program, kernel): [(modeled ns, measured ns)]}, one pair per launch
+    configuration (grid, block) of each size: the mean modeled time of its
+    launches and the mean measured (the dataset's rows are per
+    configuration), where the dataset row is complete and the emulator ran
+    as many launches of it as ncu profiled."""
+    by = defaultdict(list)
+    cache = {}
+    with open(dataset) as f:
+        for r in csv.DictReader(l for l in f if not l.startswith("#")):
+            if only is not None and r["program"] not in only or r["complete"] != "1":
+                continue
+            d = os.path.join(modeled, "%s-%s" % (r["program"], r["size_tag"]))
+            if not os.path.isdir(d):
+                continue
+            if d not in cache:
+                cache[d] = read_launches(d)
+            key = (r["mangled"], tuple(int(r[k]) for k in ("grid_x", "grid_y", "grid_z")),
+                   tuple(int(r[k]) for k in ("block_x", "block_y", "block_z")))
+            m = cache[d].get(key)
+            if not m or len(m) != int(r["ncu_launches"]):
+                continue
+            by[(r["program"], compare_devices.short(r["mangled"]))].append(
+                (statistics.mean(m) * 1e3, float(r["time_ns_sum"]) / len(m)))
+    return by
+
+
+def launches(a):
+    """The statistics of launch_pairs() per program and kernel over its
+    configurations, every size together."""
+    by = launch_pairs(a.dataset, a.modeled,
+                      set(a.programs.split(",")) if a.programs else None)
+    if not by:
+        die("no launch configuration paired")
+    out = ["| program | kernel | configurations | median APE | geomean modeled/measured "
+           "| within ±30% | within 2x | Spearman ρ | ratio range |\n"
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|\n"]
+    for (program, kernel), pairs in sorted(by.items()):
+        out.append("| %s | %s | %s |\n" % (program, kernel, stat_cells(stats(pairs))))
+    sys.stdout.write("".join(out))
+    return 0
+
+
 # ---------------------------------------------------------------- fit
 
 def fit_launch_overhead(rows):
@@ -511,6 +571,10 @@ def main():
     f.add_argument("modeled")
     f.add_argument("--split", required=True)
     f.add_argument("--config")
+    p = sub.add_parser("launches")
+    p.add_argument("dataset")
+    p.add_argument("modeled")
+    p.add_argument("--programs")
     w = sub.add_parser("sweep")
     w.add_argument("dataset")
     w.add_argument("--build", required=True)
@@ -527,7 +591,7 @@ def main():
     if a.cmd == "run":
         run(a)
         return 0
-    return {"evaluate": evaluate, "fit": fit, "sweep": sweep}[a.cmd](a)
+    return {"evaluate": evaluate, "fit": fit, "sweep": sweep, "launches": launches}[a.cmd](a)
 
 
 if __name__ == "__main__":

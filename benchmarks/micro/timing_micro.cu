@@ -153,6 +153,17 @@ __global__ void hotAtomic(float *hot, int reps) {
     atomicAdd(hot, 1.0f);
 }
 
+// Every warp takes `reps` slots from one counter, using each (bfs's
+// frontier counter): ptxas combines the warp's lanes into one update, an
+// ATOM, since its old value is read, so the warps of every SM queue on the
+// address one update after another. 132 CTAs: every SM.
+__global__ void hotCounter(int *counter, int *out, int reps) {
+  int v = 0;
+  for (int r = 0; r < reps; ++r)
+    v += atomicAdd(counter, 1) & 1;
+  out[(blockIdx.x * blockDim.x + threadIdx.x) & 31] = v;
+}
+
 // Every lane adds to one shared word `reps` times, each add waiting for
 // the one before: one pass of the shared atomic unit per lane.
 __global__ void sharedAtomic(int *out, int reps) {
@@ -229,6 +240,8 @@ int main() {
   hotAtomic<<<132, 256>>>(f, 20);
   sharedAtomic<<<1, 32>>>(o, 100);
   sharedAtomic<<<1, 32>>>(o, 200);
+  hotCounter<<<132, 256>>>(o, o + 1, 10);
+  hotCounter<<<132, 256>>>(o, o + 1, 20);
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("%s\n", e == cudaSuccess ? "done" : cudaGetErrorString(e));
   return e == cudaSuccess ? 0 : 1;

@@ -121,6 +121,11 @@ def main():
     row("shared atomic, cycles per pass",
         (rep - c["shared_latency"] - c["int_latency"]) / 32,
         c.get("shared_atomic_cycles", 1), "cycles")
+    # A counter every warp of 132 CTAs takes 10 more slots from: one update
+    # per warp and request, each holding the address (an ATOM).
+    per = (cyc[e + 6] - cyc[e + 5]) / (busiest * 8 * 10 * c["sm_count"]) / clock * 1e3
+    row("same-address atomic returning its value, per update", per,
+        c.get("atomic_same_address_ns", 0), "ns")
     print("| figure (%s) | derived from modeled cycles | configured | unit | error |"
           % a.config)
     print("|---|---:|---:|---|---:|")

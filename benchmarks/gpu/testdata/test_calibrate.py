@@ -115,6 +115,16 @@ class Pairing(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp)
 
+    def test_per_launch_configuration(self):
+        by = calibrate.launch_pairs(self.dataset, os.path.join(self.tmp, "modeled"))
+        # _Z1av at grid 4: mean of 0.5 and 0.75 us against 2000 / 2 ns; at
+        # grid 8 one launch each. _Z1bv: its complete configuration only;
+        # _Z1cv: modeled twice, measured once; "other": not modeled.
+        self.assertEqual(dict(by), {("prog", "a"): [(625.0, 1000.0), (2000.0, 3000.0)],
+                                    ("prog", "b"): [(10.0, 1000.0)]})
+        self.assertEqual(list(calibrate.launch_pairs(
+            self.dataset, os.path.join(self.tmp, "modeled"), {"other"})), [])
+
     def test_sums_and_left_out(self):
         rows, skipped = calibrate.pair(self.dataset, os.path.join(self.tmp, "modeled"))
         self.assertEqual(len(rows), 1)

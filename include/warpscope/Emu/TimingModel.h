@@ -63,6 +63,9 @@ struct StaticInst {
   /// warp updates one address, SASS updates it once for the warp (ptxas
   /// combines the lanes' operands first: VOTE/POPC or REDUX, then one RED).
   bool Aggregable = false;
+  /// An atomic whose old value the program reads (SASS ATOM); one whose
+  /// result is never read is a RED (ptxas drops the return).
+  bool Returns = false;
   uint8_t NDst = 0, NSrc = 0;
   uint32_t Dst[4] = {}, Src[8] = {};          ///< register slots
   uint32_t BarrierId = 0, BarrierThreads = 0; ///< 0 threads: the whole CTA

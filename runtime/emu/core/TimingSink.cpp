@@ -138,6 +138,24 @@ void describeArith(const Inst &I, StaticInst &S) {
 
 // Prev: the instruction the model sees before I in the code (null at the
 // function's start), which skips free probe instructions.
+// Whether any instruction of F reads Slot (an atomic's old value).
+bool slotRead(const Function &F, uint32_t Slot) {
+  if (Slot < FirstRegSlot)
+    return false;
+  for (const Inst &J : F.Code) {
+    if (J.Addr == Slot || J.Guard == (int32_t)Slot)
+      return true;
+    for (unsigned K = 0; K < J.NS && K < 5; ++K)
+      if (J.S[K] == Slot)
+        return true;
+    if (J.Op == OpSust) // lists the values it stores as D
+      for (unsigned K = 0; K < J.ND && K < 4; ++K)
+        if (J.D[K] == Slot)
+          return true;
+  }
+  return false;
+}
+
 StaticInst describe(const Function &F, const Inst &I, const Inst *Prev) {
   StaticInst S;
   auto Src = [&](uint32_t Slot) {
@@ -176,6 +194,7 @@ StaticInst describe(const Function &F, const Inst &I, const Inst *Prev) {
     S.Aggregable =
         !tyFloat(I.T) && (I.Sub == AtAdd || I.Sub == AtMin || I.Sub == AtMax ||
                           I.Sub == AtAnd || I.Sub == AtOr || I.Sub == AtXor);
+    S.Returns = I.Op == OpAtom && I.ND > 0 && slotRead(F, I.D[0]);
     return S;
   case OpCpAsync:
   case OpTex:

@@ -160,9 +160,16 @@ double MemorySide::sharedAccess(const StaticInst &SI, const MemAccess &M,
 double MemorySide::atomicUnits(const StaticInst &SI, const MemAccess &M,
                                const uint64_t *Lines, double A0, uint64_t Cta) {
   // Each address's updates are done one after another at its L2 slice.
-  // This SM's view: an address other CTAs update too is updated by every
-  // SM, so this SM gets 1 / ActiveSms of its atomic unit (each update
-  // occupies it ActiveSms times as long), as with the bandwidth shares.
+  // An ATOM returns the old value: the slice finishes each of its updates
+  // before the next request on the address, so every update holds it and
+  // requests from other warps and SMs queue (bfs's frontier counter). A
+  // RED's requests are pipelined (kmeans_assign's counter: 2,048 of them
+  // on one address measure no longer than the kernel's other work): only
+  // the lanes after the first of one request wait for the one before
+  // (hist_global's bins). This SM's view: an address other CTAs update too
+  // is updated by every SM, so this SM gets 1 / ActiveSms of its atomic
+  // unit (each update occupies it ActiveSms times as long), as with the
+  // bandwidth shares.
   double Done = 0;
   const double Service = C->cycles(C->AtomicSameAddressNs);
   if (Service <= 0)
@@ -173,18 +180,16 @@ double MemorySide::atomicUnits(const StaticInst &SI, const MemAccess &M,
     const uint64_t Packed = Lines[M.AtomBegin + K];
     const uint64_t Addr = Packed >> 6;
     // All lanes on one address of an aggregable operation: one update.
-    // The first update of a request costs its L2 transfer (above); each
-    // further lane on the address waits for the one before.
     const double Lanes =
         SI.Aggregable && M.NAtoms == 1 ? 1.0 : (double)(Packed & 63) + 1;
-    const double Extra = Lanes - 1;
+    const double Holds = SI.Returns ? Lanes : Lanes - 1;
     const double Occupy =
         Service * (Shared->Owners.shared(Addr, Cta) ? ActiveSms : 1.0);
     auto &Slot = AtomicFree[atomicSlot(Addr)];
     if (Slot.first != Addr + 1)
       Slot = {Addr + 1, 0.0};
     const double S0 = std::max(A0, Slot.second);
-    Slot.second = S0 + Extra * Occupy;
+    Slot.second = S0 + Holds * Occupy;
     Done = std::max(Done, Slot.second + C->AtomicLatency);
   }
   return Done;

@@ -2,9 +2,9 @@
 //
 // One test per mechanism of issue 34: the launch's fixed cost and the
 // clocks, DRAM bandwidth per cycle under either clock, same-address global
-// atomics (within a warp and across SMs), shared atomics (lanes on one word,
-// the compare-and-swap loop), hashed cache sets, and stores that drain
-// without holding the warp.
+// atomics (within a warp and across SMs; ATOM against RED), shared atomics
+// (lanes on one word, the compare-and-swap loop), hashed cache sets, and stores
+// that drain without holding the warp.
 //
 //===----------------------------------------------------------------------===//
 #include "SmSim.h"
@@ -28,6 +28,7 @@ enum : uint32_t {
   UseLoad,     // r7 = r6 + ...
   GlobalRed,   // red.global.add.u32 (aggregable, no result)
   GlobalExch,  // r8 = atom.global.exch (not aggregable)
+  GlobalAtom,  // r8 = atom.global.add.u32 (aggregable, result read: ATOM)
   UseExch,     // r9 = r8 + ...
   SharedAtom,  // r8 = atom.shared.add.u32
   SharedFAdd,  // r8 = atom.shared.add.f32: a CAS loop on sm_90
@@ -51,8 +52,9 @@ std::vector<StaticInst> table() {
   T[UseLoad].NDst = 1, T[UseLoad].Dst[0] = 7;
   T[UseLoad].NSrc = 1, T[UseLoad].Src[0] = 6;
   T[GlobalRed].K = Kind::Atomic, T[GlobalRed].Aggregable = true;
-  T[GlobalExch].K = Kind::Atomic;
+  T[GlobalExch].K = Kind::Atomic, T[GlobalExch].Returns = true;
   T[GlobalExch].NDst = 1, T[GlobalExch].Dst[0] = 8;
+  T[GlobalAtom] = T[GlobalExch], T[GlobalAtom].Aggregable = true;
   T[UseExch].P = Pipe::Int;
   T[UseExch].NDst = 1, T[UseExch].Dst[0] = 9;
   T[UseExch].NSrc = 1, T[UseExch].Src[0] = 8;
@@ -144,6 +146,19 @@ uint64_t chain(const Config &C, unsigned N) {
   return model(C, {cta({W})}).Cycles;
 }
 
+// Two SMs, a warp each, 30 requests of atomic Id with Lanes lanes on one
+// address: the same for both SMs (Same) or each SM's own.
+uint64_t twoSms(const Config &C, uint32_t Id, unsigned Lanes, bool Same) {
+  std::vector<CtaTrace> Ctas;
+  for (uint64_t K = 0; K < 2; ++K) {
+    WarpTrace W;
+    for (int J = 0; J < 30; ++J)
+      addGlobalAtomic(W, Id, {{Same ? 64 : 64 + 1024 * K, Lanes}});
+    Ctas.push_back(cta({W}));
+  }
+  return model(C, Ctas).Cycles;
+}
+
 } // namespace
 
 TEST(TimingMechanism, LaunchOverheadIsTimeAtTheChosenClock) {
@@ -233,20 +248,27 @@ TEST(TimingMechanism, AnAddressManyCtasUpdateIsSharedByEverySm) {
   // SMs (and, so the model assumes, every SM of the launch) share it.
   Config C = config(2);
   C.AtomicSameAddressNs = 10;
-  auto Run = [&](bool Same) {
-    std::vector<CtaTrace> Ctas;
-    for (uint64_t K = 0; K < 2; ++K) {
-      WarpTrace W;
-      for (int J = 0; J < 30; ++J)
-        addGlobalAtomic(W, GlobalExch, {{Same ? 64 : 64 + 1024 * K, 4}});
-      Ctas.push_back(cta({W}));
-    }
-    return model(C, Ctas).Cycles;
-  };
-  const uint64_t Own = Run(false), Shared = Run(true);
-  // 30 requests x 3 waiting lanes x 19.8 cycles, twice as long shared.
+  const uint64_t Own = twoSms(C, GlobalExch, 4, false),
+                 Shared = twoSms(C, GlobalExch, 4, true);
+  // 30 requests x 4 updates (an exchange returns: each lane holds the
+  // address) x 19.8 cycles; at least as long again shared.
   EXPECT_GE(Own, 30u * 3 * 19);
   EXPECT_GE(Shared, Own + 30 * 3 * 19 * 9 / 10);
+}
+
+TEST(TimingMechanism, ReturningAtomicsQueueAcrossWarpsAndSms) {
+  // Two SMs, a warp each, 30 whole-warp integer adds: one update per
+  // request, on one address for both SMs or on each SM's own. An ATOM (its
+  // old value read) holds the address for each update, so on one address
+  // the two SMs' requests queue: each SM's share is half the unit, 19.8
+  // more cycles per update than on its own address. A RED's requests are
+  // pipelined: one address costs no more than two.
+  Config C = config(2);
+  C.AtomicSameAddressNs = 10; // 19.8 cycles at 1980 MHz
+  EXPECT_GE(twoSms(C, GlobalAtom, 32, true),
+            twoSms(C, GlobalAtom, 32, false) + 30 * 19);
+  EXPECT_LE(twoSms(C, GlobalRed, 32, true),
+            twoSms(C, GlobalRed, 32, false) + 30);
 }
 
 TEST(TimingMechanism, SharedAtomicLanesOnOneWordArePasses) {
