@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Code.h"
+#include "warpscope/ABI/PtxOpcodes.h"
 #include "warpscope/PTX/PtxListing.h"
 #include "llvm/ADT/StringRef.h"
 #include <cctype>
@@ -29,6 +30,8 @@ Space ptxSpace(StringRef Op) {
   return Space::Generic;
 }
 
+// The unit comes from the opcode table (warpscope/ABI/PtxOpcodes.def);
+// modifiers refine it as the timing model does (docs/timing-model.md).
 void classifyPtx(Instr &I) {
   StringRef Op(I.Opcode);
   StringRef Base = Op.split('.').first;
@@ -41,57 +44,93 @@ void classifyPtx(Instr &I) {
                 : S == Space::Constant ? LatencyClass::Constant
                                        : LatencyClass::GlobalLocal;
   };
-  if ((Base == "ld" || Base == "st") && Op.contains(".param")) {
-    // Parameter passing: register moves in SASS (a kernel's ld.param is a
-    // constant-bank operand), fixed latency (docs/timing-model.md).
-    I.Class = OpClass::Arith;
-    I.Load = Base == "ld";
-    I.Store = Base == "st";
-  } else if (Base == "ld" || Base == "ldu" || Base == "ldmatrix")
-    Mem(ptxSpace(Op), true, false);
-  else if (Base == "st" || Base == "stmatrix")
-    Mem(ptxSpace(Op), false, true);
-  else if (Base == "atom" || Base == "red") {
-    Mem(ptxSpace(Op), Base == "atom", true);
-    I.Atomic = true;
-  } else if (Base == "cp" && Op.starts_with("cp.async") &&
-             !Op.contains("group") && !Op.contains("wait"))
-    Mem(Space::Global, true, true);
-  else if (Base == "tex" || Base == "tld4" || Base == "suld" ||
-           Base == "sust" || Base == "txq")
-    Mem(Space::Texture, Base != "sust", Base == "sust");
-  else if (Base == "wmma" && Op.contains(".load"))
-    Mem(ptxSpace(Op), true, false);
-  else if (Base == "wmma" && Op.contains(".store"))
-    Mem(ptxSpace(Op), false, true);
-  else if (Base == "bar" || Base == "barrier" || Base == "membar" ||
-           Base == "fence" || Op.starts_with("cp.async.wait"))
-    I.Class = OpClass::Sync;
-  else if (Base == "bra" || Base == "brx" || Base == "call" || Base == "ret" ||
-           Base == "exit" || Base == "trap")
-    I.Class = OpClass::Branch;
-  else if (Base == "sin" || Base == "cos" || Base == "lg2" || Base == "ex2" ||
-           Base == "tanh" ||
-           ((Base == "sqrt" || Base == "rcp" || Base == "rsqrt") &&
-            Op.contains(".approx") && !Op.ends_with(".f64"))) {
-    // One MUFU: variable latency (short scoreboard).
-    I.Class = OpClass::LongArith;
-    I.Latency = LatencyClass::Sfu;
-  } else if (Base == "cvt") {
-    // The conversion pipe: variable latency, as I2F / F2I are in SASS.
-    I.Class = OpClass::Arith;
-    I.Latency = LatencyClass::Sfu;
-  } else if (Base == "div" || Base == "rem" || Base == "sqrt" ||
-             Base == "rcp" || Base == "rsqrt" || Op.ends_with(".f64")) {
-    // A chain of dependent fixed-latency instructions (CUDA's division and
-    // square-root sequences) or the FP64 pipe: readers wait.
+  // A chain of dependent fixed-latency instructions (CUDA's division and
+  // square-root sequences) or the FP64 pipe: readers wait.
+  auto Chain = [&] {
     I.Class = OpClass::LongArith;
     I.Latency = LatencyClass::Chain;
-  } else if (Base == "shfl" || Base == "match" || Base == "redux") {
+  };
+  // One MUFU: variable latency (short scoreboard).
+  auto Sfu = [&] {
+    I.Class = OpClass::LongArith;
+    I.Latency = LatencyClass::Sfu;
+  };
+  I.Class = OpClass::Arith;
+  const PtxUnit Unit = ptxOpcodeOf(I.Opcode).Unit;
+  switch (Unit) {
+  case PtxUnit::Load:
+  case PtxUnit::Store:
+    if ((Base == "ld" || Base == "st") && Op.contains(".param")) {
+      // Parameter passing: register moves in SASS (a kernel's ld.param is
+      // a constant-bank operand), fixed latency (docs/timing-model.md).
+      I.Load = Base == "ld";
+      I.Store = Base == "st";
+      return;
+    }
+    Mem(ptxSpace(Op), Unit == PtxUnit::Load, Unit == PtxUnit::Store);
+    return;
+  case PtxUnit::Atomic:
+    Mem(ptxSpace(Op), Base == "atom", true);
+    I.Atomic = true;
+    return;
+  case PtxUnit::AsyncCopy:
+    if (Op.starts_with("cp.async.wait"))
+      I.Class = OpClass::Sync;
+    else if (Op.starts_with("cp.async") && !Op.contains("group") &&
+             !Op.contains("wait"))
+      Mem(Space::Global, true, true);
+    else
+      break;
+    return;
+  case PtxUnit::Texture:
+    Mem(Space::Texture, Base != "sust", Base == "sust");
+    return;
+  case PtxUnit::Matrix:
+    if (Op.contains(".load"))
+      Mem(ptxSpace(Op), true, false);
+    else if (Op.contains(".store"))
+      Mem(ptxSpace(Op), false, true);
+    else
+      break;
+    return;
+  case PtxUnit::Barrier:
+  case PtxUnit::Fence:
+    I.Class = OpClass::Sync;
+    return;
+  case PtxUnit::Branch:
+  case PtxUnit::Exit:
+    I.Class = OpClass::Branch;
+    return;
+  case PtxUnit::Sfu:
+    Sfu();
+    return;
+  case PtxUnit::Root:
+    if (Op.contains(".approx") && !Op.ends_with(".f64"))
+      Sfu();
+    else
+      Chain();
+    return;
+  case PtxUnit::Convert:
+    // The conversion pipe: variable latency, as I2F / F2I are in SASS.
+    I.Latency = LatencyClass::Sfu;
+    return;
+  case PtxUnit::Divide:
+    Chain();
+    return;
+  case PtxUnit::Shuffle:
+    if (Op.ends_with(".f64"))
+      break;
     I.Class = OpClass::Other;
     I.Latency = LatencyClass::Shared;
-  } else
-    I.Class = OpClass::Arith;
+    return;
+  case PtxUnit::Alu:
+  case PtxUnit::Free:
+  case PtxUnit::Tensor:
+    break;
+  }
+  // The FP64 pipe.
+  if (Op.ends_with(".f64"))
+    Chain();
 }
 
 /// "%r12", "%rd3", "%f1", "%p2": a name then digits, not a special register

@@ -1,9 +1,11 @@
 //===- InstructionClasses.cpp - What a PTX opcode does --------------------===//
 
 #include "warpscope/PTX/InstructionClasses.h"
+#include "warpscope/ABI/PtxOpcodes.h"
 #include <set>
 #include <vector>
 
+using namespace warpscope;
 using namespace warpscope::ptx;
 
 namespace {
@@ -59,97 +61,71 @@ InstructionInfo warpscope::ptx::classify(const std::string &Opcode) {
         P[I] == "param" || P[I] == "const")
       Space = P[I];
   }
+  const PtxOpcodeInfo &Row = ptxOpcodeInfo(lookupPtxOpcode(Base));
   InstructionInfo Info;
-  auto Is = [&](std::initializer_list<const char *> Names) {
-    for (const char *N : Names)
-      if (Base == N)
-        return true;
-    return false;
-  };
-  if (Is({"ld", "ldu", "st", "prefetch", "prefetchu", "cp", "stmatrix",
-          "ldmatrix"})) {
-    Info.Class = "memory";
+  switch (Row.Mix) {
+  case PtxMix::Memory:
+  case PtxMix::Atomic:
+    Info.Class = Row.Mix == PtxMix::Memory ? "memory" : "atomic";
     Info.Space = Space;
     Info.BytesPerLane = Vector * (typeBits(Type) / 8);
     return Info;
-  }
-  if (Is({"atom", "red"})) {
-    Info.Class = "atomic";
-    Info.Space = Space;
-    Info.BytesPerLane = Vector * (typeBits(Type) / 8);
-    return Info;
-  }
-  if (Is({"bra", "brx", "call", "ret", "exit", "trap", "brkpt"})) {
+  case PtxMix::Control:
     Info.Class = "control";
     return Info;
-  }
-  if (Is({"bar", "barrier", "membar", "fence", "mbarrier", "griddepcontrol"})) {
+  case PtxMix::Sync:
     Info.Class = "sync";
     return Info;
-  }
-  if (Is({"vote", "shfl", "match", "activemask", "redux", "elect"})) {
+  case PtxMix::Warp:
     Info.Class = "warp";
     return Info;
-  }
-  if (Is({"and", "or", "xor", "not", "cnot", "shl", "shr", "shf", "lop3",
-          "popc", "clz", "brev", "bfe", "bfi", "bfind", "prmt", "fns", "bmsk",
-          "szext"})) {
+  case PtxMix::Logic:
     Info.Class = "logic";
     return Info;
-  }
-  if (Is({"setp", "set", "selp", "slct", "testp"})) {
+  case PtxMix::CompareSelect:
     Info.Class = "compare_select";
     return Info;
-  }
-  if (Is({"cvt", "cvta", "cvt_pack"})) {
+  case PtxMix::Conversion:
     Info.Class = "conversion";
     return Info;
-  }
-  if (Is({"mov", "isspacep"})) {
+  case PtxMix::Move:
     Info.Class = "move";
     return Info;
+  case PtxMix::Other:
+    Info.Class = "other";
+    return Info;
+  case PtxMix::Special:
+  case PtxMix::Divide:
+  case PtxMix::Arith:
+    break;
   }
   bool Float = !Type.empty() && isFloatType(Type);
   unsigned Lanes = Type == "f16x2" || Type == "bf16x2" ? 2 : 1;
-  auto FloatKind = [&] {
+  FloatWidth W = FloatWidth::None;
+  if (Float) {
     unsigned Bits = typeBits(Type) / Lanes;
-    return Bits == 64   ? FloatWidth::Double
-           : Bits == 32 ? FloatWidth::Single
-                        : FloatWidth::Half;
-  };
-  if (Is({"sin", "cos", "ex2", "lg2", "tanh", "rsqrt", "sqrt", "rcp"}) ||
-      (Base == "div" && Float)) {
+    W = Bits == 64   ? FloatWidth::Double
+        : Bits == 32 ? FloatWidth::Single
+                     : FloatWidth::Half;
+  }
+  if (Float && Row.Flops) {
+    Info.Flop = W;
+    Info.FlopsPerLane = Row.Flops * Lanes;
+  }
+  if (Row.Mix == PtxMix::Special || (Row.Mix == PtxMix::Divide && Float)) {
     Info.Class = "special";
-    if (Float && !Is({"sin", "cos", "ex2", "lg2", "tanh"})) {
-      Info.Flop = FloatKind();
-      Info.FlopsPerLane = Lanes;
-    }
     return Info;
   }
-  if (Is({"add",      "sub",  "mul",  "mad",  "fma",   "div",   "rem",
-          "abs",      "neg",  "min",  "max",  "mul24", "mad24", "sad",
-          "copysign", "dp4a", "dp2a", "addc", "subc",  "madc"})) {
-    if (Float) {
-      FloatWidth W = FloatKind();
-      Info.Class = W == FloatWidth::Double   ? "fp64"
-                   : W == FloatWidth::Single ? "fp32"
-                                             : "fp16";
-      if (Is({"add", "sub", "mul", "min", "max"})) {
-        Info.Flop = W;
-        Info.FlopsPerLane = Lanes;
-      } else if (Is({"fma", "mad"})) {
-        Info.Flop = W;
-        Info.FlopsPerLane = 2 * Lanes;
-      }
-      return Info;
-    }
-    unsigned Bits = typeBits(Type);
-    Info.Class = Bits == 64   ? "int64"
-                 : Bits == 16 ? "int16"
-                 : Bits == 8  ? "int8"
-                              : "int32";
+  if (Float) {
+    Info.Class = W == FloatWidth::Double   ? "fp64"
+                 : W == FloatWidth::Single ? "fp32"
+                                           : "fp16";
     return Info;
   }
-  Info.Class = "other";
+  unsigned Bits = typeBits(Type);
+  Info.Class = Bits == 64   ? "int64"
+               : Bits == 16 ? "int16"
+               : Bits == 8  ? "int8"
+                            : "int32";
   return Info;
 }

@@ -309,8 +309,7 @@ static int roundedOp(uint16_t Op) {
 
 // The .approx forms as the GPU computes them (Mufu.cpp); false for a form
 // the model lacks (none that PTX defines), which the generic paths take.
-static bool approxLanes(Frame &Fr, const Inst &I, uint32_t EM) {
-  uint64_t *R = Fr.Regs.data();
+static bool approxLanes(uint64_t *R, const Inst &I, uint32_t EM) {
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   const uint64_t *B = R + (size_t)I.S[1] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
@@ -332,11 +331,18 @@ static bool approxLanes(Frame &Fr, const Inst &I, uint32_t EM) {
   return mufu::approxLanesF32(I.Op, Ftz, EM, D, A);
 }
 
-// Float ops (f32/f64) with modifiers.
-void Launcher::execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
-  if ((I.Flags & FApprox) && approxLanes(Fr, I, EM))
-    return;
-  uint64_t *R = Fr.Regs.data();
+template <class T>
+[[gnu::noinline]] static int floatLanes(const Inst &I, uint64_t *R,
+                                        uint32_t EM);
+
+// Float ops (f32/f64) with modifiers on the registers R under the mask EM:
+// the fast paths, then floatLanes. Returns the first lane of an operation
+// it does not implement (nothing written), or -1. Inlined into execFloat,
+// which reports that failure: one call per instruction, as before.
+[[gnu::always_inline]] static inline int floatOps(const Inst &I, uint64_t *R,
+                                                  uint32_t EM) {
+  if ((I.Flags & FApprox) && approxLanes(R, I, EM))
+    return -1;
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   const uint64_t *B = R + (size_t)I.S[1] * 32;
   const uint64_t *C = R + (size_t)I.S[2] * 32;
@@ -351,53 +357,53 @@ void Launcher::execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       case OpAdd:
         bin<float>(EM, D, A, B,
                    [](float X, float Y) { return canonF32(X + Y); });
-        return;
+        return -1;
       case OpSub:
         bin<float>(EM, D, A, B,
                    [](float X, float Y) { return canonF32(X - Y); });
-        return;
+        return -1;
       case OpMul:
         bin<float>(EM, D, A, B,
                    [](float X, float Y) { return canonF32(X * Y); });
-        return;
+        return -1;
       case OpFma:
         fmaLanesF32(EM, D, A, B, C);
-        return;
+        return -1;
       case OpDiv:
         if (I.Flags & FApprox)
           bin<float>(EM, D, A, B, [](float X, float Y) { return X / Y; });
         else
           bin<float>(EM, D, A, B,
                      [](float X, float Y) { return canonF32(X / Y); });
-        return;
-      // The unary forms as floatLanesF32 computes them (no relu on these);
+        return -1;
+      // The unary forms as floatLanes computes them (no relu on these);
       // .approx ones keep their NaNs (out of this emulation's NaN rules).
       case OpNeg:
         un<float>(EM, D, A, [](float X) { return canonF32(-X); });
-        return;
+        return -1;
       case OpAbs:
         un<float>(EM, D, A, [](float X) { return canonF32(std::fabs(X)); });
-        return;
+        return -1;
       case OpSqrt:
         if (I.Flags & FApprox)
           un<float>(EM, D, A, [](float X) { return std::sqrt(X); });
         else
           un<float>(EM, D, A, [](float X) { return canonF32(std::sqrt(X)); });
-        return;
+        return -1;
       case OpRsqrt:
         un<float>(EM, D, A, [](float X) { return 1.0f / std::sqrt(X); });
-        return;
+        return -1;
       case OpRcp:
         if (I.Flags & FApprox)
           un<float>(EM, D, A, [](float X) { return 1.0f / X; });
         else
           un<float>(EM, D, A, [](float X) { return canonF32(1.0f / X); });
-        return;
+        return -1;
       default:
         break;
       }
     }
-    return floatLanesF32(W, Fr, I, EM);
+    return floatLanes<float>(I, R, EM);
   }
   // f64: where an operand is a NaN, sm_90 returns a NaN operand quieted in
   // its own order (nanPick64), the host another; nanOr64 picks it without
@@ -407,26 +413,34 @@ void Launcher::execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     case OpAdd:
       LANES(D[l] = nanOr64(B[l],
                            put<double>(get<double>(A[l]) + get<double>(B[l]))));
-      return;
+      return -1;
     case OpSub:
       LANES(D[l] = nanOr64(B[l],
                            put<double>(get<double>(A[l]) - get<double>(B[l]))));
-      return;
+      return -1;
     case OpMul:
       LANES(D[l] = nanOr64(B[l],
                            put<double>(get<double>(A[l]) * get<double>(B[l]))));
-      return;
+      return -1;
     case OpFma:
       fmaLanesF64(EM, D, A, B, C);
-      return;
+      return -1;
     case OpDiv:
       bin<double>(EM, D, A, B, [](double X, double Y) { return X / Y; });
-      return;
+      return -1;
     default:
       break;
     }
   }
-  floatLanesF64(W, Fr, I, EM);
+  return floatLanes<double>(I, R, EM);
+}
+
+void Launcher::execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  const int Lane = floatOps(I, Fr.Regs.data(), EM);
+  if (Lane >= 0)
+    fail(W, *Fr.F, I, Lane,
+         I.T == Ty::F32 ? "unsupported f32 operation"
+                        : "unsupported f64 operation");
 }
 
 // .ftz on a result: sm_90 flushes a tiny result, and tininess is IEEE's
@@ -442,117 +456,19 @@ static float ftzTiny32(float Res, int ROp, int Mode, float X, float Y,
   switch (ROp) {
   case ROpMul:
   case ROpDiv:
-    R2 = roundedF32(ROp, 2 * X, Y, Z, Mode);
+    R2 = rounded<float>(ROp, 2 * X, Y, Z, Mode);
     break;
   case ROpSqrt:
-    R2 = roundedF32(ROp, 4 * X, Y, Z, Mode);
+    R2 = rounded<float>(ROp, 4 * X, Y, Z, Mode);
     break;
   case ROpRcp:
-    R2 = roundedF32(ROp, X / 2, Y, Z, Mode);
+    R2 = rounded<float>(ROp, X / 2, Y, Z, Mode);
     break;
   default: // add, sub, fma
-    R2 = roundedF32(ROp, 2 * X, 2 * Y, 2 * Z, Mode);
+    R2 = rounded<float>(ROp, 2 * X, 2 * Y, 2 * Z, Mode);
     break;
   }
   return std::fabs(R2) < 0x1p-125f ? std::copysign(0.0f, Res) : Res;
-}
-
-// f32 lane by lane: ftz, sat, relu, directed rounding, and the operations
-// without a fast path in execFloat.
-void Launcher::floatLanesF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
-  uint64_t *R = Fr.Regs.data();
-  const uint64_t *A = R + (size_t)I.S[0] * 32;
-  const uint64_t *B = R + (size_t)I.S[1] * 32;
-  const uint64_t *C = R + (size_t)I.S[2] * 32;
-  uint64_t *D = R + (size_t)I.D[0] * 32;
-  const bool Ftz = I.Flags & FFtz, Sat = I.Flags & FSat;
-  const int Mode = I.Rnd;
-  const bool Directed = Mode == RndRz || Mode == RndRm || Mode == RndRp;
-  const int ROp = roundedOp(I.Op);
-  for (int L = 0; L < 32; ++L) {
-    if (!((EM >> L) & 1))
-      continue;
-    float X = get<float>(A[L]), Y = get<float>(B[L]), Z = get<float>(C[L]), Res;
-    if (Ftz) {
-      X = ftz32(X);
-      Y = ftz32(Y);
-      Z = ftz32(Z);
-    }
-    if (Directed && ROp >= 0) {
-      Res = roundedF32(ROp, X, Y, Z, Mode);
-    } else {
-      switch (I.Op) {
-      case OpAdd:
-        Res = X + Y;
-        break;
-      case OpSub:
-        Res = X - Y;
-        break;
-      case OpMul:
-        Res = X * Y;
-        break;
-      case OpFma:
-        Res = std::fma(X, Y, Z);
-        break;
-      case OpDiv:
-        Res = X / Y;
-        break;
-      case OpMin:
-        Res = fminPtx(X, Y, I.Flags & FNan);
-        if (I.NS == 3)
-          Res = fminPtx(Res, Z, I.Flags & FNan);
-        break;
-      case OpMax:
-        Res = fmaxPtx(X, Y, I.Flags & FNan);
-        if (I.NS == 3)
-          Res = fmaxPtx(Res, Z, I.Flags & FNan);
-        break;
-      case OpAbs:
-        Res = std::fabs(X);
-        break;
-      case OpNeg:
-        Res = -X;
-        break;
-      case OpRcp:
-        Res = 1.0f / X;
-        break;
-      case OpSqrt:
-        Res = std::sqrt(X);
-        break;
-      case OpRsqrt:
-        Res = 1.0f / std::sqrt(X);
-        break;
-      case OpEx2:
-        Res = std::exp2(X);
-        break;
-      case OpLg2:
-        Res = std::log2(X);
-        break;
-      case OpSin:
-        Res = std::sin(X);
-        break;
-      case OpCos:
-        Res = std::cos(X);
-        break;
-      case OpTanh:
-        Res = std::tanh(X);
-        break;
-      case OpCopysign:
-        Res = std::copysign(Y, X);
-        break;
-      default:
-        fail(W, *Fr.F, I, L, "unsupported f32 operation");
-      }
-    }
-    const bool Exact = !(I.Flags & FApprox) && I.Op != OpCopysign;
-    if (Ftz)
-      Res = Exact && ROp >= 0 ? ftzTiny32(Res, ROp, Mode, X, Y, Z) : ftz32(Res);
-    if (Sat)
-      Res = sat32(Res);
-    if (I.Flags & FRelu && !(Res >= 0))
-      Res = std::isnan(Res) ? Res : 0.0f;
-    D[L] = put<float>(Exact ? canonF32(Res) : Res);
-  }
 }
 
 // The NaN an f64 operation returns on sm_90 (see nanPick64): min and max
@@ -580,91 +496,128 @@ static double nanResult64(uint16_t Op, double R, double X, double Y, double Z) {
   }
 }
 
-// f64 lane by lane: sat, directed rounding, and the operations without a
-// fast path in execFloat.
-void Launcher::floatLanesF64(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
-  uint64_t *R = Fr.Regs.data();
+// One lane of an f32 or f64 operation, in a directed mode through Round.cpp
+// when ROp names one; false for an operation it does not implement.
+template <class T>
+static inline bool floatLane(const Inst &I, int ROp, bool Directed, T X, T Y,
+                             T Z, T &Res) {
+  if (Directed && ROp >= 0) {
+    Res = rounded<T>(ROp, X, Y, Z, I.Rnd);
+    return true;
+  }
+  switch (I.Op) {
+  case OpAdd:
+    Res = X + Y;
+    return true;
+  case OpSub:
+    Res = X - Y;
+    return true;
+  case OpMul:
+    Res = X * Y;
+    return true;
+  case OpFma:
+    Res = std::fma(X, Y, Z);
+    return true;
+  case OpDiv:
+    Res = X / Y;
+    return true;
+  case OpMin:
+    Res = fminPtx(X, Y, I.Flags & FNan);
+    if constexpr (std::is_same_v<T, float>) // three sources: f32 only
+      if (I.NS == 3)
+        Res = fminPtx(Res, Z, I.Flags & FNan);
+    return true;
+  case OpMax:
+    Res = fmaxPtx(X, Y, I.Flags & FNan);
+    if constexpr (std::is_same_v<T, float>)
+      if (I.NS == 3)
+        Res = fmaxPtx(Res, Z, I.Flags & FNan);
+    return true;
+  case OpAbs:
+    Res = std::fabs(X);
+    return true;
+  case OpNeg:
+    Res = -X;
+    return true;
+  case OpRcp:
+    Res = T(1) / X;
+    return true;
+  case OpSqrt:
+    Res = std::sqrt(X);
+    return true;
+  case OpRsqrt:
+    Res = T(1) / std::sqrt(X);
+    return true;
+  case OpEx2:
+    Res = std::exp2(X);
+    return true;
+  case OpLg2:
+    Res = std::log2(X);
+    return true;
+  case OpSin:
+    Res = std::sin(X);
+    return true;
+  case OpCos:
+    Res = std::cos(X);
+    return true;
+  case OpTanh:
+    Res = std::tanh(X);
+    return true;
+  case OpCopysign:
+    Res = std::copysign(Y, X);
+    return true;
+  default:
+    return false;
+  }
+}
+
+// f32 or f64 lane by lane: ftz and relu (f32), sat, directed rounding, and
+// the operations without a fast path in floatOps. Returns the first lane of
+// an operation it does not implement (nothing written), or -1.
+// Out of line: the slow path stays out of floatOps' fast paths.
+template <class T>
+[[gnu::noinline]] static int floatLanes(const Inst &I, uint64_t *R,
+                                        uint32_t EM) {
+  constexpr bool F32 = std::is_same_v<T, float>;
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   const uint64_t *B = R + (size_t)I.S[1] * 32;
   const uint64_t *C = R + (size_t)I.S[2] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
-  const bool Sat = I.Flags & FSat;
+  const bool Ftz = I.Flags & FFtz, Sat = I.Flags & FSat;
   const int Mode = I.Rnd;
   const bool Directed = Mode == RndRz || Mode == RndRm || Mode == RndRp;
   const int ROp = roundedOp(I.Op);
   for (int L = 0; L < 32; ++L) {
     if (!((EM >> L) & 1))
       continue;
-    double X = get<double>(A[L]), Y = get<double>(B[L]), Z = get<double>(C[L]),
-           Res;
-    if (Directed && ROp >= 0) {
-      Res = roundedF64(ROp, X, Y, Z, Mode);
-    } else {
-      switch (I.Op) {
-      case OpAdd:
-        Res = X + Y;
-        break;
-      case OpSub:
-        Res = X - Y;
-        break;
-      case OpMul:
-        Res = X * Y;
-        break;
-      case OpFma:
-        Res = std::fma(X, Y, Z);
-        break;
-      case OpDiv:
-        Res = X / Y;
-        break;
-      case OpMin:
-        Res = fminPtx(X, Y, I.Flags & FNan);
-        break;
-      case OpMax:
-        Res = fmaxPtx(X, Y, I.Flags & FNan);
-        break;
-      case OpAbs:
-        Res = std::fabs(X);
-        break;
-      case OpNeg:
-        Res = -X;
-        break;
-      case OpRcp:
-        Res = 1.0 / X;
-        break;
-      case OpSqrt:
-        Res = std::sqrt(X);
-        break;
-      case OpRsqrt:
-        Res = 1.0 / std::sqrt(X);
-        break;
-      case OpEx2:
-        Res = std::exp2(X);
-        break;
-      case OpLg2:
-        Res = std::log2(X);
-        break;
-      case OpSin:
-        Res = std::sin(X);
-        break;
-      case OpCos:
-        Res = std::cos(X);
-        break;
-      case OpTanh:
-        Res = std::tanh(X);
-        break;
-      case OpCopysign:
-        Res = std::copysign(Y, X);
-        break;
-      default:
-        fail(W, *Fr.F, I, L, "unsupported f64 operation");
+    T X = get<T>(A[L]), Y = get<T>(B[L]), Z = get<T>(C[L]), Res;
+    if constexpr (F32)
+      if (Ftz) {
+        X = ftz32(X);
+        Y = ftz32(Y);
+        Z = ftz32(Z);
       }
+    if (!floatLane<T>(I, ROp, Directed, X, Y, Z, Res))
+      return L;
+    if constexpr (F32) {
+      const bool Exact = !(I.Flags & FApprox) && I.Op != OpCopysign;
+      if (Ftz)
+        Res =
+            Exact && ROp >= 0 ? ftzTiny32(Res, ROp, Mode, X, Y, Z) : ftz32(Res);
+      if (Sat)
+        Res = sat32(Res);
+      if (I.Flags & FRelu && !(Res >= 0))
+        Res = std::isnan(Res) ? Res : 0.0f;
+      D[L] = put<float>(Exact ? canonF32(Res) : Res);
+    } else {
+      if (Res != Res)
+        Res = nanResult64(I.Op, Res, X, Y, Z);
+      if (Sat)
+        Res = sat64(Res);
+      D[L] = put<double>(Res);
     }
-    if (Res != Res)
-      Res = nanResult64(I.Op, Res, X, Y, Z);
-    if (Sat)
-      Res = sat64(Res);
-    D[L] = put<double>(Res);
   }
+  return -1;
 }
 
 } // namespace warpscope::emu::core

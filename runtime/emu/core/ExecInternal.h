@@ -297,9 +297,9 @@ private:
   void execCvtTf32(Frame &Fr, const Inst &I, uint32_t EM);
   uint64_t cvtToFloat(Warp &W, Frame &Fr, const Inst &I, int L, bool SrcFloat,
                       double FV, int64_t IV, uint64_t UV);
+  // The free functions floatOps (Arith.cpp) and halfOps (HalfOps.cpp), and
+  // the failure they report.
   void execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
-  void floatLanesF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
-  void floatLanesF64(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execHalf(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // MatrixOps.cpp
   void execMatrix(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,

@@ -104,7 +104,9 @@ uint32_t halfElem(const Inst &I, bool Bf, int Mode, bool Ftz, uint32_t Ab,
 
 } // namespace
 
-void Launcher::execHalf(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+// f16, f16x2, bf16 and bf16x2 arithmetic on the registers R under the mask
+// EM; false (nothing written) for an operation it does not implement.
+static bool halfOps(const Inst &I, uint64_t *R, uint32_t EM) {
   switch (I.Op) {
   case OpAdd:
   case OpSub:
@@ -118,9 +120,8 @@ void Launcher::execHalf(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   case OpTanh:
     break;
   default:
-    fail(W, *Fr.F, I, -1, "unsupported half-precision operation");
+    return false;
   }
-  uint64_t *R = Fr.Regs.data();
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   const uint64_t *B = R + (size_t)I.S[1] * 32;
   const uint64_t *C = R + (size_t)I.S[2] * 32;
@@ -157,6 +158,12 @@ void Launcher::execHalf(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     }
     D[L] = Out;
   }
+  return true;
+}
+
+void Launcher::execHalf(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
+  if (!halfOps(I, Fr.Regs.data(), EM))
+    fail(W, *Fr.F, I, -1, "unsupported half-precision operation");
 }
 
 } // namespace warpscope::emu::core

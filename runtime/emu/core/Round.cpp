@@ -39,10 +39,12 @@ struct ModeGuard {
 };
 } // namespace
 
-float roundedF32(int Op, float A, float B, float C, int Mode) {
+// One operation in a directed rounding mode; the FPU mode holds around the
+// volatile operation, so the compiler neither folds nor moves it.
+template <class T> T rounded(int Op, T A, T B, T C, int Mode) {
   ModeGuard G(Mode);
-  volatile float X = A, Y = B, Z = C;
-  volatile float R;
+  volatile T X = A, Y = B, Z = C;
+  volatile T R;
   switch (Op) {
   case ROpAdd:
     R = X + Y;
@@ -57,13 +59,13 @@ float roundedF32(int Op, float A, float B, float C, int Mode) {
     R = X / Y;
     break;
   case ROpFma:
-    R = std::fma((float)X, (float)Y, (float)Z);
+    R = std::fma((T)X, (T)Y, (T)Z);
     break;
   case ROpSqrt:
-    R = std::sqrt((float)X);
+    R = std::sqrt((T)X);
     break;
   case ROpRcp:
-    R = 1.0f / X;
+    R = T(1) / X;
     break;
   default:
     R = X;
@@ -71,39 +73,9 @@ float roundedF32(int Op, float A, float B, float C, int Mode) {
   }
   return R;
 }
-
-double roundedF64(int Op, double A, double B, double C, int Mode) {
-  ModeGuard G(Mode);
-  volatile double X = A, Y = B, Z = C;
-  volatile double R;
-  switch (Op) {
-  case ROpAdd:
-    R = X + Y;
-    break;
-  case ROpSub:
-    R = X - Y;
-    break;
-  case ROpMul:
-    R = X * Y;
-    break;
-  case ROpDiv:
-    R = X / Y;
-    break;
-  case ROpFma:
-    R = std::fma((double)X, (double)Y, (double)Z);
-    break;
-  case ROpSqrt:
-    R = std::sqrt((double)X);
-    break;
-  case ROpRcp:
-    R = 1.0 / X;
-    break;
-  default:
-    R = X;
-    break;
-  }
-  return R;
-}
+// Instantiated here only: this file is the one built with -frounding-math.
+template float rounded<float>(int, float, float, float, int);
+template double rounded<double>(int, double, double, double, int);
 
 float intToF32(int64_t V, bool Signed, int Mode) {
   ModeGuard G(Mode);

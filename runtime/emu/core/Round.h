@@ -11,8 +11,9 @@ namespace warpscope::emu::core {
 
 enum ROp { ROpAdd, ROpSub, ROpMul, ROpDiv, ROpFma, ROpSqrt, ROpRcp };
 
-float roundedF32(int Op, float A, float B, float C, int Mode);
-double roundedF64(int Op, double A, double B, double C, int Mode);
+/// Op (ROp) on float or double in a directed Mode (Rnd); defined for those
+/// two in Round.cpp, which is compiled with -frounding-math.
+template <class T> T rounded(int Op, T A, T B, T C, int Mode);
 float intToF32(int64_t V, bool Signed, int Mode);
 double intToF64(int64_t V, bool Signed, int Mode);
 float f64ToF32(double V, int Mode);

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
+#include "warpscope/ABI/PtxOpcodes.h"
 #include "warpscope/Support/Settings.h"
 
 #include <algorithm>
@@ -59,17 +60,16 @@ timing::Space spaceOf(uint8_t Sp) {
 
 // Arithmetic: the pipe, and the SASS sequence a PTX instruction becomes
 // (integer division and remainder, IEEE division, square root and
-// reciprocal, 64-bit integer arithmetic; docs/timing-model.md).
-void describeArith(const Inst &I, StaticInst &S) {
+// reciprocal, 64-bit integer arithmetic; docs/timing-model.md). The unit is
+// the opcode table's; the decoded operation and its modifiers refine it.
+void describeArith(const Inst &I, PtxUnit Unit, StaticInst &S) {
   const bool Wide64 = tySize(I.T) == 8 && !tyFloat(I.T);
   S.P = arithPipe(I.T);
-  switch (I.Op) {
-  case OpNop:
-  case OpWarpSync: // converged: no SASS, like before it waited
+  switch (Unit) {
+  case PtxUnit::Free:
     S.Expand = 0;
     return;
-  case OpDiv:
-  case OpRem:
+  case PtxUnit::Divide:
     S.Chain = true;
     if (!tyFloat(I.T))
       S.Expand = Wide64 ? 70 : 20;
@@ -78,9 +78,7 @@ void describeArith(const Inst &I, StaticInst &S) {
     else
       S.Expand = I.T == Ty::F64 ? 20 : 10;
     return;
-  case OpRcp:
-  case OpSqrt:
-  case OpRsqrt:
+  case PtxUnit::Root:
     if (I.T == Ty::F64) {
       S.Chain = true;
       S.Expand = (I.Flags & FApprox) && I.Op != OpSqrt ? 2 : 16;
@@ -91,21 +89,21 @@ void describeArith(const Inst &I, StaticInst &S) {
       S.Expand = 8;
     }
     return;
-  case OpEx2:
-  case OpLg2:
-  case OpTanh:
+  case PtxUnit::Sfu:
     S.P = Pipe::Sfu;
+    if (I.Op == OpSin || I.Op == OpCos)
+      S.Expand = 2; // range reduction, then MUFU
     return;
-  case OpSin:
-  case OpCos:
-    S.P = Pipe::Sfu;
-    S.Expand = 2; // range reduction, then MUFU
-    return;
-  case OpCvt:
-  case OpCvtPack:
-  case OpCvtTf32:
+  case PtxUnit::Convert:
     S.P = Pipe::Conv;
     return;
+  case PtxUnit::Tensor:
+    S.P = Pipe::Tensor;
+    return;
+  default:
+    break;
+  }
+  switch (I.Op) {
   case OpCvta:
     // cvta.to.global is the identity on the GPU: no SASS.
     S.Expand = (I.Flags & FToSpace) && I.Space == SpGlobal ? 0 : 1;
@@ -136,8 +134,6 @@ void describeArith(const Inst &I, StaticInst &S) {
   }
 }
 
-// Prev: the instruction the model sees before I in the code (null at the
-// function's start), which skips free probe instructions.
 // Whether any instruction of F reads Slot (an atomic's old value).
 bool slotRead(const Function &F, uint32_t Slot) {
   if (Slot < FirstRegSlot)
@@ -156,7 +152,57 @@ bool slotRead(const Function &F, uint32_t Slot) {
   return false;
 }
 
-StaticInst describe(const Function &F, const Inst &I, const Inst *Prev) {
+// Memory instructions: the kind of access and its space.
+void describeMemory(const Function &F, const Inst &I, PtxUnit Unit,
+                    StaticInst &S, uint32_t &AddrSrc) {
+  AddrSrc = I.Addr;
+  switch (Unit) {
+  case PtxUnit::Load:
+  case PtxUnit::Store:
+    if (I.Space == SpParam) {
+      // A kernel's ld.param is a constant-bank operand in SASS; a device
+      // function's param traffic is register moves.
+      S.Expand = F.IsKernel && Unit == PtxUnit::Load ? 0 : 1;
+      return;
+    }
+    S.K = Unit == PtxUnit::Load ? Kind::Load : Kind::Store;
+    S.Sp = I.Op == OpLdmatrix ? timing::Space::Shared : spaceOf(I.Space);
+    return;
+  case PtxUnit::Atomic:
+    S.K = Kind::Atomic;
+    S.Sp = spaceOf(I.Space);
+    // sm_90's ATOMS has integer operations only: a floating-point add,
+    // min or max on shared memory is a compare-and-swap loop in SASS.
+    S.CasLoop = I.Space == SpShared && tyFloat(I.T) &&
+                (I.Sub == AtAdd || I.Sub == AtMin || I.Sub == AtMax);
+    S.Aggregable =
+        !tyFloat(I.T) && (I.Sub == AtAdd || I.Sub == AtMin || I.Sub == AtMax ||
+                          I.Sub == AtAnd || I.Sub == AtOr || I.Sub == AtXor);
+    S.Returns = I.Op == OpAtom && I.ND > 0 && slotRead(F, I.D[0]);
+    return;
+  case PtxUnit::AsyncCopy: // its commit and wait forms are OpNop: free
+    S.K = Kind::Load;
+    return;
+  case PtxUnit::Texture:
+    if (I.Op == OpSust) {
+      S.K = Kind::Store;
+      AddrSrc = SlotZero; // the handle: no register the model waits on
+      return;
+    }
+    S.K = Kind::Load;
+    return;
+  default: // Matrix: wmma.load, wmma.store
+    S.K = I.Op == OpWmmaLoad ? Kind::Load : Kind::Store;
+    S.Sp = spaceOf(I.Space);
+    return;
+  }
+}
+
+// Prev: the instruction the model sees before I in the code (null at the
+// function's start), which skips free probe instructions. Unit: the opcode
+// table's (warpscope/ABI/PtxOpcodes.def) for I's PTX opcode.
+StaticInst describe(const Function &F, const Inst &I, const Inst *Prev,
+                    PtxUnit Unit) {
   StaticInst S;
   auto Src = [&](uint32_t Slot) {
     if (Slot >= FirstRegSlot && S.NSrc < 8)
@@ -169,65 +215,32 @@ StaticInst describe(const Function &F, const Inst &I, const Inst *Prev) {
     Src(I.S[K]);
   if (I.Guard >= 0)
     Src((uint32_t)I.Guard);
-  switch (I.Op) {
-  case OpLd:
-  case OpSt:
-    Src(I.Addr);
-    if (I.Space == SpParam) {
-      // A kernel's ld.param is a constant-bank operand in SASS; a device
-      // function's param traffic is register moves.
-      S.Expand = F.IsKernel && I.Op == OpLd ? 0 : 1;
-      return S;
-    }
-    S.K = I.Op == OpLd ? Kind::Load : Kind::Store;
-    S.Sp = spaceOf(I.Space);
+  // Forms that run no SASS (bar.warp.sync once converged, the commit and
+  // wait of cp.async) and wmma's multiply (the tensor pipe) refine the unit.
+  if (I.Op == OpNop || I.Op == OpWarpSync)
+    Unit = PtxUnit::Free;
+  else if (I.Op == OpMma)
+    Unit = PtxUnit::Tensor;
+  else if (I.Op == OpUnsupported)
+    Unit = PtxUnit::Alu; // the run stops before it issues
+  switch (Unit) {
+  case PtxUnit::Load:
+  case PtxUnit::Store:
+  case PtxUnit::Atomic:
+  case PtxUnit::AsyncCopy:
+  case PtxUnit::Texture:
+  case PtxUnit::Matrix: {
+    uint32_t AddrSrc;
+    describeMemory(F, I, Unit, S, AddrSrc);
+    Src(AddrSrc);
     return S;
-  case OpAtom:
-  case OpRed:
-    Src(I.Addr);
-    S.K = Kind::Atomic;
-    S.Sp = spaceOf(I.Space);
-    // sm_90's ATOMS has integer operations only: a floating-point add,
-    // min or max on shared memory is a compare-and-swap loop in SASS.
-    S.CasLoop = I.Space == SpShared && tyFloat(I.T) &&
-                (I.Sub == AtAdd || I.Sub == AtMin || I.Sub == AtMax);
-    S.Aggregable =
-        !tyFloat(I.T) && (I.Sub == AtAdd || I.Sub == AtMin || I.Sub == AtMax ||
-                          I.Sub == AtAnd || I.Sub == AtOr || I.Sub == AtXor);
-    S.Returns = I.Op == OpAtom && I.ND > 0 && slotRead(F, I.D[0]);
-    return S;
-  case OpCpAsync:
-  case OpTex:
-  case OpSuld:
-  case OpTxq:
-    Src(I.Addr);
-    S.K = Kind::Load;
-    return S;
-  case OpSust:
-    S.K = Kind::Store;
-    return S;
-  case OpLdmatrix:
-  case OpWmmaLoad:
-    Src(I.Addr);
-    S.K = Kind::Load;
-    S.Sp = I.Op == OpLdmatrix ? timing::Space::Shared : spaceOf(I.Space);
-    return S;
-  case OpWmmaStore:
-    Src(I.Addr);
-    S.K = Kind::Store;
-    S.Sp = spaceOf(I.Space);
-    return S;
-  case OpShfl:
-  case OpMatch:
-  case OpRedux:
+  }
+  case PtxUnit::Shuffle:
     // Through the MIO like a shared access: short scoreboard.
     S.K = Kind::Load;
     S.Sp = timing::Space::Shared;
     return S;
-  case OpMma:
-    S.P = Pipe::Tensor;
-    return S;
-  case OpBar: {
+  case PtxUnit::Barrier: {
     S.K = I.Sub == BarArrive ? Kind::Arrive : Kind::Barrier;
     int64_t Id = I.NS > 0 ? constantSlot(F, I.S[0]) : 0;
     int64_t Count = I.NS > 1 ? constantSlot(F, I.S[1]) : 0;
@@ -236,30 +249,24 @@ StaticInst describe(const Function &F, const Inst &I, const Inst *Prev) {
     S.NSrc = 0; // the id and count are immediates or uniform values
     return S;
   }
-  case OpBra:
+  case PtxUnit::Branch:
     S.K = Kind::Branch;
     S.P = Pipe::Branch;
     // `@p bra A; bra.uni B` is one SASS branch (ptxas inverts the
     // condition): the unconditional half costs nothing.
-    if (I.Guard < 0 && Prev && Prev->Op == OpBra && Prev->Guard >= 0)
+    if (I.Op == OpBra && I.Guard < 0 && Prev && Prev->Op == OpBra &&
+        Prev->Guard >= 0)
       S.Expand = 0;
     return S;
-  case OpBrx:
-  case OpCall:
-  case OpRet:
-    S.K = Kind::Branch;
-    S.P = Pipe::Branch;
-    return S;
-  case OpExit:
-  case OpTrap:
+  case PtxUnit::Exit:
     S.K = Kind::Exit;
     S.P = Pipe::Branch;
     return S;
-  case OpFence:
+  case PtxUnit::Fence:
     S.K = Kind::Fence;
     return S;
   default:
-    describeArith(I, S);
+    describeArith(I, Unit, S);
     return S;
   }
 }
@@ -337,7 +344,8 @@ std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM,
     const Inst *Prev = nullptr;
     for (size_t K = 0; K < F->Code.size(); ++K) {
       const Inst &I = F->Code[K];
-      C->Table.push_back(describe(*F, I, Prev));
+      C->Table.push_back(
+          describe(*F, I, Prev, ptxOpcodeOf(F->Opcodes[K]).Unit));
       const bool Probe = F->Instrumentation[K];
       C->HasProbes |= Probe;
       if (Probe && !ProbesModeled) {
@@ -410,10 +418,7 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
   Shape.Ctas = (uint64_t)P.Grid.X * P.Grid.Y * P.Grid.Z;
   Shape.ThreadsPerCta = (uint32_t)Threads;
   Shape.RegistersPerThread = RegistersPerThread;
-  Shape.SharedPerCta =
-      P.ModelSharedBytes >= 0
-          ? (uint64_t)P.ModelSharedBytes
-          : (uint64_t)K.Shared.StaticBytes + P.DynamicSharedBytes;
+  Shape.SharedPerCta = (uint64_t)K.Shared.StaticBytes + P.DynamicSharedBytes;
   timing::LaunchModel Model(*M.Model, M.Code->Table, M.Code->NumSlots, Shape,
                             M.SamplePeriod, M.ModelSms);
   const uint32_t NWarps = (uint32_t)((Threads + 31) / 32);
