@@ -69,10 +69,11 @@ int warpscope::runAdvise() {
   if (!KernelFilter.empty() && !Regex(KernelFilter).isValid(RegexError))
     return Error("--kernel '" + KernelFilter +
                  "' is not a valid regex: " + RegexError);
+  RunDirectory Run(Dir);
   if (RankList.getNumOccurrences())
-    if (llvm::Error E = chooseRanks(RankList, {Dir}))
+    if (llvm::Error E = chooseRanks(RankList, {&Run}))
       return Error(toString(std::move(E)));
-  Expected<std::unique_ptr<LoadedInputs>> L = loadAdviseInputs(Dir);
+  Expected<std::unique_ptr<LoadedInputs>> L = loadAdviseInputs(Run);
   if (!L)
     return Error(toString(L.takeError()));
   unsigned Keep = Top;
