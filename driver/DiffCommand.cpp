@@ -352,9 +352,9 @@ json::Value renderDiffJson(const DiffResult &R, const DiffThresholds &T,
       Limits[diffMetricName(DiffMetric(M))] = T.Limit[M];
   return json::Object{{"schema", schema::Diff},
                       {"before", json::Object{{"directory", Dirs[0]},
-                                              {"program", A.Set.Program}}},
+                                              {"program", A.Set->Program}}},
                       {"after", json::Object{{"directory", Dirs[1]},
-                                             {"program", B.Set.Program}}},
+                                             {"program", B.Set->Program}}},
                       {"fail_above", std::move(Limits)},
                       {"regressions", R.Regressions},
                       {"functions", std::move(Functions)}};
@@ -371,16 +371,17 @@ int warpscope::runDiff() {
     return Fail("give two profile directories: warpscope diff BEFORE AFTER");
   if (Format != "text" && Format != "json")
     return Fail("--format '" + Format + "' is not one of text, json");
+  RunDirectory RunA(Dirs[0]), RunB(Dirs[1]);
   if (RankList.getNumOccurrences())
-    if (llvm::Error E = chooseRanks(RankList, {Dirs[0], Dirs[1]}))
+    if (llvm::Error E = chooseRanks(RankList, {&RunA, &RunB}))
       return Fail(toString(std::move(E)));
   DiffThresholds T;
   for (const Threshold &Th : FailAbove)
     T.Limit[int(Th.Metric)] = Th.Limit;
-  Expected<std::unique_ptr<DiffSide>> A = loadDiffSide(Dirs[0]);
+  Expected<std::unique_ptr<DiffSide>> A = loadDiffSide(RunA);
   if (!A)
     return Fail(toString(A.takeError()));
-  Expected<std::unique_ptr<DiffSide>> B = loadDiffSide(Dirs[1]);
+  Expected<std::unique_ptr<DiffSide>> B = loadDiffSide(RunB);
   if (!B)
     return Fail(toString(B.takeError()));
   DiffResult R = compareProfiles(**A, **B, T);
@@ -390,9 +391,9 @@ int warpscope::runDiff() {
       std::any_of(R.Functions.begin(), R.Functions.end(),
                   [](const DiffFunction &D) { return D.Before && D.After; });
   if (!Shared && !(*A)->Summaries.empty() && !(*B)->Summaries.empty())
-    return Fail("'" + Dirs[0] + "' (" + sys::path::filename((*A)->Set.Program) +
-                ") and '" + Dirs[1] + "' (" +
-                sys::path::filename((*B)->Set.Program) +
+    return Fail("'" + Dirs[0] + "' (" +
+                sys::path::filename((*A)->Set->Program) + ") and '" + Dirs[1] +
+                "' (" + sys::path::filename((*B)->Set->Program) +
                 ") have no kernel or device function in common; diff "
                 "compares two runs or builds of one program");
   if (Format == "json")

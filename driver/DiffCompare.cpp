@@ -51,25 +51,24 @@ double warpscope::divergencePercent(const BranchCounts &B) {
   return B.Visits ? 100.0 * B.Divergent / B.Visits : 0;
 }
 
-Expected<std::unique_ptr<DiffSide>>
-warpscope::loadDiffSide(const std::string &Dir) {
+Expected<std::unique_ptr<DiffSide>> warpscope::loadDiffSide(RunDirectory &Run) {
   auto Side = std::make_unique<DiffSide>();
-  Side->Dir = Dir;
-  Expected<ProfileSet> Set = loadProfileDirectory(Dir);
+  Side->Dir = Run.path();
+  Expected<const ProfileSet &> Set = Run.profiles();
   if (!Set)
     return Set.takeError();
-  Side->Set = std::move(*Set);
-  Expected<std::vector<FunctionSummary>> S = summarize(Side->Set, "");
+  Side->Set = &*Set;
+  Expected<std::vector<FunctionSummary>> S = summarize(*Side->Set, "");
   if (!S)
     return S.takeError();
   Side->Summaries = std::move(*S);
-  // The ground truth, read once: the memory view and the modeled time.
-  Truth T;
-  if (Error E = loadTruth(Dir, T))
-    return E;
-  if (T.Files)
-    Side->Memory = buildMemoryView(T, "");
-  Side->Modeled = buildModeledTime(T, "");
+  // The ground truth: the memory view and the modeled time.
+  Expected<const Truth &> T = Run.truth();
+  if (!T)
+    return T.takeError();
+  if (T->Files)
+    Side->Memory = buildMemoryView(*T, "");
+  Side->Modeled = buildModeledTime(*T, "");
   return Side;
 }
 
@@ -276,7 +275,7 @@ std::optional<double> modeledUs(const DiffSide &S, const std::string &Name) {
 std::optional<double> occupancy(const DiffSide &S, const FunctionProfile &F) {
   double Sum = 0;
   uint64_t Launches = 0;
-  for (const LaunchOccupancy &O : launchOccupancy(S.Set, F)) {
+  for (const LaunchOccupancy &O : launchOccupancy(*S.Set, F)) {
     if (!O.Launch || !O.Result.MaxWarpsPerSM)
       continue;
     Sum += 100 * O.Result.fraction() * O.Launch->Count;

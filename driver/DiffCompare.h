@@ -16,6 +16,7 @@
 #include "ModeledTime.h"
 #include "ProfileModel.h"
 #include "Report.h"
+#include "RunDirectory.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -105,12 +106,14 @@ struct DiffFunction {
 /// Set: a side is not copied or moved.
 struct DiffSide {
   std::string Dir;
-  ProfileSet Set;
+  const ProfileSet *Set = nullptr; ///< the RunDirectory's
+
   std::vector<FunctionSummary> Summaries;
   std::optional<MemoryView> Memory;       ///< emulated runs
   std::optional<ModeledTimeView> Modeled; ///< runs with the timing model
 };
-llvm::Expected<std::unique_ptr<DiffSide>> loadDiffSide(const std::string &Dir);
+/// One side of the diff from Run, which must outlive it.
+llvm::Expected<std::unique_ptr<DiffSide>> loadDiffSide(RunDirectory &Run);
 
 struct DiffResult {
   std::vector<DiffFunction> Functions; ///< after's order, then before-only

@@ -188,7 +188,7 @@ void addMemory(const Truth &T, FeatureRow &R) {
 } // namespace
 
 Expected<std::unique_ptr<FeatureRowSet>>
-warpscope::featureRows(const std::string &Dir, const ProfileSet &Set,
+warpscope::featureRows(RunDirectory &Run, const ProfileSet &Set,
                        StringRef Tool) {
   auto Out = std::make_unique<FeatureRowSet>();
   Expected<std::vector<FunctionSummary>> Sums = summarize(Set, "");
@@ -221,8 +221,9 @@ warpscope::featureRows(const std::string &Dir, const ProfileSet &Set,
   Out->Rows = attributeCallees(Out->Sums, Selected, Tool);
   // The timing model's figures and the exact memory counts, when the run
   // was emulated.
-  if (Error E = loadTruth(Dir, Out->T))
-    return E;
+  Expected<const Truth &> T = Run.truth();
+  if (!T)
+    return T.takeError();
   for (FeatureRow &R : Out->Rows) {
     const FunctionProfile &F = R.function();
     const LaunchGroup *L = &F.Launches.front();
@@ -232,8 +233,8 @@ warpscope::featureRows(const std::string &Dir, const ProfileSet &Set,
     R.Launch = L;
     R.Exact =
         R.S.Mix.Available && R.S.Mix.unknownStatic() == 0 && !R.CalleesMissing;
-    addModeled(Out->T, R);
-    addMemory(Out->T, R);
+    addModeled(*T, R);
+    addMemory(*T, R);
   }
   return Out;
 }

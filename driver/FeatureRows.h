@@ -12,8 +12,8 @@
 #ifndef WARPSCOPE_DRIVER_FEATUREROWS_H
 #define WARPSCOPE_DRIVER_FEATUREROWS_H
 
-#include "GroundTruth.h"
 #include "Report.h"
+#include "RunDirectory.h"
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -56,15 +56,13 @@ struct FeatureRow {
 struct FeatureRowSet {
   ProfileSet PerConfiguration;
   std::vector<FunctionSummary> Sums, ConfigSums;
-  Truth T;
   std::vector<FeatureRow> Rows;
 };
 
-/// The rows of Set (loaded from Dir). Warnings (device functions in no
-/// row) go to stderr under Tool's name.
+/// The rows of Set (Run's profiles), with Run's ground truth. Warnings
+/// (device functions in no row) go to stderr under Tool's name.
 llvm::Expected<std::unique_ptr<FeatureRowSet>>
-featureRows(const std::string &Dir, const ProfileSet &Set,
-            llvm::StringRef Tool);
+featureRows(RunDirectory &Run, const ProfileSet &Set, llvm::StringRef Tool);
 
 /// Static PTX instructions of F's histograms.
 uint64_t staticInstructions(const FunctionProfile &F);

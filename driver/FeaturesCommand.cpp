@@ -18,6 +18,7 @@
 #include "Prediction.h"
 #include "Report.h"
 #include "ReportFormats.h"
+#include "RunDirectory.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -164,7 +165,8 @@ int warpscope::runFeatures() {
   if (Format != "csv" && Format != "hypa" && !Mangrove)
     return Fail("unknown --format '" + Format +
                 "'; use csv, hypa, mangrove or mangrove-groups");
-  Expected<ProfileSet> Set = loadProfileDirectory(Dir, Mangrove);
+  RunDirectory Run(Dir, /*KeepLaunches=*/Mangrove);
+  Expected<const ProfileSet &> Set = Run.profiles();
   if (!Set)
     return Fail(toString(Set.takeError()));
   if (Mangrove) {
@@ -175,7 +177,7 @@ int warpscope::runFeatures() {
   for (const std::string &W : Set->Warnings)
     WithColor::warning(errs(), "warpscope features") << W << "\n";
   Expected<std::unique_ptr<FeatureRowSet>> RS =
-      featureRows(Dir, *Set, "warpscope features");
+      featureRows(Run, *Set, "warpscope features");
   if (!RS)
     return Fail(toString(RS.takeError()));
   const std::vector<FeatureRow> &Rows = (*RS)->Rows;

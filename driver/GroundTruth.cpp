@@ -131,11 +131,7 @@ StringRef warpscope::memoryAccessKind(StringRef Opcode) {
   return "load";
 }
 
-Error warpscope::loadTruth(const std::string &Dir, Truth &Out) {
-  std::error_code EC;
-  std::vector<std::string> Paths = filesNamed(Dir, files::Truth, EC);
-  if (EC)
-    return createStringError(Dir + ": cannot be listed (" + EC.message() + ")");
+Error warpscope::readTruth(const std::vector<std::string> &Paths, Truth &Out) {
   for (const std::string &P : Paths) {
     ++Out.Files;
     if (Error E = loadFile(P, Out))

@@ -84,9 +84,10 @@ struct Truth {
   unsigned Files = 0;                ///< emu-*.json files read
 };
 
-/// Reads every emu-*.json of Dir into Out; an error names the file and what
-/// is wrong with it.
-llvm::Error loadTruth(const std::string &Dir, Truth &Out);
+/// The one reader of ground-truth files: reads each of Paths (a
+/// directory's emu-*.json, listed by RunDirectory) into Out; an error names
+/// the file and what is wrong with it. Commands use RunDirectory::truth().
+llvm::Error readTruth(const std::vector<std::string> &Paths, Truth &Out);
 
 /// The shared-memory hazards (`hazards[]`, written under
 /// WARPSCOPE_EMU_RACECHECK) the ground-truth files Paths list, each distinct

@@ -1,38 +1,21 @@
 //===- JsonFiles.h - The JSON files runs leave in a profile directory ----===//
+//
+// Reading one of them: its top-level object and schema tag. Which files a
+// directory holds is RunDirectory's to say.
+//
+//===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_DRIVER_JSONFILES_H
 #define WARPSCOPE_DRIVER_JSONFILES_H
 
-#include "Ranks.h"
-#include "warpscope/ABI/Files.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include <algorithm>
 #include <string>
-#include <vector>
 
 namespace warpscope {
-
-/// The files of Dir of one kind (warpscope/ABI/Files.h), sorted; EC says
-/// whether Dir could be listed. With ranks selected (--rank), a per-process
-/// kind's files of those ranks' processes only (Ranks.h).
-inline std::vector<std::string>
-filesNamed(const std::string &Dir, const FileKind &Kind, std::error_code &EC) {
-  std::vector<std::string> Files;
-  for (llvm::sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
-       I.increment(EC)) {
-    llvm::StringRef Name = llvm::sys::path::filename(I->path());
-    if (Kind.matches(Name))
-      Files.push_back(I->path());
-  }
-  std::sort(Files.begin(), Files.end());
-  return keepSelectedRanks(Dir, Kind, std::move(Files));
-}
 
 /// Path's top-level JSON object, whose "schema" must be one of Schemas (the
 /// newest first; the object's "schema" says which). Fail turns "what is

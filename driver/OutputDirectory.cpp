@@ -1,7 +1,7 @@
 //===- OutputDirectory.cpp - warpscope run's profile directory ------------===//
 
 #include "OutputDirectory.h"
-#include "RunLog.h"
+#include "RunDirectory.h"
 #include "warpscope/ABI/Files.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -81,17 +81,12 @@ DirectoryLock::~DirectoryLock() {
 /// process no launcher ranked, and the other per-process files of those
 /// processes (by pid); never another rank's, nor the files the ranks share
 /// (databases, cubins, the run log).
-static std::vector<std::string> earlierResults(const std::string &Dir,
-                                               std::optional<int> Rank,
-                                               std::error_code &EC) {
+static std::vector<std::string> earlierResults(RunDirectory &Run,
+                                               std::optional<int> Rank) {
   std::vector<std::string> All, Names;
-  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
-       I.increment(EC)) {
-    std::string Name = sys::path::filename(I->path()).str();
+  for (const std::string &Name : Run.names())
     if (files::isRunResult(Name))
       All.push_back(Name);
-  }
-  std::sort(All.begin(), All.end());
   if (!Rank)
     return All;
   std::set<long> Pids;
@@ -115,9 +110,9 @@ Error warpscope::prepareOutputDirectory(const std::string &Dir,
                                         EarlierResults When,
                                         const std::vector<std::string> &Command,
                                         std::optional<int> Rank) {
-  std::error_code EC;
-  std::vector<std::string> Earlier = earlierResults(Dir, Rank, EC);
-  if (EC)
+  RunDirectory Run(Dir);
+  std::vector<std::string> Earlier = earlierResults(Run, Rank);
+  if (std::error_code EC = Run.listError())
     return createStringError("cannot list '" + Dir + "': " + EC.message());
   RunRecord This{When == EarlierResults::Replace  ? "force"
                  : When == EarlierResults::Append ? "append"
@@ -146,7 +141,7 @@ Error warpscope::prepareOutputDirectory(const std::string &Dir,
   if (When == EarlierResults::Append && !Earlier.empty()) {
     // Results no logged run left (an older warpscope, or the program run
     // with WARPSCOPE_OUT): one run of unknown origin.
-    Expected<std::vector<RunRecord>> Logged = readRunLog(Dir);
+    Expected<const std::vector<RunRecord> &> Logged = Run.runLog();
     if (!Logged)
       return Logged.takeError();
     if (llvm::none_of(*Logged,

@@ -129,10 +129,10 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
 }
 
 Expected<std::optional<PcSampleSet>>
-warpscope::loadPcSamples(const std::string &Dir) {
+warpscope::readPcSamples(const std::string &Dir,
+                         const std::vector<std::string> &Files) {
   PcSampleSet Set;
-  std::error_code EC; // an unlistable directory: no such files
-  Set.Files = filesNamed(Dir, files::PcSamples, EC);
+  Set.Files = Files;
   if (Set.Files.empty())
     return std::nullopt;
   for (const std::string &F : Set.Files)

@@ -53,9 +53,11 @@ struct PcSampleSet {
   std::string ModelProbes;
 };
 
-/// Loads every pcsamples-*.json in Dir; nullopt when there is none.
+/// The one reader of PC samples: Files are Dir's pcsamples-*.json
+/// (RunDirectory lists them), their pcs mapped through Dir's cubins;
+/// nullopt when there is none. Commands use RunDirectory::pcSamples().
 llvm::Expected<std::optional<PcSampleSet>>
-loadPcSamples(const std::string &Dir);
+readPcSamples(const std::string &Dir, const std::vector<std::string> &Files);
 
 } // namespace warpscope
 

@@ -18,6 +18,7 @@
 
 #include "Commands.h"
 #include "ProfileModel.h"
+#include "RunDirectory.h"
 #include "warpscope/ABI/PgoRecord.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -209,7 +210,8 @@ int warpscope::runPgo() {
     return Fail("--format '" + Format +
                 "' is not one of sample-text, sample-binary, instr, "
                 "instr-text");
-  Expected<ProfileSet> Set = loadProfileDirectory(Dir);
+  RunDirectory Run(Dir);
+  Expected<const ProfileSet &> Set = Run.profiles();
   if (!Set)
     return Fail(toString(Set.takeError()));
   if (!Set->launches())

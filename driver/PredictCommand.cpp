@@ -10,6 +10,7 @@
 #include "Commands.h"
 #include "Prediction.h"
 #include "ReportFormats.h"
+#include "RunDirectory.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -177,13 +178,14 @@ int warpscope::runPredict() {
   Expected<std::unique_ptr<ChosenModel>> C = chooseModel(Gpu, ModelFile);
   if (!C)
     return Fail(toString(C.takeError()));
-  Expected<ProfileSet> Set = loadProfileDirectory(Dir);
+  RunDirectory Run(Dir);
+  Expected<const ProfileSet &> Set = Run.profiles();
   if (!Set)
     return Fail(toString(Set.takeError()));
   for (const std::string &W : Set->Warnings)
     WithColor::warning(errs(), "warpscope predict") << W << "\n";
   Expected<std::unique_ptr<FeatureRowSet>> RS =
-      featureRows(Dir, *Set, "warpscope predict");
+      featureRows(Run, *Set, "warpscope predict");
   if (!RS)
     return Fail(toString(RS.takeError()));
   const std::vector<FeatureRow> &Rows = (*RS)->Rows;

@@ -49,7 +49,9 @@ public:
     Set.Directory = Dir;
     ConfigSums.KeepLaunches = KeepLaunches;
   }
-  Expected<ProfileSet> load();
+  Expected<ProfileSet>
+  load(const std::vector<std::string> &Files, std::error_code EC,
+       function_ref<std::optional<std::string>()> MergedNote);
 
 private:
   Error readProfile(const std::string &Path);
@@ -109,11 +111,12 @@ std::string buildOf(const json::Object &Top) {
   return Build;
 }
 
-Expected<ProfileSet> ProfileLoader::load() {
+Expected<ProfileSet>
+ProfileLoader::load(const std::vector<std::string> &Files, std::error_code EC,
+                    function_ref<std::optional<std::string>()> MergedNote) {
   if (!sys::fs::is_directory(Dir))
     return fail(Dir, "is not a profile directory", RerunHint);
-  std::error_code EC;
-  Set.ProfileFiles = filesNamed(Dir, files::Profile, EC);
+  Set.ProfileFiles = Files;
   if (EC)
     return fail(Dir, "cannot be listed (" + EC.message() + ")", RerunHint);
   if (Set.ProfileFiles.empty())
@@ -122,7 +125,7 @@ Expected<ProfileSet> ProfileLoader::load() {
                 "$(warpscope config --cflags) and $(warpscope config "
                 "--ldflags) (an uninstrumented program leaves no profile)");
   // Said first: every count below is a sum over those runs.
-  if (std::optional<std::string> Merged = mergedRunsNote(Dir))
+  if (std::optional<std::string> Merged = MergedNote())
     Set.Warnings.push_back(*Merged);
   for (const std::string &Path : Set.ProfileFiles)
     if (Error E = readProfile(Path))
@@ -638,7 +641,10 @@ Error ProfileLoader::finish() {
 
 } // namespace
 
-Expected<ProfileSet> warpscope::loadProfileDirectory(const std::string &Dir,
-                                                     bool KeepLaunches) {
-  return ProfileLoader(Dir, KeepLaunches).load();
+Expected<ProfileSet>
+warpscope::readProfiles(const std::string &Dir,
+                        const std::vector<std::string> &Files,
+                        std::error_code ListError, bool KeepLaunches,
+                        function_ref<std::optional<std::string>()> MergedNote) {
+  return ProfileLoader(Dir, KeepLaunches).load(Files, ListError, MergedNote);
 }

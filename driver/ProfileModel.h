@@ -10,12 +10,14 @@
 
 #include "warpscope/Database/ProgramDatabase.h"
 #include "warpscope/Support/Occupancy.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace warpscope {
@@ -194,10 +196,16 @@ struct ProfileSet {
   std::optional<int> WorldSize;
 };
 
-/// Loads Dir. Errors are one line: "<file>: <what>; <what to do>".
-/// KeepLaunches: also each launch's own counts (ProfileSet::Launches).
-llvm::Expected<ProfileSet> loadProfileDirectory(const std::string &Dir,
-                                                bool KeepLaunches = false);
+/// The one reader of a directory's profiles: Files are its profile-*.json
+/// (RunDirectory lists them; ListError: why Dir could not be listed), read
+/// with the databases and launch records they name. MergedNote gives the
+/// run log's note (read only when there are profiles). Errors are one line:
+/// "<file>: <what>; <what to do>". KeepLaunches: also each launch's own
+/// counts (ProfileSet::Launches). Commands use RunDirectory::profiles().
+llvm::Expected<ProfileSet>
+readProfiles(const std::string &Dir, const std::vector<std::string> &Files,
+             std::error_code ListError, bool KeepLaunches,
+             llvm::function_ref<std::optional<std::string>()> MergedNote);
 
 } // namespace warpscope
 

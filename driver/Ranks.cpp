@@ -1,6 +1,7 @@
 //===- Ranks.cpp - MPI ranks: --rank LIST and the files of chosen ranks ---===//
 
 #include "Ranks.h"
+#include "RunDirectory.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -60,13 +61,10 @@ std::string warpscope::rankRanges(const std::set<int> &Ranks) {
   return Out;
 }
 
-/// pid -> rank of Dir's profiles that name a rank.
-static std::map<long, int> rankedPids(const std::string &Dir) {
+std::map<long, int>
+warpscope::rankedPids(const std::vector<std::string> &Names) {
   std::map<long, int> Pids;
-  std::error_code EC;
-  for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
-       I.increment(EC)) {
-    StringRef Name = sys::path::filename(I->path());
+  for (const std::string &Name : Names) {
     auto Pid = files::Profile.pidIn(Name);
     auto Rank = files::Profile.rankIn(Name);
     if (Pid && Rank)
@@ -84,11 +82,11 @@ static bool perProcess(const FileKind &Kind) {
 }
 
 std::vector<std::string>
-warpscope::keepSelectedRanks(const std::string &Dir, const FileKind &Kind,
+warpscope::keepSelectedRanks(const std::map<long, int> &Pids,
+                             const FileKind &Kind,
                              std::vector<std::string> Paths) {
   if (!selection() || !perProcess(Kind))
     return Paths;
-  std::map<long, int> Pids = rankedPids(Dir);
   std::vector<std::string> Kept;
   for (std::string &P : Paths) {
     auto Pid = Kind.pidIn(sys::path::filename(P));
@@ -99,11 +97,12 @@ warpscope::keepSelectedRanks(const std::string &Dir, const FileKind &Kind,
   return Kept;
 }
 
-std::string warpscope::missingRanksProblem(const std::string &Dir) {
+std::string warpscope::missingRanksProblem(RunDirectory &Run) {
+  const std::string &Dir = Run.path();
   if (!selection() || !sys::fs::is_directory(Dir))
     return "";
   std::set<int> Held;
-  for (const auto &[Pid, Rank] : rankedPids(Dir)) {
+  for (const auto &[Pid, Rank] : rankedPids(Run.names())) {
     if (selection()->count(Rank))
       return "";
     Held.insert(Rank);
@@ -115,14 +114,13 @@ std::string warpscope::missingRanksProblem(const std::string &Dir) {
                              "); give --rank some of those");
 }
 
-Error warpscope::chooseRanks(StringRef List,
-                             const std::vector<std::string> &Dirs) {
+Error warpscope::chooseRanks(StringRef List, ArrayRef<RunDirectory *> Dirs) {
   Expected<std::set<int>> Ranks = parseRankList(List);
   if (!Ranks)
     return Ranks.takeError();
   selectRanks(std::move(*Ranks));
-  for (const std::string &Dir : Dirs)
-    if (std::string Bad = missingRanksProblem(Dir); !Bad.empty())
+  for (RunDirectory *Dir : Dirs)
+    if (std::string Bad = missingRanksProblem(*Dir); !Bad.empty())
       return createStringError(Bad);
   return Error::success();
 }

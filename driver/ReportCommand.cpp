@@ -4,7 +4,6 @@
 #include "Commands.h"
 #include "CsvReport.h"
 #include "HtmlSource.h"
-#include "JsonFiles.h"
 #include "LeftOutReport.h"
 #include "MemoryReport.h"
 #include "ModeledTime.h"
@@ -13,7 +12,7 @@
 #include "Ranks.h"
 #include "Report.h"
 #include "ReportFormats.h"
-#include "RunLog.h"
+#include "RunDirectory.h"
 #include "SarifFormat.h"
 #include "SassMetrics.h"
 #include "SourceText.h"
@@ -95,24 +94,20 @@ static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
 /// A run of an uninstrumented program with --pc-sampling or --sass-metrics
 /// leaves the hardware's files and no profile, one under --emulate the
 /// emulator's ground truth: those are reported alone.
-static bool hardwareOnly(const std::string &Dir) {
-  std::error_code EC;
-  return filesNamed(Dir, files::Profile, EC).empty() && !EC &&
-         (!filesNamed(Dir, files::PcSamples, EC).empty() ||
-          !filesNamed(Dir, files::SassMetrics, EC).empty() ||
-          !filesNamed(Dir, files::Truth, EC).empty());
+static bool hardwareOnly(RunDirectory &Run) {
+  return !Run.has(files::Profile) && !Run.listError() &&
+         (Run.has(files::PcSamples) || Run.has(files::SassMetrics) ||
+          Run.has(files::Truth));
 }
 
-static ProfileSet hardwareOnlySet(const std::string &Dir) {
+static ProfileSet hardwareOnlySet(RunDirectory &Run) {
   ProfileSet Set;
-  Set.Directory = Dir;
-  std::error_code EC;
-  bool Hardware = !filesNamed(Dir, files::PcSamples, EC).empty() ||
-                  !filesNamed(Dir, files::SassMetrics, EC).empty();
+  Set.Directory = Run.path();
+  bool Hardware = Run.has(files::PcSamples) || Run.has(files::SassMetrics);
   Set.Program = Hardware ? "(not instrumented: hardware data only)"
                          : "(not instrumented: emulator ground truth only)";
   Set.Mode = "none";
-  if (std::optional<std::string> Merged = mergedRunsNote(Dir))
+  if (std::optional<std::string> Merged = Run.mergedRunsNote())
     Set.Warnings.push_back(*Merged);
   return Set;
 }
@@ -190,7 +185,7 @@ struct Sections {
   std::unique_ptr<FeatureRowSet> PredictedRows;
   std::vector<RowPrediction> Predictions;
   /// HTML: the emulator's ground truth, for the PTX beside the source.
-  std::optional<Truth> Ptx;
+  const Truth *Ptx = nullptr;
   std::optional<ClusterView> Cluster; ///< two ranks or more
 };
 
@@ -308,9 +303,8 @@ static void renderReport(const ProfileSet &Set,
 static void renderReportHtml(const ProfileSet &Set,
                              const std::vector<FunctionSummary> &S,
                              const Sections &X, raw_ostream &OS) {
-  SourceExtras Extras = buildSourceExtras(X.Ptx ? &*X.Ptx : nullptr,
-                                          X.Memory ? &*X.Memory : nullptr,
-                                          X.Stalls ? &*X.Stalls : nullptr);
+  SourceExtras Extras = buildSourceExtras(
+      X.Ptx, X.Memory ? &*X.Memory : nullptr, X.Stalls ? &*X.Stalls : nullptr);
   if (!X.Stalls && !X.Sass && !X.Memory && !X.Modeled && !X.Advice &&
       !X.Cluster && Set.Left.empty())
     renderHtml(Set, S, OS, &Extras);
@@ -339,7 +333,7 @@ static void renderReportHtml(const ProfileSet &Set,
 
 /// --predict-gpu/--predict-model: the model's predictions for the
 /// profile's kernel rows.
-static llvm::Error addPredictions(const std::string &Dir, const ProfileSet &Set,
+static llvm::Error addPredictions(RunDirectory &Run, const ProfileSet &Set,
                                   Sections &X) {
   if (PredictGpu.empty() && PredictModelFile.empty())
     return llvm::Error::success();
@@ -351,7 +345,7 @@ static llvm::Error addPredictions(const std::string &Dir, const ProfileSet &Set,
   if (!C)
     return C.takeError();
   Expected<std::unique_ptr<FeatureRowSet>> RS =
-      featureRows(Dir, Set, "warpscope report");
+      featureRows(Run, Set, "warpscope report");
   if (!RS)
     return RS.takeError();
   std::string Warning;
@@ -398,13 +392,18 @@ int warpscope::runReport() {
   if (Top.getNumOccurrences() && Format != "text")
     return Error("--top applies to --format text only; the other formats "
                  "list every branch");
+  // Every file of the directory is read once, through Run: the advice
+  // section and the predictions below share what the views read.
+  RunDirectory Run(Dir);
   if (RankList.getNumOccurrences())
-    if (llvm::Error E = chooseRanks(RankList, {Dir}))
+    if (llvm::Error E = chooseRanks(RankList, {&Run}))
       return Error(toString(std::move(E)));
-  std::error_code EC0;
-  Expected<ProfileSet> Set = hardwareOnly(Dir)
-                                 ? Expected<ProfileSet>(hardwareOnlySet(Dir))
-                                 : loadProfileDirectory(Dir);
+  std::optional<ProfileSet> HardwareOnly;
+  if (hardwareOnly(Run))
+    HardwareOnly = hardwareOnlySet(Run);
+  Expected<const ProfileSet &> Set =
+      HardwareOnly ? Expected<const ProfileSet &>(*HardwareOnly)
+                   : Run.profiles();
   if (!Set)
     return Error(toString(Set.takeError()));
   Expected<std::vector<FunctionSummary>> S = summarize(*Set, KernelFilter);
@@ -412,25 +411,25 @@ int warpscope::runReport() {
     return Error(toString(S.takeError()));
   // PC samples, when the run collected them, add the stall view.
   Expected<std::optional<StallView>> Stalls =
-      loadStallView(Dir, *Set, KernelFilter);
+      loadStallView(Run, *Set, KernelFilter);
   if (!Stalls)
     return Error(toString(Stalls.takeError()));
   // SASS metrics, when the run collected them, add the hardware's numbers
   // beside ours.
-  Expected<std::optional<SassMetricsSet>> Sass = loadSassMetrics(Dir);
+  Expected<const std::optional<SassMetricsSet> &> Sass = Run.sassMetrics();
   if (!Sass)
     return Error(toString(Sass.takeError()));
-  // The emulator's ground truth, when the run was emulated, read once: the
-  // memory view, the modeled time (with the timing model) and, in HTML, the
-  // PTX beside the source come from it.
-  Truth GroundTruth;
-  if (llvm::Error E = loadTruth(Dir, GroundTruth))
-    return Error(toString(std::move(E)));
+  // The emulator's ground truth, when the run was emulated: the memory
+  // view, the modeled time (with the timing model) and, in HTML, the PTX
+  // beside the source come from it.
+  Expected<const Truth &> GroundTruth = Run.truth();
+  if (!GroundTruth)
+    return Error(toString(GroundTruth.takeError()));
   std::optional<MemoryView> Memory;
-  if (GroundTruth.Files)
-    Memory = buildMemoryView(GroundTruth, KernelFilter);
+  if (GroundTruth->Files)
+    Memory = buildMemoryView(*GroundTruth, KernelFilter);
   std::optional<ModeledTimeView> Modeled =
-      buildModeledTime(GroundTruth, KernelFilter);
+      buildModeledTime(*GroundTruth, KernelFilter);
   // PC samples, SASS metrics and the ground truth may name kernels the
   // profile does not.
   if (S->empty() && !KernelFilter.empty() && !*Stalls && !*Sass &&
@@ -446,9 +445,9 @@ int warpscope::runReport() {
   // PC samples with the listing that numbers them add the advisor's
   // section (docs/advisor.md); `warpscope advise` says more.
   std::optional<advise::AdviceReport> Advice;
-  if (*Stalls || !filesNamed(Dir, files::PcSamples, EC0).empty()) {
+  if (*Stalls || Run.has(files::PcSamples)) {
     Expected<std::unique_ptr<advise::LoadedInputs>> L =
-        advise::loadAdviseInputs(Dir);
+        advise::loadAdviseInputs(Run);
     if (!L)
       WithColor::warning(errs(), "warpscope report")
           << "no advice: " << toString(L.takeError()) << "\n";
@@ -471,15 +470,15 @@ int warpscope::runReport() {
              nullptr,
              nullptr,
              {},
-             std::nullopt,
+             nullptr,
              clusterView(*Set, KernelFilter)};
   if (Format == "csv" && CsvRows == "ranks" && !X.Cluster)
     return Error("--csv-rows ranks: '" + Dir +
                  "' holds the profile of fewer than two MPI ranks");
-  if (llvm::Error E = addPredictions(Dir, *Set, X))
+  if (llvm::Error E = addPredictions(Run, *Set, X))
     return Error(toString(std::move(E)));
   if (Format == "html" && X.Memory) // emulated: PTX beside the source
-    X.Ptx = std::move(GroundTruth);
+    X.Ptx = &*GroundTruth;
   renderReport(*Set, *S, X, Root, OS);
   return 0;
 }

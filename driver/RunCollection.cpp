@@ -2,6 +2,7 @@
 
 #include "RunCollection.h"
 #include "Paths.h"
+#include "RunDirectory.h"
 #include "warpscope/ABI/Files.h"
 #include "warpscope/ABI/PcSampling.h"
 #include "llvm/ADT/SmallString.h"
@@ -70,12 +71,8 @@ void warpscope::disassembleCubins(const std::string &OutDir) {
   ErrorOr<std::string> Nvdisasm = sys::findProgramByName("nvdisasm");
   if (!Nvdisasm)
     return;
-  std::error_code EC;
-  for (sys::fs::directory_iterator I(OutDir, EC), E; I != E && !EC;
-       I.increment(EC)) {
-    StringRef Path = I->path();
-    if (!files::Cubin.matches(sys::path::filename(Path)))
-      continue;
+  for (const std::string &File : RunDirectory(OutDir).files(files::Cubin)) {
+    StringRef Path = File;
     StringRef Stem = Path.drop_back(strlen(files::Cubin.Suffix));
     std::string Listing = (Stem + ".sass").str(), Cfg = (Stem + ".dot").str();
     std::optional<StringRef> ListingIO[] = {std::nullopt, StringRef(Listing),

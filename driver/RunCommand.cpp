@@ -11,11 +11,11 @@
 
 #include "Commands.h"
 #include "GroundTruth.h"
-#include "JsonFiles.h"
 #include "OutputDirectory.h"
 #include "Paths.h"
 #include "ProgramLinkage.h"
 #include "RunCollection.h"
+#include "RunDirectory.h"
 #include "warpscope/ABI/Environment.h"
 #include "warpscope/ABI/Files.h"
 #ifdef WARPSCOPE_RUN_TIMING_CONFIGS
@@ -343,10 +343,9 @@ static void setRuntimeEnvironment(StringRef Out, const std::string &Mode) {
 /// runtime).
 static void warnIfNothingCollected(const std::string &Out,
                                    const std::string &Program) {
-  std::error_code EC;
-  if (!filesNamed(Out, files::Profile, EC).empty() || EC ||
-      !filesNamed(Out, files::PcSamples, EC).empty() ||
-      !filesNamed(Out, files::SassMetrics, EC).empty())
+  warpscope::RunDirectory Run(Out);
+  if (Run.has(files::Profile) || Run.listError() || Run.has(files::PcSamples) ||
+      Run.has(files::SassMetrics))
     return;
   std::string Path = Program;
   if (Path.find('/') == std::string::npos)
@@ -374,8 +373,8 @@ static void warnIfNothingCollected(const std::string &Out,
 using FileTimes = std::map<std::string, sys::TimePoint<>>;
 static FileTimes truthFiles(const std::string &Dir) {
   FileTimes Times;
-  std::error_code EC;
-  for (const std::string &Path : filesNamed(Dir, files::Truth, EC)) {
+  for (const std::string &Path :
+       warpscope::RunDirectory(Dir).files(files::Truth)) {
     sys::fs::file_status S;
     if (!sys::fs::status(Path, S))
       Times[Path] = S.getLastModificationTime();

@@ -114,17 +114,14 @@ std::string warpscope::runStartTime() {
   return Buf;
 }
 
-std::optional<std::string> warpscope::mergedRunsNote(const std::string &Dir) {
-  Expected<std::vector<RunRecord>> Runs = readRunLog(Dir);
-  if (!Runs)
-    return toString(Runs.takeError()) +
-           "; the directory may merge several runs";
+std::optional<std::string>
+warpscope::mergedRunsNote(const std::vector<RunRecord> &Runs) {
   // Per rank (none: the runs no launcher ranked), its records.
   // A rank's run that found none of its own results ("fresh": its earlier
   // runs left none) or replaced them ("force") starts its count again (the
   // log itself is the ranks' to share, so it stays).
   std::map<std::optional<int>, size_t> PerRank;
-  for (const RunRecord &R : *Runs)
+  for (const RunRecord &R : Runs)
     PerRank[R.Rank] =
         R.Mode == "force" || R.Mode == "fresh" ? 1 : PerRank[R.Rank] + 1;
   size_t Merged = 0;

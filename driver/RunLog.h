@@ -37,12 +37,12 @@ llvm::Expected<std::vector<RunRecord>> readRunLog(const std::string &Dir);
 llvm::Error appendRunLog(const std::string &Dir, const RunRecord &R);
 /// Now, as RunRecord::Start spells it.
 std::string runStartTime();
-/// One line for a report when Dir merges several runs ("3 runs merged
-/// (--append) ..."), or when its log cannot be read; none otherwise. The
-/// records of one job's ranks are one run; a rank with several records
-/// since its last "force" or "fresh" one, or ranked and unranked records
-/// together, merge runs.
-std::optional<std::string> mergedRunsNote(const std::string &Dir);
+/// One line for a report when a directory's log Runs merges several runs
+/// ("3 runs merged (--append) ..."); none otherwise. The records of one
+/// job's ranks are one run; a rank with several records since its last
+/// "force" or "fresh" one, or ranked and unranked records together, merge
+/// runs. RunDirectory::mergedRunsNote also says when the log cannot be read.
+std::optional<std::string> mergedRunsNote(const std::vector<RunRecord> &Runs);
 
 } // namespace warpscope
 

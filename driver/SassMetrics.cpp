@@ -197,10 +197,9 @@ static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
 }
 
 Expected<std::optional<SassMetricsSet>>
-warpscope::loadSassMetrics(const std::string &Dir) {
+warpscope::readSassMetrics(const std::vector<std::string> &Files) {
   SassMetricsSet Set;
-  std::error_code EC; // an unlistable directory: no such files
-  Set.Files = filesNamed(Dir, files::SassMetrics, EC);
+  Set.Files = Files;
   if (Set.Files.empty())
     return std::nullopt;
   for (const std::string &F : Set.Files)

@@ -61,9 +61,11 @@ struct SassMetricsSet {
   std::vector<std::string> Warnings; ///< the collector's errors, drops
 };
 
-/// Loads every sassmetrics-*.json in Dir; nullopt when there is none.
+/// The one reader of SASS metrics: Files are a directory's
+/// sassmetrics-*.json (RunDirectory lists them); nullopt when there is none.
+/// Commands use RunDirectory::sassMetrics().
 llvm::Expected<std::optional<SassMetricsSet>>
-loadSassMetrics(const std::string &Dir);
+readSassMetrics(const std::vector<std::string> &Files);
 
 /// A ratio the hardware gives, or why it cannot.
 struct SassRatio {

@@ -185,9 +185,9 @@ StallView warpscope::buildStallView(const PcSampleSet &Samples,
 }
 
 Expected<std::optional<StallView>>
-warpscope::loadStallView(const std::string &Dir, const ProfileSet &Set,
+warpscope::loadStallView(RunDirectory &Run, const ProfileSet &Set,
                          const std::string &Filter) {
-  Expected<std::optional<PcSampleSet>> S = loadPcSamples(Dir);
+  Expected<const std::optional<PcSampleSet> &> S = Run.pcSamples();
   if (!S)
     return S.takeError();
   if (!*S)

@@ -12,6 +12,7 @@
 
 #include "PcSampling.h"
 #include "ProfileModel.h"
+#include "RunDirectory.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
@@ -71,9 +72,9 @@ bool sameSourceFile(llvm::StringRef A, llvm::StringRef B);
 /// --kernel regex (may be empty).
 StallView buildStallView(const PcSampleSet &Samples, const ProfileSet &Set,
                          const std::string &Filter);
-/// nullopt when Dir has no pcsamples-*.json.
+/// nullopt when Run has no pcsamples-*.json.
 llvm::Expected<std::optional<StallView>>
-loadStallView(const std::string &Dir, const ProfileSet &Set,
+loadStallView(RunDirectory &Run, const ProfileSet &Set,
               const std::string &Filter);
 
 void renderStallText(const StallView &V, unsigned Top, llvm::raw_ostream &OS);

@@ -27,6 +27,7 @@
 #include "InstructionMix.h"
 #include "PlainBuild.h"
 #include "ProfileModel.h"
+#include "RunDirectory.h"
 #include "warpscope/ABI/Abi.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -227,12 +228,14 @@ int warpscope::runValidate() {
     WithColor::error(errs(), "warpscope validate") << Msg << "\n";
     return 2;
   };
-  Expected<ProfileSet> Set = loadProfileDirectory(Dir);
+  RunDirectory Run(Dir);
+  Expected<const ProfileSet &> Set = Run.profiles();
   if (!Set)
     return Fail(toString(Set.takeError()));
-  Truth T;
-  if (Error E = loadTruth(Dir, T))
-    return Fail(toString(std::move(E)));
+  Expected<const Truth &> Truths = Run.truth();
+  if (!Truths)
+    return Fail(toString(Truths.takeError()));
+  const Truth &T = *Truths;
   if (!Set->launches())
     return Fail(Dir + ": the program launched no instrumented kernel; "
                       "nothing to validate");
@@ -286,9 +289,11 @@ int warpscope::runValidate() {
                     "instruction histograms), {2} mismatches, {3} partial\n",
                     V.Checked, MixChecked, V.Mismatches, V.Incomplete);
   if (!PlainTruth.empty()) {
-    Truth P;
-    if (Error E = loadTruth(PlainTruth, P))
-      return Fail(toString(std::move(E)));
+    RunDirectory PlainRun(PlainTruth);
+    Expected<const Truth &> PlainTruths = PlainRun.truth();
+    if (!PlainTruths)
+      return Fail(toString(PlainTruths.takeError()));
+    const Truth &P = *PlainTruths;
     if (!P.Files)
       return Fail(PlainTruth + ": holds no emu-*.json ground truth of the "
                                "plain build (run it with WARPSCOPE_OUT set "

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "RunDirectory.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
@@ -22,6 +23,13 @@ static void printVersion(raw_ostream &OS) {
 }
 
 std::vector<std::string> warpscope::Invocation;
+
+// For tests: each command reads each kind of file of a run directory once
+// (RunDirectory.h); this prints how often it did.
+static cl::opt<bool> DebugRunDirectory(
+    "debug-run-directory", cl::Hidden,
+    cl::desc("Print how often each kind of file of a run directory was read"),
+    cl::sub(cl::SubCommand::getAll()));
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
@@ -68,8 +76,12 @@ int main(int argc, char **argv) {
                                    &errs()))
     return 2;
   for (const Command &C : Commands)
-    if (C.Sub)
-      return C.Run();
+    if (C.Sub) {
+      int Status = C.Run();
+      if (DebugRunDirectory)
+        RunDirectory::printAllReads(errs());
+      return Status;
+    }
   WithColor::error(errs(), "warpscope")
       << "no command given; try 'warpscope --help'\n";
   return 2;

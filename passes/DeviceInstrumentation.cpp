@@ -12,6 +12,7 @@
 #include "KernelFilter.h"
 #include "ModuleIdentity.h"
 #include "PlainPtx.h"
+#include "PluginOptions.h"
 #include "ProfileUse.h"
 #include "ReduceLoops.h"
 #include "SubprogramNames.h"
@@ -19,7 +20,6 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -36,187 +36,6 @@ using namespace warpscope::device;
 
 STATISTIC(NumCounterWords, "Counter words in device arrays, replicas included");
 STATISTIC(NumFunctionsInstrumented, "Device functions instrumented");
-
-static cl::opt<bool> ProbeAll(
-    "warpscope-probe-all", cl::Hidden,
-    cl::desc("Probe branches that UniformityAnalysis proves uniform too "
-             "(to validate the analysis)"),
-    cl::init(false));
-
-static cl::opt<bool>
-    Instrument("warpscope-instrument", cl::Hidden,
-               cl::desc("Insert device counters and probes and write the "
-                        "program database (default on)"),
-               cl::init(true));
-
-static cl::opt<bool> CheaperCounting(
-    "warpscope-cheaper-counting", cl::Hidden,
-    cl::desc("Merge a block's probe into its branch probe and derive "
-             "single-predecessor successors from branch records (default on; "
-             "off probes every block on its own)"),
-    cl::init(true));
-
-static cl::opt<bool> DeriveEquivalentBlocks(
-    "warpscope-derive-equivalent-blocks", cl::Hidden,
-    cl::desc("A block that runs exactly when a block dominating it runs (it "
-             "post-dominates that block, in the same loop, with no call and "
-             "no branch that may diverge between them) takes that block's "
-             "counts instead of a probe (default on)"),
-    cl::init(true));
-
-static cl::opt<bool> AssumeReconvergence(
-    "warpscope-assume-reconvergence", cl::Hidden,
-    cl::desc("Derive such blocks across branches that may diverge too, "
-             "assuming the lanes meet again at the immediate post-dominator "
-             "(as the emulator and ptxas' convergence barriers do, but not "
-             "guaranteed on GPUs with independent thread scheduling; "
-             "default off)"),
-    cl::init(false));
-
-static cl::opt<bool> EdgeArrivals(
-    "warpscope-edge-arrivals", cl::Hidden,
-    cl::desc("Count warp arrivals at both sides of every probed two-way "
-             "branch, so PTX the code generator puts on a branch's edge gets "
-             "exact counts in instruction histograms (default on)"),
-    cl::init(true));
-
-static cl::opt<bool> CountLoopEntries(
-    "warpscope-count-loop-entries", cl::Hidden,
-    cl::desc("Count the visits of a proven-uniform branch that enters a loop "
-             "over a critical edge, so the preheader the code generator puts "
-             "there gets exact counts in instruction histograms (default on)"),
-    cl::init(true));
-
-static cl::opt<bool> BranchThroughProbe(
-    "warpscope-branch-through-probe", cl::Hidden,
-    cl::desc("A loop's exiting latch takes its compare from its probe, "
-             "which passes it through, so the code generator (loop strength "
-             "reduction) does not rewrite the branch's compare and keep a "
-             "second one for the probe (default on)"),
-    cl::init(true));
-
-static cl::opt<bool> PromoteLoopCounters(
-    "warpscope-promote-loop-counters", cl::Hidden,
-    cl::desc("Inside loops without calls, count in the leader lanes' "
-             "registers and add them to the counters at the loop's exits "
-             "(default on)"),
-    cl::init(true));
-
-static cl::opt<bool> PromoteBlocks(
-    "warpscope-promote-block-probes", cl::Hidden,
-    cl::desc("With loop counter promotion, also promote probes that count "
-             "only a block (default off: in the emulator's instruction count "
-             "they cost about the same either way, and each adds registers "
-             "to zero and flush)"),
-    cl::init(false));
-
-static cl::opt<bool> LaneBlockProbes(
-    "warpscope-lane-block-probes", cl::Hidden,
-    cl::desc("In a loop counting in lane-local 32-bit registers, probes "
-             "that count only a block count there too (default on)"),
-    cl::init(true));
-
-static cl::opt<bool> SkipShortLoops(
-    "warpscope-promote-skip-short-loops", cl::Hidden,
-    cl::desc("Do not promote loops that likely run few times per lane: "
-             "stepping by the block size or by 32 or more, or at most 4 "
-             "iterations (default on)"),
-    cl::init(true));
-
-static cl::opt<bool> LaneLoopCounters(
-    "warpscope-lane-loop-counters", cl::Hidden,
-    cl::desc("Promoted probes of a loop whose trip count per entry is "
-             "bounded below 2^32 count in 32-bit registers of every lane "
-             "(no popc, no 64-bit add in the loop), summed over the warp "
-             "with redux.sync at the loop's exits (sm_80+; default on)"),
-    cl::init(true));
-
-static cl::opt<bool> GuardedLaneCounters(
-    "warpscope-guarded-lane-counters", cl::Hidden,
-    cl::desc("With lane-local loop counters, also count in 32-bit lane "
-             "registers in loops without a trip count bound, guarded by the "
-             "thread count of a probe that runs every iteration: each lane "
-             "spills its registers before that count wraps (default on)"),
-    cl::init(true));
-
-static cl::opt<unsigned> LaneGuardLimit(
-    "warpscope-lane-guard-limit", cl::Hidden,
-    cl::desc("The thread count at which a guard spills a lane's loop "
-             "registers (at most and by default 4294967294; lower values "
-             "test the spill)"),
-    cl::init(4294967294u));
-
-static cl::opt<bool> ReplicaPerWarp(
-    "warpscope-replica-per-warp", cl::Hidden,
-    cl::desc("With counter replicas, pick a function invocation's replica "
-             "once at its entry (by the clock) and hand its address to every "
-             "probe, instead of each probe reading the clock and computing "
-             "the address (default on)"),
-    cl::init(true));
-
-static cl::opt<bool> PlainPtx(
-    "warpscope-plain-ptx", cl::Hidden,
-    cl::desc("Also compile the module as it is before instrumentation to "
-             "PTX (the plain build's), so reports can compare the "
-             "instrumented build's instructions with the plain program's "
-             "(default on)"),
-    cl::init(true));
-
-static cl::opt<unsigned> CounterReplicas(
-    "warpscope-counter-replicas", cl::Hidden,
-    cl::desc("Copies of the counter array that probes spread their adds "
-             "over, picked by the clock (a power of two up to 1024; the "
-             "runtime sums them). Warps adding to one address serialize at "
-             "the L2 (default 256, fewer where the copies would exceed "
-             "4 MiB; 1: one array, no spreading)"),
-    cl::init(256));
-
-static cl::opt<std::string>
-    DatabaseOut("warpscope-db-out", cl::Hidden,
-                cl::desc("Write the program database to this file instead of "
-                         "<warpscope-db-dir>/<module id>.json"),
-                cl::init(""));
-
-static cl::opt<std::string> KernelFilter(
-    "warpscope-kernel-filter", cl::Hidden,
-    cl::desc("Instrument only kernels whose mangled or demangled name "
-             "matches this regex, and the device functions they call; the "
-             "others compile as without the plugin"),
-    cl::init(""));
-
-/// Opts with the values given on the command line applied.
-static DeviceInstrumentationOptions
-overrideFromCL(DeviceInstrumentationOptions Opts) {
-  auto Apply = [](auto &Field, const auto &Option) {
-    if (Option.getNumOccurrences())
-      Field = Option;
-  };
-  Apply(Opts.Instrument, Instrument);
-  Apply(Opts.ProbeAll, ProbeAll);
-  Apply(Opts.CheaperCounting, CheaperCounting);
-  Apply(Opts.DeriveEquivalentBlocks, DeriveEquivalentBlocks);
-  Apply(Opts.AssumeReconvergence, AssumeReconvergence);
-  Apply(Opts.EdgeArrivals, EdgeArrivals);
-  Apply(Opts.CountLoopEntries, CountLoopEntries);
-  Apply(Opts.BranchThroughProbe, BranchThroughProbe);
-  Opts.ReduceLoopsFirst = reduceLoopsFirst(Opts.ReduceLoopsFirst);
-  Apply(Opts.PromoteLoopCounters, PromoteLoopCounters);
-  Apply(Opts.PromoteBlockProbes, PromoteBlocks);
-  Apply(Opts.LaneBlockProbes, LaneBlockProbes);
-  Apply(Opts.SkipShortLoops, SkipShortLoops);
-  Apply(Opts.LaneLoopCounters, LaneLoopCounters);
-  Apply(Opts.ReplicaPerWarp, ReplicaPerWarp);
-  Apply(Opts.GuardedLaneCounters, GuardedLaneCounters);
-  Apply(Opts.LaneGuardLimit, LaneGuardLimit);
-  // Every register is at most the guarded count plus 1: below 2^32.
-  Opts.LaneGuardLimit = std::min(Opts.LaneGuardLimit, 4294967294u);
-  Apply(Opts.PlainPtx, PlainPtx);
-  Apply(Opts.CounterReplicas, CounterReplicas);
-  Apply(Opts.DatabaseOut, DatabaseOut);
-  Apply(Opts.KernelFilter, KernelFilter);
-  Opts.Identity = overrideIdentityFromCL(Opts.Identity);
-  return Opts;
-}
 
 bool ModuleInstrumenter::run() {
   std::optional<KernelSelection> Selection;
@@ -359,7 +178,10 @@ void ModuleInstrumenter::writeDatabase() {
 
 DeviceInstrumentationPass::DeviceInstrumentationPass(
     DeviceInstrumentationOptions Opts)
-    : Opts(overrideFromCL(std::move(Opts))) {}
+    : Opts(withCommandLine(std::move(Opts))) {
+  // Every lane register is at most the guarded count plus 1: below 2^32.
+  this->Opts.LaneGuardLimit = std::min(this->Opts.LaneGuardLimit, 4294967294u);
+}
 
 PreservedAnalyses DeviceInstrumentationPass::run(Module &M,
                                                  ModuleAnalysisManager &AM) {

@@ -17,37 +17,15 @@
 
 namespace warpscope {
 
-/// The device pass's settings; each is the -warpscope-<name> option named
-/// beside it (docs/plugin-options.md), which overrides it when given.
+/// The device pass's settings: the device rows of PluginOptions.def, each
+/// the -warpscope-<name> option of its row (docs/plugin-options.md), which
+/// overrides it when given.
 struct DeviceInstrumentationOptions {
-  bool Instrument = true;             ///< instrument
-  bool ProbeAll = false;              ///< probe-all
-  bool CheaperCounting = true;        ///< cheaper-counting
-  bool DeriveEquivalentBlocks = true; ///< derive-equivalent-blocks
-  bool AssumeReconvergence = false;   ///< assume-reconvergence
-  bool EdgeArrivals = true;           ///< edge-arrivals
-  bool CountLoopEntries = true;       ///< count-loop-entries
-  bool BranchThroughProbe = true;     ///< branch-through-probe
-  bool ReduceLoopsFirst = true;       ///< reduce-loops-first
-  bool PromoteLoopCounters = true;    ///< promote-loop-counters
-  bool PromoteBlockProbes = false;    ///< promote-block-probes
-  bool LaneBlockProbes = true;        ///< lane-block-probes
-  bool SkipShortLoops = true;         ///< promote-skip-short-loops
-  bool LaneLoopCounters = true;       ///< lane-loop-counters
-  bool ReplicaPerWarp = true;         ///< replica-per-warp
-  bool GuardedLaneCounters = true;    ///< guarded-lane-counters
-  /// The thread count at which a guard spills a lane's registers (at most
-  /// 2^32 - 2, the default; lower only to test the spill).
-  unsigned LaneGuardLimit = 4294967294u; ///< lane-guard-limit
-  bool PlainPtx = true;                  ///< plain-ptx
-  /// The -O level (0-3) clang's code generator runs at, for the plain
-  /// build's PTX; the plugin takes it from the pipeline.
-  unsigned PlainPtxOptLevel = 2;  ///< plain-ptx-opt-level
-  unsigned CounterReplicas = 256; ///< counter-replicas
-  std::string DatabaseOut;        ///< db-out
-  /// Instrument only kernels whose mangled or demangled name matches, and
-  /// what they call; empty: every kernel.
-  std::string KernelFilter;       ///< kernel-filter
+#define WARPSCOPE_DEVICE_OPTION(Type, Field, Name, Default, ...)               \
+  Type Field = Default;
+#define WARPSCOPE_DEVICE_PARAMETER WARPSCOPE_DEVICE_OPTION
+#define WARPSCOPE_DEVICE_PGO_OPTION WARPSCOPE_DEVICE_OPTION
+#include "PluginOptions.def"
   ModuleIdentityOptions Identity; ///< module-id, db-dir
 };
 

@@ -2,6 +2,7 @@
 
 #include "HostInstrumentation.h"
 #include "ModuleIdentity.h"
+#include "PluginOptions.h"
 #include "PtxHistograms.h"
 #include "warpscope/ABI/Abi.h"
 #include "warpscope/Database/ProgramDatabase.h"
@@ -9,7 +10,6 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -25,28 +25,6 @@ using namespace warpscope;
 #define DEBUG_TYPE "warpscope-host"
 
 STATISTIC(NumModulesRegistered, "Host modules registered with the runtime");
-
-static cl::opt<std::string> DatabaseIn(
-    "warpscope-db-in", cl::Hidden,
-    cl::desc("Program database to embed in the host module (default: the "
-             "one the device compile left in -warpscope-db-dir)"),
-    cl::init(""));
-
-static cl::opt<bool> Histograms(
-    "warpscope-histograms", cl::Hidden,
-    cl::desc("Add per-block PTX instruction histograms, read from the "
-             "embedded fatbin, to the program database (default on)"),
-    cl::init(true));
-
-static HostInstrumentationOptions
-overrideFromCL(HostInstrumentationOptions Opts) {
-  if (DatabaseIn.getNumOccurrences())
-    Opts.DatabaseIn = DatabaseIn;
-  if (Histograms.getNumOccurrences())
-    Opts.Histograms = Histograms;
-  Opts.Identity = overrideIdentityFromCL(Opts.Identity);
-  return Opts;
-}
 
 namespace {
 
@@ -272,7 +250,7 @@ bool HostInstrumenter::run() {
 
 HostInstrumentationPass::HostInstrumentationPass(
     HostInstrumentationOptions Opts)
-    : Opts(overrideFromCL(std::move(Opts))) {}
+    : Opts(withCommandLine(std::move(Opts))) {}
 
 PreservedAnalyses HostInstrumentationPass::run(Module &M,
                                                ModuleAnalysisManager &) {

@@ -15,13 +15,12 @@
 
 namespace warpscope {
 
-/// What -warpscope-db-in and -warpscope-histograms set (and the module
-/// identity's options), for passes built from code.
+/// The host pass's settings: the host rows of PluginOptions.def, each the
+/// -warpscope-<name> option of its row, which overrides it when given.
 struct HostInstrumentationOptions {
-  /// Embed this database instead of the one in the database directory.
-  std::string DatabaseIn;
-  /// Add per-block PTX histograms from the embedded fatbin to the database.
-  bool Histograms = true;
+#define WARPSCOPE_HOST_OPTION(Type, Field, Name, Default, ...)                 \
+  Type Field = Default;
+#include "PluginOptions.def"
   ModuleIdentityOptions Identity;
 };
 

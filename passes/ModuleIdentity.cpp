@@ -2,7 +2,6 @@
 
 #include "ModuleIdentity.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -12,27 +11,6 @@
 
 using namespace llvm;
 using namespace warpscope;
-
-static cl::opt<std::string>
-    ModuleIdOverride("warpscope-module-id", cl::Hidden,
-                     cl::desc("Use this module id (16 hex digits) instead "
-                              "of hashing cwd and source file"),
-                     cl::init(""));
-
-static cl::opt<std::string>
-    DatabaseDir("warpscope-db-dir", cl::Hidden,
-                cl::desc("Directory for program databases handed from the "
-                         "device compile to the host compile"),
-                cl::init(""));
-
-ModuleIdentityOptions
-warpscope::overrideIdentityFromCL(ModuleIdentityOptions Opts) {
-  if (ModuleIdOverride.getNumOccurrences())
-    Opts.ModuleId = ModuleIdOverride;
-  if (DatabaseDir.getNumOccurrences())
-    Opts.DatabaseDir = DatabaseDir;
-  return Opts;
-}
 
 std::string warpscope::moduleId(const Module &M,
                                 const ModuleIdentityOptions &Opts) {

@@ -20,16 +20,15 @@ class Module;
 
 namespace warpscope {
 
-/// -warpscope-module-id and -warpscope-db-dir, for passes built from code.
+/// The identity rows of PluginOptions.def (-warpscope-module-id: this id,
+/// 16 hex digits, instead of hashing cwd and source file; -warpscope-db-dir:
+/// where the device compile leaves databases for the host compile), shared
+/// by every pass that names a module or finds its database.
 struct ModuleIdentityOptions {
-  /// Use this id (16 hex digits) instead of hashing cwd and source file.
-  std::string ModuleId;
-  /// Where the device compile leaves databases for the host compile.
-  std::string DatabaseDir;
+#define WARPSCOPE_IDENTITY_OPTION(Type, Field, Name, Default, ...)             \
+  Type Field = Default;
+#include "PluginOptions.def"
 };
-
-/// Opts with the values given on the command line applied.
-ModuleIdentityOptions overrideIdentityFromCL(ModuleIdentityOptions Opts);
 
 /// The module id as 16 lowercase hex digits (Opts.ModuleId when set).
 std::string moduleId(const llvm::Module &M,

@@ -1,8 +1,8 @@
 //===- PassParameters.cpp - Options in textual pipelines ------------------===//
 //
 // Each pass's parameters are a table of (name, field) pairs over its options
-// struct; parsing and printing both walk the table, so the two cannot
-// disagree on a name.
+// struct, made from the pass's rows of PluginOptions.def; parsing and
+// printing both walk the table, so the two cannot disagree on a name.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,44 +29,43 @@ template <typename O> struct IdentityParam {
   std::string ModuleIdentityOptions::*Field;
 };
 
+#define WARPSCOPE_PARAM(Type, Field, Name, ...)                                \
+  {Name, &WARPSCOPE_STRUCT::Field},
+
 template <typename O>
 constexpr IdentityParam<O> IdentityParams[] = {
-    {"module-id", &ModuleIdentityOptions::ModuleId},
-    {"db-dir", &ModuleIdentityOptions::DatabaseDir}};
+#define WARPSCOPE_STRUCT ModuleIdentityOptions
+#define WARPSCOPE_IDENTITY_OPTION WARPSCOPE_PARAM
+#include "PluginOptions.def"
+#undef WARPSCOPE_STRUCT
+};
 
-using DO = DeviceInstrumentationOptions;
-const Param<DO> DeviceParams[] = {
-    {"instrument", &DO::Instrument},
-    {"probe-all", &DO::ProbeAll},
-    {"cheaper-counting", &DO::CheaperCounting},
-    {"derive-equivalent-blocks", &DO::DeriveEquivalentBlocks},
-    {"assume-reconvergence", &DO::AssumeReconvergence},
-    {"edge-arrivals", &DO::EdgeArrivals},
-    {"count-loop-entries", &DO::CountLoopEntries},
-    {"branch-through-probe", &DO::BranchThroughProbe},
-    {"reduce-loops-first", &DO::ReduceLoopsFirst},
-    {"promote-loop-counters", &DO::PromoteLoopCounters},
-    {"promote-block-probes", &DO::PromoteBlockProbes},
-    {"lane-block-probes", &DO::LaneBlockProbes},
-    {"promote-skip-short-loops", &DO::SkipShortLoops},
-    {"lane-loop-counters", &DO::LaneLoopCounters},
-    {"replica-per-warp", &DO::ReplicaPerWarp},
-    {"guarded-lane-counters", &DO::GuardedLaneCounters},
-    {"lane-guard-limit", &DO::LaneGuardLimit},
-    {"plain-ptx", &DO::PlainPtx},
-    {"plain-ptx-opt-level", &DO::PlainPtxOptLevel},
-    {"counter-replicas", &DO::CounterReplicas},
-    {"db-out", &DO::DatabaseOut},
-    {"kernel-filter", &DO::KernelFilter}};
+// Each pass's rows of PluginOptions.def, in the table's order.
+const Param<DeviceInstrumentationOptions> DeviceParams[] = {
+#define WARPSCOPE_STRUCT DeviceInstrumentationOptions
+#define WARPSCOPE_DEVICE_OPTION WARPSCOPE_PARAM
+#define WARPSCOPE_DEVICE_PARAMETER WARPSCOPE_PARAM
+#define WARPSCOPE_DEVICE_PGO_OPTION WARPSCOPE_PARAM
+#include "PluginOptions.def"
+#undef WARPSCOPE_STRUCT
+};
 
-using HO = HostInstrumentationOptions;
-const Param<HO> HostParams[] = {{"db-in", &HO::DatabaseIn},
-                                {"histograms", &HO::Histograms}};
+const Param<HostInstrumentationOptions> HostParams[] = {
+#define WARPSCOPE_STRUCT HostInstrumentationOptions
+#define WARPSCOPE_HOST_OPTION WARPSCOPE_PARAM
+#include "PluginOptions.def"
+#undef WARPSCOPE_STRUCT
+};
 
-using PO = ProfileUseOptions;
-const Param<PO> ProfileUseParams[] = {
-    {"profile-use", &PO::ProfileFile},
-    {"reduce-loops-first", &PO::ReduceLoopsFirst}};
+const Param<ProfileUseOptions> ProfileUseParams[] = {
+#define WARPSCOPE_STRUCT ProfileUseOptions
+#define WARPSCOPE_PGO_OPTION WARPSCOPE_PARAM
+#define WARPSCOPE_DEVICE_PGO_OPTION WARPSCOPE_PARAM
+#include "PluginOptions.def"
+#undef WARPSCOPE_STRUCT
+};
+
+#undef WARPSCOPE_PARAM
 
 Error paramError(StringRef Pass, StringRef Param, const Twine &What) {
   return createStringError(inconvertibleErrorCode(),

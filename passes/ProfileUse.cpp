@@ -3,6 +3,7 @@
 #include "ProfileUse.h"
 #include "CfgChecksum.h"
 #include "ModuleIdentity.h"
+#include "PluginOptions.h"
 #include "ReduceLoops.h"
 #include "warpscope/ABI/PgoRecord.h"
 #include "llvm/Demangle/Demangle.h"
@@ -14,7 +15,6 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/ProfileData/InstrProfReader.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -26,19 +26,6 @@ using namespace llvm;
 using namespace warpscope;
 
 #define DEBUG_TYPE "warpscope-profile-use"
-
-static cl::opt<std::string> ProfileUse(
-    "warpscope-profile-use", cl::Hidden,
-    cl::desc("Attach branch weights, entry counts and divergence rates from "
-             "this LLVM profile (warpscope pgo --format instr) to device code"),
-    cl::init(""));
-
-static ProfileUseOptions overrideFromCL(ProfileUseOptions Opts) {
-  if (ProfileUse.getNumOccurrences())
-    Opts.ProfileFile = ProfileUse;
-  Opts.Identity = overrideIdentityFromCL(Opts.Identity);
-  return Opts;
-}
 
 bool warpscope::usesProfile(const Module &M) {
   return mdconst::extract_or_null<ConstantInt>(
@@ -145,7 +132,7 @@ void staleWarning(Function &F) {
 } // namespace
 
 ProfileUsePass::ProfileUsePass(ProfileUseOptions Opts)
-    : Opts(overrideFromCL(std::move(Opts))) {}
+    : Opts(withCommandLine(std::move(Opts))) {}
 
 PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &AM) {
   const std::string &ProfileUse = Opts.ProfileFile;
@@ -193,7 +180,7 @@ PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &AM) {
     if (F.isDeclaration() || It == ByName.end())
       continue;
     // The CFG the instrumenting build counted was read after LSR.
-    if (reduceLoopsFirst(Opts.ReduceLoopsFirst))
+    if (Opts.ReduceLoopsFirst)
       reduceLoops(F, FAM);
     if (It->second.first != pgo::recordHash(cfgChecksum(F)) ||
         !annotate(F, It->second.second)) {

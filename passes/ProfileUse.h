@@ -23,14 +23,16 @@
 
 namespace warpscope {
 
-/// What -warpscope-profile-use sets (and the module identity's options), for
-/// passes built from code.
+/// The profile-use pass's settings: the profile-use rows of
+/// PluginOptions.def (profile-use: the LLVM profile to read, empty: the pass
+/// does nothing; reduce-loops-first: run the code generator's passes first,
+/// as the instrumenting build did, ReduceLoops.h), each the
+/// -warpscope-<name> option of its row, which overrides it when given.
 struct ProfileUseOptions {
-  /// The LLVM profile to read; empty: the pass does nothing.
-  std::string ProfileFile;
-  /// Run the code generator's passes first, as the instrumenting build did
-  /// (-warpscope-reduce-loops-first, ReduceLoops.h).
-  bool ReduceLoopsFirst = true;
+#define WARPSCOPE_PGO_OPTION(Type, Field, Name, Default, ...)                  \
+  Type Field = Default;
+#define WARPSCOPE_DEVICE_PGO_OPTION WARPSCOPE_PGO_OPTION
+#include "PluginOptions.def"
   ModuleIdentityOptions Identity;
 };
 

@@ -20,19 +20,6 @@
 
 using namespace llvm;
 
-static cl::opt<bool> ReduceLoopsFirst(
-    "warpscope-reduce-loops-first", cl::Hidden,
-    cl::desc("Run the code generator's straight-line scalar optimizations "
-             "and loop strength reduction on each function before placing "
-             "probes, and turn its own loop strength reduction off, so the "
-             "code around the probes is the plain program's (default on)"),
-    cl::init(true));
-
-bool warpscope::reduceLoopsFirst(bool Default) {
-  return ReduceLoopsFirst.getNumOccurrences() ? bool(ReduceLoopsFirst)
-                                              : Default;
-}
-
 void warpscope::disableCodeGeneratorLoopReduction() {
   // LLVM's own switch (-disable-lsr), read when the code generator builds
   // its pipeline, after this pass: it holds for this compilation only.

@@ -21,9 +21,6 @@
 
 namespace warpscope {
 
-/// Default, or -warpscope-reduce-loops-first where given.
-bool reduceLoopsFirst(bool Default);
-
 /// Those passes over F (nothing for an optnone function), after casting a
 /// kernel's pointer parameters to the global space as the code generator
 /// does, then a CSE, then folds the empty blocks LSR's loop canonicalization

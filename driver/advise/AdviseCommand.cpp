@@ -78,10 +78,11 @@ int warpscope::runAdvise() {
   if (!KernelFilter.empty() && !Regex(KernelFilter).isValid(RegexError))
     return Error("--kernel '" + KernelFilter +
                  "' is not a valid regex: " + RegexError);
+  RunDirectory Run(Dir);
   if (RankList.getNumOccurrences())
-    if (llvm::Error E = chooseRanks(RankList, {Dir}))
+    if (llvm::Error E = chooseRanks(RankList, {&Run}))
       return Error(toString(std::move(E)));
-  Expected<std::unique_ptr<LoadedInputs>> L = loadAdviseInputs(Dir);
+  Expected<std::unique_ptr<LoadedInputs>> L = loadAdviseInputs(Run);
   if (!L)
     return Error(toString(L.takeError()));
   unsigned Keep = Top;
@@ -90,7 +91,7 @@ int warpscope::runAdvise() {
   std::vector<std::unique_ptr<Optimizer>> Opts = allOptimizers();
   std::optional<WhatIfRunner> Runner;
   if (WhatIf)
-    Runner = programRunner(Dir, (*L)->In);
+    Runner = programRunner(Run, (*L)->In);
   AdviceReport R =
       runAdvisor(**L, Opts, KernelFilter, Keep, Runner ? &*Runner : nullptr);
   std::error_code EC;

@@ -1,10 +1,10 @@
 //===- AdviseInputs.cpp - Everything a profile directory offers advice ----===//
 
 #include "AdviseInputs.h"
-#include "../JsonFiles.h"
 #include "MachineModel.h"
 #include "warpscope/ABI/Files.h"
 #include "warpscope/ABI/PcSampling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <set>
@@ -66,11 +66,10 @@ Error fail(const Twine &Msg) {
 
 /// Reads the listings the samples need into Code; false with a note when
 /// one is missing or does not parse.
-bool loadListings(const std::string &Dir, LoadedInputs &L) {
+bool loadListings(RunDirectory &Run, LoadedInputs &L) {
   L.Code.Granularity = L.Samples->Granularity;
-  std::error_code EC;
   if (L.Samples->Granularity == "ptx") {
-    std::vector<std::string> Files = filesNamed(Dir, files::Ptx, EC);
+    std::vector<std::string> Files = Run.files(files::Ptx);
     if (Files.empty()) {
       L.Notes.push_back("the PTX samples' listing (ptx-*.ptx) is missing; "
                         "rerun the timing model so it saves the PTX");
@@ -94,7 +93,7 @@ bool loadListings(const std::string &Dir, LoadedInputs &L) {
   for (const SampledPc &P : L.Samples->Pcs)
     Crcs.insert(P.CubinCrc);
   for (const std::string &Crc : Crcs) {
-    SmallString<256> Path(Dir);
+    SmallString<256> Path(Run.path());
     sys::path::append(Path, files::SassListing.named(Crc));
     auto Buf = MemoryBuffer::getFile(Path);
     if (!Buf) {
@@ -147,11 +146,12 @@ bool blameAll(LoadedInputs &L) {
     }
     // GPA's hybrid mode where the emulator counted the same PTX.
     std::vector<double> Exec;
-    if (L.Code.Granularity == "ptx" && L.GroundTruth.Files)
-      Exec = exactExecutions(*F, L.GroundTruth);
+    if (L.Code.Granularity == "ptx" && L.GroundTruth->Files)
+      Exec = exactExecutions(*F, *L.GroundTruth);
     if (!Exec.empty())
       ++L.HybridFunctions;
-    else if (L.Code.Granularity == "ptx" && L.GroundTruth.Functions.count(Name))
+    else if (L.Code.Granularity == "ptx" &&
+             L.GroundTruth->Functions.count(Name))
       L.Notes.push_back("the ground truth's PTX of " + Name +
                         " differs from the listing's (another build); it is "
                         "blamed without exact executions");
@@ -170,7 +170,7 @@ bool blameAll(LoadedInputs &L) {
 /// modeled, never measured) into In.ModeledTime.
 void fillModeledTime(LoadedInputs &L) {
   std::map<std::string, double> SmSum;
-  for (const TruthLaunch &TL : L.GroundTruth.Launches) {
+  for (const TruthLaunch &TL : L.GroundTruth->Launches) {
     if (!TL.Modeled)
       continue;
     KernelModeledTime &K = L.In.ModeledTime[TL.Kernel];
@@ -215,13 +215,13 @@ void notePresent(LoadedInputs &L) {
       P.push_back(InputKind::Occupancy);
   }
   bool Memory = false;
-  for (const auto &[Name, F] : L.GroundTruth.Functions)
+  for (const auto &[Name, F] : L.GroundTruth->Functions)
     for (const TruthInstruction &I : F.Insts)
       Memory |= I.Memory;
   if (Memory)
     P.push_back(InputKind::MemoryCounts);
   // The timing model's cycles per launch (launches[].modeled).
-  for (const TruthLaunch &TL : L.GroundTruth.Launches)
+  for (const TruthLaunch &TL : L.GroundTruth->Launches)
     if (TL.Modeled) {
       P.push_back(InputKind::ModeledTime);
       break;
@@ -234,32 +234,36 @@ void notePresent(LoadedInputs &L) {
 
 } // namespace
 
-Expected<std::unique_ptr<LoadedInputs>>
-loadAdviseInputs(const std::string &Dir) {
+Expected<std::unique_ptr<LoadedInputs>> loadAdviseInputs(RunDirectory &Run) {
   auto L = std::make_unique<LoadedInputs>();
-  std::error_code EC;
+  const std::string &Dir = Run.path();
   if (!sys::fs::is_directory(Dir))
     return fail(Dir + ": not a directory; give the directory `warpscope run "
                       "-o DIR` wrote");
-  if (!filesNamed(Dir, files::Profile, EC).empty()) {
-    Expected<ProfileSet> P = loadProfileDirectory(Dir);
+  if (Run.has(files::Profile)) {
+    Expected<const ProfileSet &> P = Run.profiles();
     if (!P)
       return P.takeError();
-    L->Profile = std::move(*P);
+    L->Profile = &*P;
   }
-  if (!filesNamed(Dir, files::Truth, EC).empty())
-    if (Error E = loadTruth(Dir, L->GroundTruth))
-      return E;
-  Expected<std::optional<PcSampleSet>> S = loadPcSamples(Dir);
+  static const Truth None;
+  L->GroundTruth = &None;
+  if (Run.has(files::Truth)) {
+    Expected<const Truth &> T = Run.truth();
+    if (!T)
+      return T.takeError();
+    L->GroundTruth = &*T;
+  }
+  Expected<const std::optional<PcSampleSet> &> S = Run.pcSamples();
   if (!S)
     return S.takeError();
-  L->Samples = std::move(*S);
-  if (!L->Profile && !L->GroundTruth.Files && !L->Samples)
+  L->Samples = *S ? &**S : nullptr;
+  if (!L->Profile && !L->GroundTruth->Files && !L->Samples)
     return fail(Dir +
                 ": holds no profile-*.json, emu-*.json or "
                 "pcsamples-*.json; run `warpscope run -o " +
                 Dir + " -- PROGRAM` first");
-  if (L->Samples && !L->Samples->Pcs.empty() && loadListings(Dir, *L) &&
+  if (L->Samples && !L->Samples->Pcs.empty() && loadListings(Run, *L) &&
       !blameAll(*L))
     L->Blame.clear();
   for (const auto &[Name, B] : L->Blame) {
@@ -270,8 +274,8 @@ loadAdviseInputs(const std::string &Dir) {
   fillModeledTime(*L);
   notePresent(*L);
   L->In.Profile = L->Profile ? &*L->Profile : nullptr;
-  L->In.GroundTruth = L->GroundTruth.Files ? &L->GroundTruth : nullptr;
-  L->In.Samples = L->Blame.empty() ? nullptr : &*L->Samples;
+  L->In.GroundTruth = L->GroundTruth->Files ? L->GroundTruth : nullptr;
+  L->In.Samples = L->Blame.empty() ? nullptr : L->Samples;
   L->In.Code = &L->Code;
   L->In.Blame = L->Blame.empty() ? nullptr : &L->Blame;
   L->In.SampleSource = L->Samples ? L->Samples->Source : "";

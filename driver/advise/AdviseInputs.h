@@ -15,6 +15,7 @@
 #include "../GroundTruth.h"
 #include "../PcSampling.h"
 #include "../ProfileModel.h"
+#include "../RunDirectory.h"
 #include "Advice.h"
 #include "Blame.h"
 #include "Code.h"
@@ -24,10 +25,12 @@
 
 namespace warpscope::advise {
 
+/// What advice is made from: the directory's files as the RunDirectory
+/// read them (it must outlive this), and what is made of them.
 struct LoadedInputs {
-  std::optional<ProfileSet> Profile;
-  Truth GroundTruth;
-  std::optional<PcSampleSet> Samples;
+  const ProfileSet *Profile = nullptr;  ///< none without profiles
+  const Truth *GroundTruth = nullptr;   ///< never null once loaded
+  const PcSampleSet *Samples = nullptr; ///< none without PC samples
   CodeSet Code;
   std::map<std::string, FunctionBlame> Blame;
   Inputs In; ///< points into the fields above
@@ -39,10 +42,10 @@ struct LoadedInputs {
   unsigned HybridFunctions = 0;
 };
 
-/// Loads Dir. A file that cannot be read or parsed is an error (one line,
-/// naming it); inputs that do not match each other are Notes.
+/// Loads Run's files. A file that cannot be read or parsed is an error (one
+/// line, naming it); inputs that do not match each other are Notes.
 llvm::Expected<std::unique_ptr<LoadedInputs>>
-loadAdviseInputs(const std::string &Dir);
+loadAdviseInputs(RunDirectory &Run);
 
 /// Builds the per-instruction stalls of F from the samples that name it and
 /// blames them; false (with Why) when a sample does not fit F.

@@ -2,6 +2,7 @@
 
 #include "Resimulate.h"
 #include "../GroundTruth.h"
+#include "../RunDirectory.h"
 #include "../RunLog.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -40,11 +41,13 @@ std::string recordedOption(const std::vector<std::string> &Cmd,
 std::optional<double> kernelCycles(const std::string &Dir,
                                    const std::string &Kernel,
                                    std::string &Why) {
-  Truth T;
-  if (Error E = loadTruth(Dir, T)) {
-    Why = toString(std::move(E));
+  RunDirectory Run(Dir);
+  Expected<const Truth &> TOr = Run.truth();
+  if (!TOr) {
+    Why = toString(TOr.takeError());
     return std::nullopt;
   }
+  const Truth &T = *TOr;
   double Cycles = 0;
   unsigned Launches = 0;
   for (const TruthLaunch &L : T.Launches)
@@ -70,8 +73,8 @@ std::string lastLine(const std::string &File) {
 
 } // namespace
 
-WhatIfRunner programRunner(const std::string &Dir, const Inputs &In) {
-  Expected<std::vector<RunRecord>> Log = readRunLog(Dir);
+WhatIfRunner programRunner(RunDirectory &Run, const Inputs &In) {
+  Expected<const std::vector<RunRecord> &> Log = Run.runLog();
   std::vector<std::string> Cmd;
   std::string LogError;
   if (!Log)

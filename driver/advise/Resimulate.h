@@ -17,6 +17,10 @@
 #include "Advice.h"
 #include <functional>
 
+namespace warpscope {
+class RunDirectory;
+}
+
 namespace warpscope::advise {
 
 /// Runs the program for one what-if and returns the kernel's modeled
@@ -24,10 +28,10 @@ namespace warpscope::advise {
 using WhatIfRunner = std::function<std::optional<double>(
     const emu::WhatIf &Change, std::string &Why)>;
 
-/// The runner for profile directory Dir: its run log's last recorded
+/// The runner for the run directory Run: its run log's last recorded
 /// command (the program after `--`), run under `warpscope run --emulate`
 /// with the directory's timing-model configuration.
-WhatIfRunner programRunner(const std::string &Dir, const Inputs &In);
+WhatIfRunner programRunner(RunDirectory &Run, const Inputs &In);
 
 /// Re-estimates every advice of All with a Change by Run; advice whose
 /// re-simulated speedup is under 1.01 is dropped with a note in Notes.

@@ -9,6 +9,7 @@
 
 #include "ProfileModel.h"
 #include "Report.h"
+#include "RunDirectory.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdio>
 #include <string>
@@ -41,7 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   writeFile(Dir + "/profile-1.json", Profile.data(), Profile.size());
   writeFile(Dir + "/db-00000000000000aa.json", Database.data(),
             Database.size());
-  llvm::Expected<ProfileSet> Set = loadProfileDirectory(Dir);
+  RunDirectory Run(Dir);
+  llvm::Expected<const ProfileSet &> Set = Run.profiles();
   if (!Set) {
     std::string Message = llvm::toString(Set.takeError());
     if (Message.find('\n') != std::string::npos)

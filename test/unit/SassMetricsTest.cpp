@@ -10,6 +10,7 @@
 
 #include "SassMetrics.h"
 #include "Report.h"
+#include "RunDirectory.h"
 #include "SassReport.h"
 #include "gtest/gtest.h"
 #include <fstream>
@@ -18,6 +19,17 @@
 using namespace warpscope;
 
 namespace {
+
+/// Dir's SASS metrics, read through a RunDirectory as the commands read
+/// them.
+llvm::Expected<std::optional<SassMetricsSet>>
+loadSassMetrics(const std::string &Dir) {
+  RunDirectory Run(Dir);
+  llvm::Expected<const std::optional<SassMetricsSet> &> S = Run.sassMetrics();
+  if (!S)
+    return S.takeError();
+  return *S;
+}
 
 std::string tempDir() {
   char Tmpl[] = "/tmp/wssassXXXXXX";

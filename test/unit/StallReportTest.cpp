@@ -2,6 +2,7 @@
 
 #include "StallReport.h"
 #include "PcSampling.h"
+#include "RunDirectory.h"
 #include "gtest/gtest.h"
 #include <fstream>
 #include <unistd.h>
@@ -11,6 +12,16 @@ using namespace warpscope;
 namespace {
 
 const std::string Fixtures = WARPSCOPE_FIXTURES;
+
+/// Dir's PC samples, read through a RunDirectory as the commands read them.
+llvm::Expected<std::optional<PcSampleSet>>
+loadPcSamples(const std::string &Dir) {
+  RunDirectory Run(Dir);
+  llvm::Expected<const std::optional<PcSampleSet> &> S = Run.pcSamples();
+  if (!S)
+    return S.takeError();
+  return *S;
+}
 
 std::string tempDir() {
   char Tmpl[] = "/tmp/wsstallXXXXXX";

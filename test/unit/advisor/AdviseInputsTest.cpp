@@ -42,7 +42,8 @@ const char *TwoLaunches = R"({"schema":"warpscope-emu/1","module":"m",
 
 TEST(AdviseInputs, ModeledTimeFromTheLaunches) {
   std::string Dir = truthDirectory(TwoLaunches);
-  Expected<std::unique_ptr<LoadedInputs>> L = loadAdviseInputs(Dir);
+  RunDirectory Run(Dir);
+  Expected<std::unique_ptr<LoadedInputs>> L = loadAdviseInputs(Run);
   ASSERT_TRUE(bool(L)) << toString(L.takeError());
   const Inputs &In = (*L)->In;
   EXPECT_TRUE(In.has(InputKind::ModeledTime));
@@ -64,7 +65,8 @@ TEST(AdviseInputs, NoModeledTimeWithoutTheModel) {
   std::string Dir = truthDirectory(R"({"schema":"warpscope-emu/1","module":"m",
  "functions":[{"name":"_Z1kv","kernel":true,"instructions":[]}],
  "launches":[{"kernel":"_Z1kv","grid":[16,1,1],"block":[256,1,1]}]})");
-  Expected<std::unique_ptr<LoadedInputs>> L = loadAdviseInputs(Dir);
+  RunDirectory Run(Dir);
+  Expected<std::unique_ptr<LoadedInputs>> L = loadAdviseInputs(Run);
   ASSERT_TRUE(bool(L)) << toString(L.takeError());
   EXPECT_FALSE((*L)->In.has(InputKind::ModeledTime));
   EXPECT_TRUE((*L)->In.ModeledTime.empty());
