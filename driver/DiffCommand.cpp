@@ -12,6 +12,7 @@
 
 #include "Commands.h"
 #include "DiffCompare.h"
+#include "FormatOption.h"
 #include "ProfileModel.h"
 #include "Ranks.h"
 #include "Report.h"
@@ -119,8 +120,10 @@ static cl::opt<std::string>
              cl::desc("Compare only the profiles of these MPI ranks (in "
                       "both directories), e.g. 0,3,8-15"),
              cl::value_desc("list"), cl::init(""), cl::sub(DiffSub));
-static cl::opt<std::string> Format("format", cl::desc("text (default) or json"),
-                                   cl::init("text"), cl::sub(DiffSub));
+static FormatOption Format("format", cl::desc("Output format"),
+                           formats{{OutputFormat::Text, "a table (default)"},
+                                   {OutputFormat::Json, "one JSON object"}},
+                           cl::sub(DiffSub));
 
 namespace {
 
@@ -369,8 +372,6 @@ int warpscope::runDiff() {
   };
   if (Dirs.size() != 2)
     return Fail("give two profile directories: warpscope diff BEFORE AFTER");
-  if (Format != "text" && Format != "json")
-    return Fail("--format '" + Format + "' is not one of text, json");
   RunDirectory RunA(Dirs[0]), RunB(Dirs[1]);
   if (RankList.getNumOccurrences())
     if (llvm::Error E = chooseRanks(RankList, {&RunA, &RunB}))
@@ -396,7 +397,7 @@ int warpscope::runDiff() {
                 "' (" + sys::path::filename((*B)->Set->Program) +
                 ") have no kernel or device function in common; diff "
                 "compares two runs or builds of one program");
-  if (Format == "json")
+  if (Format == OutputFormat::Json)
     outs() << formatv("{0:2}", renderDiffJson(R, T, **A, **B)) << "\n";
   else
     renderDiffText(R, T, outs());

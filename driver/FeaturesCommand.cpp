@@ -11,6 +11,7 @@
 
 #include "Commands.h"
 #include "FeatureRows.h"
+#include "FormatOption.h"
 #include "InstructionMix.h"
 #include "MangroveFeatures.h"
 #include "MixReport.h"
@@ -34,11 +35,14 @@ cl::SubCommand warpscope::FeaturesSub(
 
 static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
                                 cl::Required, cl::sub(FeaturesSub));
-static cl::opt<std::string>
-    Format("format",
-           cl::desc("csv (default), hypa, mangrove (GPU Mangrove's samples "
-                    "table) or mangrove-groups (its per-group feature table)"),
-           cl::init("csv"), cl::sub(FeaturesSub));
+static FormatOption
+    Format("format", cl::desc("Output format"),
+           formats{{OutputFormat::Csv, "WarpScope's features (default)"},
+                   {OutputFormat::Hypa, "HyPA's columns"},
+                   {OutputFormat::Mangrove, "GPU Mangrove's samples table"},
+                   {OutputFormat::MangroveGroups,
+                    "GPU Mangrove's per-group feature table"}},
+           cl::sub(FeaturesSub));
 static cl::opt<std::string>
     Bench("bench", cl::desc("mangrove formats: the 'bench' column"),
           cl::init("warpscope"), cl::sub(FeaturesSub));
@@ -122,7 +126,7 @@ int runMangrove(const ProfileSet &Set) {
   std::string AppName = App;
   if (AppName.empty())
     AppName = sys::path::filename(Set.Program).str();
-  bool Groups = Format == "mangrove-groups";
+  bool Groups = Format == OutputFormat::MangroveGroups;
   std::string Text =
       Groups ? mangrove::groupsHeader() : mangrove::samplesHeader();
   uint64_t Lseq = 0;
@@ -161,10 +165,8 @@ int warpscope::runFeatures() {
     WithColor::error(errs(), "warpscope features") << Msg << "\n";
     return 2;
   };
-  bool Mangrove = Format == "mangrove" || Format == "mangrove-groups";
-  if (Format != "csv" && Format != "hypa" && !Mangrove)
-    return Fail("unknown --format '" + Format +
-                "'; use csv, hypa, mangrove or mangrove-groups");
+  bool Mangrove = Format == OutputFormat::Mangrove ||
+                  Format == OutputFormat::MangroveGroups;
   RunDirectory Run(Dir, /*KeepLaunches=*/Mangrove);
   Expected<const ProfileSet &> Set = Run.profiles();
   if (!Set)
@@ -186,10 +188,10 @@ int warpscope::runFeatures() {
   for (const FeatureRow &R : Rows)
     if (!R.S.Mix.Available)
       return Fail(R.function().Demangled + ": " + R.S.Mix.Why);
-  bool Hypa = Format == "hypa";
+  bool Hypa = Format == OutputFormat::Hypa;
   PredictionColumns PredictionColumns;
   if (!PredictGpu.empty() || !PredictModel.empty()) {
-    if (Format != "csv")
+    if (Format != OutputFormat::Csv)
       return Fail("--predict-gpu and --predict-model apply to --format csv");
     Expected<std::unique_ptr<ChosenModel>> C =
         chooseModel(PredictGpu, PredictModel);

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "FormatOption.h"
 #include "ProfileModel.h"
 #include "RunDirectory.h"
 #include "warpscope/ABI/PgoRecord.h"
@@ -38,12 +39,14 @@ static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
 static cl::opt<std::string> OutFile("o", cl::desc("Output file"),
                                     cl::value_desc("file"), cl::Required,
                                     cl::sub(PgoSub));
-static cl::opt<std::string>
-    Format("format",
-           cl::desc("sample-text (default) or sample-binary (for "
-                    "-fprofile-sample-use); instr (for -warpscope-profile-use) "
-                    "or instr-text (LLVM's text form of it)"),
-           cl::init("sample-text"), cl::sub(PgoSub));
+static FormatOption Format(
+    "format", cl::desc("Profile format"),
+    formats{{OutputFormat::SampleText, "LLVM's sample profile, text (default)"},
+            {OutputFormat::SampleBinary,
+             "the same, binary (for -fprofile-sample-use)"},
+            {OutputFormat::Instr, "for -warpscope-profile-use"},
+            {OutputFormat::InstrText, "LLVM's text form of instr"}},
+    cl::sub(PgoSub));
 
 namespace {
 
@@ -204,12 +207,10 @@ int warpscope::runPgo() {
     WithColor::error(errs(), "warpscope pgo") << Msg << "\n";
     return 2;
   };
-  bool Instr = Format == "instr" || Format == "instr-text";
-  bool TextOnly = Format == "sample-text" || Format == "instr-text";
-  if (Format != "sample-text" && Format != "sample-binary" && !Instr)
-    return Fail("--format '" + Format +
-                "' is not one of sample-text, sample-binary, instr, "
-                "instr-text");
+  bool Instr =
+      Format == OutputFormat::Instr || Format == OutputFormat::InstrText;
+  bool TextOnly =
+      Format == OutputFormat::SampleText || Format == OutputFormat::InstrText;
   RunDirectory Run(Dir);
   Expected<const ProfileSet &> Set = Run.profiles();
   if (!Set)
@@ -256,11 +257,12 @@ int warpscope::runPgo() {
     if (!Profdata)
       Profdata = sys::findProgramByName("llvm-profdata-22");
     if (!Profdata)
-      return Fail(Format + " needs llvm-profdata (LLVM 22), which is not on "
-                           "this machine; install llvm-22 (make setup does)");
+      return Fail(formatName(Format) +
+                  " needs llvm-profdata (LLVM 22), which is not on "
+                  "this machine; install llvm-22 (make setup does)");
     std::string Error;
     SmallVector<StringRef, 8> Args = {*Profdata, "merge"};
-    if (Format == "sample-binary")
+    if (Format == OutputFormat::SampleBinary)
       Args.append({"--sample", "--binary"});
     else
       Args.append({"--instr"});

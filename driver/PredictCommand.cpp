@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "FormatOption.h"
 #include "Prediction.h"
 #include "ReportFormats.h"
 #include "RunDirectory.h"
@@ -36,15 +37,12 @@ static cl::opt<std::string> ModelFile("model",
                                                "wrote"),
                                       cl::value_desc("file"),
                                       cl::sub(PredictSub));
-enum class OutFormat { Text, Json, Csv };
-static cl::opt<OutFormat>
+static FormatOption
     Format("format", cl::desc("Output format"),
-           cl::values(clEnumValN(OutFormat::Text, "text", "a table (default)"),
-                      clEnumValN(OutFormat::Json, "json", "one JSON object"),
-                      clEnumValN(OutFormat::Csv, "csv",
-                                 "one row per kernel "
-                                 "configuration")),
-           cl::init(OutFormat::Text), cl::sub(PredictSub));
+           formats{{OutputFormat::Text, "a table (default)"},
+                   {OutputFormat::Json, "one JSON object"},
+                   {OutputFormat::Csv, "one row per kernel configuration"}},
+           cl::sub(PredictSub));
 static cl::opt<bool>
     Timing("timing",
            cl::desc("Also time each row's prediction alone (text only)"),
@@ -201,9 +199,9 @@ int warpscope::runPredict() {
         << Dir << ": " << Warning << "\n";
   if (none_of(*P, [](const RowPrediction &R) { return R.PerLaunch; }))
     return Fail(Dir + ": no kernel can be predicted: " + P->front().Why);
-  if (Format == OutFormat::Json) {
+  if (Format == OutputFormat::Json) {
     outs() << formatv("{0:2}", renderPredictionJson(**C, Rows, *P)) << "\n";
-  } else if (Format == OutFormat::Csv) {
+  } else if (Format == OutputFormat::Csv) {
     renderPredictionCsv(**C, Rows, *P, outs());
   } else {
     renderPredictionText(**C, Rows, *P, outs());

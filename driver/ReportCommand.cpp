@@ -3,6 +3,7 @@
 #include "ClusterReport.h"
 #include "Commands.h"
 #include "CsvReport.h"
+#include "FormatOption.h"
 #include "HtmlSource.h"
 #include "LeftOutReport.h"
 #include "MemoryReport.h"
@@ -33,9 +34,15 @@ cl::SubCommand warpscope::ReportSub(
 
 static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
                                 cl::Required, cl::sub(ReportSub));
-static cl::opt<std::string>
-    Format("format", cl::desc("text (default), json, csv, html or sarif"),
-           cl::init("text"), cl::sub(ReportSub));
+static FormatOption
+    Format("format", cl::desc("Output format"),
+           formats{{OutputFormat::Text, "a table (default)"},
+                   {OutputFormat::Json, "one JSON object"},
+                   {OutputFormat::Csv,
+                    "a row per branch, block, kernel or rank (--csv-rows)"},
+                   {OutputFormat::Html, "a page with the source view"},
+                   {OutputFormat::Sarif, "a SARIF 2.1.0 log"}},
+           cl::sub(ReportSub));
 static cl::opt<std::string>
     KernelFilter("kernel",
                  cl::desc("Only functions whose mangled or "
@@ -118,9 +125,9 @@ static std::string misusedCsvOrSarifOption() {
       CsvRows != "ranks")
     return "--csv-rows '" + CsvRows +
            "' is not one of branches, blocks, kernels, ranks";
-  if (CsvRows.getNumOccurrences() && Format != "csv")
+  if (CsvRows.getNumOccurrences() && Format != OutputFormat::Csv)
     return "--csv-rows applies to --format csv only";
-  if (SourceRoot.getNumOccurrences() && Format != "sarif")
+  if (SourceRoot.getNumOccurrences() && Format != OutputFormat::Sarif)
     return "--srcroot applies to --format sarif only";
   return "";
 }
@@ -241,7 +248,7 @@ static void renderReport(const ProfileSet &Set,
                          const std::vector<FunctionSummary> &S,
                          const Sections &X, const std::string &Root,
                          raw_ostream &OS) {
-  if (Format == "text") {
+  if (Format == OutputFormat::Text) {
     renderText(Set, S, Top, OS, PlainHistogram);
     renderLeftOutText(Set.Left, bool(X.Memory), OS);
     if (X.Sass)
@@ -260,7 +267,7 @@ static void renderReport(const ProfileSet &Set,
     }
     if (X.Cluster)
       renderClusterText(*X.Cluster, OS);
-  } else if (Format == "json") {
+  } else if (Format == OutputFormat::Json) {
     json::Value Report = renderJson(Set, S);
     Report.getAsObject()->try_emplace("left_out", leftOutJson(Set.Left));
     if (X.Sass)
@@ -283,16 +290,16 @@ static void renderReport(const ProfileSet &Set,
     if (X.Cluster)
       Report.getAsObject()->try_emplace("ranks", renderClusterJson(*X.Cluster));
     OS << formatv("{0:2}", Report) << "\n";
-  } else if (Format == "csv" && CsvRows == "ranks") {
+  } else if (Format == OutputFormat::Csv && CsvRows == "ranks") {
     if (X.Cluster)
       renderClusterCsv(*X.Cluster, OS);
-  } else if (Format == "csv" && CsvRows == "kernels")
+  } else if (Format == OutputFormat::Csv && CsvRows == "kernels")
     renderCsvKernels(S, OS);
-  else if (Format == "csv" && CsvRows == "blocks")
+  else if (Format == OutputFormat::Csv && CsvRows == "blocks")
     renderCsvBlocks(S, OS);
-  else if (Format == "csv")
+  else if (Format == OutputFormat::Csv)
     renderCsv(S, OS);
-  else if (Format == "sarif")
+  else if (Format == OutputFormat::Sarif)
     renderSarifLog(Set, S, Root, X.Cluster, OS);
   else
     renderReportHtml(Set, S, X, OS);
@@ -337,7 +344,7 @@ static llvm::Error addPredictions(RunDirectory &Run, const ProfileSet &Set,
                                   Sections &X) {
   if (PredictGpu.empty() && PredictModelFile.empty())
     return llvm::Error::success();
-  if (Format != "text" && Format != "json")
+  if (Format != OutputFormat::Text && Format != OutputFormat::Json)
     return createStringError("--predict-gpu and --predict-model apply to "
                              "--format text and json");
   Expected<std::unique_ptr<ChosenModel>> C =
@@ -367,16 +374,12 @@ int warpscope::runReport() {
     WithColor::error(errs(), "warpscope report") << Msg << "\n";
     return 2;
   };
-  if (Format != "text" && Format != "json" && Format != "csv" &&
-      Format != "html" && Format != "sarif")
-    return Error("--format '" + Format +
-                 "' is not one of text, json, csv, html, sarif");
   // 0 <= x <= 1 (written so that NaN fails too).
   if (!(SarifThreshold >= 0 && SarifThreshold <= 1))
     return Error("--sarif-min-rate " +
                  formatv("{0}", SarifThreshold.getValue()).str() +
                  " is not a fraction between 0 and 1");
-  if (SarifThreshold.getNumOccurrences() && Format != "sarif")
+  if (SarifThreshold.getNumOccurrences() && Format != OutputFormat::Sarif)
     return Error("--sarif-min-rate applies to --format sarif only");
   if (std::string Bad = misusedCsvOrSarifOption(); !Bad.empty())
     return Error(Bad);
@@ -389,7 +392,7 @@ int warpscope::runReport() {
       return Error(toString(R.takeError()));
     Root = *R;
   }
-  if (Top.getNumOccurrences() && Format != "text")
+  if (Top.getNumOccurrences() && Format != OutputFormat::Text)
     return Error("--top applies to --format text only; the other formats "
                  "list every branch");
   // Every file of the directory is read once, through Run: the advice
@@ -453,7 +456,7 @@ int warpscope::runReport() {
           << "no advice: " << toString(L.takeError()) << "\n";
     else if ((*L)->In.has(advise::InputKind::Samples))
       Advice = advise::runAdvisor(**L, advise::allOptimizers(), KernelFilter,
-                                  Format == "json" ? 0 : 5);
+                                  Format == OutputFormat::Json ? 0 : 5);
   }
   std::optional<SassMetricsSummary> SassSummary;
   if (*Sass)
@@ -472,12 +475,12 @@ int warpscope::runReport() {
              {},
              nullptr,
              clusterView(*Set, KernelFilter)};
-  if (Format == "csv" && CsvRows == "ranks" && !X.Cluster)
+  if (Format == OutputFormat::Csv && CsvRows == "ranks" && !X.Cluster)
     return Error("--csv-rows ranks: '" + Dir +
                  "' holds the profile of fewer than two MPI ranks");
   if (llvm::Error E = addPredictions(Run, *Set, X))
     return Error(toString(std::move(E)));
-  if (Format == "html" && X.Memory) // emulated: PTX beside the source
+  if (Format == OutputFormat::Html && X.Memory) // emulated: PTX beside the source
     X.Ptx = &*GroundTruth;
   renderReport(*Set, *S, X, Root, OS);
   return 0;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "FormatOption.h"
 #include "Paths.h"
 #include "warpscope/PTX/BlockHistograms.h"
 #include "warpscope/PTX/InstructionClasses.h"
@@ -36,8 +37,10 @@ static cl::opt<std::string> Input(cl::Positional,
 static cl::list<std::string> ClangArgs(cl::ConsumeAfter,
                                        cl::desc("<clang flags for a .cu>..."),
                                        cl::sub(StaticSub));
-static cl::opt<std::string> Format("format", cl::desc("text (default) or json"),
-                                   cl::init("text"), cl::sub(StaticSub));
+static FormatOption Format("format", cl::desc("Output format"),
+                           formats{{OutputFormat::Text, "a table (default)"},
+                                   {OutputFormat::Json, "one JSON object"}},
+                           cl::sub(StaticSub));
 static cl::opt<std::string> Arch("arch", cl::desc("GPU for a .cu (sm_90)"),
                                  cl::init("sm_90"), cl::sub(StaticSub));
 static cl::opt<bool> Opcodes("opcodes",
@@ -90,8 +93,6 @@ Expected<std::string> compileToPtx(StringRef Cu) {
 } // namespace
 
 int warpscope::runStatic() {
-  if (Format != "text" && Format != "json")
-    return fail("unknown --format '" + Format + "'; use text or json");
   std::string Text;
   StringRef Ext = sys::path::extension(Input);
   if (Ext == ".ptx") {
@@ -130,7 +131,7 @@ int warpscope::runStatic() {
           ++ByClass[ptx::classify(I.Opcode).Class];
           ++Total;
         }
-    if (Format == "text") {
+    if (Format == OutputFormat::Text) {
       outs() << formatv("{0} {1}: {2} PTX instructions in {3} blocks",
                         F.Kernel ? "kernel" : "device function",
                         demangle(F.Name), Total, F.Blocks.size());
@@ -171,7 +172,7 @@ int warpscope::runStatic() {
         {"classes", std::move(Cl)},
         {"opcodes", std::move(Op)}});
   }
-  if (Format == "json")
+  if (Format == OutputFormat::Json)
     outs() << formatv("{0:2}", json::Value(json::Object{
                                    {"schema", "warpscope-static/1"},
                                    {"input", Input},

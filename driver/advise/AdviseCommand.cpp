@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Commands.h"
+#include "../FormatOption.h"
 #include "../Ranks.h"
 #include "AdviseRender.h"
 #include "llvm/Support/FileSystem.h"
@@ -25,9 +26,13 @@ cl::SubCommand warpscope::AdviseSub(
 
 static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
                                 cl::Required, cl::sub(AdviseSub));
-static cl::opt<std::string>
-    Format("format", cl::desc("text (default), json, html or sarif"),
-           cl::init("text"), cl::sub(AdviseSub));
+static FormatOption
+    Format("format", cl::desc("Output format"),
+           formats{{OutputFormat::Text, "a list per kernel (default)"},
+                   {OutputFormat::Json, "one JSON object"},
+                   {OutputFormat::Html, "an HTML page"},
+                   {OutputFormat::Sarif, "a SARIF 2.1.0 log"}},
+           cl::sub(AdviseSub));
 static cl::opt<std::string>
     KernelFilter("kernel",
                  cl::desc("Only kernels whose mangled or demangled name "
@@ -68,10 +73,6 @@ int warpscope::runAdvise() {
     WithColor::error(errs(), "warpscope advise") << Msg << "\n";
     return 2;
   };
-  if (Format != "text" && Format != "json" && Format != "html" &&
-      Format != "sarif")
-    return Error("--format '" + Format +
-                 "' is not one of text, json, html, sarif");
   if (std::string Bad = applyPathEquivalences(PathEquivalences); !Bad.empty())
     return Error(Bad);
   std::string RegexError;
@@ -86,7 +87,8 @@ int warpscope::runAdvise() {
   if (!L)
     return Error(toString(L.takeError()));
   unsigned Keep = Top;
-  if (!Top.getNumOccurrences() && (Format == "json" || Format == "sarif"))
+  if (!Top.getNumOccurrences() &&
+      (Format == OutputFormat::Json || Format == OutputFormat::Sarif))
     Keep = 0;
   std::vector<std::unique_ptr<Optimizer>> Opts = allOptimizers();
   std::optional<WhatIfRunner> Runner;
@@ -98,11 +100,11 @@ int warpscope::runAdvise() {
   raw_fd_ostream OS(OutFile, EC, sys::fs::OF_Text);
   if (EC)
     return Error("cannot write '" + OutFile + "': " + EC.message());
-  if (Format == "text")
+  if (Format == OutputFormat::Text)
     renderAdviceText(R, OS);
-  else if (Format == "json")
+  else if (Format == OutputFormat::Json)
     OS << formatv("{0:2}", renderAdviceJson(R)) << "\n";
-  else if (Format == "sarif")
+  else if (Format == OutputFormat::Sarif)
     OS << formatv("{0:2}", renderAdviceSarif(R, Opts, WARPSCOPE_VERSION))
        << "\n";
   else

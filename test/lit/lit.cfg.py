@@ -46,6 +46,9 @@ config.substitutions += [
     # examples/divergence.cu built once with `warpscope config --cflags`
     # and -O2 (test/CMakeLists.txt): copy it, never rebuild it per test.
     ("%demo-bin", os.path.join(config.warpscope_obj_root, "test", "fixtures", "demo")),
+    # Other programs several tests run, built the same way
+    # (warpscope_test_program in test/CMakeLists.txt): %fixtures/NAME.
+    ("%fixtures", os.path.join(config.warpscope_obj_root, "test", "fixtures")),
     ("%validate-sarif", "python3 " + os.path.join(scripts, "validate-sarif.py")),
     ("%dbdump", "python3 " + os.path.join(config.test_source_root, "Inputs", "dbdump.py")),
 ]

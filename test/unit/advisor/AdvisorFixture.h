@@ -140,6 +140,12 @@ struct Kernel {
   }
 };
 
+/// The estimated speedup of the one advice a test expects.
+inline double only(const std::vector<Advice> &A) {
+  EXPECT_EQ(A.size(), 1u);
+  return A.empty() ? 0 : A[0].EstimatedSpeedup;
+}
+
 } // namespace warpscope::advise::test
 
 #endif // WARPSCOPE_TEST_ADVISORFIXTURE_H
