@@ -2,6 +2,7 @@
 
 #include "PredictModel.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -16,8 +17,9 @@ using namespace warpscope;
 using namespace warpscope::predict;
 
 xgb::Params predict::defaultParams() {
-  // Small, shallow, bagged trees on a robust loss in log space: the margin
-  // carries the scale, the trees a bounded correction. Deterministic (one
+  // Small, shallow, subsampled trees on a robust loss in log space: the
+  // margin carries the scale, the trees a bounded correction. One tree a
+  // round (nested selection trains hundreds of models). Deterministic (one
   // thread, fixed seed).
   return {{"objective", "reg:pseudohubererror"},
           {"huber_slope", "0.5"},
@@ -26,7 +28,7 @@ xgb::Params predict::defaultParams() {
           {"subsample", "0.7"},
           {"colsample_bynode", "0.7"},
           {"min_child_weight", "2"},
-          {"num_parallel_tree", "3"},
+          {"num_parallel_tree", "1"},
           {"base_score", "0"},
           {"tree_method", "exact"},
           {"nthread", "1"},
@@ -35,6 +37,20 @@ xgb::Params predict::defaultParams() {
 }
 
 unsigned predict::defaultRounds() { return 200; }
+
+const std::vector<std::pair<std::string, xgb::Params>> &
+predict::parameterSets() {
+  // The defaults' depth 3, and stumps (one feature's correction each,
+  // what is likeliest to carry over to another program) strongly
+  // regularised: a leaf needs more rows' weight, its value is shrunk more.
+  // Two sets only: selection trains one model per set, training program
+  // and fold (about 650 trainings for 18 programs).
+  static const std::vector<std::pair<std::string, xgb::Params>> Sets = {
+      {"depth 3", {}},
+      {"depth 1 (min_child_weight 20, lambda 30)",
+       {{"max_depth", "1"}, {"min_child_weight", "20"}, {"lambda", "30"}}}};
+  return Sets;
+}
 
 static double median(std::vector<double> V) {
   if (V.empty())
@@ -93,9 +109,8 @@ xgb::Matrix matrixOf(ArrayRef<KernelSample> Rows, const GpuSpec &G,
   return X;
 }
 
-xgb::Params paramsOf(const TrainOptions &O) {
-  xgb::Params P = defaultParams();
-  for (const auto &[K, V] : O.Params) {
+void setParams(xgb::Params &P, const xgb::Params &Over) {
+  for (const auto &[K, V] : Over) {
     const std::string &Key = K; // C++17 lambdas cannot capture a binding
     auto It = find_if(P, [&](const auto &KV) { return KV.first == Key; });
     if (It != P.end())
@@ -103,15 +118,27 @@ xgb::Params paramsOf(const TrainOptions &O) {
     else
       P.push_back({K, V});
   }
+}
+
+/// The defaults, then the parameter set's, then the user's (--param).
+xgb::Params paramsOf(const TrainOptions &O, unsigned Set) {
+  xgb::Params P = defaultParams();
+  setParams(P, parameterSets()[Set].second);
+  setParams(P, O.Params);
   return P;
 }
+
+/// What a training uses: its rounds and parameter set.
+struct Choice {
+  unsigned Rounds = 0, Set = 0;
+};
 
 /// Trains on the rows Use selects; weights make every program count alike.
 /// No rounds: no booster (the margin alone).
 Expected<xgb::Booster> fit(const Dataset &D, const std::vector<bool> &Use,
                            const GpuSpec &G, const Calibration &C,
-                           const TrainOptions &O, unsigned Rounds) {
-  if (!Rounds)
+                           const TrainOptions &O, Choice Ch) {
+  if (!Ch.Rounds)
     return xgb::Booster();
   std::vector<KernelSample> Rows;
   std::map<std::string, unsigned> PerProgram;
@@ -127,18 +154,22 @@ Expected<xgb::Booster> fit(const Dataset &D, const std::vector<bool> &Use,
     Labels.push_back(float(std::log(S.Measured)));
     Weights.push_back(float(N / (Programs * PerProgram[S.Program])));
   }
-  return xgb::Booster::train(X, Labels, Weights, Margins, paramsOf(O), Rounds);
+  return xgb::Booster::train(X, Labels, Weights, Margins, paramsOf(O, Ch.Set),
+                             Ch.Rounds);
 }
 
+/// The predictions of B's first Rounds rounds (0: its margin alone; all
+/// of B's rounds: Rounds = B's).
 Expected<std::vector<double>> predictWith(const xgb::Booster &B,
+                                          unsigned Rounds, unsigned Trained,
                                           ArrayRef<KernelSample> Rows,
                                           const GpuSpec &G,
                                           const Calibration &C, Target T) {
   std::vector<float> Margins;
   xgb::Matrix X = matrixOf(Rows, G, C, T, Margins);
-  // A model of no rounds is its margin alone.
   Expected<std::vector<float>> Out =
-      B.valid() ? B.predict(X, Margins) : Expected<std::vector<float>>(Margins);
+      B.valid() && Rounds ? B.predict(X, Margins, Rounds < Trained ? Rounds : 0)
+                          : Expected<std::vector<float>>(Margins);
   if (!Out)
     return Out.takeError();
   std::vector<double> R;
@@ -146,6 +177,133 @@ Expected<std::vector<double>> predictWith(const xgb::Booster &B,
   for (float V : *Out)
     R.push_back(std::max(Floor, std::exp(double(V))));
   return R;
+}
+
+/// The programs of the rows Use selects.
+std::set<std::string> programsOf(const Dataset &D,
+                                 const std::vector<bool> &Use) {
+  std::set<std::string> P;
+  for (size_t I = 0; I < D.Rows.size(); ++I)
+    if (Use[I])
+      P.insert(D.Rows[I].Program);
+  return P;
+}
+
+/// Chooses among O.SelectRounds and the parameter sets by
+/// leave-one-program-out on the rows Use selects (nothing outside them is
+/// seen): for each of their programs and each set, one model of the most
+/// rounds trained on the others predicts it at every candidate (its first
+/// rounds). The criterion counts every program alike (a few programs have
+/// most of the rows): the mean over programs of each program's median APE;
+/// a tie goes to the earlier candidate (0 rounds first, then the sets in
+/// order, fewer rounds first).
+Expected<Choice> choose(const Dataset &D, const std::vector<bool> &Use,
+                        const GpuSpec &G, const Calibration &C,
+                        const TrainOptions &O) {
+  std::vector<unsigned> Grid = O.SelectRounds;
+  std::sort(Grid.begin(), Grid.end());
+  unsigned Most = Grid.back();
+  unsigned Sets = Most ? parameterSets().size() : 1;
+  // Score[Set][K]: the criterion of Grid[K] rounds of set Set.
+  std::vector<std::vector<double>> Score(Sets,
+                                         std::vector<double>(Grid.size()));
+  std::set<std::string> Programs = programsOf(D, Use);
+  for (const std::string &P : Programs) {
+    std::vector<bool> Inner(Use);
+    std::vector<KernelSample> Test;
+    for (size_t I = 0; I < D.Rows.size(); ++I)
+      if (Use[I] && D.Rows[I].Program == P) {
+        Inner[I] = false;
+        Test.push_back(D.Rows[I]);
+      }
+    for (unsigned Set = 0; Set < Sets; ++Set) {
+      Expected<xgb::Booster> B = fit(D, Inner, G, C, O, {Most, Set});
+      if (!B)
+        return B.takeError();
+      for (size_t K = 0; K < Grid.size(); ++K) {
+        Expected<std::vector<double>> Pred =
+            predictWith(*B, Grid[K], Most, Test, G, C, O.T);
+        if (!Pred)
+          return Pred.takeError();
+        std::vector<double> Apes;
+        for (size_t I = 0; I < Test.size(); ++I)
+          Apes.push_back(std::fabs((*Pred)[I] - Test[I].Measured) /
+                         Test[I].Measured);
+        Score[Set][K] += median(Apes) / Programs.size();
+      }
+    }
+  }
+  Choice Best{Grid[0], 0};
+  double BestScore = Score[0][0];
+  for (unsigned Set = 0; Set < Sets; ++Set)
+    for (size_t K = 0; K < Grid.size(); ++K)
+      if (Grid[K] && Score[Set][K] < BestScore) {
+        BestScore = Score[Set][K];
+        Best = {Grid[K], Set};
+      }
+  return Best;
+}
+
+/// What to train the rows Use selects with: O's rounds and the default
+/// set, or chosen.
+Expected<Choice> choiceFor(const Dataset &D, const std::vector<bool> &Use,
+                           const GpuSpec &G, const Calibration &C,
+                           const TrainOptions &O) {
+  if (O.SelectRounds.empty() || programsOf(D, Use).size() < 3)
+    return Choice{O.Rounds, 0};
+  return choose(D, Use, G, C, O);
+}
+
+/// The chosen rounds and set, in words: "50 rounds of depth 2 (...)".
+std::string describe(Choice Ch) {
+  if (!Ch.Rounds)
+    return "0 rounds (the margin alone)";
+  return std::to_string(Ch.Rounds) + " rounds of " +
+         parameterSets()[Ch.Set].first;
+}
+
+/// Leave-one-program-out: every row predicted by a model trained without
+/// its program (with the emulator's figures, in Held, and without, in
+/// Bare); what each fold chose in FoldChoice.
+Error leaveOneOut(const Dataset &D, const GpuSpec &G, const Calibration &C,
+                  const TrainOptions &O, std::vector<double> &Held,
+                  std::vector<double> &Bare,
+                  std::map<std::string, std::string> &FoldChoice) {
+  for (const std::string &P :
+       programsOf(D, std::vector<bool>(D.Rows.size(), true))) {
+    std::vector<bool> Use(D.Rows.size());
+    std::vector<KernelSample> Test;
+    std::vector<size_t> Where;
+    for (size_t I = 0; I < D.Rows.size(); ++I) {
+      Use[I] = D.Rows[I].Program != P;
+      if (!Use[I]) {
+        Test.push_back(D.Rows[I]);
+        Where.push_back(I);
+      }
+    }
+    Expected<Choice> Ch = choiceFor(D, Use, G, C, O);
+    if (!Ch)
+      return Ch.takeError();
+    FoldChoice[P] = describe(*Ch);
+    Expected<xgb::Booster> B = fit(D, Use, G, C, O, *Ch);
+    if (!B)
+      return B.takeError();
+    Expected<std::vector<double>> Pred =
+        predictWith(*B, Ch->Rounds, Ch->Rounds, Test, G, C, O.T);
+    if (!Pred)
+      return Pred.takeError();
+    for (KernelSample &S : Test)
+      S = withoutEmulator(std::move(S));
+    Expected<std::vector<double>> BarePred =
+        predictWith(*B, Ch->Rounds, Ch->Rounds, Test, G, C, O.T);
+    if (!BarePred)
+      return BarePred.takeError();
+    for (size_t K = 0; K < Where.size(); ++K) {
+      Held[Where[K]] = (*Pred)[K];
+      Bare[Where[K]] = (*BarePred)[K];
+    }
+  }
+  return Error::success();
 }
 
 } // namespace
@@ -162,55 +320,45 @@ Expected<Model> predict::train(const Dataset &D, const GpuSpec &G,
   M.Rows = D.Rows.size();
   M.LeftOut = D.LeftOut;
   M.XgbVersion = xgb::version();
-  M.Rounds = O.Rounds;
-  M.Params = paramsOf(O);
-  std::set<std::string> Programs;
-  for (const KernelSample &S : D.Rows)
-    Programs.insert(S.Program);
-  M.Programs = Programs.size();
+  std::vector<bool> All(D.Rows.size(), true);
+  size_t Programs = programsOf(D, All).size();
+  M.Programs = Programs;
   std::vector<double> Held(D.Rows.size(), NAN), Bare(D.Rows.size(), NAN);
   if (!O.HeldOut) {
     M.Held = {"none", "not measured (train --no-heldout)", {}};
-  } else if (Programs.size() < 3) {
+  } else if (Programs < 3) {
     M.Held = {"none",
               formatv("not measured: {0} program(s) in the training data, "
                       "leaving one out needs 3 or more",
-                      Programs.size())
+                      Programs)
                   .str(),
               {}};
   } else {
-    for (const std::string &P : Programs) {
-      std::vector<bool> Use(D.Rows.size());
-      std::vector<KernelSample> Test;
-      std::vector<size_t> Where;
-      for (size_t I = 0; I < D.Rows.size(); ++I) {
-        Use[I] = D.Rows[I].Program != P;
-        if (!Use[I]) {
-          Test.push_back(D.Rows[I]);
-          Where.push_back(I);
-        }
-      }
-      Expected<xgb::Booster> B = fit(D, Use, G, C, O, M.Rounds);
-      if (!B)
-        return B.takeError();
-      Expected<std::vector<double>> Pred = predictWith(*B, Test, G, C, O.T);
-      if (!Pred)
-        return Pred.takeError();
-      for (KernelSample &S : Test)
-        S = withoutEmulator(std::move(S));
-      Expected<std::vector<double>> BarePred = predictWith(*B, Test, G, C, O.T);
-      if (!BarePred)
-        return BarePred.takeError();
-      for (size_t K = 0; K < Where.size(); ++K) {
-        Held[Where[K]] = (*Pred)[K];
-        Bare[Where[K]] = (*BarePred)[K];
-      }
-    }
+    if (Error E = leaveOneOut(D, G, C, O, Held, Bare, M.FoldChoice))
+      return E;
     M.Held = {"leave-one-program-out", "", errorsOf(D.Rows, Held)};
     M.HeldWithoutEmulator = errorsOf(D.Rows, Bare);
   }
-  Expected<xgb::Booster> B =
-      fit(D, std::vector<bool>(D.Rows.size(), true), G, C, O, M.Rounds);
+  Expected<Choice> Ch = choiceFor(D, All, G, C, O);
+  if (!Ch)
+    return Ch.takeError();
+  M.Rounds = Ch->Rounds;
+  M.Params = paramsOf(O, Ch->Set);
+  if (!O.SelectRounds.empty() && Programs >= 3) {
+    std::vector<std::string> Sets;
+    for (const auto &[Name, _] : parameterSets())
+      Sets.push_back(Name);
+    M.Selection =
+        "leave-one-program-out within the training programs among " +
+        join(map_range(O.SelectRounds,
+                       [](unsigned R) { return std::to_string(R); }),
+             ", ") +
+        " rounds of " + join(Sets, "; ") +
+        ": the least mean over programs of each program's median APE; "
+        "chose " +
+        describe(*Ch);
+  }
+  Expected<xgb::Booster> B = fit(D, All, G, C, O, *Ch);
   if (!B)
     return B.takeError();
   M.Booster = std::move(*B);
@@ -229,7 +377,7 @@ KernelSample predict::withoutEmulator(KernelSample S) {
 
 Expected<std::vector<double>>
 predict::predictSamples(const Model &M, ArrayRef<KernelSample> Samples) {
-  return predictWith(M.Booster, Samples, M.Gpu, M.Cal, M.T);
+  return predictWith(M.Booster, M.Rounds, M.Rounds, Samples, M.Gpu, M.Cal, M.T);
 }
 
 std::string predict::heldOutLine(const HeldOut &H) {
@@ -291,6 +439,17 @@ json::Object metadataJson(const Model &M) {
     Held["errors"] = errorsJson(M.Held.E);
     Held["errors_without_emulator"] = errorsJson(M.HeldWithoutEmulator);
   }
+  if (!M.Selection.empty()) {
+    json::Object Chosen;
+    for (const auto &[P, What] : M.FoldChoice)
+      Chosen[P] = What;
+    Held["chosen"] = std::move(Chosen);
+  }
+  json::Object Xgb{{"version", M.XgbVersion},
+                   {"rounds", M.Rounds},
+                   {"params", std::move(Params)}};
+  if (!M.Selection.empty())
+    Xgb["chosen_by"] = M.Selection;
   return json::Object{
       {"schema", ModelSchema},
       {"name", M.Name},
@@ -322,9 +481,7 @@ json::Object metadataJson(const Model &M) {
                                 {"programs", M.Programs},
                                 {"rows_left_out", std::move(LeftOut)}}},
       {"held_out", std::move(Held)},
-      {"xgboost", json::Object{{"version", M.XgbVersion},
-                               {"rounds", M.Rounds},
-                               {"params", std::move(Params)}}}};
+      {"xgboost", std::move(Xgb)}};
 }
 
 } // namespace
@@ -484,6 +641,7 @@ Expected<Model> predict::loadModel(const std::string &Path) {
   const json::Object *X = Top->getObject("xgboost");
   M.XgbVersion = str(X, "version");
   M.Rounds = unsigned(X ? X->getInteger("rounds").value_or(0) : 0);
+  M.Selection = str(X, "chosen_by");
   const json::Value *B = Top->get("booster");
   if (B && B->kind() == json::Value::Null && M.Rounds == 0)
     return M; // the margin alone (train --rounds 0)

@@ -41,11 +41,19 @@ struct HeldOut {
 struct TrainOptions {
   Target T = Target::Time;
   unsigned Rounds = 200; ///< 0: no trees (the margin alone)
-  xgb::Params Params;    ///< overrides of defaultParams()
+  /// When not empty, Rounds is chosen among these (0: the margin alone),
+  /// and the parameters among parameterSets(), by leave-one-program-out
+  /// inside the training data: nested within each fold of the held-out
+  /// evaluation, and on every row for the model kept.
+  std::vector<unsigned> SelectRounds;
+  xgb::Params Params; ///< overrides of defaultParams()
   bool HeldOut = true;
 };
 xgb::Params defaultParams();
 unsigned defaultRounds();
+/// The parameter sets (a name, overrides of defaultParams()) that
+/// selection chooses among; the first is the defaults.
+const std::vector<std::pair<std::string, xgb::Params>> &parameterSets();
 
 struct Model {
   std::string Name;
@@ -64,6 +72,11 @@ struct Model {
   Errors HeldWithoutEmulator;
   std::string XgbVersion;
   unsigned Rounds = 0;
+  /// How Rounds and Params were chosen ("" when given), and what each
+  /// held-out fold chose by the same method on its own training programs
+  /// ("50 rounds of depth 2 (...)").
+  std::string Selection;
+  std::map<std::string, std::string> FoldChoice;
   xgb::Params Params;
   xgb::Booster Booster;
 };

@@ -62,9 +62,14 @@ static cl::opt<bool>
               cl::sub(TrainSub));
 static cl::opt<unsigned>
     Rounds("rounds",
-           cl::desc("Boosting rounds (default 200; 0: no trees, the margin "
-                    "alone)"),
+           cl::desc("Boosting rounds (0: no trees, the margin alone); "
+                    "default: chosen among --select-rounds"),
            cl::init(200), cl::sub(TrainSub));
+static cl::list<unsigned> SelectRounds(
+    "select-rounds",
+    cl::desc("The rounds to choose among by nested leave-one-program-out "
+             "when --rounds is not given (default 0,10,25,50,100,200)"),
+    cl::CommaSeparated, cl::value_desc("n,n,..."), cl::sub(TrainSub));
 static cl::list<std::string> ExcludeFeatures(
     "exclude-feature",
     cl::desc("Train without this feature (it is missing to the model, also "
@@ -174,6 +179,13 @@ int warpscope::runTrain() {
   TrainOptions O;
   O.T = TargetOpt;
   O.Rounds = Rounds;
+  if (!Rounds.getNumOccurrences()) {
+    O.SelectRounds.assign(SelectRounds.begin(), SelectRounds.end());
+    if (O.SelectRounds.empty())
+      O.SelectRounds = {0, 10, 25, 50, 100, 200};
+  } else if (SelectRounds.getNumOccurrences()) {
+    return Fail("--rounds and --select-rounds exclude each other: give one");
+  }
   O.HeldOut = !NoHeldOut;
   for (const std::string &P : ParamOpts) {
     auto [K, V] = StringRef(P).split('=');
@@ -247,5 +259,10 @@ int warpscope::runTrain() {
                    : " (timing model " + C.ModeledFingerprint + ")");
   outs() << "\n";
   outs() << "  " << heldOutLine(M->Held) << "\n";
+  outs() << "  rounds " << M->Rounds
+         << (M->Rounds ? "" : " (no trees: the margin alone)");
+  if (!M->Selection.empty())
+    outs() << ", chosen by " << M->Selection;
+  outs() << "\n";
   return 0;
 }

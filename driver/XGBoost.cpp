@@ -37,6 +37,7 @@ using XGBoosterPredictFn = int(BoosterHandle, DMatrixHandle, int, unsigned, int,
                                bst_ulong *, const float **);
 using XGBoosterLoadModelFromBufferFn = int(BoosterHandle, const void *,
                                            bst_ulong);
+using XGBoosterSliceFn = int(BoosterHandle, int, int, int, BoosterHandle *);
 using XGBoosterSaveModelToBufferFn = int(BoosterHandle, const char *,
                                          bst_ulong *, const char **);
 }
@@ -58,6 +59,7 @@ struct Api {
   XGBoosterPredictFn *Predict = nullptr;
   XGBoosterLoadModelFromBufferFn *Load = nullptr;
   XGBoosterSaveModelToBufferFn *Save = nullptr;
+  XGBoosterSliceFn *Slice = nullptr;
   std::string Problem; ///< why the library cannot be used, or ""
 };
 
@@ -94,7 +96,8 @@ const Api &api() {
               bind(Lib, "XGBoosterUpdateOneIter", R.UpdateOneIter) &&
               bind(Lib, "XGBoosterPredict", R.Predict) &&
               bind(Lib, "XGBoosterLoadModelFromBuffer", R.Load) &&
-              bind(Lib, "XGBoosterSaveModelToBuffer", R.Save);
+              bind(Lib, "XGBoosterSaveModelToBuffer", R.Save) &&
+              bind(Lib, "XGBoosterSlice", R.Slice);
     if (!Ok)
       R.Problem = formatv("XGBoost's library {0} lacks a function of the C "
                           "API warpscope uses (it needs XGBoost 1.7 or "
@@ -219,13 +222,23 @@ Expected<Booster> Booster::fromJson(StringRef Json) {
 }
 
 Expected<std::vector<float>> Booster::predict(const Matrix &X,
-                                              ArrayRef<float> Margin) const {
+                                              ArrayRef<float> Margin,
+                                              unsigned Rounds) const {
   DMatrix M;
   if (Error E = makeMatrix(X, {}, {}, Margin, M))
     return E;
+  // The first Rounds rounds: a slice of the booster (XGBoost's own way;
+  // its tree limit of XGBoosterPredict is deprecated).
+  BoosterHandle Use = Handle;
+  Booster Sliced;
+  if (Rounds) {
+    if (api().Slice(Handle, 0, int(Rounds), 1, &Sliced.Handle))
+      return failure(formatv("the first {0} rounds of the model", Rounds));
+    Use = Sliced.Handle;
+  }
   bst_ulong Len = 0;
   const float *Out = nullptr;
-  if (api().Predict(Handle, M.H, 0, 0, 0, &Len, &Out))
+  if (api().Predict(Use, M.H, 0, 0, 0, &Len, &Out))
     return failure("prediction");
   if (Len != X.Rows)
     return createStringError(

@@ -49,9 +49,12 @@ public:
                                        const Params &P, unsigned Rounds);
   /// A booster from XGBoost's JSON model.
   static llvm::Expected<Booster> fromJson(llvm::StringRef Json);
-  /// The prediction of every row of X (Margin added, as in training).
-  llvm::Expected<std::vector<float>>
-  predict(const Matrix &X, llvm::ArrayRef<float> Margin) const;
+  /// The prediction of every row of X (Margin added, as in training) by
+  /// the first Rounds rounds of trees (0: all of them; Rounds must be
+  /// fewer than the booster's rounds).
+  llvm::Expected<std::vector<float>> predict(const Matrix &X,
+                                             llvm::ArrayRef<float> Margin,
+                                             unsigned Rounds = 0) const;
   /// XGBoost's JSON model.
   llvm::Expected<std::string> toJson() const;
   /// False for a booster that was never trained or loaded.

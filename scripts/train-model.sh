@@ -16,7 +16,8 @@
 #      figures);
 #   2. summarize and join them with the measured dataset;
 #   3. warpscope train (deterministic: the same runs and dataset give the
-#      same file).
+#      same file; its rounds and tree parameters chosen by nested
+#      leave-one-program-out: about 650 small models, a minute of CPU).
 # RUNS_DIR (default build/predict-runs) keeps the runs and train-<gpu>.csv;
 # MODEL (default data/models/<gpu>-time.json) is the model written.
 # TRAIN_MODEL_JOBS="P-TAG ..." runs only those (a quick check of the

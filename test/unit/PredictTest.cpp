@@ -229,6 +229,50 @@ TEST(PredictModel, HeldOutProgramIsNotTrainedOn) {
     EXPECT_GT((*Final)[I], 2 * HeldOfD[I]) << "row " << I;
 }
 
+TEST(PredictModel, NestedSelectionKeepsTreesThatTransfer) {
+  if (llvm::Error E = xgb::available()) {
+    GTEST_SKIP() << llvm::toString(std::move(E));
+  }
+  // Every program is 1.2 times its margin: what the trees learn from some
+  // programs holds for the others, so leave-one-program-out within the
+  // training programs keeps trees (the margin alone is 20% off).
+  Dataset D = syntheticDataset();
+  TrainOptions O;
+  O.SelectRounds = {0, 10, 200};
+  llvm::Expected<Model> M = train(D, h100(), calibration(), O, nullptr);
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  EXPECT_EQ(M->Rounds, 200u);
+  EXPECT_FALSE(M->Selection.empty());
+  ASSERT_EQ(M->FoldChoice.size(), 4u);
+  for (const auto &[P, What] : M->FoldChoice)
+    EXPECT_TRUE(llvm::StringRef(What).starts_with("200 rounds of "))
+        << "fold " << P << ": " << What;
+  EXPECT_LT(M->Held.E.MedianApe, 5.0);
+}
+
+TEST(PredictModel, NestedSelectionDropsTreesThatDoNotTransfer) {
+  if (llvm::Error E = xgb::available()) {
+    GTEST_SKIP() << llvm::toString(std::move(E));
+  }
+  // Programs a and c run at half their margin, b and d at twice it: a
+  // correction learned on some programs points the wrong way for the one
+  // left out. Selection on the training programs alone must see that and
+  // keep the margin (0 rounds), in every fold and for the model kept; a
+  // selection that saw the program it predicts would keep trees.
+  Dataset D = syntheticDataset();
+  for (KernelSample &S : D.Rows)
+    S.Measured *= (S.Program == "a" || S.Program == "c") ? 0.5 / 1.2 : 2 / 1.2;
+  TrainOptions O;
+  O.SelectRounds = {0, 10, 200};
+  llvm::Expected<Model> M = train(D, h100(), calibration(), O, nullptr);
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  EXPECT_EQ(M->Rounds, 0u);
+  EXPECT_FALSE(M->Booster.valid());
+  ASSERT_EQ(M->FoldChoice.size(), 4u);
+  for (const auto &[P, What] : M->FoldChoice)
+    EXPECT_EQ(What, "0 rounds (the margin alone)") << "fold " << P;
+}
+
 } // namespace
 
 namespace {
