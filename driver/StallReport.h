@@ -57,6 +57,7 @@ struct StallView {
   std::string Source = PcSourceCupti;
   std::string ModelConfig;
   std::string ModelProbes; ///< PcSampleSet::ModelProbes
+  std::string Method = "sampled"; ///< PcSampleSet::Method
   std::string title() const;
 };
 

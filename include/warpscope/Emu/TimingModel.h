@@ -137,6 +137,15 @@ struct StallCounts {
   std::array<uint64_t, unsigned(ModelStall::Count)> All{}, NotIssued{};
 };
 
+/// The exact counterpart of StallCounts (ExactStalls): per stall reason,
+/// the sub-partition cycles the instruction held, each cycle of a
+/// sub-partition split evenly over its resident warps, what a sampler that
+/// sampled every cycle would count. Sampled counts estimate these divided
+/// by 2^N.
+struct StallCycles {
+  std::array<double, unsigned(ModelStall::Count)> All{}, NotIssued{};
+};
+
 class SmSim;
 struct SharedSide;
 
@@ -147,11 +156,14 @@ struct SharedSide;
 /// in that order.
 class LaunchModel {
 public:
-  /// SamplePeriod: log2 of the cycles between samples per sub-partition
-  /// (0: no sampling). MaxSms: at most this many SMs are simulated.
+  /// SamplePeriod: log2 of the mean cycles between samples per
+  /// sub-partition (0: no sampling); SampleSeed: this launch's seed (each SM
+  /// and sub-partition draws its own sequence from it). MaxSms: at most this
+  /// many SMs are simulated. ExactStalls: also count stallCycles().
   LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
               uint32_t NumSlots, const LaunchShape &Shape,
-              unsigned SamplePeriod, unsigned MaxSms = 8);
+              unsigned SamplePeriod, unsigned MaxSms = 8,
+              uint64_t SampleSeed = 0, bool ExactStalls = false);
   ~LaunchModel();
   /// Whether CTA Cta runs on a simulated SM (its trace is wanted).
   bool wanted(uint64_t Cta) const { return SimIndex[Cta % ActiveSms] >= 0; }
@@ -160,6 +172,8 @@ public:
   ModeledTime finish();
   /// Samples by StaticInst index (sized like the table).
   const std::vector<StallCounts> &samples() const { return Samples; }
+  /// Exact stall cycles by StaticInst index (empty without ExactStalls).
+  const std::vector<StallCycles> &stallCycles() const { return Exact; }
   uint32_t blocksPerSm() const { return BlocksPerSm; }
 
 private:
@@ -178,6 +192,7 @@ private:
   std::vector<int32_t> SimIndex;
   std::vector<std::unique_ptr<SmSim>> Sms;
   std::vector<StallCounts> Samples;
+  std::vector<StallCycles> Exact;
 };
 
 } // namespace warpscope::emu::timing

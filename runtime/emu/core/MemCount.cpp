@@ -10,7 +10,9 @@
 //    quarter warps for 16); a phase needs as many wavefronts as the largest
 //    number of distinct 32-bit words any one bank holds (one word read by
 //    many lanes is one access). Ideal: ceil(distinct bytes / 128);
-//  - atom/red: the distinct addresses of each execution.
+//  - atom/red: the distinct addresses of each execution;
+//  - global and shared lanes: the stride between neighbouring active lanes
+//    (StrideCounts, warpscope/Emu/MemoryCounts.h).
 // Local addresses are placed as the hardware interleaves them: 32-bit word w
 // of lane l's window at w * 128 + l * 4, so lanes reading the same offset
 // coalesce. Generic addresses count in the space they resolve to.
@@ -22,6 +24,8 @@
 #include "ExecInternal.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 
 namespace warpscope::emu::core {
@@ -214,13 +218,63 @@ void countContiguous(MemCounts &C, uint64_t A0, unsigned Size, bool Shared,
     C.AtomicAddresses += 32;
 }
 
+// A per-lane difference no stride can have (two neighbours whose distance
+// does not divide by their lanes' distance).
+constexpr int64_t NoStride = INT64_MIN;
+
+// The stride pattern of one execution of the lanes in M (Ad: their
+// addresses): its lane pairs, and the most common per-lane difference with
+// its pairs when that holds for at least half of them. Off the fast path
+// (contiguous accesses never come here), so plain code: a pass for the
+// usual single stride, a sort of at most 31 values otherwise.
+void countStride(const uint64_t *Ad, uint32_t M, StrideCounts &S) {
+  int64_t D[32];
+  unsigned N = 0;
+  bool Same = true;
+  int Prev = -1;
+  for (uint32_t R = M; R; R &= R - 1) {
+    int L = __builtin_ctz(R);
+    if (Prev >= 0) {
+      int64_t Diff = (int64_t)(Ad[L] - Ad[Prev]), Apart = L - Prev;
+      D[N] = Diff % Apart ? NoStride : Diff / Apart;
+      Same &= D[N] == D[0];
+      ++N;
+    }
+    Prev = L;
+  }
+  S.LanePairs += N;
+  if (!N)
+    return;
+  if (Same) {
+    if (D[0] != NoStride)
+      S.add(D[0], N);
+    return;
+  }
+  std::sort(D, D + N);
+  int64_t Best = NoStride;
+  unsigned BestN = 0;
+  for (unsigned J = 0; J < N;) {
+    unsigned K = J;
+    while (K < N && D[K] == D[J])
+      ++K;
+    // Ties: the smaller magnitude (StrideCounts::dominant's order).
+    if (D[J] != NoStride &&
+        (K - J > BestN || (K - J == BestN && std::llabs(D[J]) < std::llabs(Best))))
+      Best = D[J], BestN = K - J;
+    J = K;
+  }
+  if (BestN && 2 * BestN >= N)
+    S.add(Best, BestN);
+}
+
 } // namespace
 
 void Launcher::countMemUntraced(Warp &W, Frame &Fr, const Inst &I,
                                 uint32_t EM) {
   if (!EM || I.Space == SpParam || I.Space == SpConst)
     return;
-  MemCounts &C = Ctr.Sets[Fr.F->Index].Mem[&I - Fr.F->Code.data()];
+  const size_t Index = &I - Fr.F->Code.data();
+  MemCounts &C = Ctr.Sets[Fr.F->Index].Mem[Index];
   const uint64_t *A = Fr.Regs.data() + (size_t)I.Addr * 32;
   const bool Atomic = I.Op == OpAtom || I.Op == OpRed;
   // Vector atomics (atom.add.v2/.v4.f32) access Vec elements per lane.
@@ -242,6 +296,9 @@ void Launcher::countMemUntraced(Warp &W, Frame &Fr, const Inst &I,
     if ((Sh || I.Space == SpGlobal || Clear) &&
         (!Sh || (A0 - Base) % std::min(Size, 4u) == 0)) {
       countContiguous(C, A0, Size, Sh, Atomic);
+      StrideCounts &S = Ctr.Sets[Fr.F->Index].Strides[Index];
+      S.LanePairs += 31;
+      S.add(Size, 31);
       return;
     }
   }
@@ -270,6 +327,9 @@ void Launcher::countMemUntraced(Warp &W, Frame &Fr, const Inst &I,
       }
     }
   }
+  // Local lanes each have their own window: no stride between them.
+  if (Gl | Sh)
+    countStride(Ad, Gl | Sh, Ctr.Sets[Fr.F->Index].Strides[Index]);
   if (Gl) {
     unsigned D = countGlobal(Ad, Gl, Size, C);
     if (Atomic)
