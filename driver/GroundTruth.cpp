@@ -152,7 +152,7 @@ StringRef warpscope::memoryAccessKind(StringRef Opcode) {
 }
 
 std::optional<double> warpscope::regularStride(const StrideCounts &S,
-                                              int64_t &Bytes) {
+                                               int64_t &Bytes) {
   uint64_t Pairs = 0;
   if (!S.LanePairs || !S.dominant(Bytes, Pairs) || 2 * Pairs < S.LanePairs)
     return std::nullopt;

@@ -58,8 +58,8 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
     if (Method != "sampled" && Method != "exact")
       return fail(Path, "method must be sampled or exact");
     if (!Set.Pcs.empty() && Method != Set.Method)
-      return fail(Path, "mixes " + Method + " counts with " + Set.Method +
-                            " ones");
+      return fail(Path,
+                  "mixes " + Method + " counts with " + Set.Method + " ones");
     Set.Method = Method;
   }
   bool Ptx = Gran == "ptx";

@@ -56,7 +56,7 @@ struct StallView {
   /// labelled as modeled.
   std::string Source = PcSourceCupti;
   std::string ModelConfig;
-  std::string ModelProbes; ///< PcSampleSet::ModelProbes
+  std::string ModelProbes;        ///< PcSampleSet::ModelProbes
   std::string Method = "sampled"; ///< PcSampleSet::Method
   std::string title() const;
 };

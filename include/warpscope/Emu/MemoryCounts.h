@@ -115,9 +115,10 @@ struct StrideCounts {
     bool Any = false;
     for (unsigned K = 0; K < Used; ++K) {
       int64_t A = Stride[K];
-      bool Better = !Any || Pairs[K] > N ||
-                    (Pairs[K] == N && (std::llabs(A) < std::llabs(S) ||
-                                       (std::llabs(A) == std::llabs(S) && A < S)));
+      bool Better =
+          !Any || Pairs[K] > N ||
+          (Pairs[K] == N && (std::llabs(A) < std::llabs(S) ||
+                             (std::llabs(A) == std::llabs(S) && A < S)));
       if (Better) {
         S = A;
         N = Pairs[K];

@@ -259,7 +259,8 @@ void countStride(const uint64_t *Ad, uint32_t M, StrideCounts &S) {
       ++K;
     // Ties: the smaller magnitude (StrideCounts::dominant's order).
     if (D[J] != NoStride &&
-        (K - J > BestN || (K - J == BestN && std::llabs(D[J]) < std::llabs(Best))))
+        (K - J > BestN ||
+         (K - J == BestN && std::llabs(D[J]) < std::llabs(Best))))
       Best = D[J], BestN = K - J;
     J = K;
   }

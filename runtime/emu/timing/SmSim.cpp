@@ -392,8 +392,7 @@ void SmSim::sample(Smsp &S, int Picked, bool Issued, uint64_t T) {
     ++SC.NotIssued[(unsigned)Why];
 }
 
-void SmSim::noteStates(const Smsp &S, int Picked, uint64_t T,
-                       uint64_t &Next) {
+void SmSim::noteStates(const Smsp &S, int Picked, uint64_t T, uint64_t &Next) {
   if (S.Warps.empty())
     return;
   const double Weight = 1.0 / (double)S.Warps.size();

@@ -15,35 +15,35 @@
 // RUN: %warpscope advise %t.out | FileCheck --check-prefix=ADVISE %s
 // OUT: done
 //
-// TRUTH: "opcode":"ld.global.nc.f32"{{.*}}"lane_pairs":7936,"strides":{{\[\[4,7936\]\]}}
-// TRUTH: "opcode":"ld.global.nc.f32"{{.*}}"lane_pairs":7936,"strides":{{\[\[8,7936\]\]}}
-// TRUTH: "opcode":"ld.global.nc.f32"{{.*}}"lane_pairs":7936,"strides":{{\[\[64,7936\]\]}}
-// TRUTH: "opcode":"ld.global.nc.f32"{{.*}}"lane_pairs":7936,"strides":{{\[\[132,7936\]\]}}
-// TRUTH: "opcode":"ld.global.nc.f32"{{.*}}"lane_pairs":7936,"strides":[]
+// TRUTH: "opcode":"ld.global.nc.b32"{{.*}}"lane_pairs":7936,"strides":{{\[\[4,7936\]\]}}
+// TRUTH: "opcode":"ld.global.nc.b32"{{.*}}"lane_pairs":7936,"strides":{{\[\[8,7936\]\]}}
+// TRUTH: "opcode":"ld.global.nc.b32"{{.*}}"lane_pairs":7936,"strides":{{\[\[64,7936\]\]}}
+// TRUTH: "opcode":"ld.global.nc.b32"{{.*}}"lane_pairs":7936,"strides":{{\[\[132,7936\]\]}}
+// TRUTH: "opcode":"ld.global.nc.b32"{{.*}}"lane_pairs":7936,"strides":[]
 //
 // TEXT: Kernel strides(float const*, int const*, float*)
-// TEXT: memory-stride.cu:[[# @LINE + 41]]{{ +}}load{{ +}}global 256 req, 4.00 sectors/req (ideal 4.00); stride 4 B between neighbouring lanes (100% of lane pairs)
-// TEXT-NEXT: memory-stride.cu:[[# @LINE + 41]]{{ +}}load{{ +}}global 256 req, 8.00 sectors/req (ideal 4.00); stride 8 B between neighbouring lanes (100% of lane pairs)
-// TEXT-NEXT: memory-stride.cu:[[# @LINE + 41]]{{ +}}load{{ +}}global 256 req, 32.00 sectors/req (ideal 4.00); stride 64 B between neighbouring lanes (100% of lane pairs)
-// TEXT-NEXT: memory-stride.cu:[[# @LINE + 41]]{{ +}}load{{ +}}global 256 req, 32.00 sectors/req (ideal 4.00); stride 132 B between neighbouring lanes (100% of lane pairs)
-// TEXT-NEXT: memory-stride.cu:[[# @LINE + 41]]{{ +}}load{{ +}}global 256 req, 4.00 sectors/req (ideal 4.00); stride 4 B between neighbouring lanes (100% of lane pairs)
-// TEXT-NEXT: memory-stride.cu:[[# @LINE + 41]]{{ +}}load{{ +}}global 256 req, {{[0-9.]+}} sectors/req (ideal {{[0-9.]+}}); irregular stride (no stride holds for half of the lane pairs: a gather or scatter)
+// TEXT: memory-stride.cu:[[# @LINE + 31]]{{ +}}load{{ +}}global 256 req, 4.00 sectors/req (ideal 4.00); stride 4 B between neighbouring lanes (100% of lane pairs)
+// TEXT-NEXT: memory-stride.cu:[[# @LINE + 31]]{{ +}}load{{ +}}global 256 req, 8.00 sectors/req (ideal 4.00); stride 8 B between neighbouring lanes (100% of lane pairs)
+// TEXT-NEXT: memory-stride.cu:[[# @LINE + 31]]{{ +}}load{{ +}}global 256 req, 32.00 sectors/req (ideal 4.00); stride 64 B between neighbouring lanes (100% of lane pairs)
+// TEXT-NEXT: memory-stride.cu:[[# @LINE + 31]]{{ +}}load{{ +}}global 256 req, 32.00 sectors/req (ideal 4.00); stride 132 B between neighbouring lanes (100% of lane pairs)
+// TEXT-NEXT: memory-stride.cu:[[# @LINE + 31]]{{ +}}load{{ +}}global 256 req, 4.00 sectors/req (ideal 4.00); stride 4 B between neighbouring lanes (100% of lane pairs)
+// TEXT-NEXT: memory-stride.cu:[[# @LINE + 31]]{{ +}}load{{ +}}global 256 req, {{[0-9.]+}} sectors/req (ideal {{[0-9.]+}}); irregular stride (no stride holds for half of the lane pairs: a gather or scatter)
 //
-// JSON-DAG: [[# @LINE + 35]] load 7936 4 1.0
-// JSON-DAG: [[# @LINE + 35]] load 7936 8 1.0
-// JSON-DAG: [[# @LINE + 35]] load 7936 64 1.0
-// JSON-DAG: [[# @LINE + 35]] load 7936 132 1.0
-// JSON-DAG: [[# @LINE + 36]] load 7936 None None
+// JSON-DAG: [[# @LINE + 24]] load 7936 4 1{{$}}
+// JSON-DAG: [[# @LINE + 24]] load 7936 8 1{{$}}
+// JSON-DAG: [[# @LINE + 24]] load 7936 64 1{{$}}
+// JSON-DAG: [[# @LINE + 24]] load 7936 132 1{{$}}
+// JSON-DAG: [[# @LINE + 25]] load 7936 None None
 //
 // HTML: <th>stride</th>
 // HTML: <td>stride 132 B between neighbouring lanes (100% of lane pairs)</td></tr>
 //
 // The advice names each flagged load's own stride, and the gather as one.
 // ADVISE: Coalesce global memory accesses
-// ADVISE-DAG: hotspot: memory-stride.cu:[[# @LINE + 24]]: {{.*}}load: 8.00 sectors/request, {{.*}}; stride 8 B between neighbouring lanes (100% of lane pairs)
-// ADVISE-DAG: hotspot: memory-stride.cu:[[# @LINE + 24]]: {{.*}}load: 32.00 sectors/request, {{.*}}; stride 64 B between neighbouring lanes (100% of lane pairs)
-// ADVISE-DAG: hotspot: memory-stride.cu:[[# @LINE + 24]]: {{.*}}load: 32.00 sectors/request, {{.*}}; stride 132 B between neighbouring lanes (100% of lane pairs)
-// ADVISE-DAG: hotspot: memory-stride.cu:[[# @LINE + 25]]: {{.*}}load: {{.*}}; irregular stride (no stride holds for half of the lane pairs: a gather or scatter)
+// ADVISE-DAG: hotspot: memory-stride.cu:[[# @LINE + 14]]: {{.*}}load: 8.00 sectors/request, {{.*}}; stride 8 B between neighbouring lanes (100% of lane pairs)
+// ADVISE-DAG: hotspot: memory-stride.cu:[[# @LINE + 14]]: {{.*}}load: 32.00 sectors/request, {{.*}}; stride 64 B between neighbouring lanes (100% of lane pairs)
+// ADVISE-DAG: hotspot: memory-stride.cu:[[# @LINE + 14]]: {{.*}}load: 32.00 sectors/request, {{.*}}; stride 132 B between neighbouring lanes (100% of lane pairs)
+// ADVISE-DAG: hotspot: memory-stride.cu:[[# @LINE + 15]]: {{.*}}load: {{.*}}; irregular stride (no stride holds for half of the lane pairs: a gather or scatter)
 // ADVISE-NOT: 32 B or more
 #include <cstdio>
 #include <cstdlib>

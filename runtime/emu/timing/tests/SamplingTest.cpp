@@ -107,8 +107,8 @@ Totals launch(unsigned N, unsigned Period, bool Exact) {
   if (std::fabs(Share - Q) <= 4 * Sigma + 1.0 / (double)N)
     return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
-         << "sampled share " << Share << " of " << N << " samples, exact "
-         << Q << " (binomial sigma " << Sigma << ")";
+         << "sampled share " << Share << " of " << N << " samples, exact " << Q
+         << " (binomial sigma " << Sigma << ")";
 }
 
 } // namespace
@@ -151,7 +151,6 @@ TEST(TimingSampling, SampledSharesMatchExactStallCycles) {
           << "instruction " << I << ", " << ModelStallNames[J]
           << " (not issued)";
       Checked += R.Exact[I].All[J] / Cycles > 0.01;
-
     }
     EXPECT_TRUE(within(PcSamples, N, PcCycles / Cycles)) << "instruction " << I;
   }
