@@ -67,9 +67,9 @@ inline MemoryCounts &MemoryCounts::operator+=(const MemoryCounts &O) {
 /// The stride of an access: the address difference between neighbouring
 /// active lanes (per lane, so lanes 0 and 2 with lane 1 inactive count one
 /// difference of half their distance), kept exactly per instruction over its
-/// warp executions (docs/emulator.md, "Stride"). Each execution's most
-/// common difference, when it holds for at least half of the execution's
-/// lane pairs, adds those pairs to that stride; a gather's executions add
+/// warp executions (docs/emulator.md, "Memory efficiency"). Each
+/// execution's difference that more than half of its lane pairs have adds
+/// those pairs to that stride; a gather's executions add
 /// none. Up to Slots strides are kept; an instruction whose executions have
 /// more (per-warp strides) keeps none and reads as irregular. Both rules
 /// depend only on the set of executions, not on their order, so the counts

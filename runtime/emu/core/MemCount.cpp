@@ -223,49 +223,31 @@ void countContiguous(MemCounts &C, uint64_t A0, unsigned Size, bool Shared,
 constexpr int64_t NoStride = INT64_MIN;
 
 // The stride pattern of one execution of the lanes in M (Ad: their
-// addresses): its lane pairs, and the most common per-lane difference with
-// its pairs when that holds for at least half of them. Off the fast path
-// (contiguous accesses never come here), so plain code: a pass for the
-// usual single stride, a sort of at most 31 values otherwise.
+// addresses): its lane pairs, and the per-lane difference that more than
+// half of them have, if one does (a majority vote, then a count: two passes
+// over at most 31 differences, no sort).
 void countStride(const uint64_t *Ad, uint32_t M, StrideCounts &S) {
-  int64_t D[32];
-  unsigned N = 0;
-  bool Same = true;
+  int64_t D[32], Cand = 0;
+  unsigned N = 0, Votes = 0;
   int Prev = -1;
   for (uint32_t R = M; R; R &= R - 1) {
     int L = __builtin_ctz(R);
     if (Prev >= 0) {
       int64_t Diff = (int64_t)(Ad[L] - Ad[Prev]), Apart = L - Prev;
-      D[N] = Diff % Apart ? NoStride : Diff / Apart;
-      Same &= D[N] == D[0];
-      ++N;
+      int64_t V = Apart == 1 ? Diff : Diff % Apart ? NoStride : Diff / Apart;
+      D[N++] = V;
+      if (!Votes)
+        Cand = V;
+      Votes += V == Cand ? 1 : -1u;
     }
     Prev = L;
   }
   S.LanePairs += N;
-  if (!N)
-    return;
-  if (Same) {
-    if (D[0] != NoStride)
-      S.add(D[0], N);
-    return;
-  }
-  std::sort(D, D + N);
-  int64_t Best = NoStride;
-  unsigned BestN = 0;
-  for (unsigned J = 0; J < N;) {
-    unsigned K = J;
-    while (K < N && D[K] == D[J])
-      ++K;
-    // Ties: the smaller magnitude (StrideCounts::dominant's order).
-    if (D[J] != NoStride &&
-        (K - J > BestN ||
-         (K - J == BestN && std::llabs(D[J]) < std::llabs(Best))))
-      Best = D[J], BestN = K - J;
-    J = K;
-  }
-  if (BestN && 2 * BestN >= N)
-    S.add(Best, BestN);
+  unsigned Held = 0;
+  for (unsigned J = 0; J < N; ++J)
+    Held += D[J] == Cand;
+  if (N && 2 * Held > N && Cand != NoStride)
+    S.add(Cand, Held);
 }
 
 } // namespace
