@@ -146,6 +146,19 @@ struct StallCycles {
   std::array<double, unsigned(ModelStall::Count)> All{}, NotIssued{};
 };
 
+/// Dst += Src, instruction by instruction (Dst sized like Src first): the
+/// one way samples and stall cycles are summed over SMs and launches.
+template <class Counts>
+void addStalls(std::vector<Counts> &Dst, const std::vector<Counts> &Src) {
+  if (Dst.size() != Src.size())
+    Dst.resize(Src.size());
+  for (size_t I = 0; I < Src.size(); ++I)
+    for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
+      Dst[I].All[J] += Src[I].All[J];
+      Dst[I].NotIssued[J] += Src[I].NotIssued[J];
+    }
+}
+
 class SmSim;
 struct SharedSide;
 

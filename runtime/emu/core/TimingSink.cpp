@@ -409,31 +409,15 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
   runGrid(M, K, P, Rec);
   Rec.Time = Model.finish();
   Rec.Modeled = true;
-  if (M.ExactStalls) {
-    if (M.Exact.size() != M.Code->Table.size())
-      M.Exact.assign(M.Code->Table.size(), timing::StallCycles());
-    const std::vector<timing::StallCycles> &E = Model.stallCycles();
-    for (size_t I = 0; I < E.size(); ++I)
-      for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
-        M.Exact[I].All[J] += E[I].All[J];
-        M.Exact[I].NotIssued[J] += E[I].NotIssued[J];
-      }
-    M.SampledConfig = M.Model->Name;
-    if (M.Code->HasProbes)
-      M.SampledProbes |= M.ModelProbes ? 2u : 1u;
-  }
-  if (!M.SamplePeriod)
+  if (!M.SamplePeriod && !M.ExactStalls)
     return;
-  if (M.Samples.size() != M.Code->Table.size())
-    M.Samples.assign(M.Code->Table.size(), timing::StallCounts());
-  const std::vector<timing::StallCounts> &S = Model.samples();
-  for (size_t I = 0; I < S.size(); ++I)
-    for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
-      M.Samples[I].All[J] += S[I].All[J];
-      M.Samples[I].NotIssued[J] += S[I].NotIssued[J];
-    }
+  if (M.ExactStalls)
+    timing::addStalls(M.Exact, Model.stallCycles());
+  if (M.SamplePeriod) {
+    timing::addStalls(M.Samples, Model.samples());
+    M.SampledPeriod = M.SamplePeriod;
+  }
   M.SampledConfig = M.Model->Name;
-  M.SampledPeriod = M.SamplePeriod;
   if (M.Code->HasProbes)
     M.SampledProbes |= M.ModelProbes ? 2u : 1u;
 }

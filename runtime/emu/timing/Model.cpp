@@ -108,16 +108,10 @@ ModeledTime LaunchModel::finish() {
   for (auto &S : Sms) {
     S->finish();
     R.Cycles = std::max(R.Cycles, S->endCycle());
-    for (size_t K = 0; K < S->Samples.size(); ++K)
-      for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
-        Samples[K].All[J] += S->Samples[K].All[J];
-        Samples[K].NotIssued[J] += S->Samples[K].NotIssued[J];
-      }
-    for (size_t K = 0; K < S->Exact.size(); ++K)
-      for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
-        Exact[K].All[J] += S->Exact[K].All[J];
-        Exact[K].NotIssued[J] += S->Exact[K].NotIssued[J];
-      }
+    if (!S->Samples.empty())
+      addStalls(Samples, S->Samples);
+    if (!S->Exact.empty())
+      addStalls(Exact, S->Exact);
   }
   // The launch's fixed cost (launch, first dispatch, completion signal) is
   // in time: cycles of the chosen clock.

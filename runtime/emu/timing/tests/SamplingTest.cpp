@@ -84,17 +84,10 @@ Totals launch(unsigned N, unsigned Period, bool Exact) {
     LaunchModel M(C, T, 16, S, Period, 8, L, Exact);
     M.submit(periodicCta());
     R.Cycles += M.finish().Cycles;
-    for (size_t I = 0; I < Count; ++I)
-      for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
-        if (Period) {
-          R.Samples[I].All[J] += M.samples()[I].All[J];
-          R.Samples[I].NotIssued[J] += M.samples()[I].NotIssued[J];
-        }
-        if (Exact) {
-          R.Exact[I].All[J] += M.stallCycles()[I].All[J];
-          R.Exact[I].NotIssued[J] += M.stallCycles()[I].NotIssued[J];
-        }
-      }
+    if (Period)
+      addStalls(R.Samples, M.samples());
+    if (Exact)
+      addStalls(R.Exact, M.stallCycles());
   }
   return R;
 }
