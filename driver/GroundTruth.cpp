@@ -3,11 +3,30 @@
 #include "GroundTruth.h"
 #include "JsonFiles.h"
 #include "warpscope/ABI/Files.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
 using namespace warpscope;
 
 namespace {
+
+// lane_pairs and strides (docs/emulator.md, "Memory efficiency"), added to
+// S; a malformed entry is skipped (the key is optional, files before it
+// have none).
+void readStride(const json::Object &IO, StrideCounts &S) {
+  StrideCounts One;
+  One.LanePairs = (uint64_t)IO.getInteger(LanePairsKey).value_or(0);
+  if (const json::Array *A = IO.getArray(StridesKey))
+    for (const json::Value &E : *A) {
+      const json::Array *P = E.getAsArray();
+      if (!P || P->size() != 2)
+        continue;
+      auto Bytes = (*P)[0].getAsInteger(), Pairs = (*P)[1].getAsInteger();
+      if (Bytes && Pairs && *Pairs > 0)
+        One.add(*Bytes, (uint64_t)*Pairs);
+    }
+  S += One;
+}
 
 // Adds one instruction's counts to T (summing over files).
 void addInstruction(const json::Object &IO, TruthInstruction &T) {
@@ -31,6 +50,7 @@ void addInstruction(const json::Object &IO, TruthInstruction &T) {
   }
   for (const MemoryCountField &F : MemoryCountFields)
     T.Memory |= Count(F.Key, T.Mem.*F.Member);
+  readStride(IO, T.Stride);
 }
 
 // launches[]: kernel, grid, block and, when the timing model ran, modeled;
@@ -129,6 +149,29 @@ StringRef warpscope::memoryAccessKind(StringRef Opcode) {
   if (Opcode.starts_with("atom.") || Opcode.starts_with("red."))
     return "atomic";
   return "load";
+}
+
+std::optional<double> warpscope::regularStride(const StrideCounts &S,
+                                               int64_t &Bytes) {
+  uint64_t Pairs = 0;
+  if (!S.LanePairs || !S.dominant(Bytes, Pairs) || 2 * Pairs < S.LanePairs)
+    return std::nullopt;
+  return double(Pairs) / double(S.LanePairs);
+}
+
+std::string warpscope::describeStride(const StrideCounts &S) {
+  if (!S.LanePairs)
+    return "";
+  int64_t Bytes = 0;
+  std::optional<double> Share = regularStride(S, Bytes);
+  if (!Share)
+    return "irregular stride (no stride holds for half of the lane pairs: "
+           "a gather or scatter)";
+  std::string Pct = formatv("{0:F0}% of lane pairs", *Share * 100).str();
+  if (Bytes == 0)
+    return "one address for neighbouring lanes (" + Pct + ")";
+  return formatv("stride {0} B between neighbouring lanes ({1})", Bytes, Pct)
+      .str();
 }
 
 Error warpscope::readTruth(const std::vector<std::string> &Paths, Truth &Out) {

@@ -32,7 +32,19 @@ struct TruthInstruction {
   bool Conditional = false, Instrumentation = false;
   bool Memory = false; ///< carries memory-efficiency counts
   TruthMemory Mem;
+  /// Its stride between neighbouring lanes (no lane pairs: none known).
+  StrideCounts Stride;
 };
+
+/// The stride an access's lanes keep (StrideCounts::dominant): "stride 128 B
+/// between neighbouring lanes (100% of lane pairs)", "irregular stride (no
+/// stride holds for half of the lane pairs: a gather or scatter)", or ""
+/// when no two neighbouring lanes ran it.
+std::string describeStride(const StrideCounts &S);
+
+/// The stride's share of the lane pairs when one holds for at least half of
+/// them (Bytes set); nullopt when irregular or unknown.
+std::optional<double> regularStride(const StrideCounts &S, int64_t &Bytes);
 
 /// What a memory instruction does with memory, from its opcode: "load"
 /// (ld, ldu), "store" (st) or "atomic" (atom, red); one place for the

@@ -37,6 +37,7 @@ MemoryView warpscope::buildMemoryView(const Truth &T,
       L.Access = Access;
       ++L.Instructions;
       L.Counts += C;
+      L.Stride += I.Stride;
     }
     if (ByLine.empty())
       continue;
@@ -140,9 +141,11 @@ void warpscope::renderMemoryText(const MemoryView &V, raw_ostream &OS) {
     OS << "\n"
        << (F.Kernel ? "Kernel " : "Device function ") << F.Name << "\n  "
        << summary(F.Counts) << "\n";
-    for (const MemoryLine &L : F.Lines)
-      OS << formatv("  {0,-32} {1,-10} {2}\n", where(L), accessLabel(L),
-                    summary(L.Counts));
+    for (const MemoryLine &L : F.Lines) {
+      std::string Stride = describeStride(L.Stride);
+      OS << formatv("  {0,-32} {1,-10} {2}{3}{4}\n", where(L), accessLabel(L),
+                    summary(L.Counts), Stride.empty() ? "" : "; ", Stride);
+    }
   }
 }
 
@@ -156,6 +159,11 @@ json::Value warpscope::renderMemoryJson(const MemoryView &V) {
       O["line"] = L.Line;
       O["access"] = L.Access;
       O["instructions"] = L.Instructions;
+      int64_t Bytes = 0;
+      std::optional<double> Share = regularStride(L.Stride, Bytes);
+      O["lane_pairs"] = L.Stride.LanePairs;
+      O["stride_bytes"] = Share ? json::Value(Bytes) : json::Value(nullptr);
+      O["stride_share"] = Share ? json::Value(*Share) : json::Value(nullptr);
       Lines.push_back(std::move(O));
     }
     json::Object O = countsJson(F.Counts);
@@ -182,7 +190,7 @@ std::string warpscope::renderMemoryHtml(const MemoryView &V) {
   for (const MemoryFunction &F : V.Functions) {
     OS << "<h3>" << escapeHtml(F.Name) << "</h3>\n<p>"
        << escapeHtml(summary(F.Counts)) << "</p>\n";
-    // Headers that can wrap: the table has up to twelve columns in 1280
+    // Headers that can wrap: the table has up to thirteen columns in 1280
     // px. Local memory (spills, stack arrays) is rare: its columns only
     // where the function has local requests.
     const bool Local = F.Counts.LocalRequests != 0;
@@ -192,7 +200,8 @@ std::string warpscope::renderMemoryHtml(const MemoryView &V) {
                    "<th>ideal</th>"
                  : "")
        << "<th>shared requests</th><th>wavefronts / request</th>"
-          "<th>ideal</th><th>atomic addresses</th></tr></thead><tbody>\n";
+          "<th>ideal</th><th>atomic addresses</th><th>stride</th></tr>"
+          "</thead><tbody>\n";
     for (const MemoryLine &L : F.Lines) {
       const TruthMemory &C = L.Counts;
       OS << "<tr>" << sourceLineCell(L.File, L.Line) << "<td>"
@@ -207,7 +216,8 @@ std::string warpscope::renderMemoryHtml(const MemoryView &V) {
       OS << C.SharedRequests << "</td><td>"
          << Ratio(C.SharedWavefronts, C.SharedRequests) << "</td><td>"
          << Ratio(C.SharedIdealWavefronts, C.SharedRequests) << "</td><td>"
-         << C.AtomicAddresses << "</td></tr>\n";
+         << C.AtomicAddresses << "</td><td>"
+         << escapeHtml(describeStride(L.Stride)) << "</td></tr>\n";
     }
     OS << "</tbody></table>\n";
   }

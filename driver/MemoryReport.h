@@ -26,6 +26,7 @@ struct MemoryLine {
   std::string Access;        ///< "load", "store" or "atomic"
   unsigned Instructions = 0; ///< PTX instructions summed in this row
   TruthMemory Counts;
+  StrideCounts Stride; ///< its instructions' strides, merged
 };
 
 struct MemoryFunction {

@@ -54,6 +54,13 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
       Set.ModelProbes = Set.ModelProbes.empty() || Set.ModelProbes == Probes
                             ? Probes
                             : "mixed";
+    std::string Method = Top->getString("method").value_or("sampled").str();
+    if (Method != "sampled" && Method != "exact")
+      return fail(Path, "method must be sampled or exact");
+    if (!Set.Pcs.empty() && Method != Set.Method)
+      return fail(Path,
+                  "mixes " + Method + " counts with " + Set.Method + " ones");
+    Set.Method = Method;
   }
   bool Ptx = Gran == "ptx";
   auto Total = Top->getInteger("total_samples");
@@ -120,6 +127,14 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
                             " has more not-issued than stalled samples; the "
                             "file is damaged");
     S.Samples = Base;
+    if (const json::Object *Held = P->getObject("stall_cycles"))
+      for (const auto &[Name, Cycles] : *Held) {
+        std::optional<double> C = Cycles.getAsNumber();
+        if (!C || *C < 0)
+          return fail(Path, "stall cycles '" + Name.str() +
+                                "' is not a number of cycles");
+        S.StallCycles.push_back({Name.str(), *C});
+      }
     Set.Pcs.push_back(std::move(S));
   }
   // A file without records says nothing either way.

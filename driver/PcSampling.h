@@ -32,6 +32,9 @@ struct SampledPc {
   /// function's instructions as warpscope/PTX/PtxListing.h numbers them (also
   /// in PcOffset); File/Line come from the file itself and CubinCrc is empty.
   std::optional<uint64_t> PtxIndex;
+  /// The model's exact stall cycles (`stall_cycles`, `warpscope run
+  /// --stall-cycles`), named like Stalls; empty when not written.
+  std::vector<std::pair<std::string, double>> StallCycles;
 };
 
 struct PcSampleSet {
@@ -51,6 +54,9 @@ struct PcSampleSet {
   /// Modeled samples of an instrumented program: how the model treated
   /// its probe instructions, "free" or "modeled" ("" when it had none).
   std::string ModelProbes;
+  /// The model's `method`: "sampled", or "exact" when the counts are its
+  /// exact stall cycles (rounded), not samples.
+  std::string Method = "sampled";
 };
 
 /// The one reader of PC samples: Files are Dir's pcsamples-*.json

@@ -29,11 +29,21 @@ std::string warpscope::checkCollectionOptions(const CollectionOptions &O) {
     if (!O.PcSampling)
       return "--sampling-period needs --pc-sampling";
   }
+  if (O.StallCycles && O.SassMetrics)
+    return "--stall-cycles and --sass-metrics collect in separate runs; give "
+           "one";
   return "";
 }
 
 std::string warpscope::prepareCollection(const CollectionOptions &O,
                                          bool OnEmulator, std::string &Note) {
+  if (O.StallCycles && !OnEmulator)
+    return "--stall-cycles needs the emulator (--emulate): the cycles are "
+           "the timing model's";
+  if (O.StallCycles)
+    setenv("WARPSCOPE_EMU_STALL_CYCLES", "1", 1);
+  else
+    unsetenv("WARPSCOPE_EMU_STALL_CYCLES");
   if (!O.PcSampling && !O.SassMetrics)
     return "";
   const char *What = O.PcSampling ? "PC sampling" : "SASS metrics";

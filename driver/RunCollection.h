@@ -17,6 +17,9 @@ namespace warpscope {
 /// subcommand lives, so they register after it).
 struct CollectionOptions {
   bool PcSampling = false, SassMetrics = false;
+  /// The timing model's exact stall cycles per PTX instruction
+  /// (WARPSCOPE_EMU_STALL_CYCLES; emulator only).
+  bool StallCycles = false;
   std::optional<unsigned> SamplingPeriod; ///< as given, unchecked
 };
 

@@ -109,6 +109,12 @@ static cl::opt<bool>
                cl::desc("Sample warp PCs and stall reasons: with CUPTI on a "
                         "GPU, modeled by the timing model on the emulator"),
                cl::sub(warpscope::RunSub));
+static cl::opt<bool> StallCycles(
+    "stall-cycles",
+    cl::desc("Emulator: write the timing model's exact stall cycles per PTX "
+             "instruction (pcsamples-*.json, method exact without "
+             "--pc-sampling; beside the samples with it)"),
+    cl::sub(warpscope::RunSub));
 static cl::opt<bool> SassMetrics(
     "sass-metrics",
     cl::desc("Count executions and branch targets per SASS instruction with "
@@ -521,6 +527,7 @@ int warpscope::runRun() {
   warpscope::CollectionOptions Collect;
   Collect.PcSampling = PcSampling;
   Collect.SassMetrics = SassMetrics;
+  Collect.StallCycles = StallCycles;
   if (SamplingPeriod.getNumOccurrences())
     Collect.SamplingPeriod = SamplingPeriod;
   if (std::string Bad = checkCollectionOptions(Collect); !Bad.empty())

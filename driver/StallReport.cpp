@@ -132,6 +132,7 @@ StallView warpscope::buildStallView(const PcSampleSet &Samples,
   V.Source = Samples.Source;
   V.ModelConfig = Samples.ModelConfig;
   V.ModelProbes = Samples.ModelProbes;
+  V.Method = Samples.Method;
   V.Warnings = Samples.Warnings;
   std::optional<Regex> R;
   if (!Filter.empty())
@@ -196,6 +197,10 @@ warpscope::loadStallView(RunDirectory &Run, const ProfileSet &Set,
 }
 
 std::string StallView::title() const {
+  if (Source == PcSourceModel && Method == "exact")
+    return "Stall view (modeled exact stall cycles, counted as samples: "
+           "emulator timing model, configuration " +
+           ModelConfig + modeledProbesLabel(ModelProbes) + ", not measured)";
   if (Source == PcSourceModel)
     return "Stall view (modeled PC sampling: emulator timing model, "
            "configuration " +
@@ -279,6 +284,8 @@ json::Value warpscope::renderStallJson(const StallView &V) {
   O["source"] = V.Source;
   if (V.Source == PcSourceModel)
     O["model_config"] = V.ModelConfig;
+  if (V.Source == PcSourceModel)
+    O["method"] = V.Method;
   if (V.Source == PcSourceModel && !V.ModelProbes.empty())
     O["model_probes"] = V.ModelProbes;
   O["total_samples"] = V.TotalSamples;

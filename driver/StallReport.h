@@ -57,7 +57,8 @@ struct StallView {
   /// labelled as modeled.
   std::string Source = PcSourceCupti;
   std::string ModelConfig;
-  std::string ModelProbes; ///< PcSampleSet::ModelProbes
+  std::string ModelProbes;        ///< PcSampleSet::ModelProbes
+  std::string Method = "sampled"; ///< PcSampleSet::Method
   std::string title() const;
 };
 

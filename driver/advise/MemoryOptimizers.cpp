@@ -77,6 +77,7 @@ struct LineExcess {
   uint64_t Requests = 0, Units = 0, Ideal = 0, Lanes = 0;
   uint64_t LineUnits = 0; ///< units of every access of the line
   unsigned Bytes = 4;     ///< per lane, of the line's widest access
+  StrideCounts Stride;    ///< between neighbouring lanes, from the emulator
   double excess() const { return double(Units) - double(Ideal); }
   double ratio() const { return Ideal ? double(Units) / double(Ideal) : 0; }
 };
@@ -141,6 +142,7 @@ std::vector<LineExcess> flaggedLines(const TruthFunction &F,
     L.Ideal += Ideal;
     L.Lanes += I.Thread;
     L.Bytes = std::max(L.Bytes, accessBytes(I.Opcode));
+    L.Stride += I.Stride;
   }
   std::vector<LineExcess> Out;
   for (auto &[Where, L] : ByAccess)
@@ -279,6 +281,10 @@ std::string coalescingPattern(const LineExcess &L) {
   std::string S = formatv("{0:F2} sectors/request, ideal {1:F2} ({2}-byte "
                           "accesses, {3:F1} lanes/request): {4:F1}x the ideal",
                           PerReq, IdealPerReq, L.Bytes, LanesPerReq, L.ratio());
+  // The lanes' own addresses say the stride (files from before they were
+  // recorded have no lane pairs: then only what the counts imply).
+  if (L.Stride.LanePairs)
+    return S + "; " + describeStride(L.Stride);
   if (LanesPerReq > 0 && PerReq >= LanesPerReq * 0.95)
     return S + "; every lane its own sector: a stride of 32 B or more "
                "between neighbouring lanes, or scattered addresses";
@@ -303,9 +309,10 @@ std::vector<std::string> coalescingHints(const LineExcess &L) {
 std::string bankPattern(const LineExcess &L) {
   const double PerReq = double(L.Units) / double(L.Requests);
   const double IdealPerReq = double(L.Ideal) / double(L.Requests);
-  return formatv("{0:F2} wavefronts/request, ideal {1:F2} ({2}-byte "
-                 "accesses): {3:F1}-way bank conflict",
-                 PerReq, IdealPerReq, L.Bytes, L.ratio());
+  std::string S = formatv("{0:F2} wavefronts/request, ideal {1:F2} ({2}-byte "
+                          "accesses): {3:F1}-way bank conflict",
+                          PerReq, IdealPerReq, L.Bytes, L.ratio());
+  return L.Stride.LanePairs ? S + "; " + describeStride(L.Stride) : S;
 }
 
 std::vector<std::string> bankHints(const LineExcess &L) {
@@ -324,7 +331,7 @@ const MemoryKind Uncoalesced = {
     "than the bytes it reads need, so the memory system moves data nobody "
     "uses. The emulator counts the sectors of every request exactly; the "
     "advice names the lines with the most sectors above the ideal and the "
-    "stride their counts imply.",
+    "stride between their neighbouring lanes' addresses.",
     "sectors",
     [](const TruthMemory &M, uint64_t &Req, uint64_t &Units, uint64_t &Ideal) {
       Req = M.GlobalRequests + M.LocalRequests;

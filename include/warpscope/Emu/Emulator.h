@@ -79,6 +79,11 @@ struct ModeledPcSamples {
   uint64_t Samples = 0;
   /// Full stall names (ABI/PcSampling.h), not-issued twins included.
   std::vector<std::pair<std::string, uint64_t>> Stalls;
+  /// With WARPSCOPE_EMU_STALL_CYCLES: the model's exact stall cycles
+  /// (timing::StallCycles), named like Stalls, and their sum over the
+  /// reasons that are not not-issued twins.
+  std::vector<std::pair<std::string, double>> StallCycles;
+  double Cycles = 0;
 };
 
 /// What a failed launch amounts to on a GPU, so the stand-in cudart can

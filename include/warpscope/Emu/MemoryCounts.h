@@ -12,6 +12,7 @@
 #define WARPSCOPE_EMU_MEMORYCOUNTS_H
 
 #include <cstdint>
+#include <cstdlib>
 
 namespace warpscope {
 
@@ -62,6 +63,76 @@ inline MemoryCounts &MemoryCounts::operator+=(const MemoryCounts &O) {
     this->*F.Member += O.*F.Member;
   return *this;
 }
+
+/// The stride of an access: the address difference between neighbouring
+/// active lanes (per lane, so lanes 0 and 2 with lane 1 inactive count one
+/// difference of half their distance), kept exactly per instruction over its
+/// warp executions (docs/emulator.md, "Memory efficiency"). Each
+/// execution's difference that more than half of its lane pairs have adds
+/// those pairs to that stride; a gather's executions add
+/// none. Up to Slots strides are kept; an instruction whose executions have
+/// more (per-warp strides) keeps none and reads as irregular. Both rules
+/// depend only on the set of executions, not on their order, so the counts
+/// are the same for every emulator thread count and file order.
+struct StrideCounts {
+  static constexpr unsigned Slots = 8;
+  uint64_t LanePairs = 0; ///< neighbouring active lane pairs
+  int64_t Stride[Slots] = {};
+  uint64_t Pairs[Slots] = {};
+  unsigned Used = 0;
+  bool Overflow = false; ///< more than Slots strides: none kept
+
+  /// N lane pairs at Stride bytes.
+  void add(int64_t S, uint64_t N) {
+    if (Overflow || !N)
+      return;
+    for (unsigned K = 0; K < Used; ++K)
+      if (Stride[K] == S) {
+        Pairs[K] += N;
+        return;
+      }
+    if (Used == Slots) {
+      Overflow = true;
+      Used = 0;
+      return;
+    }
+    Stride[Used] = S;
+    Pairs[Used++] = N;
+  }
+  StrideCounts &operator+=(const StrideCounts &O) {
+    LanePairs += O.LanePairs;
+    if (O.Overflow) {
+      Overflow = true;
+      Used = 0;
+    }
+    for (unsigned K = 0; K < O.Used; ++K)
+      add(O.Stride[K], O.Pairs[K]);
+    return *this;
+  }
+  /// The stride most lane pairs have (ties: the smaller magnitude, then the
+  /// smaller value); false when none was kept.
+  bool dominant(int64_t &S, uint64_t &N) const {
+    bool Any = false;
+    for (unsigned K = 0; K < Used; ++K) {
+      int64_t A = Stride[K];
+      bool Better =
+          !Any || Pairs[K] > N ||
+          (Pairs[K] == N && (std::llabs(A) < std::llabs(S) ||
+                             (std::llabs(A) == std::llabs(S) && A < S)));
+      if (Better) {
+        S = A;
+        N = Pairs[K];
+        Any = true;
+      }
+    }
+    return Any;
+  }
+};
+
+/// Their names in emu-*.json: "lane_pairs" (a count) and "strides", an array
+/// of [bytes, lane pairs] (empty when none was kept).
+inline constexpr const char *LanePairsKey = "lane_pairs";
+inline constexpr const char *StridesKey = "strides";
 
 } // namespace warpscope
 

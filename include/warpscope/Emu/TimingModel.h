@@ -140,6 +140,28 @@ struct StallCounts {
   std::array<uint64_t, unsigned(ModelStall::Count)> All{}, NotIssued{};
 };
 
+/// The exact counterpart of StallCounts (ExactStalls): per stall reason,
+/// the sub-partition cycles the instruction held, each cycle of a
+/// sub-partition split evenly over its resident warps, what a sampler that
+/// sampled every cycle would count. Sampled counts estimate these divided
+/// by 2^N.
+struct StallCycles {
+  std::array<double, unsigned(ModelStall::Count)> All{}, NotIssued{};
+};
+
+/// Dst += Src, instruction by instruction (Dst sized like Src first): the
+/// one way samples and stall cycles are summed over SMs and launches.
+template <class Counts>
+void addStalls(std::vector<Counts> &Dst, const std::vector<Counts> &Src) {
+  if (Dst.size() != Src.size())
+    Dst.resize(Src.size());
+  for (size_t I = 0; I < Src.size(); ++I)
+    for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
+      Dst[I].All[J] += Src[I].All[J];
+      Dst[I].NotIssued[J] += Src[I].NotIssued[J];
+    }
+}
+
 class SmSim;
 struct SharedSide;
 
@@ -150,11 +172,14 @@ struct SharedSide;
 /// in that order.
 class LaunchModel {
 public:
-  /// SamplePeriod: log2 of the cycles between samples per sub-partition
-  /// (0: no sampling). MaxSms: at most this many SMs are simulated.
+  /// SamplePeriod: log2 of the mean cycles between samples per
+  /// sub-partition (0: no sampling); SampleSeed: this launch's seed (each SM
+  /// and sub-partition draws its own sequence from it). MaxSms: at most this
+  /// many SMs are simulated. ExactStalls: also count stallCycles().
   LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
               uint32_t NumSlots, const LaunchShape &Shape,
-              unsigned SamplePeriod, unsigned MaxSms = 8);
+              unsigned SamplePeriod, unsigned MaxSms = 8,
+              uint64_t SampleSeed = 0, bool ExactStalls = false);
   ~LaunchModel();
   /// Whether CTA Cta runs on a simulated SM (its trace is wanted).
   bool wanted(uint64_t Cta) const { return SimIndex[Cta % ActiveSms] >= 0; }
@@ -163,6 +188,8 @@ public:
   ModeledTime finish();
   /// Samples by StaticInst index (sized like the table).
   const std::vector<StallCounts> &samples() const { return Samples; }
+  /// Exact stall cycles by StaticInst index (empty without ExactStalls).
+  const std::vector<StallCycles> &stallCycles() const { return Exact; }
   uint32_t blocksPerSm() const { return BlocksPerSm; }
 
 private:
@@ -181,6 +208,7 @@ private:
   std::vector<int32_t> SimIndex;
   std::vector<std::unique_ptr<SmSim>> Sms;
   std::vector<StallCounts> Samples;
+  std::vector<StallCycles> Exact;
 };
 
 } // namespace warpscope::emu::timing

@@ -174,6 +174,13 @@ public:
   bool ModelProbes = false;        ///< WARPSCOPE_EMU_MODEL_PROBES
   std::unique_ptr<ModelCode> Code; ///< built at the first modeled launch
   std::vector<timing::StallCounts> Samples; ///< by ModelCode table index
+  /// WARPSCOPE_EMU_STALL_CYCLES: the exact stall cycles too, by the same
+  /// index (empty: not taken).
+  bool ExactStalls = false;
+  std::vector<timing::StallCycles> Exact;
+  /// Modeled launches so far: each samples with its own seed, the same in
+  /// every run of the program.
+  uint64_t ModeledLaunches = 0;
   std::string SampledConfig; ///< the configuration the samples were taken with
   unsigned SampledPeriod = 0;
   /// How the sampled launches treated probes: bit 0 free, bit 1 modeled

@@ -60,7 +60,8 @@ static void writeLines(std::string &O, const Json &V) {
 // The memory-efficiency counts of ld/st/atom/red outside .param and .const:
 // those of the instruction's space, and for generic addresses those of every
 // space it resolved to (global when it never ran).
-static void memoryJson(Json &J, const Inst &I, const MemCounts &C) {
+static void memoryJson(Json &J, const Inst &I, const MemCounts &C,
+                       const StrideCounts &S) {
   bool Mem = I.Op == OpLd || I.Op == OpSt || I.Op == OpAtom || I.Op == OpRed;
   if (!Mem || I.Space == SpParam || I.Space == SpConst)
     return;
@@ -82,6 +83,14 @@ static void memoryJson(Json &J, const Inst &I, const MemCounts &C) {
   for (const MemoryCountField &F : MemoryCountFields)
     if (Written(F.Group))
       J[F.Key] = C.*F.Member;
+  // Local lanes have no stride between them (a window each).
+  if (I.Space == SpLocal)
+    return;
+  Json Strides = Json::array();
+  for (unsigned K = 0; K < S.Used; ++K)
+    Strides.push_back(Json::array({S.Stride[K], S.Pairs[K]}));
+  J[LanePairsKey] = S.LanePairs;
+  J[StridesKey] = std::move(Strides);
 }
 
 static Json instructionJson(const ParsedModule &PM, const Function &F, size_t K,
@@ -106,7 +115,7 @@ static Json instructionJson(const ParsedModule &PM, const Function &F, size_t K,
     J["divergent"] = F.Divergent[K];
   }
   if (Memory)
-    memoryJson(J, I, F.Mem[K]);
+    memoryJson(J, I, F.Mem[K], F.Strides[K]);
   return J;
 }
 

@@ -10,7 +10,9 @@
 //    quarter warps for 16); a phase needs as many wavefronts as the largest
 //    number of distinct 32-bit words any one bank holds (one word read by
 //    many lanes is one access). Ideal: ceil(distinct bytes / 128);
-//  - atom/red: the distinct addresses of each execution.
+//  - atom/red: the distinct addresses of each execution;
+//  - global and shared lanes: the stride between neighbouring active lanes
+//    (StrideCounts, warpscope/Emu/MemoryCounts.h).
 // Local addresses are placed as the hardware interleaves them: 32-bit word w
 // of lane l's window at w * 128 + l * 4, so lanes reading the same offset
 // coalesce. Generic addresses count in the space they resolve to.
@@ -22,6 +24,8 @@
 #include "ExecInternal.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 
 namespace warpscope::emu::core {
@@ -214,13 +218,46 @@ void countContiguous(MemCounts &C, uint64_t A0, unsigned Size, bool Shared,
     C.AtomicAddresses += 32;
 }
 
+// A per-lane difference no stride can have (two neighbours whose distance
+// does not divide by their lanes' distance).
+constexpr int64_t NoStride = INT64_MIN;
+
+// The stride pattern of one execution of the lanes in M (Ad: their
+// addresses): its lane pairs, and the per-lane difference that more than
+// half of them have, if one does (a majority vote, then a count: two passes
+// over at most 31 differences, no sort).
+void countStride(const uint64_t *Ad, uint32_t M, StrideCounts &S) {
+  int64_t D[32], Cand = 0;
+  unsigned N = 0, Votes = 0;
+  int Prev = -1;
+  for (uint32_t R = M; R; R &= R - 1) {
+    int L = __builtin_ctz(R);
+    if (Prev >= 0) {
+      int64_t Diff = (int64_t)(Ad[L] - Ad[Prev]), Apart = L - Prev;
+      int64_t V = Apart == 1 ? Diff : Diff % Apart ? NoStride : Diff / Apart;
+      D[N++] = V;
+      if (!Votes)
+        Cand = V;
+      Votes += V == Cand ? 1 : -1u;
+    }
+    Prev = L;
+  }
+  S.LanePairs += N;
+  unsigned Held = 0;
+  for (unsigned J = 0; J < N; ++J)
+    Held += D[J] == Cand;
+  if (N && 2 * Held > N && Cand != NoStride)
+    S.add(Cand, Held);
+}
+
 } // namespace
 
 void Launcher::countMemUntraced(Warp &W, Frame &Fr, const Inst &I,
                                 uint32_t EM) {
   if (!EM || I.Space == SpParam || I.Space == SpConst)
     return;
-  MemCounts &C = Ctr.Sets[Fr.F->Index].Mem[&I - Fr.F->Code.data()];
+  const size_t Index = &I - Fr.F->Code.data();
+  MemCounts &C = Ctr.Sets[Fr.F->Index].Mem[Index];
   const uint64_t *A = Fr.Regs.data() + (size_t)I.Addr * 32;
   const bool Atomic = I.Op == OpAtom || I.Op == OpRed;
   // Vector atomics (atom.add.v2/.v4.f32) access Vec elements per lane.
@@ -242,6 +279,9 @@ void Launcher::countMemUntraced(Warp &W, Frame &Fr, const Inst &I,
     if ((Sh || I.Space == SpGlobal || Clear) &&
         (!Sh || (A0 - Base) % std::min(Size, 4u) == 0)) {
       countContiguous(C, A0, Size, Sh, Atomic);
+      StrideCounts &S = Ctr.Sets[Fr.F->Index].Strides[Index];
+      S.LanePairs += 31;
+      S.add(Size, 31);
       return;
     }
   }
@@ -270,6 +310,9 @@ void Launcher::countMemUntraced(Warp &W, Frame &Fr, const Inst &I,
       }
     }
   }
+  // Local lanes each have their own window: no stride between them.
+  if (Gl | Sh)
+    countStride(Ad, Gl | Sh, Ctr.Sets[Fr.F->Index].Strides[Index]);
   if (Gl) {
     unsigned D = countGlobal(Ad, Gl, Size, C);
     if (Atomic)

@@ -340,6 +340,7 @@ struct InstCounters {
   // branches.
   std::vector<uint64_t> WarpExec, ThreadExec, ActiveExec, Visits, Divergent;
   std::vector<MemCounts> Mem; // filled for memory instructions only
+  std::vector<warpscope::StrideCounts> Strides; // likewise (MemCount.cpp)
 
   static constexpr std::vector<uint64_t> InstCounters::*Members[] = {
       &InstCounters::WarpExec, &InstCounters::ThreadExec,
@@ -350,6 +351,7 @@ struct InstCounters {
     for (auto Mp : Members)
       (this->*Mp).assign(N, 0);
     Mem.assign(N, MemCounts());
+    Strides.assign(N, warpscope::StrideCounts());
   }
   /// Total += *this, then zeroes *this.
   void moveInto(InstCounters &Total) {
@@ -364,6 +366,11 @@ struct InstCounters {
       Total.Mem[K] += Mem[K];
       Mem[K] = MemCounts();
     }
+    for (size_t K = 0; K < Strides.size() && K < Total.Strides.size(); ++K)
+      if (Strides[K].LanePairs) {
+        Total.Strides[K] += Strides[K];
+        Strides[K] = warpscope::StrideCounts();
+      }
   }
 };
 

@@ -399,6 +399,7 @@ void readModelSettings(ModuleImpl &M, support::SettingsReader &R) {
   // Probe instructions are free (left out of the trace) unless this is set:
   // the probe-overhead tools need their modeled cost.
   M.ModelProbes = R.flag("WARPSCOPE_EMU_MODEL_PROBES", false);
+  M.ExactStalls = R.flag("WARPSCOPE_EMU_STALL_CYCLES", false);
   M.SamplePeriod = 0;
   if (R.flag("WARPSCOPE_EMU_PC_SAMPLING", false))
     M.SamplePeriod = (unsigned)R
@@ -420,7 +421,8 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
   Shape.RegistersPerThread = RegistersPerThread;
   Shape.SharedPerCta = (uint64_t)K.Shared.StaticBytes + P.DynamicSharedBytes;
   timing::LaunchModel Model(*M.Model, M.Code->Table, M.Code->NumSlots, Shape,
-                            M.SamplePeriod, M.ModelSms);
+                            M.SamplePeriod, M.ModelSms, M.ModeledLaunches++,
+                            M.ExactStalls);
   const uint32_t NWarps = (uint32_t)((Threads + 31) / 32);
   std::vector<std::unique_ptr<TimingSink>> Sinks;
   for (unsigned W = 0; W < std::max(1u, M.Threads); ++W) {
@@ -434,18 +436,15 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
   runGrid(M, K, P, Rec);
   Rec.Time = Model.finish();
   Rec.Modeled = true;
-  if (!M.SamplePeriod)
+  if (!M.SamplePeriod && !M.ExactStalls)
     return;
-  if (M.Samples.size() != M.Code->Table.size())
-    M.Samples.assign(M.Code->Table.size(), timing::StallCounts());
-  const std::vector<timing::StallCounts> &S = Model.samples();
-  for (size_t I = 0; I < S.size(); ++I)
-    for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
-      M.Samples[I].All[J] += S[I].All[J];
-      M.Samples[I].NotIssued[J] += S[I].NotIssued[J];
-    }
+  if (M.ExactStalls)
+    timing::addStalls(M.Exact, Model.stallCycles());
+  if (M.SamplePeriod) {
+    timing::addStalls(M.Samples, Model.samples());
+    M.SampledPeriod = M.SamplePeriod;
+  }
   M.SampledConfig = M.Model->Name;
-  M.SampledPeriod = M.SamplePeriod;
   if (M.Code->HasProbes)
     M.SampledProbes |= M.ModelProbes ? 2u : 1u;
 }
@@ -459,8 +458,10 @@ std::string ModuleImpl::modelProbes() const {
 std::vector<ModeledPcSamples> ModuleImpl::modeledSamples() const {
   std::lock_guard<std::mutex> Lock(Mu);
   std::vector<ModeledPcSamples> Out;
-  if (!Code || Samples.empty())
+  if (!Code || (Samples.empty() && Exact.empty()))
     return Out;
+  static const timing::StallCounts NoSamples;
+  static const timing::StallCycles NoCycles;
   for (const auto &F : PM->Functions) {
     const uint32_t Base = Code->FuncBase[F->Index];
     // Program instructions are numbered as the PTX listing numbers them;
@@ -478,23 +479,37 @@ std::vector<ModeledPcSamples> ModuleImpl::modeledSamples() const {
         Index[K] = K > 0 ? Index[K - 1] : 0;
     std::map<uint32_t, ModeledPcSamples> ByIndex;
     for (size_t K = 0; K < F->Code.size(); ++K) {
-      const timing::StallCounts &C = Samples[Base + K];
+      const timing::StallCounts &C =
+          Samples.empty() ? NoSamples : Samples[Base + K];
+      const timing::StallCycles &E = Exact.empty() ? NoCycles : Exact[Base + K];
       uint64_t Total = 0;
-      for (uint64_t V : C.All)
-        Total += V;
-      if (!Total)
+      double Cycles = 0;
+      for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
+        Total += C.All[J];
+        Cycles += E.All[J];
+      }
+      if (!Total && !Cycles)
         continue;
       ModeledPcSamples &P = ByIndex[Index[K]];
       std::map<std::string, uint64_t> Stalls(P.Stalls.begin(), P.Stalls.end());
+      std::map<std::string, double> Held(P.StallCycles.begin(),
+                                         P.StallCycles.end());
       for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
         std::string Name = ModelStallNames[J];
+        std::string Twin = Name + std::string(NotIssuedSuffix);
         if (C.All[J])
           Stalls[Name] += C.All[J];
         if (C.NotIssued[J])
-          Stalls[Name + std::string(NotIssuedSuffix)] += C.NotIssued[J];
+          Stalls[Twin] += C.NotIssued[J];
+        if (E.All[J] > 0)
+          Held[Name] += E.All[J];
+        if (E.NotIssued[J] > 0)
+          Held[Twin] += E.NotIssued[J];
       }
       P.Stalls.assign(Stalls.begin(), Stalls.end());
+      P.StallCycles.assign(Held.begin(), Held.end());
       P.Samples += Total;
+      P.Cycles += Cycles;
       P.Function = F->Name;
       P.PtxIndex = Index[K];
       // The location of the program instruction the samples are shown at.

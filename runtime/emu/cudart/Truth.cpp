@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -95,6 +96,12 @@ void writeModeledSamples(State &St) {
         Sum[Name] += N;
       Into.Stalls.assign(Sum.begin(), Sum.end());
       Into.Samples += P.Samples;
+      std::map<std::string, double> Held(Into.StallCycles.begin(),
+                                         Into.StallCycles.end());
+      for (auto &[Name, N] : P.StallCycles)
+        Held[Name] += N;
+      Into.StallCycles.assign(Held.begin(), Held.end());
+      Into.Cycles += P.Cycles;
     }
     if (Config.empty())
       Config = R->M->modelConfigName();
@@ -113,17 +120,39 @@ void writeModeledSamples(State &St) {
         {{"index", Index++},
          {"name", std::string(Name) + std::string(NotIssuedSuffix)}});
   }
+  // Without sampled launches (WARPSCOPE_EMU_STALL_CYCLES alone) the exact
+  // cycles, rounded, stand in for the samples: method "exact".
+  const bool Exact = Period == 0;
   json List = json::array();
   uint64_t Total = 0;
+  double TotalCycles = 0;
+  bool AnyCycles = false;
   for (auto &[Key, P] : Pcs) {
-    json Stalls = json::object();
-    for (auto &[Name, N] : P.Stalls)
-      Stalls[Name] = N;
-    Total += P.Samples;
+    json Stalls = json::object(), Held = json::object();
+    for (auto &[Name, N] : P.StallCycles) {
+      Held[Name] = N;
+      AnyCycles = true;
+      if (Exact && std::llround(N) > 0)
+        Stalls[Name] = (uint64_t)std::llround(N);
+    }
+    uint64_t Samples = P.Samples;
+    if (Exact) {
+      Samples = 0;
+      for (auto It = Stalls.begin(); It != Stalls.end(); ++It)
+        if (!isNotIssuedStall(It.key()))
+          Samples += It.value().get<uint64_t>();
+    } else {
+      for (auto &[Name, N] : P.Stalls)
+        Stalls[Name] = N;
+    }
+    Total += Samples;
+    TotalCycles += P.Cycles;
     json E = {{"function", P.Function},
               {"ptx_index", P.PtxIndex},
-              {"samples", P.Samples},
+              {"samples", Samples},
               {"stalls", Stalls}};
+    if (!P.StallCycles.empty())
+      E["stall_cycles"] = Held;
     E["file"] = P.File; // "" and 0 where no .loc says
     E["line"] = P.Line;
     List.push_back(std::move(E));
@@ -149,6 +178,9 @@ void writeModeledSamples(State &St) {
               {"errors", json::array()}};
   if (!Probes.empty()) // how the model treated probe instructions
     Doc["model_probes"] = Probes;
+  Doc["method"] = Exact ? "exact" : "sampled";
+  if (AnyCycles)
+    Doc["stall_cycles_total"] = TotalCycles;
   std::string Error = support::writeFileInDirectory(
       Dir, files::PcSamples.named(std::to_string(getpid())),
       Doc.dump(1) + "\n");

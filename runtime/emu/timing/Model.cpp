@@ -30,7 +30,8 @@ namespace warpscope::emu::timing {
 
 LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
                          uint32_t NumSlots, const LaunchShape &Shape,
-                         unsigned SamplePeriod, unsigned MaxSms)
+                         unsigned SamplePeriod, unsigned MaxSms,
+                         uint64_t SampleSeed, bool ExactStalls)
     : C(C), Ctas(Shape.Ctas) {
   ActiveSms =
       std::max<uint64_t>(1, std::min<uint64_t>((uint64_t)C.Sms, Shape.Ctas));
@@ -58,10 +59,13 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
     Sms.push_back(std::make_unique<SmSim>(
         C, Table, NumSlots, ActiveSms, BlocksPerSm, Expected,
         Shape.SharedPerCta, SamplePeriod, *Shared));
+    Sms.back()->seedSampling(SampleSeed * SimSms + K, ExactStalls);
   }
   NextCta = wanted(0) ? 0 : nextWanted(0);
   if (SamplePeriod)
     Samples.resize(Table.size());
+  if (ExactStalls)
+    Exact.resize(Table.size());
 }
 
 LaunchModel::~LaunchModel() = default;
@@ -104,11 +108,10 @@ ModeledTime LaunchModel::finish() {
   for (auto &S : Sms) {
     S->finish();
     R.Cycles = std::max(R.Cycles, S->endCycle());
-    for (size_t K = 0; K < S->Samples.size(); ++K)
-      for (unsigned J = 0; J < unsigned(ModelStall::Count); ++J) {
-        Samples[K].All[J] += S->Samples[K].All[J];
-        Samples[K].NotIssued[J] += S->Samples[K].NotIssued[J];
-      }
+    if (!S->Samples.empty())
+      addStalls(Samples, S->Samples);
+    if (!S->Exact.empty())
+      addStalls(Exact, S->Exact);
   }
   // The launch's fixed cost (launch, first dispatch, completion signal) is
   // in time: cycles of the chosen clock.

@@ -9,13 +9,17 @@
 // skipped to the next event (a register becoming ready, a pipe freeing, a
 // sample), so long memory stalls cost no host time.
 //
-// Modeled PC sampling (docs/timing-model.md): every 2^N cycles (on average)
-// each
-// sub-partition samples one of its resident warps, round robin, and records
-// the warp's next instruction and state: selected (it issued), not_selected
-// (it could have), or its stall reason; a sample taken in a cycle in which
-// the sub-partition issued nothing also counts as the reason's not-issued
-// twin, as GH100 reports it.
+// Modeled PC sampling (docs/timing-model.md): each sub-partition samples
+// each cycle with probability 2^-N, independently (geometric intervals from
+// a random start, its own seeded sequence per launch, SM and sub-partition,
+// so that no kernel period, launch start or neighbour aliases with it), one
+// of its resident warps drawn at random, and records the warp's next
+// instruction and state: selected (it issued), not_selected (it could
+// have), or its stall reason; a sample taken in a cycle in which the
+// sub-partition issued nothing also counts as the reason's not-issued twin,
+// as GH100 reports it. With ExactStalls every sub-partition cycle is
+// counted instead, split over its resident warps (StallCycles): the
+// samples are a multinomial draw from these shares.
 //
 //===----------------------------------------------------------------------===//
 #include "SmSim.h"
@@ -37,8 +41,6 @@ SmSim::SmSim(const Config &C, const std::vector<StaticInst> &Table,
       Expected(Expected), SamplePeriod(SamplePeriod) {
   Ctas.resize(BlocksPerSm);
   Smsps.resize((size_t)C.SubPartitions);
-  for (size_t K = 0; K < Smsps.size(); ++K)
-    Smsps[K].Rng = K + 1;
   Mem.init(C, ActiveSms, SharedPerCta * BlocksPerSm, Shared);
   if (SamplePeriod)
     Samples.resize(Table.size());
@@ -320,13 +322,9 @@ void SmSim::retire(uint32_t WI, uint64_t T) {
   WarpState &W = WarpPool[WI];
   W.Done = true;
   Smsp &S = Smsps[W.Smsp];
-  auto It = std::find(S.Warps.begin(), S.Warps.end(), WI);
-  size_t At = (size_t)(It - S.Warps.begin());
-  S.Warps.erase(It);
+  S.Warps.erase(std::find(S.Warps.begin(), S.Warps.end(), WI));
   if (S.Last == (int)WI)
     S.Last = -1;
-  if (S.RoundRobin > At)
-    --S.RoundRobin;
   Cta &K = Ctas[W.Cta];
   FreeWarps.push_back(WI);
   if (--K.Live == 0) {
@@ -341,17 +339,46 @@ void SmSim::retire(uint32_t WI, uint64_t T) {
       checkBarrier(K, Id, T);
 }
 
+namespace {
+// splitmix64: a seed's well-mixed successor.
+uint64_t mix(uint64_t &X) {
+  uint64_t Z = (X += 0x9E3779B97F4A7C15ull);
+  Z = (Z ^ (Z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  Z = (Z ^ (Z >> 27)) * 0x94D049BB133111EBull;
+  return Z ^ (Z >> 31);
+}
+} // namespace
+
+void SmSim::seedSampling(uint64_t Seed, bool Exact) {
+  ExactStalls = Exact;
+  if (Exact)
+    this->Exact.resize(Table.size());
+  for (size_t K = 0; K < Smsps.size(); ++K) {
+    uint64_t X = Seed * Smsps.size() + K;
+    Smsps[K].Rng = mix(X);
+    if (SamplePeriod)
+      Smsps[K].NextSample = drawGap(Smsps[K]);
+  }
+}
+
+uint64_t SmSim::drawGap(Smsp &S) {
+  // Failures before the first success of a 2^-N coin: floor(ln U /
+  // ln(1 - 2^-N)), U uniform in (0, 1).
+  const double U = (double)((mix(S.Rng) >> 11) + 1) * 0x1p-53;
+  const double Q = std::log1p(-std::ldexp(1.0, -(int)SamplePeriod));
+  const double G = std::floor(std::log(U) / Q);
+  return G < 1e18 ? (uint64_t)G : (uint64_t)1e18;
+}
+
 void SmSim::sample(Smsp &S, int Picked, bool Issued, uint64_t T) {
-  // Intervals vary around 2^N (uniform in [2^N / 2, 3 * 2^N / 2), a fixed
-  // pseudo-random sequence): with fixed latencies, a fixed interval would
-  // alias with loops and always find the same instruction.
-  S.Rng = S.Rng * 6364136223846793005ull + 1442695040888963407ull;
-  const uint64_t P = 1ull << SamplePeriod;
-  S.NextSample += P / 2 + (S.Rng >> 33) % P;
+  // A sample the cycle loop did not reach (no CTA was resident) sampled
+  // nothing: the sequence goes on from T, memoryless.
+  if (S.NextSample < T && (S.NextSample = T + drawGap(S)) > T)
+    return;
+  S.NextSample = T + 1 + drawGap(S);
   if (S.Warps.empty())
     return;
-  S.RoundRobin %= S.Warps.size();
-  uint32_t WI = S.Warps[S.RoundRobin++];
+  uint32_t WI = S.Warps[mix(S.Rng) % S.Warps.size()];
   const WarpState &W = WarpPool[WI];
   ModelStall Why;
   uint64_t Until;
@@ -365,7 +392,41 @@ void SmSim::sample(Smsp &S, int Picked, bool Issued, uint64_t T) {
     ++SC.NotIssued[(unsigned)Why];
 }
 
+void SmSim::noteStates(const Smsp &S, int Picked, uint64_t T, uint64_t &Next) {
+  if (S.Warps.empty())
+    return;
+  const double Weight = 1.0 / (double)S.Warps.size();
+  for (uint32_t WI : S.Warps) {
+    const WarpState &W = WarpPool[WI];
+    ModelStall Why;
+    uint64_t Until = Never;
+    if ((int)WI == Picked)
+      Why = ModelStall::Selected;
+    else if (ready(W, T, Why, Until))
+      Why = ModelStall::NotSelected;
+    // What holds a warp changes only at its Until (every hold is "T <
+    // some cycle"); stepping there keeps each step's states exact.
+    Next = std::min(Next, std::max(Until, T + 1));
+    Step.push_back({W.currentId(), (uint8_t)Why, Picked < 0, Weight});
+  }
+}
+
 void SmSim::step() {
+  if (!ExactStalls)
+    return advance();
+  const uint64_t T = Now;
+  Step.clear();
+  advance();
+  // Every state noted at T held until the next step (noteStates).
+  const double Span = (double)(Now - T);
+  for (const ExactEntry &E : Step) {
+    Exact[E.Id].All[E.Why] += Span * E.Weight;
+    if (E.NotIssued)
+      Exact[E.Id].NotIssued[E.Why] += Span * E.Weight;
+  }
+}
+
+void SmSim::advance() {
   const uint64_t T = Now;
   bool Any = false;
   uint64_t Next = Never;
@@ -420,6 +481,8 @@ void SmSim::step() {
       sample(S, Pick, Pick >= 0, T);
     if (SamplePeriod)
       Next = std::min(Next, S.NextSample);
+    if (ExactStalls)
+      noteStates(S, Pick, T, Next);
     if (Pick >= 0) {
       WarpPool[Pick].Hint = 0;
       issue(WarpPool[Pick], S, T);

@@ -143,6 +143,11 @@ public:
   /// The cycle its last CTA ended and its last write completed.
   uint64_t endCycle() const { return std::max(End, Mem.LastWrite); }
   std::vector<StallCounts> Samples; ///< by StaticInst index
+  std::vector<StallCycles> Exact;   ///< likewise, with ExactStalls
+  /// Gives each sub-partition its own sampling sequence from Seed (a
+  /// random first sample, then intervals drawn independently) and turns
+  /// the exact stall cycles on. Before the first CTA.
+  void seedSampling(uint64_t Seed, bool ExactStalls);
 
 private:
   struct Cta {
@@ -163,12 +168,20 @@ private:
     /// IdleUntil no warp can issue (the least Hint after a scan that found
     /// none; 0 once a warp arrives or a barrier releases one).
     uint64_t DrainAt = Never, IdleUntil = 0;
-    size_t RoundRobin = 0;
-    uint64_t Rng = 1; ///< the sampling intervals' sequence
+    uint64_t Rng = 1; ///< the sampling sequence (intervals, warps)
+  };
+  /// One warp's state in this step (ExactStalls): where, why, its weight.
+  struct ExactEntry {
+    uint32_t Id;
+    uint8_t Why;
+    bool NotIssued;
+    double Weight;
   };
   void run(bool Final);
   void launch(CtaTrace &&T);
   void step();
+  /// One step of the cycle loop (step() adds the exact stall cycles).
+  void advance();
   /// Whether W can issue at T; else why not (Why) and the first cycle it
   /// might (Until, Never when only another warp can release it).
   bool ready(const WarpState &W, uint64_t T, ModelStall &Why,
@@ -181,12 +194,19 @@ private:
   /// W's Hint no longer holds (released from a barrier).
   void wake(WarpState &W);
   void sample(Smsp &S, int Picked, bool Issued, uint64_t T);
+  /// Cycles until the next sample, 0 included (geometric, mean 2^N - 1).
+  uint64_t drawGap(Smsp &S);
+  /// ExactStalls: notes every resident warp's state at T into Step and
+  /// lowers Next to the first cycle any of them can change.
+  void noteStates(const Smsp &S, int Picked, uint64_t T, uint64_t &Next);
 
   const Config &C;
   const std::vector<StaticInst> &Table;
   uint32_t NumSlots, BlocksPerSm;
   uint64_t Expected, Launched = 0, NextSeq = 0;
   unsigned SamplePeriod;
+  bool ExactStalls = false;
+  std::vector<ExactEntry> Step; ///< this step's states (ExactStalls)
   std::map<uint64_t, CtaTrace> Pending;
   std::vector<Cta> Ctas;
   std::vector<WarpState> WarpPool;

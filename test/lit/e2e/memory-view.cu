@@ -12,7 +12,7 @@
 // RUN: %warpscope report %t.out --format html | FileCheck --check-prefix=HTML %s
 // HTML: <h2>Memory view (emulator ground truth)</h2>
 // HTML: <h3>strided(float const*, float*, int)</h3>
-// HTML: memory-view.cu:{{[0-9]+}}</td><td>load</td><td>2</td><td>8.00</td><td>4.00</td><td>0</td><td>-</td><td>-</td><td>0</td></tr>
+// HTML: memory-view.cu:{{[0-9]+}}</td><td>load</td><td>2</td><td>8.00</td><td>4.00</td><td>0</td><td>-</td><td>-</td><td>0</td><td>stride 8 B between neighbouring lanes (100% of lane pairs)</td></tr>
 // HTML: </body>
 // The same counts from an instrumented build: the probes' own counter
 // updates are left out of the view.
