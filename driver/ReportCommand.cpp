@@ -480,7 +480,8 @@ int warpscope::runReport() {
                  "' holds the profile of fewer than two MPI ranks");
   if (llvm::Error E = addPredictions(Run, *Set, X))
     return Error(toString(std::move(E)));
-  if (Format == OutputFormat::Html && X.Memory) // emulated: PTX beside the source
+  if (Format == OutputFormat::Html &&
+      X.Memory) // emulated: PTX beside the source
     X.Ptx = &*GroundTruth;
   renderReport(*Set, *S, X, Root, OS);
   return 0;
