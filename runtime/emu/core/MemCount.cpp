@@ -227,6 +227,21 @@ constexpr int64_t NoStride = INT64_MIN;
 // half of them have, if one does (a majority vote, then a count: two passes
 // over at most 31 differences, no sort).
 void countStride(const uint64_t *Ad, uint32_t M, StrideCounts &S) {
+  if (M == ~0u) {
+    // A full warp (the common case: 2-D blocks, strided rows): neighbours
+    // are one lane apart, so one pass of plain subtractions counts the
+    // pairs at lane 0's difference; when that holds a majority it is the
+    // one the vote below would find, and the vote is skipped.
+    const uint64_t D0 = Ad[1] - Ad[0];
+    unsigned Held = 0;
+    for (int L = 0; L < 31; ++L)
+      Held += Ad[L + 1] - Ad[L] == D0;
+    if (2 * Held > 31) {
+      S.LanePairs += 31;
+      S.add((int64_t)D0, Held);
+      return;
+    }
+  }
   int64_t D[32], Cand = 0;
   unsigned N = 0, Votes = 0;
   int Prev = -1;
