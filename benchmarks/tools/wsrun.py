@@ -29,6 +29,7 @@ import re
 TRUTH = ("emu-", ".json")
 PROFILE = ("profile-", ".json")
 PC_SAMPLES = ("pcsamples-", ".json")
+DATABASE = ("db-", ".json")
 
 
 class RunDirError(Exception):
