@@ -48,7 +48,6 @@ are free, so its samples describe the program; docs/timing-model.md).
 checksums (the quick ctest).
 """
 import argparse
-import glob
 import json
 import math
 import os
@@ -60,6 +59,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "benchmarks", "tools"))
+import wsrun  # noqa: E402  (the run directory's one reader)
 ADVICE_SCHEMA = "warpscope-advice/1"
 TOP = 5
 
@@ -108,13 +109,11 @@ def modeled_cycles(out_dir, kernel_regex):
     """Sum of launches[].modeled.cycles over the launches of kernels
     matching kernel_regex in out_dir's emu-*.json; (None, why) when the
     ground truth or its modeled time is missing."""
-    paths = sorted(glob.glob(os.path.join(out_dir, "emu-*.json")))
-    if not paths:
+    docs = wsrun.truth(out_dir)
+    if not docs:
         return None, "no emu-*.json (not an emulated run)"
     total, launches = 0, 0
-    for path in paths:
-        with open(path) as f:
-            truth = json.load(f)
+    for _, truth in docs:
         for launch in truth.get("launches", []):
             if not re.search(kernel_regex, launch.get("kernel", "")):
                 continue

@@ -41,7 +41,6 @@ Spearman's rank correlation. Python 3 standard library only.
 """
 import argparse
 import csv
-import glob
 import json
 import math
 import os
@@ -57,6 +56,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import compare_devices  # noqa: E402  (the dataset reader)
 from model_compare import spearman  # noqa: E402  (ties averaged)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tools"))
+import wsrun  # noqa: E402  (the run directory's one reader)
 
 # An atomic-heavy kernel: atom/red are at least this share of its executed
 # warp instructions (ground truth), the issue's "atomic-heavy" class.
@@ -159,9 +160,7 @@ def run_one(build, out, program, size, config=None, clock=None, timeout=600):
     t0 = time.time()
     rc, text = run_group(cmd, timeout)
     dt = time.time() - t0
-    for p in glob.glob(os.path.join(out, "*")):
-        if not os.path.basename(p).startswith("emu-"):
-            os.remove(p)
+    wsrun.keep_only(out, wsrun.TRUTH)
     if rc != 0:
         shutil.rmtree(out, ignore_errors=True)
     return rc, dt, "PASS" in text
@@ -197,8 +196,7 @@ def read_modeled(d):
     """{kernel: {"us": [...], "cycles": [...], "launch_cycles": [...],
     "atomic_share": x}} of one run's ground truth."""
     out = defaultdict(lambda: defaultdict(list))
-    for path in glob.glob(os.path.join(d, "emu-*.json")):
-        j = read_json(path)
+    for path, j in wsrun.truth(d):
         for l in j["launches"]:
             m = l.get("modeled")
             if not m:
@@ -377,11 +375,10 @@ def evaluate(a):
 def read_launches(d):
     """{(kernel, grid, block): [modeled us]} of one run's ground truth."""
     out = defaultdict(list)
-    for path in glob.glob(os.path.join(d, "emu-*.json")):
-        for l in read_json(path)["launches"]:
-            if l.get("modeled"):
-                key = (l["kernel"], tuple(l["grid"]), tuple(l["block"]))
-                out[key].append(l["modeled"]["microseconds"])
+    for _, l in wsrun.launches(d):
+        if l.get("modeled"):
+            key = (l["kernel"], tuple(l["grid"]), tuple(l["block"]))
+            out[key].append(l["modeled"]["microseconds"])
     return out
 
 

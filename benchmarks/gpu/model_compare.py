@@ -48,7 +48,6 @@ standard library only.
 import argparse
 import csv
 import glob
-import json
 import math
 import os
 import shutil
@@ -61,6 +60,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ncu_csv  # noqa: E402
 import model_truth  # noqa: E402
 from make_dataset import self_check  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "tools"))
+import wsrun  # noqa: E402  (the run directory's one reader)
 
 PCS_PREFIX = "smsp__pcsamp_warps_issue_stalled_"
 # The modeled samples' reason names that differ from WarpStateStats'.
@@ -104,9 +106,7 @@ def run(a):
         r = subprocess.run(cmd, capture_output=True, text=True)
         with open(os.path.join(a.output, spec + ".out"), "w") as f:
             f.write(" ".join(cmd) + "\n" + r.stdout + r.stderr)
-        for p in glob.glob(os.path.join(out, "*")):
-            if not os.path.basename(p).startswith(("emu-", "pcsamples-")):
-                os.remove(p)
+        wsrun.keep_only(out, wsrun.TRUTH, wsrun.PC_SAMPLES)
         print("%s: rc=%d %s" % (spec, r.returncode, self_check(r.stdout)))
 
 
@@ -126,12 +126,10 @@ def read_modeled(d):
     in launch order per module; functions {name: (is_kernel, instructions)};
     samples {function: {reason: n}}."""
     launches, functions = [], {}
-    files = sorted(glob.glob(os.path.join(d, "emu-*.json")),
-                   key=lambda p: [int(x) for x in os.path.basename(p)[4:-5].split("-")])
-    if not files:
+    docs = wsrun.truth(d)
+    if not docs:
         die("%s: no emu-*.json" % d)
-    for path in files:
-        j = json.loads(read(path))
+    for path, j in docs:
         for l in j["launches"]:
             if "modeled" not in l:
                 die("%s: a launch of %s has no modeled time" % (path, l["kernel"]))
@@ -142,14 +140,12 @@ def read_modeled(d):
                 die("%s: function %s in two modules" % (path, f["name"]))
             functions[f["name"]] = (f["kernel"], f["instructions"])
     samples = defaultdict(lambda: defaultdict(int))
-    for path in glob.glob(os.path.join(d, "pcsamples-*.json")):
-        j = json.loads(read(path))
-        for pc in j["pcs"]:
-            for name, n in pc["stalls"].items():
-                if not name.startswith(PCS_PREFIX) or name.endswith("_not_issued"):
-                    continue
-                r = name[len(PCS_PREFIX):]
-                samples[pc["function"]][PCS_RENAME.get(r, r)] += n
+    for _, pc in wsrun.pc_samples(d):
+        for name, n in pc["stalls"].items():
+            if not name.startswith(PCS_PREFIX) or name.endswith("_not_issued"):
+                continue
+            r = name[len(PCS_PREFIX):]
+            samples[pc["function"]][PCS_RENAME.get(r, r)] += n
     out = d + ".out"
     check = self_check(read(out)) if os.path.exists(out) else "missing"
     return launches, functions, samples, check

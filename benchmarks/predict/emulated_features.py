@@ -48,11 +48,14 @@ import argparse
 import collections
 import csv
 import glob
-import json
 import os
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "tools"))
+import wsrun  # noqa: E402  (the run directory's one reader)
 
 MEMORY = ["global_sectors", "global_ideal_sectors", "shared_wavefronts",
           "shared_ideal_wavefronts", "atomic_addresses"]
@@ -108,8 +111,7 @@ def cmd_summarize(a):
         if tag == "1":  # large-1
             prog, tag = prog.rsplit("-", 1)[0], "large-1"
         memory = collections.defaultdict(collections.Counter)
-        for f in sorted(glob.glob(os.path.join(d, "emu-*.json"))):
-            j = json.load(open(f))
+        for _, j in wsrun.truth(d):
             for fn in j.get("functions", []):
                 m = memory[fn["name"]]
                 for ins in fn["instructions"]:

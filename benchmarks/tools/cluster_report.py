@@ -25,6 +25,8 @@ import subprocess
 import tempfile
 import time
 
+import wsrun  # the run directory's one reader
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HEAVY = (17, 500, 1000)  # ranks with twice the work
 
@@ -44,15 +46,14 @@ def seed_profile(build, bench, work):
     subprocess.check_call([ws, "run", "--emulate", "-o", seed, "--", exe],
                           env=env, stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL)
-    [name] = [n for n in os.listdir(seed) if n.startswith("profile-")]
-    return seed, json.load(open(os.path.join(seed, name)))
+    [(_, profile)] = wsrun.profiles(seed)
+    return seed, profile
 
 
 def write_job(seed_dir, profile, ranks, out):
     os.makedirs(out)
-    for n in os.listdir(seed_dir):
-        if n.startswith("db-"):
-            shutil.copy(os.path.join(seed_dir, n), out)
+    for path in wsrun.paths(seed_dir, wsrun.DATABASE):
+        shutil.copy(path, out)
     rng = random.Random(38)
     for r in range(ranks):
         p = json.loads(json.dumps(profile))

@@ -32,7 +32,6 @@ usage: model_probes.py [--build DIR] [--size small] [--only A,B]
 """
 import argparse
 import collections
-import glob
 import json
 import math
 import os
@@ -40,6 +39,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+import wsrun  # the run directory's one reader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -64,8 +65,7 @@ def run(a, exe, extra):
     if r.returncode != 0 or "PASS" not in r.stdout:
         raise RuntimeError("%s failed: %s%s" % (exe, r.stdout[-300:], r.stderr[-300:]))
     launches, labels, program = [], set(), {}
-    for path in sorted(glob.glob(os.path.join(out, "emu-*.json"))):
-        doc = json.load(open(path))
+    for _, doc in wsrun.truth(out):
         for l in doc["launches"]:
             launches.append(l["modeled"]["cycles"])
             labels.add(l["modeled"].get("probes", ""))
@@ -77,12 +77,11 @@ def run(a, exe, extra):
                                   if not i.get("instrumentation") and
                                   i["warp_executions"]]
     samples, lines = {}, {}
-    for path in glob.glob(os.path.join(out, "pcsamples-*.json")):
-        for p in json.load(open(path))["pcs"]:
-            samples[(p["function"], p["ptx_index"])] = (p["samples"], p["stalls"])
-            at = lines.setdefault((p["function"], p["file"], p["line"]),
-                                  collections.Counter())
-            at.update(p["stalls"])
+    for _, p in wsrun.pc_samples(out):
+        samples[(p["function"], p["ptx_index"])] = (p["samples"], p["stalls"])
+        at = lines.setdefault((p["function"], p["file"], p["line"]),
+                              collections.Counter())
+        at.update(p["stalls"])
     shutil.rmtree(out)
     return sum(launches), launches, labels, program, (samples, lines)
 

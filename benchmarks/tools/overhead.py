@@ -23,8 +23,6 @@ non-zero if a program fails.
 usage: overhead.py [--build DIR] [--repeat N] [--only NAME,...]
 """
 import argparse
-import glob
-import json
 import math
 import os
 import shutil
@@ -34,6 +32,8 @@ import sys
 import tempfile
 import time
 
+import wsrun  # the run directory's one reader
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -42,8 +42,7 @@ def instructions(out_dir):
     thread-level of dead marker movs) PTX instruction executions, and the
     modeled cycles of all launches."""
     warp = thread = program = dead = cycles = 0
-    for path in glob.glob(os.path.join(out_dir, "emu-*.json")):
-        doc = json.load(open(path))
+    for _, doc in wsrun.truth(out_dir):
         cycles += sum(l["modeled"]["cycles"] for l in doc["launches"]
                       if "modeled" in l)
         for f in doc["functions"]:

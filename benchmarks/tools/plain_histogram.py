@@ -16,13 +16,14 @@ usage: plain_histogram.py [--build DIR] [--only NAME,...]
 """
 import argparse
 import collections
-import glob
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+
+import wsrun  # the run directory's one reader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -37,13 +38,12 @@ def plain_truth(build, exe):
         if r.returncode != 0 or "PASS" not in r.stdout:
             raise RuntimeError("%s failed: %s%s" % (exe, r.stdout[-300:], r.stderr[-300:]))
         h = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
-        for path in glob.glob(os.path.join(out, "emu-*.json")):
-            for f in json.load(open(path))["functions"]:
-                for i in f["instructions"]:
-                    if i["warp_executions"]:
-                        c = h[f["name"]][i["opcode"]]
-                        c[0] += i["warp_executions"]
-                        c[1] += i["active_threads"]
+        for _, f in wsrun.functions(out):
+            for i in f["instructions"]:
+                if i["warp_executions"]:
+                    c = h[f["name"]][i["opcode"]]
+                    c[0] += i["warp_executions"]
+                    c[1] += i["active_threads"]
         return h
     finally:
         shutil.rmtree(out)

@@ -44,7 +44,6 @@ usage: probe_cost.py collect [--build DIR] [--plugin SO] [--only A,B] -o FEATURE
 """
 import argparse
 import csv
-import glob
 import json
 import math
 import os
@@ -53,6 +52,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+import wsrun  # the run directory's one reader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PTXAS = os.environ.get("WARPSCOPE_PTXAS", "/usr/local/cuda/bin/ptxas")
@@ -186,8 +187,7 @@ def emulate(build, exe, probes):
     if r.returncode != 0 or "PASS" not in r.stdout:
         raise RuntimeError("%s failed: %s%s" % (exe, r.stdout[-300:], r.stderr[-300:]))
     k = {}
-    for path in glob.glob(os.path.join(out, "emu-*.json")):
-        doc = json.load(open(path))
+    for _, doc in wsrun.truth(out):
         for l in doc["launches"]:
             e = k.setdefault(l["kernel"], {"cycles": 0, "launches": [], "prog": 0,
                                            "probe": 0})

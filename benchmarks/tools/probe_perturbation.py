@@ -22,13 +22,14 @@ usage: probe_perturbation.py [--build DIR] [--only NAME,...] [--json FILE]
 """
 import argparse
 import collections
-import glob
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+
+import wsrun  # the run directory's one reader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -37,14 +38,13 @@ def histograms(out_dir, probes_out):
     """{function: Counter(opcode -> thread executions)}; probe-scope
     instructions left out when probes_out."""
     h = collections.defaultdict(collections.Counter)
-    for path in glob.glob(os.path.join(out_dir, "emu-*.json")):
-        for f in json.load(open(path))["functions"]:
-            c = h[f["name"]]
-            for i in f["instructions"]:
-                if probes_out and i.get("instrumentation"):
-                    continue
-                if i["thread_executions"]:
-                    c[i["opcode"]] += i["thread_executions"]
+    for _, f in wsrun.functions(out_dir):
+        c = h[f["name"]]
+        for i in f["instructions"]:
+            if probes_out and i.get("instrumentation"):
+                continue
+            if i["thread_executions"]:
+                c[i["opcode"]] += i["thread_executions"]
     return h
 
 

@@ -10,10 +10,9 @@ executions, active threads, memory requests and sectors, divergence) and
 per launch (grid, block, modeled cycles). Prints one line per difference
 (at most 20) and exits 1 when there is any, 0 when all agree.
 """
-import glob
-import json
-import os
 import sys
+
+import wsrun  # the run directory's one reader
 
 # Ground-truth fields of an instruction that are counts.
 COUNTS = ('warp_executions', 'thread_executions', 'active_threads',
@@ -21,19 +20,11 @@ COUNTS = ('warp_executions', 'thread_executions', 'active_threads',
           'global_ideal_sectors', 'atomic_addresses')
 
 
-def load(path):
-    try:
-        with open(path) as fh:
-            return json.load(fh)
-    except (OSError, ValueError) as e:
-        sys.exit(f'same_counts.py: cannot read {path}: {e}')
-
-
 def profile_counts(d):
     """Module id -> counters, over every profile file of DIR."""
     out = {}
-    for path in sorted(glob.glob(os.path.join(d, 'profile-*.json'))):
-        for m in load(path).get('modules', []):
+    for _, doc in wsrun.profiles(d):
+        for m in doc.get('modules', []):
             out.setdefault(m['module_id'], []).append(m.get('counters'))
     return out
 
@@ -41,11 +32,7 @@ def profile_counts(d):
 def truth(d):
     """A list of (what, value) pairs from every emu-*.json of DIR, in order."""
     items = []
-    # emu-PID-N.json: N is the module's load order; the PID differs per run.
-    files = sorted(glob.glob(os.path.join(d, 'emu-*.json')),
-                   key=lambda p: int(p.rsplit('-', 1)[1].split('.')[0]))
-    for path in files:
-        g = load(path)
+    for _, g in wsrun.truth(d):
         mod = g.get('module', '?')
         for f in g.get('functions', []):
             for ins in f.get('instructions', []):
@@ -64,7 +51,7 @@ def main(argv):
     a, b = argv
     diffs = []
     pa, pb = profile_counts(a), profile_counts(b)
-    if not pa or not glob.glob(os.path.join(a, 'emu-*.json')):
+    if not pa or not wsrun.has(a, wsrun.TRUTH):
         sys.exit(f'same_counts.py: {a} has no profile-*.json or emu-*.json; '
                  'run the program with `warpscope run --emulate -o DIR`')
     if pa != pb:
@@ -93,4 +80,7 @@ def main(argv):
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except wsrun.RunDirError as e:
+        sys.exit(f'same_counts.py: {e}')

@@ -16,12 +16,13 @@ configured with the error; exits 1 if any is off by more than 10%.
 usage: timing_micro.py [--build DIR] [--config NAME] [--exe BUILT_PROGRAM]
 """
 import argparse
-import glob
 import json
 import os
 import subprocess
 import sys
 import tempfile
+
+import wsrun  # the run directory's one reader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -59,9 +60,8 @@ def main():
     r = subprocess.run([exe], env=env, capture_output=True, text=True)
     if r.returncode or "done" not in r.stdout:
         sys.exit("timing_micro failed: " + r.stdout + r.stderr)
-    (path,) = glob.glob(os.path.join(out, "emu-*.json"))
-    with open(path) as f:
-        modeled = [l["modeled"] for l in json.load(f)["launches"]]
+    ((_, doc),) = wsrun.truth(out)
+    modeled = [l["modeled"] for l in doc["launches"]]
     # Cycles without the launch's fixed cost (its own row below).
     cyc = [m["cycles"] - m.get("launch_cycles", 0) for m in modeled]
     clock = modeled[0].get("clock_mhz", c["clock_mhz"])

@@ -12,13 +12,13 @@ comparison is of what the SMs do. Prints a markdown table
 usage: timing_scaling.py [--build DIR] [--size small|large] [--only A,B]
 """
 import argparse
-import glob
-import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+
+import wsrun  # the run directory's one reader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -32,12 +32,10 @@ def modeled(build, exe, size, sms):
     if r.returncode or "PASS" not in r.stdout:
         raise RuntimeError("%s failed: %s%s" % (exe, r.stdout[-300:], r.stderr[-300:]))
     launches = []
-    for path in sorted(glob.glob(os.path.join(out, "emu-*.json"))):
-        with open(path) as f:
-            for l in json.load(f)["launches"]:
-                m = dict(l["modeled"])
-                m["cycles"] -= m.get("launch_cycles", 0)
-                launches.append(m)
+    for _, l in wsrun.launches(out):
+        m = dict(l["modeled"])
+        m["cycles"] -= m.get("launch_cycles", 0)
+        launches.append(m)
     shutil.rmtree(out)
     return launches
 

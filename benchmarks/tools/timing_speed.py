@@ -19,14 +19,14 @@ usage: timing_speed.py [--build DIR] [--size small|large|N] [--repeat R]
        timing_speed.py --sizes N1,N2,... --only PROGRAM [...]
 """
 import argparse
-import glob
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+
+import wsrun  # the run directory's one reader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,8 +42,7 @@ def build_shim(tmp):
 def thread_instructions(out):
     """(thread-instructions, CTAs launched) from the ground truth."""
     n = ctas = 0
-    for path in glob.glob(os.path.join(out, "emu-*.json")):
-        doc = json.load(open(path))
+    for _, doc in wsrun.truth(out):
         for f in doc["functions"]:
             n += sum(i["thread_executions"] for i in f["instructions"])
         for l in doc["launches"]:
