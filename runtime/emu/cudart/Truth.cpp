@@ -61,6 +61,16 @@ void writeTruth(ModuleRec &R) {
     fprintf(stderr, "warpscope-emu: warning: %s\n", Error.c_str());
 }
 
+// Into += From, per name (both lists of (reason, figure), sorted by name).
+template <typename N>
+void addByName(std::vector<std::pair<std::string, N>> &Into,
+               const std::vector<std::pair<std::string, N>> &From) {
+  std::map<std::string, N> Sum(Into.begin(), Into.end());
+  for (const auto &[Name, V] : From)
+    Sum[Name] += V;
+  Into.assign(Sum.begin(), Sum.end());
+}
+
 // The timing model's PC samples of every module, as pcsamples-<pid>.json
 // (warpscope-pcsampling/3, source "model", granularity "ptx";
 // docs/pc-sampling-schema.md). Nothing when no module was sampled.
@@ -90,17 +100,9 @@ void writeModeledSamples(State &St) {
         Into = std::move(P);
         continue;
       }
-      std::map<std::string, uint64_t> Sum(Into.Stalls.begin(),
-                                          Into.Stalls.end());
-      for (auto &[Name, N] : P.Stalls)
-        Sum[Name] += N;
-      Into.Stalls.assign(Sum.begin(), Sum.end());
+      addByName(Into.Stalls, P.Stalls);
       Into.Samples += P.Samples;
-      std::map<std::string, double> Held(Into.StallCycles.begin(),
-                                         Into.StallCycles.end());
-      for (auto &[Name, N] : P.StallCycles)
-        Held[Name] += N;
-      Into.StallCycles.assign(Held.begin(), Held.end());
+      addByName(Into.StallCycles, P.StallCycles);
       Into.Cycles += P.Cycles;
     }
     if (Config.empty())
