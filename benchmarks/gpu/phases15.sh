@@ -203,4 +203,20 @@ counts() {
   done
 }
 
+# Issue 34's microbenchmarks (benchmarks/micro/timing_micro.cu): every
+# launch's time and SM cycles under ncu, in launch order, for
+# `timing_micro.py --measured` (latencies, throughputs, bank conflicts,
+# occupancy, DRAM bandwidth, the launch's fixed cost, same-address and
+# shared atomics, fences), the model's configured figures against the GPU.
+micro() {
+  step environment 0 environment
+  mkdir -p "$W/micro"
+  STEP_CAP=90 step ncu-micro 20 sh -c 'ncu --csv --page raw --print-units base \
+    --print-kernel-base mangled --launch-count 500 \
+    --metrics gpu__time_duration.sum,sm__cycles_elapsed.max,smsp__cycles_active.avg \
+    "$1" >"$2"' sh "$root/micro/timing_micro" "$W/micro/ncu-raw.csv"
+  # Without ncu's replay and locked clocks: the program's own run.
+  step run-micro 5 "$root/micro/timing_micro"
+}
+
 export -f ncu_model

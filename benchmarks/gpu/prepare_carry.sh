@@ -43,6 +43,10 @@ for d in "$src"/benchmarks/advisor/pairs/*/; do
   "${cuda[@]}" "${inst_flags[@]}" "$d/before.cu" "${ld_flags[@]}" -o "$c/advisor/$n.before.inst"
   wait
 done
+# The timing model's microbenchmarks (session.sh's micro phase).
+mkdir -p "$c/micro"
+"${cuda[@]}" "$src/benchmarks/micro/timing_micro.cu" -L/usr/local/cuda/lib64 -lcudart \
+  -o "$c/micro/timing_micro"
 # CUPTI, used when the GPU machine has none of its own.
 cp /usr/local/cuda/lib64/libcupti.so.13 "$c/lib/" 2>/dev/null ||
   echo "prepare_carry.sh: no libcupti.so.13 to carry; the collector needs the GPU machine's" >&2

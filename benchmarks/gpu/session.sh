@@ -34,6 +34,8 @@
 #   counts  exact counts of the instrumented builds (stale fixtures first)
 #   times   ncu kernel times at three sizes (the prediction dataset's target
 #           on this GPU; power comes from the overhead phase's NVML samples)
+#   micro   the timing model's microbenchmarks under ncu (timing_micro.py
+#           --measured: each configured figure against this GPU's)
 #
 # Several phases run in one call as `session.sh overhead:200,model:220 530`:
 # each gets its share of the seconds (or all that is left) in turn; time a
@@ -367,7 +369,7 @@ for spec in "${specs[@]}"; do
   phase="${spec%%:*}"
   case "$phase" in
     truth | timing | dataset | pcs | rest | replicas | conformance | emuscale | \
-      overhead | model | advisor | approx | times | counts) ;;
+      overhead | model | advisor | approx | times | counts | micro) ;;
     *) echo "session.sh: unknown phase '$phase'" >&2; exit 2 ;;
   esac
 done

@@ -176,6 +176,39 @@ __global__ void sharedAtomic(int *out, int reps) {
   out[threadIdx.x] = v;
 }
 
+// Fences (issue 34: bfs's atomicCAS). One warp, each lane on its own word
+// of one line, n dependent iterations. casLoop: clang compiles atomicCAS to
+// `fence.sc.sys; atom.acquire.sys.cas`; addLoop: a relaxed `atom.add` on
+// the same words, so the difference per iteration is what the system-scope
+// fence and the acquire add. storeFence: a store alone (kind 0), then
+// `membar.gl` (__threadfence, 1) or `membar.sys` (__threadfence_system, 2).
+__global__ void casLoop(int *p, int n) {
+  int v = 0;
+#pragma unroll 1
+  for (int i = 0; i < n; ++i)
+    v = atomicCAS(p + threadIdx.x, v, v + 1);
+  p[64 + threadIdx.x] = v;
+}
+
+__global__ void addLoop(int *p, int n) {
+  int v = 0;
+#pragma unroll 1
+  for (int i = 0; i < n; ++i)
+    v = atomicAdd(p + threadIdx.x, v + 1);
+  p[64 + threadIdx.x] = v;
+}
+
+__global__ void storeFence(int *p, int n, int kind) {
+#pragma unroll 1
+  for (int i = 0; i < n; ++i) {
+    p[threadIdx.x] = i;
+    if (kind == 1)
+      __threadfence();
+    else if (kind == 2)
+      __threadfence_system();
+  }
+}
+
 // A ring of `lines` pointers, one per 128-byte line, visited in order.
 static void **ring(long lines) {
   void **d;
@@ -242,6 +275,17 @@ int main() {
   sharedAtomic<<<1, 32>>>(o, 200);
   hotCounter<<<132, 256>>>(o, o + 1, 10);
   hotCounter<<<132, 256>>>(o, o + 1, 20);
+  int *w;
+  cudaMalloc(&w, 128 * sizeof(int));
+  cudaMemset(w, 0, 128 * sizeof(int));
+  casLoop<<<1, 32>>>(w, 100);
+  casLoop<<<1, 32>>>(w, 200);
+  addLoop<<<1, 32>>>(w, 100);
+  addLoop<<<1, 32>>>(w, 200);
+  for (int kind : {0, 1, 2}) {
+    storeFence<<<1, 32>>>(w, 100, kind);
+    storeFence<<<1, 32>>>(w, 200, kind);
+  }
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("%s\n", e == cudaSuccess ? "done" : cudaGetErrorString(e));
   return e == cudaSuccess ? 0 : 1;

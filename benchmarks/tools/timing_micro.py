@@ -10,12 +10,24 @@ latency and throughput, blocks per SM as the occupancy rules limit them
 load latency (pointer chase), shared-memory cycles per bank-conflict degree,
 streaming DRAM bandwidth (the sustained figure), and issue 34's
 mechanisms: the launch's fixed cost (an empty kernel), the serialized
-same-address global atomic and the shared atomic pass. Prints a markdown table of derived vs
+same-address global atomic and the shared atomic pass, and what a fence
+costs (a store then membar.gl / membar.sys; atomicCAS's `fence.sc.sys`
+against a relaxed atomic add). Prints a markdown table of derived vs
 configured with the error; exits 1 if any is off by more than 10%.
 
+With --measured NCU.csv the same figures are derived from a GPU's cycles
+instead: Nsight Compute's raw page of the program's launches, in launch
+order (`ncu --csv --page raw --metrics
+gpu__time_duration.sum,sm__cycles_elapsed.max timing_micro`; session.sh's
+`micro` phase). The table then says how far each configured figure is from
+the GPU's; it is a report (exit 0). --as-ncu-csv FILE writes the modeled
+launches in that format (a dry run of the measured path).
+
 usage: timing_micro.py [--build DIR] [--config NAME] [--exe BUILT_PROGRAM]
+                       [--measured NCU.csv | --as-ncu-csv FILE]
 """
 import argparse
+import csv
 import json
 import os
 import subprocess
@@ -23,6 +35,16 @@ import sys
 import tempfile
 
 import wsrun  # the run directory's one reader
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "gpu"))
+import ncu_csv  # Nsight Compute's CSV, its one reader
+
+# The launches of timing_micro.cu's main(), in order (a --measured CSV must
+# hold exactly these kernels in this order).
+EMPTY = 33  # the empty kernel: the launch's fixed cost
+FENCES = 40  # casLoop x2, addLoop x2, storeFence none, gl, sys x2 each
+LAUNCHES = 50
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -33,23 +55,16 @@ def config_values(name):
     return {k: (v["value"] if isinstance(v, dict) else v) for k, v in d.items()}
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--config", default="h100-sxm")
-    ap.add_argument("--clang", default="/usr/lib/llvm-22/bin/clang++")
-    ap.add_argument("--cuda", default="/usr/local/cuda")
-    ap.add_argument("--exe", help="timing_micro.cu already built")
-    a = ap.parse_args()
-    c = config_values(a.config)
-    if "launch_overhead_ns" not in c:
-        c["launch_overhead_ns"] = 0
+def modeled_cycles(a, c):
+    """(cycles per launch without its fixed cost, clock MHz, the empty
+    kernel's fixed cost in ns, the modeled launches) of a run on the
+    emulator with the timing model."""
     work = tempfile.mkdtemp(prefix="wsmicro")
     exe = a.exe or os.path.join(work, "timing_micro")
     if not a.exe:
         subprocess.run([a.clang, "-x", "cuda", "--cuda-gpu-arch=sm_90",
-                    "-Wno-unknown-cuda-version", "--cuda-path=" + a.cuda, "-O2",
-                        "--cuda-include-ptx=sm_90",
+                        "-Wno-unknown-cuda-version", "--cuda-path=" + a.cuda,
+                        "-O2", "--cuda-include-ptx=sm_90",
                         os.path.join(ROOT, "benchmarks", "micro",
                                      "timing_micro.cu"),
                         "-L" + os.path.join(a.cuda, "lib64"), "-lcudart", "-o",
@@ -62,13 +77,88 @@ def main():
         sys.exit("timing_micro failed: " + r.stdout + r.stderr)
     ((_, doc),) = wsrun.truth(out)
     modeled = [l["modeled"] for l in doc["launches"]]
-    # Cycles without the launch's fixed cost (its own row below).
+    if len(modeled) != LAUNCHES:
+        sys.exit("timing_micro: %d modeled launches, expected %d"
+                 % (len(modeled), LAUNCHES))
+    # Cycles without the launch's fixed cost (its own row).
     cyc = [m["cycles"] - m.get("launch_cycles", 0) for m in modeled]
     clock = modeled[0].get("clock_mhz", c["clock_mhz"])
+    return cyc, clock, modeled[EMPTY]["launch_cycles"] / clock * 1e3, modeled
+
+
+def write_ncu_csv(path, modeled, clock):
+    """The modeled launches as Nsight Compute's raw page (what --measured
+    reads): time and cycles, the fixed cost included as a GPU measures it."""
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f, quoting=csv.QUOTE_ALL)
+        w.writerow(["ID", "Kernel Name", "gpu__time_duration.sum",
+                    "sm__cycles_elapsed.max"])
+        w.writerow(["", "", "ns", "cycle"])
+        for i, m in enumerate(modeled):
+            w.writerow([i, "launch%d" % i, "%.3f" % (m["cycles"] / clock * 1e3),
+                        "{:,}".format(int(m["cycles"]))])
+
+
+def measured_cycles(path):
+    """(cycles per launch without the fixed cost, the clock in MHz, the
+    fixed cost in ns, a label) from a GPU's raw-page CSV: the empty kernel's
+    cycles are the fixed cost, as the model's launch_cycles are."""
+    try:
+        _, units, launches = ncu_csv.raw(path)
+    except (OSError, ValueError) as e:
+        sys.exit("timing_micro.py: %s; pass the raw page of ncu (--csv --page raw)" % e)
+    if len(launches) != LAUNCHES:
+        sys.exit("timing_micro.py: %s has %d launches, timing_micro.cu makes %d;"
+                 " profile every launch (--launch-count %d or more)"
+                 % (path, len(launches), LAUNCHES, LAUNCHES))
+    ns, cycles = [], []
+    for l in launches:
+        t = ncu_csv.number(l.get("gpu__time_duration.sum"))
+        k = ncu_csv.number(l.get("sm__cycles_elapsed.max"))
+        if t is None or k is None:
+            sys.exit("timing_micro.py: %s lacks gpu__time_duration.sum or "
+                     "sm__cycles_elapsed.max for launch %s; profile with "
+                     "--metrics gpu__time_duration.sum,sm__cycles_elapsed.max"
+                     % (path, l.get("ID")))
+        ns.append(ncu_csv.nanoseconds(t, units.get("gpu__time_duration.sum", "ns"),
+                                      path))
+        cycles.append(k)
+    # The clock of the longest launch (the copy): the shortest are mostly
+    # fixed cost, during which an SM's cycles need not run.
+    longest = max(range(LAUNCHES), key=lambda i: ns[i])
+    clock = cycles[longest] / ns[longest] * 1e3
+    floor = cycles[EMPTY]
+    return [k - floor for k in cycles], clock, ns[EMPTY], "measured"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--config", default="h100-sxm")
+    ap.add_argument("--clang", default="/usr/lib/llvm-22/bin/clang++")
+    ap.add_argument("--cuda", default="/usr/local/cuda")
+    ap.add_argument("--exe", help="timing_micro.cu already built")
+    ap.add_argument("--measured", metavar="NCU_CSV",
+                    help="derive the figures from a GPU's cycles (ncu raw page)")
+    ap.add_argument("--as-ncu-csv", metavar="FILE",
+                    help="also write the modeled launches as ncu's raw page")
+    a = ap.parse_args()
+    c = config_values(a.config)
+    if "launch_overhead_ns" not in c:
+        c["launch_overhead_ns"] = 0
+    if a.measured:
+        cyc, clock, floor_ns, where = measured_cycles(a.measured)
+    else:
+        cyc, clock, floor_ns, modeled = modeled_cycles(a, c)
+        where = "modeled"
+        if a.as_ncu_csv:
+            write_ncu_csv(a.as_ncu_csv, modeled, clock)
     rows = []
 
     def row(what, derived, configured, unit):
-        err = (derived - configured) / configured
+        # Measured: how far the configuration is from the GPU.
+        err = ((configured - derived) / derived if a.measured
+               else (derived - configured) / configured)
         rows.append((what, derived, configured, unit, err))
 
     row("FP32 FMA latency", (cyc[1] - cyc[0]) / (20 * 64), c["fp32_latency"],
@@ -109,7 +199,7 @@ def main():
     # more dependent adds of 32 lanes, each the shared latency, 32 passes
     # and the dependent integer add).
     e = copy + 1
-    row("launch fixed cost (empty kernel)", modeled[e]["launch_cycles"] / clock * 1e3,
+    row("launch fixed cost (empty kernel)", floor_ns,
         c.get("launch_overhead_ns", 0), "ns")
     # The busiest SM runs ceil(132 / S) of the 132 CTAs and has 1 / S of
     # the address's atomic unit (the model's share rule).
@@ -126,8 +216,23 @@ def main():
     per = (cyc[e + 6] - cyc[e + 5]) / (busiest * 8 * 10 * c["sm_count"]) / clock * 1e3
     row("same-address atomic returning its value, per update", per,
         c.get("atomic_same_address_ns", 0), "ns")
-    print("| figure (%s) | derived from modeled cycles | configured | unit | error |"
-          % a.config)
+    # Fences (issue 34): per iteration of one warp's loop. A store and a
+    # fence wait for the store to reach L2 at least; a CAS against a
+    # relaxed add on the same words costs the system-scope fence.
+    f = FENCES
+    row("fence.sc.sys before a CAS (CAS minus relaxed add)",
+        ((cyc[f + 1] - cyc[f]) - (cyc[f + 3] - cyc[f + 2])) / 100,
+        c.get("fence_latency", 0), "cycles")
+    # A fence after a store, per iteration, over the same loop without it:
+    # it waits for the store to reach L2 at least.
+    store_fence = max(c.get("fence_latency", 0), c["l2_latency"])
+    plain = cyc[f + 5] - cyc[f + 4]
+    row("membar.gl after a store (fence or L2 latency)",
+        (cyc[f + 7] - cyc[f + 6] - plain) / 100, store_fence, "cycles")
+    row("membar.sys after a store (fence or L2 latency)",
+        (cyc[f + 9] - cyc[f + 8] - plain) / 100, store_fence, "cycles")
+    print("| figure (%s) | derived from %s cycles | configured | unit | error |"
+          % (a.config, where))
     print("|---|---:|---:|---|---:|")
     bad = 0
     for what, d, conf, unit, err in rows:
@@ -135,6 +240,10 @@ def main():
         bad += abs(err) > 0.10
     print("\nshared-memory loop, cycles per iteration by conflict degree: " +
           ", ".join("%d-way %.1f" % (k, v) for k, v in shared.items()))
+    if a.measured:
+        print("\nclock: %.0f MHz (measured cycles per ns); error = configured "
+              "against measured" % clock)
+        return 0
     return 1 if bad else 0
 
 
