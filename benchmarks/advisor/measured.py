@@ -36,6 +36,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "gpu"))
 import ncu_csv  # noqa: E402  (the one reader of ncu's CSV)
 import evaluate  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tools"))
+import wsrun  # noqa: E402  (the one reader of a run directory)
 
 TIME = "gpu__time_duration.sum"
 CSV_NAME = "ncu-pairs.csv"
@@ -124,12 +126,9 @@ def plain_samples_dir(gpu_dir, name, work):
     <name>-plain or <name>-inst lacks its part."""
     inst = os.path.join(gpu_dir, name + "-inst")
     plain = os.path.join(gpu_dir, name + "-plain")
-    parts = [os.path.join(inst, f) for f in sorted(os.listdir(inst))
-             if re.match(r"(profile|db)-.*\.json$", f)] \
-        if os.path.isdir(inst) else []
-    samples = [os.path.join(plain, f) for f in sorted(os.listdir(plain))
-               if re.match(r"pcsamples-.*\.json$|cubin-.*\.(cubin|sass)$",
-                           f)] if os.path.isdir(plain) else []
+    parts = wsrun.paths(inst, wsrun.PROFILE) + wsrun.paths(inst, wsrun.DATABASE)
+    samples = sum((wsrun.paths(plain, k) for k in
+                   (wsrun.PC_SAMPLES, wsrun.CUBIN, wsrun.SASS_LISTING)), [])
     if not parts or not samples:
         return None
     d = os.path.join(work, name)

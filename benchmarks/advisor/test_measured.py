@@ -119,6 +119,29 @@ class GpuFixture(unittest.TestCase):
                       "measured over %d pairs: %.1f%%" %
                       (len(errors), 100 * g), self.table)
 
+    def test_plain_samples_dir_takes_counts_and_samples_apart(self):
+        # GPA's hybrid mode: the instrumented run's profile and database,
+        # the plain run's samples, cubins and listings, nothing else.
+        with tempfile.TemporaryDirectory() as gpu:
+            for d, names in (("p-inst", ["profile-7.json", "db-0a.json",
+                                         "pcsamples-7.json", "emu-7-0.json"]),
+                             ("p-plain", ["pcsamples-9.json", "cubin-1f.cubin",
+                                          "cubin-1f.sass", "profile-9.json",
+                                          "notes.txt"])):
+                os.makedirs(os.path.join(gpu, d))
+                for n in names:
+                    open(os.path.join(gpu, d, n), "w").close()
+            work = os.path.join(gpu, "work")
+            d = measured.plain_samples_dir(gpu, "p", work)
+            self.assertEqual(sorted(os.listdir(d)),
+                             ["cubin-1f.cubin", "cubin-1f.sass", "db-0a.json",
+                              "pcsamples-9.json", "profile-7.json"])
+            os.remove(os.path.join(gpu, "p-plain", "pcsamples-9.json"))
+            os.remove(os.path.join(gpu, "p-plain", "cubin-1f.cubin"))
+            os.remove(os.path.join(gpu, "p-plain", "cubin-1f.sass"))
+            self.assertIsNone(measured.plain_samples_dir(gpu, "q", work))
+            self.assertIsNone(measured.plain_samples_dir(gpu, "p", work))
+
     def test_missing_inputs_and_exit_code(self):
         # The session's advice lacks memory-efficiency counts (an emulator
         # input): uncoalesced_access is skipped, so exit 4.

@@ -30,6 +30,8 @@ TRUTH = ("emu-", ".json")
 PROFILE = ("profile-", ".json")
 PC_SAMPLES = ("pcsamples-", ".json")
 DATABASE = ("db-", ".json")
+CUBIN = ("cubin-", ".cubin")
+SASS_LISTING = ("cubin-", ".sass")
 
 
 class RunDirError(Exception):
