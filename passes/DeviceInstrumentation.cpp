@@ -9,6 +9,7 @@
 
 #include "DeviceInstrumentation.h"
 #include "DeviceInstrumentationImpl.h"
+#include "InlinedLines.h"
 #include "KernelFilter.h"
 #include "ModuleIdentity.h"
 #include "PlainPtx.h"
@@ -36,6 +37,8 @@ using namespace warpscope::device;
 
 STATISTIC(NumCounterWords, "Counter words in device arrays, replicas included");
 STATISTIC(NumFunctionsInstrumented, "Device functions instrumented");
+STATISTIC(NumInlinedLines,
+          "Instructions of inlined header code given their call site's line");
 
 bool ModuleInstrumenter::run() {
   std::optional<KernelSelection> Selection;
@@ -95,8 +98,12 @@ bool ModuleInstrumenter::run() {
   }
   if (!layOutCounters())
     return false;
-  for (const PlannedFunction &P : Plans)
+  for (const PlannedFunction &P : Plans) {
     instrument(P);
+    // After the database took its positions (outermost call sites, and the
+    // inline stacks sample profiles need) and the plain build its PTX.
+    NumInlinedLines += attributeInlinedLines(*P.F, Opts.InlinedLinesRule);
+  }
   if (Opts.ReduceLoopsFirst)
     disableCodeGeneratorLoopReduction();
   NumFunctionsInstrumented += Plans.size();

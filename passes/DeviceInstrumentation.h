@@ -12,6 +12,7 @@
 #define WARPSCOPE_PASSES_DEVICEINSTRUMENTATION_H
 
 #include "ModuleIdentity.h"
+#include "PluginChoices.h"
 #include "llvm/IR/PassManager.h"
 #include <string>
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PassParameters.h"
+#include "PluginChoices.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include <variant>
@@ -16,10 +17,12 @@ using namespace llvm;
 namespace warpscope {
 namespace {
 
-/// One parameter of an options struct O: a flag, a count or a string.
+/// One parameter of an options struct O: a flag, a count, a string or one
+/// of an enum's names (PluginChoices.h).
 template <typename O> struct Param {
   StringLiteral Name;
-  std::variant<bool O::*, unsigned O::*, std::string O::*> Field;
+  std::variant<bool O::*, unsigned O::*, std::string O::*, InlinedLines O::*>
+      Field;
 };
 
 /// The module identity's parameters, reached through each struct's
@@ -73,6 +76,14 @@ Error paramError(StringRef Pass, StringRef Param, const Twine &What) {
                                " (docs/plugin-options.md lists them)");
 }
 
+/// E's names, as an error message lists them.
+template <typename E> std::string choiceNames(E) {
+  std::string S;
+  for (const Choice<E> &C : choicesOf(E()))
+    S += (S.empty() ? "" : ", ") + std::string(C.Name);
+  return S;
+}
+
 /// Sets the one parameter Text (`name`, `no-name` or `name=value`) in Opts.
 template <typename O, size_t N>
 Error setParam(StringRef Pass, const Param<O> (&Table)[N], StringRef Text,
@@ -104,6 +115,10 @@ Error setParam(StringRef Pass, const Param<O> (&Table)[N], StringRef Text,
       if (!to_integer(Value, V, 10))
         return paramError(Pass, Text, "needs a whole number");
       Opts.**Count = V;
+    } else if (auto *Named = std::get_if<InlinedLines O::*>(&P.Field)) {
+      if (!choiceNamed(std::string_view(Value), Opts.**Named))
+        return paramError(Pass, Text,
+                          "needs one of " + choiceNames(Opts.**Named));
     } else {
       Opts.*std::get<std::string O::*>(P.Field) = Value.str();
     }
@@ -135,6 +150,9 @@ void printParams(const Param<O> (&Table)[N], const O &Opts, raw_ostream &OS) {
     } else if (auto *Count = std::get_if<unsigned O::*>(&P.Field)) {
       if (Opts.**Count != Defaults.**Count)
         Out.push_back(P.Name.str() + "=" + utostr(Opts.**Count));
+    } else if (auto *Named = std::get_if<InlinedLines O::*>(&P.Field)) {
+      if (Opts.**Named != Defaults.**Named)
+        Out.push_back(P.Name.str() + "=" + choiceName(Opts.**Named));
     } else {
       const std::string &S = Opts.*std::get<std::string O::*>(P.Field);
       if (S != Defaults.*std::get<std::string O::*>(P.Field))

@@ -7,16 +7,28 @@
 //===----------------------------------------------------------------------===//
 
 #include "PluginOptions.h"
+#include "PluginChoices.h"
 #include "llvm/Support/CommandLine.h"
+#include <type_traits>
 
 using namespace llvm;
 
 namespace warpscope {
 namespace {
 
+/// cl::values of an enum row, from its table in PluginChoices.h (what
+/// cl::values would add, name by name); nothing for the other types.
+template <typename T> struct ValuesOf {
+  template <typename Opt> void apply(Opt &O) const {
+    if constexpr (std::is_enum_v<T>)
+      for (const Choice<T> &C : choicesOf(T()))
+        O.getParser().addLiteralOption(C.Name, C.Value, C.Help);
+  }
+};
+
 #define WARPSCOPE_COMMAND_LINE_OPTION(Type, Field, Name, Default, Help, ...)   \
   cl::opt<Type> Field##Option("warpscope-" Name, cl::Hidden, cl::desc(Help),   \
-                              cl::init(Default));
+                              cl::init(Default), ValuesOf<Type>());
 #define WARPSCOPE_DEVICE_OPTION WARPSCOPE_COMMAND_LINE_OPTION
 #define WARPSCOPE_DEVICE_PGO_OPTION WARPSCOPE_COMMAND_LINE_OPTION
 #define WARPSCOPE_PGO_OPTION WARPSCOPE_COMMAND_LINE_OPTION

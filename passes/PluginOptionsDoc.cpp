@@ -10,10 +10,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PluginChoices.h"
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <type_traits>
+
+using namespace warpscope;
 
 namespace {
 
@@ -25,12 +29,30 @@ const char *const End = "<!-- END options -->";
 std::string docDefault(bool V) { return V ? "on" : "off"; }
 std::string docDefault(unsigned V) { return std::to_string(V); }
 std::string docDefault(const std::string &V) { return V.empty() ? "—" : V; }
+template <typename E> std::string docDefault(E V) { return choiceName(V); }
+
+/// The row's Doc, and for an enum what each of its names does.
+template <typename T> std::string docColumn(const char *Doc, T V) {
+  if constexpr (!std::is_enum_v<T>) {
+    return Doc;
+  } else {
+    std::string S = Doc;
+    const char *Sep = ": ";
+    for (const Choice<T> &C : choicesOf(V)) {
+      S += Sep + std::string("`") + C.Name + "`, " + C.Help;
+      Sep = "; ";
+    }
+    return S;
+  }
+}
 
 /// One row of the table.
 template <typename T>
 std::string row(const char *Name, const char *Value, T Default,
-                const char *DocDefault, const char *Compile, const char *Doc) {
+                const char *DocDefault, const char *Compile,
+                const char *RowDoc) {
   std::string Option = std::string("`") + Name;
+  std::string Doc = docColumn(RowDoc, Default);
   if (*Value)
     Option += std::string("=") + Value;
   return "| " + Option + "` | " +

@@ -17,9 +17,7 @@
 using namespace llvm;
 using namespace warpscope;
 
-/// Directory and file name as one path (a file may be named relative to
-/// the compile directory).
-static std::string sourcePath(StringRef Directory, StringRef File) {
+std::string warpscope::sourcePath(StringRef Directory, StringRef File) {
   if (sys::path::is_absolute(File) || Directory.empty())
     return File.str();
   SmallString<256> Path = Directory;

@@ -11,6 +11,7 @@
 #include "SubprogramNames.h"
 #include "warpscope/Database/ProgramDatabase.h"
 #include "llvm/ADT/StringRef.h"
+#include <string>
 #include <vector>
 
 namespace llvm {
@@ -22,6 +23,10 @@ class Value;
 } // namespace llvm
 
 namespace warpscope {
+
+/// Directory and file name as one path (a file may be named relative to
+/// the compile directory).
+std::string sourcePath(llvm::StringRef Directory, llvm::StringRef File);
 
 /// F's DISubprogram file and line (nothing without one).
 SourceLocation functionLocation(const llvm::Function &F);

@@ -19,7 +19,10 @@ cvta.to.global, nop; docs/timing-model.md, "PTX is not SASS"), `reordered`
 samples exactly. And whether the modeled samples of the plain run and
 the probes-free run are equal at every program instruction (function,
 PTX index; samples and stall reasons) and per source line (function,
-file, line).
+file, line). Per line they differ wherever code inlined from clang's or
+CUDA's headers ran: the instrumented build puts it on the calling line
+(the plugin's `inlined-lines`, default toolkit), the plain build on the
+header's.
 With --no-registers the emulator gets no register counts from ptxas
 (WARPSCOPE_PTXAS=/bin/false, no ptxas cache), so that occupancy is not limited by
 registers, which the probes change (the instrumented kernel's ptxas

@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace llvm;
@@ -23,10 +24,21 @@ namespace {
 bool other(bool Default) { return !Default; }
 unsigned other(unsigned Default) { return Default == 7 ? 8 : 7; }
 std::string other(const std::string &Default) { return Default + "x"; }
+template <typename E, typename = std::enable_if_t<std::is_enum_v<E>>>
+E other(E Default) {
+  for (const Choice<E> &C : choicesOf(Default))
+    if (C.Value != Default)
+      return C.Value;
+  return Default;
+}
 
 std::string onCommandLine(bool V) { return V ? "true" : "false"; }
 std::string onCommandLine(unsigned V) { return std::to_string(V); }
 std::string onCommandLine(const std::string &V) { return V; }
+template <typename E, typename = std::enable_if_t<std::is_enum_v<E>>>
+std::string onCommandLine(E V) {
+  return choiceName(V);
+}
 
 std::string inPipeline(const std::string &Name, bool V) {
   return (V ? "" : "no-") + Name;
@@ -36,6 +48,10 @@ std::string inPipeline(const std::string &Name, unsigned V) {
 }
 std::string inPipeline(const std::string &Name, const std::string &V) {
   return Name + "=" + V;
+}
+template <typename E, typename = std::enable_if_t<std::is_enum_v<E>>>
+std::string inPipeline(const std::string &Name, E V) {
+  return Name + "=" + choiceName(V);
 }
 
 /// The rows of one pass (and the identity rows), each given a value other
@@ -144,6 +160,23 @@ TEST(PluginOptions, PipelineParameterAndCommandLineSetTheSame) {
 #include "PluginOptions.def"
   }
   cl::ResetAllOptionOccurrences();
+}
+
+TEST(PluginOptions, EnumParameterPrintsAndRefusesUnknownNames) {
+  Expected<DeviceInstrumentationOptions> Keep =
+      parseDeviceParameters("inlined-lines=keep");
+  ASSERT_TRUE(bool(Keep)) << toString(Keep.takeError());
+  EXPECT_EQ(Keep->InlinedLinesRule, InlinedLines::Keep);
+  std::string Printed;
+  raw_string_ostream OS(Printed);
+  printDeviceParameters(*Keep, OS);
+  EXPECT_EQ(Printed, "<inlined-lines=keep>");
+  Expected<DeviceInstrumentationOptions> Bad =
+      parseDeviceParameters("inlined-lines=all");
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_EQ(toString(Bad.takeError()),
+            "warpscope-device: parameter 'inlined-lines=all' needs one of "
+            "keep, toolkit, headers (docs/plugin-options.md lists them)");
 }
 
 } // namespace

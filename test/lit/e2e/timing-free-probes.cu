@@ -8,7 +8,10 @@
 // time, "model_probes" in the samples, and the report's labels.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang-cuda -O2 -gline-tables-only --cuda-include-ptx=sm_90 %s -L%cuda_home/lib64 -lcudart -o %t/plain
-// RUN: %clang-cuda -O2 -gline-tables-only --cuda-include-ptx=sm_90 $(%warpscope config --cflags) %s $(%warpscope config --ldflags) -o %t/inst
+// The instrumented build keeps the compiler's lines (inlined-lines=keep), as
+// the plain build without the plugin has them: by default it puts inlined
+// header code (threadIdx.x) on the calling line (e2e/inlined-lines.cu).
+// RUN: %clang-cuda -O2 -gline-tables-only --cuda-include-ptx=sm_90 $(%warpscope config --cflags) -Xarch_device -mllvm=-warpscope-inlined-lines=keep %s $(%warpscope config --ldflags) -o %t/inst
 // RUN: %warpscope run --emulate --pc-sampling --sampling-period 5 -o %t/p -- %t/plain | FileCheck --check-prefix=OUT %s
 // RUN: %warpscope run --emulate --pc-sampling --sampling-period 5 -o %t/f -- %t/inst | FileCheck --check-prefix=OUT %s
 // RUN: %warpscope run --emulate --pc-sampling --sampling-period 5 --model-probes -o %t/m -- %t/inst | FileCheck --check-prefix=OUT %s

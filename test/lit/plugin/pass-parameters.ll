@@ -3,6 +3,8 @@
 ; -warpscope-<name> option on the command line.
 ; RUN: %opt-ws -passes='warpscope-pgo-use<profile-use=app.profdata>,warpscope-device<probe-all;no-cheaper-counting;counter-replicas=4;module-id=00000000000000ab>,warpscope-host<no-histograms;db-in=x.json>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=PRINT %s
 ; RUN: %opt-ws -passes="$(%opt-ws -passes='warpscope-device<probe-all;counter-replicas=4>' -print-pipeline-passes -disable-output %s)" -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=ROUND %s
+; RUN: %opt-ws -passes='warpscope-device<inlined-lines=headers;inlined-lines=keep>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=NAMED %s
+; RUN: not %opt-ws -passes='warpscope-device<inlined-lines=all>' -disable-output %s 2>&1 | FileCheck --check-prefix=NAMES %s
 ; RUN: %opt-ws -passes='warpscope-device<instrument>' -print-pipeline-passes -disable-output %s | FileCheck --check-prefix=DEFAULT %s
 ; RUN: %opt-ws -passes='warpscope-device<no-instrument>' -S %s | FileCheck --check-prefix=OFF %s
 ; RUN: %opt-ws -passes='warpscope-device<no-instrument>' -warpscope-instrument=1 -warpscope-db-out=%t.json -S %s | FileCheck --check-prefix=ON %s
@@ -20,6 +22,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; NUMBER: warpscope-device: parameter 'counter-replicas=many' needs a whole number
 ; FLAG: warpscope-device: parameter 'probe-all=1' is a flag: write probe-all or no-probe-all
 ; VALUE: warpscope-host: parameter 'db-in' needs a value: db-in=...
+; NAMED: warpscope-device<inlined-lines=keep>,verify
+; NAMES: warpscope-device: parameter 'inlined-lines=all' needs one of keep, toolkit, headers (docs/plugin-options.md lists them)
 
 ; OFF-LABEL: define ptx_kernel void @k(
 ; OFF-NOT: ws:block

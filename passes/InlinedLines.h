@@ -1,0 +1,38 @@
+//===- InlinedLines.h - Inlined header code on the user's line ------------===//
+//
+// LLVM 22's NVPTX code generator writes a `.loc` without `inlined_at`, so an
+// inlined `threadIdx.x` read or `__trap()` is located in clang's CUDA
+// headers, and so are the emulator's stall view and fault messages and a
+// GPU's line table. The device pass therefore gives such code the location
+// of the call site it was inlined at: in the IR, so every reader of the PTX
+// agrees with no new format, and per instruction, so one header line
+// inlined at several places gets each place's line.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WARPSCOPE_PASSES_INLINEDLINES_H
+#define WARPSCOPE_PASSES_INLINEDLINES_H
+
+#include "PluginChoices.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace llvm {
+class Function;
+}
+
+namespace warpscope {
+
+/// Whether Path (absolute) is a header of clang's resource directory
+/// (`.../clang/<version>/include/`), of a CUDA toolkit (`.../cuda*/include/`,
+/// `.../cuda*/targets/<triple>/include/`) or of the system (`/usr/include/`,
+/// `/usr/lib/gcc/`).
+bool isToolkitHeader(llvm::StringRef Path);
+
+/// Gives each instruction of F whose debug location is in a file Rule picks
+/// the location of the nearest call site, outward through its inlined-at
+/// chain, that is in a file Rule does not pick and has a line (none: the
+/// instruction keeps its own). Returns how many instructions changed.
+unsigned attributeInlinedLines(llvm::Function &F, InlinedLines Rule);
+
+} // namespace warpscope
+
+#endif // WARPSCOPE_PASSES_INLINEDLINES_H
