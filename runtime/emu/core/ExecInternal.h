@@ -262,6 +262,9 @@ private:
   void exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Arithmetic whose operand type picks float, half or integer code.
   void execTyped(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  // The free function warpOps (WarpOps.h), and its failure.
+  [[gnu::noinline]] void execWarpOp(Warp &W, Frame &Fr, const Inst &I,
+                                    uint32_t EM, uint32_t Active);
   // trap or an unsupported instruction executed: fails the launch.
   [[noreturn, gnu::cold]] void failExecuted(const Warp &W, const Function &Fn,
                                             const Inst &I, uint32_t EM);

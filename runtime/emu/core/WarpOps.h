@@ -4,8 +4,8 @@
 // (WarpOps.cpp): free functions over the instruction, the register file R
 // and the execution mask EM, as the other instruction bodies. They also
 // read Active, the lanes of the warp's current path (activemask), and need
-// no other warp state; the interpreter loop (Launcher::runWarpT,
-// Interp.cpp) calls them.
+// no other warp state. The interpreter loop calls warpOps through
+// Launcher::execWarpOp (Interp.cpp), which reports its failure.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_EMU_CORE_WARPOPS_H
