@@ -82,22 +82,21 @@ struct Conversion {
 template <class TakeFn>
 Conversion parseConversion(const char *&P, TakeFn &Take) {
   Conversion C;
-  while (*P && std::strchr("-+ #0", *P))
-    C.Spec += *P++;
-  if (*P == '*') {
-    C.Spec += std::to_string((int32_t)Take(4));
-    ++P;
-  }
-  while (*P >= '0' && *P <= '9')
-    C.Spec += *P++;
-  if (*P == '.') {
-    C.Spec += *P++;
+  // A width or a precision.
+  auto Count = [&]() {
     if (*P == '*') {
       C.Spec += std::to_string((int32_t)Take(4));
       ++P;
     }
     while (*P >= '0' && *P <= '9')
       C.Spec += *P++;
+  };
+  while (*P && std::strchr("-+ #0", *P))
+    C.Spec += *P++;
+  Count();
+  if (*P == '.') {
+    C.Spec += *P++;
+    Count();
   }
   while (*P && std::strchr("hlLqjzt", *P)) {
     if (*P != 'h')
