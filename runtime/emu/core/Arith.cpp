@@ -1,13 +1,13 @@
 //===- Arith.cpp - float and half arithmetic, and conversions -------------===//
 //
-// The instruction bodies with rounding-mode and ftz/sat semantics: cvt
-// between all integer and float types, f32/f64 arithmetic (directed
-// rounding through Round.cpp); f16/bf16 arithmetic is in HalfOps.cpp.
-// Launcher::exec calls into here; the plain f32/f64
+// The instruction bodies with rounding-mode and ftz/sat semantics (free
+// functions, FloatOps.h): cvt between all integer and float types, f32/f64
+// arithmetic (directed rounding through Round.cpp); f16/bf16 arithmetic is
+// in HalfOps.cpp. Launcher::exec calls into here; the plain f32/f64
 // add/sub/mul/fma/div forms take vectorizable fast paths.
 //
 //===----------------------------------------------------------------------===//
-#include "ExecInternal.h"
+#include "FloatOps.h"
 #include "Lanes.h"
 #include "Mufu.h"
 
@@ -107,17 +107,30 @@ static uint64_t cvtToInt(const Inst &I, bool SrcFloat, double FV, int64_t IV,
   return Out;
 }
 
-// Converts lane values for cvt.
 // cvt.rna.tf32.f32 (kept out of exec's switch: a rare instruction).
-void Launcher::execCvtTf32(Frame &Fr, const Inst &I, uint32_t EM) {
-  uint64_t *R = Fr.Regs.data();
+void cvtTf32Ops(const Inst &I, uint64_t *R, uint32_t EM) {
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
   LANES(D[l] = cvtRnaTf32((uint32_t)A[l]));
 }
 
-void Launcher::execCvt(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
-  uint64_t *R = Fr.Regs.data();
+static uint64_t cvtToFloat(const Inst &I, bool SrcFloat, double FV, int64_t IV,
+                           uint64_t UV);
+
+// The float types cvt converts from and to (not the packed x2 ones).
+static bool cvtFloat(Ty T) {
+  return T == Ty::F16 || T == Ty::BF16 || T == Ty::F32 || T == Ty::F64;
+}
+
+const char *cvtUnsupported(const Inst &I) {
+  if (tyFloat(I.T2) && !cvtFloat(I.T2))
+    return "unsupported cvt source type";
+  if (tyFloat(I.T) && !cvtFloat(I.T))
+    return "unsupported cvt destination";
+  return nullptr;
+}
+
+int cvtOps(const Inst &I, uint64_t *R, uint32_t EM) {
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
   const Ty DT = I.T, ST = I.T2;
@@ -127,29 +140,34 @@ void Launcher::execCvt(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   if (!Sat && !Ftz) {
     if (DT == Ty::F32 && ST == Ty::S32 && (Mode == RndRn || Mode == RndNone)) {
       LANES(D[l] = put<float>((float)get<int32_t>(A[l])));
-      return;
+      return -1;
     }
     if (DT == Ty::F32 && ST == Ty::U32 && (Mode == RndRn || Mode == RndNone)) {
       LANES(D[l] = put<float>((float)get<uint32_t>(A[l])));
-      return;
+      return -1;
     }
     if (DT == Ty::F64 && ST == Ty::F32) {
       LANES(D[l] = put<double>((double)get<float>(A[l])));
-      return;
+      return -1;
     }
     if (DT == Ty::S64 && ST == Ty::S32) {
       LANES(D[l] = (uint64_t)(int64_t)get<int32_t>(A[l]));
-      return;
+      return -1;
     }
     if ((DT == Ty::U64 || DT == Ty::S64) && ST == Ty::U32) {
       LANES(D[l] = get<uint32_t>(A[l]));
-      return;
+      return -1;
     }
     if ((DT == Ty::U32 || DT == Ty::S32) && (ST == Ty::U64 || ST == Ty::S64)) {
       LANES(D[l] = get<uint32_t>(A[l]));
-      return;
+      return -1;
     }
   }
+  // Types are checked once, after the fast paths (which take none of the
+  // unsupported ones): the first executing lane fails, as before any lane
+  // is written.
+  if (cvtUnsupported(I))
+    return EM ? __builtin_ctz(EM) : -1;
   for (int L = 0; L < 32; ++L) {
     if (!((EM >> L) & 1))
       continue;
@@ -174,8 +192,8 @@ void Launcher::execCvt(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
       case Ty::F64:
         FV = get<double>(V);
         break;
-      default:
-        fail(W, *Fr.F, I, L, "unsupported cvt source type");
+      default: // not reached: cvtUnsupported checked the type
+        break;
       }
     } else {
       unsigned SS = tySize(ST);
@@ -190,18 +208,18 @@ void Launcher::execCvt(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     }
     uint64_t Out = 0;
     if (tyFloat(DT))
-      Out = cvtToFloat(W, Fr, I, L, SrcFloat, FV, IV, UV);
+      Out = cvtToFloat(I, SrcFloat, FV, IV, UV);
     else
       Out = cvtToInt(I, SrcFloat, FV, IV, UV);
     D[L] = Out;
   }
+  return -1;
 }
 
-// cvt of one lane to a float type, from the source decoded by execCvt: FV
+// cvt of one lane to a float type, from the source decoded by cvtOps: FV
 // when it is a float, else IV (signed) / UV (zero-extended).
-uint64_t Launcher::cvtToFloat(Warp &W, Frame &Fr, const Inst &I, int L,
-                              bool SrcFloat, double FV, int64_t IV,
-                              uint64_t UV) {
+static uint64_t cvtToFloat(const Inst &I, bool SrcFloat, double FV, int64_t IV,
+                           uint64_t UV) {
   const Ty DT = I.T, ST = I.T2;
   const bool Sat = I.Flags & FSat, Ftz = I.Flags & FFtz;
   const int Mode = I.Rnd;
@@ -244,8 +262,8 @@ uint64_t Launcher::cvtToFloat(Warp &W, Frame &Fr, const Inst &I, int L,
     case Ty::BF16:
       Out = toBF16(Sat ? sat64(X) : X, Mode >= RndRni ? RndRn : Mode);
       break;
-    default:
-      fail(W, *Fr.F, I, L, "unsupported cvt destination");
+    default: // not reached: cvtUnsupported checked the type
+      break;
     }
   } else {
     bool S = tySigned(ST);
@@ -269,8 +287,8 @@ uint64_t Launcher::cvtToFloat(Warp &W, Frame &Fr, const Inst &I, int L,
     case Ty::BF16:
       Out = toBF16(S ? (double)IV : (double)UV, Mode);
       break;
-    default:
-      fail(W, *Fr.F, I, L, "unsupported cvt destination");
+    default: // not reached: cvtUnsupported checked the type
+      break;
     }
   }
   return Out;
@@ -335,12 +353,9 @@ template <class T>
 [[gnu::noinline]] static int floatLanes(const Inst &I, uint64_t *R,
                                         uint32_t EM);
 
-// Float ops (f32/f64) with modifiers on the registers R under the mask EM:
-// the fast paths, then floatLanes. Returns the first lane of an operation
-// it does not implement (nothing written), or -1. Inlined into execFloat,
-// which reports that failure: one call per instruction, as before.
-[[gnu::always_inline]] static inline int floatOps(const Inst &I, uint64_t *R,
-                                                  uint32_t EM) {
+// The fast paths, then floatLanes; nothing written for an operation it does
+// not implement.
+int floatOps(const Inst &I, uint64_t *R, uint32_t EM) {
   if ((I.Flags & FApprox) && approxLanes(R, I, EM))
     return -1;
   const uint64_t *A = R + (size_t)I.S[0] * 32;
@@ -433,14 +448,6 @@ template <class T>
     }
   }
   return floatLanes<double>(I, R, EM);
-}
-
-void Launcher::execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
-  const int Lane = floatOps(I, Fr.Regs.data(), EM);
-  if (Lane >= 0)
-    fail(W, *Fr.F, I, Lane,
-         I.T == Ty::F32 ? "unsupported f32 operation"
-                        : "unsupported f64 operation");
 }
 
 // .ftz on a result: sm_90 flushes a tiny result, and tininess is IEEE's

@@ -65,6 +65,109 @@ bool Launcher::deviceString(const Warp &W, uint64_t A, size_t Max,
   return true;
 }
 
+namespace {
+
+// One conversion of a printf format, read after its '%': the flags, width
+// and precision as snprintf takes them ("%-08.3"), whether a length
+// modifier (l, ll, L, q, j, z, t) makes its argument 64-bit, and the
+// conversion character (0: the format ended inside it).
+struct Conversion {
+  std::string Spec = "%";
+  bool Long = false;
+  char Conv = 0;
+};
+
+// Reads the conversion at P, leaving P after it; a '*' width or precision
+// is the next int argument (Take(4)).
+template <class TakeFn>
+Conversion parseConversion(const char *&P, TakeFn &Take) {
+  Conversion C;
+  // A width or a precision.
+  auto Count = [&]() {
+    if (*P == '*') {
+      C.Spec += std::to_string((int32_t)Take(4));
+      ++P;
+    }
+    while (*P >= '0' && *P <= '9')
+      C.Spec += *P++;
+  };
+  while (*P && std::strchr("-+ #0", *P))
+    C.Spec += *P++;
+  Count();
+  if (*P == '.') {
+    C.Spec += *P++;
+    Count();
+  }
+  while (*P && std::strchr("hlLqjzt", *P)) {
+    if (*P != 'h')
+      C.Long = true;
+    ++P;
+  }
+  C.Conv = *P;
+  if (C.Conv)
+    ++P;
+  return C;
+}
+
+// Appends conversion C of the next argument (Take(Size) reads it) to Out,
+// formatted by the host's snprintf; a conversion it does not know is
+// copied as written. Not %s, whose string is in device memory.
+template <class TakeFn>
+void formatValue(std::string &Out, const Conversion &C, TakeFn &Take) {
+  const std::string &Spec = C.Spec;
+  const char Conv = C.Conv;
+  char Buf[512];
+  switch (Conv) {
+  case 'd':
+  case 'i': {
+    int64_t V = C.Long ? (int64_t)Take(8) : (int64_t)(int32_t)Take(4);
+    std::snprintf(Buf, sizeof Buf, (Spec + "lld").c_str(), (long long)V);
+    Out += Buf;
+    break;
+  }
+  case 'u':
+  case 'x':
+  case 'X':
+  case 'o': {
+    uint64_t V = C.Long ? Take(8) : (uint32_t)Take(4);
+    std::snprintf(Buf, sizeof Buf, (Spec + "ll" + Conv).c_str(),
+                  (unsigned long long)V);
+    Out += Buf;
+    break;
+  }
+  case 'c': {
+    int V = (int)(int32_t)Take(C.Long ? 8 : 4);
+    std::snprintf(Buf, sizeof Buf, (Spec + "c").c_str(), V);
+    Out += Buf;
+    break;
+  }
+  case 'f':
+  case 'F':
+  case 'e':
+  case 'E':
+  case 'g':
+  case 'G':
+  case 'a':
+  case 'A': {
+    double V = get<double>(Take(8));
+    std::snprintf(Buf, sizeof Buf, (Spec + Conv).c_str(), V);
+    Out += Buf;
+    break;
+  }
+  case 'p': {
+    uint64_t V = Take(8);
+    std::snprintf(Buf, sizeof Buf, "0x%llx", (unsigned long long)V);
+    Out += Buf;
+    break;
+  }
+  default:
+    Out += Spec;
+    Out += Conv;
+  }
+}
+
+} // namespace
+
 std::string Launcher::formatPrintf(Warp &W, Frame &Fr, const Inst &I, int L,
                                    uint64_t FmtAddr, uint64_t ArgsAddr) {
   std::string FmtStr, Why;
@@ -103,8 +206,7 @@ std::string Launcher::formatPrintf(Warp &W, Frame &Fr, const Inst &I, int L,
     Off += Size;
     return V;
   };
-  const char *Fmt = FmtStr.c_str();
-  const char *P = Fmt;
+  const char *P = FmtStr.c_str();
   while (*P) {
     if (*P != '%') {
       Out += *P++;
@@ -115,104 +217,30 @@ std::string Launcher::formatPrintf(Warp &W, Frame &Fr, const Inst &I, int L,
       P += 2;
       continue;
     }
-    std::string Spec = "%";
     ++P;
-    while (*P && std::strchr("-+ #0", *P))
-      Spec += *P++;
-    if (*P == '*') {
-      Spec += std::to_string((int32_t)Take(4));
-      ++P;
-    }
-    while (*P >= '0' && *P <= '9')
-      Spec += *P++;
-    if (*P == '.') {
-      Spec += *P++;
-      if (*P == '*') {
-        Spec += std::to_string((int32_t)Take(4));
-        ++P;
-      }
-      while (*P >= '0' && *P <= '9')
-        Spec += *P++;
-    }
-    int Long = 0;
-    while (*P && std::strchr("hlLqjzt", *P)) {
-      if (*P == 'l' || *P == 'L' || *P == 'q' || *P == 'j' || *P == 'z' ||
-          *P == 't')
-        ++Long;
-      ++P;
-    }
-    char Conv = *P;
-    if (!Conv)
+    const Conversion C = parseConversion(P, Take);
+    if (!C.Conv)
       break;
-    ++P;
-    char Buf[512];
-    switch (Conv) {
-    case 'd':
-    case 'i': {
-      int64_t V = Long ? (int64_t)Take(8) : (int64_t)(int32_t)Take(4);
-      std::snprintf(Buf, sizeof Buf, (Spec + "lld").c_str(), (long long)V);
-      Out += Buf;
-      break;
+    if (C.Conv != 's') {
+      formatValue(Out, C, Take);
+      continue;
     }
-    case 'u':
-    case 'x':
-    case 'X':
-    case 'o': {
-      uint64_t V = Long ? Take(8) : (uint32_t)Take(4);
-      std::snprintf(Buf, sizeof Buf, (Spec + "ll" + Conv).c_str(),
-                    (unsigned long long)V);
-      Out += Buf;
-      break;
-    }
-    case 'c': {
-      int V = (int)(int32_t)Take(Long ? 8 : 4);
-      std::snprintf(Buf, sizeof Buf, (Spec + "c").c_str(), V);
-      Out += Buf;
-      break;
-    }
-    case 'f':
-    case 'F':
-    case 'e':
-    case 'E':
-    case 'g':
-    case 'G':
-    case 'a':
-    case 'A': {
-      double V = get<double>(Take(8));
-      std::snprintf(Buf, sizeof Buf, (Spec + Conv).c_str(), V);
-      Out += Buf;
-      break;
-    }
-    case 's': {
-      const uint64_t SA = Take(8);
-      // %.Ns reads at most N bytes, which need not end in a NUL.
-      size_t Dot = Spec.find('.');
-      size_t Max =
-          Dot == std::string::npos
-              ? SIZE_MAX
-              : (size_t)std::strtoull(Spec.c_str() + Dot + 1, nullptr, 10);
-      std::string Str = "(null)";
-      if (SA && !deviceString(W, SA, Max, Str, Why))
-        failAddress(W, Fr, I, L,
-                    "printf's %s argument: " + Why + " (format " + Quoted +
-                        ")");
-      int Len = std::snprintf(nullptr, 0, (Spec + "s").c_str(), Str.c_str());
-      if (Len > 0) {
-        std::vector<char> B2((size_t)Len + 1);
-        std::snprintf(B2.data(), B2.size(), (Spec + "s").c_str(), Str.c_str());
-        Out.append(B2.data(), (size_t)Len);
-      }
-      break;
-    }
-    case 'p': {
-      uint64_t V = Take(8);
-      std::snprintf(Buf, sizeof Buf, "0x%llx", (unsigned long long)V);
-      Out += Buf;
-      break;
-    }
-    default:
-      Out += Spec;
-      Out += Conv;
+    const uint64_t SA = Take(8);
+    // %.Ns reads at most N bytes, which need not end in a NUL.
+    size_t Dot = C.Spec.find('.');
+    size_t Max =
+        Dot == std::string::npos
+            ? SIZE_MAX
+            : (size_t)std::strtoull(C.Spec.c_str() + Dot + 1, nullptr, 10);
+    std::string Str = "(null)";
+    if (SA && !deviceString(W, SA, Max, Str, Why))
+      failAddress(W, Fr, I, L,
+                  "printf's %s argument: " + Why + " (format " + Quoted + ")");
+    int Len = std::snprintf(nullptr, 0, (C.Spec + "s").c_str(), Str.c_str());
+    if (Len > 0) {
+      std::vector<char> B2((size_t)Len + 1);
+      std::snprintf(B2.data(), B2.size(), (C.Spec + "s").c_str(), Str.c_str());
+      Out.append(B2.data(), (size_t)Len);
     }
   }
   return Out;

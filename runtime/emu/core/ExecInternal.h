@@ -2,18 +2,26 @@
 //
 // Private to the executor's sources: warps, call frames and their
 // reconvergence stacks, and the Launcher that runs one kernel launch. The
-// Launcher's member functions live in one file per concern:
-//   Interp.cpp    the interpreter loop and instruction dispatch, with the
-//                 bodies of IntOps.h and CmpOps.h inlined (Lanes.h: helpers)
+// Launcher keeps scheduling, memory and error reporting; its member
+// functions live in one file per concern:
+//   Interp.cpp    the interpreter loop and instruction dispatch
 //   Schedule.cpp  warp scheduling, reconvergence, calls and barriers
 //   Memory.cpp    address spaces, loads/stores, atomics
 //   Addresses.cpp the allocation table, address resolution and diagnoses
-//   Arith.cpp     f32/f64/f16 arithmetic and cvt
-//   WarpOps.cpp   warp-collective operations (shfl, vote, match, redux, ...)
+//   MatrixOps.cpp the warp matrix loads and stores (wmma, ldmatrix)
 //   Builtins.cpp  calls without a body: vprintf, malloc, free, assert
 //   TextureOps.cpp tex, suld, sust on texture and surface objects
 //   MemCount.cpp  memory-efficiency counts (sectors, wavefronts) of ld/st/atom
 //   Racecheck.cpp shared-memory hazards between warps (Racecheck.h)
+// The bodies of the instructions that only compute on registers are free
+// functions over (instruction, registers, mask), with no launch state:
+//   IntOps.h, CmpOps.h, VideoOps.h  integer, compare, video (inlined into
+//                 exec's switch; Lanes.h: the helpers every body shares)
+//   FloatOps.h    f32/f64 (Arith.cpp), f16/bf16 (HalfOps.cpp) and cvt
+//   WarpOps.h     shfl, vote, match, redux, elect, activemask
+//   MatrixOps.h   mma and wmma.mma
+// One that meets a form it does not implement returns that, and the dispatch
+// (Interp.cpp) reports it with the instruction's site.
 // A Launcher is one worker thread's executor for one launch: it runs the
 // CTAs LaunchGrid.cpp hands it, one at a time. Exec.cpp holds the module
 // (launch entry) and GroundTruth.cpp its counts as JSON.
@@ -254,6 +262,12 @@ private:
   void exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   // Arithmetic whose operand type picks float, half or integer code.
   void execTyped(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  // The free function warpOps (WarpOps.h), and its failure.
+  [[gnu::noinline]] void execWarpOp(Warp &W, Frame &Fr, const Inst &I,
+                                    uint32_t EM, uint32_t Active);
+  // trap or an unsupported instruction executed: fails the launch.
+  [[noreturn, gnu::cold]] void failExecuted(const Warp &W, const Function &Fn,
+                                            const Inst &I, uint32_t EM);
   // Memory.cpp (checkGlobal, memoryAt, failMisaligned: Addresses.cpp)
   uint8_t *addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space, uint64_t A,
                 int L, unsigned Size);
@@ -292,24 +306,11 @@ private:
                                     const RaceHit &H);
   // TextureOps.cpp
   void execTexture(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
-  // Arith.cpp
-  void execCvt(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
-  void execCvtTf32(Frame &Fr, const Inst &I, uint32_t EM);
-  uint64_t cvtToFloat(Warp &W, Frame &Fr, const Inst &I, int L, bool SrcFloat,
-                      double FV, int64_t IV, uint64_t UV);
-  // The free functions floatOps (Arith.cpp) and halfOps (HalfOps.cpp), and
-  // the failure they report.
-  void execFloat(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
-  void execHalf(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
-  // MatrixOps.cpp
+  // MatrixOps.cpp (mma itself: mmaOps, MatrixOps.h)
   void execMatrix(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
                   uint32_t Active);
-  void execMma(Frame &Fr, const Inst &I);
   void execWmmaMem(Warp &W, Frame &Fr, const Inst &I);
   void execLdmatrix(Warp &W, Frame &Fr, const Inst &I);
-  // WarpOps.cpp
-  void execWarpOp(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
-                  uint32_t Active);
   // Builtins.cpp
   void builtin(Warp &W, Frame &Fr, const Inst &I, Function &Callee,
                uint32_t EM);

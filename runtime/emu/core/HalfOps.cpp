@@ -14,7 +14,7 @@
 // rounds correctly.
 //
 //===----------------------------------------------------------------------===//
-#include "ExecInternal.h"
+#include "FloatOps.h"
 #include "Lanes.h"
 
 #include <cmath>
@@ -104,9 +104,7 @@ uint32_t halfElem(const Inst &I, bool Bf, int Mode, bool Ftz, uint32_t Ab,
 
 } // namespace
 
-// f16, f16x2, bf16 and bf16x2 arithmetic on the registers R under the mask
-// EM; false (nothing written) for an operation it does not implement.
-static bool halfOps(const Inst &I, uint64_t *R, uint32_t EM) {
+bool halfOps(const Inst &I, uint64_t *R, uint32_t EM) {
   switch (I.Op) {
   case OpAdd:
   case OpSub:
@@ -159,11 +157,6 @@ static bool halfOps(const Inst &I, uint64_t *R, uint32_t EM) {
     D[L] = Out;
   }
   return true;
-}
-
-void Launcher::execHalf(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
-  if (!halfOps(I, Fr.Regs.data(), EM))
-    fail(W, *Fr.F, I, -1, "unsupported half-precision operation");
 }
 
 } // namespace warpscope::emu::core

@@ -8,15 +8,20 @@
 //
 // This is the emulator's hot path: runWarp counts and dispatches every
 // instruction, handling uniform and two-way branches inline; exec is one
-// switch over the other instructions, whose bodies come from IntOps.h and
-// CmpOps.h (inlined) or, where they need launch state, from the file of their
-// concern.
+// switch over the other instructions. Their bodies are free functions over
+// (instruction, registers, mask): IntOps.h and CmpOps.h (inlined),
+// FloatOps.h and WarpOps.h (one call each); those that need launch state
+// (memory, barriers, calls) are Launcher members in the file of their
+// concern. trap and unsupported instructions fail out of line
+// (failExecuted), keeping the loop short.
 //
 //===----------------------------------------------------------------------===//
 #include "CmpOps.h"
 #include "ExecInternal.h"
+#include "FloatOps.h"
 #include "IntOps.h"
 #include "VideoOps.h"
+#include "WarpOps.h"
 #include "warpscope/Support/Demangle.h"
 
 #include <atomic>
@@ -47,7 +52,10 @@ static uint64_t globalTimerNs() {
                                  .count());
 }
 
-// Inlined into exec: the hot integer bodies stay one call away.
+// Arithmetic whose operand type picks float, half or integer code, and the
+// failures of their bodies. Inlined into exec: the hot integer bodies stay
+// one call away. (A member, not a free function taking a failure callback:
+// that callback's closure was built on every exec call, +1% instructions.)
 [[gnu::always_inline]] inline void
 Launcher::execTyped(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   uint64_t *R = Fr.Regs.data();
@@ -58,11 +66,18 @@ Launcher::execTyped(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   if (T == Ty::F32 || T == Ty::F64) {
     if ((I.Op == OpAbs || I.Op == OpNeg) && !(I.Flags & FFtz))
       return floatSignOp(I, R, EM);
-    return execFloat(W, Fr, I, EM);
+    if (int Lane = floatOps(I, R, EM); Lane >= 0)
+      fail(W, *Fr.F, I, Lane,
+           T == Ty::F32 ? "unsupported f32 operation"
+                        : "unsupported f64 operation");
+    return;
   }
   bool IsH = T == Ty::F16 || T == Ty::F16x2 || T == Ty::BF16 || T == Ty::BF16x2;
-  if (IsH && I.Op != OpDiv && I.Op != OpRem)
-    return execHalf(W, Fr, I, EM);
+  if (IsH && I.Op != OpDiv && I.Op != OpRem) {
+    if (!halfOps(I, R, EM))
+      fail(W, *Fr.F, I, -1, "unsupported half-precision operation");
+    return;
+  }
   switch (I.Op) {
   case OpAdd:
   case OpSub:
@@ -187,11 +202,13 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   case OpSlct:
     return opSlct(I, R, EM);
   case OpCvt:
-    return execCvt(W, Fr, I, EM);
+    if (int Lane = cvtOps(I, R, EM); Lane >= 0)
+      fail(W, *Fr.F, I, Lane, cvtUnsupported(I));
+    return;
   case OpCvtPack:
     return opCvtPack(I, R, EM);
   case OpCvtTf32:
-    return execCvtTf32(Fr, I, EM);
+    return cvtTf32Ops(I, R, EM);
   case OpCpAsync:
     return execCpAsync(W, Fr, I, EM);
   case OpCvta:
@@ -362,18 +379,6 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
           goto Resched;
         }
         continue;
-      case OpUnsupported:
-        if (!EM) {
-          ++Pc;
-          continue;
-        } // guarded off: not executed
-        fail(W, Fn, I, __builtin_ctz(EM),
-             "unsupported instruction: " + Fn.UnsupportedWhy[I.Target]);
-      case OpTrap:
-        if (EM)
-          fail(W, Fn, I, __builtin_ctz(EM), "trap");
-        ++Pc;
-        continue;
       case OpBar:
         ++Pc;
         if (!EM)
@@ -397,6 +402,12 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
         if (call(W, Fr, I, Pc, EM, Mask))
           goto Resched;
         continue;
+      case OpUnsupported:
+      case OpTrap:
+        if (EM) // guarded off: not executed
+          failExecuted(W, Fn, I, EM);
+        ++Pc;
+        continue;
       case OpMma:
       case OpWmmaLoad:
       case OpWmmaStore:
@@ -414,10 +425,6 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
         if (EM)
           execWarpOp(W, Fr, I, EM, Mask);
         ++Pc;
-        if (Pc == Rpc) {
-          Fr.Stack.back().Pc = Pc;
-          goto Resched;
-        }
         continue;
       default:
         if (EM)
@@ -427,6 +434,29 @@ template <bool Traced> bool Launcher::runWarpT(Warp &W) {
       }
     }
   Resched:;
+  }
+}
+
+// warpOps, and the failure it cannot have (runWarpT sends it only warp
+// collectives). A member call, as before the body became a free function:
+// calling warpOps from the loop itself changed the loop's register
+// allocation, +0.5% instructions in emu-core-bench.
+void Launcher::execWarpOp(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
+                          uint32_t Active) {
+  if (!warpOps(I, Fr.Regs.data(), EM, Active))
+    fail(W, *Fr.F, I, -1, "internal: bad warp op");
+}
+
+// trap and the instructions the emulator does not implement, executed by
+// the lanes EM.
+void Launcher::failExecuted(const Warp &W, const Function &Fn, const Inst &I,
+                            uint32_t EM) {
+  switch (I.Op) {
+  case OpUnsupported:
+    fail(W, Fn, I, __builtin_ctz(EM),
+         "unsupported instruction: " + Fn.UnsupportedWhy[I.Target]);
+  default: // OpTrap
+    fail(W, Fn, I, __builtin_ctz(EM), "trap");
   }
 }
 

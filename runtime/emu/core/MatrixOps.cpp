@@ -23,6 +23,7 @@
 // exact; the s32 result wraps, or saturates with .satfinite.
 //
 //===----------------------------------------------------------------------===//
+#include "MatrixOps.h"
 #include "ExecInternal.h"
 #include "Lanes.h"
 
@@ -221,7 +222,7 @@ void Launcher::execMatrix(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
              " of 32 lanes; all lanes of the warp must execute it together");
   switch (I.Op) {
   case OpMma:
-    return execMma(Fr, I);
+    return mmaOps(I, Fr.Regs.data(), Fr.F->MatrixSlots.data() + I.ArgBegin);
   case OpLdmatrix:
     return execLdmatrix(W, Fr, I);
   default:
@@ -230,9 +231,7 @@ void Launcher::execMatrix(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
 }
 
 // mma.sync / wmma.mma.sync: D = A * B + C over the warp's fragments.
-void Launcher::execMma(Frame &Fr, const Inst &I) {
-  uint64_t *R = Fr.Regs.data();
-  const uint32_t *MS = Fr.F->MatrixSlots.data() + I.ArgBegin;
+void mmaOps(const Inst &I, uint64_t *R, const uint32_t *MS) {
   const uint32_t NA = MS[1], NB = MS[2], NC = MS[3];
   const uint32_t *DS = MS + 4, *AS = DS + MS[0], *BS = AS + NA, *CS = BS + NB;
   const Dims Dm = dimsOf(I.Sub);

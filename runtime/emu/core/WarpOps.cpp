@@ -3,9 +3,10 @@
 // shfl.sync, vote.sync, activemask, match.sync, redux.sync and elect.sync:
 // the instructions whose lanes read each other's values or the execution
 // mask. They see the lanes of the warp's current path that execute them.
+// Free functions (WarpOps.h): they need no launch state.
 //
 //===----------------------------------------------------------------------===//
-#include "ExecInternal.h"
+#include "WarpOps.h"
 #include "Lanes.h"
 
 #include <algorithm>
@@ -134,14 +135,14 @@ static void reduxLanes(const Inst &I, uint64_t *R, uint32_t EM) {
   }
   LANES(D[l] = Acc);
 }
-void Launcher::execWarpOp(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
-                          uint32_t Active) {
-  uint64_t *R = Fr.Regs.data();
+
+bool warpOps(const Inst &I, uint64_t *R, uint32_t EM, uint32_t Active) {
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
   switch (I.Op) {
   case OpShfl:
-    return shflLanes(I, R, EM);
+    shflLanes(I, R, EM);
+    return true;
   case OpVote: {
     uint32_t Ballot = 0;
     bool Neg = I.Flags & FNegC;
@@ -164,11 +165,11 @@ void Launcher::execWarpOp(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
       break;
     }
     LANES(D[l] = V);
-    return;
+    return true;
   }
   case OpActivemask: {
     LANES(D[l] = Active);
-    return;
+    return true;
   }
   case OpElect: {
     // One deterministic leader among the executing lanes: the lowest.
@@ -179,14 +180,16 @@ void Launcher::execWarpOp(Warp &W, Frame &Fr, const Inst &I, uint32_t EM,
       D[L] = (uint64_t)Leader;
       R[(size_t)I.D[1] * 32 + L] = L == Leader;
     }
-    return;
+    return true;
   }
   case OpMatch:
-    return matchLanes(I, R, EM);
+    matchLanes(I, R, EM);
+    return true;
   case OpRedux:
-    return reduxLanes(I, R, EM);
+    reduxLanes(I, R, EM);
+    return true;
   default:
-    fail(W, *Fr.F, I, -1, "internal: bad warp op");
+    return false;
   }
 }
 
