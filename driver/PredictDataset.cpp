@@ -254,7 +254,6 @@ Expected<Dataset> predict::readDataset(const std::string &Path, Target T) {
                 join(Missing, ", ") +
                 "; docs/prediction.md lists what a dataset needs");
   std::set<std::string> Devices;
-  std::vector<double> Clocks;
   std::vector<std::string> Cells;
   for (++I; I < Lines.size(); ++I) {
     StringRef Text = Lines[I].rtrim("\r");
@@ -278,7 +277,7 @@ Expected<Dataset> predict::readDataset(const std::string &Path, Target T) {
     Expected<double> Ns = L.number("time_ns_mean", true);
     if (Cycles && Ns && std::isfinite(*Cycles) && std::isfinite(*Ns) &&
         *Ns >= 100000)
-      Clocks.push_back(*Cycles / *Ns * 1000.0);
+      S.MeasuredClockMhz = *Cycles / *Ns * 1000.0;
     if (!Cycles)
       consumeError(Cycles.takeError());
     if (!Ns)
@@ -293,9 +292,5 @@ Expected<Dataset> predict::readDataset(const std::string &Path, Target T) {
   if (D.Rows.empty())
     return Fail("has no usable row (every row was left out or there are "
                 "none)");
-  if (!Clocks.empty()) {
-    std::sort(Clocks.begin(), Clocks.end());
-    D.MeasuredClockMhz = Clocks[Clocks.size() / 2];
-  }
   return D;
 }

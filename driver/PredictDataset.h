@@ -30,10 +30,6 @@ struct Dataset {
   std::vector<KernelSample> Rows;
   /// Rows left out, by reason ("complete = 0", "exact = lower-bound").
   std::map<std::string, unsigned> LeftOut;
-  /// Median SM clock of the rows, MHz, from sm_cycles_elapsed_max_mean and
-  /// time_ns_mean where both are there and the launch took at least
-  /// 100 microseconds; 0 when there are no such rows.
-  double MeasuredClockMhz = 0;
 };
 
 /// Splits one CSV line into fields (RFC 4180 quoting, no line breaks

@@ -112,6 +112,26 @@ float predict::features(const KernelSample &S, const GpuSpec &G,
   return float(std::log(std::isfinite(ModeledUs) ? ModeledUs : AnalyticUs));
 }
 
+Calibration predict::calibrate(const std::vector<const KernelSample *> &Rows,
+                               Calibration Base, Target T) {
+  std::vector<double> Targets, Clocks;
+  for (const KernelSample *S : Rows) {
+    Targets.push_back(S->Measured);
+    if (std::isfinite(S->MeasuredClockMhz))
+      Clocks.push_back(S->MeasuredClockMhz);
+  }
+  if (Targets.empty())
+    return Base;
+  std::sort(Targets.begin(), Targets.end());
+  Base.MedianTarget = Targets[Targets.size() / 2];
+  Base.FloorUs = T == Target::Time ? Targets.front() : 0;
+  if (!Clocks.empty()) {
+    std::sort(Clocks.begin(), Clocks.end());
+    Base.ClockMhz = Clocks[Clocks.size() / 2];
+  }
+  return Base;
+}
+
 double predict::lowerBound(const Calibration &C, Target T) {
   return T == Target::Time ? C.FloorUs : 0.0;
 }

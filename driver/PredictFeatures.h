@@ -78,6 +78,10 @@ struct KernelSample {
   /// instruction.
   double SectorRatio = NAN, BankConflictRatio = NAN, AtomicDensity = NAN;
   double Measured = NAN; ///< the target per launch (datasets only)
+  /// The SM clock the row was measured at, MHz (its cycles over its time),
+  /// where the launch took 100 microseconds or more; NaN otherwise
+  /// (datasets only).
+  double MeasuredClockMhz = NAN;
 
   uint64_t ctas() const { return Grid[0] * Grid[1] * Grid[2]; }
   uint64_t threadsPerCta() const { return Block[0] * Block[1] * Block[2]; }
@@ -103,6 +107,13 @@ const std::vector<std::string> &featureNames();
 /// its base margin (the log of the target's starting estimate).
 float features(const KernelSample &S, const GpuSpec &G, const Calibration &C,
                Target T, float *Out);
+
+/// Base with what is measured from Rows (the training rows alone, so that
+/// a held-out program never sets them): the launch floor (the shortest
+/// time), the clock (the rows' median measured clock; Base's when none has
+/// one) and the median target.
+Calibration calibrate(const std::vector<const KernelSample *> &Rows,
+                      Calibration Base, Target T);
 
 /// The smallest value a prediction may take: the measured launch floor for
 /// time, 0 for power.

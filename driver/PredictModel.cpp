@@ -179,6 +179,18 @@ Expected<std::vector<double>> predictWith(const xgb::Booster &B,
   return R;
 }
 
+/// Base with the floor, clock and median target measured on the rows Use
+/// selects alone: a fold's figures never come from the program it
+/// predicts.
+Calibration calibrationOf(const Dataset &D, const std::vector<bool> &Use,
+                          const Calibration &Base, Target T) {
+  std::vector<const KernelSample *> Rows;
+  for (size_t I = 0; I < D.Rows.size(); ++I)
+    if (Use[I])
+      Rows.push_back(&D.Rows[I]);
+  return calibrate(Rows, Base, T);
+}
+
 /// The programs of the rows Use selects.
 std::set<std::string> programsOf(const Dataset &D,
                                  const std::vector<bool> &Use) {
@@ -216,13 +228,14 @@ Expected<Choice> choose(const Dataset &D, const std::vector<bool> &Use,
         Inner[I] = false;
         Test.push_back(D.Rows[I]);
       }
+    Calibration IC = calibrationOf(D, Inner, C, O.T);
     for (unsigned Set = 0; Set < Sets; ++Set) {
-      Expected<xgb::Booster> B = fit(D, Inner, G, C, O, {Most, Set});
+      Expected<xgb::Booster> B = fit(D, Inner, G, IC, O, {Most, Set});
       if (!B)
         return B.takeError();
       for (size_t K = 0; K < Grid.size(); ++K) {
         Expected<std::vector<double>> Pred =
-            predictWith(*B, Grid[K], Most, Test, G, C, O.T);
+            predictWith(*B, Grid[K], Most, Test, G, IC, O.T);
         if (!Pred)
           return Pred.takeError();
         std::vector<double> Apes;
@@ -281,21 +294,22 @@ Error leaveOneOut(const Dataset &D, const GpuSpec &G, const Calibration &C,
         Where.push_back(I);
       }
     }
-    Expected<Choice> Ch = choiceFor(D, Use, G, C, O);
+    Calibration FC = calibrationOf(D, Use, C, O.T);
+    Expected<Choice> Ch = choiceFor(D, Use, G, FC, O);
     if (!Ch)
       return Ch.takeError();
     FoldChoice[P] = describe(*Ch);
-    Expected<xgb::Booster> B = fit(D, Use, G, C, O, *Ch);
+    Expected<xgb::Booster> B = fit(D, Use, G, FC, O, *Ch);
     if (!B)
       return B.takeError();
     Expected<std::vector<double>> Pred =
-        predictWith(*B, Ch->Rounds, Ch->Rounds, Test, G, C, O.T);
+        predictWith(*B, Ch->Rounds, Ch->Rounds, Test, G, FC, O.T);
     if (!Pred)
       return Pred.takeError();
     for (KernelSample &S : Test)
       S = withoutEmulator(std::move(S));
     Expected<std::vector<double>> BarePred =
-        predictWith(*B, Ch->Rounds, Ch->Rounds, Test, G, C, O.T);
+        predictWith(*B, Ch->Rounds, Ch->Rounds, Test, G, FC, O.T);
     if (!BarePred)
       return BarePred.takeError();
     for (size_t K = 0; K < Where.size(); ++K) {
@@ -314,13 +328,13 @@ Expected<Model> predict::train(const Dataset &D, const GpuSpec &G,
   Model M;
   M.T = O.T;
   M.Gpu = G;
-  M.Cal = C;
   M.From = D.From;
   M.DatasetFile = sys::path::filename(D.Path).str();
   M.Rows = D.Rows.size();
   M.LeftOut = D.LeftOut;
   M.XgbVersion = xgb::version();
   std::vector<bool> All(D.Rows.size(), true);
+  M.Cal = calibrationOf(D, All, C, O.T);
   size_t Programs = programsOf(D, All).size();
   M.Programs = Programs;
   std::vector<double> Held(D.Rows.size(), NAN), Bare(D.Rows.size(), NAN);
@@ -339,7 +353,7 @@ Expected<Model> predict::train(const Dataset &D, const GpuSpec &G,
     M.Held = {"leave-one-program-out", "", errorsOf(D.Rows, Held)};
     M.HeldWithoutEmulator = errorsOf(D.Rows, Bare);
   }
-  Expected<Choice> Ch = choiceFor(D, All, G, C, O);
+  Expected<Choice> Ch = choiceFor(D, All, G, M.Cal, O);
   if (!Ch)
     return Ch.takeError();
   M.Rounds = Ch->Rounds;
@@ -358,7 +372,7 @@ Expected<Model> predict::train(const Dataset &D, const GpuSpec &G,
         "chose " +
         describe(*Ch);
   }
-  Expected<xgb::Booster> B = fit(D, All, G, C, O, *Ch);
+  Expected<xgb::Booster> B = fit(D, All, G, M.Cal, O, *Ch);
   if (!B)
     return B.takeError();
   M.Booster = std::move(*B);

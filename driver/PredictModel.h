@@ -82,8 +82,11 @@ struct Model {
 };
 
 /// Trains on D (leave-one-program-out first when asked; then on every
-/// row). HeldOutPredictions, when given, gets each row's prediction by the
-/// model trained without its program (NaN without held-out evaluation).
+/// row). C's floor, clock and median target are measured anew on each
+/// fold's training rows (calibrate); C's clock is the fallback when they
+/// have no measured clock. HeldOutPredictions, when given, gets each row's
+/// prediction by the model trained without its program (NaN without held-out
+/// evaluation).
 llvm::Expected<Model> train(const Dataset &D, const GpuSpec &G,
                             const Calibration &C, const TrainOptions &O,
                             std::vector<double> *HeldOutPredictions);

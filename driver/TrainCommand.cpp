@@ -210,26 +210,20 @@ int warpscope::runTrain() {
                   FeatureVersion + " (" + join(featureNames(), ", ") + ")");
     C.Excluded.push_back(F);
   }
-  std::vector<double> Targets;
-  for (const KernelSample &S : D->Rows)
-    Targets.push_back(S.Measured);
-  std::sort(Targets.begin(), Targets.end());
-  C.MedianTarget = Targets[Targets.size() / 2];
-  C.FloorUs = O.T == Target::Time ? Targets.front() : 0;
-  C.ClockMhz = D->MeasuredClockMhz;
-  if (!(C.ClockMhz > 0)) {
-    // No long launches with cycle counts: the configuration's clock.
+  // The floor, clock and median target are measured by train() on each
+  // fold's training rows; the configuration's clock is the fallback for
+  // rows without long launches with cycle counts.
 #ifdef WARPSCOPE_RUN_TIMING_CONFIGS
-    emu::timing::Config TC;
-    std::string Why;
-    emu::timing::loadConfig(G->Config, TC, Why);
-    C.ClockMhz = TC.ClockMhz;
+  emu::timing::Config TC;
+  std::string Why;
+  emu::timing::loadConfig(G->Config, TC, Why);
+  C.ClockMhz = TC.ClockMhz;
 #endif
-  }
   std::vector<double> Held;
   Expected<Model> M = train(*D, *G, C, O, &Held);
   if (!M)
     return Fail(DatasetPath + ": " + toString(M.takeError()));
+  C = M->Cal;
   M->Name = Name.empty() ? sys::path::stem(OutPath).str() : Name;
   if (!HeldOutCsv.empty())
     if (Error E = writeHeldOut(*D, Held))
@@ -243,7 +237,10 @@ int warpscope::runTrain() {
     outs() << "  left out " << N << " row(s): " << Why << "\n";
   outs() << formatv("  GPU configuration {0}; clock {1:F0} MHz ({2}); ",
                     G->Config, C.ClockMhz,
-                    D->MeasuredClockMhz > 0
+                    any_of(D->Rows,
+                           [](const KernelSample &S) {
+                             return std::isfinite(S.MeasuredClockMhz);
+                           })
                         ? "measured: cycles over time of the launches of 100 "
                           "us or more"
                         : "the configuration's: the dataset has no cycle "

@@ -117,23 +117,30 @@ TEST(PredictErrors, Figures) {
   EXPECT_NEAR(E.ProgramMedianApe, 20, 1e-9);
 }
 
-/// Four programs whose times follow the analytic estimate (floor plus the
-/// largest term) with a factor of 1.2 and a wiggle of ±2%.
+/// Four programs whose times follow the analytic estimate (the floor plus
+/// the largest term) with the term 1.2 times longer and a wiggle of ±2%;
+/// each has a launch too small for any term, which takes the floor (train
+/// measures the floor as the shortest time).
 Dataset syntheticDataset() {
   Dataset D;
   D.Path = "synthetic.csv";
   D.From.Device = "test GPU";
   const char *Programs[] = {"a", "b", "c", "d"};
-  for (int P = 0; P < 4; ++P)
+  for (int P = 0; P < 4; ++P) {
+    KernelSample Tiny = sample(1, 1, 0);
+    Tiny.Program = Programs[P];
+    Tiny.Measured = calibration().FloorUs;
+    D.Rows.push_back(Tiny);
     for (int K = 0; K < 8; ++K) {
       KernelSample S =
           sample(8u << K, (P + 1) * 1e5 * (1 << K), (4 - P) * 1e6 * (1 << K));
       S.Program = Programs[P];
       Analytic A = analytic(S, h100(), calibration());
-      S.Measured = 1.2 * (calibration().FloorUs + A.maxUs()) *
+      S.Measured = (calibration().FloorUs + 1.2 * A.maxUs()) *
                    (1 + 0.02 * (K % 3 - 1.0));
       D.Rows.push_back(S);
     }
+  }
   return D;
 }
 
@@ -193,9 +200,11 @@ TEST(PredictModel, NeverBelowTheLaunchFloor) {
   Calibration C = calibration();
   llvm::Expected<Model> M = train(D, h100(), C, O, nullptr);
   ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  // The floor is the shortest time trained on.
+  EXPECT_DOUBLE_EQ(M->Cal.FloorUs, 0.4 * C.FloorUs);
   auto P = predictSamples(*M, {sample(1, 1, 0)});
   ASSERT_TRUE(bool(P));
-  EXPECT_DOUBLE_EQ((*P)[0], C.FloorUs);
+  EXPECT_DOUBLE_EQ((*P)[0], M->Cal.FloorUs);
 }
 
 TEST(PredictModel, HeldOutProgramIsNotTrainedOn) {
@@ -206,12 +215,19 @@ TEST(PredictModel, HeldOutProgramIsNotTrainedOn) {
   // nothing in training tells of it, so its held-out predictions stay near
   // the law (an eighth of its times or less); a model that saw d's rows
   // predicts them higher (the final model, trained on every row, does).
+  // Its launch at the floor is dropped (a floor is the same in any program).
   Dataset D = syntheticDataset();
+  Calibration C = calibration();
+  D.Rows.erase(std::remove_if(D.Rows.begin(), D.Rows.end(),
+                              [&](const KernelSample &S) {
+                                return S.Program == "d" &&
+                                       S.Measured == C.FloorUs;
+                              }),
+               D.Rows.end());
   for (KernelSample &S : D.Rows)
     if (S.Program == "d")
       S.Measured *= 10;
   TrainOptions O;
-  Calibration C = calibration();
   std::vector<double> Held;
   llvm::Expected<Model> M = train(D, h100(), C, O, &Held);
   ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
@@ -271,6 +287,51 @@ TEST(PredictModel, NestedSelectionDropsTreesThatDoNotTransfer) {
   ASSERT_EQ(M->FoldChoice.size(), 4u);
   for (const auto &[P, What] : M->FoldChoice)
     EXPECT_EQ(What, "0 rounds (the margin alone)") << "fold " << P;
+}
+
+TEST(PredictModel, HeldOutProgramSetsNoCalibrationFigure) {
+  if (llvm::Error E = xgb::available()) {
+    GTEST_SKIP() << llvm::toString(std::move(E));
+  }
+  // Program a runs ten times faster than the others: its shortest time
+  // would be the launch floor of a model that saw it. Held out, the fold's
+  // floor is the other programs' shortest time, which bounds a's held-out
+  // predictions from below; the model kept (every row) has a's floor.
+  Dataset D = syntheticDataset();
+  double OthersFloor = INFINITY, AFloor = INFINITY;
+  for (KernelSample &S : D.Rows) {
+    if (S.Program == "a")
+      S.Measured *= 0.1;
+    double &F = S.Program == "a" ? AFloor : OthersFloor;
+    F = std::min(F, S.Measured);
+  }
+  TrainOptions O;
+  O.Rounds = 0;
+  std::vector<double> Held;
+  llvm::Expected<Model> M = train(D, h100(), calibration(), O, &Held);
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  EXPECT_DOUBLE_EQ(M->Cal.FloorUs, AFloor);
+  for (size_t I = 0; I < D.Rows.size(); ++I) {
+    if (D.Rows[I].Program == "a") {
+      EXPECT_GE(Held[I], OthersFloor) << "row " << I;
+    }
+  }
+}
+
+TEST(PredictFeatures, CalibrationFromTheRowsGiven) {
+  // The floor is the shortest time, the clock the median of the rows'
+  // measured clocks (the base's when no row has one).
+  std::vector<KernelSample> Rows(3, sample(8, 1e5, 1e6));
+  Rows[0].Measured = 7, Rows[1].Measured = 3, Rows[2].Measured = 5;
+  std::vector<const KernelSample *> Ptrs = {&Rows[0], &Rows[1], &Rows[2]};
+  Calibration C = calibrate(Ptrs, calibration(), Target::Time);
+  EXPECT_DOUBLE_EQ(C.FloorUs, 3);
+  EXPECT_DOUBLE_EQ(C.MedianTarget, 5);
+  EXPECT_DOUBLE_EQ(C.ClockMhz, calibration().ClockMhz);
+  Rows[0].MeasuredClockMhz = 1500, Rows[1].MeasuredClockMhz = 1700;
+  Rows[2].MeasuredClockMhz = 1600;
+  EXPECT_DOUBLE_EQ(calibrate(Ptrs, calibration(), Target::Time).ClockMhz, 1600);
+  EXPECT_DOUBLE_EQ(calibrate(Ptrs, calibration(), Target::Power).FloorUs, 0);
 }
 
 } // namespace
