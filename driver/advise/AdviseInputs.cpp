@@ -162,6 +162,15 @@ bool blameAll(LoadedInputs &L) {
                               "samples are not used");
       return false;
     }
+    if (L.Samples->NotIssuedKnown) {
+      // GPA's active samples: those in which the scheduler issued.
+      double NotIssued = 0;
+      for (const SampledPc *P : Pcs)
+        for (const auto &[Stall, N] : P->Stalls)
+          NotIssued += isNotIssuedStall(Stall) ? double(N) : 0;
+      FunctionBlame &B = L.Blame[Name];
+      B.Issued = std::max(0.0, B.Total - NotIssued);
+    }
   }
   return true;
 }
