@@ -583,12 +583,19 @@ TEST(OccupancyLimiter, FiresOnRegisters) {
   EXPECT_EQ(emu::formatWhatIf(A[0].Change), "_Z5heavyPf:registers=32");
 }
 
+/// The occupancy limiter's advice for a kernel of 32 registers (8 blocks
+/// of 256 threads would fit) with Bytes of shared memory per block, in a
+/// grid that wants 8 blocks per SM.
+std::vector<Advice> sharedLimited(uint64_t Bytes) {
+  ProfileSet P = occupancyKernel(32, 8 * 132);
+  P.Functions[0].Resources->StaticSharedBytes = Bytes;
+  return runOptimizer("occupancy_limiter", occupancyInputs(P));
+}
+
 TEST(OccupancyLimiter, FiresOnSharedMemory) {
   // 48 KB of shared memory per block (+1 KB reserved): 4 blocks of the
   // H100's 228 KB; 32 registers would allow 8, which the grid wants.
-  ProfileSet P = occupancyKernel(32, 8 * 132);
-  P.Functions[0].Resources->StaticSharedBytes = 48 * 1024;
-  std::vector<Advice> A = runOptimizer("occupancy_limiter", occupancyInputs(P));
+  std::vector<Advice> A = sharedLimited(48 * 1024);
   ASSERT_EQ(A.size(), 1u);
   EXPECT_NE(A[0].Hotspots[0].Evidence.find("limited by shared memory"),
             std::string::npos);
@@ -609,9 +616,7 @@ TEST(OccupancyLimiter, FiresOnSharedMemory) {
 TEST(OccupancyLimiter, SharedMemoryAtTheLargestCarveout) {
   // 56 KB per block: 4 x 57 KB fill the 228 KB carveout already, so the
   // most that fits 8 blocks costs no L1: advised as it is.
-  ProfileSet P = occupancyKernel(32, 8 * 132);
-  P.Functions[0].Resources->StaticSharedBytes = 56 * 1024;
-  std::vector<Advice> A = runOptimizer("occupancy_limiter", occupancyInputs(P));
+  std::vector<Advice> A = sharedLimited(56 * 1024);
   ASSERT_EQ(A.size(), 1u);
   EXPECT_NE(A[0].Hints[0].find("at most 28160 B of shared memory per block"),
             std::string::npos)
