@@ -61,6 +61,8 @@ struct KernelModeledTime {
   std::string Config;        ///< e.g. "h100-sxm" (the first launch's)
   uint64_t SmsSimulated = 0; ///< the most any launch simulated
   bool Scaled = false;       ///< some launch simulated a subset of SMs
+  /// The SMs' cycles and the launches' fixed cost.
+  double total() const { return Cycles + LaunchCycles; }
 };
 
 /// Everything loaded from the directory; null / empty where absent.

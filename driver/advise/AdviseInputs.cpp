@@ -162,18 +162,29 @@ bool blameAll(LoadedInputs &L) {
                               "samples are not used");
       return false;
     }
+    if (L.Samples->NotIssuedKnown) {
+      // GPA's active samples: those in which the scheduler issued.
+      double NotIssued = 0;
+      for (const SampledPc *P : Pcs)
+        for (const auto &[Stall, N] : P->Stalls)
+          NotIssued += isNotIssuedStall(Stall) ? double(N) : 0;
+      FunctionBlame &B = L.Blame[Name];
+      B.Issued = std::max(0.0, B.Total - NotIssued);
+    }
   }
   return true;
 }
 
-/// Sums each kernel's `launches[].modeled` (the timing model's figures,
-/// modeled, never measured) into In.ModeledTime.
-void fillModeledTime(LoadedInputs &L) {
+} // namespace
+
+std::map<std::string, KernelModeledTime>
+modeledTimes(const Truth &T, const ProfileSet *Profile) {
+  std::map<std::string, KernelModeledTime> Out;
   std::map<std::string, double> SmSum;
-  for (const TruthLaunch &TL : L.GroundTruth->Launches) {
+  for (const TruthLaunch &TL : T.Launches) {
     if (!TL.Modeled)
       continue;
-    KernelModeledTime &K = L.In.ModeledTime[TL.Kernel];
+    KernelModeledTime &K = Out[TL.Kernel];
     const TruthModeled &M = *TL.Modeled;
     if (K.Launches == 0)
       K.Config = M.Config;
@@ -185,15 +196,18 @@ void fillModeledTime(LoadedInputs &L) {
     K.Scaled |= M.Scaled;
     // The SMs the launch occupies: the configuration's, where it is known.
     std::optional<MachineConfig> C = machineConfig(M.Config);
-    double Sms = C                                 ? C->Sms
-                 : L.Profile && L.Profile->SmCount ? L.Profile->SmCount
-                                                   : double(DefaultSms);
+    double Sms = C                             ? C->Sms
+                 : Profile && Profile->SmCount ? Profile->SmCount
+                                               : double(DefaultSms);
     double Blocks = double(TL.Grid[0] * TL.Grid[1] * TL.Grid[2]);
     SmSum[TL.Kernel] += std::min(Sms, Blocks);
   }
-  for (auto &[Name, K] : L.In.ModeledTime)
+  for (auto &[Name, K] : Out)
     K.SmsUsed = SmSum[Name] / double(K.Launches);
+  return Out;
 }
+
+namespace {
 
 void notePresent(LoadedInputs &L) {
   std::vector<InputKind> &P = L.In.Present;
@@ -271,7 +285,7 @@ Expected<std::unique_ptr<LoadedInputs>> loadAdviseInputs(RunDirectory &Run) {
     L->SingleBefore += B.SingleBefore;
     L->SingleAfter += B.SingleAfter;
   }
-  fillModeledTime(*L);
+  L->In.ModeledTime = modeledTimes(*L->GroundTruth, L->Profile);
   notePresent(*L);
   L->In.Profile = L->Profile ? &*L->Profile : nullptr;
   L->In.GroundTruth = L->GroundTruth->Files ? L->GroundTruth : nullptr;

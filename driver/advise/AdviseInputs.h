@@ -59,6 +59,14 @@ bool blameFunction(const Function &F, const std::vector<const SampledPc *> &Pcs,
 /// opcodes differ from the listing's (another build).
 std::vector<double> exactExecutions(const Function &F, const Truth &T);
 
+/// Each kernel's `launches[].modeled` summed (the timing model's figures,
+/// modeled, never measured), by mangled name: the advice's modeled time
+/// and a what-if re-run's both come from here, so that a re-simulated
+/// estimate compares like with like. Profile (may be null) gives the SM
+/// count where the configuration is not a known one.
+std::map<std::string, KernelModeledTime>
+modeledTimes(const Truth &T, const ProfileSet *Profile);
+
 } // namespace warpscope::advise
 
 #endif // WARPSCOPE_DRIVER_ADVISE_ADVISEINPUTS_H

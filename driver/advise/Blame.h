@@ -76,7 +76,13 @@ struct FunctionBlame {
   std::vector<BlameEdge> Edges;    ///< every edge found, pruned ones too
   /// Dependency stalls no kept edge explains: they stay where observed.
   std::vector<double> Unexplained;
-  double Total = 0, Active = 0; ///< T and A of GPA's estimators
+  /// T, and the samples of warps that issued ("selected").
+  double Total = 0, Active = 0;
+  /// The samples in which the warp's scheduler issued (T less the
+  /// not-issued ones): GPA's active samples A, which latency hiding is
+  /// bounded by; negative where the samples do not say (then Active).
+  double Issued = -1;
+  double active() const { return Issued >= 0 ? Issued : Active; }
   /// Exact warp executions per instruction (hybrid mode), else empty.
   std::vector<double> Executed;
   /// Nodes (instructions with dependency stalls) and how many are single

@@ -23,7 +23,9 @@ namespace advise {
 struct KernelView {
   std::string Kernel;
   std::vector<const FunctionBlame *> Parts;
-  double T = 0, A = 0; ///< samples, active samples, over all Parts
+  /// Samples, and GPA's active samples (the scheduler issued:
+  /// FunctionBlame::active()), over all Parts.
+  double T = 0, A = 0;
   /// The profile's record of the kernel (launches, resources), if any.
   const FunctionProfile *Profile = nullptr;
 };

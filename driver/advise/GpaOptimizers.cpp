@@ -69,7 +69,7 @@ std::vector<KernelView> kernelViews(const Inputs &In) {
         continue;
       V.Parts.push_back(&It->second);
       V.T += It->second.Total;
-      V.A += It->second.Active;
+      V.A += It->second.active();
       for (const Instr &I : It->second.Code->Instrs)
         if (!I.Callee.empty() && Seen.insert(I.Callee).second)
           Work.push_back(I.Callee);

@@ -98,7 +98,9 @@ ParallelInputs parallelInputs(const Inputs &In, const std::string &Kernel) {
       continue;
     // A warp is ready when it issued (selected) and when it could have
     // but another was picked (not_selected).
-    double Ready = V.A, Fixed = 0;
+    double Ready = 0, Fixed = 0;
+    for (const FunctionBlame *B : V.Parts)
+      Ready += B->Active;
     for (const FunctionBlame *B : V.Parts)
       for (const InstrStalls &S : B->Stalls)
         for (const auto &[R, N] : S.ByReason) {

@@ -55,6 +55,50 @@ uint64_t sharedFor(const SmLimits &L, KernelFootprint K, uint32_t Target) {
   return blocksOf(L, K) >= Target ? Bytes : 0;
 }
 
+/// The most shared memory per block (static + dynamic) with which Target
+/// blocks fit in Carveout bytes of shared memory (0: none).
+uint64_t sharedWithin(const SmLimits &L, uint64_t Carveout, uint32_t Target) {
+  const uint64_t Per = Carveout / Target;
+  if (Per <= L.ReservedSharedPerBlock)
+    return 0;
+  return (Per - L.ReservedSharedPerBlock) / L.SharedAllocationUnit *
+         L.SharedAllocationUnit;
+}
+
+/// The shared-memory change for Target blocks/SM. The most a block may
+/// hold (Most) fills the SM's largest carveout, and the L1 is what the
+/// carveout leaves of the unified L1/shared memory (Occupancy.h): Most can
+/// cost the kernel most of its L1 cache. The size advised is therefore the
+/// most that fits Target blocks in the carveout the launch has now, so
+/// that the change is the occupancy alone and the L1 stays as large; the
+/// hint names both.
+void liftShared(const SmLimits &L, const KernelFootprint &K, uint32_t Blocks,
+                uint32_t Target, uint64_t Most, Lift &Out) {
+  const uint64_t Now = K.StaticSharedBytes + K.DynamicSharedBytes;
+  const uint64_t Carveout = sharedCarveout(L, Blocks * sharedPerBlock(L, K));
+  const uint64_t Keep = sharedWithin(L, Carveout, Target);
+  const uint64_t Bytes = Keep && Keep < Most ? Keep : Most;
+  Out.Changed = K;
+  Out.Changed.StaticSharedBytes = Bytes;
+  Out.Changed.DynamicSharedBytes = 0;
+  Out.Hint = formatv("Use at most {0} B of shared memory per block (now "
+                     "{1} B) for {2} blocks/SM: a smaller tile, narrower "
+                     "types, or reuse of one buffer for two phases",
+                     Bytes, Now, Target);
+  if (Bytes == Most)
+    return;
+  KernelFootprint AtMost = Out.Changed;
+  AtMost.StaticSharedBytes = Most;
+  const uint64_t MostCarveout =
+      sharedCarveout(L, Target * sharedPerBlock(L, AtMost));
+  Out.Hint += formatv(". That keeps the SM's shared-memory carveout at {0} KB "
+                      "and so its L1 cache as large as now; up to {1} B also "
+                      "fits {2} blocks/SM, but a {3} KB carveout takes the "
+                      "difference from the L1",
+                      Carveout / 1024, Most, Target, MostCarveout / 1024)
+                  .str();
+}
+
 /// The change that removes the binding limit up to Needed blocks per SM
 /// (or gets as close as it can), or nullopt when the limit is not one a
 /// change of the kernel lifts.
@@ -89,13 +133,7 @@ std::optional<Lift> liftFor(const SmLimits &L, const KernelFootprint &K,
     const uint64_t Now = K.StaticSharedBytes + K.DynamicSharedBytes;
     if (!Bytes || Bytes >= Now)
       return std::nullopt;
-    Out.Changed = K;
-    Out.Changed.StaticSharedBytes = Bytes;
-    Out.Changed.DynamicSharedBytes = 0;
-    Out.Hint = formatv("Use at most {0} B of shared memory per block (now "
-                       "{1} B) for {2} blocks/SM: a smaller tile, narrower "
-                       "types, or reuse of one buffer for two phases",
-                       Bytes, Now, Target);
+    liftShared(L, K, R.BlocksPerSM, Target, Bytes, Out);
   } else if (R.Limiters & LimitBlocks) {
     // Small blocks: the 32-block limit binds before the warp limit.
     const uint32_t Threads =

@@ -4,6 +4,7 @@
 #include "../GroundTruth.h"
 #include "../RunDirectory.h"
 #include "../RunLog.h"
+#include "AdviseInputs.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -37,7 +38,8 @@ std::string recordedOption(const std::vector<std::string> &Cmd,
   return "";
 }
 
-/// The kernel's modeled cycles in Dir's ground truth, launch cost included.
+/// The kernel's modeled cycles in Dir's ground truth, launch cost included
+/// (summed as the advice's own modeled time is: modeledTimes).
 std::optional<double> kernelCycles(const std::string &Dir,
                                    const std::string &Kernel,
                                    std::string &Why) {
@@ -47,19 +49,13 @@ std::optional<double> kernelCycles(const std::string &Dir,
     Why = toString(TOr.takeError());
     return std::nullopt;
   }
-  const Truth &T = *TOr;
-  double Cycles = 0;
-  unsigned Launches = 0;
-  for (const TruthLaunch &L : T.Launches)
-    if (L.Kernel == Kernel && L.Modeled) {
-      Cycles += double(L.Modeled->Cycles);
-      ++Launches;
-    }
-  if (!Launches) {
+  std::map<std::string, KernelModeledTime> Times = modeledTimes(*TOr, nullptr);
+  auto It = Times.find(Kernel);
+  if (It == Times.end()) {
     Why = "the re-run has no modeled launch of the kernel";
     return std::nullopt;
   }
-  return Cycles;
+  return It->second.total();
 }
 
 /// The last line of File, for why a re-run failed.
@@ -178,9 +174,7 @@ void resimulate(const Inputs &In, const WhatIfRunner &Run,
       Done[Key] = {C, Why};
     }
     const auto &[After, Why] = Done[Key];
-    const double Before = M == In.ModeledTime.end()
-                              ? 0
-                              : M->second.Cycles + M->second.LaunchCycles;
+    const double Before = M == In.ModeledTime.end() ? 0 : M->second.total();
     if (!After || !(*After > 0) || !(Before > 0)) {
       A.Estimator += "; not re-simulated: " +
                      (Why.empty() ? std::string("no modeled time") : Why);

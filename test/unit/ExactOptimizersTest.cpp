@@ -583,19 +583,45 @@ TEST(OccupancyLimiter, FiresOnRegisters) {
   EXPECT_EQ(emu::formatWhatIf(A[0].Change), "_Z5heavyPf:registers=32");
 }
 
+/// The occupancy limiter's advice for a kernel of 32 registers (8 blocks
+/// of 256 threads would fit) with Bytes of shared memory per block, in a
+/// grid that wants 8 blocks per SM.
+std::vector<Advice> sharedLimited(uint64_t Bytes) {
+  ProfileSet P = occupancyKernel(32, 8 * 132);
+  P.Functions[0].Resources->StaticSharedBytes = Bytes;
+  return runOptimizer("occupancy_limiter", occupancyInputs(P));
+}
+
 TEST(OccupancyLimiter, FiresOnSharedMemory) {
   // 48 KB of shared memory per block (+1 KB reserved): 4 blocks of the
   // H100's 228 KB; 32 registers would allow 8, which the grid wants.
-  ProfileSet P = occupancyKernel(32, 8 * 132);
-  P.Functions[0].Resources->StaticSharedBytes = 48 * 1024;
-  std::vector<Advice> A = runOptimizer("occupancy_limiter", occupancyInputs(P));
+  std::vector<Advice> A = sharedLimited(48 * 1024);
   ASSERT_EQ(A.size(), 1u);
   EXPECT_NE(A[0].Hotspots[0].Evidence.find("limited by shared memory"),
             std::string::npos);
-  // The most a block may hold for 8 per SM: 228 KB / 8 less the 1 KB
-  // reserved, in 128 B units: 28160 B.
-  EXPECT_NE(A[0].Hints[0].find("at most 28160 B of shared memory per block"),
+  // 4 blocks of 49 KB hold 196 KB: a 196 KB carveout, the rest of the
+  // 256 KB is L1. 8 blocks fit in it with 196 KB / 8 less the 1 KB
+  // reserved, in 128 B units: 24064 B, which keeps the L1; the most that
+  // fits 8 (228 KB / 8 - 1 KB = 28160 B) needs the 228 KB carveout.
+  EXPECT_NE(A[0].Hints[0].find("at most 24064 B of shared memory per block"),
+            std::string::npos)
+      << A[0].Hints[0];
+  EXPECT_NE(A[0].Hints[0].find("carveout at 196 KB"), std::string::npos);
+  EXPECT_NE(A[0].Hints[0].find("up to 28160 B also fits 8 blocks/SM, but a "
+                               "228 KB carveout"),
             std::string::npos);
+  EXPECT_EQ(emu::formatWhatIf(A[0].Change), "_Z5heavyPf:shared=24064");
+}
+
+TEST(OccupancyLimiter, SharedMemoryAtTheLargestCarveout) {
+  // 56 KB per block: 4 x 57 KB fill the 228 KB carveout already, so the
+  // most that fits 8 blocks costs no L1: advised as it is.
+  std::vector<Advice> A = sharedLimited(56 * 1024);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_NE(A[0].Hints[0].find("at most 28160 B of shared memory per block"),
+            std::string::npos)
+      << A[0].Hints[0];
+  EXPECT_EQ(A[0].Hints[0].find("carveout"), std::string::npos);
   EXPECT_EQ(emu::formatWhatIf(A[0].Change), "_Z5heavyPf:shared=28160");
 }
 

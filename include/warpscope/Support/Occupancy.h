@@ -54,6 +54,14 @@ struct SmLimits {
   uint32_t maxWarpsPerSM() const { return MaxThreadsPerSM / WarpSize; }
 };
 
+/// The shared-memory capacities an SM's unified L1/shared memory can be
+/// configured with (the carveout), in KB: cc 9.0 supports these ten (CUDA
+/// C++ Programming Guide, "Compute Capability 9.0", Shared Memory; the
+/// occupancy calculator's cudaOccAlignUpShmemSizeVoltaPlus), cc 8.0 those
+/// up to 164. The rest of the unified memory is L1 cache.
+inline constexpr uint32_t SharedCarveoutsKb[] = {0,   8,   16,  32,  64,
+                                                 100, 132, 164, 196, 228};
+
 /// The H100 (sm_90) the emulator emulates: the defaults above.
 inline constexpr SmLimits H100Limits{};
 
@@ -83,6 +91,27 @@ struct OccupancyResult {
     return MaxWarpsPerSM ? double(WarpsPerSM) / MaxWarpsPerSM : 0;
   }
 };
+
+/// The shared memory one block of K takes on an SM: static + the system's
+/// reserved + dynamic, rounded to the allocation unit (as the occupancy
+/// rules count it).
+inline uint64_t sharedPerBlock(const SmLimits &L, const KernelFootprint &K) {
+  const uint64_t Bytes =
+      K.StaticSharedBytes + L.ReservedSharedPerBlock + K.DynamicSharedBytes;
+  return (Bytes + L.SharedAllocationUnit - 1) / L.SharedAllocationUnit *
+         L.SharedAllocationUnit;
+}
+
+/// The carveout the SM is configured with to hold Bytes of resident
+/// blocks' shared memory: the smallest supported capacity that holds them
+/// (the driver picks one that does not limit occupancy; the rest of the
+/// unified L1/shared memory is L1), at most L.SharedPerSM.
+inline uint64_t sharedCarveout(const SmLimits &L, uint64_t Bytes) {
+  for (uint32_t Kb : SharedCarveoutsKb)
+    if (uint64_t(Kb) * 1024 >= Bytes && uint64_t(Kb) * 1024 <= L.SharedPerSM)
+      return uint64_t(Kb) * 1024;
+  return L.SharedPerSM;
+}
 
 /// Blocks per SM by each limit, as cuda_occupancy.h computes them (default
 /// shared-memory carveout: the whole SM's shared memory is available).
@@ -116,9 +145,7 @@ inline OccupancyResult theoreticalOccupancy(const SmLimits &L,
                     L.RegisterSubPartitions / Warps;
   }
   // Shared memory: static + reserved + dynamic, rounded to the unit.
-  const uint64_t Shared = RoundUp(
-      K.StaticSharedBytes + L.ReservedSharedPerBlock + K.DynamicSharedBytes,
-      L.SharedAllocationUnit);
+  const uint64_t Shared = sharedPerBlock(L, K);
   const uint64_t ByShared =
       Shared > L.SharedPerBlockOptin + L.ReservedSharedPerBlock
           ? 0

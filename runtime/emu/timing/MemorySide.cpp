@@ -100,11 +100,11 @@ bool AtomicOwners::shared(uint64_t Addr, uint64_t Cta) {
   return E.Shared;
 }
 
-void MemorySide::init(const Config &Cfg, uint64_t NActive, uint64_t SharedInUse,
-                      SharedSide &S) {
+void MemorySide::init(const Config &Cfg, uint64_t NActive,
+                      uint64_t SharedCarveout, SharedSide &S) {
   C = &Cfg;
-  // The shared-memory carve-out comes out of the L1's capacity.
-  double Cap = std::max(0.0, Cfg.L1Bytes - (double)SharedInUse);
+  // The shared-memory carveout comes out of the L1's capacity.
+  double Cap = std::max(0.0, Cfg.L1Bytes - (double)SharedCarveout);
   L1.init((uint64_t)Cap, 4);
   Shared = &S;
   ActiveSms = (double)NActive;

@@ -48,6 +48,11 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
   K.DynamicSharedBytes = Shape.SharedPerCta;
   // A footprint the configuration cannot hold still runs, one CTA at a time.
   BlocksPerSm = std::max(1u, theoreticalOccupancy(L, K).BlocksPerSM);
+  // The unified L1/shared memory is split at a supported carveout that
+  // holds the resident CTAs' shared memory (the system's reserved 1 KB per
+  // CTA included); the L1 is the rest.
+  const uint64_t Carveout =
+      sharedCarveout(L, uint64_t(BlocksPerSm) * sharedPerBlock(L, K));
   SimIndex.assign(ActiveSms, -1);
   Shared = std::make_unique<SharedSide>();
   Shared->L2.init((uint64_t)(C.L2Bytes * SimSms / (double)ActiveSms), 16);
@@ -56,9 +61,9 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
     SimIndex[S] = (int32_t)K;
     uint64_t Expected =
         Shape.Ctas / ActiveSms + (S < Shape.Ctas % ActiveSms ? 1 : 0);
-    Sms.push_back(std::make_unique<SmSim>(
-        C, Table, NumSlots, ActiveSms, BlocksPerSm, Expected,
-        Shape.SharedPerCta, SamplePeriod, *Shared));
+    Sms.push_back(std::make_unique<SmSim>(C, Table, NumSlots, ActiveSms,
+                                          BlocksPerSm, Expected, Carveout,
+                                          SamplePeriod, *Shared));
     Sms.back()->seedSampling(SampleSeed * SimSms + K, ExactStalls);
   }
   NextCta = wanted(0) ? 0 : nextWanted(0);

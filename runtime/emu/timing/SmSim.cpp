@@ -35,13 +35,13 @@ uint64_t ceilCycle(double D) { return (uint64_t)std::ceil(D); }
 
 SmSim::SmSim(const Config &C, const std::vector<StaticInst> &Table,
              uint32_t NumSlots, uint64_t ActiveSms, uint32_t BlocksPerSm,
-             uint64_t Expected, uint64_t SharedPerCta, unsigned SamplePeriod,
+             uint64_t Expected, uint64_t SharedCarveout, unsigned SamplePeriod,
              SharedSide &Shared)
     : C(C), Table(Table), NumSlots(NumSlots), BlocksPerSm(BlocksPerSm),
       Expected(Expected), SamplePeriod(SamplePeriod) {
   Ctas.resize(BlocksPerSm);
   Smsps.resize((size_t)C.SubPartitions);
-  Mem.init(C, ActiveSms, SharedPerCta * BlocksPerSm, Shared);
+  Mem.init(C, ActiveSms, SharedCarveout, Shared);
   if (SamplePeriod)
     Samples.resize(Table.size());
 }

@@ -74,7 +74,7 @@ struct SharedSide {
 /// and what an access costs (latency).
 class MemorySide {
 public:
-  void init(const Config &C, uint64_t ActiveSms, uint64_t SharedInUse,
+  void init(const Config &C, uint64_t ActiveSms, uint64_t SharedCarveout,
             SharedSide &Shared);
   /// The cycle the access's data is back (loads, atomics) or written
   /// (stores), issued at T by a warp of CTA Cta.
@@ -133,7 +133,7 @@ class SmSim {
 public:
   SmSim(const Config &C, const std::vector<StaticInst> &Table,
         uint32_t NumSlots, uint64_t ActiveSms, uint32_t BlocksPerSm,
-        uint64_t Expected, uint64_t SharedPerCta, unsigned SamplePeriod,
+        uint64_t Expected, uint64_t SharedCarveout, unsigned SamplePeriod,
         SharedSide &Shared);
   /// Takes the trace of this SM's Seq-th CTA and runs as far as it can
   /// (the caller holds the launch's lock: the L2 is shared).

@@ -96,6 +96,26 @@ TEST(Occupancy, NothingFits) {
   EXPECT_EQ(occupancy(64, 16, 0, 227 * 1024).BlocksPerSM, 1u);
 }
 
+TEST(Occupancy, CarveoutIsTheSmallestCapacityThatHoldsTheBlocks) {
+  KernelFootprint K;
+  K.DynamicSharedBytes = 60 * 1024;
+  // 60 KB + the 1 KB reserved per block, in 128 B units.
+  EXPECT_EQ(sharedPerBlock(H100Limits, K), 61u * 1024);
+  K.DynamicSharedBytes = 1000;
+  EXPECT_EQ(sharedPerBlock(H100Limits, K), 2048u);
+  // 3 x 61 KB = 183 KB: the 196 KB carveout; 8 x 9 KB = 72 KB: 100 KB.
+  EXPECT_EQ(sharedCarveout(H100Limits, 183 * 1024), 196u * 1024);
+  EXPECT_EQ(sharedCarveout(H100Limits, 72 * 1024), 100u * 1024);
+  EXPECT_EQ(sharedCarveout(H100Limits, 64 * 1024), 64u * 1024);
+  EXPECT_EQ(sharedCarveout(H100Limits, 0), 0u);
+  EXPECT_EQ(sharedCarveout(H100Limits, 228 * 1024), 228u * 1024);
+  // Never more than the SM's shared memory (an A100's 164 KB).
+  SmLimits A100 = H100Limits;
+  A100.SharedPerSM = 164 * 1024;
+  EXPECT_EQ(sharedCarveout(A100, 150 * 1024), 164u * 1024);
+  EXPECT_EQ(sharedCarveout(A100, 170 * 1024), 164u * 1024);
+}
+
 TEST(Occupancy, LimiterNames) {
   EXPECT_EQ(limiterNames(LimitThreads | LimitRegisters), "registers, threads");
   EXPECT_EQ(limiterNames(LimitShared), "shared memory");

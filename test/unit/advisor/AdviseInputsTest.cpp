@@ -61,6 +61,39 @@ TEST(AdviseInputs, ModeledTimeFromTheLaunches) {
   sys::fs::remove_directories(Dir);
 }
 
+TruthLaunch modeledLaunch(const char *Kernel, uint64_t Cycles,
+                          uint64_t LaunchCycles) {
+  TruthLaunch L;
+  L.Kernel = Kernel;
+  L.Grid[0] = 264;
+  L.Modeled.emplace();
+  L.Modeled->Config = "h100-sxm";
+  L.Modeled->Cycles = Cycles;
+  L.Modeled->LaunchCycles = LaunchCycles;
+  return L;
+}
+
+// The one per-kernel sum the advice's modeled time and a what-if re-run's
+// (Resimulate.cpp) both take: the SMs' cycles and the fixed launch cost
+// apart, their total the launches' modeled cycles.
+TEST(AdviseInputs, ModeledTimesSumEachKernelsLaunches) {
+  Truth T;
+  T.Launches = {modeledLaunch("_Z1kv", 1000, 200),
+                modeledLaunch("_Z1kv", 3000, 200),
+                modeledLaunch("_Z1jv", 50, 0)};
+  T.Launches.push_back(TruthLaunch{}); // no modeled time: not counted
+  T.Launches.back().Kernel = "_Z1iv";
+  std::map<std::string, KernelModeledTime> M = modeledTimes(T, nullptr);
+  ASSERT_EQ(M.size(), 2u);
+  const KernelModeledTime &K = M.at("_Z1kv");
+  EXPECT_DOUBLE_EQ(K.Cycles, 3600);
+  EXPECT_DOUBLE_EQ(K.LaunchCycles, 400);
+  EXPECT_DOUBLE_EQ(K.total(), 4000);
+  EXPECT_EQ(K.Launches, 2u);
+  EXPECT_DOUBLE_EQ(K.SmsUsed, 132); // 264 blocks on h100-sxm's 132 SMs
+  EXPECT_DOUBLE_EQ(M.at("_Z1jv").total(), 50);
+}
+
 TEST(AdviseInputs, NoModeledTimeWithoutTheModel) {
   std::string Dir = truthDirectory(R"({"schema":"warpscope-emu/1","module":"m",
  "functions":[{"name":"_Z1kv","kernel":true,"instructions":[]}],

@@ -74,6 +74,9 @@ struct Kernel {
   CodeSet Code;
   std::map<std::string, std::vector<InstrStalls>> Stalls;
   std::map<std::string, FunctionBlame> Blame;
+  /// Samples in which the scheduler issued, per function (the loader's
+  /// FunctionBlame::Issued, from the not-issued samples); unset: unknown.
+  std::map<std::string, double> Issued;
   ProfileSet Profile;
   Truth GroundTruth;
   Inputs In;
@@ -115,6 +118,9 @@ struct Kernel {
       auto E = Executed.find(Name);
       Blame[Name] =
           blame(fn(Name), S, E == Executed.end() ? nullptr : &E->second);
+      auto I = Issued.find(Name);
+      if (I != Issued.end())
+        Blame[Name].Issued = I->second;
     }
     In.Code = &Code;
     In.Blame = &Blame;

@@ -40,6 +40,18 @@ TEST(CodeReordering, FiresBoundedByActive) {
   // min(A = 10, M^L = 90) = 10 hidden: 100 / 90.
   EXPECT_DOUBLE_EQ(only(K.run("code_reordering")), 100.0 / 90);
 }
+// GPA's active samples are those in which the scheduler issued, whichever
+// warp it picked: 2 of this warp's (selected) and 8 of others'
+// (not_selected); the other 90 are not-issued samples.
+TEST(CodeReordering, ActiveSamplesAreThoseTheSchedulerIssuedIn) {
+  Kernel K;
+  K.active(2);
+  K.stall(K.at("mul.wide.u32"), "not_selected", 8);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 90);
+  K.Issued["k"] = 10;
+  // min(A = 10, M^L = 90) = 10 hidden: 100 / 90 (the selected 2: 100 / 98).
+  EXPECT_DOUBLE_EQ(only(K.run("code_reordering")), 100.0 / 90);
+}
 TEST(CodeReordering, SilentWithoutActiveSamples) {
   Kernel K;
   K.stall(K.at("add.f32", 0), "long_scoreboard", 90);

@@ -353,3 +353,37 @@ TEST(TimingMechanism, StoresDrainWithoutHoldingTheWarpButEndTheLaunch) {
     }
   EXPECT_LE(Drain, 1u) << All;
 }
+
+TEST(TimingMechanism, TheSharedMemoryCarveoutComesOutOfTheL1) {
+  // One warp reads 300 lines twice, each load's value used before the next
+  // load issues: the second pass hits where the L1 holds 300 lines. The L1
+  // is the unified 256 KB less the carveout holding the shared memory of
+  // the CTAs that fit on the SM (each with its reserved 1 KB).
+  const Config C = config();
+  auto Run = [&](uint64_t Shared) {
+    WarpTrace W;
+    for (int Pass = 0; Pass < 2; ++Pass)
+      for (uint64_t K = 0; K < 300; ++K) {
+        addGlobal(W, GlobalLoad, 5000 + K);
+        add(W, UseLoad);
+      }
+    static const std::vector<StaticInst> T = table();
+    LaunchShape S;
+    S.Ctas = 1;
+    S.ThreadsPerCta = 32;
+    S.SharedPerCta = Shared;
+    LaunchModel M(C, T, 16, S, 0, 8);
+    CtaTrace Cta = cta({W});
+    Cta.Cta = 0;
+    M.submit(std::move(Cta));
+    return M.finish().Cycles;
+  };
+  const uint64_t None = Run(0);
+  // 190 KB: one CTA fits, 191 KB -> the 196 KB carveout, 60 KB of L1
+  // (480 lines): the second pass hits as with no shared memory.
+  EXPECT_EQ(Run(190 * 1024), None);
+  // 33 KB: 6 CTAs fit, 6 x 34 KB = 204 KB -> the 228 KB carveout, 28 KB of
+  // L1 (224 lines): the second pass misses, each load L2's latency instead
+  // of L1's (taking only the 6 x 33 KB from the L1 would leave 464 lines).
+  EXPECT_GE(Run(33 * 1024), None + 300 * uint64_t(C.L2Latency - C.L1Latency));
+}
