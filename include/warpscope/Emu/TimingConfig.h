@@ -54,6 +54,10 @@ struct Config {
   /// Cycles one pass of a shared-memory atomic holds the shared pipe (a
   /// read-modify-write of the banks).
   double SharedAtomicCycles = 1;
+  /// Executions of an unrolled loop's global load (StaticInst::Unrolled) a
+  /// warp has in flight before the first use stalls: ptxas's unroll factor
+  /// (1: the PTX order, each load's use waits before the next load issues).
+  double UnrolledLoads = 1;
   double MaxWarpsPerSm = 64, MaxBlocksPerSm = 32, RegistersPerSm = 65536;
   double SharedPerSm = 233472, SharedPerBlock = 232448;
   double L1Bytes = 262144, L2Bytes = 52428800;

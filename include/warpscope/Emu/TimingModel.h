@@ -66,6 +66,16 @@ struct StaticInst {
   /// An atomic whose old value the program reads (SASS ATOM); one whose
   /// result is never read is a RED (ptxas drops the return).
   bool Returns = false;
+  /// A shared-memory increment by 1 whose old value is never read: sm_90
+  /// has it as ATOMS.POPC.INC, which adds to each word the number of lanes
+  /// on it, so lanes on one word are one update (bank conflicts between
+  /// words remain), where other shared atomics take a pass per lane.
+  bool MergesLanes = false;
+  /// A global load in a loop ptxas unrolls and whose unrolled iterations'
+  /// loads it issues before their uses (a constant step, no store that may
+  /// alias and no barrier in the loop): the model sends the next executions
+  /// of this load ahead with it (Config::UnrolledLoads).
+  bool Unrolled = false;
   uint8_t NDst = 0, NSrc = 0;
   uint32_t Dst[4] = {}, Src[8] = {};          ///< register slots
   uint32_t BarrierId = 0, BarrierThreads = 0; ///< 0 threads: the whole CTA

@@ -179,6 +179,10 @@ void describeMemory(const Function &F, const Inst &I, PtxUnit Unit,
         !tyFloat(I.T) && (I.Sub == AtAdd || I.Sub == AtMin || I.Sub == AtMax ||
                           I.Sub == AtAnd || I.Sub == AtOr || I.Sub == AtXor);
     S.Returns = I.Op == OpAtom && I.ND > 0 && slotRead(F, I.D[0]);
+    // `atomicAdd(&shared[i], 1)` with the result unused: ATOMS.POPC.INC
+    // (hist_shared's and kmeans_accumulate's in test/fixtures/gpu/h200/sass).
+    S.MergesLanes = I.Space == SpShared && I.Sub == AtAdd && !tyFloat(I.T) &&
+                    !S.Returns && I.NS > 0 && constantSlot(F, I.S[0]) == 1;
     return;
   case PtxUnit::AsyncCopy: // its commit and wait forms are OpNop: free
     S.K = Kind::Load;
@@ -334,6 +338,82 @@ private:
   timing::WarpTrace *Last = nullptr;
 };
 
+bool isConstant(const Function &F, uint32_t Slot) {
+  for (const SlotInit &I : F.Inits)
+    if (I.Slot == Slot)
+      return I.Kind == InitValue;
+  return false;
+}
+
+// Whether ptxas unrolls the loop [Head, Back] (Back: its backward branch),
+// as the SASS in test/fixtures/gpu/h200/sass shows it doing: when the
+// backward branch is conditional and tests a setp whose operand is stepped
+// in the loop by an add or sub of a constant (nw_tile_diag, spmv_warp). A
+// grid-stride loop (a step of nctaid x ntid: hist_shared, reduce_sum_f32)
+// stays rolled, and so does one that leaves by a conditional branch and
+// repeats by `bra.uni` (spmv_scalar's, which clang unrolled by 2).
+bool countedLoop(const Function &F, uint32_t Head, uint32_t Back) {
+  const std::vector<Inst> &Code = F.Code;
+  const int32_t Pred = Code[Back].Guard;
+  if (Pred < 0)
+    return false;
+  for (uint32_t K = Back; K-- > Head;) {
+    const Inst &Test = Code[K];
+    if (Test.Op != OpSetp || Test.ND == 0 || Test.D[0] != (uint32_t)Pred)
+      continue;
+    for (unsigned O = 0; O < 2 && O < Test.NS; ++O)
+      for (uint32_t J = Head; J < Back; ++J) {
+        const Inst &Step = Code[J];
+        if ((Step.Op == OpAdd || Step.Op == OpSub) && Step.ND > 0 &&
+            Step.D[0] == Test.S[O] && Step.NS >= 2 &&
+            (isConstant(F, Step.S[0]) || isConstant(F, Step.S[1])))
+          return true;
+      }
+    return false;
+  }
+  return false;
+}
+
+// Marks the global loads that ptxas issues ahead of their uses across
+// unrolled iterations (StaticInst::Unrolled): those of an innermost
+// counted loop without a barrier, fence, call, or a store or atomic to
+// memory other than shared, which may alias the load (lu_step's loop is
+// unrolled, its loads stay after the stores before them; nw_tile_diag's
+// staging loop and spmv's row loops issue four loads before their uses).
+// Probes' instructions do not count unless they are modeled, so that an
+// instrumented run models the user's program.
+void markUnrolledLoads(const Function &F, StaticInst *Table, bool Probes) {
+  const std::vector<Inst> &Code = F.Code;
+  auto Skip = [&](uint32_t J) { return F.Instrumentation[J] && !Probes; };
+  std::vector<std::pair<uint32_t, uint32_t>> Loops; // (head, back edge)
+  for (uint32_t J = 0; J < Code.size(); ++J)
+    if (Code[J].Op == OpBra && Code[J].Target <= J && !Skip(J))
+      Loops.push_back({Code[J].Target, J});
+  for (uint32_t K = 0; K < Code.size(); ++K) {
+    StaticInst &S = Table[K];
+    if (S.K != Kind::Load || S.Sp != timing::Space::Global || !S.Expand)
+      continue;
+    const std::pair<uint32_t, uint32_t> *In = nullptr;
+    for (const auto &L : Loops)
+      if (L.first <= K && K < L.second &&
+          (!In || L.second - L.first < In->second - In->first))
+        In = &L;
+    if (!In || !countedLoop(F, In->first, In->second))
+      continue;
+    bool Keeps = false;
+    for (uint32_t J = In->first; J <= In->second && !Keeps; ++J) {
+      if (Skip(J))
+        continue;
+      const StaticInst &O = Table[J];
+      Keeps = O.K == Kind::Barrier || O.K == Kind::Arrive ||
+              O.K == Kind::Fence || Code[J].Op == OpCall ||
+              ((O.K == Kind::Store || O.K == Kind::Atomic) &&
+               O.Sp != timing::Space::Shared);
+    }
+    S.Unrolled = !Keeps;
+  }
+}
+
 std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM,
                                           bool ProbesModeled) {
   auto C = std::make_unique<ModelCode>();
@@ -359,6 +439,7 @@ std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM,
                              ? ModelCode::Memory
                              : ModelCode::Op);
     }
+    markUnrolledLoads(*F, &C->Table[C->FuncBase.back()], ProbesModeled);
   }
   return C;
 }

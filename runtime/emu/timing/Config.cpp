@@ -52,6 +52,7 @@ const Field Fields[] = {
     O("dram_sustained_gbytes_per_s", DramSustainedGBps),
     O("atomic_same_address_ns", AtomicSameAddressNs),
     O("shared_atomic_cycles", SharedAtomicCycles),
+    O("unrolled_loads", UnrolledLoads),
     F("max_warps_per_sm", MaxWarpsPerSm),
     F("max_blocks_per_sm", MaxBlocksPerSm),
     F("registers_per_sm", RegistersPerSm),
@@ -101,6 +102,7 @@ bool mustBePositive(const Field &Fd) {
          Fd.Member == &Config::BaseClockMhz ||
          Fd.Member == &Config::DramSustainedGBps ||
          Fd.Member == &Config::SharedAtomicCycles ||
+         Fd.Member == &Config::UnrolledLoads ||
          Fd.Member == &Config::MaxWarpsPerSm ||
          Fd.Member == &Config::MaxBlocksPerSm ||
          Fd.Member == &Config::L1BytesPerCycle ||
@@ -155,9 +157,9 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
   }
   // Optional figures a file leaves out: the same clock for base and boost,
   // the peak DRAM bandwidth sustained, no fixed cost, no serialization, a
-  // shared atomic pass like a load's wavefront.
+  // shared atomic pass like a load's wavefront, loads in the PTX's order.
   C.BaseClockMhz = C.LaunchOverheadNs = C.AtomicSameAddressNs = NAN;
-  C.DramSustainedGBps = C.SharedAtomicCycles = NAN;
+  C.DramSustainedGBps = C.SharedAtomicCycles = C.UnrolledLoads = NAN;
   for (const Field &Fd : Fields) {
     auto It = Doc.find(Fd.Key);
     if (It == Doc.end() && Fd.Optional)
@@ -192,6 +194,9 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
     C.AtomicSameAddressNs = 0;
   if (std::isnan(C.SharedAtomicCycles))
     C.SharedAtomicCycles = 1;
+  if (std::isnan(C.UnrolledLoads))
+    C.UnrolledLoads = 1;
+  C.UnrolledLoads = std::floor(C.UnrolledLoads);
   C.ClockMhz = C.BoostClockMhz;
   C.ClockName = "boost";
   Out = C;

@@ -35,7 +35,7 @@ void LineCache::init(uint64_t Bytes, unsigned W) {
   Now = 0;
   if (!Sets)
     return;
-  MapBytes = (size_t)Sets * W * 2 * sizeof(uint64_t);
+  MapBytes = (size_t)Sets * W * 3 * sizeof(uint64_t);
   void *P = mmap(nullptr, MapBytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (P == MAP_FAILED) {
@@ -44,6 +44,7 @@ void LineCache::init(uint64_t Bytes, unsigned W) {
   }
   Tags = (uint64_t *)P;
   Stamps = Tags + (size_t)Sets * W;
+  Fills = Stamps + (size_t)Sets * W;
 }
 
 namespace {
@@ -66,6 +67,7 @@ size_t atomicSlot(uint64_t Addr) {
 } // namespace
 
 bool LineCache::access(uint64_t Line, bool Allocate) {
+  Fill = nullptr;
   if (!Sets)
     return false;
   const uint64_t Tag = Line + 1;
@@ -76,6 +78,7 @@ bool LineCache::access(uint64_t Line, bool Allocate) {
   for (unsigned K = 0; K < Ways; ++K) {
     if (T[K] == Tag) {
       S[K] = ++Now;
+      Fill = &Fills[Set * Ways + K];
       return true;
     }
     if (S[K] < S[Victim])
@@ -84,6 +87,8 @@ bool LineCache::access(uint64_t Line, bool Allocate) {
   if (Allocate) {
     T[Victim] = Tag;
     S[Victim] = ++Now;
+    Fill = &Fills[Set * Ways + Victim];
+    *Fill = 0;
   }
   return false;
 }
@@ -122,8 +127,10 @@ double MemorySide::sharedAccess(const StaticInst &SI, const MemAccess &M,
     return S0 + C->SharedLatency + W - 1;
   }
   // An atomic's lanes on one word are not merged: each is a pass, a
-  // read-modify-write that holds the pipe SharedAtomicCycles.
-  W = std::max<double>(W, M.SharedPasses);
+  // read-modify-write that holds the pipe SharedAtomicCycles; but an
+  // increment (ATOMS.POPC.INC) updates each word once, a pass per wavefront.
+  if (!SI.MergesLanes)
+    W = std::max<double>(W, M.SharedPasses);
   const double Pass = C->SharedAtomicCycles;
   if (!SI.CasLoop) {
     SharedFree = S0 + W * Pass;
@@ -235,13 +242,28 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
   }
   const bool Store = SI.K == Kind::Store;
   uint32_t L1Miss = 0, L2Miss = 0;
+  // A line whose fill is on its way (another load missed it) is no hit
+  // before the data arrives: the load waits for that fill (the miss's
+  // entry merges it) rather than the L1's latency.
+  uint64_t *Filling[64];
+  uint32_t NFilling = 0;
   for (uint32_t K = 0; K < M.NLines; ++K) {
     uint64_t Line = Lines[M.LineBegin + K];
-    if (!Store && L1.access(Line, true))
+    if (!Store && L1.access(Line, true)) {
+      Done = std::max(Done, (double)*L1.fill());
       continue;
+    }
+    if (L1.fill() && NFilling < 64)
+      Filling[NFilling++] = L1.fill();
     ++L1Miss;
     L2Miss += !Shared->L2.access(Line, true);
   }
+  auto Filled = [&](double At) {
+    const uint64_t Cycle = (uint64_t)std::ceil(At);
+    for (uint32_t K = 0; K < NFilling; ++K)
+      *Filling[K] = Cycle;
+    return Cycle;
+  };
   const double NLines = std::max(1u, M.NLines);
   if (!Store && L1Miss == 0)
     return (uint64_t)std::ceil(std::max(Done, L0 + C->L1Latency));
@@ -255,7 +277,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
       double D0 = std::max(A0, DramFree);
       DramFree = D0 + std::ceil(Sectors * L2Miss / NLines) * 32 / DramShare;
     }
-    uint64_t At = (uint64_t)std::ceil(std::max(Done, A0 + C->L2Latency));
+    uint64_t At = Filled(std::max(Done, A0 + C->L2Latency));
     if (Store)
       LastWrite = std::max(LastWrite, At);
     return At;
@@ -263,7 +285,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
   double DramSectors = std::ceil(MissSectors * L2Miss / std::max(1u, L1Miss));
   double D0 = std::max(A0, DramFree);
   DramFree = D0 + DramSectors * 32 / DramShare;
-  return (uint64_t)std::ceil(std::max(Done, D0 + C->DramLatency));
+  return Filled(std::max(Done, D0 + C->DramLatency));
 }
 
 } // namespace warpscope::emu::timing

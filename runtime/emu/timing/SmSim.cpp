@@ -105,6 +105,7 @@ void SmSim::launch(CtaTrace &&T) {
     W.AtBar = W.Draining = W.Done = false;
     W.RegReady.assign(NumSlots, 0);
     W.RegKind.assign(NumSlots, (uint8_t)ModelStall::Wait);
+    W.Ahead.clear();
     skipVanishing(W, Now);
     if (W.Pos == WT.Ops.size()) { // nothing that issues
       FreeWarps.push_back(Index);
@@ -206,6 +207,80 @@ void SmSim::skipVanishing(WarpState &W, uint64_t T) {
   }
 }
 
+uint64_t SmSim::loadData(WarpState &W, const MemAccess &M, uint64_t T) {
+  for (auto &A : W.Ahead)
+    if (A.first == W.Pos) {
+      const uint64_t Done = A.second;
+      A = W.Ahead.back();
+      W.Ahead.pop_back();
+      return Done;
+    }
+  const StaticInst &SI = Table[W.T->Ops[W.Pos].Id];
+  const uint64_t Done =
+      Mem.access(SI, M, W.T->Lines.data(), T, Ctas[W.Cta].T.Cta);
+  if (SI.Unrolled && C.UnrolledLoads > 1)
+    loadAhead(W, T);
+  return Done;
+}
+
+// ptxas unrolls a counted loop (StaticInst::Unrolled) and issues the loads
+// of its unrolled iterations before their uses, so a warp has that many
+// executions of the load in flight where the PTX order would wait for each
+// one's use. The model finds the load's next executions in the warp's trace
+// and sends them to memory now, one a cycle, as long as the path between
+// executions repeats (one iteration each, at most MaxBody instructions),
+// nothing on it keeps loads in place (a barrier, a fence, a store or atomic
+// other than shared, as describe() found for the loop) and the address
+// does not come from a load of the way (a pointer chase is not hoisted).
+// Each execution still issues in its place; its data is back when the early
+// access says.
+void SmSim::loadAhead(WarpState &W, uint64_t T) {
+  constexpr size_t MaxBody = 64;
+  const std::vector<TraceOp> &Ops = W.T->Ops;
+  const uint32_t Id = Ops[W.Pos].Id;
+  const unsigned Want = (unsigned)C.UnrolledLoads - 1;
+  auto IsLoaded = [&](uint32_t Slot) {
+    return std::find(Loaded.begin(), Loaded.end(), Slot) != Loaded.end();
+  };
+  const StaticInst &First = Table[Id];
+  Loaded.assign(First.Dst, First.Dst + First.NDst);
+  size_t Last = W.Pos, Body = 0;
+  unsigned Sent = 0;
+  for (size_t P = W.Pos + 1; P < Ops.size() && P - Last <= MaxBody; ++P) {
+    const StaticInst &SI = Table[Ops[P].Id];
+    bool FromLoad = false;
+    for (unsigned K = 0; K < SI.NSrc && !FromLoad; ++K)
+      FromLoad = IsLoaded(SI.Src[K]);
+    if (Ops[P].Id == Id) {
+      if ((Body && P - Last != Body) || FromLoad)
+        return;
+      Body = P - Last;
+      Last = P;
+      static const MemAccess None;
+      const MemAccess &M = Ops[P].Mem != NoMem ? W.T->Mems[Ops[P].Mem] : None;
+      const uint64_t At = T + ++Sent;
+      W.Ahead.push_back(
+          {P, Mem.access(SI, M, W.T->Lines.data(), At, Ctas[W.Cta].T.Cta)});
+      if (Sent == Want)
+        return;
+    }
+    if (SI.K == Kind::Barrier || SI.K == Kind::Arrive || SI.K == Kind::Fence ||
+        SI.K == Kind::Exit ||
+        ((SI.K == Kind::Store || SI.K == Kind::Atomic) &&
+         SI.Sp != Space::Shared))
+      return;
+    // Registers that hold a load's data (of this way) from here on.
+    const bool Taints = SI.K == Kind::Load || SI.K == Kind::Atomic || FromLoad;
+    for (unsigned K = 0; K < SI.NDst; ++K) {
+      auto It = std::find(Loaded.begin(), Loaded.end(), SI.Dst[K]);
+      if (Taints && It == Loaded.end())
+        Loaded.push_back(SI.Dst[K]);
+      else if (!Taints && It != Loaded.end())
+        Loaded.erase(It);
+    }
+  }
+}
+
 void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
   const TraceOp &Op = W.T->Ops[W.Pos];
   const StaticInst &SI = Table[Op.Id];
@@ -244,7 +319,9 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
     Occupy(Pipe::Mem);
     static const MemAccess None;
     const MemAccess &M = Op.Mem != NoMem ? W.T->Mems[Op.Mem] : None;
-    uint64_t Done = Mem.access(SI, M, W.T->Lines.data(), T, Ctas[W.Cta].T.Cta);
+    uint64_t Done = SI.K == Kind::Load ? loadData(W, M, T)
+                                       : Mem.access(SI, M, W.T->Lines.data(), T,
+                                                    Ctas[W.Cta].T.Cta);
     // A store writes no register (sust lists the values it reads as D);
     // the warp may exit once its data left the SM, a fence waits for L2.
     if (SI.K == Kind::Store) {

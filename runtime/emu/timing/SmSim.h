@@ -26,6 +26,10 @@ public:
   void init(uint64_t Bytes, unsigned Ways);
   /// True on a hit; a miss allocates the line when Allocate.
   bool access(uint64_t Line, bool Allocate);
+  /// The cycle the line that access() hit or allocated has its data (0:
+  /// long since), which the caller sets for a miss; null when it did
+  /// neither.
+  uint64_t *fill() const { return Fill; }
 
 public:
   LineCache() = default;
@@ -38,7 +42,8 @@ private:
   // that its lazily zeroed pages are an empty cache and a launch pays only
   // for the sets it touches (an L2 slice is megabytes of tags; malloc would
   // clear them all).
-  uint64_t *Tags = nullptr, *Stamps = nullptr;
+  uint64_t *Tags = nullptr, *Stamps = nullptr, *Fills = nullptr;
+  uint64_t *Fill = nullptr;
   size_t MapBytes = 0;
   uint64_t Sets = 0, Now = 0;
   unsigned Ways = 1;
@@ -124,6 +129,9 @@ struct WarpState {
   bool AtBar = false, Draining = false, Done = false;
   std::vector<uint64_t> RegReady;
   std::vector<uint8_t> RegKind; ///< ModelStall of the pending producer
+  /// Executions of unrolled loads sent to memory ahead (SmSim::loadAhead):
+  /// trace position and the cycle its data is back (a few; any order).
+  std::vector<std::pair<size_t, uint64_t>> Ahead;
   uint32_t currentId() const {
     return T->Ops[Pos < T->Ops.size() ? Pos : T->Ops.size() - 1].Id;
   }
@@ -188,6 +196,12 @@ private:
              uint64_t &Until) const;
   void issue(WarpState &W, Smsp &S, uint64_t T);
   void skipVanishing(WarpState &W, uint64_t T);
+  /// The cycle the data of W's load at W.Pos, issued at T, is back: sent
+  /// ahead before, or sent now, with the next executions of an unrolled
+  /// load.
+  uint64_t loadData(WarpState &W, const MemAccess &M, uint64_t T);
+  /// Sends the next executions of W's unrolled load at W.Pos to memory.
+  void loadAhead(WarpState &W, uint64_t T);
   void checkBarrier(Cta &K, uint32_t Id, uint64_t T);
   void retire(uint32_t WarpIndex, uint64_t T);
   void startDraining(WarpState &W);
@@ -207,6 +221,7 @@ private:
   unsigned SamplePeriod;
   bool ExactStalls = false;
   std::vector<ExactEntry> Step; ///< this step's states (ExactStalls)
+  std::vector<uint32_t> Loaded; ///< loadAhead: registers a load writes
   std::map<uint64_t, CtaTrace> Pending;
   std::vector<Cta> Ctas;
   std::vector<WarpState> WarpPool;

@@ -3,8 +3,9 @@
 // One test per mechanism of issue 34: the launch's fixed cost and the
 // clocks, DRAM bandwidth per cycle under either clock, same-address global
 // atomics (within a warp and across SMs; ATOM against RED), shared atomics
-// (lanes on one word, the compare-and-swap loop), hashed cache sets, and stores
-// that drain without holding the warp.
+// (lanes on one word, the compare-and-swap loop, merged increments), hashed
+// cache sets, stores that drain without holding the warp, and issue 34's
+// third pass: unrolled loops' loads in flight and hits on a line in flight.
 //
 //===----------------------------------------------------------------------===//
 #include "SmSim.h"
@@ -33,6 +34,11 @@ enum : uint32_t {
   SharedAtom,  // r8 = atom.shared.add.u32
   SharedFAdd,  // r8 = atom.shared.add.f32: a CAS loop on sm_90
   GlobalStore, // st.global
+  Unrolled,    // r6 = ld.global [r14], in a loop ptxas unrolls
+  Chase,       // r14 = ld.global [r14], likewise: a pointer chase
+  StoreShared, // st.shared of r6
+  Step,        // r14 = r14 + 4
+  SharedInc,   // atom.shared.add.u32 by 1, result unused: ATOMS.POPC.INC
   NumInsts
 };
 
@@ -64,6 +70,17 @@ std::vector<StaticInst> table() {
   }
   T[SharedFAdd].CasLoop = true;
   T[GlobalStore].K = Kind::Store;
+  for (uint32_t L : {Unrolled, Chase}) {
+    T[L].K = Kind::Load, T[L].Unrolled = true;
+    T[L].NSrc = 1, T[L].Src[0] = 14;
+    T[L].NDst = 1, T[L].Dst[0] = L == Chase ? 14 : 6;
+  }
+  T[StoreShared].K = Kind::Store, T[StoreShared].Sp = Space::Shared;
+  T[StoreShared].NSrc = 1, T[StoreShared].Src[0] = 6;
+  T[Step].NDst = 1, T[Step].Dst[0] = 14;
+  T[Step].NSrc = 1, T[Step].Src[0] = 14;
+  T[SharedInc].K = Kind::Atomic, T[SharedInc].Sp = Space::Shared;
+  T[SharedInc].MergesLanes = true;
   return T;
 }
 
@@ -117,6 +134,14 @@ void addGlobal(WarpTrace &W, uint32_t Id, uint64_t Line, uint32_t Sectors = 1) {
   M.LineBegin = (uint32_t)W.Lines.size(), M.NLines = 1;
   W.Lines.push_back(Line);
   addMem(W, Id, M);
+}
+
+// A shared access of one wavefront.
+MemAccess sharedAccess() {
+  MemAccess M;
+  M.Counted = M.Shared = true;
+  M.Wavefronts = 1;
+  return M;
 }
 
 CtaTrace cta(std::vector<WarpTrace> W) {
@@ -284,6 +309,65 @@ TEST(TimingMechanism, SharedAtomicLanesOnOneWordArePasses) {
   };
   // 20 dependent atomics, each 31 more passes of 3 cycles.
   EXPECT_GE(Run(32), Run(1) + 20 * 31 * 3);
+}
+
+TEST(TimingMechanism, SharedIncrementsMergeTheLanesOfAWord) {
+  // ATOMS.POPC.INC: 32 lanes on one word are one update, as one lane is.
+  Config C = config();
+  C.SharedAtomicCycles = 3;
+  auto Run = [&](uint32_t Id, unsigned Lanes) {
+    WarpTrace W;
+    for (int K = 0; K < 200; ++K)
+      addSharedAtomic(W, Id, Lanes);
+    return model(C, {cta({W})}).Cycles;
+  };
+  EXPECT_EQ(Run(SharedInc, 32), Run(SharedInc, 1));
+  EXPECT_GE(Run(SharedAtom, 32), Run(SharedInc, 32) + 200 * 31 * 3);
+}
+
+TEST(TimingMechanism, UnrolledLoopsHaveTheirLoadsInFlight) {
+  // 16 iterations of `r6 = ld.global [r14]; st.shared r6; r14 += 4`, each
+  // load on its own line from DRAM. In the PTX's order each iteration
+  // waits for its load; with ptxas's unrolling by 4, four loads are in
+  // flight: about 4 DRAM latencies instead of 16.
+  Config C = config();
+  auto Run = [&](unsigned Factor, uint32_t Load, bool StoreGlobal) {
+    C.UnrolledLoads = Factor;
+    WarpTrace W;
+    for (uint64_t K = 0; K < 16; ++K) {
+      addGlobal(W, Load, 1000 + 7 * K);
+      addMem(W, StoreShared, sharedAccess());
+      if (StoreGlobal) // may alias the next load: it stays in place
+        addGlobal(W, GlobalStore, 5000 + K);
+      add(W, Step);
+    }
+    return model(C, {cta({W})}).Cycles;
+  };
+  const double Dram = C.DramLatency;
+  const uint64_t InOrder = Run(1, Unrolled, false);
+  EXPECT_GE(InOrder, 16 * Dram);
+  EXPECT_LE(Run(4, Unrolled, false), 4 * Dram + 300);
+  EXPECT_GE(Run(4, Unrolled, false), 4 * Dram);
+  // A pointer chase (the next address is this load's data) and a loop
+  // with a global store between its loads gain nothing.
+  EXPECT_EQ(Run(4, Chase, false), Run(1, Chase, false));
+  EXPECT_EQ(Run(4, Unrolled, true), Run(1, Unrolled, true));
+}
+
+TEST(TimingMechanism, AHitOnALineInFlightWaitsForItsFill) {
+  // Warp 0 misses line 77 (DRAM); warp 1 reads it 80 cycles later, then
+  // runs 100 dependent FMAs: its data comes with the fill, not an L1
+  // latency after its load.
+  Config C = config();
+  WarpTrace A, B;
+  addGlobal(A, GlobalLoad, 77);
+  add(A, UseLoad);
+  add(B, Fma, 20);
+  addGlobal(B, GlobalLoad, 77);
+  add(B, UseLoad);
+  add(B, Fma, 100);
+  const uint64_t Cycles = model(C, {cta({A, B})}, 64).Cycles;
+  EXPECT_GE(Cycles, C.DramLatency + 100 * C.Pipes[(int)Pipe::Fp32].Latency);
 }
 
 TEST(TimingMechanism, FloatSharedAddIsACompareAndSwapLoop) {

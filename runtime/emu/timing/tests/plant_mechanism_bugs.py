@@ -4,7 +4,7 @@ rebuilds emu-timing-tests and runs the test meant to catch it; prints
 FAILS (caught) or PASSES(!) per bug and restores each file. Exits 1 if a
 bug went uncaught.
 
-  python3 runtime/emu/timing/tests/plant_mechanism_bugs.py [--build build]
+  python3 runtime/emu/timing/tests/plant_mechanism_bugs.py [--build build] [--only TEST]
 """
 import argparse
 import os
@@ -31,8 +31,20 @@ BUGS = [
     (T + "MemorySide.cpp", "(Shared->Owners.shared(Addr, Cta) ? ActiveSms : 1.0)",
      "(Shared->Owners.shared(Addr, Cta) ? 1.0 : 1.0)",
      "AnAddressManyCtasUpdateIsSharedByEverySm"),
-    (T + "MemorySide.cpp", "W = std::max<double>(W, M.SharedPasses);", "",
+    (T + "MemorySide.cpp", "W = std::max<double>(W, M.SharedPasses);", "W = W + 0;",
      "SharedAtomicLanesOnOneWordArePasses"),
+    (T + "MemorySide.cpp", "if (!SI.MergesLanes)", "if (true)",
+     "SharedIncrementsMergeTheLanesOfAWord"),
+    (T + "SmSim.cpp", "if (SI.Unrolled && C.UnrolledLoads > 1)", "if (false)",
+     "UnrolledLoopsHaveTheirLoadsInFlight"),
+    (T + "SmSim.cpp", "if ((Body && P - Last != Body) || FromLoad)",
+     "if (Body && P - Last != Body)", "UnrolledLoopsHaveTheirLoadsInFlight"),
+    (T + "SmSim.cpp", "         SI.Sp != Space::Shared))", "         SI.Sp == Space::Local))",
+     "UnrolledLoopsHaveTheirLoadsInFlight"),
+    (T + "MemorySide.cpp", "Done = std::max(Done, (double)*L1.fill());", "",
+     "AHitOnALineInFlightWaitsForItsFill"),
+    (T + "MemorySide.cpp", "      *Filling[K] = Cycle;", "      *Filling[K] = 0;",
+     "AHitOnALineInFlightWaitsForItsFill"),
     (T + "MemorySide.cpp", "Slot.second = std::max(Loaded, Slot.second) +",
      "Slot.second = Loaded +", "FloatSharedAddIsACompareAndSwapLoop"),
     (T + "MemorySide.cpp", "const double Rounds = std::max<uint16_t>(1, M.SharedMaxSame);",
@@ -54,9 +66,12 @@ BUGS = [
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--only", action="append", help="plant only the bugs of this test")
     a = ap.parse_args()
     missed = 0
     for f, old, new, test in BUGS:
+        if a.only and test not in a.only:
+            continue
         p = os.path.join(ROOT, f)
         with open(p) as fh:
             orig = fh.read()
