@@ -4,7 +4,8 @@
 // cycle; an access waits for it, occupies it for its bytes over the level's
 // bytes per cycle, and completes a latency later. Global and local accesses
 // use the exact 32-byte sector count of the instruction (MemCount.cpp) and
-// its 128-byte lines: lines found in L1 cost L1 latency; the sectors of
+// its 128-byte lines: lines found in L1 cost L1 latency (or wait for their
+// fill, when it is still on its way); the sectors of
 // missing lines go to L2 (tags shared by the simulated SMs, Model.cpp;
 // bandwidth: this SM's share), and those missing there to this SM's share
 // of DRAM bandwidth. Stores write through L1 (no allocation) to L2. Atomics are
