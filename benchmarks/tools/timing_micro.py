@@ -10,7 +10,8 @@ latency and throughput, blocks per SM as the occupancy rules limit them
 load latency (pointer chase), shared-memory cycles per bank-conflict degree,
 streaming DRAM bandwidth (the sustained figure), and issue 34's
 mechanisms: the launch's fixed cost (an empty kernel), the serialized
-same-address global atomic and the shared atomic pass, and what a fence
+same-address global atomic, the shared atomic pass, the merged shared
+increment, an unrolled loop's loads in flight, and what a fence
 costs (a store then membar.gl / membar.sys; atomicCAS's `fence.sc.sys`
 against a relaxed atomic add). Prints a markdown table of derived vs
 configured with the error; exits 1 if any is off by more than 10%.
@@ -44,7 +45,8 @@ import ncu_csv  # Nsight Compute's CSV, its one reader
 # hold exactly these kernels in this order).
 EMPTY = 33  # the empty kernel: the launch's fixed cost
 FENCES = 40  # casLoop x2, addLoop x2, storeFence none, gl, sys x2 each
-LAUNCHES = 50
+THIRD = 50  # sharedIncrement x2, staging x2, stagingKept x2
+LAUNCHES = 56
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -231,6 +233,21 @@ def main():
         (cyc[f + 7] - cyc[f + 6] - plain) / 100, store_fence, "cycles")
     row("membar.sys after a store (fence or L2 latency)",
         (cyc[f + 9] - cyc[f + 8] - plain) / 100, store_fence, "cycles")
+    # Issue 34's third pass: 3,200 more increments of one shared word by 32
+    # lanes, the result unused (ATOMS.POPC.INC): each one pass of the pipe
+    # (32 if the lanes were not merged) or the LSU's issue, whichever is
+    # longer. 64 more iterations of a staging loop, each loading a line
+    # from DRAM, unrolled (a) and kept in order by a store (b): per
+    # iteration a = L + x and b = L / U + x, so U = 1 / (1 - (a - b) / L).
+    g = THIRD
+    row("shared increment of one word by 32 lanes, cycles",
+        (cyc[g + 1] - cyc[g]) / 3200,
+        max(c.get("shared_atomic_cycles", 1), 32 / c["mem_lanes"]), "cycles")
+    kept = (cyc[g + 5] - cyc[g + 4]) / 64
+    unrolled = (cyc[g + 3] - cyc[g + 2]) / 64
+    row("unrolled loop: loads in flight",
+        1 / max(1e-9, 1 - (kept - unrolled) / c["dram_latency"]),
+        c.get("unrolled_loads", 1), "loads")
     print("| figure (%s) | derived from %s cycles | configured | unit | error |"
           % (a.config, where))
     print("|---|---:|---:|---|---:|")
