@@ -248,6 +248,16 @@ __global__ void stagingKept(const int *in, int *out, int n) {
   out[threadIdx.x] = s[threadIdx.x];
 }
 
+// The same loop with a step ptxas does not know (`step` is 256 here), as a
+// grid-stride loop's: it stays rolled, in the loop's order.
+__global__ void stagingStrided(const int *in, int *out, int n, int step) {
+  __shared__ int s[1024];
+  for (int k = threadIdx.x; k < n; k += step)
+    s[(k >> 5) & 1023] = in[k];
+  __syncwarp();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
 // A ring of `lines` pointers, one per 128-byte line, visited in order.
 static void **ring(long lines) {
   void **d;
@@ -330,11 +340,13 @@ int main() {
   sharedIncrement<<<1, 32>>>(o, 100);
   sharedIncrement<<<1, 32>>>(o, 200);
   int *table;
-  cudaMalloc(&table, 4 * 256 * 256 * sizeof(int));
+  cudaMalloc(&table, 6 * 256 * 256 * sizeof(int));
   staging<<<1, 8>>>(table, o, 256 * 64);
   staging<<<1, 8>>>(table + 256 * 256, o, 256 * 128);
   stagingKept<<<1, 8>>>(table + 2 * 256 * 256, o, 256 * 64);
   stagingKept<<<1, 8>>>(table + 3 * 256 * 256, o, 256 * 128);
+  stagingStrided<<<1, 8>>>(table + 4 * 256 * 256, o, 256 * 64, 256);
+  stagingStrided<<<1, 8>>>(table + 5 * 256 * 256, o, 256 * 128, 256);
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("%s\n", e == cudaSuccess ? "done" : cudaGetErrorString(e));
   return e == cudaSuccess ? 0 : 1;

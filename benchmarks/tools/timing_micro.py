@@ -45,8 +45,8 @@ import ncu_csv  # Nsight Compute's CSV, its one reader
 # hold exactly these kernels in this order).
 EMPTY = 33  # the empty kernel: the launch's fixed cost
 FENCES = 40  # casLoop x2, addLoop x2, storeFence none, gl, sys x2 each
-THIRD = 50  # sharedIncrement x2, staging x2, stagingKept x2
-LAUNCHES = 56
+THIRD = 50  # sharedIncrement, staging, stagingKept, stagingStrided x2 each
+LAUNCHES = 58
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -237,7 +237,7 @@ def main():
     # lanes, the result unused (ATOMS.POPC.INC): each one pass of the pipe
     # (32 if the lanes were not merged) or the LSU's issue, whichever is
     # longer. 64 more iterations of a staging loop, each loading a line
-    # from DRAM, unrolled (a) and kept in order by a store (b): per
+    # from DRAM, unrolled (b) and kept in order by a global store (a): per
     # iteration a = L + x and b = L / U + x, so U = 1 / (1 - (a - b) / L).
     g = THIRD
     row("shared increment of one word by 32 lanes, cycles",
@@ -248,6 +248,10 @@ def main():
     row("unrolled loop: loads in flight",
         1 / max(1e-9, 1 - (kept - unrolled) / c["dram_latency"]),
         c.get("unrolled_loads", 1), "loads")
+    # A step ptxas does not know (a grid-stride loop's): rolled, one load.
+    strided = (cyc[g + 7] - cyc[g + 6]) / 64
+    row("loop with an unknown step: loads in flight",
+        1 / max(1e-9, 1 - (kept - strided) / c["dram_latency"]), 1, "loads")
     print("| figure (%s) | derived from %s cycles | configured | unit | error |"
           % (a.config, where))
     print("|---|---:|---:|---|---:|")
