@@ -84,6 +84,20 @@ std::string addPopcount(StringRef Mask, StringRef Addr) {
       .str();
 }
 
+/// The case table: each case value that does not go to the default
+/// selects its successor index into %wsi (Guard: "@%wsq " where only the
+/// lanes leading a value's group map it).
+std::string caseTable(const ProbeSpec &S, StringRef Index, StringRef Guard) {
+  std::string T;
+  for (auto [Value, To] : S.Cases)
+    if (To != S.DefaultSuccessor)
+      T += formatv("\t{0}setp.eq.u32 %wst, {1}, {2};\n"
+                   "\t{0}selp.u32 %wsi, {3}, %wsi, %wst;\n",
+                   Guard, Index, Value, To)
+               .str();
+  return T;
+}
+
 /// A switch's counts from each lane's successor group (Group: its mask)
 /// and successor index (Succ), once Lead has set %wsq in each group's
 /// leader: the visit is divergent iff the elected leader's group is not the
@@ -165,12 +179,7 @@ std::string branchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
                    "\t@%wsq mov.u32 %wsi, {1};\n",
                    Index, S.DefaultSuccessor)
                .str();
-      for (auto [Value, To] : S.Cases)
-        if (To != S.DefaultSuccessor)
-          T += formatv("\t@%wsq setp.eq.u32 %wst, {0}, {1};\n"
-                       "\t@%wsq selp.u32 %wsi, {2}, %wsi, %wst;\n",
-                       Index, Value, To)
-                   .str();
+      T += caseTable(S, Index, "@%wsq ");
       T += "\tshfl.sync.idx.b32 %wsi, %wsi, %wsl, 31, %wsm;\n"
            "\tmatch.any.sync.b32 %wsx, %wsi, %wsm;\n";
       Group = "%wsx";
@@ -192,12 +201,7 @@ std::string branchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
       } else if (S.SwitchChain) {
         // Every lane maps its value to its successor index.
         T += formatv("\tmov.u32 %wsi, {0};\n", S.DefaultSuccessor).str();
-        for (auto [Value, To] : S.Cases)
-          if (To != S.DefaultSuccessor)
-            T += formatv("\tsetp.eq.u32 %wst, {0}, {1};\n"
-                         "\tselp.u32 %wsi, {2}, %wsi, %wst;\n",
-                         Index, Value, To)
-                     .str();
+        T += caseTable(S, Index, "");
         Succ = "%wsi";
       }
       T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n", Succ).str();
