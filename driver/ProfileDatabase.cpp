@@ -129,10 +129,13 @@ Expected<Database> loadDatabase(const std::string &Path,
     for (const BranchCounts &Br : Fn.Branches) {
       bool LoopEntry = !Br.Probed && Br.CountsArrivals;
       size_t N = Br.Successors.size();
+      // Switch records of older plugins end before their arrivals words,
+      // or before their uniform-visits words.
       uint64_t Words = LoopEntry                ? LoopEntryRecordWords
-                       : Br.CountsUniformVisits ? branchRecordWords(N)
-                       : N > 2 ? switchUniformVisitsWord(N) // older layout
-                               : branchRecordWords(N);
+                       : N <= 2                 ? branchRecordWords(N)
+                       : Br.CountsArrivals      ? branchRecordWords(N)
+                       : Br.CountsUniformVisits ? switchArrivalsWord(N)
+                                                : switchUniformVisitsWord(N);
       if ((Br.Probed || LoopEntry) &&
           (Br.Counter < 0 || uint64_t(Br.Counter) + Words > DB.NumCounters ||
            (LoopEntry && Br.Successors.size() != 2)))
@@ -193,6 +196,16 @@ std::string countsFor(const Database &DB, const std::vector<uint64_t> &C,
       // Every visit is divergent or sends all its lanes one way.
       if (Br.CountsUniformVisits && AllUniform + Br.Divergent != Br.Visits)
         return Bad("branch", Br.Id);
+      Br.SwitchArrivals.clear();
+      if (Br.CountsArrivals && Br.Successors.size() > 2)
+        for (size_t K = 0; K < Br.Successors.size(); ++K) {
+          uint64_t A = C[W + switchArrivalsWord(Br.Successors.size()) + K];
+          // Arrivals include the uniform visits and are at most the visits.
+          if (A > Br.Visits ||
+              (Br.CountsUniformVisits && A < Br.UniformVisits[K]))
+            return Bad("branch", Br.Id);
+          Br.SwitchArrivals.push_back(A);
+        }
       if (Br.Divergent > Br.Visits || Others > Br.ActiveThreads ||
           Br.ActiveThreads < Br.Visits || Br.ActiveThreads / 32 > Br.Visits ||
           Br.Successor0Arrivals > Br.Visits)
@@ -260,6 +273,9 @@ void addCounts(std::vector<FunctionProfile> &Fns,
       D.Divergent += S.Divergent;
       D.ActiveThreads += S.ActiveThreads;
       D.Successor0Arrivals += S.Successor0Arrivals;
+      D.SwitchArrivals.resize(S.SwitchArrivals.size(), 0);
+      for (size_t K = 0; K < S.SwitchArrivals.size(); ++K)
+        D.SwitchArrivals[K] += S.SwitchArrivals[K];
       D.UniformVisits.resize(S.UniformVisits.size(), 0);
       for (size_t K = 0; K < S.UniformVisits.size(); ++K)
         D.UniformVisits[K] += S.UniformVisits[K];

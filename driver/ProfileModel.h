@@ -56,9 +56,15 @@ struct BranchCounts : BranchRecord {
   /// Switch: per successor, visits on which every active lane went there
   /// (empty when the database's record has no such words).
   std::vector<uint64_t> UniformVisits;
-  /// Two-way: visits sending a lane to successor K (each visit sends lanes
-  /// to one side, or to both when divergent).
+  /// Switch: per successor, visits sending a lane there (empty unless the
+  /// database's record counts them: CountsArrivals).
+  std::vector<uint64_t> SwitchArrivals;
+  /// Visits sending a lane to successor K: two-way, from successor 0's
+  /// (each visit sends lanes to one side, or to both when divergent); a
+  /// switch, as counted (0 where not counted).
   uint64_t arrivals(unsigned K) const {
+    if (Successors.size() > 2)
+      return K < SwitchArrivals.size() ? SwitchArrivals[K] : 0;
     return K == 0 ? Successor0Arrivals
                   : Visits + Divergent - Successor0Arrivals;
   }

@@ -191,12 +191,14 @@ void ModuleInstrumenter::plan(Function &F) {
   recordControlFlow(F, Rec, BlockIds);
   Rec.CfgChecksum = cfgChecksum(F);
   decideCounting(P, Rec, BlockIds, BranchIdOf);
-  for (PlannedBranch &Br : P.Branches)
-    if (Br.Successors.size() == 2) {
-      Br.CountArrivals = Br.FeedsDerivedBlock || Opts.EdgeArrivals;
-      Rec.Branches[BranchIdOf.lookup(Br.Terminator->getParent())]
-          .CountsArrivals = Br.CountArrivals;
-    }
+  // A switch counts its arrivals only for a case block derived from it:
+  // that costs one more atomic per successor group on every visit.
+  for (PlannedBranch &Br : P.Branches) {
+    Br.CountArrivals = Br.FeedsDerivedBlock ||
+                       (Br.Successors.size() == 2 && Opts.EdgeArrivals);
+    Rec.Branches[BranchIdOf.lookup(Br.Terminator->getParent())].CountsArrivals =
+        Br.CountArrivals;
+  }
   decidePromotion(P, Rec, BlockIds, BranchIdOf);
   unsigned NumBranches = Rec.Branches.size();
   ORE.emit([&] {
@@ -296,13 +298,26 @@ equivalentSource(BasicBlock &R, DominatorTree &DT, PostDominatorTree &PDT,
   return From;
 }
 
+/// Whether exactly one case value of SI, and not its default, leads to S.
+/// The switch's lowering (compare chains, bit tests, jump tables with a
+/// range check) may reach a block over several edges when several values
+/// (or the default's) lead there; the lanes of one visit then arrive there
+/// as several groups, more warp executions than the visit's one arrival.
+static bool onlyCaseOf(SwitchInst &SI, const BasicBlock *S) {
+  return SI.getDefaultDest() != S &&
+         count_if(SI.cases(), [&](const auto &Case) {
+           return Case.getCaseSuccessor() == S;
+         }) == 1;
+}
+
 /// Cheaper counting where it stays exact: a block whose only way in is one
-/// side of a probed two-way branch takes its counts from that branch's record
-/// (threads to that side, warp arrivals at it) -- unless it post-dominates
-/// the branch: then it is where the branch's lanes reconverge (a loop exit),
-/// lanes that took it on different visits run it together, and arrivals
-/// overcount. A block ending in a probed branch, with no call before it, is
-/// counted by the branch's probe.
+/// side of a probed two-way branch, or one case value of a probed switch,
+/// takes its counts from that branch's record (threads to that side, warp
+/// arrivals at it) -- unless it post-dominates the branch: then it is where
+/// the branch's lanes reconverge (a loop exit), lanes that took it on
+/// different visits run it together, and arrivals overcount. A block ending
+/// in a probed branch, with no call before it, is counted by the branch's
+/// probe.
 void ModuleInstrumenter::decideCounting(PlannedFunction &P, FunctionRecord &Rec,
                                         const BlockIndex &BlockIds,
                                         const BlockIndex &BranchIdOf) {
@@ -310,17 +325,22 @@ void ModuleInstrumenter::decideCounting(PlannedFunction &P, FunctionRecord &Rec,
     return;
   auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(*P.F);
   for (PlannedBranch &Br : P.Branches) {
-    if (Br.Successors.size() != 2)
-      continue;
+    bool Switch = Br.Successors.size() > 2;
     BasicBlock *From = Br.Terminator->getParent();
-    for (unsigned K = 0; K < 2; ++K) {
+    for (unsigned K = 0; K < Br.Successors.size(); ++K) {
       BasicBlock *S = Br.Successors[K];
-      if (S == From || S->getSinglePredecessor() != From ||
+      if (S == From || S->getUniquePredecessor() != From ||
           PDT.dominates(S, From))
+        continue;
+      // A case block that its own branch's probe would count costs nothing
+      // to count; deriving it would cost the switch's probe an atomic.
+      if (Switch && ((BranchIdOf.count(S) && !hasCalls(*S)) ||
+                     !onlyCaseOf(*cast<SwitchInst>(Br.Terminator), S)))
         continue;
       unsigned Id = BlockIds.lookup(S);
       LLVM_DEBUG(dbgs() << "warpscope: " << P.F->getName() << ": block "
-                        << S->getName() << " derived: only way in is side " << K
+                        << S->getName() << " derived: only way in is "
+                        << (Switch ? "successor " : "side ") << K
                         << " of the probed branch in " << From->getName()
                         << "\n");
       ++NumDerivedBlocks;

@@ -84,13 +84,63 @@ std::string addPopcount(StringRef Mask, StringRef Addr) {
       .str();
 }
 
+/// The case table: each case value that does not go to the default
+/// selects its successor index into %wsi (Guard: "@%wsq " where only the
+/// lanes leading a value's group map it).
+std::string caseTable(const ProbeSpec &S, StringRef Index, StringRef Guard) {
+  std::string T;
+  for (auto [Value, To] : S.Cases)
+    if (To != S.DefaultSuccessor)
+      T += formatv("\t{0}setp.eq.u32 %wst, {1}, {2};\n"
+                   "\t{0}selp.u32 %wsi, {3}, %wsi, %wst;\n",
+                   Guard, Index, Value, To)
+               .str();
+  return T;
+}
+
+/// A switch's counts from each lane's successor group (Group: its mask)
+/// and successor index (Succ), once Lead has set %wsq in each group's
+/// leader: the visit is divergent iff the elected leader's group is not the
+/// whole warp; each group's leader adds 1 at its successor's arrivals word
+/// (when a case block takes its counts from them), 1 at its uniform-visits
+/// word when its group is the whole warp, and its group's size at its
+/// threads word (all but the last successor, whose threads are the rest),
+/// all at addresses from its successor index.
+std::string switchCounts(const ProbeSpec &S, const CounterArray &C,
+                         uint64_t Rec, StringRef Group, StringRef Succ,
+                         StringRef Lead) {
+  uint32_t N = S.NumSuccessors;
+  std::string T = formatv("\tsetp.ne.and.u32 %wsd, {0}, %wsm, %wsp;\n"
+                          "\t@%wsd red.global.add.u64 {1}, 1;\n",
+                          Group, at(C, Rec + 8 * BranchDivergent))
+                      .str();
+  T += Lead;
+  T += formatv("\t@%wsq mov.u64 %wsr, {0};\n"
+               "\t@%wsq mad.wide.u32 %wsr, {1}, 8, %wsr;\n",
+               base(C), Succ)
+           .str();
+  if (S.CountArrivals)
+    T += formatv("\t@%wsq red.global.add.u64 [%wsr+{0}], 1;\n",
+                 Rec + 8 * switchArrivalsWord(N))
+             .str();
+  T += formatv("\tsetp.eq.and.u32 %wsa, {0}, %wsm, %wsq;\n"
+               "\t@%wsa red.global.add.u64 [%wsr+{1}], 1;\n"
+               "\tsetp.lt.and.u32 %wsq, {2}, {3}, %wsq;\n"
+               "\t@%wsq popc.b32 %wsn, {0};\n"
+               "\t@%wsq cvt.u64.u32 %wsc, %wsn;\n"
+               "\t@%wsq red.global.add.u64 [%wsr+{4}], %wsc;\n",
+               Group, Rec + 8 * switchUniformVisitsWord(N), Succ, N - 1,
+               Rec + 8 * BranchFirstSuccessor)
+           .str();
+  return T;
+}
+
 /// The branch part; Rec is the byte offset of the record in the array.
 /// Visits and active threads are left out when the block record has them.
 std::string branchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
                        StringRef Index) {
   std::string T;
   bool Shared = S.BlockWord.has_value();
-  std::string Sym = base(C);
   auto Word = [&](unsigned K) { return at(C, Rec + 8 * K); };
   if (!Shared)
     T += formatv("\t@%wsp red.global.add.u64 {0}, 1;\n", Word(BranchVisits));
@@ -108,94 +158,55 @@ std::string branchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
                    Word(BranchSuccessor0Arrivals));
     T += formatv("\t@%wsd red.global.add.u64 {0}, 1;\n", Word(BranchDivergent));
     T += addPopcount("%wsb", Word(BranchFirstSuccessor));
-  } else if (S.SwitchValue) {
-    // Lanes with the same value go the same way: the highest lane of each
-    // value's group (match.any) maps it to its successor (the case table,
-    // its instructions that lane's alone) and hands it to the group (shfl).
-    // Divergent iff not all lanes have the same successor (match.all); the
-    // group leader adds its group's size at its successor's word (all but
-    // the last successor).
-    T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n"
-                 "\tbfind.u32 %wsl, %wsb;\n"
-                 "\tmov.u32 %wsn, %laneid;\n"
-                 "\tsetp.eq.u32 %wsq, %wsl, %wsn;\n"
-                 "\t@%wsq mov.u32 %wsi, {1};\n",
-                 Index, S.DefaultSuccessor)
-             .str();
-    for (auto [Value, Succ] : S.Cases)
-      if (Succ != S.DefaultSuccessor)
-        T += formatv("\t@%wsq setp.eq.u32 %wst, {0}, {1};\n"
-                     "\t@%wsq selp.u32 %wsi, {2}, %wsi, %wst;\n",
-                     Index, Value, Succ)
-                 .str();
-    T += formatv("\tshfl.sync.idx.b32 %wsi, %wsi, %wsl, 31, %wsm;\n"
-                 "\tmatch.all.sync.b32 %wsx, %wsi, %wsm;\n"
-                 "\tsetp.eq.and.u32 %wsd, %wsx, 0, %wsp;\n"
-                 "\t@%wsd red.global.add.u64 {0}, 1;\n"
-                 "\tsetp.lt.and.u32 %wsq, %wsi, {1}, %wsq;\n"
-                 "\t@%wsq popc.b32 %wsn, %wsb;\n"
-                 "\t@%wsq cvt.u64.u32 %wsc, %wsn;\n"
-                 "\t@%wsq mov.u64 %wsr, {2};\n"
-                 "\t@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;\n"
-                 "\t@%wsq red.global.add.u64 [%wsr+{3}], %wsc;\n",
-                 Word(BranchDivergent), S.NumSuccessors - 1, Sym,
-                 Rec + 8 * BranchFirstSuccessor)
-             .str();
   } else {
-    if (S.SwitchChain && S.AffineCount) {
-      // Every lane maps its value to its successor index: in the range of
-      // cases, AffineFirst + (value - AffineLo); else the default.
-      T += formatv("\tsub.u32 %wsi, {0}, {1};\n"
-                   "\tsetp.lt.u32 %wst, %wsi, {2};\n"
-                   "\tadd.u32 %wsi, %wsi, {3};\n"
-                   "\tselp.u32 %wsi, %wsi, {4}, %wst;\n",
-                   Index, S.AffineLo, S.AffineCount, S.AffineFirst,
-                   S.DefaultSuccessor)
+    // A switch: Group is each lane's successor group (match.any of its
+    // successor index Succ), the lowest (chain) or highest (value) lane of
+    // each group leads it.
+    StringRef Group = "%wsb", Succ = Index;
+    std::string Lead = "\tmov.u32 %wsl, %lanemask_lt;\n"
+                       "\tand.b32 %wsl, %wsl, %wsb;\n"
+                       "\tsetp.eq.u32 %wsq, %wsl, 0;\n";
+    if (S.SwitchValue) {
+      // Lanes with the same value go the same way: the highest lane of each
+      // value's group (match.any) maps it to its successor (the case table,
+      // its instructions that lane's alone) and hands it to the group
+      // (shfl); then the lanes group by successor (several values may share
+      // one).
+      T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n"
+                   "\tbfind.u32 %wsl, %wsb;\n"
+                   "\tmov.u32 %wsn, %laneid;\n"
+                   "\tsetp.eq.u32 %wsq, %wsl, %wsn;\n"
+                   "\t@%wsq mov.u32 %wsi, {1};\n",
+                   Index, S.DefaultSuccessor)
                .str();
-      Index = "%wsi";
-    } else if (S.SwitchChain) {
-      // Every lane maps its value to its successor index.
-      T += formatv("\tmov.u32 %wsi, {0};\n", S.DefaultSuccessor).str();
-      for (auto [Value, Succ] : S.Cases)
-        if (Succ != S.DefaultSuccessor)
-          T += formatv("\tsetp.eq.u32 %wst, {0}, {1};\n"
-                       "\tselp.u32 %wsi, {2}, %wsi, %wst;\n",
-                       Index, Value, Succ)
-                   .str();
-      Index = "%wsi";
+      T += caseTable(S, Index, "@%wsq ");
+      T += "\tshfl.sync.idx.b32 %wsi, %wsi, %wsl, 31, %wsm;\n"
+           "\tmatch.any.sync.b32 %wsx, %wsi, %wsm;\n";
+      Group = "%wsx";
+      Succ = "%wsi";
+      Lead = "\tbfind.u32 %wsl, %wsx;\n"
+             "\tsetp.eq.u32 %wsq, %wsl, %wsn;\n";
+    } else {
+      if (S.SwitchChain && S.AffineCount) {
+        // Every lane maps its value to its successor index: in the range of
+        // cases, AffineFirst + (value - AffineLo); else the default.
+        T += formatv("\tsub.u32 %wsi, {0}, {1};\n"
+                     "\tsetp.lt.u32 %wst, %wsi, {2};\n"
+                     "\tadd.u32 %wsi, %wsi, {3};\n"
+                     "\tselp.u32 %wsi, %wsi, {4}, %wst;\n",
+                     Index, S.AffineLo, S.AffineCount, S.AffineFirst,
+                     S.DefaultSuccessor)
+                 .str();
+        Succ = "%wsi";
+      } else if (S.SwitchChain) {
+        // Every lane maps its value to its successor index.
+        T += formatv("\tmov.u32 %wsi, {0};\n", S.DefaultSuccessor).str();
+        T += caseTable(S, Index, "");
+        Succ = "%wsi";
+      }
+      T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n", Succ).str();
     }
-    // Divergent iff the lanes sharing the leader's successor are not all
-    // active lanes (match.any gives each lane the lanes going its way).
-    // Successor threads: the lowest lane of each such group adds the
-    // group's size to its successor's word (the last successor's threads
-    // are the rest), at an address from its successor index.
-    T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n"
-                 "\tsetp.ne.and.u32 %wsd, %wsb, %wsm, %wsp;\n"
-                 "\t@%wsd red.global.add.u64 {1}, 1;\n"
-                 "\tmov.u32 %wsl, %lanemask_lt;\n"
-                 "\tand.b32 %wsl, %wsl, %wsb;\n"
-                 "\tsetp.lt.u32 %wsq, {0}, {2};\n"
-                 "\tsetp.eq.and.u32 %wsq, %wsl, 0, %wsq;\n"
-                 "\t@%wsq popc.b32 %wsn, %wsb;\n"
-                 "\t@%wsq cvt.u64.u32 %wsc, %wsn;\n"
-                 "\t@%wsq mov.u64 %wsr, {3};\n"
-                 "\t@%wsq mad.wide.u32 %wsr, {0}, 8, %wsr;\n"
-                 "\t@%wsq red.global.add.u64 [%wsr+{4}], %wsc;\n",
-                 Index, Word(BranchDivergent), S.NumSuccessors - 1, Sym,
-                 Rec + 8 * BranchFirstSuccessor)
-             .str();
-  }
-  if (S.NumSuccessors > 2) {
-    // Visits on which every lane goes one way: the leader adds 1 at that
-    // successor's uniform-visits word (%wsa: leader, and the warp agrees).
-    T += S.SwitchValue ? "\tsetp.ne.and.u32 %wsa, %wsx, 0, %wsp;\n"
-                       : "\tsetp.eq.and.u32 %wsa, %wsb, %wsm, %wsp;\n";
-    T += formatv("\t@%wsa mov.u64 %wsr, {0};\n"
-                 "\t@%wsa mad.wide.u32 %wsr, {1}, 8, %wsr;\n"
-                 "\t@%wsa red.global.add.u64 [%wsr+{2}], 1;\n",
-                 Sym, S.SwitchValue ? StringRef("%wsi") : Index,
-                 Rec + 8 * switchUniformVisitsWord(S.NumSuccessors))
-             .str();
+    T += switchCounts(S, C, Rec, Group, Succ, Lead);
   }
   if (!Shared)
     T += addPopcount("%wsm", Word(BranchActiveThreads));

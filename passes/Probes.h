@@ -59,8 +59,9 @@ struct ProbeSpec {
   unsigned AffineFirst = 0;
   unsigned DefaultSuccessor = 0;
   unsigned NumSuccessors = 0;
-  /// Two successors: also count warp arrivals at successor 0 (needed only
-  /// when a successor block takes its counts from this record).
+  /// Also count warp arrivals: two successors, at successor 0; a switch, at
+  /// every successor (needed only when a successor block takes its counts
+  /// from this record).
   bool CountArrivals = false;
   /// Two successors: the probe returns its predicate input (as given, so
   /// negated where ConditionNegated) for the branch to use, so the branch's

@@ -459,14 +459,19 @@ FunctionRecord readFunction(Reader &R, const json::Object &FO) {
 
 /// "" or why a block's derivation or equivalence names nothing it can use.
 std::string referenceError(const ProgramDatabase &DB) {
-  // Derivations must point at a probed two-way branch of the same function.
+  // Derivations must point at a successor of a probed two-way branch, or of
+  // a probed switch that counts arrivals, of the same function.
+  auto CanDerive = [](const FunctionRecord &F, const BlockRecord &B) {
+    if (size_t(B.DerivedBranch) >= F.Branches.size())
+      return false;
+    const BranchRecord &Br = F.Branches[B.DerivedBranch];
+    size_t N = Br.Successors.size();
+    return Br.Probed && B.DerivedSuccessor < N &&
+           (N == 2 || (N > 2 && Br.CountsArrivals));
+  };
   for (const FunctionRecord &F : DB.Functions)
     for (const BlockRecord &B : F.Blocks)
-      if (B.DerivedBranch >= 0 &&
-          (size_t(B.DerivedBranch) >= F.Branches.size() ||
-           !F.Branches[B.DerivedBranch].Probed ||
-           F.Branches[B.DerivedBranch].Successors.size() != 2 ||
-           B.DerivedSuccessor > 1))
+      if (B.DerivedBranch >= 0 && !CanDerive(F, B))
         return "program database: block " + std::to_string(B.Id) + " of " +
                F.Name + " is derived from a branch that cannot give its counts";
   for (const FunctionRecord &F : DB.Functions)

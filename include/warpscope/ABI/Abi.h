@@ -17,8 +17,9 @@
 
 namespace warpscope {
 
-/// Bumped whenever the counter layout or a symbol name changes.
-constexpr uint32_t AbiVersion = 2;
+/// Bumped whenever the counter layout or a symbol name changes (3: switch
+/// records end with per-successor arrivals).
+constexpr uint32_t AbiVersion = 3;
 
 /// Each instrumented device module owns one array of 64-bit counters in
 /// global memory, named CountersSymbolPrefix + <module id as 16 hex digits>.
@@ -57,19 +58,26 @@ enum BranchCounter : uint32_t {
   BranchSuccessor0Arrivals = 4 ///< two-way only: visits sending >= 1 lane to 0
 };
 
-/// A switch record (three or more successors) ends with one word per
+/// A switch record (three or more successors) then has one word per
 /// successor: the visits on which every active lane went to it (database:
 /// "counts_uniform_visits"). The PTX a switch is lowered to (compare chains,
-/// a range check before a jump table) gets its counts from these.
+/// a range check before a jump table) gets its counts from these. Then one
+/// word per successor: the visits sending at least one lane to it, from
+/// which a case block that only one case value leads to gets its block
+/// counts without a probe of its own (written only when one does, database
+/// "counts_arrivals"; zero otherwise).
 constexpr uint32_t switchUniformVisitsWord(uint32_t NumSuccessors) {
   return BranchFirstSuccessor + NumSuccessors - 1;
+}
+constexpr uint32_t switchArrivalsWord(uint32_t NumSuccessors) {
+  return switchUniformVisitsWord(NumSuccessors) + NumSuccessors;
 }
 
 constexpr uint32_t branchRecordWords(uint32_t NumSuccessors) {
   return NumSuccessors == 0 ? BranchFirstSuccessor
          : NumSuccessors == 2
              ? BranchSuccessor0Arrivals + 1
-             : switchUniformVisitsWord(NumSuccessors) + NumSuccessors;
+             : switchArrivalsWord(NumSuccessors) + NumSuccessors;
 }
 
 /// Loop-entry record: a proven-uniform two-way branch where one side enters a

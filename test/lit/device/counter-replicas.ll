@@ -22,13 +22,13 @@
 
 target triple = "nvptx64-nvidia-cuda"
 
-; 29 counter words: a stride of 32 words (256 bytes).
+; 32 counter words: a stride of 32 words (256 bytes; BIG rounds up).
 ; DEF: @[[CTR:__warpscope_counters_[0-9a-f]+]] = addrspace(1) externally_initialized global [8192 x i64] zeroinitializer, align 128
-; DEFDB: counters=29 {{.*}} replicas=256 stride=32
+; DEFDB: counters=32 {{.*}} replicas=256 stride=32
 ; FOUR: global [128 x i64] zeroinitializer, align 128
-; FOURDB: counters=29 {{.*}} replicas=4 stride=32
-; ONE: @[[CTR1:__warpscope_counters_[0-9a-f]+]] = addrspace(1) externally_initialized global [29 x i64] zeroinitializer, align 8
-; ONEDB: counters=29 {{.*}} replicas=1 stride=29
+; FOURDB: counters=32 {{.*}} replicas=4 stride=32
+; ONE: @[[CTR1:__warpscope_counters_[0-9a-f]+]] = addrspace(1) externally_initialized global [32 x i64] zeroinitializer, align 8
+; ONEDB: counters=32 {{.*}} replicas=1 stride=32
 ; BAD: error: warpscope: -warpscope-counter-replicas=3 is not a power of two from 1 to 1024
 ; BAD2048: error: warpscope: -warpscope-counter-replicas=2048 is not a power of two from 1 to 1024
 ; BIG: global [282624 x i64] zeroinitializer, align 128

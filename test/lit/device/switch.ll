@@ -1,13 +1,15 @@
 ; A thread-dependent switch is probed over its distinct successors (default
 ; first): on an i32 with few cases every lane maps its value to its successor
 ; index by a compare-and-select chain inside the probe (so histograms do not
-; count it as program code), divergence comes from match.any, and each
-; successor but the last gets a thread counter: the lowest lane going to a
-; successor adds the size of its match.any group at the word its successor
-; index selects (indices below the last only); on visits where all lanes go
-; one way, the leader adds 1 to that successor's uniform-visits word (the
-; record's last three words here). A dense switch maps values by one range
-; check (@dense).
+; count it as program code), and lanes group by successor (match.any):
+; divergent iff the leader's group is not the whole warp; the lowest lane of
+; each group adds 1 to its successor's uniform-visits word when its group is
+; the whole warp, and (successors but the last) its group's size to its
+; successor's threads word, at addresses its successor index selects (the
+; record: visits, divergent, threads of successors 0 and 1, then uniform
+; visits at +40 of it, then arrivals, not counted here: no case block is
+; derived without cheaper counting; switch-derived.ll). A dense switch maps
+; values by one range check (@dense).
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-cheaper-counting=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 
@@ -15,7 +17,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK-LABEL: define ptx_kernel void @sw(
 ; CHECK-NOT: ws.succ
-; CHECK: call void asm sideeffect "// ws:branch 2\0A{{.*}}[__warpscope_counters_[[ID:[0-9a-f]+]]+16], 1;\0A\09mov.u32 %wsi, 0;\0A\09setp.eq.u32 %wst, $0, 0;\0A\09selp.u32 %wsi, 1, %wsi, %wst;\0A\09setp.eq.u32 %wst, $0, 1;\0A\09selp.u32 %wsi, 2, %wsi, %wst;\0A\09setp.eq.u32 %wst, $0, 2;\0A\09selp.u32 %wsi, 1, %wsi, %wst;\0A\09match.any.sync.b32 %wsb, %wsi, %wsm;\0A\09setp.ne.and.u32 %wsd, %wsb, %wsm, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_[[ID]]+24], 1;\0A\09mov.u32 %wsl, %lanemask_lt;\0A\09and.b32 %wsl, %wsl, %wsb;\0A\09setp.lt.u32 %wsq, %wsi, 2;\0A\09setp.eq.and.u32 %wsq, %wsl, 0, %wsq;\0A\09@%wsq popc.b32 %wsn, %wsb;\0A\09@%wsq cvt.u64.u32 %wsc, %wsn;\0A\09@%wsq mov.u64 %wsr, __warpscope_counters_[[ID]];\0A\09@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09@%wsq red.global.add.u64 [%wsr+40], %wsc;\0A\09setp.eq.and.u32 %wsa, %wsb, %wsm, %wsp;\0A\09@%wsa mov.u64 %wsr, __warpscope_counters_[[ID]];\0A\09@%wsa mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09@%wsa red.global.add.u64 [%wsr+56], 1;\0A\09{{.*}}[__warpscope_counters_[[ID]]+32], %wsc;\0A\09}", "r"(i32 %lane)
+; CHECK: call void asm sideeffect "// ws:branch 2\0A{{.*}}[__warpscope_counters_[[ID:[0-9a-f]+]]+16], 1;\0A\09mov.u32 %wsi, 0;\0A\09setp.eq.u32 %wst, $0, 0;\0A\09selp.u32 %wsi, 1, %wsi, %wst;\0A\09setp.eq.u32 %wst, $0, 1;\0A\09selp.u32 %wsi, 2, %wsi, %wst;\0A\09setp.eq.u32 %wst, $0, 2;\0A\09selp.u32 %wsi, 1, %wsi, %wst;\0A\09match.any.sync.b32 %wsb, %wsi, %wsm;\0A\09setp.ne.and.u32 %wsd, %wsb, %wsm, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_[[ID]]+24], 1;\0A\09mov.u32 %wsl, %lanemask_lt;\0A\09and.b32 %wsl, %wsl, %wsb;\0A\09setp.eq.u32 %wsq, %wsl, 0;\0A\09@%wsq mov.u64 %wsr, __warpscope_counters_[[ID]];\0A\09@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09setp.eq.and.u32 %wsa, %wsb, %wsm, %wsq;\0A\09@%wsa red.global.add.u64 [%wsr+56], 1;\0A\09setp.lt.and.u32 %wsq, %wsi, 2, %wsq;\0A\09@%wsq popc.b32 %wsn, %wsb;\0A\09@%wsq cvt.u64.u32 %wsc, %wsn;\0A\09@%wsq red.global.add.u64 [%wsr+40], %wsc;\0A\09{{.*}}[__warpscope_counters_[[ID]]+32], %wsc;\0A\09}", "r"(i32 %lane)
 ; CHECK-NEXT: switch i32 %lane
 define ptx_kernel void @sw(ptr addrspace(1) %out) {
 entry:
@@ -86,12 +88,13 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; With 4 or more cases on an i32 the probe takes the switch value and its
 ; case table (no select chain): the highest lane of each value's match.any
 ; group maps it to a successor index (that lane's instructions alone), shfl
-; hands it to the group, match.all gives the verdict, and the group's leader
-; adds the group's size at its successor's word (cases sharing the default
-; block are left out of the table).
+; hands it to the group, and the lanes group by successor (match.any: values
+; 3 and 9 share one) to count as with the chain, the highest lane of each
+; group leading it (cases sharing the default block are left out of the
+; table).
 ; CHECK-LABEL: define ptx_kernel void @dispatch(
 ; CHECK-NOT: ws.succ
-; CHECK: call void asm sideeffect "// ws:branch {{[0-9]+}}\0A{{.*}}.reg .b32 %wsi, %wsx;\0A\09.reg .pred %wst;\0A\09activemask.b32 %wsm;{{.*}}match.any.sync.b32 %wsb, $0, %wsm;\0A\09bfind.u32 %wsl, %wsb;\0A\09mov.u32 %wsn, %laneid;\0A\09setp.eq.u32 %wsq, %wsl, %wsn;\0A\09@%wsq mov.u32 %wsi, 0;\0A\09@%wsq setp.eq.u32 %wst, $0, 3;\0A\09@%wsq selp.u32 %wsi, 1, %wsi, %wst;\0A\09@%wsq setp.eq.u32 %wst, $0, 5;\0A\09@%wsq selp.u32 %wsi, 2, %wsi, %wst;\0A\09@%wsq setp.eq.u32 %wst, $0, 9;\0A\09@%wsq selp.u32 %wsi, 1, %wsi, %wst;\0A\09shfl.sync.idx.b32 %wsi, %wsi, %wsl, 31, %wsm;\0A\09match.all.sync.b32 %wsx, %wsi, %wsm;\0A\09setp.eq.and.u32 %wsd, %wsx, 0, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+{{[0-9]+}}], 1;\0A\09setp.lt.and.u32 %wsq, %wsi, 2, %wsq;{{.*}}@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;{{.*}}setp.ne.and.u32 %wsa, %wsx, 0, %wsp;\0A\09@%wsa mov.u64 %wsr, __warpscope_counters_{{[0-9a-f]+}};\0A\09@%wsa mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09@%wsa red.global.add.u64 [%wsr+{{[0-9]+}}], 1;{{.*}}", "r"(i32 %v)
+; CHECK: call void asm sideeffect "// ws:branch {{[0-9]+}}\0A{{.*}}.reg .b32 %wsi, %wsx;\0A\09.reg .pred %wst;\0A\09activemask.b32 %wsm;{{.*}}match.any.sync.b32 %wsb, $0, %wsm;\0A\09bfind.u32 %wsl, %wsb;\0A\09mov.u32 %wsn, %laneid;\0A\09setp.eq.u32 %wsq, %wsl, %wsn;\0A\09@%wsq mov.u32 %wsi, 0;\0A\09@%wsq setp.eq.u32 %wst, $0, 3;\0A\09@%wsq selp.u32 %wsi, 1, %wsi, %wst;\0A\09@%wsq setp.eq.u32 %wst, $0, 5;\0A\09@%wsq selp.u32 %wsi, 2, %wsi, %wst;\0A\09@%wsq setp.eq.u32 %wst, $0, 9;\0A\09@%wsq selp.u32 %wsi, 1, %wsi, %wst;\0A\09shfl.sync.idx.b32 %wsi, %wsi, %wsl, 31, %wsm;\0A\09match.any.sync.b32 %wsx, %wsi, %wsm;\0A\09setp.ne.and.u32 %wsd, %wsx, %wsm, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+{{[0-9]+}}], 1;\0A\09bfind.u32 %wsl, %wsx;\0A\09setp.eq.u32 %wsq, %wsl, %wsn;\0A\09@%wsq mov.u64 %wsr, __warpscope_counters_{{[0-9a-f]+}};\0A\09@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09setp.eq.and.u32 %wsa, %wsx, %wsm, %wsq;\0A\09@%wsa red.global.add.u64 [%wsr+{{[0-9]+}}], 1;\0A\09setp.lt.and.u32 %wsq, %wsi, 2, %wsq;\0A\09@%wsq popc.b32 %wsn, %wsx;{{.*}}", "r"(i32 %v)
 ; CHECK-NEXT: switch i32 %v
 define ptx_kernel void @dispatch(ptr addrspace(1) %out) {
 entry:

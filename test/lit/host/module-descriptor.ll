@@ -15,7 +15,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-DAG: @__warpscope_counters_name = private unnamed_addr constant [38 x i8] c"__warpscope_counters_00000000000000ab\00"
 ; CHECK-DAG: @__warpscope_database = private unnamed_addr constant [[DBTY:\[[0-9]+ x i8\]]] c"{{.*}}\22module_id\22:\2200000000000000ab\22
 ; CHECK-DAG: @__warpscope_kernels = private constant [1 x { ptr, ptr }] [{ ptr, ptr } { ptr @_Z19__device_stub__kernPi, ptr @0 }]
-; CHECK-DAG: @__warpscope_module = private constant { i32, i32, ptr, ptr, i64, ptr, ptr, i64, ptr, i32, i32 } { i32 2, i32 1, ptr @__warpscope_module_id, ptr @__warpscope_counters_name, i64 11, ptr @__warpscope_counters_00000000000000ab, ptr @__warpscope_database, i64 {{[0-9]+}}, ptr @__warpscope_kernels, i32 1, i32 11 }
+; CHECK-DAG: @__warpscope_module = private constant { i32, i32, ptr, ptr, i64, ptr, ptr, i64, ptr, i32, i32 } { i32 3, i32 1, ptr @__warpscope_module_id, ptr @__warpscope_counters_name, i64 11, ptr @__warpscope_counters_00000000000000ab, ptr @__warpscope_database, i64 {{[0-9]+}}, ptr @__warpscope_kernels, i32 1, i32 11 }
 
 @0 = private unnamed_addr constant [10 x i8] c"_Z4kernPi\00"
 @fatbin = private constant [6 x i8] c"FATBIN", section ".nv_fatbin"
