@@ -111,6 +111,7 @@ Expected<Database> loadDatabase(const std::string &Path,
     Fn.PlainPtxUnattributed = FR.PlainPtxUnattributed;
     Fn.PlainPtxEdges = FR.PlainPtxEdges;
     Fn.PlainPtxSwitchParts = FR.PlainPtxSwitchParts;
+    Fn.MathCallSites = FR.MathCallSites;
     for (const BranchRecord &R : FR.Branches) {
       BranchCounts Br;
       static_cast<BranchRecord &>(Br) = R;

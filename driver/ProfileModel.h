@@ -114,6 +114,8 @@ struct FunctionProfile {
   OpcodeCounts PlainPtxUnattributed;
   std::vector<PtxEdge> PlainPtxEdges;
   std::vector<PtxSwitchPart> PlainPtxSwitchParts;
+  /// FunctionRecord::MathCallSites: where math library code now sits.
+  std::vector<SourceLocation> MathCallSites;
 };
 
 /// A kernel counted over its launches with one configuration only (runs in

@@ -98,11 +98,14 @@ bool ModuleInstrumenter::run() {
   }
   if (!layOutCounters())
     return false;
-  for (const PlannedFunction &P : Plans) {
+  // plan() made one database record per plan, in the same order.
+  for (size_t I = 0; I < Plans.size(); ++I) {
+    const PlannedFunction &P = Plans[I];
     instrument(P);
     // After the database took its positions (outermost call sites, and the
     // inline stacks sample profiles need) and the plain build its PTX.
-    NumInlinedLines += attributeInlinedLines(*P.F, Opts.InlinedLinesRule);
+    NumInlinedLines += attributeInlinedLines(*P.F, Opts.InlinedLinesRule,
+                                             &DB.Functions[I].MathCallSites);
   }
   if (Opts.ReduceLoopsFirst)
     disableCodeGeneratorLoopReduction();

@@ -2,6 +2,7 @@
 
 #include "InlinedLines.h"
 #include "SourcePositions.h"
+#include "warpscope/Support/MathHeaders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
@@ -10,7 +11,9 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/Support/Path.h"
+#include <algorithm>
 #include <string>
+#include <tuple>
 
 using namespace llvm;
 using namespace warpscope;
@@ -43,7 +46,9 @@ bool warpscope::isToolkitHeader(StringRef Path) {
   return false;
 }
 
-unsigned warpscope::attributeInlinedLines(Function &F, InlinedLines Rule) {
+unsigned
+warpscope::attributeInlinedLines(Function &F, InlinedLines Rule,
+                                 std::vector<SourceLocation> *MathSites) {
   const DISubprogram *SP = F.getSubprogram();
   if (Rule == InlinedLines::Keep || !SP)
     return 0;
@@ -77,6 +82,25 @@ unsigned warpscope::attributeInlinedLines(Function &F, InlinedLines Rule) {
                                   At->getColumn(), At->getScope(),
                                   At->getInlinedAt(), At->isImplicitCode()));
     ++Changed;
+    if (MathSites &&
+        isMathLibraryHeader(sourcePath(DL->getDirectory(), DL->getFilename())))
+      MathSites->push_back({sourcePath(At->getDirectory(), At->getFilename()),
+                            At->getLine(), At->getColumn()});
+  }
+  if (MathSites) {
+    auto Key = [](const SourceLocation &L) {
+      return std::tie(L.File, L.Line, L.Column);
+    };
+    llvm::sort(*MathSites,
+               [&](const SourceLocation &A, const SourceLocation &B) {
+                 return Key(A) < Key(B);
+               });
+    MathSites->erase(
+        std::unique(MathSites->begin(), MathSites->end(),
+                    [&](const SourceLocation &A, const SourceLocation &B) {
+                      return Key(A) == Key(B);
+                    }),
+        MathSites->end());
   }
   return Changed;
 }

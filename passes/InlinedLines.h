@@ -13,7 +13,9 @@
 #define WARPSCOPE_PASSES_INLINEDLINES_H
 
 #include "PluginChoices.h"
+#include "warpscope/Database/ProgramDatabase.h"
 #include "llvm/ADT/StringRef.h"
+#include <vector>
 
 namespace llvm {
 class Function;
@@ -30,8 +32,12 @@ bool isToolkitHeader(llvm::StringRef Path);
 /// Gives each instruction of F whose debug location is in a file Rule picks
 /// the location of the nearest call site, outward through its inlined-at
 /// chain, that is in a file Rule does not pick and has a line (none: the
-/// instruction keeps its own). Returns how many instructions changed.
-unsigned attributeInlinedLines(llvm::Function &F, InlinedLines Rule);
+/// instruction keeps its own). Returns how many instructions changed. With
+/// MathSites, the call sites that received code of a CUDA math library
+/// header (isMathLibraryHeader) are added to it, sorted and unique.
+unsigned
+attributeInlinedLines(llvm::Function &F, InlinedLines Rule,
+                      std::vector<SourceLocation> *MathSites = nullptr);
 
 } // namespace warpscope
 

@@ -147,6 +147,12 @@ json::Value ProgramDatabase::toJson() const {
     }
     if (F.SharedWithLeftOut)
       O["shared_with_left_out"] = true;
+    if (!F.MathCallSites.empty()) {
+      json::Array Sites;
+      for (const SourceLocation &L : F.MathCallSites)
+        Sites.push_back(locationJson(L));
+      O["math_call_sites"] = std::move(Sites);
+    }
     Fns.push_back(std::move(O));
   }
   json::Object Top{{"schema", DatabaseSchema},
@@ -454,6 +460,12 @@ FunctionRecord readFunction(Reader &R, const json::Object &FO) {
   F.PtxInstrumentation =
       FO.getInteger("ptx_instrumentation_instructions").value_or(0);
   F.SharedWithLeftOut = FO.getBoolean("shared_with_left_out").value_or(false);
+  // Optional: only builds that moved math library code onto users' lines.
+  if (FO.get("math_call_sites"))
+    if (const json::Array *Sites = R.array(FO, "math_call_sites"))
+      for (const json::Value &SV : *Sites)
+        if (const json::Object *SO = R.object(SV, "math call site"))
+          F.MathCallSites.push_back(R.location(*SO));
   return F;
 }
 

@@ -58,6 +58,7 @@ struct Instr {
   bool GuardNegated = false;
   std::string File;
   unsigned Line = 0;
+  unsigned Column = 0; ///< PTX `.loc`'s; 0 when unknown (SASS listings)
   unsigned Block = 0;
   uint64_t Offset = 0; ///< SASS: pc offset; PTX: index in the function
   std::string Callee;  ///< calls: the called function

@@ -11,6 +11,7 @@
 #include "Advice.h"
 #include "Estimators.h"
 #include "GpaCommon.h"
+#include "warpscope/Support/MathHeaders.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <set>
@@ -19,15 +20,28 @@ using namespace llvm;
 
 namespace warpscope::advise {
 
-bool isMathHeader(StringRef File) {
-  StringRef Name =
-      File.rsplit('/').second.empty() ? File : File.rsplit('/').second;
-  return Name.starts_with("__clang_cuda_math") ||
-         Name.starts_with("__clang_cuda_device_functions") ||
-         Name.starts_with("__clang_cuda_libdevice") ||
-         Name.starts_with("math_functions") ||
-         Name.starts_with("device_functions") || Name.contains("libdevice") ||
-         Name.starts_with("cuda_fp16") || Name.starts_with("cuda_bf16");
+bool isMathHeader(StringRef File) { return isMathLibraryHeader(File); }
+
+/// The same file named by two paths (one may be relative to a directory
+/// the other names).
+static bool sameFile(StringRef A, StringRef B) {
+  if (A.size() < B.size())
+    std::swap(A, B);
+  return A == B || (A.ends_with(B) && A[A.size() - B.size() - 1] == '/');
+}
+
+bool isMathCode(const Inputs &In, const Function &Fn, const Instr &I) {
+  if (isMathHeader(I.File))
+    return true;
+  if (!In.Profile || I.Line == 0 || I.File.empty())
+    return false;
+  for (const FunctionProfile &P : In.Profile->Functions)
+    if (P.Name == Fn.Name)
+      for (const SourceLocation &S : P.MathCallSites)
+        if (S.Line == I.Line && (I.Column == 0 || S.Column == I.Column) &&
+            sameFile(S.File, I.File))
+          return true;
+  return false;
 }
 
 std::vector<double> activeSamples(const FunctionBlame &B) {

@@ -75,7 +75,7 @@ void functionSplit(const Inputs &In, const KernelView &V, Match &M) {
              "kernels, and avoid unrolling cold loops."};
 }
 
-void fastMath(const Inputs &, const KernelView &V, Match &M) {
+void fastMath(const Inputs &Ins, const KernelView &V, Match &M) {
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
     const Instr &In = B.Code->Instrs[I];
     double N = B.Stalls[I].Total;
@@ -84,7 +84,7 @@ void fastMath(const Inputs &, const KernelView &V, Match &M) {
     bool Float = In.Class == OpClass::LongArith || Op.starts_with("F") ||
                  Op.starts_with("MUFU") || Op.contains(".f32") ||
                  Op.contains(".f64") || Op.contains(".approx");
-    if (N > 0 && isMathHeader(In.File) && Float) {
+    if (N > 0 && Float && isMathCode(Ins, *B.Code, In)) {
       M.M += N;
       M.Hotspots.push_back(
           instrHotspot(B, I, N, "CUDA math function code '" + In.Opcode + "'"));

@@ -241,23 +241,31 @@ bool parsePtxCode(const std::string &Text, std::vector<Function> &Out,
     R = N;
   }
   std::map<unsigned, std::string> Files;
-  std::vector<std::pair<int, unsigned>> LocAt(Lines.size() + 1, {-1, 0});
-  std::pair<int, unsigned> Cur = {-1, 0};
+  struct Loc {
+    int File = -1;
+    unsigned Line = 0, Column = 0;
+  };
+  std::vector<Loc> LocAt(Lines.size() + 1);
+  Loc Cur;
   for (size_t K = 0; K < Lines.size(); ++K) {
     StringRef L = Lines[K].trim();
     if (L.starts_with(".file"))
       readFileDirective(L, Files);
     else if (L.consume_front(".loc")) {
-      unsigned FileNo = 0, LineNo = 0;
+      // `.loc file line column[, function_name ..., inlined_at ...]`
+      unsigned FileNo = 0, LineNo = 0, Column = 0;
       L = L.trim();
       auto [A, R1] = L.split(' ');
       auto [B, R2] = R1.trim().split(' ');
       if (!A.getAsInteger(10, FileNo) &&
-          !B.trim().split(',').first.getAsInteger(10, LineNo))
-        Cur = {int(FileNo), LineNo};
+          !B.trim().split(',').first.getAsInteger(10, LineNo)) {
+        if (R2.trim().split(',').first.trim().getAsInteger(10, Column))
+          Column = 0;
+        Cur = {int(FileNo), LineNo, Column};
+      }
     } else if (L.starts_with(".entry") || L.starts_with(".func") ||
                L.contains(" .entry ") || L.contains(" .func "))
-      Cur = {-1, 0};
+      Cur = Loc();
     LocAt[K + 1] = Cur;
   }
   for (const ptx::Function &PF : M.Functions) {
@@ -290,11 +298,12 @@ bool parsePtxCode(const std::string &Text, std::vector<Function> &Out,
         setOperands(F, I, Operands.trim());
         if (I.Guard >= 0)
           I.Uses.push_back(unsigned(I.Guard));
-        if (It.Line && It.Line < LocAt.size() && LocAt[It.Line].first >= 0) {
-          auto FIt = Files.find(unsigned(LocAt[It.Line].first));
+        if (It.Line && It.Line < LocAt.size() && LocAt[It.Line].File >= 0) {
+          auto FIt = Files.find(unsigned(LocAt[It.Line].File));
           if (FIt != Files.end())
             I.File = FIt->second;
-          I.Line = LocAt[It.Line].second;
+          I.Line = LocAt[It.Line].Line;
+          I.Column = LocAt[It.Line].Column;
         }
         F.ByOffset[I.Offset] = unsigned(F.Instrs.size());
         F.Instrs.push_back(std::move(I));

@@ -104,6 +104,30 @@ TEST(ProgramDatabase, KernelFilterRoundTripsAndIsOptional) {
             std::string::npos);
 }
 
+TEST(ProgramDatabase, MathCallSitesRoundTripAndAreOptional) {
+  ProgramDatabase DB = sampleDatabase();
+  DB.Functions[0].MathCallSites = {{"/src/k.cu", 39, 10},
+                                   {"/src/k.cu", 39, 27}};
+  Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(DB.toJson());
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  const auto &Sites = Out->Functions[0].MathCallSites;
+  ASSERT_EQ(Sites.size(), 2u);
+  EXPECT_EQ(Sites[0].File, "/src/k.cu");
+  EXPECT_EQ(Sites[0].Line, 39u);
+  EXPECT_EQ(Sites[0].Column, 10u);
+  EXPECT_EQ(Sites[1].Column, 27u);
+  // None: nothing written (older readers' databases stay the same).
+  json::Value V = sampleDatabase().toJson();
+  const json::Array *Fns = V.getAsObject()->getArray("functions");
+  ASSERT_TRUE(Fns && !Fns->empty());
+  EXPECT_FALSE((*Fns)[0].getAsObject()->get("math_call_sites"));
+  // A site that is not an object is a damaged database.
+  json::Value Bad = DB.toJson();
+  (*(*Bad.getAsObject()->getArray("functions"))[0].getAsObject()->getArray(
+      "math_call_sites"))[0] = 7;
+  EXPECT_FALSE(bool(ProgramDatabase::fromJson(Bad)));
+}
+
 TEST(ProgramDatabase, PlainPtxRoundTripsAndIsOptional) {
   ProgramDatabase DB = sampleDatabase();
   DB.PtxStatus = "ok";

@@ -155,6 +155,11 @@ struct FunctionRecord {
   /// Built with -warpscope-kernel-filter, this function may also be called
   /// by a kernel the filter left out: its counts include those calls.
   bool SharedWithLeftOut = false;
+  /// The call sites onto whose line and column -warpscope-inlined-lines
+  /// moved code inlined from a CUDA math library header
+  /// (isMathLibraryHeader): that code is found by them (the advisor's fast
+  /// math), its own file no longer being in the line table. Sorted, unique.
+  std::vector<SourceLocation> MathCallSites;
 };
 
 /// A kernel -warpscope-kernel-filter left uninstrumented.
