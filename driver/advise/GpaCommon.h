@@ -86,12 +86,10 @@ std::vector<double> activeSamples(const FunctionBlame &B);
 void strengthReduction(const Inputs &In, const KernelView &V, Match &M);
 void functionInlining(const Inputs &In, const KernelView &V, Match &M);
 
-/// Whether a source file is a CUDA math header (the code of CUDA's math
-/// functions, inlined where they are called).
-bool isMathHeader(llvm::StringRef File);
 /// Whether instruction I of function Fn is CUDA math library code: in a
-/// math header, or at a call site the plugin moved such code onto
-/// (FunctionProfile::MathCallSites; by line alone where I has no column).
+/// math header (isMathLibraryHeader), or at a call site the plugin moved such
+/// code onto (FunctionProfile::MathCallSites; by line alone where I has no
+/// column).
 bool isMathCode(const Inputs &In, const Function &Fn, const Instr &I);
 
 } // namespace advise

@@ -20,8 +20,6 @@ using namespace llvm;
 
 namespace warpscope::advise {
 
-bool isMathHeader(StringRef File) { return isMathLibraryHeader(File); }
-
 /// The same file named by two paths (one may be relative to a directory
 /// the other names).
 static bool sameFile(StringRef A, StringRef B) {
@@ -31,7 +29,7 @@ static bool sameFile(StringRef A, StringRef B) {
 }
 
 bool isMathCode(const Inputs &In, const Function &Fn, const Instr &I) {
-  if (isMathHeader(I.File))
+  if (isMathLibraryHeader(I.File))
     return true;
   if (!In.Profile || I.Line == 0 || I.File.empty())
     return false;
