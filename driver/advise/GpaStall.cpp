@@ -58,12 +58,26 @@ void registerIncrease(const Inputs &, const KernelView &V, Match &M) {
              "they stay in registers."};
 }
 
+/// The instruction a kernel's warps start at in the timing model: its first
+/// one after the parameter reads, which SASS folds into operands (the
+/// model's vanishing instructions, runtime/emu/core/TimingSink.cpp).
+unsigned modelEntry(const Function &F) {
+  unsigned I = 0;
+  while (I < F.Instrs.size() &&
+         (StringRef(F.Instrs[I].Opcode).starts_with("ld.param") ||
+          StringRef(F.Instrs[I].Opcode).starts_with("cvta.to.global")))
+    ++I;
+  return I;
+}
+
 void functionSplit(const Inputs &In, const KernelView &V, Match &M) {
-  // The timing model has no instruction cache: its no_instructions samples
-  // are warps starting (docs/timing-model.md), which no split removes.
-  if (In.SampleSource == "model")
-    return;
+  // The timing model's no_instructions samples are instruction cache
+  // misses and, at the kernel's entry, warps starting (docs/timing-model.md,
+  // "Instruction fetch"), which no split removes.
+  const bool Model = In.SampleSource == "model";
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
+    if (Model && B.Code->Kernel && I == modelEntry(*B.Code))
+      return;
     double N = B.Stalls[I].of(StallKind::InstFetch);
     if (N > 0) {
       M.M += N;

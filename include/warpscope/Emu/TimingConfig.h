@@ -69,6 +69,13 @@ struct Config {
   double LsuQueueCycles = 64, MioQueueCycles = 32;
   /// Cycles a new warp waits for its first instructions (no_instructions).
   double WarpStartCycles = 12;
+  /// Instruction fetch (InstFetch.cpp): each sub-partition's L0
+  /// instruction cache, the SM's L1 instruction cache (a miss there goes to
+  /// L2: L2Latency), their line, the L1's hit latency and the lines a
+  /// sub-partition's stream buffer keeps ahead. IcacheL0Bytes 0: no
+  /// instruction cache modeled (every fetch hits).
+  double IcacheL0Bytes = 0, IcacheL1Bytes = 0, IcacheLineBytes = 128;
+  double IcacheL1Latency = 0, IcachePrefetchLines = 0;
   PipeTiming Pipes[(int)Pipe::Count];
   double dramBytesPerCycle() const {
     return DramSustainedGBps * 1e3 / ClockMhz;

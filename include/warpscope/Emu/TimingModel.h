@@ -76,6 +76,10 @@ struct StaticInst {
   /// alias and no barrier in the loop): the model sends the next executions
   /// of this load ahead with it (Config::UnrolledLoads).
   bool Unrolled = false;
+  /// Where its SASS starts in the module's code, in bytes (the core lays
+  /// the module out: Expand instructions of 16 bytes each, functions
+  /// aligned to 128 bytes); the instruction fetch model's address.
+  uint32_t Code = 0;
   uint8_t NDst = 0, NSrc = 0;
   uint32_t Dst[4] = {}, Src[8] = {};          ///< register slots
   uint32_t BarrierId = 0, BarrierThreads = 0; ///< 0 threads: the whole CTA

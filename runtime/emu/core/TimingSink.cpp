@@ -418,20 +418,28 @@ std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM,
                                           bool ProbesModeled) {
   auto C = std::make_unique<ModelCode>();
   C->ProbesModeled = ProbesModeled;
+  // The module's code layout for the instruction fetch model: functions in
+  // the module's order, each at a 128-byte boundary (as a cubin aligns its
+  // code sections), an instruction Expand SASS instructions of 16 bytes
+  // (sm_70 and later); free probes take no space.
+  uint32_t Code = 0;
   for (const auto &F : PM.Functions) {
     C->FuncBase.push_back((uint32_t)C->Table.size());
     C->NumSlots = std::max(C->NumSlots, F->NumSlots);
+    Code = (Code + 127) & ~127u;
     const Inst *Prev = nullptr;
     for (size_t K = 0; K < F->Code.size(); ++K) {
       const Inst &I = F->Code[K];
       C->Table.push_back(
           describe(*F, I, Prev, ptxOpcodeOf(F->Opcodes[K]).Unit));
+      C->Table.back().Code = Code;
       const bool Probe = F->Instrumentation[K];
       C->HasProbes |= Probe;
       if (Probe && !ProbesModeled) {
         C->Roles.push_back(ModelCode::Free);
         continue;
       }
+      Code += 16u * C->Table.back().Expand;
       Prev = &I;
       Kind Kd = C->Table.back().K;
       C->Roles.push_back(Kd == Kind::Load || Kd == Kind::Store ||

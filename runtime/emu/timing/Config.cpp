@@ -73,6 +73,11 @@ const Field Fields[] = {
     F("lsu_queue_cycles", LsuQueueCycles),
     F("mio_queue_cycles", MioQueueCycles),
     F("warp_start_cycles", WarpStartCycles),
+    O("icache_l0_bytes", IcacheL0Bytes),
+    O("icache_l1_bytes", IcacheL1Bytes),
+    O("icache_line_bytes", IcacheLineBytes),
+    O("icache_l1_latency", IcacheL1Latency),
+    O("icache_prefetch_lines", IcachePrefetchLines),
     P("fp32_latency", Fp32, Latency),
     P("fp32_lanes", Fp32, Lanes),
     P("fp64_latency", Fp64, Latency),
@@ -103,6 +108,7 @@ bool mustBePositive(const Field &Fd) {
          Fd.Member == &Config::DramSustainedGBps ||
          Fd.Member == &Config::SharedAtomicCycles ||
          Fd.Member == &Config::UnrolledLoads ||
+         Fd.Member == &Config::IcacheLineBytes ||
          Fd.Member == &Config::MaxWarpsPerSm ||
          Fd.Member == &Config::MaxBlocksPerSm ||
          Fd.Member == &Config::L1BytesPerCycle ||
@@ -160,6 +166,10 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
   // shared atomic pass like a load's wavefront, loads in the PTX's order.
   C.BaseClockMhz = C.LaunchOverheadNs = C.AtomicSameAddressNs = NAN;
   C.DramSustainedGBps = C.SharedAtomicCycles = C.UnrolledLoads = NAN;
+  // No instruction cache unless the file describes one (every fetch hits).
+  C.IcacheL0Bytes = C.IcacheL1Bytes = C.IcacheL1Latency = 0;
+  C.IcachePrefetchLines = 0;
+  C.IcacheLineBytes = 128;
   for (const Field &Fd : Fields) {
     auto It = Doc.find(Fd.Key);
     if (It == Doc.end() && Fd.Optional)
@@ -197,6 +207,7 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
   if (std::isnan(C.UnrolledLoads))
     C.UnrolledLoads = 1;
   C.UnrolledLoads = std::floor(C.UnrolledLoads);
+  C.IcachePrefetchLines = std::floor(C.IcachePrefetchLines);
   C.ClockMhz = C.BoostClockMhz;
   C.ClockName = "boost";
   Out = C;

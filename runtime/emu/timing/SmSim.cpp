@@ -42,6 +42,7 @@ SmSim::SmSim(const Config &C, const std::vector<StaticInst> &Table,
   Ctas.resize(BlocksPerSm);
   Smsps.resize((size_t)C.SubPartitions);
   Mem.init(C, ActiveSms, SharedCarveout, Shared);
+  Fetch.init(C);
   if (SamplePeriod)
     Samples.resize(Table.size());
 }
@@ -111,6 +112,11 @@ void SmSim::launch(CtaTrace &&T) {
       FreeWarps.push_back(Index);
       continue;
     }
+    W.FetchLine = Never;
+    W.FetchUntil = 0;
+    if (Fetch.on() && !Fetch.warmed())
+      Fetch.warm(Fetch.lineOf(Table[WT.Ops[W.Pos].Id].Code));
+    fetchNext(W, W.StartAt);
     K.Warps.push_back(Index);
     Smsps[W.Smsp].Warps.push_back(Index); // ages grow: stays oldest first
     Smsps[W.Smsp].IdleUntil = 0;
@@ -150,6 +156,11 @@ bool SmSim::ready(const WarpState &W, uint64_t T, ModelStall &Why,
   if (T < W.FenceUntil) {
     Why = ModelStall::Membar;
     Until = W.FenceUntil;
+    return false;
+  }
+  if (T < W.FetchUntil) { // an instruction cache miss
+    Why = ModelStall::NoInstructions;
+    Until = W.FetchUntil;
     return false;
   }
   const StaticInst &SI = Table[W.T->Ops[W.Pos].Id];
@@ -348,6 +359,7 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
     }
     ++W.Pos;
     skipVanishing(W, T);
+    fetchNext(W, T + 1);
     if (W.Pos == W.T->Ops.size())
       startDraining(W);
     checkBarrier(K, Id, T);
@@ -359,6 +371,7 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
   }
   ++W.Pos;
   skipVanishing(W, T + 1);
+  fetchNext(W, T + 1);
   if (W.Pos == W.T->Ops.size())
     startDraining(W);
 }

@@ -8,6 +8,7 @@
 #ifndef WARPSCOPE_EMU_TIMING_SMSIM_H
 #define WARPSCOPE_EMU_TIMING_SMSIM_H
 
+#include "InstFetch.h"
 #include "warpscope/Emu/TimingModel.h"
 
 #include <algorithm>
@@ -119,6 +120,9 @@ struct WarpState {
   uint32_t Smsp = 0, Cta = 0, BarId = 0;
   uint64_t Age = 0;
   uint64_t StartAt = 0, BranchUntil = 0, FenceUntil = 0, BarUntil = 0;
+  /// The code line of its next instruction and the cycle that line is in
+  /// its sub-partition's L0 instruction cache (SmSim::fetchNext).
+  uint64_t FetchLine = Never, FetchUntil = 0;
   /// Its stores and atomics done in L2 (a fence waits for them); its
   /// stores' data out of the SM (exiting waits for that: drain).
   uint64_t StoresDone = 0, DrainUntil = 0;
@@ -196,6 +200,16 @@ private:
              uint64_t &Until) const;
   void issue(WarpState &W, Smsp &S, uint64_t T);
   void skipVanishing(WarpState &W, uint64_t T);
+  /// W's next instruction is on a new code line: fetch it (InstFetch).
+  void fetchNext(WarpState &W, uint64_t T) {
+    if (!Fetch.on() || W.Pos >= W.T->Ops.size())
+      return;
+    const uint64_t Line = Fetch.lineOf(Table[W.T->Ops[W.Pos].Id].Code);
+    if (Line != W.FetchLine) {
+      W.FetchLine = Line;
+      W.FetchUntil = Fetch.fetch(W.Smsp, Line, T);
+    }
+  }
   /// The cycle the data of W's load at W.Pos, issued at T, is back: sent
   /// ahead before, or sent now, with the next executions of an unrolled
   /// load.
@@ -228,6 +242,7 @@ private:
   std::vector<uint32_t> FreeWarps;
   std::vector<Smsp> Smsps;
   MemorySide Mem;
+  InstFetch Fetch;
   uint32_t Resident = 0;
   uint64_t Now = 0, End = 0, NextAge = 0, NextWarpSlot = 0;
 };

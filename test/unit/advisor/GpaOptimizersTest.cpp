@@ -135,12 +135,21 @@ TEST(FunctionSplit, FiresOnInstructionFetch) {
   K.stall(K.at("add.s32"), "no_instructions", 20);
   EXPECT_DOUBLE_EQ(only(K.run("function_split")), 1.25);
 }
-// The timing model has no instruction cache: its no_instructions samples
-// are warps starting.
-TEST(FunctionSplit, SilentOnModeledSamples) {
+// The timing model's no_instructions samples are instruction cache misses
+// (docs/timing-model.md, "Instruction fetch")...
+TEST(FunctionSplit, FiresOnModeledFetchMisses) {
   Kernel K;
   background(K);
   K.stall(K.at("add.s32"), "no_instructions", 20);
+  K.In.SampleSource = "model";
+  EXPECT_DOUBLE_EQ(only(K.run("function_split")), 1.25);
+}
+// ...and, at the instruction after the parameter reads, warps starting,
+// which no split removes.
+TEST(FunctionSplit, SilentOnModeledWarpStarts) {
+  Kernel K;
+  background(K);
+  K.stall(K.at("mov.u32"), "no_instructions", 20);
   K.In.SampleSource = "model";
   EXPECT_TRUE(K.run("function_split").empty());
 }

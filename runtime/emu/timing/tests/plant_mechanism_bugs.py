@@ -16,6 +16,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
 T = "runtime/emu/timing/"
 H = "include/warpscope/Emu/TimingConfig.h"
 BUGS = [
+    # Instruction fetch (InstFetch.cpp, InstFetchTest.cpp).
+    (T + "SmSim.cpp", "if (Fetch.on() && !Fetch.warmed())", "if (false)",
+     "CodeThatFitsTheWarmLinesIsUnchanged"),
+    (T + "SmSim.cpp", "if (T < W.FetchUntil) { // an instruction cache miss",
+     "if (false) {", "ALoopLargerThanTheCacheWaitsForItsHead"),
+    (T + "InstFetch.cpp", "return std::max(Hit, E->Ready); // a fill on its way: wait for it",
+     "return Hit + (uint64_t)L2Latency;", "CodeInTheL1StreamsWithoutWaiting"),
+    (T + "SmSim.h", "W.FetchUntil = Fetch.fetch(W.Smsp, Line, T);", "W.FetchUntil = T;",
+     "AJumpPastColdCodeWaitsOnce"),
+    (T + "InstFetch.cpp", "prefetch(S, Line + Ahead, T);", "",
+     "CodeInTheL1StreamsWithoutWaiting"),
     (T + "Model.cpp", "R.Cycles += R.LaunchCycles;", "",
      "LaunchOverheadIsTimeAtTheChosenClock"),
     (T + "Config.cpp", "C.ClockMhz = C.BaseClockMhz;", "C.ClockMhz = C.BoostClockMhz;",
