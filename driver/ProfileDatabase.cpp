@@ -147,81 +147,126 @@ Expected<Database> loadDatabase(const std::string &Path,
   return DB;
 }
 
+/// A probed branch's counts from its record (and its block's counts, which
+/// must be known, where it shares them); false when no execution can
+/// produce them.
+static bool readBranch(BranchCounts &Br, const FunctionProfile &F,
+                       const std::vector<uint64_t> &C) {
+  uint64_t W = Br.Counter;
+  if (Br.SharesBlockCounts) {
+    Br.Visits = F.Blocks[Br.Block].WarpExecutions;
+    Br.ActiveThreads = F.Blocks[Br.Block].ThreadExecutions;
+  } else {
+    Br.Visits = C[W + BranchVisits];
+    Br.ActiveThreads = C[W + BranchActiveThreads];
+  }
+  Br.Divergent = C[W + BranchDivergent];
+  Br.SuccessorThreads.assign(Br.Successors.size(), 0);
+  uint64_t Others = 0;
+  for (size_t K = 0; K + 1 < Br.Successors.size(); ++K) {
+    Br.SuccessorThreads[K] = C[W + BranchFirstSuccessor + K];
+    Others += Br.SuccessorThreads[K];
+  }
+  if (Br.Successors.size() == 2)
+    Br.Successor0Arrivals = C[W + BranchSuccessor0Arrivals];
+  Br.UniformVisits.clear();
+  uint64_t AllUniform = 0;
+  if (Br.CountsUniformVisits)
+    for (size_t K = 0; K < Br.Successors.size(); ++K) {
+      Br.UniformVisits.push_back(
+          C[W + switchUniformVisitsWord(Br.Successors.size()) + K]);
+      AllUniform += Br.UniformVisits.back();
+    }
+  // Every visit is divergent or sends all its lanes one way.
+  if (Br.CountsUniformVisits && AllUniform + Br.Divergent != Br.Visits)
+    return false;
+  Br.SwitchArrivals.clear();
+  if (Br.CountsArrivals && Br.Successors.size() > 2)
+    for (size_t K = 0; K < Br.Successors.size(); ++K) {
+      uint64_t A = C[W + switchArrivalsWord(Br.Successors.size()) + K];
+      // Arrivals include the uniform visits and are at most the visits.
+      if (A > Br.Visits || (Br.CountsUniformVisits && A < Br.UniformVisits[K]))
+        return false;
+      Br.SwitchArrivals.push_back(A);
+    }
+  if (Br.Divergent > Br.Visits || Others > Br.ActiveThreads ||
+      Br.ActiveThreads < Br.Visits || Br.ActiveThreads / 32 > Br.Visits ||
+      Br.Successor0Arrivals > Br.Visits)
+    return false;
+  // The last successor's threads are the active ones left over.
+  Br.SuccessorThreads.back() = Br.ActiveThreads - Others;
+  return true;
+}
+
 /// One module run's counts for a database's functions: block records
 /// first, then branches (which may take visits and active threads from their
-/// block), then blocks derived from a branch. Counts no execution can
-/// produce mean a damaged profile: the result is an error, not a number.
+/// block) and blocks derived from a branch, in chains (a derived block's
+/// branch may share its counts and feed derived blocks in turn). Counts no
+/// execution can produce mean a damaged profile: the result is an error,
+/// not a number.
 std::string countsFor(const Database &DB, const std::vector<uint64_t> &C,
                       std::vector<FunctionProfile> &Out) {
   Out = DB.Functions;
+  std::vector<char> BlockKnown, BranchKnown;
   for (FunctionProfile &F : Out) {
     auto Bad = [&](const char *What, unsigned Id) {
       return std::string(What) + " " + std::to_string(Id) + " of " + F.Name +
              " has impossible counts";
     };
-    for (BlockCounts &B : F.Blocks)
-      if (B.DerivedBranch < 0 && B.SameCountsAs < 0) {
+    BlockKnown.assign(F.Blocks.size(), 1);
+    BranchKnown.assign(F.Branches.size(), 1);
+    size_t Pending = 0;
+    for (size_t I = 0; I < F.Blocks.size(); ++I) {
+      BlockCounts &B = F.Blocks[I];
+      if (B.DerivedBranch >= 0) {
+        if (size_t(B.DerivedBranch) >= F.Branches.size() ||
+            !F.Branches[B.DerivedBranch].Probed)
+          return Bad("block", B.Id);
+        BlockKnown[I] = 0;
+        ++Pending;
+      } else if (B.SameCountsAs < 0) {
         B.WarpExecutions = C[B.Counter + BlockWarpExecutions];
         B.ThreadExecutions = C[B.Counter + BlockThreadExecutions];
       }
-    for (BranchCounts &Br : F.Branches) {
+    }
+    for (size_t I = 0; I < F.Branches.size(); ++I) {
+      const BranchCounts &Br = F.Branches[I];
       if (!Br.Probed)
         continue;
-      uint64_t W = Br.Counter;
-      if (Br.SharesBlockCounts) {
-        if (Br.Block >= F.Blocks.size() || F.Blocks[Br.Block].SameCountsAs >= 0)
-          return Bad("branch", Br.Id);
-        Br.Visits = F.Blocks[Br.Block].WarpExecutions;
-        Br.ActiveThreads = F.Blocks[Br.Block].ThreadExecutions;
-      } else {
-        Br.Visits = C[W + BranchVisits];
-        Br.ActiveThreads = C[W + BranchActiveThreads];
-      }
-      Br.Divergent = C[W + BranchDivergent];
-      Br.SuccessorThreads.assign(Br.Successors.size(), 0);
-      uint64_t Others = 0;
-      for (size_t K = 0; K + 1 < Br.Successors.size(); ++K) {
-        Br.SuccessorThreads[K] = C[W + BranchFirstSuccessor + K];
-        Others += Br.SuccessorThreads[K];
-      }
-      if (Br.Successors.size() == 2)
-        Br.Successor0Arrivals = C[W + BranchSuccessor0Arrivals];
-      Br.UniformVisits.clear();
-      uint64_t AllUniform = 0;
-      if (Br.CountsUniformVisits)
-        for (size_t K = 0; K < Br.Successors.size(); ++K) {
-          Br.UniformVisits.push_back(
-              C[W + switchUniformVisitsWord(Br.Successors.size()) + K]);
-          AllUniform += Br.UniformVisits.back();
-        }
-      // Every visit is divergent or sends all its lanes one way.
-      if (Br.CountsUniformVisits && AllUniform + Br.Divergent != Br.Visits)
+      if (Br.SharesBlockCounts &&
+          (Br.Block >= F.Blocks.size() || F.Blocks[Br.Block].SameCountsAs >= 0))
         return Bad("branch", Br.Id);
-      Br.SwitchArrivals.clear();
-      if (Br.CountsArrivals && Br.Successors.size() > 2)
-        for (size_t K = 0; K < Br.Successors.size(); ++K) {
-          uint64_t A = C[W + switchArrivalsWord(Br.Successors.size()) + K];
-          // Arrivals include the uniform visits and are at most the visits.
-          if (A > Br.Visits ||
-              (Br.CountsUniformVisits && A < Br.UniformVisits[K]))
-            return Bad("branch", Br.Id);
-          Br.SwitchArrivals.push_back(A);
-        }
-      if (Br.Divergent > Br.Visits || Others > Br.ActiveThreads ||
-          Br.ActiveThreads < Br.Visits || Br.ActiveThreads / 32 > Br.Visits ||
-          Br.Successor0Arrivals > Br.Visits)
-        return Bad("branch", Br.Id);
-      // The last successor's threads are the active ones left over.
-      Br.SuccessorThreads.back() = Br.ActiveThreads - Others;
+      BranchKnown[I] = 0;
+      ++Pending;
     }
-    for (BlockCounts &B : F.Blocks) {
-      if (B.DerivedBranch < 0)
-        continue;
-      if (size_t(B.DerivedBranch) >= F.Branches.size())
-        return Bad("block", B.Id);
-      const BranchCounts &Br = F.Branches[B.DerivedBranch];
-      B.ThreadExecutions = Br.SuccessorThreads[B.DerivedSuccessor];
-      B.WarpExecutions = Br.arrivals(B.DerivedSuccessor);
+    // Usually one round; one more per link of a chain. A round that makes
+    // no progress means a cycle (a damaged database).
+    while (Pending) {
+      size_t Before = Pending;
+      for (size_t I = 0; I < F.Branches.size(); ++I) {
+        BranchCounts &Br = F.Branches[I];
+        if (BranchKnown[I] || (Br.SharesBlockCounts && !BlockKnown[Br.Block]))
+          continue;
+        if (!readBranch(Br, F, C))
+          return Bad("branch", Br.Id);
+        BranchKnown[I] = 1;
+        --Pending;
+      }
+      for (size_t I = 0; I < F.Blocks.size(); ++I) {
+        BlockCounts &B = F.Blocks[I];
+        if (BlockKnown[I] || !BranchKnown[B.DerivedBranch])
+          continue;
+        const BranchCounts &Br = F.Branches[B.DerivedBranch];
+        B.ThreadExecutions = Br.SuccessorThreads[B.DerivedSuccessor];
+        B.WarpExecutions = Br.arrivals(B.DerivedSuccessor);
+        BlockKnown[I] = 1;
+        --Pending;
+      }
+      if (Pending == Before) {
+        size_t I = std::find(BlockKnown.begin(), BlockKnown.end(), 0) -
+                   BlockKnown.begin();
+        return Bad("block", I < F.Blocks.size() ? F.Blocks[I].Id : 0);
+      }
     }
     // After those: a block may run exactly when a derived one runs.
     for (BlockCounts &B : F.Blocks) {

@@ -40,6 +40,8 @@ STATISTIC(NumLoopEntryRecords,
           "Proven-uniform branches that count loop entries");
 STATISTIC(NumMergedBlocks, "Blocks counted by their branch's probe");
 STATISTIC(NumDerivedBlocks, "Blocks derived from a branch record");
+STATISTIC(NumBranchesOfDerivedBlocks,
+          "Branches whose visits are their derived block's counts");
 STATISTIC(NumEquivalentBlocks,
           "Blocks taking the counts of a block that runs exactly when they do");
 
@@ -317,25 +319,32 @@ static bool onlyCaseOf(SwitchInst &SI, const BasicBlock *S) {
 /// the branch's lanes reconverge (a loop exit), lanes that took it on
 /// different visits run it together, and arrivals overcount. A block ending
 /// in a probed branch, with no call before it, is counted by the branch's
-/// probe.
+/// probe; if it is derived, that probe counts neither its visits nor its
+/// active threads (the block's derived counts), so the driver derives in
+/// chains: branch record, block, the block's branch, its successors...
+/// Deriving such a case block costs the switch's probe one atomic per
+/// successor group (its arrivals) where no other case block already does,
+/// and saves the case block's branch probe two counters.
 void ModuleInstrumenter::decideCounting(PlannedFunction &P, FunctionRecord &Rec,
                                         const BlockIndex &BlockIds,
                                         const BlockIndex &BranchIdOf) {
   if (!Opts.CheaperCounting)
     return;
   auto &PDT = FAM.getResult<PostDominatorTreeAnalysis>(*P.F);
+  auto &DT = FAM.getResult<DominatorTreeAnalysis>(*P.F);
   for (PlannedBranch &Br : P.Branches) {
     bool Switch = Br.Successors.size() > 2;
     BasicBlock *From = Br.Terminator->getParent();
+    // Unreachable code may hold a cycle of blocks each the only way into
+    // the next: derived from each other, they would have no counts.
+    if (!DT.isReachableFromEntry(From))
+      continue;
     for (unsigned K = 0; K < Br.Successors.size(); ++K) {
       BasicBlock *S = Br.Successors[K];
       if (S == From || S->getUniquePredecessor() != From ||
           PDT.dominates(S, From))
         continue;
-      // A case block that its own branch's probe would count costs nothing
-      // to count; deriving it would cost the switch's probe an atomic.
-      if (Switch && ((BranchIdOf.count(S) && !hasCalls(*S)) ||
-                     !onlyCaseOf(*cast<SwitchInst>(Br.Terminator), S)))
+      if (Switch && !onlyCaseOf(*cast<SwitchInst>(Br.Terminator), S))
         continue;
       unsigned Id = BlockIds.lookup(S);
       LLVM_DEBUG(dbgs() << "warpscope: " << P.F->getName() << ": block "
@@ -350,22 +359,34 @@ void ModuleInstrumenter::decideCounting(PlannedFunction &P, FunctionRecord &Rec,
       Rec.Blocks[Id].DerivedSuccessor = K;
     }
   }
+  // A branch's visits and active threads are its block's warp and thread
+  // executions when no call in the block may end lanes or come back with
+  // another mask: its probe counts the block too, or, when the block is
+  // derived, neither.
   for (PlannedBranch &Br : P.Branches) {
     BasicBlock *BB = Br.Terminator->getParent();
     PlannedBlock &Blk = P.Blocks[BlockIds.lookup(BB)];
-    if (Blk.How != BlockCounting::OwnProbe || hasCalls(*BB))
+    if (hasCalls(*BB) || (Blk.How != BlockCounting::OwnProbe &&
+                          Blk.How != BlockCounting::Derived))
       continue;
+    Rec.Branches[BranchIdOf.lookup(BB)].SharesBlockCounts = true;
+    if (Blk.How == BlockCounting::Derived) {
+      LLVM_DEBUG(dbgs() << "warpscope: " << P.F->getName() << ": branch in "
+                        << BB->getName()
+                        << " takes its visits from its derived block\n");
+      ++NumBranchesOfDerivedBlocks;
+      Br.VisitsFromDerivedBlock = true;
+      continue;
+    }
     LLVM_DEBUG(dbgs() << "warpscope: " << P.F->getName() << ": block "
                       << BB->getName()
                       << " counted by its branch's probe: no call in it\n");
     ++NumMergedBlocks;
     Blk.How = BlockCounting::ByTerminatorProbe;
     Br.MergedBlockWord = Blk.Word;
-    Rec.Branches[BranchIdOf.lookup(BB)].SharesBlockCounts = true;
   }
   if (!Opts.DeriveEquivalentBlocks)
     return;
-  auto &DT = FAM.getResult<DominatorTreeAnalysis>(*P.F);
   auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
   auto MayDiverge = [&](const BasicBlock *BB) {
     auto It = BranchIdOf.find(BB);

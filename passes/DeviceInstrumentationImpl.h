@@ -45,6 +45,9 @@ struct PlannedBranch {
   llvm::SmallVector<llvm::BasicBlock *, 4> Successors;
   uint64_t Counter;
   std::optional<uint64_t> MergedBlockWord; ///< its block, counted here too
+  /// Its block is derived and calls nothing: visits and active threads are
+  /// the block's derived counts, not counted here.
+  bool VisitsFromDerivedBlock = false;
   bool FeedsDerivedBlock = false; ///< a successor takes its counts from here
   bool CountArrivals = false;     ///< warp arrivals at successor 0 counted
   /// Counts in registers, flushed at this loop's exits.

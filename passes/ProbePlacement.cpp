@@ -135,7 +135,10 @@ struct PlannedProbe {
 
 struct PromotedLoop {
   SmallVector<uint64_t, 8> Words;
-  SmallVector<unsigned, 4> Leads;  ///< each probe's first word's index
+  /// A lane holds counts iff one of these words is non-zero: each probe's
+  /// first (its warp executions or visits), or all of a probe's that
+  /// counts neither.
+  SmallVector<unsigned, 4> Leads;
   SmallVector<bool, 8> LeaderOnly; ///< per word: counted by leaders only
   SmallVector<BasicBlock *, 4> Exits;
   unsigned Base = 0; ///< its words' first register slot
@@ -241,6 +244,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
     ProbeSpec Spec;
     Spec.UseElect = UseElect;
     Spec.BlockWord = Br.MergedBlockWord;
+    Spec.VisitsElsewhere = Br.VisitsFromDerivedBlock;
     Spec.BranchWord = Br.Counter;
     Spec.NumSuccessors = Br.Successors.size();
     Spec.SuccessorIndex = successorIndex(Br, Spec);
@@ -269,8 +273,15 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
       PL.Guard = It->second.Guard;
     }
     Pr.First = PL.Words.size();
-    PL.Leads.push_back(PL.Words.size());
-    for (auto &[Word, How] : promotedLayout(Pr.Spec)) {
+    auto Layout = promotedLayout(Pr.Spec);
+    // A lane that led here holds a non-zero first word (its warp executions
+    // or visits), when the probe counts one; else any of its words may be
+    // the one that is.
+    bool Arrival = Layout.front().second == Accumulate::PerArrival;
+    for (auto [K, Entry] : enumerate(Layout)) {
+      auto [Word, How] = Entry;
+      if (!Arrival || K == 0)
+        PL.Leads.push_back(PL.Words.size());
       PL.Words.push_back(Word);
       PL.LeaderOnly.push_back(How == Accumulate::PerArrival ||
                               How == Accumulate::Divergent ||

@@ -136,11 +136,11 @@ std::string switchCounts(const ProbeSpec &S, const CounterArray &C,
 }
 
 /// The branch part; Rec is the byte offset of the record in the array.
-/// Visits and active threads are left out when the block record has them.
+/// Visits and active threads are left out when the block's counts are them.
 std::string branchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
                        StringRef Index) {
   std::string T;
-  bool Shared = S.BlockWord.has_value();
+  bool Shared = !S.countsVisits();
   auto Word = [&](unsigned K) { return at(C, Rec + 8 * K); };
   if (!Shared)
     T += formatv("\t@%wsp red.global.add.u64 {0}, 1;\n", Word(BranchVisits));
@@ -284,7 +284,7 @@ static std::string leaderRegionBody(const ProbeSpec &S, const CounterArray &C,
   }
   if (S.BranchWord) {
     uint64_t Rec = 8 * *S.BranchWord;
-    if (!S.BlockWord) {
+    if (S.countsVisits()) {
       T += formatv("\tred.global.add.u64 {0}, 1;\n",
                    Word(Rec + 8 * BranchVisits))
                .str();
@@ -442,7 +442,7 @@ warpscope::promotedLayout(const ProbeSpec &S) {
   }
   if (S.BranchWord) {
     uint64_t W = *S.BranchWord;
-    if (!S.BlockWord) {
+    if (S.countsVisits()) {
       L.push_back({W + BranchVisits, Accumulate::PerArrival});
       L.push_back({W + BranchActiveThreads, Accumulate::PerLane});
     }

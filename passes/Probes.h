@@ -35,6 +35,16 @@ namespace warpscope {
 struct ProbeSpec {
   std::optional<uint64_t> BlockWord;
   std::optional<uint64_t> BranchWord;
+  /// A branch probe without BlockWord whose visits and active threads are
+  /// its block's counts all the same, derived from another record: they are
+  /// not written either.
+  bool VisitsElsewhere = false;
+  /// Whether the branch record's visits and active threads words are
+  /// written (a branch probe that shares neither its block's probe nor its
+  /// block's derived counts).
+  bool countsVisits() const {
+    return BranchWord && !BlockWord && !VisitsElsewhere;
+  }
   /// Two successors: the branch condition (i1, true = successor 0), passed
   /// as a PTX predicate. More: i32 in [0, NumSuccessors), this lane's
   /// successor.
@@ -115,7 +125,8 @@ bool targetHasElect(const llvm::Function &F);
 bool canPromote(const ProbeSpec &Spec);
 
 /// The counter words the probe's accumulators stand for, in operand order;
-/// the first is always its warp executions (or visits).
+/// the first is its warp executions or visits where it counts them (not
+/// with VisitsElsewhere).
 llvm::SmallVector<uint64_t, 6> promotedWords(const ProbeSpec &Spec);
 
 /// The probe, counting into Accumulators (one i64 per promotedWords entry);
@@ -132,9 +143,10 @@ emitPromotedInit(llvm::Instruction *InsertBefore, unsigned N, uint64_t Id);
 
 /// Adds the accumulators of each lane that led a group at some probe to
 /// counter words Words of the array named CountersSymbol, in a scope named
-/// %ws_flush_<Id> (at a loop exit). Leads: the index of each probe's first
-/// accumulator (its warp executions or visits, non-zero iff the lane led
-/// there). Returns the accumulators' new values: zero.
+/// %ws_flush_<Id> (at a loop exit). Leads: accumulators of which one is
+/// non-zero in every lane holding counts (each probe's first, its warp
+/// executions or visits, non-zero iff the lane led there; every one of a
+/// probe that counts neither). Returns the accumulators' new values: zero.
 llvm::SmallVector<llvm::Value *, 8> emitPromotedFlush(
     llvm::Instruction *InsertBefore, llvm::StringRef CountersSymbol,
     llvm::ArrayRef<llvm::Value *> Accumulators, llvm::ArrayRef<uint64_t> Words,

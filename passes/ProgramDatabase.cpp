@@ -469,6 +469,36 @@ FunctionRecord readFunction(Reader &R, const json::Object &FO) {
   return F;
 }
 
+/// A block whose derivation comes back to itself: derived from a branch
+/// that shares its block's counts, that block derived in turn, and so on
+/// (the counts of such a chain come from the record at its start).
+/// Derivations must already name valid branches.
+std::optional<unsigned> derivationCycle(const FunctionRecord &F) {
+  // The block whose counts give I's branch its visits, and so on.
+  auto Next = [&](size_t I) -> std::optional<size_t> {
+    const BlockRecord &B = F.Blocks[I];
+    if (B.DerivedBranch < 0 || !F.Branches[B.DerivedBranch].SharesBlockCounts)
+      return std::nullopt;
+    return F.Branches[B.DerivedBranch].Block;
+  };
+  enum : char { Unseen, OnPath, Done };
+  std::vector<char> State(F.Blocks.size(), Unseen);
+  for (size_t Start = 0; Start < F.Blocks.size(); ++Start) {
+    std::vector<size_t> Path;
+    std::optional<size_t> I = Start;
+    while (I && *I < F.Blocks.size() && State[*I] == Unseen) {
+      State[*I] = OnPath;
+      Path.push_back(*I);
+      I = Next(*I);
+    }
+    if (I && *I < F.Blocks.size() && State[*I] == OnPath)
+      return F.Blocks[*I].Id;
+    for (size_t K : Path)
+      State[K] = Done;
+  }
+  return std::nullopt;
+}
+
 /// "" or why a block's derivation or equivalence names nothing it can use.
 std::string referenceError(const ProgramDatabase &DB) {
   // Derivations must point at a successor of a probed two-way branch, or of
@@ -486,6 +516,10 @@ std::string referenceError(const ProgramDatabase &DB) {
       if (B.DerivedBranch >= 0 && !CanDerive(F, B))
         return "program database: block " + std::to_string(B.Id) + " of " +
                F.Name + " is derived from a branch that cannot give its counts";
+  for (const FunctionRecord &F : DB.Functions)
+    if (std::optional<unsigned> Id = derivationCycle(F))
+      return "program database: block " + std::to_string(*Id) + " of " +
+             F.Name + " is derived from its own counts (a cycle)";
   for (const FunctionRecord &F : DB.Functions)
     for (const BranchRecord &Br : F.Branches)
       if (Br.SourceTrueSuccessor &&
@@ -513,7 +547,8 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
   if (!Top)
     return createStringError(R.Error);
   std::string Schema = R.str(*Top, "schema");
-  if (R.Error.empty() && Schema != DatabaseSchema && Schema != DatabaseSchemaV1)
+  if (R.Error.empty() && Schema != DatabaseSchema &&
+      Schema != DatabaseSchemaV2 && Schema != DatabaseSchemaV1)
     return createStringError("program database has schema '" + Schema +
                              "', expected '" + DatabaseSchema + "'");
   DB.ModuleId = R.str(*Top, "module_id");

@@ -177,7 +177,7 @@ TEST(ProgramDatabase, PlainPtxRoundTripsAndIsOptional) {
 
 TEST(ProgramDatabase, SchemaAndVersionAreWritten) {
   json::Value V = sampleDatabase().toJson();
-  EXPECT_EQ(V.getAsObject()->getString("schema"), "warpscope-db/2");
+  EXPECT_EQ(V.getAsObject()->getString("schema"), "warpscope-db/3");
   EXPECT_EQ(V.getAsObject()->getInteger("abi_version"), 3);
   EXPECT_EQ(V.getAsObject()->getString("counters_symbol"),
             "__warpscope_counters_0123456789abcdef");

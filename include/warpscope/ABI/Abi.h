@@ -33,8 +33,13 @@ constexpr uint64_t MaxCounterArrayBytes = 4 << 20;
 /// Schema tag of the static program database (docs/database-schema.md).
 /// Version 2 added blocks that take another block's counts
 /// (`same_counts_as`): a reader of version 1 would show them as never run.
-/// Readers still accept version 1, which has no such blocks.
-constexpr const char *DatabaseSchema = "warpscope-db/2";
+/// Version 3 added branches that share the counts of a derived block (their
+/// probe writes neither the block's words nor their visits and active
+/// threads): a reader of version 2 would show them as never visited.
+/// Readers still accept versions 1 and 2, which have no such blocks or
+/// branches.
+constexpr const char *DatabaseSchema = "warpscope-db/3";
+constexpr const char *DatabaseSchemaV2 = "warpscope-db/2";
 constexpr const char *DatabaseSchemaV1 = "warpscope-db/1";
 
 /// Block record: two counters.
@@ -95,7 +100,9 @@ enum LoopEntryCounter : uint32_t {
 /// A block that ends in its branch and calls nothing has one probe for both:
 /// the branch record's Visits and ActiveThreads words are then not written,
 /// they are the block's warp and thread executions (database:
-/// "shares_block_counts").
+/// "shares_block_counts"). When that block's counts are derived from
+/// another branch's record, the branch's probe writes neither the block's
+/// words nor those two (schema warpscope-db/3).
 
 /// Each probe's inline PTX opens a scope whose first declaration names it:
 ///   ".reg .b32 %ws_block_<N>;", ".reg .b32 %ws_branch_<N>;" or, for a merged

@@ -2,7 +2,7 @@
 //
 // What the device pass knows at compile time about every function, block and
 // branch it saw, and where their counters live. Serialized as JSON
-// (schema warpscope-db/2, docs/database-schema.md); the runtime embeds it,
+// (schema warpscope-db/3, docs/database-schema.md); the runtime embeds it,
 // reports join counters to source through it.
 //
 //===----------------------------------------------------------------------===//

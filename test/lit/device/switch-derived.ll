@@ -5,9 +5,10 @@
 ; group adds 1 at its successor's arrivals word (the record's last words,
 ; after the uniform visits). Not derived: a block that several case values
 ; or the default lead to (the lowered switch may reach it over several
-; edges, its lanes arriving as several groups), the join (another way in),
-; a case block that another block also enters, and a case block ending in a
-; probed branch without a call (that branch's probe counts it for free). A
+; edges, its lanes arriving as several groups), the join (another way in)
+; and a case block that another block also enters. A derived case block
+; ending in a probed branch without a call gives that branch its visits and
+; active threads: the branch's probe counts neither (nor the block). A
 ; switch with no derived case block counts no arrivals.
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump --cfg %t.json | FileCheck --check-prefix=DB %s
@@ -58,17 +59,21 @@ join:
   ret void
 }
 
-; %shared is also entered from %cond, and %cond ends in a divergent branch
-; whose probe counts it: only %own is derived (successor 1: the default,
-; %join, comes first, then the cases' blocks in order).
+; %shared is also entered from %cond: %own and %cond are derived (the
+; default, %join, is successor 0, then the cases' blocks in order: %own 1,
+; %shared 2, %cond 3). %cond ends in a divergent branch (record at word 46,
+; byte 368: visits, divergent 376, active threads 384, successor-0 threads
+; 392, arrivals 400) whose probe writes neither visits nor active threads
+; (those are %cond's derived counts), only arrivals, divergent visits and
+; successor-0 threads.
 ; CHECK-LABEL: define ptx_kernel void @some_cases(
 ; CHECK: call void asm sideeffect "// ws:block {{[0-9]+}} ws:branch {{[0-9]+}}\0A{{.*}}match.any.sync.b32 %wsb, %wsi, %wsm;{{.*}}@%wsq red.global.add.u64 [%wsr+{{[0-9]+}}], 1;\0A\09setp.eq.and.u32 %wsa{{.*}}", "r"(i32 %lane)
 ; CHECK-NEXT: switch i32 %lane
 ; CHECK: own:
 ; CHECK-NEXT: call void asm sideeffect "// ws:block {{[0-9]+}} (derived)
 ; CHECK: cond:
-; CHECK-NOT: (derived)
-; CHECK: call void asm sideeffect "// ws:block {{[0-9]+}} ws:branch {{[0-9]+}}\0A
+; CHECK-NEXT: call void asm sideeffect "// ws:block 44 (derived)
+; CHECK: call void asm sideeffect "// ws:branch 46\0A{{.*}}@!%wsp bra ws_done;\0A\09@%wsa red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+400], 1;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+376], 1;\0A\09popc.b32 %wsn, %wsb;\0A\09cvt.u64.u32 %wsc, %wsn;\0A\09red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+392], %wsc;\0Aws_done:\0A\09}"
 ; CHECK-NEXT: br i1 %odd
 ; CHECK: shared:
 ; CHECK-NEXT: call void asm sideeffect "// ws:block {{[0-9]+}}\0A{{.*}}red.global.add.u64
@@ -133,8 +138,10 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; DB: branch id=0 block=0 kind=switch succ=4,1,2,3 uniform=false probed=true counter=2 {{.*}} counts-arrivals
 ; DB-LABEL: function some_cases kind=kernel
 ; DB: block id=1 {{.*}} derived=branch0.succ1
+; DB-NEXT: block id=2 counter=44 {{.*}} derived=branch0.succ3
 ; DB-NOT: derived
 ; DB: branch id=0 block=0 kind=switch succ=4,1,3,2 {{.*}} counts-arrivals
+; DB-NEXT: branch id=1 block=2 kind=br succ=3,4 {{.*}} counter=46 {{.*}} shares-block-counts
 ; DB-LABEL: function no_cases kind=kernel
 ; DB-NOT: derived
 ; DB: kind=switch
