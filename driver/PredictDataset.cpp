@@ -137,6 +137,7 @@ Error readRow(const Line &L, Target T, KernelSample &S, std::string &Skip) {
   }
   S.Program = L.cell("program").str();
   S.Kernel = L.cell("kernel").str();
+  S.SizeTag = L.cell("size_tag").str();
   if (S.Program.empty())
     return createStringError(L.Where +
                              ": column 'program' is empty; every row needs "

@@ -61,6 +61,9 @@ struct Calibration {
 /// NaN where not known.
 struct KernelSample {
   std::string Program, Kernel;
+  /// The dataset's `size_tag` (the problem size the row was measured at;
+  /// datasets only, "" when absent): per-kernel errors group by it.
+  std::string SizeTag;
   uint64_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
   uint64_t SharedBytes = 0, Launches = 0;
   double WarpInstructions = 0, ThreadInstructions = 0, Sync = 0;

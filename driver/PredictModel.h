@@ -31,11 +31,21 @@ struct Errors {
 };
 Errors errorsOf(llvm::ArrayRef<KernelSample> Rows,
                 llvm::ArrayRef<double> Predicted);
+/// The same per (program, size, kernel): each kernel's time is its rows'
+/// times times their launches, summed over its launch configurations, so
+/// that a kernel launched with hundreds of configurations counts once
+/// (Errors::Rows counts kernels). A kernel with a row not predicted is
+/// left out.
+Errors errorsPerKernel(llvm::ArrayRef<KernelSample> Rows,
+                       llvm::ArrayRef<double> Predicted);
 
 struct HeldOut {
   std::string Method; ///< "leave-one-program-out", or "none"
   std::string Why;    ///< when none
   Errors E;
+  /// E per (program, size, kernel) (errorsPerKernel); Rows 0 in models
+  /// from before it was recorded.
+  Errors PerKernel;
 };
 
 struct TrainOptions {

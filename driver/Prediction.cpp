@@ -168,6 +168,7 @@ std::string warpscope::heldOutFor(const Model &M, bool WithEmulator) {
     return heldOutLine(M.Held);
   HeldOut H = M.Held;
   H.E = M.HeldWithoutEmulator;
+  H.PerKernel = {}; // measured with the emulator's figures only
   return heldOutLine(H) + " (inputs without the emulator's figures)";
 }
 

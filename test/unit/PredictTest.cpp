@@ -117,6 +117,37 @@ TEST(PredictErrors, Figures) {
   EXPECT_NEAR(E.ProgramMedianApe, 20, 1e-9);
 }
 
+TEST(PredictErrors, PerKernelSumsItsLaunchConfigurations) {
+  // Kernel k of program a at size s: two configurations measured 10 us
+  // (1 launch) and 20 us (2 launches), predicted 15 and 15: rows 50% and
+  // 25% off, the kernel 45 of 50 us, 10% off. The same kernel at another
+  // size, and kernel j, are kernels of their own.
+  std::vector<KernelSample> Rows(5);
+  struct {
+    const char *Size, *Kernel;
+    uint64_t Launches;
+    double Measured;
+  } R[] = {{"s", "k", 1, 10},
+           {"s", "k", 2, 20},
+           {"m", "k", 1, 10},
+           {"s", "j", 1, 10},
+           {"s", "j", 1, 10}};
+  for (int I = 0; I < 5; ++I) {
+    Rows[I].Program = "a";
+    Rows[I].SizeTag = R[I].Size;
+    Rows[I].Kernel = R[I].Kernel;
+    Rows[I].Launches = R[I].Launches;
+    Rows[I].Measured = R[I].Measured;
+  }
+  // Kernel (m, k): 30% off; (s, j): a row not predicted, left out.
+  Errors E = errorsPerKernel(Rows, {15, 15, 13, 10, NAN});
+  EXPECT_EQ(E.Rows, 2u);
+  EXPECT_EQ(E.Programs, 1u);
+  EXPECT_NEAR(E.Mape, 20, 1e-9);
+  EXPECT_NEAR(E.MedianApe, 20, 1e-9);
+  EXPECT_NEAR(E.Within15, 50, 1e-9);
+}
+
 /// Four programs whose times follow the analytic estimate (the floor plus
 /// the largest term) with the term 1.2 times longer and a wiggle of ±2%;
 /// each has a launch too small for any term, which takes the floor (train
@@ -156,6 +187,9 @@ TEST(PredictModel, SurvivesItsFileAndRespectsTheFloor) {
   ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
   EXPECT_EQ(M->Held.Method, "leave-one-program-out");
   EXPECT_EQ(M->Held.E.Rows, D.Rows.size());
+  EXPECT_GT(M->Held.PerKernel.Rows, 0u);
+  EXPECT_NEAR(M->Held.PerKernel.MedianApe,
+              errorsPerKernel(D.Rows, Held).MedianApe, 1e-9);
   for (double H : Held)
     EXPECT_GE(H, C.FloorUs);
   // The times follow the analytic estimate: held out, each program is
@@ -173,6 +207,8 @@ TEST(PredictModel, SurvivesItsFileAndRespectsTheFloor) {
   EXPECT_EQ(L->Name, "synthetic");
   EXPECT_EQ(L->From.Device, "test GPU");
   EXPECT_NEAR(L->Held.E.MedianApe, M->Held.E.MedianApe, 0.01);
+  EXPECT_EQ(L->Held.PerKernel.Rows, M->Held.PerKernel.Rows);
+  EXPECT_NEAR(L->Held.PerKernel.MedianApe, M->Held.PerKernel.MedianApe, 0.01);
   auto Before = predictSamples(*M, D.Rows);
   auto After = predictSamples(*L, D.Rows);
   ASSERT_TRUE(Before && After);
