@@ -53,6 +53,7 @@ const Field Fields[] = {
     O("atomic_same_address_ns", AtomicSameAddressNs),
     O("shared_atomic_cycles", SharedAtomicCycles),
     O("unrolled_loads", UnrolledLoads),
+    O("block_loads", BlockLoads),
     F("max_warps_per_sm", MaxWarpsPerSm),
     F("max_blocks_per_sm", MaxBlocksPerSm),
     F("registers_per_sm", RegistersPerSm),
@@ -103,6 +104,7 @@ bool mustBePositive(const Field &Fd) {
          Fd.Member == &Config::DramSustainedGBps ||
          Fd.Member == &Config::SharedAtomicCycles ||
          Fd.Member == &Config::UnrolledLoads ||
+         Fd.Member == &Config::BlockLoads ||
          Fd.Member == &Config::MaxWarpsPerSm ||
          Fd.Member == &Config::MaxBlocksPerSm ||
          Fd.Member == &Config::L1BytesPerCycle ||
@@ -160,6 +162,7 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
   // shared atomic pass like a load's wavefront, loads in the PTX's order.
   C.BaseClockMhz = C.LaunchOverheadNs = C.AtomicSameAddressNs = NAN;
   C.DramSustainedGBps = C.SharedAtomicCycles = C.UnrolledLoads = NAN;
+  C.BlockLoads = NAN;
   for (const Field &Fd : Fields) {
     auto It = Doc.find(Fd.Key);
     if (It == Doc.end() && Fd.Optional)
@@ -197,6 +200,9 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
   if (std::isnan(C.UnrolledLoads))
     C.UnrolledLoads = 1;
   C.UnrolledLoads = std::floor(C.UnrolledLoads);
+  if (std::isnan(C.BlockLoads))
+    C.BlockLoads = 1;
+  C.BlockLoads = std::floor(C.BlockLoads);
   C.ClockMhz = C.BoostClockMhz;
   C.ClockName = "boost";
   Out = C;

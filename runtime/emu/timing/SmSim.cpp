@@ -208,19 +208,98 @@ void SmSim::skipVanishing(WarpState &W, uint64_t T) {
 }
 
 uint64_t SmSim::loadData(WarpState &W, const MemAccess &M, uint64_t T) {
+  const StaticInst &SI = Table[W.T->Ops[W.Pos].Id];
+  // Each load of a block moves the window of its block's loads in flight
+  // on, whether it was sent ahead itself or not.
+  auto Block = [&] {
+    if (SI.Hoists && C.BlockLoads > 1)
+      blockAhead(W, T);
+  };
   for (auto &A : W.Ahead)
     if (A.first == W.Pos) {
       const uint64_t Done = A.second;
       A = W.Ahead.back();
       W.Ahead.pop_back();
+      Block();
       return Done;
     }
-  const StaticInst &SI = Table[W.T->Ops[W.Pos].Id];
   const uint64_t Done =
       Mem.access(SI, M, W.T->Lines.data(), T, Ctas[W.Cta].T.Cta);
+  Block();
   if (SI.Unrolled && C.UnrolledLoads > 1)
     loadAhead(W, T);
   return Done;
+}
+
+bool SmSim::sentAhead(const WarpState &W, size_t P) {
+  for (const auto &A : W.Ahead)
+    if (A.first == P)
+      return true;
+  return false;
+}
+
+// ptxas's scheduler issues a basic block's global loads ahead of the uses
+// of earlier loads (the SASS of srad, backprop, cfd_flux, the advisor's
+// colsum: every load of such a block before its first use; fir's 32-tap
+// body: 21 of its 64 loads before the first FFMA), where the PTX may
+// interleave each load with its use. From a global load the model walks
+// the rest of its block in the warp's trace and sends each later global
+// load to memory now, one a cycle, up to BlockLoads - 1 of them, unless its
+// address or guard comes from a load of the way or from a result still
+// pending (a pointer chase, a value from an earlier block's load) or from
+// an instruction ptxas could not move. The walk ends at the block's end (a
+// branch, a branch target), at a barrier or fence, and at a store or atomic
+// to memory other than shared, which may alias the loads after it (ptxas
+// keeps cfd_flux's and lu_step's loads after the stores before them).
+void SmSim::blockAhead(WarpState &W, uint64_t T) {
+  constexpr size_t MaxBlock = 128;
+  const std::vector<TraceOp> &Ops = W.T->Ops;
+  const unsigned Want = (unsigned)C.BlockLoads - 1;
+  auto Has = [](const std::vector<uint32_t> &V, uint32_t Slot) {
+    return std::find(V.begin(), V.end(), Slot) != V.end();
+  };
+  const StaticInst &First = Table[Ops[W.Pos].Id];
+  Loaded.assign(First.Dst, First.Dst + First.NDst);
+  Written.assign(First.Dst, First.Dst + First.NDst);
+  unsigned Sent = 0;
+  for (size_t P = W.Pos + 1; P < Ops.size() && P - W.Pos <= MaxBlock; ++P) {
+    const StaticInst &SI = Table[Ops[P].Id];
+    if (SI.Leader)
+      return;
+    // Data not at hand: a load's of the way, or a pending result of
+    // before (a scoreboarded register not yet written back).
+    bool Waits = false;
+    for (unsigned K = 0; K < SI.NSrc && !Waits; ++K) {
+      const uint32_t R = SI.Src[K];
+      Waits = Has(Written, R) ? Has(Loaded, R)
+                              : W.RegReady[R] > T &&
+                                    W.RegKind[R] != (uint8_t)ModelStall::Wait;
+    }
+    const bool Candidate =
+        SI.K == Kind::Load && SI.Sp == Space::Global && SI.Expand && !Waits;
+    if (Candidate && !sentAhead(W, P)) {
+      static const MemAccess None;
+      const MemAccess &M = Ops[P].Mem != NoMem ? W.T->Mems[Ops[P].Mem] : None;
+      W.Ahead.push_back({P, Mem.access(SI, M, W.T->Lines.data(), T + Sent + 1,
+                                       Ctas[W.Cta].T.Cta)});
+    }
+    if (Candidate && ++Sent == Want)
+      return;
+    if (SI.K == Kind::Branch || SI.K == Kind::Exit || SI.keepsLoadsAfter())
+      return;
+    const bool Taints =
+        SI.Expand && (SI.K == Kind::Load || SI.K == Kind::Atomic || Waits);
+    for (unsigned K = 0; K < SI.NDst; ++K) {
+      const uint32_t R = SI.Dst[K];
+      if (!Has(Written, R))
+        Written.push_back(R);
+      auto It = std::find(Loaded.begin(), Loaded.end(), R);
+      if (Taints && It == Loaded.end())
+        Loaded.push_back(R);
+      else if (!Taints && It != Loaded.end())
+        Loaded.erase(It);
+    }
+  }
 }
 
 // ptxas unrolls a counted loop (StaticInst::Unrolled) and issues the loads
@@ -264,10 +343,7 @@ void SmSim::loadAhead(WarpState &W, uint64_t T) {
       if (Sent == Want)
         return;
     }
-    if (SI.K == Kind::Barrier || SI.K == Kind::Arrive || SI.K == Kind::Fence ||
-        SI.K == Kind::Exit ||
-        ((SI.K == Kind::Store || SI.K == Kind::Atomic) &&
-         SI.Sp != Space::Shared))
+    if (SI.K == Kind::Exit || SI.keepsLoadsAfter())
       return;
     // Registers that hold a load's data (of this way) from here on.
     const bool Taints = SI.K == Kind::Load || SI.K == Kind::Atomic || FromLoad;

@@ -202,6 +202,11 @@ private:
   uint64_t loadData(WarpState &W, const MemAccess &M, uint64_t T);
   /// Sends the next executions of W's unrolled load at W.Pos to memory.
   void loadAhead(WarpState &W, uint64_t T);
+  /// Sends the later global loads of the basic block of W's load at W.Pos
+  /// whose addresses are ready to memory.
+  void blockAhead(WarpState &W, uint64_t T);
+  /// Whether W's trace position P was sent to memory ahead.
+  static bool sentAhead(const WarpState &W, size_t P);
   void checkBarrier(Cta &K, uint32_t Id, uint64_t T);
   void retire(uint32_t WarpIndex, uint64_t T);
   void startDraining(WarpState &W);
@@ -220,8 +225,9 @@ private:
   uint64_t Expected, Launched = 0, NextSeq = 0;
   unsigned SamplePeriod;
   bool ExactStalls = false;
-  std::vector<ExactEntry> Step; ///< this step's states (ExactStalls)
-  std::vector<uint32_t> Loaded; ///< loadAhead: registers a load writes
+  std::vector<ExactEntry> Step;  ///< this step's states (ExactStalls)
+  std::vector<uint32_t> Loaded;  ///< loadAhead: registers a load writes
+  std::vector<uint32_t> Written; ///< blockAhead: registers of the way
   std::map<uint64_t, CtaTrace> Pending;
   std::vector<Cta> Ctas;
   std::vector<WarpState> WarpPool;

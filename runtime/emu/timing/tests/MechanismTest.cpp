@@ -39,6 +39,10 @@ enum : uint32_t {
   StoreShared, // st.shared of r6
   Step,        // r14 = r14 + 4
   SharedInc,   // atom.shared.add.u32 by 1, result unused: ATOMS.POPC.INC
+  BlockLoad,   // r4 = ld.global [r14], later loads of its block may go ahead
+  BlockUse,    // r5 = r4 + ...
+  BlockChase,  // r14 = ld.global [r14]: its block's next address
+  BlockHead,   // r15 = r15 + 1, a branch target (a new basic block)
   NumInsts
 };
 
@@ -81,6 +85,17 @@ std::vector<StaticInst> table() {
   T[Step].NSrc = 1, T[Step].Src[0] = 14;
   T[SharedInc].K = Kind::Atomic, T[SharedInc].Sp = Space::Shared;
   T[SharedInc].MergesLanes = true;
+  for (uint32_t L : {BlockLoad, BlockChase}) {
+    T[L].K = Kind::Load, T[L].Hoists = true;
+    T[L].NSrc = 1, T[L].Src[0] = 14;
+    T[L].NDst = 1, T[L].Dst[0] = L == BlockChase ? 14 : 4;
+  }
+  T[BlockUse].P = Pipe::Fp32;
+  T[BlockUse].NDst = 1, T[BlockUse].Dst[0] = 5;
+  T[BlockUse].NSrc = 1, T[BlockUse].Src[0] = 4;
+  T[BlockHead].Leader = true;
+  T[BlockHead].NDst = 1, T[BlockHead].Dst[0] = 15;
+  T[BlockHead].NSrc = 1, T[BlockHead].Src[0] = 15;
   return T;
 }
 
@@ -352,6 +367,47 @@ TEST(TimingMechanism, UnrolledLoopsHaveTheirLoadsInFlight) {
   // with a global store between its loads gain nothing.
   EXPECT_EQ(Run(4, Chase, false), Run(1, Chase, false));
   EXPECT_EQ(Run(4, Unrolled, true), Run(1, Unrolled, true));
+}
+
+TEST(TimingMechanism, ABlocksLoadsGoAheadOfTheirUses) {
+  // One basic block of 8 `r4 = ld.global [r14]; r5 = r4 + ...; r14 += 4`, each
+  // load on its own line from DRAM. In the PTX's order each use waits before
+  // the next load issues; ptxas issues the block's loads first: about one DRAM
+  // latency instead of 8.
+  Config C = config();
+  enum Between { Nothing, GlobalStoreOf, SharedStoreOf, NewBlock };
+  auto Run = [&](unsigned Window, uint32_t Load, Between What) {
+    C.BlockLoads = Window;
+    WarpTrace W;
+    for (uint64_t K = 0; K < 8; ++K) {
+      addGlobal(W, Load, 1000 + 7 * K);
+      add(W, BlockUse);
+      if (K == 3 && What == GlobalStoreOf) // may alias: later loads wait
+        addGlobal(W, GlobalStore, 5000);
+      if (K == 3 && What == SharedStoreOf) // cannot alias a global load
+        addMem(W, StoreShared, sharedAccess());
+      if (K == 3 && What == NewBlock) // ptxas schedules within a block
+        add(W, BlockHead);
+      add(W, Step);
+    }
+    return model(C, {cta({W})}).Cycles;
+  };
+  const double Dram = C.DramLatency;
+  const uint64_t InOrder = Run(1, BlockLoad, Nothing);
+  EXPECT_GE(InOrder, 8 * Dram);
+  EXPECT_LE(Run(8, BlockLoad, Nothing), Dram + 300);
+  // A window of 4: two groups of four loads.
+  EXPECT_GE(Run(4, BlockLoad, Nothing), 2 * Dram);
+  EXPECT_LE(Run(4, BlockLoad, Nothing), 2 * Dram + 300);
+  EXPECT_LE(Run(8, BlockLoad, SharedStoreOf), Dram + 300);
+  // A global store or a new block in the middle: two groups of four.
+  for (Between What : {GlobalStoreOf, NewBlock}) {
+    EXPECT_GE(Run(8, BlockLoad, What), 2 * Dram) << What;
+    EXPECT_LE(Run(8, BlockLoad, What), 2 * Dram + 400) << What;
+  }
+  // A pointer chase (each address is the previous load's data) gains
+  // nothing.
+  EXPECT_EQ(Run(8, BlockChase, Nothing), Run(1, BlockChase, Nothing));
 }
 
 TEST(TimingMechanism, AHitOnALineInFlightWaitsForItsFill) {
