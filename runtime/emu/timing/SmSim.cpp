@@ -40,6 +40,7 @@ SmSim::SmSim(const Config &C, const std::vector<StaticInst> &Table,
     : C(C), Table(Table), NumSlots(NumSlots), BlocksPerSm(BlocksPerSm),
       Expected(Expected), SamplePeriod(SamplePeriod) {
   Ctas.resize(BlocksPerSm);
+  Mark.assign(NumSlots, 0);
   Smsps.resize((size_t)C.SubPartitions);
   Mem.init(C, ActiveSms, SharedCarveout, Shared);
   if (SamplePeriod)
@@ -106,6 +107,7 @@ void SmSim::launch(CtaTrace &&T) {
     W.RegReady.assign(NumSlots, 0);
     W.RegKind.assign(NumSlots, (uint8_t)ModelStall::Wait);
     W.Ahead.clear();
+    W.WalkEnd = 0;
     skipVanishing(W, Now);
     if (W.Pos == WT.Ops.size()) { // nothing that issues
       FreeWarps.push_back(Index);
@@ -253,30 +255,46 @@ bool SmSim::sentAhead(const WarpState &W, size_t P) {
 // keeps cfd_flux's and lu_step's loads after the stores before them).
 void SmSim::blockAhead(WarpState &W, uint64_t T) {
   constexpr size_t MaxBlock = 128;
+  if (W.Pos < W.WalkEnd)
+    return;
   const std::vector<TraceOp> &Ops = W.T->Ops;
   const unsigned Want = (unsigned)C.BlockLoads - 1;
-  auto Has = [](const std::vector<uint32_t> &V, uint32_t Slot) {
-    return std::find(V.begin(), V.end(), Slot) != V.end();
+  // Registers written on the way carry this walk's stamp (Mark: stamp << 1
+  // | holds a load's data), so that a lookup costs one compare.
+  if (++Walk >> 30) {
+    std::fill(Mark.begin(), Mark.end(), 0);
+    Walk = 1;
+  }
+  auto Define = [&](uint32_t R, bool Loaded) {
+    Mark[R] = Walk << 1 | (uint32_t)Loaded;
   };
   const StaticInst &First = Table[Ops[W.Pos].Id];
-  Loaded.assign(First.Dst, First.Dst + First.NDst);
-  Written.assign(First.Dst, First.Dst + First.NDst);
+  for (unsigned K = 0; K < First.NDst; ++K)
+    Define(First.Dst[K], true);
   unsigned Sent = 0;
+  // A walk that reached the block's end having sent every load on its way
+  // leaves nothing for a walk from a later load of the way (host time).
+  bool All = true;
+  W.WalkEnd = 0;
   for (size_t P = W.Pos + 1; P < Ops.size() && P - W.Pos <= MaxBlock; ++P) {
     const StaticInst &SI = Table[Ops[P].Id];
-    if (SI.Leader)
+    if (SI.Leader) {
+      W.WalkEnd = All ? P : 0;
       return;
+    }
     // Data not at hand: a load's of the way, or a pending result of
     // before (a scoreboarded register not yet written back).
     bool Waits = false;
     for (unsigned K = 0; K < SI.NSrc && !Waits; ++K) {
       const uint32_t R = SI.Src[K];
-      Waits = Has(Written, R) ? Has(Loaded, R)
-                              : W.RegReady[R] > T &&
-                                    W.RegKind[R] != (uint8_t)ModelStall::Wait;
+      Waits =
+          Mark[R] >> 1 == Walk
+              ? (Mark[R] & 1) != 0
+              : W.RegReady[R] > T && W.RegKind[R] != (uint8_t)ModelStall::Wait;
     }
-    const bool Candidate =
-        SI.K == Kind::Load && SI.Sp == Space::Global && SI.Expand && !Waits;
+    const bool Global = SI.K == Kind::Load && SI.Sp == Space::Global;
+    const bool Candidate = Global && SI.Expand && !Waits;
+    All &= !Global || Candidate;
     if (Candidate && !sentAhead(W, P)) {
       static const MemAccess None;
       const MemAccess &M = Ops[P].Mem != NoMem ? W.T->Mems[Ops[P].Mem] : None;
@@ -285,20 +303,14 @@ void SmSim::blockAhead(WarpState &W, uint64_t T) {
     }
     if (Candidate && ++Sent == Want)
       return;
-    if (SI.K == Kind::Branch || SI.K == Kind::Exit || SI.keepsLoadsAfter())
+    if (SI.K == Kind::Branch || SI.K == Kind::Exit || SI.keepsLoadsAfter()) {
+      W.WalkEnd = All ? P : 0;
       return;
+    }
     const bool Taints =
         SI.Expand && (SI.K == Kind::Load || SI.K == Kind::Atomic || Waits);
-    for (unsigned K = 0; K < SI.NDst; ++K) {
-      const uint32_t R = SI.Dst[K];
-      if (!Has(Written, R))
-        Written.push_back(R);
-      auto It = std::find(Loaded.begin(), Loaded.end(), R);
-      if (Taints && It == Loaded.end())
-        Loaded.push_back(R);
-      else if (!Taints && It != Loaded.end())
-        Loaded.erase(It);
-    }
+    for (unsigned K = 0; K < SI.NDst; ++K)
+      Define(SI.Dst[K], Taints);
   }
 }
 

@@ -132,6 +132,9 @@ struct WarpState {
   /// Executions of unrolled loads sent to memory ahead (SmSim::loadAhead):
   /// trace position and the cycle its data is back (a few; any order).
   std::vector<std::pair<size_t, uint64_t>> Ahead;
+  /// SmSim::blockAhead: a walk from before this trace position sent every
+  /// global load up to it, the end of its block (0: none did).
+  size_t WalkEnd = 0;
   uint32_t currentId() const {
     return T->Ops[Pos < T->Ops.size() ? Pos : T->Ops.size() - 1].Id;
   }
@@ -225,9 +228,12 @@ private:
   uint64_t Expected, Launched = 0, NextSeq = 0;
   unsigned SamplePeriod;
   bool ExactStalls = false;
-  std::vector<ExactEntry> Step;  ///< this step's states (ExactStalls)
-  std::vector<uint32_t> Loaded;  ///< loadAhead: registers a load writes
-  std::vector<uint32_t> Written; ///< blockAhead: registers of the way
+  std::vector<ExactEntry> Step; ///< this step's states (ExactStalls)
+  std::vector<uint32_t> Loaded; ///< loadAhead: registers a load writes
+  /// blockAhead: per register slot, the walk that wrote it and whether it
+  /// holds a load's data (Walk << 1 | loaded).
+  std::vector<uint32_t> Mark;
+  uint32_t Walk = 0;
   std::map<uint64_t, CtaTrace> Pending;
   std::vector<Cta> Ctas;
   std::vector<WarpState> WarpPool;

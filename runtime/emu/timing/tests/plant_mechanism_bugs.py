@@ -47,7 +47,7 @@ BUGS = [
     (T + "SmSim.cpp", "if (SI.Hoists && C.BlockLoads > 1)", "if (false)",
      "ABlocksLoadsGoAheadOfTheirUses"),
     (T + "SmSim.cpp", "if (SI.Leader)", "if (false)", "ABlocksLoadsGoAheadOfTheirUses"),
-    (T + "SmSim.cpp", "Waits = Has(Written, R)", "Waits = false && Has(Written, R)",
+    (T + "SmSim.cpp", "Mark[R] >> 1 == Walk", "Mark[R] >> 1 == Walk + 1",
      "ABlocksLoadsGoAheadOfTheirUses"),
     (T + "SmSim.cpp", "if (Candidate && ++Sent == Want)", "if (Candidate && ++Sent == Want + 99)",
      "ABlocksLoadsGoAheadOfTheirUses"),
