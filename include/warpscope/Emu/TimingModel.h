@@ -87,6 +87,12 @@ struct StaticInst {
   uint8_t NDst = 0, NSrc = 0;
   uint32_t Dst[4] = {}, Src[8] = {};          ///< register slots
   uint32_t BarrierId = 0, BarrierThreads = 0; ///< 0 threads: the whole CTA
+  /// Whether its SASS ends a basic block: a branch, an exit, or a
+  /// compare-and-swap loop (kmeans_accumulate's SASS issues each global
+  /// load between two ATOMS.CAST loops after the one before it).
+  bool endsBlock() const {
+    return K == Kind::Branch || K == Kind::Exit || CasLoop;
+  }
   /// Whether ptxas keeps every later load after it: a barrier, a fence, or
   /// a store or atomic to memory other than shared, which may alias them
   /// (cfd_flux's and lu_step's SASS).

@@ -414,9 +414,10 @@ void markUnrolledLoads(const Function &F, StaticInst *Table, bool Probes) {
 // Marks the first instruction of each basic block (StaticInst::Leader: a
 // branch's target) and the global loads after which their block holds
 // another global load with no store or atomic to memory other than shared,
-// barrier, fence or call between (StaticInst::Hoists), which ptxas may
-// issue before the first load's uses (SmSim::blockAhead decides, per
-// execution, from where the later load's address comes).
+// barrier, fence, call or compare-and-swap loop between (StaticInst::
+// Hoists), which ptxas may issue before the first load's uses
+// (SmSim::blockAhead decides, per execution, from where the later load's
+// address comes).
 void markBlockLoads(const Function &F, StaticInst *Table, bool Probes) {
   const std::vector<Inst> &Code = F.Code;
   auto Skip = [&](uint32_t J) { return F.Instrumentation[J] && !Probes; };
@@ -438,7 +439,7 @@ void markBlockLoads(const Function &F, StaticInst *Table, bool Probes) {
         break;
       }
       const StaticInst &O = Table[J];
-      if (O.K == Kind::Branch || O.K == Kind::Exit || O.keepsLoadsAfter())
+      if (O.endsBlock() || O.keepsLoadsAfter())
         break;
     }
   }

@@ -250,9 +250,10 @@ bool SmSim::sentAhead(const WarpState &W, size_t P) {
 // address or guard comes from a load of the way or from a result still
 // pending (a pointer chase, a value from an earlier block's load) or from
 // an instruction ptxas could not move. The walk ends at the block's end (a
-// branch, a branch target), at a barrier or fence, and at a store or atomic
-// to memory other than shared, which may alias the loads after it (ptxas
-// keeps cfd_flux's and lu_step's loads after the stores before them).
+// branch, a branch target, a compare-and-swap loop), at a barrier or fence, and
+// at a store or atomic to memory other than shared, which may alias the loads
+// after it (ptxas keeps cfd_flux's and lu_step's loads after the stores before
+// them).
 void SmSim::blockAhead(WarpState &W, uint64_t T) {
   constexpr size_t MaxBlock = 128;
   if (W.Pos < W.WalkEnd)
@@ -303,7 +304,7 @@ void SmSim::blockAhead(WarpState &W, uint64_t T) {
     }
     if (Candidate && ++Sent == Want)
       return;
-    if (SI.K == Kind::Branch || SI.K == Kind::Exit || SI.keepsLoadsAfter()) {
+    if (SI.endsBlock() || SI.keepsLoadsAfter()) {
       W.WalkEnd = All ? P : 0;
       return;
     }

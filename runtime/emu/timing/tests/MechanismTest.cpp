@@ -375,7 +375,7 @@ TEST(TimingMechanism, ABlocksLoadsGoAheadOfTheirUses) {
   // the next load issues; ptxas issues the block's loads first: about one DRAM
   // latency instead of 8.
   Config C = config();
-  enum Between { Nothing, GlobalStoreOf, SharedStoreOf, NewBlock };
+  enum Between { Nothing, GlobalStoreOf, SharedStoreOf, NewBlock, CasLoop };
   auto Run = [&](unsigned Window, uint32_t Load, Between What) {
     C.BlockLoads = Window;
     WarpTrace W;
@@ -388,6 +388,8 @@ TEST(TimingMechanism, ABlocksLoadsGoAheadOfTheirUses) {
         addMem(W, StoreShared, sharedAccess());
       if (K == 3 && What == NewBlock) // ptxas schedules within a block
         add(W, BlockHead);
+      if (K == 3 && What == CasLoop) // a loop in SASS: a block's end
+        addSharedAtomic(W, SharedFAdd, 1);
       add(W, Step);
     }
     return model(C, {cta({W})}).Cycles;
@@ -400,8 +402,9 @@ TEST(TimingMechanism, ABlocksLoadsGoAheadOfTheirUses) {
   EXPECT_GE(Run(4, BlockLoad, Nothing), 2 * Dram);
   EXPECT_LE(Run(4, BlockLoad, Nothing), 2 * Dram + 300);
   EXPECT_LE(Run(8, BlockLoad, SharedStoreOf), Dram + 300);
-  // A global store or a new block in the middle: two groups of four.
-  for (Between What : {GlobalStoreOf, NewBlock}) {
+  // A global store, a new block or a compare-and-swap loop in the middle:
+  // two groups of four.
+  for (Between What : {GlobalStoreOf, NewBlock, CasLoop}) {
     EXPECT_GE(Run(8, BlockLoad, What), 2 * Dram) << What;
     EXPECT_LE(Run(8, BlockLoad, What), 2 * Dram + 400) << What;
   }

@@ -47,6 +47,8 @@ BUGS = [
     (T + "SmSim.cpp", "if (SI.Hoists && C.BlockLoads > 1)", "if (false)",
      "ABlocksLoadsGoAheadOfTheirUses"),
     (T + "SmSim.cpp", "if (SI.Leader)", "if (false)", "ABlocksLoadsGoAheadOfTheirUses"),
+    (M, "return K == Kind::Branch || K == Kind::Exit || CasLoop;",
+     "return K == Kind::Branch || K == Kind::Exit;", "ABlocksLoadsGoAheadOfTheirUses"),
     (T + "SmSim.cpp", "Mark[R] >> 1 == Walk", "Mark[R] >> 1 == Walk + 1",
      "ABlocksLoadsGoAheadOfTheirUses"),
     (T + "SmSim.cpp", "if (Candidate && ++Sent == Want)", "if (Candidate && ++Sent == Want + 99)",
