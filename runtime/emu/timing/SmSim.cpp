@@ -217,25 +217,34 @@ uint64_t SmSim::loadData(WarpState &W, const MemAccess &M, uint64_t T) {
     if (SI.Hoists && C.BlockLoads > 1)
       blockAhead(W, T);
   };
+  // An unrolled load's next executions go ahead from the one execution a
+  // group of them leaves in place: one that went ahead with its own
+  // block's loads counts as in place.
+  auto Unrolled = [&] {
+    if (SI.Unrolled && C.UnrolledLoads > 1)
+      loadAhead(W, T);
+  };
   for (auto &A : W.Ahead)
-    if (A.first == W.Pos) {
-      const uint64_t Done = A.second;
+    if (A.Pos == W.Pos) {
+      const uint64_t Done = A.Done;
+      const bool InBlock = A.InBlock;
       A = W.Ahead.back();
       W.Ahead.pop_back();
       Block();
+      if (InBlock)
+        Unrolled();
       return Done;
     }
   const uint64_t Done =
       Mem.access(SI, M, W.T->Lines.data(), T, Ctas[W.Cta].T.Cta);
   Block();
-  if (SI.Unrolled && C.UnrolledLoads > 1)
-    loadAhead(W, T);
+  Unrolled();
   return Done;
 }
 
 bool SmSim::sentAhead(const WarpState &W, size_t P) {
   for (const auto &A : W.Ahead)
-    if (A.first == P)
+    if (A.Pos == P)
       return true;
   return false;
 }
@@ -299,8 +308,10 @@ void SmSim::blockAhead(WarpState &W, uint64_t T) {
     if (Candidate && !sentAhead(W, P)) {
       static const MemAccess None;
       const MemAccess &M = Ops[P].Mem != NoMem ? W.T->Mems[Ops[P].Mem] : None;
-      W.Ahead.push_back({P, Mem.access(SI, M, W.T->Lines.data(), T + Sent + 1,
-                                       Ctas[W.Cta].T.Cta)});
+      W.Ahead.push_back({P,
+                         Mem.access(SI, M, W.T->Lines.data(), T + Sent + 1,
+                                    Ctas[W.Cta].T.Cta),
+                         true});
     }
     if (Candidate && ++Sent == Want)
       return;
@@ -351,8 +362,10 @@ void SmSim::loadAhead(WarpState &W, uint64_t T) {
       static const MemAccess None;
       const MemAccess &M = Ops[P].Mem != NoMem ? W.T->Mems[Ops[P].Mem] : None;
       const uint64_t At = T + ++Sent;
-      W.Ahead.push_back(
-          {P, Mem.access(SI, M, W.T->Lines.data(), At, Ctas[W.Cta].T.Cta)});
+      if (!sentAhead(W, P))
+        W.Ahead.push_back(
+            {P, Mem.access(SI, M, W.T->Lines.data(), At, Ctas[W.Cta].T.Cta),
+             false});
       if (Sent == Want)
         return;
     }

@@ -129,9 +129,15 @@ struct WarpState {
   bool AtBar = false, Draining = false, Done = false;
   std::vector<uint64_t> RegReady;
   std::vector<uint8_t> RegKind; ///< ModelStall of the pending producer
-  /// Executions of unrolled loads sent to memory ahead (SmSim::loadAhead):
-  /// trace position and the cycle its data is back (a few; any order).
-  std::vector<std::pair<size_t, uint64_t>> Ahead;
+  /// Loads sent to memory ahead (SmSim::loadAhead, blockAhead): trace
+  /// position, the cycle its data is back, and whether a walk of its own
+  /// block sent it (a few; any order).
+  struct SentLoad {
+    size_t Pos;
+    uint64_t Done;
+    bool InBlock;
+  };
+  std::vector<SentLoad> Ahead;
   /// SmSim::blockAhead: a walk from before this trace position sent every
   /// global load up to it, the end of its block (0: none did).
   size_t WalkEnd = 0;

@@ -43,6 +43,7 @@ enum : uint32_t {
   BlockUse,    // r5 = r4 + ...
   BlockChase,  // r14 = ld.global [r14]: its block's next address
   BlockHead,   // r15 = r15 + 1, a branch target (a new basic block)
+  UnrolledToo, // r6 = ld.global [r14], unrolled, after a load of its block
   NumInsts
 };
 
@@ -93,6 +94,8 @@ std::vector<StaticInst> table() {
   T[BlockUse].P = Pipe::Fp32;
   T[BlockUse].NDst = 1, T[BlockUse].Dst[0] = 5;
   T[BlockUse].NSrc = 1, T[BlockUse].Src[0] = 4;
+  T[UnrolledToo] = T[Unrolled];
+  T[UnrolledToo].Hoists = true;
   T[BlockHead].Leader = true;
   T[BlockHead].NDst = 1, T[BlockHead].Dst[0] = 15;
   T[BlockHead].NSrc = 1, T[BlockHead].Src[0] = 15;
@@ -411,6 +414,28 @@ TEST(TimingMechanism, ABlocksLoadsGoAheadOfTheirUses) {
   // A pointer chase (each address is the previous load's data) gains
   // nothing.
   EXPECT_EQ(Run(8, BlockChase, Nothing), Run(1, BlockChase, Nothing));
+}
+
+TEST(TimingMechanism, AnUnrolledLoadSentWithItsBlockStillGoesAhead) {
+  // 16 iterations, each its own block: `r4 = ld.global (one line, an L1
+  // hit but the first time); r6 = ld.global (unrolled, its own line from
+  // DRAM); st.shared r6; r14 += 4`. The block's walk sends the second load
+  // with the first; its next 3 executions must still go ahead with it
+  // (spmv_warp's loop): about 4 DRAM latencies, not 16.
+  Config C = config();
+  C.UnrolledLoads = 4;
+  C.BlockLoads = 8;
+  WarpTrace W;
+  for (uint64_t K = 0; K < 16; ++K) {
+    add(W, BlockHead);
+    addGlobal(W, BlockLoad, 3000);
+    addGlobal(W, UnrolledToo, 1000 + 7 * K);
+    addMem(W, StoreShared, sharedAccess());
+    add(W, Step);
+  }
+  const uint64_t Cycles = model(C, {cta({W})}).Cycles;
+  EXPECT_GE(Cycles, 4 * C.DramLatency);
+  EXPECT_LE(Cycles, 4 * C.DramLatency + 16 * C.L1Latency + 400);
 }
 
 TEST(TimingMechanism, AHitOnALineInFlightWaitsForItsFill) {

@@ -51,6 +51,8 @@ BUGS = [
      "return K == Kind::Branch || K == Kind::Exit;", "ABlocksLoadsGoAheadOfTheirUses"),
     (T + "SmSim.cpp", "Mark[R] >> 1 == Walk", "Mark[R] >> 1 == Walk + 1",
      "ABlocksLoadsGoAheadOfTheirUses"),
+    (T + "SmSim.cpp", "      if (InBlock)\n        Unrolled();", "      (void)InBlock;",
+     "AnUnrolledLoadSentWithItsBlockStillGoesAhead"),
     (T + "SmSim.cpp", "if (Candidate && ++Sent == Want)", "if (Candidate && ++Sent == Want + 99)",
      "ABlocksLoadsGoAheadOfTheirUses"),
     (T + "MemorySide.cpp", "Done = std::max(Done, (double)*L1.fill());", "",
