@@ -58,6 +58,11 @@ struct Config {
   /// warp has in flight before the first use stalls: ptxas's unroll factor
   /// (1: the PTX order, each load's use waits before the next load issues).
   double UnrolledLoads = 1;
+  /// Global loads of one basic block (StaticInst::Hoists) a warp has in
+  /// flight before the first one's use stalls: ptxas's list scheduler
+  /// issues a block's loads whose addresses are ready ahead of the uses
+  /// (1: the PTX order).
+  double BlockLoads = 1;
   double MaxWarpsPerSm = 64, MaxBlocksPerSm = 32, RegistersPerSm = 65536;
   double SharedPerSm = 233472, SharedPerBlock = 232448;
   double L1Bytes = 262144, L2Bytes = 52428800;

@@ -80,9 +80,30 @@ struct StaticInst {
   /// the module out: Expand instructions of 16 bytes each, functions
   /// aligned to 128 bytes); the instruction fetch model's address.
   uint32_t Code = 0;
+  /// The first instruction of a basic block (a branch target): ptxas
+  /// schedules within a block, so no load is issued ahead across it.
+  bool Leader = false;
+  /// A global load after which its basic block holds another global load
+  /// that no store, atomic, barrier or fence keeps in place: ptxas issues
+  /// a block's independent loads before their uses, so the model sends the
+  /// later ones ahead with it (Config::BlockLoads).
+  bool Hoists = false;
   uint8_t NDst = 0, NSrc = 0;
   uint32_t Dst[4] = {}, Src[8] = {};          ///< register slots
   uint32_t BarrierId = 0, BarrierThreads = 0; ///< 0 threads: the whole CTA
+  /// Whether its SASS ends a basic block: a branch, an exit, or a
+  /// compare-and-swap loop (kmeans_accumulate's SASS issues each global
+  /// load between two ATOMS.CAST loops after the one before it).
+  bool endsBlock() const {
+    return K == Kind::Branch || K == Kind::Exit || CasLoop;
+  }
+  /// Whether ptxas keeps every later load after it: a barrier, a fence, or
+  /// a store or atomic to memory other than shared, which may alias them
+  /// (cfd_flux's and lu_step's SASS).
+  bool keepsLoadsAfter() const {
+    return K == Kind::Barrier || K == Kind::Arrive || K == Kind::Fence ||
+           ((K == Kind::Store || K == Kind::Atomic) && Sp != Space::Shared);
+  }
 };
 
 /// What one execution of a memory instruction touched (from the core's

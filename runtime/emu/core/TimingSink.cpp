@@ -405,12 +405,43 @@ void markUnrolledLoads(const Function &F, StaticInst *Table, bool Probes) {
       if (Skip(J))
         continue;
       const StaticInst &O = Table[J];
-      Keeps = O.K == Kind::Barrier || O.K == Kind::Arrive ||
-              O.K == Kind::Fence || Code[J].Op == OpCall ||
-              ((O.K == Kind::Store || O.K == Kind::Atomic) &&
-               O.Sp != timing::Space::Shared);
+      Keeps = O.keepsLoadsAfter() || Code[J].Op == OpCall;
     }
     S.Unrolled = !Keeps;
+  }
+}
+
+// Marks the first instruction of each basic block (StaticInst::Leader: a
+// branch's target) and the global loads after which their block holds
+// another global load with no store or atomic to memory other than shared,
+// barrier, fence, call or compare-and-swap loop between (StaticInst::
+// Hoists), which ptxas may issue before the first load's uses
+// (SmSim::blockAhead decides, per execution, from where the later load's
+// address comes).
+void markBlockLoads(const Function &F, StaticInst *Table, bool Probes) {
+  const std::vector<Inst> &Code = F.Code;
+  auto Skip = [&](uint32_t J) { return F.Instrumentation[J] && !Probes; };
+  for (uint32_t J = 0; J < Code.size(); ++J)
+    if (Code[J].Op == OpBra && Code[J].Target < Code.size() && !Skip(J))
+      Table[Code[J].Target].Leader = true;
+  auto GlobalLoad = [&](uint32_t J) {
+    const StaticInst &S = Table[J];
+    return S.K == Kind::Load && S.Sp == timing::Space::Global && S.Expand;
+  };
+  for (uint32_t K = 0; K < Code.size(); ++K) {
+    if (!GlobalLoad(K) || Skip(K))
+      continue;
+    for (uint32_t J = K + 1; J < Code.size() && !Table[J].Leader; ++J) {
+      if (Skip(J))
+        continue;
+      if (GlobalLoad(J)) {
+        Table[K].Hoists = true;
+        break;
+      }
+      const StaticInst &O = Table[J];
+      if (O.endsBlock() || O.keepsLoadsAfter())
+        break;
+    }
   }
 }
 
@@ -448,6 +479,7 @@ std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM,
                              : ModelCode::Op);
     }
     markUnrolledLoads(*F, &C->Table[C->FuncBase.back()], ProbesModeled);
+    markBlockLoads(*F, &C->Table[C->FuncBase.back()], ProbesModeled);
   }
   return C;
 }

@@ -53,6 +53,7 @@ const Field Fields[] = {
     O("atomic_same_address_ns", AtomicSameAddressNs),
     O("shared_atomic_cycles", SharedAtomicCycles),
     O("unrolled_loads", UnrolledLoads),
+    O("block_loads", BlockLoads),
     F("max_warps_per_sm", MaxWarpsPerSm),
     F("max_blocks_per_sm", MaxBlocksPerSm),
     F("registers_per_sm", RegistersPerSm),
@@ -109,6 +110,7 @@ bool mustBePositive(const Field &Fd) {
          Fd.Member == &Config::SharedAtomicCycles ||
          Fd.Member == &Config::UnrolledLoads ||
          Fd.Member == &Config::IcacheLineBytes ||
+         Fd.Member == &Config::BlockLoads ||
          Fd.Member == &Config::MaxWarpsPerSm ||
          Fd.Member == &Config::MaxBlocksPerSm ||
          Fd.Member == &Config::L1BytesPerCycle ||
@@ -170,6 +172,7 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
   C.IcacheL0Bytes = C.IcacheL1Bytes = C.IcacheL1Latency = 0;
   C.IcachePrefetchLines = 0;
   C.IcacheLineBytes = 128;
+  C.BlockLoads = NAN;
   for (const Field &Fd : Fields) {
     auto It = Doc.find(Fd.Key);
     if (It == Doc.end() && Fd.Optional)
@@ -208,6 +211,9 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
     C.UnrolledLoads = 1;
   C.UnrolledLoads = std::floor(C.UnrolledLoads);
   C.IcachePrefetchLines = std::floor(C.IcachePrefetchLines);
+  if (std::isnan(C.BlockLoads))
+    C.BlockLoads = 1;
+  C.BlockLoads = std::floor(C.BlockLoads);
   C.ClockMhz = C.BoostClockMhz;
   C.ClockName = "boost";
   Out = C;

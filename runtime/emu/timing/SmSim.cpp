@@ -40,6 +40,7 @@ SmSim::SmSim(const Config &C, const std::vector<StaticInst> &Table,
     : C(C), Table(Table), NumSlots(NumSlots), BlocksPerSm(BlocksPerSm),
       Expected(Expected), SamplePeriod(SamplePeriod) {
   Ctas.resize(BlocksPerSm);
+  Mark.assign(NumSlots, 0);
   Smsps.resize((size_t)C.SubPartitions);
   Mem.init(C, ActiveSms, SharedCarveout, Shared);
   Fetch.init(C);
@@ -107,6 +108,7 @@ void SmSim::launch(CtaTrace &&T) {
     W.RegReady.assign(NumSlots, 0);
     W.RegKind.assign(NumSlots, (uint8_t)ModelStall::Wait);
     W.Ahead.clear();
+    W.WalkEnd = 0;
     skipVanishing(W, Now);
     if (W.Pos == WT.Ops.size()) { // nothing that issues
       FreeWarps.push_back(Index);
@@ -219,19 +221,120 @@ void SmSim::skipVanishing(WarpState &W, uint64_t T) {
 }
 
 uint64_t SmSim::loadData(WarpState &W, const MemAccess &M, uint64_t T) {
+  const StaticInst &SI = Table[W.T->Ops[W.Pos].Id];
+  // Each load of a block moves the window of its block's loads in flight
+  // on, whether it was sent ahead itself or not.
+  auto Block = [&] {
+    if (SI.Hoists && C.BlockLoads > 1)
+      blockAhead(W, T);
+  };
+  // An unrolled load's next executions go ahead from the one execution a
+  // group of them leaves in place: one that went ahead with its own
+  // block's loads counts as in place.
+  auto Unrolled = [&] {
+    if (SI.Unrolled && C.UnrolledLoads > 1)
+      loadAhead(W, T);
+  };
   for (auto &A : W.Ahead)
-    if (A.first == W.Pos) {
-      const uint64_t Done = A.second;
+    if (A.Pos == W.Pos) {
+      const uint64_t Done = A.Done;
+      const bool InBlock = A.InBlock;
       A = W.Ahead.back();
       W.Ahead.pop_back();
+      Block();
+      if (InBlock)
+        Unrolled();
       return Done;
     }
-  const StaticInst &SI = Table[W.T->Ops[W.Pos].Id];
   const uint64_t Done =
       Mem.access(SI, M, W.T->Lines.data(), T, Ctas[W.Cta].T.Cta);
-  if (SI.Unrolled && C.UnrolledLoads > 1)
-    loadAhead(W, T);
+  Block();
+  Unrolled();
   return Done;
+}
+
+bool SmSim::sentAhead(const WarpState &W, size_t P) {
+  for (const auto &A : W.Ahead)
+    if (A.Pos == P)
+      return true;
+  return false;
+}
+
+// ptxas's scheduler issues a basic block's global loads ahead of the uses
+// of earlier loads (the SASS of srad, backprop, cfd_flux, the advisor's
+// colsum: every load of such a block before its first use; fir's 32-tap
+// body: 21 of its 64 loads before the first FFMA), where the PTX may
+// interleave each load with its use. From a global load the model walks
+// the rest of its block in the warp's trace and sends each later global
+// load to memory now, one a cycle, up to BlockLoads - 1 of them, unless its
+// address or guard comes from a load of the way or from a result still
+// pending (a pointer chase, a value from an earlier block's load) or from
+// an instruction ptxas could not move. The walk ends at the block's end (a
+// branch, a branch target, a compare-and-swap loop), at a barrier or fence, and
+// at a store or atomic to memory other than shared, which may alias the loads
+// after it (ptxas keeps cfd_flux's and lu_step's loads after the stores before
+// them).
+void SmSim::blockAhead(WarpState &W, uint64_t T) {
+  constexpr size_t MaxBlock = 128;
+  if (W.Pos < W.WalkEnd)
+    return;
+  const std::vector<TraceOp> &Ops = W.T->Ops;
+  const unsigned Want = (unsigned)C.BlockLoads - 1;
+  // Registers written on the way carry this walk's stamp (Mark: stamp << 1
+  // | holds a load's data), so that a lookup costs one compare.
+  if (++Walk >> 30) {
+    std::fill(Mark.begin(), Mark.end(), 0);
+    Walk = 1;
+  }
+  auto Define = [&](uint32_t R, bool Loaded) {
+    Mark[R] = Walk << 1 | (uint32_t)Loaded;
+  };
+  const StaticInst &First = Table[Ops[W.Pos].Id];
+  for (unsigned K = 0; K < First.NDst; ++K)
+    Define(First.Dst[K], true);
+  unsigned Sent = 0;
+  // A walk that reached the block's end having sent every load on its way
+  // leaves nothing for a walk from a later load of the way (host time).
+  bool All = true;
+  W.WalkEnd = 0;
+  for (size_t P = W.Pos + 1; P < Ops.size() && P - W.Pos <= MaxBlock; ++P) {
+    const StaticInst &SI = Table[Ops[P].Id];
+    if (SI.Leader) {
+      W.WalkEnd = All ? P : 0;
+      return;
+    }
+    // Data not at hand: a load's of the way, or a pending result of
+    // before (a scoreboarded register not yet written back).
+    bool Waits = false;
+    for (unsigned K = 0; K < SI.NSrc && !Waits; ++K) {
+      const uint32_t R = SI.Src[K];
+      Waits =
+          Mark[R] >> 1 == Walk
+              ? (Mark[R] & 1) != 0
+              : W.RegReady[R] > T && W.RegKind[R] != (uint8_t)ModelStall::Wait;
+    }
+    const bool Global = SI.K == Kind::Load && SI.Sp == Space::Global;
+    const bool Candidate = Global && SI.Expand && !Waits;
+    All &= !Global || Candidate;
+    if (Candidate && !sentAhead(W, P)) {
+      static const MemAccess None;
+      const MemAccess &M = Ops[P].Mem != NoMem ? W.T->Mems[Ops[P].Mem] : None;
+      W.Ahead.push_back({P,
+                         Mem.access(SI, M, W.T->Lines.data(), T + Sent + 1,
+                                    Ctas[W.Cta].T.Cta),
+                         true});
+    }
+    if (Candidate && ++Sent == Want)
+      return;
+    if (SI.endsBlock() || SI.keepsLoadsAfter()) {
+      W.WalkEnd = All ? P : 0;
+      return;
+    }
+    const bool Taints =
+        SI.Expand && (SI.K == Kind::Load || SI.K == Kind::Atomic || Waits);
+    for (unsigned K = 0; K < SI.NDst; ++K)
+      Define(SI.Dst[K], Taints);
+  }
 }
 
 // ptxas unrolls a counted loop (StaticInst::Unrolled) and issues the loads
@@ -270,15 +373,14 @@ void SmSim::loadAhead(WarpState &W, uint64_t T) {
       static const MemAccess None;
       const MemAccess &M = Ops[P].Mem != NoMem ? W.T->Mems[Ops[P].Mem] : None;
       const uint64_t At = T + ++Sent;
-      W.Ahead.push_back(
-          {P, Mem.access(SI, M, W.T->Lines.data(), At, Ctas[W.Cta].T.Cta)});
+      if (!sentAhead(W, P))
+        W.Ahead.push_back(
+            {P, Mem.access(SI, M, W.T->Lines.data(), At, Ctas[W.Cta].T.Cta),
+             false});
       if (Sent == Want)
         return;
     }
-    if (SI.K == Kind::Barrier || SI.K == Kind::Arrive || SI.K == Kind::Fence ||
-        SI.K == Kind::Exit ||
-        ((SI.K == Kind::Store || SI.K == Kind::Atomic) &&
-         SI.Sp != Space::Shared))
+    if (SI.K == Kind::Exit || SI.keepsLoadsAfter())
       return;
     // Registers that hold a load's data (of this way) from here on.
     const bool Taints = SI.K == Kind::Load || SI.K == Kind::Atomic || FromLoad;

@@ -133,9 +133,18 @@ struct WarpState {
   bool AtBar = false, Draining = false, Done = false;
   std::vector<uint64_t> RegReady;
   std::vector<uint8_t> RegKind; ///< ModelStall of the pending producer
-  /// Executions of unrolled loads sent to memory ahead (SmSim::loadAhead):
-  /// trace position and the cycle its data is back (a few; any order).
-  std::vector<std::pair<size_t, uint64_t>> Ahead;
+  /// Loads sent to memory ahead (SmSim::loadAhead, blockAhead): trace
+  /// position, the cycle its data is back, and whether a walk of its own
+  /// block sent it (a few; any order).
+  struct SentLoad {
+    size_t Pos;
+    uint64_t Done;
+    bool InBlock;
+  };
+  std::vector<SentLoad> Ahead;
+  /// SmSim::blockAhead: a walk from before this trace position sent every
+  /// global load up to it, the end of its block (0: none did).
+  size_t WalkEnd = 0;
   uint32_t currentId() const {
     return T->Ops[Pos < T->Ops.size() ? Pos : T->Ops.size() - 1].Id;
   }
@@ -216,6 +225,11 @@ private:
   uint64_t loadData(WarpState &W, const MemAccess &M, uint64_t T);
   /// Sends the next executions of W's unrolled load at W.Pos to memory.
   void loadAhead(WarpState &W, uint64_t T);
+  /// Sends the later global loads of the basic block of W's load at W.Pos
+  /// whose addresses are ready to memory.
+  void blockAhead(WarpState &W, uint64_t T);
+  /// Whether W's trace position P was sent to memory ahead.
+  static bool sentAhead(const WarpState &W, size_t P);
   void checkBarrier(Cta &K, uint32_t Id, uint64_t T);
   void retire(uint32_t WarpIndex, uint64_t T);
   void startDraining(WarpState &W);
@@ -236,6 +250,10 @@ private:
   bool ExactStalls = false;
   std::vector<ExactEntry> Step; ///< this step's states (ExactStalls)
   std::vector<uint32_t> Loaded; ///< loadAhead: registers a load writes
+  /// blockAhead: per register slot, the walk that wrote it and whether it
+  /// holds a load's data (Walk << 1 | loaded).
+  std::vector<uint32_t> Mark;
+  uint32_t Walk = 0;
   std::map<uint64_t, CtaTrace> Pending;
   std::vector<Cta> Ctas;
   std::vector<WarpState> WarpPool;

@@ -39,6 +39,11 @@ enum : uint32_t {
   StoreShared, // st.shared of r6
   Step,        // r14 = r14 + 4
   SharedInc,   // atom.shared.add.u32 by 1, result unused: ATOMS.POPC.INC
+  BlockLoad,   // r4 = ld.global [r14], later loads of its block may go ahead
+  BlockUse,    // r5 = r4 + ...
+  BlockChase,  // r14 = ld.global [r14]: its block's next address
+  BlockHead,   // r15 = r15 + 1, a branch target (a new basic block)
+  UnrolledToo, // r6 = ld.global [r14], unrolled, after a load of its block
   NumInsts
 };
 
@@ -81,6 +86,19 @@ std::vector<StaticInst> table() {
   T[Step].NSrc = 1, T[Step].Src[0] = 14;
   T[SharedInc].K = Kind::Atomic, T[SharedInc].Sp = Space::Shared;
   T[SharedInc].MergesLanes = true;
+  for (uint32_t L : {BlockLoad, BlockChase}) {
+    T[L].K = Kind::Load, T[L].Hoists = true;
+    T[L].NSrc = 1, T[L].Src[0] = 14;
+    T[L].NDst = 1, T[L].Dst[0] = L == BlockChase ? 14 : 4;
+  }
+  T[BlockUse].P = Pipe::Fp32;
+  T[BlockUse].NDst = 1, T[BlockUse].Dst[0] = 5;
+  T[BlockUse].NSrc = 1, T[BlockUse].Src[0] = 4;
+  T[UnrolledToo] = T[Unrolled];
+  T[UnrolledToo].Hoists = true;
+  T[BlockHead].Leader = true;
+  T[BlockHead].NDst = 1, T[BlockHead].Dst[0] = 15;
+  T[BlockHead].NSrc = 1, T[BlockHead].Src[0] = 15;
   return T;
 }
 
@@ -352,6 +370,72 @@ TEST(TimingMechanism, UnrolledLoopsHaveTheirLoadsInFlight) {
   // with a global store between its loads gain nothing.
   EXPECT_EQ(Run(4, Chase, false), Run(1, Chase, false));
   EXPECT_EQ(Run(4, Unrolled, true), Run(1, Unrolled, true));
+}
+
+TEST(TimingMechanism, ABlocksLoadsGoAheadOfTheirUses) {
+  // One basic block of 8 `r4 = ld.global [r14]; r5 = r4 + ...; r14 += 4`, each
+  // load on its own line from DRAM. In the PTX's order each use waits before
+  // the next load issues; ptxas issues the block's loads first: about one DRAM
+  // latency instead of 8.
+  Config C = config();
+  enum Between { Nothing, GlobalStoreOf, SharedStoreOf, NewBlock, CasLoop };
+  auto Run = [&](unsigned Window, uint32_t Load, Between What) {
+    C.BlockLoads = Window;
+    WarpTrace W;
+    for (uint64_t K = 0; K < 8; ++K) {
+      addGlobal(W, Load, 1000 + 7 * K);
+      add(W, BlockUse);
+      if (K == 3 && What == GlobalStoreOf) // may alias: later loads wait
+        addGlobal(W, GlobalStore, 5000);
+      if (K == 3 && What == SharedStoreOf) // cannot alias a global load
+        addMem(W, StoreShared, sharedAccess());
+      if (K == 3 && What == NewBlock) // ptxas schedules within a block
+        add(W, BlockHead);
+      if (K == 3 && What == CasLoop) // a loop in SASS: a block's end
+        addSharedAtomic(W, SharedFAdd, 1);
+      add(W, Step);
+    }
+    return model(C, {cta({W})}).Cycles;
+  };
+  const double Dram = C.DramLatency;
+  const uint64_t InOrder = Run(1, BlockLoad, Nothing);
+  EXPECT_GE(InOrder, 8 * Dram);
+  EXPECT_LE(Run(8, BlockLoad, Nothing), Dram + 300);
+  // A window of 4: two groups of four loads.
+  EXPECT_GE(Run(4, BlockLoad, Nothing), 2 * Dram);
+  EXPECT_LE(Run(4, BlockLoad, Nothing), 2 * Dram + 300);
+  EXPECT_LE(Run(8, BlockLoad, SharedStoreOf), Dram + 300);
+  // A global store, a new block or a compare-and-swap loop in the middle:
+  // two groups of four.
+  for (Between What : {GlobalStoreOf, NewBlock, CasLoop}) {
+    EXPECT_GE(Run(8, BlockLoad, What), 2 * Dram) << What;
+    EXPECT_LE(Run(8, BlockLoad, What), 2 * Dram + 400) << What;
+  }
+  // A pointer chase (each address is the previous load's data) gains
+  // nothing.
+  EXPECT_EQ(Run(8, BlockChase, Nothing), Run(1, BlockChase, Nothing));
+}
+
+TEST(TimingMechanism, AnUnrolledLoadSentWithItsBlockStillGoesAhead) {
+  // 16 iterations, each its own block: `r4 = ld.global (one line, an L1
+  // hit but the first time); r6 = ld.global (unrolled, its own line from
+  // DRAM); st.shared r6; r14 += 4`. The block's walk sends the second load
+  // with the first; its next 3 executions must still go ahead with it
+  // (spmv_warp's loop): about 4 DRAM latencies, not 16.
+  Config C = config();
+  C.UnrolledLoads = 4;
+  C.BlockLoads = 8;
+  WarpTrace W;
+  for (uint64_t K = 0; K < 16; ++K) {
+    add(W, BlockHead);
+    addGlobal(W, BlockLoad, 3000);
+    addGlobal(W, UnrolledToo, 1000 + 7 * K);
+    addMem(W, StoreShared, sharedAccess());
+    add(W, Step);
+  }
+  const uint64_t Cycles = model(C, {cta({W})}).Cycles;
+  EXPECT_GE(Cycles, 4 * C.DramLatency);
+  EXPECT_LE(Cycles, 4 * C.DramLatency + 16 * C.L1Latency + 400);
 }
 
 TEST(TimingMechanism, AHitOnALineInFlightWaitsForItsFill) {

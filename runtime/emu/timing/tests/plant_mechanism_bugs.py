@@ -15,6 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))))
 T = "runtime/emu/timing/"
 H = "include/warpscope/Emu/TimingConfig.h"
+M = "include/warpscope/Emu/TimingModel.h"
 BUGS = [
     # Instruction fetch (InstFetch.cpp, InstFetchTest.cpp).
     (T + "SmSim.cpp", "if (Fetch.on() && !Fetch.warmed())", "if (false)",
@@ -50,8 +51,21 @@ BUGS = [
      "UnrolledLoopsHaveTheirLoadsInFlight"),
     (T + "SmSim.cpp", "if ((Body && P - Last != Body) || FromLoad)",
      "if (Body && P - Last != Body)", "UnrolledLoopsHaveTheirLoadsInFlight"),
-    (T + "SmSim.cpp", "         SI.Sp != Space::Shared))", "         SI.Sp == Space::Local))",
+    (M, "&& Sp != Space::Shared);", "&& Sp == Space::Local);",
      "UnrolledLoopsHaveTheirLoadsInFlight"),
+    (M, "&& Sp != Space::Shared);", "&& Sp == Space::Local);",
+     "ABlocksLoadsGoAheadOfTheirUses"),
+    (T + "SmSim.cpp", "if (SI.Hoists && C.BlockLoads > 1)", "if (false)",
+     "ABlocksLoadsGoAheadOfTheirUses"),
+    (T + "SmSim.cpp", "if (SI.Leader)", "if (false)", "ABlocksLoadsGoAheadOfTheirUses"),
+    (M, "return K == Kind::Branch || K == Kind::Exit || CasLoop;",
+     "return K == Kind::Branch || K == Kind::Exit;", "ABlocksLoadsGoAheadOfTheirUses"),
+    (T + "SmSim.cpp", "Mark[R] >> 1 == Walk", "Mark[R] >> 1 == Walk + 1",
+     "ABlocksLoadsGoAheadOfTheirUses"),
+    (T + "SmSim.cpp", "      if (InBlock)\n        Unrolled();", "      (void)InBlock;",
+     "AnUnrolledLoadSentWithItsBlockStillGoesAhead"),
+    (T + "SmSim.cpp", "if (Candidate && ++Sent == Want)", "if (Candidate && ++Sent == Want + 99)",
+     "ABlocksLoadsGoAheadOfTheirUses"),
     (T + "MemorySide.cpp", "Done = std::max(Done, (double)*L1.fill());", "",
      "AHitOnALineInFlightWaitsForItsFill"),
     (T + "MemorySide.cpp", "      *Filling[K] = Cycle;", "      *Filling[K] = 0;",
