@@ -9,6 +9,7 @@
 #include "ParserInternal.h"
 
 #include "warpscope/ABI/Abi.h"
+#include "warpscope/Support/MathHeaders.h"
 
 #include <cstring>
 
@@ -23,6 +24,7 @@ void Parser::parseBody() {
   BrxTargets.clear();
   PendingMarker = -1;
   CurFile = CurLine = CurCol = 0;
+  Locs.reset();
   // Function-level scope holds parameters.
   Scopes.emplace_back();
   for (auto &PD : F->Params) {
@@ -134,12 +136,7 @@ void Parser::parseStatement() {
     return;
   }
   if (T.Text == ".loc") {
-    uint32_t LocLine = T.Line;
-    ++P;
-    CurFile = (uint32_t)number();
-    CurLine = (uint32_t)number();
-    CurCol = (uint32_t)number();
-    skipLine(LocLine);
+    parseLoc();
     return;
   }
   if (T.Text == ".pragma") {
@@ -163,6 +160,77 @@ void Parser::parseStatement() {
   if (T.Text[0] == '.')
     fail("unsupported directive '" + T.Text + "' in function body");
   parseInstruction();
+}
+
+// `.loc`, read from its line's text by the one reader of the directive
+// (warpscope/Support/PtxLoc.h). The innermost position is the instruction's
+// until placeInlinedCode puts header code on the user's line.
+void Parser::parseLoc() {
+  uint32_t L = cur().Line;
+  if (LineStarts.empty()) {
+    LineStarts.push_back(0);
+    for (size_t K = 0; K < Src.size(); ++K)
+      if (Src[K] == '\n')
+        LineStarts.push_back(K + 1);
+  }
+  std::string_view Text;
+  if (L >= 1 && L <= LineStarts.size()) {
+    size_t B = LineStarts[L - 1];
+    size_t E = L < LineStarts.size() ? LineStarts[L] : Src.size();
+    Text = std::string_view(Src).substr(B, E - B);
+    size_t At = Text.find(".loc");
+    Text =
+        At == std::string_view::npos ? std::string_view() : Text.substr(At + 4);
+  }
+  std::string Error = Locs.apply(Text);
+  if (!Error.empty())
+    fail(Error);
+  const ptxloc::Position &Pos = Locs.current().front().At;
+  CurFile = Pos.File;
+  CurLine = Pos.Line;
+  CurCol = Pos.Column;
+  skipLine(L);
+}
+
+// Once every .file is known: code nvcc inlined from a toolkit header
+// (clang's, CUDA's, the system's: isToolkitHeader) gets the nearest call
+// site outward in other files, as the device pass gives clang's code
+// (-warpscope-inlined-lines), so the stall view, the ground truth's lines
+// and fault messages name the user's line. The frames it hides stay in
+// ParsedModule::Inlined for the messages.
+void Parser::placeInlinedCode() {
+  if (InlinedInsts.empty())
+    return;
+  std::unordered_map<uint32_t, bool> Header;
+  auto IsHeader = [&](uint32_t File) {
+    auto [It, New] = Header.try_emplace(File, false);
+    if (New) {
+      auto FIt = M.Files.find(File);
+      It->second = FIt != M.Files.end() && isToolkitHeader(FIt->second);
+    }
+    return It->second;
+  };
+  ptxloc::DebugStrings Names = ptxloc::readDebugStrings(Src);
+  for (const InlinedInst &II : InlinedInsts) {
+    size_t U = ptxloc::userFrame(II.Chain, IsHeader);
+    if (U == 0)
+      continue;
+    Inst &I = II.F->Code[II.Index];
+    I.File = II.Chain[U].At.File;
+    I.Line = II.Chain[U].At.Line;
+    I.Col = II.Chain[U].At.Column;
+    std::vector<InlinedFrame> &Frames = M.Inlined[I.PtxLine];
+    Frames.clear();
+    for (size_t K = 0; K < U; ++K) {
+      const ptxloc::Frame &Fr = II.Chain[K];
+      auto FIt = M.Files.find(Fr.At.File);
+      Frames.push_back(
+          {FIt != M.Files.end() ? FIt->second
+                                : "file " + std::to_string(Fr.At.File),
+           ptxloc::functionName(Names, Fr.FunctionLabel, Fr.FunctionOffset),
+           Fr.At.Line, Fr.At.Column});
+    }
+  }
 }
 
 // After .reg: [.align N] [.v2/.v4] .type names, %r<N> ranges.
@@ -450,6 +518,8 @@ void Parser::parseInstruction() {
     throw ParseError(I.PtxLine, Where + ": " + E.what());
   }
   F->Code.push_back(I);
+  if (Locs.current().size() > 1)
+    InlinedInsts.push_back({F, uint32_t(F->Code.size() - 1), Locs.current()});
   F->Opcodes.push_back(Opc);
   bool Probe = false;
   for (const Scope &Sc : Scopes)

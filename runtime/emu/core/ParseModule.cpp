@@ -15,6 +15,7 @@ namespace warpscope::emu::core::parser {
 void Parser::run() {
   while (cur().K != TkEnd)
     topLevel();
+  placeInlinedCode();
 }
 
 void Parser::topLevel() {
