@@ -31,19 +31,22 @@ struct Cursor {
   /// 32-bit in DWARF's line table).
   bool number(uint64_t &V, uint64_t Max = UINT32_MAX) {
     blanks();
-    unsigned Base = 10;
-    if (S.size() > 2 && S[0] == '0' && (S[1] == 'x' || S[1] == 'X')) {
-      Base = 16;
+    bool Hex = S.size() > 2 && S[0] == '0' && (S[1] == 'x' || S[1] == 'X');
+    if (Hex)
       S.remove_prefix(2);
-    }
+    const uint64_t Base = Hex ? 16 : 10;
     size_t N = 0;
     V = 0;
-    for (; N < S.size() && std::isxdigit((unsigned char)S[N]); ++N) {
+    for (; N < S.size(); ++N) {
       char C = S[N];
-      unsigned D = std::isdigit((unsigned char)C)
-                       ? unsigned(C - '0')
-                       : unsigned(std::tolower((unsigned char)C) - 'a' + 10);
-      if (D >= Base)
+      uint64_t D;
+      if (C >= '0' && C <= '9')
+        D = uint64_t(C - '0');
+      else if (Hex && C >= 'a' && C <= 'f')
+        D = uint64_t(C - 'a' + 10);
+      else if (Hex && C >= 'A' && C <= 'F')
+        D = uint64_t(C - 'A' + 10);
+      else
         break;
       if (V > (Max - D) / Base)
         return false;
@@ -127,21 +130,24 @@ void Tracker::reset() {
 }
 
 void Tracker::apply(const Directive &D) {
-  Chain C;
-  C.push_back({D.At, D.FunctionLabel, D.FunctionOffset});
-  if (D.Inlined) {
-    auto It = Latest.find(D.InlinedAt);
-    if (It == Latest.end())
-      C.push_back({D.InlinedAt, "", 0});
-    else
-      for (const Frame &F : It->second) {
-        if (C.size() == MaxChainDepth)
-          break;
-        C.push_back(F);
-      }
-  }
-  Latest[D.At] = C;
-  Cur = std::move(C);
+  auto Outer = D.Inlined ? Latest.find(D.InlinedAt) : Latest.end();
+  Cur.clear(); // keeps its storage: most .loc lines are plain
+  Cur.push_back({D.At, D.FunctionLabel, D.FunctionOffset});
+  if (D.Inlined && Outer == Latest.end())
+    Cur.push_back({D.InlinedAt, "", 0});
+  else if (D.Inlined)
+    for (const Frame &F : Outer->second) {
+      if (Cur.size() == MaxChainDepth)
+        break;
+      Cur.push_back(F);
+    }
+  // A one-frame chain is what a later inlined_at finds without an entry:
+  // keep only inlined ones (clang's PTX, every .loc plain, then costs no
+  // map). An earlier inlined chain at the same position is now outdated.
+  if (Cur.size() > 1)
+    Latest[D.At] = Cur;
+  else if (!Latest.empty())
+    Latest.erase(D.At);
 }
 
 std::string Tracker::apply(std::string_view Text) {

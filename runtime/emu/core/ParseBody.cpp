@@ -25,6 +25,7 @@ void Parser::parseBody() {
   PendingMarker = -1;
   CurFile = CurLine = CurCol = 0;
   Locs.reset();
+  CurChain = -1;
   // Function-level scope holds parameters.
   Scopes.emplace_back();
   for (auto &PD : F->Params) {
@@ -167,24 +168,18 @@ void Parser::parseStatement() {
 // until placeInlinedCode puts header code on the user's line.
 void Parser::parseLoc() {
   uint32_t L = cur().Line;
-  if (LineStarts.empty()) {
-    LineStarts.push_back(0);
-    for (size_t K = 0; K < Src.size(); ++K)
-      if (Src[K] == '\n')
-        LineStarts.push_back(K + 1);
-  }
-  std::string_view Text;
-  if (L >= 1 && L <= LineStarts.size()) {
-    size_t B = LineStarts[L - 1];
-    size_t E = L < LineStarts.size() ? LineStarts[L] : Src.size();
-    Text = std::string_view(Src).substr(B, E - B);
-    size_t At = Text.find(".loc");
-    Text =
-        At == std::string_view::npos ? std::string_view() : Text.substr(At + 4);
-  }
-  std::string Error = Locs.apply(Text);
+  // The directive's reader, shared with the advisor, reads text: the rest
+  // of the line after the token.
+  size_t B = std::min(cur().Off + 4, Src.size());
+  size_t E = std::min(Src.find('\n', B), Src.size());
+  std::string Error = Locs.apply(std::string_view(Src).substr(B, E - B));
   if (!Error.empty())
     fail(Error);
+  CurChain = -1;
+  if (Locs.current().size() > 1) {
+    LocChains.push_back(Locs.current());
+    CurChain = int64_t(LocChains.size() - 1);
+  }
   const ptxloc::Position &Pos = Locs.current().front().At;
   CurFile = Pos.File;
   CurLine = Pos.Line;
@@ -210,19 +205,25 @@ void Parser::placeInlinedCode() {
     }
     return It->second;
   };
-  ptxloc::DebugStrings Names = ptxloc::readDebugStrings(Src);
+  ptxloc::DebugStrings Names;
+  bool NamesRead = false; // read once some code moves
   for (const InlinedInst &II : InlinedInsts) {
-    size_t U = ptxloc::userFrame(II.Chain, IsHeader);
+    const ptxloc::Chain &Chain = LocChains[II.Chain];
+    size_t U = ptxloc::userFrame(Chain, IsHeader);
     if (U == 0)
       continue;
+    if (!NamesRead && DebugStrAt)
+      Names = ptxloc::readDebugStrings(
+          std::string_view(Src).substr(DebugStrAt - 1));
+    NamesRead = true;
     Inst &I = II.F->Code[II.Index];
-    I.File = II.Chain[U].At.File;
-    I.Line = II.Chain[U].At.Line;
-    I.Col = II.Chain[U].At.Column;
+    I.File = Chain[U].At.File;
+    I.Line = Chain[U].At.Line;
+    I.Col = Chain[U].At.Column;
     std::vector<InlinedFrame> &Frames = M.Inlined[I.PtxLine];
     Frames.clear();
     for (size_t K = 0; K < U; ++K) {
-      const ptxloc::Frame &Fr = II.Chain[K];
+      const ptxloc::Frame &Fr = Chain[K];
       auto FIt = M.Files.find(Fr.At.File);
       Frames.push_back(
           {FIt != M.Files.end() ? FIt->second
@@ -518,8 +519,9 @@ void Parser::parseInstruction() {
     throw ParseError(I.PtxLine, Where + ": " + E.what());
   }
   F->Code.push_back(I);
-  if (Locs.current().size() > 1)
-    InlinedInsts.push_back({F, uint32_t(F->Code.size() - 1), Locs.current()});
+  if (CurChain >= 0)
+    InlinedInsts.push_back(
+        {F, uint32_t(F->Code.size() - 1), uint32_t(CurChain)});
   F->Opcodes.push_back(Opc);
   bool Probe = false;
   for (const Scope &Sc : Scopes)

@@ -58,6 +58,8 @@ void Parser::topLevel() {
     return;
   }
   if (T == ".section") {
+    if (peek().K == TkIdent && peek().Text == ".debug_str" && !DebugStrAt)
+      DebugStrAt = cur().Off + 1; // names of inlined functions: where to read
     ++P;
     while (cur().K != TkEnd && !isP("{"))
       ++P;

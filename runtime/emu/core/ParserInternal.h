@@ -60,7 +60,6 @@ public:
 
 private:
   const std::string &Src;
-  std::vector<size_t> LineStarts; // of Src, made at the first .loc
   std::vector<Token> Toks;
   size_t P = 0;
   ParsedModule &M;
@@ -78,10 +77,12 @@ private:
   /// all read (placeInlinedCode, ParseBody.cpp).
   struct InlinedInst {
     Function *F;
-    uint32_t Index;
-    ptxloc::Chain Chain;
+    uint32_t Index, Chain; // Chain: in LocChains
   };
   std::vector<InlinedInst> InlinedInsts;
+  std::vector<ptxloc::Chain> LocChains; // of the .loc lines with inlined_at
+  int64_t CurChain = -1;                // the one in force, -1: none
+  size_t DebugStrAt = 0; ///< the first `.section .debug_str`'s offset + 1
   int32_t PendingMarker = -1;
   /// Static variables are allocated when the module loads: a size beyond
   /// this (per variable, and for a module's .global and .const together)

@@ -1,4 +1,5 @@
-//===- InlinedLinesTest.cpp - Inlined header code on the user's line -------===//
+//===- InlinedLinesTest.cpp - Inlined header code on the user's line
+//-------===//
 //
 // The advisor's PTX and SASS code (PtxCode.cpp, SassListing.cpp) put code
 // inlined from toolkit headers on the nearest call site in the user's files:
@@ -68,8 +69,7 @@ TEST(InlinedLines, PtxChainsPutHeaderCodeOnTheUsersLine) {
   EXPECT_EQ(Sqrt.Inlined[0].Function, "__nv_sqrt");
   EXPECT_EQ(Sqrt.Inlined[1].Line, 40u);
   EXPECT_EQ(Sqrt.Inlined[1].Function, "sqrtf");
-  EXPECT_NE(Sqrt.Inlined[0].File.find("math_functions.hpp"),
-            std::string::npos);
+  EXPECT_NE(Sqrt.Inlined[0].File.find("math_functions.hpp"), std::string::npos);
   // Still CUDA's math library code, for the fast-math matcher.
   EXPECT_TRUE(isMathCode(Inputs(), F, Sqrt));
   EXPECT_FALSE(isMathCode(Inputs(), F, Add));
