@@ -247,7 +247,9 @@ bool readSourceChains(const std::vector<StringRef> &Lines, SourceChains &S,
     StringRef L = Lines[K].trim();
     if (L.starts_with(".file")) {
       readFileDirective(L, S.Files);
-    } else if (L.consume_front(".loc")) {
+    } else if (L.size() > 4 && L.starts_with(".loc") &&
+               (L[4] == ' ' || L[4] == '\t')) { // not .local
+      L = L.drop_front(4);
       std::string E = Locs.apply(std::string_view(L.data(), L.size()));
       if (!E.empty()) {
         Error = "line " + std::to_string(K + 1) + ": " + E;

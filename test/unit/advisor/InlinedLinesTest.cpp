@@ -24,6 +24,7 @@ const char *NvccPtx = R"(.version 8.0
 .address_size 64
 .visible .entry k(.param .u64 k_p0)
 {
+.local .align 4 .b8 __local_depot0[8];
 .reg .f32 %f<4>;
 .reg .b64 %rd<3>;
 .loc 1 6 0
@@ -83,7 +84,7 @@ TEST(InlinedLines, MalformedPtxLocIsAOneLineError) {
   std::vector<Function> Fns;
   std::string Error;
   EXPECT_FALSE(parsePtxCode(Bad, Fns, Error));
-  EXPECT_NE(Error.find("line 16: bad .loc"), std::string::npos) << Error;
+  EXPECT_NE(Error.find("line 17: bad .loc"), std::string::npos) << Error;
   EXPECT_EQ(Error.find('\n'), std::string::npos) << Error;
 }
 
