@@ -4,47 +4,15 @@
 #include "SourcePositions.h"
 #include "warpscope/Support/MathHeaders.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
-#include "llvm/Support/Path.h"
 #include <algorithm>
 #include <string>
 #include <tuple>
 
 using namespace llvm;
 using namespace warpscope;
-
-/// A directory named like clang's version: `22`, `17.0.6`.
-static bool isVersion(StringRef Name) {
-  return !Name.empty() && isDigit(Name.front()) &&
-         Name.find_first_not_of("0123456789.") == StringRef::npos;
-}
-
-bool warpscope::isToolkitHeader(StringRef Path) {
-  SmallString<256> Clean = Path;
-  sys::path::remove_dots(Clean, /*remove_dot_dot=*/true);
-  StringRef P = Clean;
-  if (P.starts_with("/usr/include/") || P.starts_with("/usr/lib/gcc/"))
-    return true;
-  SmallVector<StringRef, 16> Parts;
-  P.split(Parts, '/', -1, /*KeepEmpty=*/false);
-  // The last part is the file's own name.
-  for (size_t I = 1; I + 1 < Parts.size(); ++I) {
-    if (Parts[I] != "include")
-      continue;
-    if (I >= 2 && Parts[I - 2] == "clang" && isVersion(Parts[I - 1]))
-      return true;
-    if (Parts[I - 1].starts_with("cuda"))
-      return true;
-    if (I >= 3 && Parts[I - 2] == "targets" && Parts[I - 3].starts_with("cuda"))
-      return true;
-  }
-  return false;
-}
 
 unsigned
 warpscope::attributeInlinedLines(Function &F, InlinedLines Rule,

@@ -14,7 +14,6 @@
 
 #include "PluginChoices.h"
 #include "warpscope/Database/ProgramDatabase.h"
-#include "llvm/ADT/StringRef.h"
 #include <vector>
 
 namespace llvm {
@@ -23,13 +22,8 @@ class Function;
 
 namespace warpscope {
 
-/// Whether Path (absolute) is a header of clang's resource directory
-/// (`.../clang/<version>/include/`), of a CUDA toolkit (`.../cuda*/include/`,
-/// `.../cuda*/targets/<triple>/include/`) or of the system (`/usr/include/`,
-/// `/usr/lib/gcc/`).
-bool isToolkitHeader(llvm::StringRef Path);
-
 /// Gives each instruction of F whose debug location is in a file Rule picks
+/// (Toolkit: isToolkitHeader, warpscope/Support/MathHeaders.h)
 /// the location of the nearest call site, outward through its inlined-at
 /// chain, that is in a file Rule does not pick and has a line (none: the
 /// instruction keeps its own). Returns how many instructions changed. With

@@ -44,6 +44,14 @@ unsigned latencyBound(LatencyClass C);
 const char *opClassName(OpClass C);
 const char *spaceName(Space S);
 
+/// Where code inlined from a toolkit header is, when its instruction was put
+/// on the user's call site (placeInlined).
+struct InlinedFrame {
+  std::string File;
+  std::string Function; ///< mangled; "" when the listing does not name it
+  unsigned Line = 0, Column = 0;
+};
+
 struct Instr {
   std::string Opcode; ///< as written, without guard and operands
   std::string Text;   ///< the whole instruction, for evidence
@@ -59,6 +67,10 @@ struct Instr {
   std::string File;
   unsigned Line = 0;
   unsigned Column = 0; ///< PTX `.loc`'s; 0 when unknown (SASS listings)
+  /// Toolkit-header code on the user's line (File/Line/Column: the nearest
+  /// call site in other files): where the code is, innermost first. Empty
+  /// for the user's own code.
+  std::vector<InlinedFrame> Inlined;
   unsigned Block = 0;
   uint64_t Offset = 0; ///< SASS: pc offset; PTX: index in the function
   std::string Callee;  ///< calls: the called function
@@ -120,8 +132,15 @@ struct CodeSet {
 bool parseSassListing(const std::string &Text, std::vector<Function> &Out,
                       std::string &Error);
 
+/// Puts I on the user's line when Chain (innermost first, as
+/// warpscope/Support/PtxLoc.h orders it; Files[File] its path) starts in a
+/// toolkit header: File/Line/Column become the frame userFrame picks and
+/// the frames before it go to I.Inlined. Otherwise the innermost frame.
+void placeInlined(Instr &I, const std::vector<InlinedFrame> &Chain);
+
 /// Reads PTX text through PtxListing and adds operands, guards and .loc
-/// source lines. False with a one-line Error.
+/// source lines (inlined_at chains placed by placeInlined). False with a
+/// one-line Error.
 bool parsePtxCode(const std::string &Text, std::vector<Function> &Out,
                   std::string &Error);
 

@@ -87,9 +87,10 @@ void strengthReduction(const Inputs &In, const KernelView &V, Match &M);
 void functionInlining(const Inputs &In, const KernelView &V, Match &M);
 
 /// Whether instruction I of function Fn is CUDA math library code: in a
-/// math header (isMathLibraryHeader), or at a call site the plugin moved such
-/// code onto (FunctionProfile::MathCallSites; by line alone where I has no
-/// column).
+/// math header (isMathLibraryHeader; I's own file or, for code a PTX or SASS
+/// listing's inlined-at chain put on the user's line, Instr::Inlined), or at
+/// a call site the plugin moved such code onto
+/// (FunctionProfile::MathCallSites; by line alone where I has no column).
 bool isMathCode(const Inputs &In, const Function &Fn, const Instr &I);
 
 } // namespace advise

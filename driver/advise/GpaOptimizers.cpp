@@ -31,6 +31,9 @@ static bool sameFile(StringRef A, StringRef B) {
 bool isMathCode(const Inputs &In, const Function &Fn, const Instr &I) {
   if (isMathLibraryHeader(I.File))
     return true;
+  for (const InlinedFrame &F : I.Inlined)
+    if (isMathLibraryHeader(F.File))
+      return true;
   if (!In.Profile || I.Line == 0 || I.File.empty())
     return false;
   for (const FunctionProfile &P : In.Profile->Functions)

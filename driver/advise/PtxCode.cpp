@@ -3,13 +3,17 @@
 // Blocks, successors and instruction numbering come from the PTX listing
 // (warpscope/PTX/PtxListing.h; probe scopes left out, as modeled samples
 // number them); operands, guards and `.loc` lines from the text of each
-// instruction's PTX line.
+// instruction's PTX line. A `.loc` is read by the emulator's reader
+// (warpscope/Support/PtxLoc.h), so the advisor and the stall view put nvcc's
+// inlined header code on the same user lines.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Code.h"
 #include "warpscope/ABI/PtxOpcodes.h"
 #include "warpscope/PTX/PtxListing.h"
+#include "warpscope/Support/MathHeaders.h"
+#include "warpscope/Support/PtxLoc.h"
 #include "llvm/ADT/StringRef.h"
 #include <cctype>
 
@@ -226,7 +230,75 @@ void readFileDirective(StringRef L, std::map<unsigned, std::string> &Files) {
     Files[N] = Strs[1].rfind('/', 0) == 0 ? Strs[1] : Strs[0] + "/" + Strs[1];
 }
 
+/// The `.loc` chain in force at each line of a PTX text (an index into
+/// Chains, 0: none) and the `.file` paths.
+struct SourceChains {
+  std::map<unsigned, std::string> Files;
+  std::vector<ptxloc::Chain> Chains{ptxloc::Chain()};
+  std::vector<unsigned> At; ///< by line number (1-based)
+};
+
+bool readSourceChains(const std::vector<StringRef> &Lines, SourceChains &S,
+                      std::string &Error) {
+  S.At.assign(Lines.size() + 1, 0);
+  ptxloc::Tracker Locs;
+  unsigned Cur = 0;
+  for (size_t K = 0; K < Lines.size(); ++K) {
+    StringRef L = Lines[K].trim();
+    if (L.starts_with(".file")) {
+      readFileDirective(L, S.Files);
+    } else if (L.size() > 4 && L.starts_with(".loc") &&
+               (L[4] == ' ' || L[4] == '\t')) { // not .local
+      L = L.drop_front(4);
+      std::string E = Locs.apply(std::string_view(L.data(), L.size()));
+      if (!E.empty()) {
+        Error = "line " + std::to_string(K + 1) + ": " + E;
+        return false;
+      }
+      S.Chains.push_back(Locs.current());
+      Cur = unsigned(S.Chains.size() - 1);
+    } else if (L.starts_with(".entry") || L.starts_with(".func") ||
+               L.contains(" .entry ") || L.contains(" .func ")) {
+      Locs.reset();
+      Cur = 0;
+    }
+    S.At[K + 1] = Cur;
+  }
+  return true;
+}
+
+/// The chain at PTX line N with paths and function names.
+std::vector<InlinedFrame>
+framesAt(const SourceChains &S, const ptxloc::DebugStrings &Names, unsigned N) {
+  std::vector<InlinedFrame> Out;
+  if (N == 0 || N >= S.At.size())
+    return Out;
+  for (const ptxloc::Frame &F : S.Chains[S.At[N]]) {
+    auto It = S.Files.find(F.At.File);
+    Out.push_back(
+        {It != S.Files.end() ? It->second : std::string(),
+         ptxloc::functionName(Names, F.FunctionLabel, F.FunctionOffset),
+         F.At.Line, F.At.Column});
+  }
+  return Out;
+}
+
 } // namespace
+
+void placeInlined(Instr &I, const std::vector<InlinedFrame> &Chain) {
+  if (Chain.empty())
+    return;
+  ptxloc::Chain C;
+  for (size_t K = 0; K < Chain.size(); ++K)
+    C.push_back({{uint32_t(K), Chain[K].Line, Chain[K].Column}, "", 0});
+  size_t U = ptxloc::userFrame(C, [&](uint32_t K) {
+    return !Chain[K].File.empty() && isToolkitHeader(Chain[K].File);
+  });
+  I.File = Chain[U].File;
+  I.Line = Chain[U].Line;
+  I.Column = Chain[U].Column;
+  I.Inlined.assign(Chain.begin(), Chain.begin() + U);
+}
 
 bool parsePtxCode(const std::string &Text, std::vector<Function> &Out,
                   std::string &Error) {
@@ -240,34 +312,12 @@ bool parsePtxCode(const std::string &Text, std::vector<Function> &Out,
     Lines.push_back(L);
     R = N;
   }
-  std::map<unsigned, std::string> Files;
-  struct Loc {
-    int File = -1;
-    unsigned Line = 0, Column = 0;
-  };
-  std::vector<Loc> LocAt(Lines.size() + 1);
-  Loc Cur;
-  for (size_t K = 0; K < Lines.size(); ++K) {
-    StringRef L = Lines[K].trim();
-    if (L.starts_with(".file"))
-      readFileDirective(L, Files);
-    else if (L.consume_front(".loc")) {
-      // `.loc file line column[, function_name ..., inlined_at ...]`
-      unsigned FileNo = 0, LineNo = 0, Column = 0;
-      L = L.trim();
-      auto [A, R1] = L.split(' ');
-      auto [B, R2] = R1.trim().split(' ');
-      if (!A.getAsInteger(10, FileNo) &&
-          !B.trim().split(',').first.getAsInteger(10, LineNo)) {
-        if (R2.trim().split(',').first.trim().getAsInteger(10, Column))
-          Column = 0;
-        Cur = {int(FileNo), LineNo, Column};
-      }
-    } else if (L.starts_with(".entry") || L.starts_with(".func") ||
-               L.contains(" .entry ") || L.contains(" .func "))
-      Cur = Loc();
-    LocAt[K + 1] = Cur;
-  }
+  SourceChains Src;
+  if (!readSourceChains(Lines, Src, Error))
+    return false;
+  ptxloc::DebugStrings Names;
+  if (Src.Chains.size() > 1)
+    Names = ptxloc::readDebugStrings(Text);
   for (const ptx::Function &PF : M.Functions) {
     Out.emplace_back();
     Function &F = Out.back();
@@ -298,13 +348,7 @@ bool parsePtxCode(const std::string &Text, std::vector<Function> &Out,
         setOperands(F, I, Operands.trim());
         if (I.Guard >= 0)
           I.Uses.push_back(unsigned(I.Guard));
-        if (It.Line && It.Line < LocAt.size() && LocAt[It.Line].File >= 0) {
-          auto FIt = Files.find(unsigned(LocAt[It.Line].File));
-          if (FIt != Files.end())
-            I.File = FIt->second;
-          I.Line = LocAt[It.Line].Line;
-          I.Column = LocAt[It.Line].Column;
-        }
+        placeInlined(I, framesAt(Src, Names, It.Line));
         F.ByOffset[I.Offset] = unsigned(F.Instrs.size());
         F.Instrs.push_back(std::move(I));
       }

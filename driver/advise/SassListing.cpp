@@ -2,8 +2,10 @@
 //
 // What nvdisasm 13 prints (test/fixtures/gpu/pcs-reduction/*.sass): a
 // `.section .text.<name>` per function, `.other <name>,@"STO_CUDA_ENTRY ..."`
-// for kernels, `//## File "<path>", line N[ inlined at ...]` before the
-// instructions of a line, labels `.L_x_N:`, and instructions
+// for kernels, `//## File "<path>", line N[ inlined at "<path>", line M]`
+// before the instructions of a line (one such line per inlined frame with
+// -gi; header code goes on the user's line, placeInlined), labels `.L_x_N:`,
+// and instructions
 // `/*<hex offset>*/ [@[!]P] OPCODE operands ;`. Registers: R, UR, P, UP
 // (RZ, URZ, PT, UPT are constants). With -hex each instruction is followed
 // by its two encoding words; the second holds the control bits (bits
@@ -287,20 +289,43 @@ static void buildBlocks(Function &F,
   }
 }
 
-/// Reads `//## File "p", line N` (the innermost location of an inlined
-/// line comes first).
-static bool readFileComment(StringRef L, std::string &File, unsigned &Line) {
-  if (!L.consume_front("//## File \""))
+/// Reads `"p", line N` from the front of L.
+static bool readFileLine(StringRef &L, InlinedFrame &F) {
+  if (!L.consume_front("\""))
     return false;
   size_t Q = L.find('"');
   if (Q == StringRef::npos)
     return false;
-  File = L.take_front(Q).str();
+  F = InlinedFrame();
+  F.File = L.take_front(Q).str();
   L = L.drop_front(Q + 1);
   if (!L.consume_front(", line "))
     return false;
-  size_t E = L.find_first_not_of("0123456789");
-  return !L.take_front(E).getAsInteger(10, Line);
+  size_t E = std::min(L.find_first_not_of("0123456789"), L.size());
+  if (L.take_front(E).getAsInteger(10, F.Line))
+    return false;
+  L = L.drop_front(E);
+  return true;
+}
+
+/// Reads `//## File "p", line N[ inlined at "q", line M]` into Chain:
+/// nvdisasm -gi writes one such line per frame, innermost first, each
+/// inlined at the next (-g: only the innermost, without "inlined at").
+/// Continues Chain when Continues and the line is its last frame.
+static bool readFileComment(StringRef L, bool Continues,
+                            std::vector<InlinedFrame> &Chain) {
+  if (!L.consume_front("//## File "))
+    return false;
+  InlinedFrame F, At;
+  if (!readFileLine(L, F))
+    return false;
+  bool Inlined = L.consume_front(" inlined at ") && readFileLine(L, At);
+  if (!Continues || Chain.empty() || Chain.back().File != F.File ||
+      Chain.back().Line != F.Line)
+    Chain.assign(1, F);
+  if (Inlined)
+    Chain.push_back(At);
+  return true;
 }
 
 bool parseSassListing(const std::string &Text, std::vector<Function> &Out,
@@ -310,8 +335,8 @@ bool parseSassListing(const std::string &Text, std::vector<Function> &Out,
   Function *F = nullptr;
   std::map<std::string, unsigned> Labels;
   std::vector<std::string> Entries;
-  std::string File;
-  unsigned Line = 0;
+  std::vector<InlinedFrame> Chain; // the location in force
+  bool InComment = false;          // the line before was a //## File
   auto finish = [&]() {
     if (!F)
       return;
@@ -332,8 +357,8 @@ bool parseSassListing(const std::string &Text, std::vector<Function> &Out,
       Out.emplace_back();
       F = &Out.back();
       F->Name = L.drop_front(6).split(',').first.str();
-      File.clear();
-      Line = 0;
+      Chain.clear();
+      InComment = false;
       continue;
     }
     if (L.consume_front(".other")) {
@@ -341,7 +366,9 @@ bool parseSassListing(const std::string &Text, std::vector<Function> &Out,
         Entries.push_back(L.trim().split(',').first.str());
       continue;
     }
-    if (readFileComment(L, File, Line) || !F)
+    bool Comment = readFileComment(L, InComment, Chain);
+    InComment = Comment;
+    if (Comment || !F)
       continue;
     if (L.ends_with(":") && L.starts_with(".L")) {
       Labels[L.drop_back().str()] = unsigned(F->Instrs.size());
@@ -370,8 +397,7 @@ bool parseSassListing(const std::string &Text, std::vector<Function> &Out,
     Instr I;
     I.Offset = Offset;
     I.Text = Body.str();
-    I.File = File;
-    I.Line = Line;
+    placeInlined(I, Chain);
     if (Body.consume_front("@")) {
       I.GuardNegated = Body.consume_front("!");
       auto [G, After] = Body.split(' ');

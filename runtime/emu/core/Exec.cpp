@@ -26,7 +26,17 @@ std::string srcLoc(const ParsedModule &PM, const Inst &I) {
   if (I.File) {
     auto It = PM.Files.find(I.File);
     S += " (" + (It != PM.Files.end() ? It->second : std::string("?")) + ":" +
-         std::to_string(I.Line) + ":" + std::to_string(I.Col) + ")";
+         std::to_string(I.Line) + ":" + std::to_string(I.Col);
+    // Header code placed on this line: where it is, innermost first.
+    auto In = PM.Inlined.find(I.PtxLine);
+    if (In != PM.Inlined.end())
+      for (size_t K = 0; K < In->second.size(); ++K) {
+        const InlinedFrame &Fr = In->second[K];
+        S += (K ? ", " : ", inlined code: ") +
+             (Fr.Function.empty() ? "" : Fr.Function + " at ") + Fr.File + ":" +
+             std::to_string(Fr.Line) + ":" + std::to_string(Fr.Col);
+      }
+    S += ")";
   }
   return S;
 }

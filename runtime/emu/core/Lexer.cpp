@@ -186,10 +186,10 @@ std::vector<Token> tokenize(const std::string &S) {
       size_t Dot = Id.find('.', 1);
       if (Id[0] == '.' && Dot != std::string::npos &&
           isSpaceDirective(Id.substr(0, Dot))) {
-        Out.push_back({TkIdent, Id.substr(0, Dot), Line});
+        Out.push_back({TkIdent, Id.substr(0, Dot), Line, I});
         Id = Id.substr(Dot);
       }
-      Out.push_back({TkIdent, Id, Line});
+      Out.push_back({TkIdent, Id, Line, E - Id.size()});
       // A probe names itself in a .reg declaration (see probeMarker).
       if (Out.back().Text.rfind(InstrumentationRegisterPrefix, 0) == 0 &&
           inRegDeclaration(Out)) {

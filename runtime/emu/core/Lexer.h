@@ -30,6 +30,8 @@ struct Token {
   TokKind K;
   std::string Text;
   uint32_t Line;
+  size_t Off = 0; ///< identifiers: where in the text (a .loc's rest is read
+                  ///< from there); 0 for the other kinds
 };
 
 /// The whole text as tokens, ending in TkEnd. Comments are dropped, except

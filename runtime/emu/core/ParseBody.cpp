@@ -9,6 +9,7 @@
 #include "ParserInternal.h"
 
 #include "warpscope/ABI/Abi.h"
+#include "warpscope/Support/MathHeaders.h"
 
 #include <cstring>
 
@@ -23,6 +24,8 @@ void Parser::parseBody() {
   BrxTargets.clear();
   PendingMarker = -1;
   CurFile = CurLine = CurCol = 0;
+  Locs.reset();
+  CurChain = -1;
   // Function-level scope holds parameters.
   Scopes.emplace_back();
   for (auto &PD : F->Params) {
@@ -134,12 +137,7 @@ void Parser::parseStatement() {
     return;
   }
   if (T.Text == ".loc") {
-    uint32_t LocLine = T.Line;
-    ++P;
-    CurFile = (uint32_t)number();
-    CurLine = (uint32_t)number();
-    CurCol = (uint32_t)number();
-    skipLine(LocLine);
+    parseLoc();
     return;
   }
   if (T.Text == ".pragma") {
@@ -163,6 +161,77 @@ void Parser::parseStatement() {
   if (T.Text[0] == '.')
     fail("unsupported directive '" + T.Text + "' in function body");
   parseInstruction();
+}
+
+// `.loc`, read from its line's text by the one reader of the directive
+// (warpscope/Support/PtxLoc.h). The innermost position is the instruction's
+// until placeInlinedCode puts header code on the user's line.
+void Parser::parseLoc() {
+  uint32_t L = cur().Line;
+  // The directive's reader, shared with the advisor, reads text: the rest
+  // of the line after the token.
+  size_t B = std::min(cur().Off + 4, Src.size());
+  size_t E = std::min(Src.find('\n', B), Src.size());
+  std::string Error = Locs.apply(std::string_view(Src).substr(B, E - B));
+  if (!Error.empty())
+    fail(Error);
+  CurChain = -1;
+  if (Locs.current().size() > 1) {
+    LocChains.push_back(Locs.current());
+    CurChain = int64_t(LocChains.size() - 1);
+  }
+  const ptxloc::Position &Pos = Locs.current().front().At;
+  CurFile = Pos.File;
+  CurLine = Pos.Line;
+  CurCol = Pos.Column;
+  skipLine(L);
+}
+
+// Once every .file is known: code nvcc inlined from a toolkit header
+// (clang's, CUDA's, the system's: isToolkitHeader) gets the nearest call
+// site outward in other files, as the device pass gives clang's code
+// (-warpscope-inlined-lines), so the stall view, the ground truth's lines
+// and fault messages name the user's line. The frames it hides stay in
+// ParsedModule::Inlined for the messages.
+void Parser::placeInlinedCode() {
+  if (InlinedInsts.empty())
+    return;
+  std::unordered_map<uint32_t, bool> Header;
+  auto IsHeader = [&](uint32_t File) {
+    auto [It, New] = Header.try_emplace(File, false);
+    if (New) {
+      auto FIt = M.Files.find(File);
+      It->second = FIt != M.Files.end() && isToolkitHeader(FIt->second);
+    }
+    return It->second;
+  };
+  ptxloc::DebugStrings Names;
+  bool NamesRead = false; // read once some code moves
+  for (const InlinedInst &II : InlinedInsts) {
+    const ptxloc::Chain &Chain = LocChains[II.Chain];
+    size_t U = ptxloc::userFrame(Chain, IsHeader);
+    if (U == 0)
+      continue;
+    if (!NamesRead && DebugStrAt)
+      Names = ptxloc::readDebugStrings(
+          std::string_view(Src).substr(DebugStrAt - 1));
+    NamesRead = true;
+    Inst &I = II.F->Code[II.Index];
+    I.File = Chain[U].At.File;
+    I.Line = Chain[U].At.Line;
+    I.Col = Chain[U].At.Column;
+    std::vector<InlinedFrame> &Frames = M.Inlined[I.PtxLine];
+    Frames.clear();
+    for (size_t K = 0; K < U; ++K) {
+      const ptxloc::Frame &Fr = Chain[K];
+      auto FIt = M.Files.find(Fr.At.File);
+      Frames.push_back(
+          {FIt != M.Files.end() ? FIt->second
+                                : "file " + std::to_string(Fr.At.File),
+           ptxloc::functionName(Names, Fr.FunctionLabel, Fr.FunctionOffset),
+           Fr.At.Line, Fr.At.Column});
+    }
+  }
 }
 
 // After .reg: [.align N] [.v2/.v4] .type names, %r<N> ranges.
@@ -450,6 +519,9 @@ void Parser::parseInstruction() {
     throw ParseError(I.PtxLine, Where + ": " + E.what());
   }
   F->Code.push_back(I);
+  if (CurChain >= 0)
+    InlinedInsts.push_back(
+        {F, uint32_t(F->Code.size() - 1), uint32_t(CurChain)});
   F->Opcodes.push_back(Opc);
   bool Probe = false;
   for (const Scope &Sc : Scopes)

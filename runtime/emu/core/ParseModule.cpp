@@ -15,6 +15,7 @@ namespace warpscope::emu::core::parser {
 void Parser::run() {
   while (cur().K != TkEnd)
     topLevel();
+  placeInlinedCode();
 }
 
 void Parser::topLevel() {
@@ -57,6 +58,8 @@ void Parser::topLevel() {
     return;
   }
   if (T == ".section") {
+    if (peek().K == TkIdent && peek().Text == ".debug_str" && !DebugStrAt)
+      DebugStrAt = cur().Off + 1; // names of inlined functions: where to read
     ++P;
     while (cur().K != TkEnd && !isP("{"))
       ++P;

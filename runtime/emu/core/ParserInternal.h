@@ -14,6 +14,7 @@
 
 #include "Lexer.h"
 #include "Ptx.h"
+#include "warpscope/Support/PtxLoc.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -54,10 +55,11 @@ struct Scope {
 class Parser {
 public:
   Parser(const std::string &Text, ParsedModule &M)
-      : Toks(tokenize(Text)), M(M) {}
+      : Src(Text), Toks(tokenize(Text)), M(M) {}
   void run();
 
 private:
+  const std::string &Src;
   std::vector<Token> Toks;
   size_t P = 0;
   ParsedModule &M;
@@ -69,6 +71,18 @@ private:
   std::unordered_map<std::string, uint32_t> LocalSyms; // depot name -> offset
   std::unordered_set<uint32_t> PredSlots; // slots of .pred registers
   uint32_t CurFile = 0, CurLine = 0, CurCol = 0;
+  ptxloc::Tracker Locs; // the chain CurFile/CurLine/CurCol is innermost of
+  /// Instructions whose .loc has an inlined_at: placed on the user's line
+  /// once the module's .file directives (after the code, in nvcc's PTX) are
+  /// all read (placeInlinedCode, ParseBody.cpp).
+  struct InlinedInst {
+    Function *F;
+    uint32_t Index, Chain; // Chain: in LocChains
+  };
+  std::vector<InlinedInst> InlinedInsts;
+  std::vector<ptxloc::Chain> LocChains; // of the .loc lines with inlined_at
+  int64_t CurChain = -1;                // the one in force, -1: none
+  size_t DebugStrAt = 0; ///< the first `.section .debug_str`'s offset + 1
   int32_t PendingMarker = -1;
   /// Static variables are allocated when the module loads: a size beyond
   /// this (per variable, and for a module's .global and .const together)
@@ -147,6 +161,8 @@ private:
   void parseRegDecl();
   void parseParamDecl();
   void parseLabel();
+  void parseLoc();
+  void placeInlinedCode();
   void parseInstruction();
   RawOp parseOperand();
   RawOp parseOperandList(RawOp::K Kind, const char *Close, const char *Error);

@@ -443,6 +443,14 @@ struct GlobalVar {
   bool Dynamic = false;    // extern .shared name[]
 };
 
+/// Code nvcc inlined from a toolkit header (`.loc ... inlined_at`), which
+/// the parser placed on the user's line (Inst::File/Line/Col): the frames
+/// that line hides, innermost first (warpscope/Support/PtxLoc.h).
+struct InlinedFrame {
+  std::string File, Function; ///< Function: mangled; "" when not named
+  uint32_t Line = 0, Col = 0;
+};
+
 struct ParsedModule {
   std::string Name;
   std::vector<std::unique_ptr<Function>> Functions;
@@ -452,6 +460,9 @@ struct ParsedModule {
   std::vector<std::unique_ptr<uint8_t[]>> Storage;
   std::map<uint32_t, std::string> Files;
   std::vector<std::string> Markers;
+  /// By Inst::PtxLine (messages only; Inst keeps no room for it): the
+  /// header frames of code placed on a user's line.
+  std::unordered_map<uint32_t, std::vector<InlinedFrame>> Inlined;
 };
 
 /// Parses and decodes; returns null and sets Error on failure.
