@@ -53,8 +53,9 @@ void addInstruction(const json::Object &IO, TruthInstruction &T) {
   readStride(IO, T.Stride);
 }
 
-// launches[]: kernel, grid, block and, when the timing model ran, modeled;
-// interrupted, when a signal stopped it.
+// launches[]: kernel, grid, block, dynamic shared bytes, the shared memory
+// touched and, when the timing model ran, modeled; interrupted, when a
+// signal stopped it.
 Error addLaunches(const json::Array &Ls, Truth &Out,
                   function_ref<Error(const Twine &)> Fail) {
   for (const json::Value &LV : Ls) {
@@ -95,6 +96,16 @@ Error addLaunches(const json::Array &Ls, Truth &Out,
       TM.LaunchCycles = MO->getInteger("launch_cycles").value_or(0);
       TM.Fingerprint = MO->getString("fingerprint").value_or("").str();
       L.Modeled = TM;
+    }
+    L.DynamicShared = (uint64_t)LO->getInteger("shared_bytes").value_or(0);
+    if (const json::Value *TV = LO->get(SharedTouchedKey)) {
+      const json::Object *TO = TV->getAsObject();
+      auto Static = TO ? TO->getInteger("static") : std::nullopt;
+      auto Dynamic = TO ? TO->getInteger("dynamic") : std::nullopt;
+      if (!Static || !Dynamic || *Static < 0 || *Dynamic < 0)
+        return Fail(Twine("has a launch whose '") + SharedTouchedKey +
+                    "' is not {\"static\": n, \"dynamic\": n}");
+      L.Touched = SharedTouched{(uint64_t)*Static, (uint64_t)*Dynamic};
     }
     if (const json::Object *IO = LO->getObject("interrupted")) {
       L.Interrupted = true;

@@ -86,6 +86,11 @@ struct TruthLaunch {
   /// probes' counts are partial.
   bool Interrupted = false;
   uint64_t BlocksStopped = 0;
+  /// Dynamic shared memory per block, bytes (`shared_bytes`).
+  uint64_t DynamicShared = 0;
+  /// The shared memory its blocks touched (`shared_touched`, the
+  /// contract's SharedTouched); none in files from before it was recorded.
+  std::optional<SharedTouched> Touched;
 };
 
 /// Ground truth per function name, summed over every emu-*.json of a

@@ -65,6 +65,28 @@ static void withLaunchCost(const Inputs &In, std::vector<Advice> &All) {
             All.end());
 }
 
+// Advice whose change only re-simulation estimates (a smaller shared-memory
+// reservation that changes the carveout, and so the L1, but not the blocks
+// per SM) and that was not re-simulated: a note says what would estimate
+// it, rather than a 1x item.
+static void dropUnestimated(std::vector<Advice> &All,
+                            std::vector<std::string> &Notes) {
+  std::vector<Advice> Kept;
+  for (Advice &A : All) {
+    if (A.Kind == EstimateKind::Formula && A.Change.any() &&
+        !(A.EstimatedSpeedup > 1)) {
+      Notes.push_back(formatv("{0} for {1}: {2}; its gain is not estimated "
+                              "without re-simulation (`warpscope advise "
+                              "--what-if`)",
+                              A.Optimizer, A.Kernel, A.Title)
+                          .str());
+      continue;
+    }
+    Kept.push_back(std::move(A));
+  }
+  All = std::move(Kept);
+}
+
 // Optimizers that find one cause by two methods (GPA's from the stalls,
 // ours from the exact counts): "" for the rest.
 static StringRef causeOf(StringRef Optimizer) {
@@ -137,6 +159,7 @@ AdviceReport runAdvisor(const LoadedInputs &L,
   }
   if (WhatIf)
     resimulate(L.In, *WhatIf, All, R.Notes);
+  dropUnestimated(All, R.Notes);
   withLaunchCost(L.In, All);
   Regex Filter(KernelRegex);
   std::map<std::string, unsigned> PerKernel;

@@ -23,7 +23,8 @@ std::optional<MachineConfig> machineConfig(const std::string &Name) {
   std::string Error;
   if (!emu::timing::loadConfig(Name, C, Error))
     return std::nullopt;
-  return MachineConfig{C.Name, C.Sms, C.SubPartitions, C.dramBytesPerCycle()};
+  return MachineConfig{C.Name, C.Sms, C.SubPartitions, C.dramBytesPerCycle(),
+                       C.L1Bytes};
 #else
   (void)Name;
   return std::nullopt;

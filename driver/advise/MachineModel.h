@@ -27,6 +27,9 @@ struct MachineConfig {
   std::string Name;
   double Sms = DefaultSms, Schedulers = 4;
   double DramBytesPerCycle = 0; ///< whole chip, per modeled cycle
+  /// An SM's unified L1/shared memory, bytes: the L1 is what the
+  /// shared-memory carveout leaves of it (Occupancy.h); 0: unknown.
+  double UnifiedL1Bytes = 0;
 };
 /// The built-in configuration Name ("h100-sxm", ...); nullopt when the name
 /// is not built in (a `--model-config FILE` run) or the emulator is not

@@ -7,12 +7,24 @@
 // at once, so that more resident blocks could run. Estimator:
 // docs/advisor-estimators.md.
 //
+// Where the ground truth records the shared memory the kernel's blocks
+// touched (emu-*.json's shared_touched, the contract's SharedTouched) and
+// that is less than they reserve, it first proposes reserving only that:
+// the change costs no code, and besides the occupancy it can shrink the
+// SM's shared-memory carveout and so grow its L1 (Occupancy.h's
+// sharedCarveout, the timing model's rule). It says nothing when the
+// kernel uses what it reserves, or when reserving less would change
+// neither the blocks that fit nor the carveout. No formula estimates the
+// L1's part: `advise --what-if` re-simulates the change (Resimulate.h).
+//
 //===----------------------------------------------------------------------===//
 
+#include "../GroundTruth.h"
 #include "../ProfileModel.h"
 #include "../ResourceReport.h"
 #include "ExactCommon.h"
 #include "MachineModel.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <cmath>
@@ -155,6 +167,189 @@ std::optional<Lift> liftFor(const SmLimits &L, const KernelFootprint &K,
   return Out;
 }
 
+/// Reserving only the shared memory the kernel touched.
+struct Reservation {
+  KernelFootprint Changed;
+  OccupancyResult Result;
+  uint64_t CarveoutNow = 0, CarveoutNew = 0;
+};
+
+/// The reservation of the touched bytes T when it lets more of the Needed
+/// blocks on an SM or changes the carveout (that of the blocks the
+/// occupancy allows, as the timing model configures it); nullopt when the
+/// kernel uses what it reserves (to the allocation unit) or nothing would
+/// change.
+std::optional<Reservation> reservationFor(const SmLimits &L,
+                                          const KernelFootprint &K,
+                                          const OccupancyResult &R,
+                                          const SharedTouched &T,
+                                          uint64_t Needed) {
+  Reservation Out;
+  Out.Changed = K;
+  // The emulator's static size may differ from ptxas's: never more than
+  // the kernel reserves.
+  Out.Changed.StaticSharedBytes = std::min(T.Static, K.StaticSharedBytes);
+  Out.Changed.DynamicSharedBytes = std::min(T.Dynamic, K.DynamicSharedBytes);
+  if (sharedPerBlock(L, Out.Changed) >= sharedPerBlock(L, K))
+    return std::nullopt;
+  Out.Result = theoreticalOccupancy(L, Out.Changed);
+  Out.CarveoutNow = sharedCarveout(L, R.BlocksPerSM * sharedPerBlock(L, K));
+  Out.CarveoutNew = sharedCarveout(L, Out.Result.BlocksPerSM *
+                                          sharedPerBlock(L, Out.Changed));
+  const bool MoreBlocks = std::min<uint64_t>(Out.Result.BlocksPerSM, Needed) >
+                          std::min<uint64_t>(R.BlocksPerSM, Needed);
+  if (!MoreBlocks && Out.CarveoutNew == Out.CarveoutNow)
+    return std::nullopt;
+  return Out;
+}
+
+/// The shared memory the launches of Kernel in configuration G touched, the
+/// most over them; nullopt when no such launch recorded it.
+std::optional<SharedTouched>
+touchedBy(const Inputs &In, const std::string &Kernel, const LaunchGroup &G) {
+  if (!In.GroundTruth)
+    return std::nullopt;
+  std::optional<SharedTouched> Out;
+  for (const TruthLaunch &L : In.GroundTruth->Launches) {
+    if (L.Kernel != Kernel || !L.Touched || L.DynamicShared != G.SharedBytes ||
+        !std::equal(L.Grid, L.Grid + 3, G.Grid) ||
+        !std::equal(L.Block, L.Block + 3, G.Block))
+      continue;
+    if (!Out)
+      Out = SharedTouched();
+    Out->Static = std::max(Out->Static, L.Touched->Static);
+    Out->Dynamic = std::max(Out->Dynamic, L.Touched->Dynamic);
+  }
+  return Out;
+}
+
+/// "a 196 KB carveout (60 KB of L1)", without the L1 when Unified is 0.
+std::string carveoutWords(uint64_t Carveout, double Unified) {
+  std::string S = formatv("a {0} KB carveout", Carveout / 1024).str();
+  if (Unified > double(Carveout))
+    S += formatv(" ({0} KB of L1)",
+                 formatNumber((Unified - double(Carveout)) / 1024, 0))
+             .str();
+  return S;
+}
+
+/// What to change for Res, in the terms the program reserves in.
+std::string reservationHint(const KernelFootprint &K, const Reservation &Res) {
+  const KernelFootprint &U = Res.Changed;
+  std::vector<std::string> Do;
+  if (U.DynamicSharedBytes < K.DynamicSharedBytes)
+    Do.push_back(formatv("launch it with {0} B of dynamic shared memory (the "
+                         "third <<<>>> parameter; now {1} B)",
+                         U.DynamicSharedBytes, K.DynamicSharedBytes));
+  if (U.StaticSharedBytes < K.StaticSharedBytes)
+    Do.push_back(formatv("declare its __shared__ arrays in {0} B (now {1} B)",
+                         U.StaticSharedBytes, K.StaticSharedBytes));
+  return formatv("Reserve only the shared memory the kernel touches: {0}. "
+                 "This run touched no byte above that; make sure no other "
+                 "input needs more",
+                 join(Do, ", and "))
+      .str();
+}
+
+/// One kernel's most frequent launch configuration, as the occupancy
+/// rules and the estimator see it.
+struct KernelLaunch {
+  SmLimits Limits;
+  const LaunchGroup *G = nullptr;
+  uint64_t GridBlocks = 0, Needed = 0; ///< Needed: blocks per SM to hold all
+  KernelFootprint K;
+  OccupancyResult R;
+  ParallelInputs P;
+};
+
+/// GPA's parallelism estimator over the rounds of the busiest SM: the same
+/// work with New's blocks resident to hide latency, as far as the issue
+/// rate (R_I), warp start/drain and DRAM bandwidth let them.
+ParallelEstimate occupancyEstimate(const KernelLaunch &C,
+                                   const KernelFootprint &New,
+                                   const OccupancyResult &NewR) {
+  const double NewBlocks =
+      std::ceil(double(C.GridBlocks) * C.K.ThreadsPerBlock /
+                std::max(1u, New.ThreadsPerBlock));
+  LaunchShape Now{double(C.GridBlocks), std::ceil(C.K.ThreadsPerBlock / 32.0),
+                  double(C.R.BlocksPerSM)};
+  LaunchShape After{NewBlocks, std::ceil(New.ThreadsPerBlock / 32.0),
+                    double(std::max(1u, NewR.BlocksPerSM))};
+  return estimateParallelism(C.P, Now, After);
+}
+
+/// The advice's hotspot: the kernel's line, with Evidence.
+Hotspot kernelHotspot(const Inputs &In, const FunctionProfile &F,
+                      std::string Evidence) {
+  Hotspot H;
+  H.Function = F.Name;
+  H.File = F.Loc.File;
+  H.Line = F.Loc.Line;
+  H.Source = sourceLine(In, F.Loc.File, F.Loc.Line);
+  H.Evidence = std::move(Evidence);
+  return H;
+}
+
+/// "block 256x1x1, 32 registers/thread, 61440 B shared/block: 3 blocks/SM
+/// (24/64 warps), limited by shared memory".
+std::string launchWords(const KernelLaunch &C) {
+  return formatv("block {0}x{1}x{2}, {3} registers/thread, {4} B "
+                 "shared/block: {5} blocks/SM ({6}/{7} warps), limited by {8}",
+                 C.G->Block[0], C.G->Block[1], C.G->Block[2],
+                 C.K.RegistersPerThread,
+                 C.K.StaticSharedBytes + C.K.DynamicSharedBytes,
+                 C.R.BlocksPerSM, C.R.WarpsPerSM, C.R.MaxWarpsPerSM,
+                 limiterNames(C.R.Limiters))
+      .str();
+}
+
+/// The advice to reserve only the shared memory the kernel touched.
+Advice reservationAdvice(const Inputs &In, const FunctionProfile &F,
+                         const KernelLaunch &C, const Reservation &Res) {
+  const KernelFootprint &U = Res.Changed;
+  const uint64_t Now = C.K.StaticSharedBytes + C.K.DynamicSharedBytes;
+  const uint64_t Touched = U.StaticSharedBytes + U.DynamicSharedBytes;
+  const std::optional<MachineConfig> M = machineConfig(C.P.Config);
+  const double Unified = M ? M->UnifiedL1Bytes : 0;
+  Advice A;
+  A.Optimizer = "occupancy_limiter";
+  A.Title = "Reserve only the shared memory the kernel uses";
+  A.Kernel = F.Name;
+  const bool MoreBlocks = std::min<uint64_t>(Res.Result.BlocksPerSM, C.Needed) >
+                          std::min<uint64_t>(C.R.BlocksPerSM, C.Needed);
+  const ParallelEstimate E =
+      MoreBlocks ? occupancyEstimate(C, U, Res.Result) : ParallelEstimate();
+  A.EstimatedSpeedup = std::max(1.0, E.Speedup);
+  A.Estimator = MoreBlocks
+                    ? "parallelism (GPA Eq. 11 over the rounds of the busiest "
+                      "SM) for the blocks/SM alone: 1/C_W x C_I x f; " +
+                          describe(C.P, E)
+                    : std::string("the blocks/SM do not change");
+  if (Res.CarveoutNew != Res.CarveoutNow)
+    A.Estimator += formatv("; the carveout {0} -> {1} KB changes the L1, "
+                           "which no formula estimates (`advise --what-if` "
+                           "re-simulates the change)",
+                           Res.CarveoutNow / 1024, Res.CarveoutNew / 1024)
+                       .str();
+  A.Estimator += "; exact resources, launch configuration and shared memory "
+                 "touched (emulator)";
+  A.Hints.push_back(reservationHint(C.K, Res));
+  A.Change = {F.Name, 0, 0, 0, int64_t(Touched)};
+  A.Hotspots.push_back(kernelHotspot(
+      In, F,
+      formatv("{0}; its blocks touched {1} B of the {2} B they reserve "
+              "(static {3} of {4} B, dynamic {5} of {6} B); reserving {1} B: "
+              "{7} blocks/SM and {8}, against {9} now; the grid's {10} "
+              "blocks need {11}/SM",
+              launchWords(C), Touched, Now, U.StaticSharedBytes,
+              C.K.StaticSharedBytes, U.DynamicSharedBytes,
+              C.K.DynamicSharedBytes, Res.Result.BlocksPerSM,
+              carveoutWords(Res.CarveoutNew, Unified),
+              carveoutWords(Res.CarveoutNow, Unified), C.GridBlocks, C.Needed)
+          .str()));
+  return A;
+}
+
 class OccupancyOptimizer : public Optimizer {
 public:
   StringRef id() const override { return "occupancy_limiter"; }
@@ -165,7 +360,10 @@ public:
            "small block size, and the grid has more blocks than fit at "
            "once. The advice names the limit and the value that would let "
            "more blocks on, from the same occupancy rules as the CUDA "
-           "occupancy calculator.";
+           "occupancy calculator. Where the emulator recorded that the "
+           "kernel's blocks touch less shared memory than they reserve, it "
+           "proposes reserving only that when more blocks would fit or the "
+           "SM's shared-memory carveout, and so its L1 cache, would change.";
   }
   std::vector<InputKind> needs() const override {
     return {InputKind::Occupancy, InputKind::LaunchConfig};
@@ -185,7 +383,8 @@ private:
 
 void OccupancyOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
                                    std::vector<Advice> &Out) const {
-  const SmLimits Limits = In.Profile->Limits ? *In.Profile->Limits : H100Limits;
+  KernelLaunch C;
+  C.Limits = In.Profile->Limits ? *In.Profile->Limits : H100Limits;
   // The configuration with the most launches decides.
   std::vector<LaunchOccupancy> Occ = launchOccupancy(*In.Profile, F);
   const LaunchOccupancy *Best = nullptr;
@@ -194,31 +393,31 @@ void OccupancyOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
       Best = &O;
   if (!Best || !Best->Result.BlocksPerSM)
     return;
-  const LaunchGroup &G = *Best->Launch;
-  const uint64_t GridBlocks = uint64_t(G.Grid[0]) * G.Grid[1] * G.Grid[2];
-  const ParallelInputs P = parallelInputs(In, F.Name);
-  const uint64_t Sms = uint64_t(P.Sms);
-  const uint64_t Needed = (GridBlocks + Sms - 1) / Sms;
-  if (Needed <= Best->Result.BlocksPerSM)
+  C.G = Best->Launch;
+  C.R = Best->Result;
+  const LaunchGroup &G = *C.G;
+  C.GridBlocks = uint64_t(G.Grid[0]) * G.Grid[1] * G.Grid[2];
+  C.P = parallelInputs(In, F.Name);
+  const uint64_t Sms = uint64_t(C.P.Sms);
+  C.Needed = (C.GridBlocks + Sms - 1) / Sms;
+  C.K.ThreadsPerBlock = G.Block[0] * G.Block[1] * G.Block[2];
+  C.K.RegistersPerThread = F.Resources->Registers;
+  C.K.StaticSharedBytes = F.Resources->StaticSharedBytes;
+  C.K.DynamicSharedBytes = G.SharedBytes;
+  std::optional<Reservation> Res;
+  if (std::optional<SharedTouched> T = touchedBy(In, F.Name, G))
+    Res = reservationFor(C.Limits, C.K, C.R, *T, C.Needed);
+  if (Res)
+    Out.push_back(reservationAdvice(In, F, C, *Res));
+  if (C.Needed <= C.R.BlocksPerSM)
     return; // every block is resident at once already
-  KernelFootprint K;
-  K.ThreadsPerBlock = G.Block[0] * G.Block[1] * G.Block[2];
-  K.RegistersPerThread = F.Resources->Registers;
-  K.StaticSharedBytes = F.Resources->StaticSharedBytes;
-  K.DynamicSharedBytes = G.SharedBytes;
-  std::optional<Lift> L = liftFor(Limits, K, Best->Result, Needed);
-  if (!L)
+  std::optional<Lift> L = liftFor(C.Limits, C.K, C.R, C.Needed);
+  // Reserving what the kernel touches lets as many on without a change
+  // of its code: that advice says it.
+  if (!L || (Res && L->Result.BlocksPerSM <=
+                        std::min<uint64_t>(Res->Result.BlocksPerSM, C.Needed)))
     return;
-  // GPA's parallelism estimator over the rounds of the busiest SM: the
-  // same work with more warps resident to hide latency, as far as the
-  // issue rate (R_I), warp start/drain and DRAM bandwidth let them.
-  const double NewBlocks = std::ceil(double(GridBlocks) * K.ThreadsPerBlock /
-                                     std::max(1u, L->Changed.ThreadsPerBlock));
-  LaunchShape Now{double(GridBlocks), std::ceil(K.ThreadsPerBlock / 32.0),
-                  double(Best->Result.BlocksPerSM)};
-  LaunchShape New{NewBlocks, std::ceil(L->Changed.ThreadsPerBlock / 32.0),
-                  double(std::max(1u, L->Result.BlocksPerSM))};
-  const ParallelEstimate E = estimateParallelism(P, Now, New);
+  const ParallelEstimate E = occupancyEstimate(C, L->Changed, L->Result);
   Advice A;
   A.Optimizer = "occupancy_limiter";
   A.Title = "Lift the occupancy limit";
@@ -226,12 +425,13 @@ void OccupancyOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
   A.EstimatedSpeedup = std::max(1.0, E.Speedup);
   A.Estimator = "parallelism (GPA Eq. 11 over the rounds of the busiest SM): "
                 "1/C_W x C_I x f; " +
-                describe(P, E) + "; exact resources and launch configuration";
+                describe(C.P, E) + "; exact resources and launch configuration";
   if (A.EstimatedSpeedup < MinExactSpeedup)
     return;
   A.Hints.push_back(L->Hint);
   // Registers and shared memory only place blocks (the functional run is
   // the same): the timing model can run the change (advise --what-if).
+  const KernelFootprint &K = C.K;
   if (L->Changed.RegistersPerThread != K.RegistersPerThread)
     A.Change = {F.Name, 0, 0, L->Changed.RegistersPerThread, -1};
   else if (L->Changed.StaticSharedBytes != K.StaticSharedBytes ||
@@ -239,21 +439,13 @@ void OccupancyOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
     A.Change = {
         F.Name, 0, 0, 0,
         int64_t(L->Changed.StaticSharedBytes + L->Changed.DynamicSharedBytes)};
-  Hotspot H;
-  H.Function = F.Name;
-  H.File = F.Loc.File;
-  H.Line = F.Loc.Line;
-  H.Source = sourceLine(In, F.Loc.File, F.Loc.Line);
-  H.Evidence = formatv(
-      "block {0}x{1}x{2}, {3} registers/thread, {4} B shared/block: {5} "
-      "blocks/SM ({6}/{7} warps), limited by {8}; after: {9} blocks/SM "
-      "({10} warps); the grid's {11} blocks need {12}/SM",
-      G.Block[0], G.Block[1], G.Block[2], K.RegistersPerThread,
-      K.StaticSharedBytes + K.DynamicSharedBytes, Best->Result.BlocksPerSM,
-      Best->Result.WarpsPerSM, Best->Result.MaxWarpsPerSM,
-      limiterNames(Best->Result.Limiters), L->Result.BlocksPerSM,
-      L->Result.WarpsPerSM, GridBlocks, Needed);
-  A.Hotspots.push_back(std::move(H));
+  A.Hotspots.push_back(kernelHotspot(
+      In, F,
+      formatv("{0}; after: {1} blocks/SM ({2} warps); the grid's {3} blocks "
+              "need {4}/SM",
+              launchWords(C), L->Result.BlocksPerSM, L->Result.WarpsPerSM,
+              C.GridBlocks, C.Needed)
+          .str()));
   Out.push_back(std::move(A));
 }
 

@@ -134,6 +134,35 @@ struct StrideCounts {
 inline constexpr const char *LanePairsKey = "lane_pairs";
 inline constexpr const char *StridesKey = "strides";
 
+/// The shared memory a launch's blocks touched (every load, store, atomic,
+/// cp.async, matrix access or printf string in .shared, through a .shared or
+/// a generic address; most over the launch's blocks), in the two parts a
+/// program reserves: the static variables and the dynamic array (the
+/// launch's third parameter). Static: bytes of the static variables up to
+/// the highest one touched, and all of them when a dynamic byte was touched
+/// (the emulator keeps one high-water mark per launch, not one per part).
+/// Dynamic: bytes of the dynamic array up to the highest one touched. So
+/// Static + Dynamic is a reservation that holds every byte this run touched
+/// without moving a variable. Key in emu-*.json's launches[]: an object
+/// {"static": n, "dynamic": n} (docs/emulator.md).
+struct SharedTouched {
+  uint64_t Static = 0, Dynamic = 0;
+  uint64_t total() const { return Static + Dynamic; }
+};
+inline constexpr const char *SharedTouchedKey = "shared_touched";
+
+/// The split above of End, the end of the highest byte touched as an offset
+/// into a block's shared window, which holds StaticBytes of static
+/// variables at 0 and the dynamic array at DynamicOffset (the static size
+/// rounded up to the array's alignment).
+inline SharedTouched splitSharedTouched(uint64_t End, uint64_t StaticBytes,
+                                        uint64_t DynamicOffset) {
+  SharedTouched T;
+  T.Static = End < StaticBytes ? End : StaticBytes;
+  T.Dynamic = End > DynamicOffset ? End - DynamicOffset : 0;
+  return T;
+}
+
 } // namespace warpscope
 
 #endif // WARPSCOPE_EMU_MEMORYCOUNTS_H

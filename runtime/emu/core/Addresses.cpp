@@ -223,7 +223,10 @@ void Launcher::checkGlobal(Warp &W, Frame &Fr, const Inst &I, uint64_t A, int L,
   if (E < A) {
     // Wraps around: never memory.
   } else if (SharedSize && A >= ShLo && E <= ShLo + SharedSize) {
-    Lo = ShLo, N = SharedSize;
+    // Cached up to the touched mark only, so that an access above it
+    // comes back here and raises it.
+    noteShared(E - ShLo);
+    Lo = ShLo, N = SharedTouched;
   } else if (A >= ShLo && A < ShLo + SharedSize + SharedGuard) {
     failAddress(W, Fr, I, L,
                 "shared memory access out of range (generic address, offset " +

@@ -61,6 +61,8 @@ bool Launcher::deviceString(const Warp &W, uint64_t A, size_t Max,
           ") with no terminating NUL";
     return false;
   }
+  if (Lo == (uint64_t)(uintptr_t)Shared) // a string in shared memory
+    noteShared(A - Lo + std::min<uint64_t>(Len + 1, Room));
   Out.assign(P, Len);
   return true;
 }

@@ -29,6 +29,9 @@ struct LaunchRecord {
   /// stopped part way (the others never started).
   bool Interrupted = false;
   uint64_t BlocksFinished = 0, BlocksStopped = 0;
+  /// The end of the highest shared byte the blocks touched (an offset into
+  /// a block's window), and the window's layout (warpscope::SharedTouched).
+  uint32_t SharedTouched = 0, StaticShared = 0, DynamicOffset = 0;
 };
 
 std::string srcLoc(const ParsedModule &PM, const Inst &I);

@@ -141,6 +141,9 @@ public:
   /// lines of all workers.
   std::chrono::steady_clock::duration ProgressEvery{};
   BlockReports *Reports = nullptr;
+  /// The end of the highest shared-memory byte this worker's blocks of the
+  /// launch touched, as an offset into a block's window (LaunchRecord).
+  uint32_t sharedTouched() const { return SharedTouched; }
 
 private:
   ModuleImpl &M;
@@ -155,6 +158,18 @@ private:
   std::vector<uint8_t> SharedBuf, LocalBuf, KParams;
   uint8_t *Shared = nullptr;
   uint32_t SharedSize = 0;
+  // The end of the highest shared byte any access touched so far (never
+  // above SharedSize). It is the limit of the shared fast paths and of the
+  // cached region of a generic access into shared memory: an access above
+  // it takes the checked slow path (addr, checkGlobal), which raises it
+  // (noteShared). So the fast paths cost nothing more, and the slow path
+  // runs only while the mark rises. Bytes above it were never written:
+  // runCta clears only up to it.
+  uint32_t SharedTouched = 0;
+  void noteShared(uint64_t End) {
+    if (End > SharedTouched)
+      SharedTouched = (uint32_t)End;
+  }
   // Generic accesses just past the end of shared memory are caught here.
   static constexpr uint32_t SharedGuard = 4096;
   static constexpr uint32_t LocalGuard = 4096;
@@ -271,6 +286,11 @@ private:
   // Memory.cpp (checkGlobal, memoryAt, failMisaligned: Addresses.cpp)
   uint8_t *addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space, uint64_t A,
                 int L, unsigned Size);
+  // A shared access of Size bytes at offset A past the touched mark: fails
+  // past the window, else raises the mark.
+  [[gnu::cold, gnu::noinline]] void raiseShared(Warp &W, Frame &Fr,
+                                                const Inst &I, int L,
+                                                uint64_t A, unsigned Size);
   [[gnu::cold, gnu::noinline]] void checkGlobal(Warp &W, Frame &Fr,
                                                 const Inst &I, uint64_t A,
                                                 int L, unsigned Size);

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "Exec.h"
 #include "warpscope/ABI/Files.h"
+#include "warpscope/Emu/MemoryCounts.h"
 
 #include <nlohmann/json.hpp>
 
@@ -171,6 +172,9 @@ std::string ModuleImpl::groundTruthJson() const {
            {"grid", {L.Grid.X, L.Grid.Y, L.Grid.Z}},
            {"block", {L.Block.X, L.Block.Y, L.Block.Z}},
            {"shared_bytes", L.Shared}};
+    const SharedTouched T =
+        splitSharedTouched(L.SharedTouched, L.StaticShared, L.DynamicOffset);
+    J[SharedTouchedKey] = Json{{"static", T.Static}, {"dynamic", T.Dynamic}};
     if (L.Modeled) { // docs/timing-model.md
       J["modeled"] = Json{{"config", L.Time.Config},
                           {"fingerprint", L.Time.Fingerprint},

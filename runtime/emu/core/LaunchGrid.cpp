@@ -187,6 +187,11 @@ void runGrid(ModuleImpl &M, Function &K, const LaunchParams &P,
   WorkerPool::instance().run(N, Work);
   for (unsigned W = 0; W < N; ++W)
     M.Workers[W]->flushInto(*M.PM);
+  Rec.StaticShared = K.Shared.StaticBytes;
+  Rec.DynamicOffset = K.Shared.DynOff;
+  for (const std::unique_ptr<Launcher> &L : Ls)
+    if (L)
+      Rec.SharedTouched = std::max(Rec.SharedTouched, L->sharedTouched());
   bool Interrupted = Output.FailCta.load() != NoCta
                          ? Output.Fail.Fault == LaunchFault::Interrupted
                          : Done.load() < Total && interruptSignal();

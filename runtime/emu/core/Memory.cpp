@@ -23,11 +23,10 @@ inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
                                uint64_t A, int L, unsigned Size) {
   switch (Space) {
   case SpShared:
-    if ((uint64_t)A + Size > SharedSize || A > SharedSize)
-      failAddress(W, Fr, I, L,
-                  "shared memory access out of range (offset " +
-                      std::to_string((int64_t)A) + ", size " +
-                      std::to_string(SharedSize) + ")");
+    // Past the touched mark (as often as the mark rises): raiseShared
+    // checks the window and raises it; otherwise as cheap as before.
+    if ((uint64_t)A + Size > SharedTouched || A > SharedTouched)
+      raiseShared(W, Fr, I, L, A, Size);
     if (A & alignMask(Size))
       failMisaligned(W, Fr, I, L, SpShared, A, Size);
     return Shared + A;
@@ -75,6 +74,8 @@ inline uint8_t *Launcher::addr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
     // keep the alignment: never misaligned, as checkGlobal has it.)
     if ((A & alignMask(Size)) && !inFrameParams(W, A, A + Size))
       failMisaligned(W, Fr, I, L, Space, A, Size);
+    if (A - (uint64_t)(uintptr_t)Shared < SharedSize)
+      noteShared(A - (uint64_t)(uintptr_t)Shared + Size);
     return (uint8_t *)(uintptr_t)A;
   }
 }
@@ -83,6 +84,16 @@ uint8_t *Launcher::elemAddr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
                             uint64_t A, int L, unsigned Size) {
   return addr(W, Fr, I, Space == SpConst ? (uint8_t)SpGlobal : Space, A, L,
               Size);
+}
+
+void Launcher::raiseShared(Warp &W, Frame &Fr, const Inst &I, int L, uint64_t A,
+                           unsigned Size) {
+  if ((uint64_t)A + Size > SharedSize || A > SharedSize)
+    failAddress(W, Fr, I, L,
+                "shared memory access out of range (offset " +
+                    std::to_string((int64_t)A) + ", size " +
+                    std::to_string(SharedSize) + ")");
+  noteShared(A + Size);
 }
 
 static inline uint64_t loadBits(const uint8_t *P, unsigned Size, bool Signed) {
@@ -258,9 +269,10 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   } else if (Global) {
     // Unchecked (a core user without an allocation table): only null
     // pages, misaligned addresses and the guards past shared and local
-    // memory are caught.
+    // memory are caught; shared accesses above the touched mark go to addr
+    // too, which raises it.
     const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
-    const uint64_t ShEnd = ShLo + SharedSize;
+    const uint64_t ShEnd = ShLo + SharedTouched;
     const uint64_t LoEnd =
         (uint64_t)(uintptr_t)LocalBuf.data() + (size_t)LocalStack * NWarps * 32;
     Done = byAccess(ES, N, Ld, Signed, [&](auto E, auto Wd, auto L, auto S) {
@@ -277,8 +289,9 @@ void Launcher::execMem(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     });
   } else if (Sp == SpShared || Sp == SpLocal) {
     // Aligned offsets that hold the whole access, rotated right by
-    // log2(Bytes) (as above), are below Max (Max 0: none is).
-    const uint64_t Limit = Sp == SpShared ? SharedSize : LocalStack;
+    // log2(Bytes) (as above), are below Max (Max 0: none is). Shared: below
+    // the touched mark; addr checks and raises it for the others.
+    const uint64_t Limit = Sp == SpShared ? SharedTouched : LocalStack;
     auto MaxOf = [&](unsigned Sh) -> uint64_t {
       return Limit >= Bytes ? ((Limit - Bytes) >> Sh) + 1 : 0;
     };

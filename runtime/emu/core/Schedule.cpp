@@ -580,8 +580,8 @@ void Launcher::runCta(uint64_t Linear) {
     CtaStart = std::chrono::steady_clock::now();
     NextProgress = CtaStart + ProgressEvery;
   }
-  if (!FirstCta)
-    std::memset(Shared, 0, SharedSize);
+  if (!FirstCta) // no block wrote above the touched mark
+    std::memset(Shared, 0, SharedTouched);
   FirstCta = false;
   if (Race)
     M.Race.nextEpoch(); // no ordering between different CTAs' shared

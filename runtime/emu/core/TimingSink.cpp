@@ -540,7 +540,12 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
   Shape.Ctas = (uint64_t)P.Grid.X * P.Grid.Y * P.Grid.Z;
   Shape.ThreadsPerCta = (uint32_t)Threads;
   Shape.RegistersPerThread = RegistersPerThread;
-  Shape.SharedPerCta = (uint64_t)K.Shared.StaticBytes + P.DynamicSharedBytes;
+  // A what-if's shared memory per block (WhatIf.h) places the blocks; the
+  // functional run keeps the kernel's own.
+  Shape.SharedPerCta =
+      P.ModelSharedBytes >= 0
+          ? (uint64_t)P.ModelSharedBytes
+          : (uint64_t)K.Shared.StaticBytes + P.DynamicSharedBytes;
   timing::LaunchModel Model(*M.Model, M.Code->Table, M.Code->NumSlots, Shape,
                             M.SamplePeriod, M.ModelSms, M.ModeledLaunches++,
                             M.ExactStalls);
