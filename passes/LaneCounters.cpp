@@ -199,26 +199,43 @@ warpscope::emitLaneFlush(Instruction *InsertBefore, StringRef CountersSymbol,
 SmallVector<Value *, 16>
 warpscope::emitLaneGuard(Instruction *InsertBefore, StringRef CountersSymbol,
                          ArrayRef<Value *> Accumulators,
-                         ArrayRef<uint64_t> Words, uint64_t Id, unsigned Guard,
-                         uint32_t Limit) {
+                         ArrayRef<LaneField> Fields, ArrayRef<uint64_t> Words,
+                         uint64_t Id, unsigned Guard, uint32_t Limit,
+                         bool Packed) {
   unsigned N = Accumulators.size();
-  assert(Guard < N && N == Words.size() && Limit <= 4294967294u);
+  assert(Guard < Fields.size() && Fields.size() == Words.size() &&
+         Limit <= (Packed ? 65534u : 4294967294u));
+  // Packed, the guard's count is a register's high half (collectLoopWords):
+  // the register is below Limit << 16 iff that half is below Limit, so the
+  // test needs no extraction.
+  const LaneField &G = Fields[Guard];
+  assert(!Packed || G.Shift == 16);
   // Lanes spill on their own (each at its own count), so no collective:
   // one branch around per-lane atomics that in practice never run.
   std::string Text = formatv("// ws:guard {0}\n\t{{\n"
                              "\t.reg .b32 %ws_guard_{0};\n"
-                             "\t.reg .pred %wso;\n"
+                             "\t.reg .pred %wso;\n{3}"
                              "\t.reg .b64 %wsc;\n"
                              "\tsetp.lt.u32 %wso, ${1}, {2};\n"
                              "\t@%wso bra ws_kept;\n",
-                             Id, Guard, Limit)
+                             Id, G.Reg, uint64_t(Limit) << G.Shift,
+                             Packed ? "\t.reg .b32 %wsn;\n" : "")
                          .str();
-  for (unsigned K = 0; K < N; ++K)
-    Text += formatv("\tcvt.u64.u32 %wsc, ${0};\n"
-                    "\tred.global.add.u64 [{1}+{2}], %wsc;\n"
-                    "\tmov.u32 ${0}, 0;\n",
-                    K, CountersSymbol, 8 * Words[K])
+  for (auto [K, F] : enumerate(Fields)) {
+    std::string Count = "$" + std::to_string(F.Reg);
+    if (Packed) {
+      Text += F.Shift ? formatv("\tshr.u32 %wsn, {0}, 16;\n", Count).str()
+                      : formatv("\tand.b32 %wsn, {0}, 65535;\n", Count).str();
+      Count = "%wsn";
+    }
+    Text += formatv("\tcvt.u64.u32 %wsc, {0};\n"
+                    "\tred.global.add.u64 [{1}+{2}], %wsc;\n",
+                    Count, CountersSymbol, 8 * Words[K])
                 .str();
+    if (none_of(Fields.drop_front(K + 1),
+                [&](const LaneField &H) { return H.Reg == F.Reg; }))
+      Text += formatv("\tmov.u32 ${0}, 0;\n", F.Reg).str();
+  }
   Text += "ws_kept:\n\t}";
   SmallVector<Value *, 16> Kept;
   emitProbeAsm(InsertBefore, Text, tiedConstraints(N, false, ""), Accumulators,

@@ -299,7 +299,9 @@ void ModuleInstrumenter::guardUnboundedLoops(
                       << L->getHeader()->getName()
                       << ": lane-local registers guarded by " << BB->getName()
                       << "\n");
-    P.LaneLoops[L] = {true, BB};
+    // Packed, the guard spills before a count leaves its 16 bits.
+    P.LaneLoops[L] = {true, BB, Opts.PackLaneCounters};
+    NumPackedLoops += Opts.PackLaneCounters;
     ++NumGuardedLoops;
   };
   for (PlannedBranch &Br : P.Branches)

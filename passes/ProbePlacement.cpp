@@ -199,20 +199,26 @@ static unsigned assignSlots(MapVector<Loop *, PromotedLoop> &Loops, bool Lane) {
 }
 
 /// After the guard probe of a loop without a trip count bound: every lane
-/// spills the loop's registers before its thread count there (at Guard in
-/// the loop's words) can wrap.
+/// spills the loop's registers before its thread count there (word Guard of
+/// the loop) can wrap, or, packed, leave its 16 bits (every count is at
+/// most the guard's plus 1, so the limit is at most 65534 then).
 static void guardLoop(Instruction *At, const PromotedLoop &PL,
                       ArrayRef<AllocaInst *> Slots, unsigned Guard,
                       StringRef Symbol, uint32_t Limit) {
-  assert(!PL.Packed && "a guarded loop has no bound to pack by");
   IRBuilder<> B(At);
   Type *Ty = B.getInt32Ty();
   SmallVector<Value *, 16> Values;
-  for (unsigned K = 0; K < PL.Words.size(); ++K)
+  SmallVector<LaneField, 16> Fields;
+  for (unsigned K = 0; K < PL.numRegs(); ++K)
     Values.push_back(B.CreateLoad(Ty, Slots[PL.Base + K]));
-  SmallVector<Value *, 16> Kept = emitLaneGuard(At, Symbol, Values, PL.Words,
-                                                PL.Words.front(), Guard, Limit);
   for (unsigned K = 0; K < PL.Words.size(); ++K)
+    Fields.push_back(PL.field(K));
+  if (PL.Packed)
+    Limit = std::min<uint32_t>(Limit, 65534);
+  SmallVector<Value *, 16> Kept =
+      emitLaneGuard(At, Symbol, Values, Fields, PL.Words, PL.Words.front(),
+                    Guard, Limit, PL.Packed);
+  for (unsigned K = 0; K < PL.numRegs(); ++K)
     B.CreateStore(Kept[K], Slots[PL.Base + K]);
 }
 
@@ -239,6 +245,50 @@ static void makeSlots(const PlannedFunction &P,
                                        : emitPromotedInit(Init, NumSlots, Id);
   for (unsigned K = 0; K < NumSlots; ++K)
     B.CreateStore(Zero[K], Slots[K]);
+}
+
+/// Each promoted probe's loop, and its words there. A guarded loop's guard
+/// probe comes first, so its thread count (its second word) is the high
+/// half of register 0 when packed: the guard compares the whole register.
+static void collectLoopWords(const PlannedFunction &P,
+                             std::vector<PlannedProbe> &Probes,
+                             MapVector<Loop *, PromotedLoop> &Loops) {
+  auto IsGuard = [&](const PlannedProbe &Pr) {
+    auto It = P.LaneLoops.find(Pr.L);
+    return It != P.LaneLoops.end() && It->second.Guard == Pr.At->getParent() &&
+           Pr.Spec.BlockWord;
+  };
+  for (bool Guards : {true, false})
+    for (PlannedProbe &Pr : Probes) {
+      if (!Pr.L || !canPromote(Pr.Spec)) {
+        Pr.L = nullptr;
+        continue;
+      }
+      if (IsGuard(Pr) != Guards)
+        continue;
+      PromotedLoop &PL = Loops[Pr.L];
+      if (auto It = P.LaneLoops.find(Pr.L); It != P.LaneLoops.end()) {
+        PL.Lane = true;
+        PL.SplitHalves = It->second.SplitHalves;
+        PL.Guard = It->second.Guard;
+        PL.Packed = It->second.Packed;
+      }
+      Pr.First = PL.Words.size();
+      auto Layout = promotedLayout(Pr.Spec);
+      // A lane that led here holds a non-zero first word (its warp
+      // executions or visits), when the probe counts one; else any of its
+      // words may be the one that is.
+      bool Arrival = Layout.front().second == Accumulate::PerArrival;
+      for (auto [K, Entry] : enumerate(Layout)) {
+        auto [Word, How] = Entry;
+        if (!Arrival || K == 0)
+          PL.Leads.push_back(PL.Words.size());
+        PL.Words.push_back(Word);
+        PL.LeaderOnly.push_back(How == Accumulate::PerArrival ||
+                                How == Accumulate::Divergent ||
+                                How == Accumulate::Arrivals0);
+      }
+    }
 }
 
 void ModuleInstrumenter::instrument(const PlannedFunction &P) {
@@ -272,34 +322,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
       Probes.push_back({Start.lookup(B.BB), Spec, B.PromotedIn});
     }
   MapVector<Loop *, PromotedLoop> Loops;
-  for (PlannedProbe &Pr : Probes) {
-    if (!Pr.L || !canPromote(Pr.Spec)) {
-      Pr.L = nullptr;
-      continue;
-    }
-    PromotedLoop &PL = Loops[Pr.L];
-    if (auto It = P.LaneLoops.find(Pr.L); It != P.LaneLoops.end()) {
-      PL.Lane = true;
-      PL.SplitHalves = It->second.SplitHalves;
-      PL.Guard = It->second.Guard;
-      PL.Packed = It->second.Packed;
-    }
-    Pr.First = PL.Words.size();
-    auto Layout = promotedLayout(Pr.Spec);
-    // A lane that led here holds a non-zero first word (its warp executions
-    // or visits), when the probe counts one; else any of its words may be
-    // the one that is.
-    bool Arrival = Layout.front().second == Accumulate::PerArrival;
-    for (auto [K, Entry] : enumerate(Layout)) {
-      auto [Word, How] = Entry;
-      if (!Arrival || K == 0)
-        PL.Leads.push_back(PL.Words.size());
-      PL.Words.push_back(Word);
-      PL.LeaderOnly.push_back(How == Accumulate::PerArrival ||
-                              How == Accumulate::Divergent ||
-                              How == Accumulate::Arrivals0);
-    }
-  }
+  collectLoopWords(P, Probes, Loops);
   SmallVector<AllocaInst *, 16> Wide, Lane;
   makeSlots(P, Loops, false, Wide);
   makeSlots(P, Loops, true, Lane);

@@ -203,15 +203,16 @@ emitLaneFlush(llvm::Instruction *InsertBefore, llvm::StringRef CountersSymbol,
               bool SplitHalves, bool Packed);
 
 /// A loop without a trip count bound: after the probe whose thread count
-/// is Accumulators[Guard] (every other register is at most that plus 1),
-/// each lane whose count reached Limit (at most 2^32 - 2) adds all its
-/// registers to counter words Words of CountersSymbol and zeroes them, in a
+/// is count Guard (field Fields[Guard]; every other count is at most that
+/// plus 1), each lane whose count reached Limit (at most 2^32 - 2, packed
+/// at most 65534 and Fields[Guard] a high half) adds all its counts to
+/// counter words Words of CountersSymbol and zeroes its registers, in a
 /// scope named %ws_guard_<Id>. Returns the registers' new values.
 llvm::SmallVector<llvm::Value *, 16>
 emitLaneGuard(llvm::Instruction *InsertBefore, llvm::StringRef CountersSymbol,
               llvm::ArrayRef<llvm::Value *> Accumulators,
-              llvm::ArrayRef<uint64_t> Words, uint64_t Id, unsigned Guard,
-              uint32_t Limit);
+              llvm::ArrayRef<LaneField> Fields, llvm::ArrayRef<uint64_t> Words,
+              uint64_t Id, unsigned Guard, uint32_t Limit, bool Packed);
 
 /// The probes' inline asm call (Probes.cpp, also used by LaneCounters.cpp):
 /// convergent, with side effects; with NumResults > 0 it returns that many

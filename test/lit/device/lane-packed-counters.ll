@@ -5,7 +5,7 @@
 ; field, 65536 for the high one); the flush extracts each field (and / shr)
 ; before its warp sum or its leader's atomic, and zeroes each register after
 ; its second field. A loop that may run 65536 times keeps one register per
-; count.
+; count; one without a bound packs with a guard that spills before 65535.
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-pack-lane-counters=0 -warpscope-db-out=%t.off.json -S %s | FileCheck --check-prefix=OFF %s
 
@@ -70,5 +70,36 @@ exit:
 }
 
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+; No trip count bound (a pointer chase): guarded lane-local registers pack
+; too. The guard probe's words come first, so its thread count is the high
+; half of register 0 and the guard compares the whole register with the
+; limit (2^32 - 2 by default, at most 65534 packed) shifted up 16 bits; the
+; spill extracts every field before its atomic, and zeroes each register
+; after its second field.
+; CHECK-LABEL: define ptx_kernel void @guarded(
+; CHECK: body:
+; CHECK: call { i32, i32 } asm sideeffect "// ws:block {{[0-9]+}} ws:branch {{[0-9]+}} (promoted){{.*}}@%wsp add.u32 $0, $0, 1;\0A\09add.u32 $0, $0, 65536;{{.*}}", "=r,=r,0,1,b"
+; CHECK: asm sideeffect "// ws:guard {{[0-9]+}}\0A\09{\0A\09.reg .b32 %ws_guard_{{[0-9]+}};\0A\09.reg .pred %wso;\0A\09.reg .b32 %wsn;\0A\09.reg .b64 %wsc;\0A\09setp.lt.u32 %wso, $0, 4294836224;\0A\09@%wso bra ws_kept;\0A\09and.b32 %wsn, $0, 65535;\0A\09cvt.u64.u32 %wsc, %wsn;\0A\09red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+{{[0-9]+}}], %wsc;\0A\09shr.u32 %wsn, $0, 16;\0A\09cvt.u64.u32 %wsc, %wsn;\0A\09red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+{{[0-9]+}}], %wsc;\0A\09mov.u32 $0, 0;\0A\09and.b32 %wsn, $1, 65535;{{.*}}mov.u32 $1, 0;\0Aws_kept:\0A\09}", "=r,=r,0,1"
+; CHECK: exit:
+; CHECK: ws:flush
+; CHECK: ret void
+; OFF-LABEL: define ptx_kernel void @guarded(
+; OFF: asm sideeffect "// ws:guard {{[0-9]+}}\0A\09{\0A\09.reg .b32 %ws_guard_{{[0-9]+}};\0A\09.reg .pred %wso;\0A\09.reg .b64 %wsc;\0A\09setp.lt.u32 %wso, $1, 4294967294;\0A\09@%wso bra ws_kept;\0A\09cvt.u64.u32 %wsc, $0;
+; OFF: ret void
+define ptx_kernel void @guarded(ptr addrspace(1) %in) #0 {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %start = getelementptr i32, ptr addrspace(1) %in, i32 %tid
+  br label %body
+body:
+  %p = phi ptr addrspace(1) [ %start, %entry ], [ %q, %body ]
+  %v = load i32, ptr addrspace(1) %p
+  %q = getelementptr i32, ptr addrspace(1) %p, i32 1
+  %more = icmp ne i32 %v, 0
+  br i1 %more, label %body, label %exit
+exit:
+  ret void
+}
 
 attributes #0 = { "target-cpu"="sm_90" "target-features"="+ptx80" }
