@@ -205,21 +205,26 @@ warpscope::emitLaneGuard(Instruction *InsertBefore, StringRef CountersSymbol,
   unsigned N = Accumulators.size();
   assert(Guard < Fields.size() && Fields.size() == Words.size() &&
          Limit <= (Packed ? 65534u : 4294967294u));
-  // Packed, the guard's count is a register's high half (collectLoopWords):
-  // the register is below Limit << 16 iff that half is below Limit, so the
-  // test needs no extraction.
+  // Packed, the guard's count is normally a register's high half
+  // (collectLoopWords): the register is below Limit << 16 iff that half is
+  // below Limit, so the test needs no extraction. A low half is extracted.
   const LaneField &G = Fields[Guard];
-  assert(!Packed || G.Shift == 16);
+  std::string Test = formatv("${0}", G.Reg).str();
+  std::string Extract;
+  if (Packed && G.Shift == 0) {
+    Extract = formatv("\tand.b32 %wsn, {0}, 65535;\n", Test).str();
+    Test = "%wsn";
+  }
   // Lanes spill on their own (each at its own count), so no collective:
   // one branch around per-lane atomics that in practice never run.
   std::string Text = formatv("// ws:guard {0}\n\t{{\n"
                              "\t.reg .b32 %ws_guard_{0};\n"
                              "\t.reg .pred %wso;\n{3}"
-                             "\t.reg .b64 %wsc;\n"
-                             "\tsetp.lt.u32 %wso, ${1}, {2};\n"
+                             "\t.reg .b64 %wsc;\n{4}"
+                             "\tsetp.lt.u32 %wso, {1}, {2};\n"
                              "\t@%wso bra ws_kept;\n",
-                             Id, G.Reg, uint64_t(Limit) << G.Shift,
-                             Packed ? "\t.reg .b32 %wsn;\n" : "")
+                             Id, Test, uint64_t(Limit) << G.Shift,
+                             Packed ? "\t.reg .b32 %wsn;\n" : "", Extract)
                          .str();
   for (auto [K, F] : enumerate(Fields)) {
     std::string Count = "$" + std::to_string(F.Reg);

@@ -205,7 +205,8 @@ emitLaneFlush(llvm::Instruction *InsertBefore, llvm::StringRef CountersSymbol,
 /// A loop without a trip count bound: after the probe whose thread count
 /// is count Guard (field Fields[Guard]; every other count is at most that
 /// plus 1), each lane whose count reached Limit (at most 2^32 - 2, packed
-/// at most 65534 and Fields[Guard] a high half) adds all its counts to
+/// at most 65534; a high half is tested without extraction) adds all its
+/// counts to
 /// counter words Words of CountersSymbol and zeroes its registers, in a
 /// scope named %ws_guard_<Id>. Returns the registers' new values.
 llvm::SmallVector<llvm::Value *, 16>
