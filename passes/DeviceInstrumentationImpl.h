@@ -84,6 +84,8 @@ struct PlannedLoopEntry {
 struct LaneLoop {
   bool SplitHalves = true;
   llvm::BasicBlock *Guard = nullptr;
+  /// Two 16-bit counts per register: a lane counts at most 65535 per entry.
+  bool Packed = false;
 };
 
 struct PlannedFunction {

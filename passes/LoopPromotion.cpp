@@ -28,6 +28,8 @@ using namespace warpscope::device;
 #define DEBUG_TYPE "warpscope-loop-promotion"
 
 STATISTIC(NumLaneLoops, "Promoted loops counting in lane-local registers");
+STATISTIC(NumPackedLoops, "Lane-local loops packing two 16-bit counts per "
+                          "register");
 STATISTIC(NumGuardedLoops,
           "Lane-local loops whose registers a probe guards (no trip count "
           "bound)");
@@ -164,7 +166,10 @@ static bool likelyFewIterations(Loop &L, ScalarEvolution &SE) {
 /// the backedge-taken count), and a lane's register grows by at most one
 /// per iteration (a probe's block is in L, not in a loop inside it, so it
 /// runs once per iteration at most). Split: 32 lanes' sums may reach 2^32.
-static bool boundedForLanes(Loop &L, ScalarEvolution &SE, bool &Split) {
+/// Fits16: a lane's register stays at most 65535 per entry (the header runs
+/// at most that often), so two such counts share one register.
+static bool boundedForLanes(Loop &L, ScalarEvolution &SE, bool &Split,
+                            bool &Fits16) {
   std::optional<uint64_t> Max;
   if (const auto *C =
           dyn_cast<SCEVConstant>(SE.getConstantMaxBackedgeTakenCount(&L));
@@ -185,6 +190,7 @@ static bool boundedForLanes(Loop &L, ScalarEvolution &SE, bool &Split) {
     return false;
   }
   Split = *Max + 1 >= (1ull << 27);
+  Fits16 = *Max + 1 <= 0xFFFFull;
   LLVM_DEBUG(dbgs() << "warpscope:   lane-local registers: at most " << *Max + 1
                     << " iterations per entry\n");
   return true;
@@ -226,9 +232,11 @@ void ModuleInstrumenter::decidePromotion(PlannedFunction &P,
       }
       LLVM_DEBUG(if (Ok) dbgs() << "warpscope:   promotable\n");
       It->second = Ok;
-      bool Split = true;
-      if (Ok && Lanes && boundedForLanes(*L, SE, Split)) {
+      bool Split = true, Fits16 = false;
+      if (Ok && Lanes && boundedForLanes(*L, SE, Split, Fits16)) {
         P.LaneLoops[L].SplitHalves = Split;
+        P.LaneLoops[L].Packed = Fits16 && Opts.PackLaneCounters;
+        NumPackedLoops += P.LaneLoops[L].Packed;
         ++NumLaneLoops;
       }
     }
@@ -291,7 +299,9 @@ void ModuleInstrumenter::guardUnboundedLoops(
                       << L->getHeader()->getName()
                       << ": lane-local registers guarded by " << BB->getName()
                       << "\n");
-    P.LaneLoops[L] = {true, BB};
+    // Packed, the guard spills before a count leaves its 16 bits.
+    P.LaneLoops[L] = {true, BB, Opts.PackLaneCounters};
+    NumPackedLoops += Opts.PackLaneCounters;
     ++NumGuardedLoops;
   };
   for (PlannedBranch &Br : P.Branches)

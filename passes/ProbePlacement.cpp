@@ -142,10 +142,20 @@ struct PromotedLoop {
   SmallVector<bool, 8> LeaderOnly; ///< per word: counted by leaders only
   SmallVector<BasicBlock *, 4> Exits;
   unsigned Base = 0; ///< its words' first register slot
-  /// Lane-local 32-bit registers (Probes.h); flushes sum 16-bit halves.
-  bool Lane = false, SplitHalves = false;
+  /// Lane-local 32-bit registers (Probes.h); flushes sum 16-bit halves;
+  /// two 16-bit counts per register.
+  bool Lane = false, SplitHalves = false, Packed = false;
   /// The block whose probe's thread count guards them (LaneLoop).
   BasicBlock *Guard = nullptr;
+  /// Its registers: one per word, or one per two packed words.
+  unsigned numRegs() const {
+    return Packed ? (Words.size() + 1) / 2 : Words.size();
+  }
+  /// Word K's register (from Base) and field: packed, words 2J and 2J + 1
+  /// share register J, low half then high half.
+  LaneField field(unsigned K) const {
+    return Packed ? LaneField{K / 2, 16 * (K % 2)} : LaneField{K, 0};
+  }
 };
 } // namespace
 
@@ -175,33 +185,40 @@ static unsigned assignSlots(MapVector<Loop *, PromotedLoop> &Loops, bool Lane) {
                         any_of(PL.Exits, [&](BasicBlock *E) {
                           return is_contained(Other.Exits, E);
                         });
-        if (Conflict && Base < Other.Base + Other.Words.size() &&
-            Other.Base < Base + PL.Words.size()) {
-          Base = Other.Base + Other.Words.size();
+        if (Conflict && Base < Other.Base + Other.numRegs() &&
+            Other.Base < Base + PL.numRegs()) {
+          Base = Other.Base + Other.numRegs();
           Moved = true;
         }
       }
     }
     PL.Base = Base;
-    NumSlots = std::max<unsigned>(NumSlots, Base + PL.Words.size());
+    NumSlots = std::max<unsigned>(NumSlots, Base + PL.numRegs());
   }
   return NumSlots;
 }
 
 /// After the guard probe of a loop without a trip count bound: every lane
-/// spills the loop's registers before its thread count there (at Guard in
-/// the loop's words) can wrap.
+/// spills the loop's registers before its thread count there (word Guard of
+/// the loop) can wrap, or, packed, leave its 16 bits (every count is at
+/// most the guard's plus 1, so the limit is at most 65534 then).
 static void guardLoop(Instruction *At, const PromotedLoop &PL,
                       ArrayRef<AllocaInst *> Slots, unsigned Guard,
                       StringRef Symbol, uint32_t Limit) {
   IRBuilder<> B(At);
   Type *Ty = B.getInt32Ty();
   SmallVector<Value *, 16> Values;
-  for (unsigned K = 0; K < PL.Words.size(); ++K)
+  SmallVector<LaneField, 16> Fields;
+  for (unsigned K = 0; K < PL.numRegs(); ++K)
     Values.push_back(B.CreateLoad(Ty, Slots[PL.Base + K]));
-  SmallVector<Value *, 16> Kept = emitLaneGuard(At, Symbol, Values, PL.Words,
-                                                PL.Words.front(), Guard, Limit);
   for (unsigned K = 0; K < PL.Words.size(); ++K)
+    Fields.push_back(PL.field(K));
+  if (PL.Packed)
+    Limit = std::min<uint32_t>(Limit, 65534);
+  SmallVector<Value *, 16> Kept =
+      emitLaneGuard(At, Symbol, Values, Fields, PL.Words, PL.Words.front(),
+                    Guard, Limit, PL.Packed);
+  for (unsigned K = 0; K < PL.numRegs(); ++K)
     B.CreateStore(Kept[K], Slots[PL.Base + K]);
 }
 
@@ -228,6 +245,50 @@ static void makeSlots(const PlannedFunction &P,
                                        : emitPromotedInit(Init, NumSlots, Id);
   for (unsigned K = 0; K < NumSlots; ++K)
     B.CreateStore(Zero[K], Slots[K]);
+}
+
+/// Each promoted probe's loop, and its words there. A guarded loop's guard
+/// probe comes first, so its thread count (its second word) is the high
+/// half of register 0 when packed: the guard compares the whole register.
+static void collectLoopWords(const PlannedFunction &P,
+                             std::vector<PlannedProbe> &Probes,
+                             MapVector<Loop *, PromotedLoop> &Loops) {
+  auto IsGuard = [&](const PlannedProbe &Pr) {
+    auto It = P.LaneLoops.find(Pr.L);
+    return It != P.LaneLoops.end() && It->second.Guard == Pr.At->getParent() &&
+           Pr.Spec.BlockWord;
+  };
+  for (bool Guards : {true, false})
+    for (PlannedProbe &Pr : Probes) {
+      if (!Pr.L || !canPromote(Pr.Spec)) {
+        Pr.L = nullptr;
+        continue;
+      }
+      if (IsGuard(Pr) != Guards)
+        continue;
+      PromotedLoop &PL = Loops[Pr.L];
+      if (auto It = P.LaneLoops.find(Pr.L); It != P.LaneLoops.end()) {
+        PL.Lane = true;
+        PL.SplitHalves = It->second.SplitHalves;
+        PL.Guard = It->second.Guard;
+        PL.Packed = It->second.Packed;
+      }
+      Pr.First = PL.Words.size();
+      auto Layout = promotedLayout(Pr.Spec);
+      // A lane that led here holds a non-zero first word (its warp
+      // executions or visits), when the probe counts one; else any of its
+      // words may be the one that is.
+      bool Arrival = Layout.front().second == Accumulate::PerArrival;
+      for (auto [K, Entry] : enumerate(Layout)) {
+        auto [Word, How] = Entry;
+        if (!Arrival || K == 0)
+          PL.Leads.push_back(PL.Words.size());
+        PL.Words.push_back(Word);
+        PL.LeaderOnly.push_back(How == Accumulate::PerArrival ||
+                                How == Accumulate::Divergent ||
+                                How == Accumulate::Arrivals0);
+      }
+    }
 }
 
 void ModuleInstrumenter::instrument(const PlannedFunction &P) {
@@ -261,33 +322,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
       Probes.push_back({Start.lookup(B.BB), Spec, B.PromotedIn});
     }
   MapVector<Loop *, PromotedLoop> Loops;
-  for (PlannedProbe &Pr : Probes) {
-    if (!Pr.L || !canPromote(Pr.Spec)) {
-      Pr.L = nullptr;
-      continue;
-    }
-    PromotedLoop &PL = Loops[Pr.L];
-    if (auto It = P.LaneLoops.find(Pr.L); It != P.LaneLoops.end()) {
-      PL.Lane = true;
-      PL.SplitHalves = It->second.SplitHalves;
-      PL.Guard = It->second.Guard;
-    }
-    Pr.First = PL.Words.size();
-    auto Layout = promotedLayout(Pr.Spec);
-    // A lane that led here holds a non-zero first word (its warp executions
-    // or visits), when the probe counts one; else any of its words may be
-    // the one that is.
-    bool Arrival = Layout.front().second == Accumulate::PerArrival;
-    for (auto [K, Entry] : enumerate(Layout)) {
-      auto [Word, How] = Entry;
-      if (!Arrival || K == 0)
-        PL.Leads.push_back(PL.Words.size());
-      PL.Words.push_back(Word);
-      PL.LeaderOnly.push_back(How == Accumulate::PerArrival ||
-                              How == Accumulate::Divergent ||
-                              How == Accumulate::Arrivals0);
-    }
-  }
+  collectLoopWords(P, Probes, Loops);
   SmallVector<AllocaInst *, 16> Wide, Lane;
   makeSlots(P, Loops, false, Wide);
   makeSlots(P, Loops, true, Lane);
@@ -320,20 +355,28 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
     ++NumPromotedProbes;
     const PromotedLoop &PL = Loops[Pr.L];
     ArrayRef<AllocaInst *> Slots = PL.Lane ? Lane : Wide;
-    unsigned Base = PL.Base + Pr.First;
-    unsigned N = promotedWords(Pr.Spec).size();
-    Type *Ty = Slots[Base]->getAllocatedType();
+    // The registers this probe's words live in (packed: a register may hold
+    // two of its words, or one of its and one of a neighbour's), each once.
+    SmallVector<AllocaInst *, 6> Regs;
+    SmallVector<LaneField, 6> Fields;
+    for (unsigned K = 0, N = promotedWords(Pr.Spec).size(); K < N; ++K) {
+      LaneField F = PL.field(Pr.First + K);
+      AllocaInst *Slot = Slots[PL.Base + F.Reg];
+      if (Regs.empty() || Regs.back() != Slot)
+        Regs.push_back(Slot);
+      Fields.push_back({unsigned(Regs.size() - 1), F.Shift});
+    }
     IRBuilder<> B(Pr.At);
     SmallVector<Value *, 6> Old;
-    for (unsigned K = 0; K < N; ++K)
-      Old.push_back(B.CreateLoad(Ty, Slots[Base + K]));
-    SmallVector<Value *, 6> New = PL.Lane
-                                      ? emitLaneProbe(Pr.At, Pr.Spec, Old)
-                                      : emitPromotedProbe(Pr.At, Pr.Spec, Old);
-    for (unsigned K = 0; K < N; ++K)
-      B.CreateStore(New[K], Slots[Base + K]);
-    if (New.size() > N)
-      Rewire(Pr, New[N]);
+    for (AllocaInst *Slot : Regs)
+      Old.push_back(B.CreateLoad(Slot->getAllocatedType(), Slot));
+    SmallVector<Value *, 6> New =
+        PL.Lane ? emitLaneProbe(Pr.At, Pr.Spec, Old, Fields)
+                : emitPromotedProbe(Pr.At, Pr.Spec, Old);
+    for (auto [K, Slot] : enumerate(Regs))
+      B.CreateStore(New[K], Slot);
+    if (New.size() > Regs.size())
+      Rewire(Pr, New[Regs.size()]);
     if (PL.Guard == Pr.At->getParent() && Pr.Spec.BlockWord)
       guardLoop(Pr.At, PL, Slots, Pr.First + 1, Array.Symbol,
                 Opts.LaneGuardLimit);
@@ -344,18 +387,22 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
     uint64_t Id = PL.Words.front();
     ArrayRef<AllocaInst *> Slots = PL.Lane ? Lane : Wide;
     Type *Ty = Slots[PL.Base]->getAllocatedType();
+    SmallVector<LaneField, 16> Fields;
+    for (unsigned K = 0; K < PL.Words.size(); ++K)
+      Fields.push_back(PL.field(K));
     for (BasicBlock *E : PL.Exits) {
       IRBuilder<> X(Start.lookup(E));
       SmallVector<Value *, 8> Values;
-      for (unsigned K = 0; K < PL.Words.size(); ++K)
+      for (unsigned K = 0; K < PL.numRegs(); ++K)
         Values.push_back(X.CreateLoad(Ty, Slots[PL.Base + K]));
       Instruction *At = &*X.GetInsertPoint();
       SmallVector<Value *, 8> Reset =
-          PL.Lane ? emitLaneFlush(At, Array.Symbol, Values, PL.Words,
-                                  PL.LeaderOnly, Id, UseElect, PL.SplitHalves)
+          PL.Lane ? emitLaneFlush(At, Array.Symbol, Values, Fields, PL.Words,
+                                  PL.LeaderOnly, Id, UseElect, PL.SplitHalves,
+                                  PL.Packed)
                   : emitPromotedFlush(At, Array.Symbol, Values, PL.Words,
                                       PL.Leads, Id);
-      for (unsigned K = 0; K < PL.Words.size(); ++K)
+      for (unsigned K = 0; K < PL.numRegs(); ++K)
         X.CreateStore(Reset[K], Slots[PL.Base + K]);
     }
   }

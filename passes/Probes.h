@@ -166,38 +166,54 @@ llvm::SmallVector<llvm::Value *, 8> emitPromotedFlush(
 /// Whether F's target has redux.sync (sm_80 or later, PTX ISA 7.0 or later).
 bool targetHasRedux(const llvm::Function &F);
 
-/// The probe, counting into Accumulators (one i32 per promotedWords entry);
-/// returns their new values (then, with PassCondition, the predicate).
+/// Where a lane-local count lives: Accumulators[Reg], bits Shift ..
+/// Shift + 15 of it when its loop packs two 16-bit counts per register
+/// (-warpscope-pack-lane-counters: a lane's count there never exceeds
+/// 65535, so adding 1 << Shift never carries out of its field), else the
+/// whole register (Shift 0).
+struct LaneField {
+  unsigned Reg = 0;
+  unsigned Shift = 0;
+};
+
+/// The probe, counting each promotedWords entry K into field Fields[K] of
+/// Accumulators (i32 registers); returns their new values (then, with
+/// PassCondition, the predicate). Each count still costs one add.
 llvm::SmallVector<llvm::Value *, 6>
 emitLaneProbe(llvm::Instruction *InsertBefore, const ProbeSpec &Spec,
-              llvm::ArrayRef<llvm::Value *> Accumulators);
+              llvm::ArrayRef<llvm::Value *> Accumulators,
+              llvm::ArrayRef<LaneField> Fields);
 
 /// N zero i32 accumulators from a scope named %ws_init_<Id>.
 llvm::SmallVector<llvm::Value *, 16>
 emitLaneInit(llvm::Instruction *InsertBefore, unsigned N, uint64_t Id);
 
-/// At a loop exit, in a scope named %ws_flush_<Id>: each accumulator added
-/// to counter word Words[K] of CountersSymbol, by every lane holding a count
-/// where LeaderOnly[K] (warp-level counts: only lanes that led hold them),
-/// else summed over the lanes there and added by their leader.
-/// SplitHalves: sum 16-bit halves (a lane may hold 2^27 or more). Returns
-/// the accumulators' new values: zero.
+/// At a loop exit, in a scope named %ws_flush_<Id>: each count K (field
+/// Fields[K] of the accumulators; with Packed, extracted from its 16 bits
+/// first) added to counter word Words[K] of CountersSymbol, by every lane
+/// holding a count where LeaderOnly[K] (warp-level counts: only lanes that
+/// led hold them), else summed over the lanes there and added by their
+/// leader. SplitHalves (not with Packed): sum 16-bit halves (a lane may hold
+/// 2^27 or more). Returns the accumulators' new values: zero.
 llvm::SmallVector<llvm::Value *, 8>
 emitLaneFlush(llvm::Instruction *InsertBefore, llvm::StringRef CountersSymbol,
               llvm::ArrayRef<llvm::Value *> Accumulators,
-              llvm::ArrayRef<uint64_t> Words, llvm::ArrayRef<bool> LeaderOnly,
-              uint64_t Id, bool UseElect, bool SplitHalves);
+              llvm::ArrayRef<LaneField> Fields, llvm::ArrayRef<uint64_t> Words,
+              llvm::ArrayRef<bool> LeaderOnly, uint64_t Id, bool UseElect,
+              bool SplitHalves, bool Packed);
 
 /// A loop without a trip count bound: after the probe whose thread count
-/// is Accumulators[Guard] (every other register is at most that plus 1),
-/// each lane whose count reached Limit (at most 2^32 - 2) adds all its
-/// registers to counter words Words of CountersSymbol and zeroes them, in a
+/// is count Guard (field Fields[Guard]; every other count is at most that
+/// plus 1), each lane whose count reached Limit (at most 2^32 - 2, packed
+/// at most 65534; a high half is tested without extraction) adds all its
+/// counts to
+/// counter words Words of CountersSymbol and zeroes its registers, in a
 /// scope named %ws_guard_<Id>. Returns the registers' new values.
 llvm::SmallVector<llvm::Value *, 16>
 emitLaneGuard(llvm::Instruction *InsertBefore, llvm::StringRef CountersSymbol,
               llvm::ArrayRef<llvm::Value *> Accumulators,
-              llvm::ArrayRef<uint64_t> Words, uint64_t Id, unsigned Guard,
-              uint32_t Limit);
+              llvm::ArrayRef<LaneField> Fields, llvm::ArrayRef<uint64_t> Words,
+              uint64_t Id, unsigned Guard, uint32_t Limit, bool Packed);
 
 /// The probes' inline asm call (Probes.cpp, also used by LaneCounters.cpp):
 /// convergent, with side effects; with NumResults > 0 it returns that many

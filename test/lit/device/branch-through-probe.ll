@@ -6,9 +6,10 @@
 ; probe gets the negated compare and the branch's successors swap, so it
 ; still leaves for successor 0 when the compare holds. Other branches keep
 ; their condition.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=0 -S %s | FileCheck %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -S %s | FileCheck --check-prefix=PROMOTED %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=0 -warpscope-branch-through-probe=0 -S %s | FileCheck --check-prefix=OFF %s
+; (-warpscope-pack-lane-counters=0: 16-bit fields are lane-packed-counters.ll's.)
+; RUN: %opt-ws -passes=warpscope-device -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=0 -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -S %s | FileCheck --check-prefix=PROMOTED %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=0 -warpscope-branch-through-probe=0 -S %s | FileCheck --check-prefix=OFF %s
 
 target triple = "nvptx64-nvidia-cuda"
 
