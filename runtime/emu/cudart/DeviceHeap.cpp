@@ -10,9 +10,12 @@
 // outside every page faults, as on a GPU. A page before the first
 // allocation is mapped too, for reads just before it. Host allocations (malloc)
 // never share a page with device memory, so such an access cannot corrupt them.
-// Without the reservation (a process limited to less address space) device
-// memory falls back to the host heap, and every access outside an
-// allocation fails the launch as before.
+// The range is asked for at one fixed address, so device addresses do not
+// move with address-space randomization: the timing model's hashed cache
+// sets see the same addresses in every run, and modeled times and samples
+// repeat from run to run. Without the reservation (a process limited to
+// less address space) device memory falls back to the host heap, and every
+// access outside an allocation fails the launch as before.
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeState.h"
@@ -35,6 +38,10 @@ constexpr size_t Page = 2u << 20;         // a GPU's large page
 constexpr size_t SmallAlign = 512;        // cudaMalloc's alignment in a page
 constexpr size_t Reserved = 128ull << 30; // above the emulated 80 GiB
 constexpr size_t FallbackAlign = 256;
+// Where the range is asked for (a hint, never forced over a mapping): 32 TiB,
+// far from where Linux puts the heap, libraries and stacks on x86-64 and
+// AArch64 (47- and 48-bit user address spaces).
+constexpr uintptr_t PreferredBase = 0x200000000000ull;
 
 size_t roundUp(size_t V, size_t A) { return (V + A - 1) / A * A; }
 
@@ -75,8 +82,9 @@ private:
     if (Tried)
       return Base != 0;
     Tried = true;
-    void *R = mmap(nullptr, Reserved + Page, PROT_NONE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *R =
+        mmap(reinterpret_cast<void *>(PreferredBase), Reserved + Page,
+             PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (R == MAP_FAILED) {
       fprintf(stderr,
               "warpscope-emu: warning: cannot reserve %zu GiB of "
