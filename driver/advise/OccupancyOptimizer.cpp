@@ -172,6 +172,7 @@ struct Reservation {
   KernelFootprint Changed;
   OccupancyResult Result;
   uint64_t CarveoutNow = 0, CarveoutNew = 0;
+  bool MoreBlocks = false; ///< more of the needed blocks fit on an SM
 };
 
 /// The reservation of the touched bytes T when it lets more of the Needed
@@ -196,9 +197,9 @@ std::optional<Reservation> reservationFor(const SmLimits &L,
   Out.CarveoutNow = sharedCarveout(L, R.BlocksPerSM * sharedPerBlock(L, K));
   Out.CarveoutNew = sharedCarveout(L, Out.Result.BlocksPerSM *
                                           sharedPerBlock(L, Out.Changed));
-  const bool MoreBlocks = std::min<uint64_t>(Out.Result.BlocksPerSM, Needed) >
-                          std::min<uint64_t>(R.BlocksPerSM, Needed);
-  if (!MoreBlocks && Out.CarveoutNew == Out.CarveoutNow)
+  Out.MoreBlocks = std::min<uint64_t>(Out.Result.BlocksPerSM, Needed) >
+                   std::min<uint64_t>(R.BlocksPerSM, Needed);
+  if (!Out.MoreBlocks && Out.CarveoutNew == Out.CarveoutNow)
     return std::nullopt;
   return Out;
 }
@@ -315,8 +316,7 @@ Advice reservationAdvice(const Inputs &In, const FunctionProfile &F,
   A.Optimizer = "occupancy_limiter";
   A.Title = "Reserve only the shared memory the kernel uses";
   A.Kernel = F.Name;
-  const bool MoreBlocks = std::min<uint64_t>(Res.Result.BlocksPerSM, C.Needed) >
-                          std::min<uint64_t>(C.R.BlocksPerSM, C.Needed);
+  const bool MoreBlocks = Res.MoreBlocks;
   const ParallelEstimate E =
       MoreBlocks ? occupancyEstimate(C, U, Res.Result) : ParallelEstimate();
   A.EstimatedSpeedup = std::max(1.0, E.Speedup);
