@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The emulator's figures for a time-prediction dataset, and the join.
 
-  emulated_features.py run --build BUILD -o RUNS [--sizes SIZES] [P-TAG ...]
+  emulated_features.py run --build BUILD -o RUNS [--sizes SIZES] [-j N] [P-TAG ...]
   emulated_features.py summarize RUNS -o SUMMARY.csv [--assume-fingerprint FP]
   emulated_features.py join DATASET.csv SUMMARY.csv -o TRAIN.csv
                        [--commit TEXT] [--lower-bound PROGRAM:WHY ...]
@@ -14,7 +14,8 @@ default configuration, as a user would:
       -o RUNS/P-TAG -- BUILD/benchmarks/P SIZE
 
 (one emulator thread; its outputs in RUNS/P-TAG.out, a line per run in
-RUNS/steps.log). Without P-TAG arguments, every program and size.
+RUNS/steps.log; -j N runs N at once, `large 1` first). Without P-TAG
+arguments, every program and size.
 
 `summarize` reads every RUNS/P-TAG/emu-*.json (ground truth, schema
 warpscope-emu/1) into one CSV, a row per program, size tag, kernel and
@@ -46,11 +47,13 @@ none, from its `# device:` line.
 """
 import argparse
 import collections
+import concurrent.futures
 import csv
 import glob
 import os
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
@@ -89,7 +92,10 @@ def cmd_run(a):
         jobs = [j for j in jobs if "%s-%s" % (j[0], j[1]) in a.runs]
     ws = os.path.join(a.build, "bin", "warpscope")
     env = dict(os.environ, WARPSCOPE_EMU_THREADS="1")
-    for prog, tag, args in jobs:
+    steps = threading.Lock()
+
+    def one(job):
+        prog, tag, args = job
         out = os.path.join(a.o, "%s-%s" % (prog, tag))
         start = time.time()
         with open(out + ".out", "w") as log:
@@ -98,8 +104,14 @@ def cmd_run(a):
                                   os.path.join(a.build, "benchmarks", prog)] +
                                  args, stdout=log, stderr=subprocess.STDOUT,
                                  env=env)
-        with open(os.path.join(a.o, "steps.log"), "a") as s:
+        with steps, open(os.path.join(a.o, "steps.log"), "a") as s:
             s.write("%s %s rc=%d %ds\n" % (prog, tag, rc, time.time() - start))
+
+    # Each run is one emulator thread, so its modeled figures do not depend
+    # on -j; longest first keeps the parallel runs' wall time short.
+    jobs.sort(key=lambda j: j[1] != "large-1")
+    with concurrent.futures.ThreadPoolExecutor(max(1, a.j)) as pool:
+        list(pool.map(one, jobs))
 
 
 def cmd_summarize(a):
@@ -241,6 +253,8 @@ def main():
     r.add_argument("-o", required=True)
     r.add_argument("--sizes", default=os.path.join(os.path.dirname(__file__),
                                                   "..", "gpu", "sizes.txt"))
+    r.add_argument("-j", type=int, default=1,
+                   help="runs at once (each on one emulator thread)")
     r.add_argument("runs", nargs="*")
     s = sub.add_parser("summarize")
     s.add_argument("runs")
