@@ -168,8 +168,8 @@ double MemorySide::casLoop(const MemAccess &M, const uint64_t *Lines, double S0,
 }
 
 double MemorySide::casRounds(const MemAccess &M, const uint64_t *Lines,
-                             double S0, double Round, double Land,
-                             uint64_t Cta, double &LdsWavefronts) {
+                             double S0, double Round, double Land, uint64_t Cta,
+                             double &LdsWavefronts) {
   // Per bank, its lanes take this warp's rounds one after another (the
   // words in the order listed); per word, a lane's round starts after the
   // word's last store (another warp's, or this warp's round before).
