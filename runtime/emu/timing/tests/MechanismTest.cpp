@@ -482,6 +482,14 @@ double casRound(const Config &C) {
          C.Pipes[(int)Pipe::Branch].Latency;
 }
 
+// One lane on each of N words of one bank (5, 37, 69, ...).
+std::vector<std::pair<uint64_t, unsigned>> oneBank(unsigned N) {
+  std::vector<std::pair<uint64_t, unsigned>> On;
+  for (uint64_t K = 0; K < N; ++K)
+    On.push_back({5 + 32 * K, 1});
+  return On;
+}
+
 TEST(TimingMechanism, FloatSharedAddIsACompareAndSwapLoop) {
   Config C = config();
   C.SharedAtomicCycles = 3;
@@ -496,14 +504,7 @@ TEST(TimingMechanism, FloatSharedAddIsACompareAndSwapLoop) {
   };
   // .SPIN lets one lane per bank try its store a round: 8 lanes on 8 words
   // of one bank take 8 rounds, on 8 banks one; 8 lanes on one word, 8.
-  const double OneBank = Run(SharedFAdd, {{5, 1},
-                                          {37, 1},
-                                          {69, 1},
-                                          {101, 1},
-                                          {133, 1},
-                                          {165, 1},
-                                          {197, 1},
-                                          {229, 1}});
+  const double OneBank = Run(SharedFAdd, oneBank(8));
   const double EightBanks =
       Run(SharedFAdd,
           {{5, 1}, {6, 1}, {7, 1}, {8, 1}, {9, 1}, {10, 1}, {11, 1}, {12, 1}});
@@ -534,15 +535,7 @@ TEST(TimingMechanism, ACompareAndSwapLoopHoldsItsWarpAndThePipe) {
   MemorySide Mem;
   Mem.init(C, 1, 0, Side);
   WarpTrace V;
-  addSharedAtomicOn(V, SharedFAdd,
-                    {{5, 1},
-                     {37, 1},
-                     {69, 1},
-                     {101, 1},
-                     {133, 1},
-                     {165, 1},
-                     {197, 1},
-                     {229, 1}});
+  addSharedAtomicOn(V, SharedFAdd, oneBank(8));
   static const std::vector<StaticInst> T = table();
   const uint64_t Done =
       Mem.access(T[SharedFAdd], V.Mems[0], V.Lines.data(), 1000, 0);
