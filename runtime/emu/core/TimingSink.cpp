@@ -152,6 +152,47 @@ bool slotRead(const Function &F, uint32_t Slot) {
   return false;
 }
 
+// Which shared-memory atomics sm_90 does in one ATOMS and which ptxas
+// builds as a compare-and-swap loop (LDS, the operation, ATOMS.CAST.SPIN,
+// repeated until the store succeeds), by operation and operand type. ATOMS
+// has ADD, MIN, MAX, AND, OR, XOR on 32-bit integers, INC and DEC on u32,
+// EXCH and CAS on 32 and 64 bits, and no floating-point operation (NVIDIA's
+// SASS description of ATOMS, docs/timing-model.md "Shared atomics"); a
+// float add on shared memory is the loop in sm_90 SASS (kmeans_accumulate,
+// test/fixtures/gpu/h200/sass/kmeans). Other widths (16-bit, 128-bit) are
+// not known and are charged as one ATOMS.
+struct SharedAtomicForm {
+  bool Int32, Int64, Float; ///< one ATOMS for operands of this type
+};
+constexpr SharedAtomicForm SharedAtomicForms[] = {
+    /* AtAdd  */ {true, false, false},
+    /* AtMin  */ {true, false, false},
+    /* AtMax  */ {true, false, false},
+    /* AtInc  */ {true, false, false},
+    /* AtDec  */ {true, false, false},
+    /* AtAnd  */ {true, false, false},
+    /* AtOr   */ {true, false, false},
+    /* AtXor  */ {true, false, false},
+    /* AtExch */ {true, true, true},
+    /* AtCas  */ {true, true, true},
+};
+static_assert(sizeof(SharedAtomicForms) / sizeof(SharedAtomicForms[0]) ==
+                  AtCas + 1,
+              "one row per AtomOp");
+
+bool sharedAtomicLoops(uint8_t Sub, Ty T) {
+  if (Sub > AtCas)
+    return false;
+  const SharedAtomicForm &F = SharedAtomicForms[Sub];
+  if (tyFloat(T))
+    return !F.Float;
+  if (tySize(T) == 4)
+    return !F.Int32;
+  if (tySize(T) == 8)
+    return !F.Int64;
+  return false;
+}
+
 // Memory instructions: the kind of access and its space.
 void describeMemory(const Function &F, const Inst &I, PtxUnit Unit,
                     StaticInst &S, uint32_t &AddrSrc) {
@@ -171,10 +212,7 @@ void describeMemory(const Function &F, const Inst &I, PtxUnit Unit,
   case PtxUnit::Atomic:
     S.K = Kind::Atomic;
     S.Sp = spaceOf(I.Space);
-    // sm_90's ATOMS has integer operations only: a floating-point add,
-    // min or max on shared memory is a compare-and-swap loop in SASS.
-    S.CasLoop = I.Space == SpShared && tyFloat(I.T) &&
-                (I.Sub == AtAdd || I.Sub == AtMin || I.Sub == AtMax);
+    S.CasLoop = I.Space == SpShared && sharedAtomicLoops(I.Sub, I.T);
     S.Aggregable =
         !tyFloat(I.T) && (I.Sub == AtAdd || I.Sub == AtMin || I.Sub == AtMax ||
                           I.Sub == AtAnd || I.Sub == AtOr || I.Sub == AtXor);

@@ -127,42 +127,92 @@ double MemorySide::sharedAccess(const StaticInst &SI, const MemAccess &M,
     SharedFree = S0 + W;
     return S0 + C->SharedLatency + W - 1;
   }
+  if (SI.CasLoop)
+    return casLoop(M, Lines, S0, Cta);
   // An atomic's lanes on one word are not merged: each is a pass, a
   // read-modify-write that holds the pipe SharedAtomicCycles; but an
   // increment (ATOMS.POPC.INC) updates each word once, a pass per wavefront.
   if (!SI.MergesLanes)
     W = std::max<double>(W, M.SharedPasses);
   const double Pass = C->SharedAtomicCycles;
-  if (!SI.CasLoop) {
-    SharedFree = S0 + W * Pass;
-    return S0 + C->SharedLatency + W * Pass;
+  SharedFree = S0 + W * Pass;
+  return S0 + C->SharedLatency + W * Pass;
+}
+
+double MemorySide::casLoop(const MemAccess &M, const uint64_t *Lines, double S0,
+                           uint64_t Cta) {
+  // sm_90's loop (kmeans_accumulate's SASS): LDS, FADD, ATOMS.CAST.SPIN,
+  // ISETP, BRA back to the LDS, each waiting for the one before, so a round
+  // is two shared-memory round trips and three ALU latencies. .SPIN fails
+  // every lane of a bank but one before it tries its store, so a warp
+  // stores at most one lane per bank a round: its rounds are the most lanes
+  // on one bank (SharedPasses), a pass of the pipe each. A lane's store
+  // lands Land into its round; it fails when another warp's store on its
+  // word landed after its LDS: the lane succeeds in the first round of its
+  // warp that starts after the word's last store.
+  const double Pass = C->SharedAtomicCycles;
+  const double Land =
+      C->SharedLatency + C->Pipes[(int)Pipe::Fp32].Latency + Pass;
+  const double Round = Land + C->SharedLatency +
+                       C->Pipes[(int)Pipe::Int].Latency +
+                       C->Pipes[(int)Pipe::Branch].Latency;
+  double Rounds = std::max<uint16_t>(1, M.SharedPasses);
+  double LdsWavefronts = Rounds * std::max(1u, M.Wavefronts);
+  if (M.NSharedAtoms) {
+    if (WordFree.empty())
+      WordFree.assign(size_t(1) << AtomicSlotBits, {0, 0.0});
+    Rounds = casRounds(M, Lines, S0, Round, Land, Cta, LdsWavefronts);
   }
-  // LDS, then rounds of ATOMS.CAS until every lane succeeded: on each word
-  // one lane succeeds per round, a round being the compare-and-swap, the
-  // operation, the compare and the branch back. Lanes of other warps on the
-  // word (of this CTA) wait for it too: updates of a word are serialized.
-  const double Round =
-      C->SharedLatency + Pass + C->Pipes[(int)Pipe::Fp32].Latency +
-      C->Pipes[(int)Pipe::Int].Latency + C->Pipes[(int)Pipe::Branch].Latency;
-  const double Rounds = std::max<uint16_t>(1, M.SharedMaxSame);
-  SharedFree = S0 + W + Pass * (W + Rounds - 1);
-  const double Loaded = S0 + C->SharedLatency;
-  double Done = Loaded + Rounds * Round;
-  if (M.NSharedAtoms == 0)
-    return Done;
-  if (WordFree.empty())
-    WordFree.assign(size_t(1) << AtomicSlotBits, {0, 0.0});
-  Done = Loaded;
-  for (uint32_t K = 0; K < M.NSharedAtoms; ++K) {
+  SharedFree = S0 + LdsWavefronts + Rounds * Pass;
+  return S0 + Rounds * Round;
+}
+
+double MemorySide::casRounds(const MemAccess &M, const uint64_t *Lines,
+                             double S0, double Round, double Land, uint64_t Cta,
+                             double &LdsWavefronts) {
+  // Per bank, its lanes take this warp's rounds one after another (the
+  // words in the order listed); per word, a lane's round starts after the
+  // word's last store (another warp's, or this warp's round before).
+  uint32_t BankNext[32] = {}; // per bank: its next free round of this warp
+  uint32_t Ends[32];          // per word: the round after its last lane's
+  uint8_t Banks[32];
+  const uint32_t N = std::min<uint32_t>(M.NSharedAtoms, 32);
+  uint32_t Rounds = 1;
+  for (uint32_t K = 0; K < N; ++K) {
     const uint64_t Packed = Lines[M.AtomBegin + M.NAtoms + K];
-    const uint64_t Key = ((Packed >> 6) << 20 ^ Cta) + 1;
+    const uint64_t Word = Packed >> 6;
+    const uint64_t Key = (Word << 20 ^ Cta) + 1;
     auto &Slot = WordFree[atomicSlot(Key)];
     if (Slot.first != Key)
       Slot = {Key, 0.0};
-    Slot.second = std::max(Loaded, Slot.second) + ((Packed & 63) + 1) * Round;
-    Done = std::max(Done, Slot.second);
+    const uint8_t Bank = Word & 31;
+    uint32_t R = BankNext[Bank];
+    for (uint64_t Lane = 0; Lane <= (Packed & 63); ++Lane) {
+      if (S0 + R * Round < Slot.second && Round > 0)
+        R = (uint32_t)std::ceil((Slot.second - S0) / Round);
+      Slot.second = S0 + R * Round + Land;
+      ++R;
+    }
+    BankNext[Bank] = R;
+    Ends[K] = R, Banks[K] = Bank;
+    Rounds = std::max(Rounds, R);
   }
-  return Done;
+  // Each round's LDS reads the words with a lane still to store: one
+  // wavefront per such word on the busiest bank. A bank's k-th latest
+  // word to end is read in its first Ends rounds; over all rounds the LDS
+  // pays, per rank k, the latest such word of any bank.
+  uint32_t Latest[32] = {};
+  for (uint32_t B = 0; B < N; ++B) {
+    uint32_t Rank = 0;
+    for (uint32_t K = 0; K < N; ++K)
+      Rank += Banks[K] == Banks[B] &&
+              (Ends[K] > Ends[B] || (Ends[K] == Ends[B] && K < B));
+    Latest[Rank] = std::max(Latest[Rank], Ends[B]);
+  }
+  LdsWavefronts = 0;
+  for (uint32_t Rank = 0; Rank < N && Latest[Rank]; ++Rank)
+    LdsWavefronts += Latest[Rank];
+  return Rounds;
 }
 
 double MemorySide::atomicUnits(const StaticInst &SI, const MemAccess &M,

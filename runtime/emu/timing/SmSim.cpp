@@ -103,6 +103,7 @@ void SmSim::launch(CtaTrace &&T) {
     W.Age = NextAge++;
     W.StartAt = Now + (uint64_t)C.WarpStartCycles;
     W.BranchUntil = W.FenceUntil = W.BarUntil = W.StoresDone = W.Hint = 0;
+    W.LoopUntil = 0;
     W.DrainUntil = 0;
     W.AtBar = W.Draining = W.Done = false;
     W.RegReady.assign(NumSlots, 0);
@@ -153,6 +154,11 @@ bool SmSim::ready(const WarpState &W, uint64_t T, ModelStall &Why,
   if (T < W.BranchUntil) {
     Why = ModelStall::BranchResolving;
     Until = W.BranchUntil;
+    return false;
+  }
+  if (T < W.LoopUntil) { // spinning in a compare-and-swap loop
+    Why = ModelStall::ShortScoreboard;
+    Until = W.LoopUntil;
     return false;
   }
   if (T < W.FenceUntil) {
@@ -444,6 +450,9 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
     }
     if (SI.K == Kind::Atomic)
       W.StoresDone = std::max(W.StoresDone, Done);
+    // A compare-and-swap loop is a loop in SASS: the warp goes on after it.
+    if (SI.CasLoop)
+      W.LoopUntil = Done;
     bool Short = SI.Sp == Space::Shared || SI.Sp == Space::Const;
     Define(Done,
            Short ? ModelStall::ShortScoreboard : ModelStall::LongScoreboard);

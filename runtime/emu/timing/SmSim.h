@@ -100,6 +100,15 @@ private:
   /// The cycle a shared-memory access's data is back, issued at Start.
   double sharedAccess(const StaticInst &SI, const MemAccess &M,
                       const uint64_t *Lines, double Start, uint64_t Cta);
+  /// The cycle a compare-and-swap loop (a shared atomic sm_90 has no
+  /// instruction for) is done, started at S0 with the shared pipe free.
+  double casLoop(const MemAccess &M, const uint64_t *Lines, double S0,
+                 uint64_t Cta);
+  /// Its rounds, each lane's after the last store on its word (WordFree),
+  /// and the LDS wavefronts of all its rounds (LdsWavefronts).
+  double casRounds(const MemAccess &M, const uint64_t *Lines, double S0,
+                   double Round, double Land, uint64_t Cta,
+                   double &LdsWavefronts);
 
   const Config *C = nullptr;
   LineCache L1;
@@ -109,8 +118,8 @@ private:
   /// When each atomic address is next free in this SM's share of its atomic
   /// unit (direct-mapped like AtomicOwners; sized on first use).
   std::vector<std::pair<uint64_t, double>> AtomicFree;
-  /// When each shared word is next free for a compare-and-swap loop's
-  /// update (by CTA and word; direct-mapped, sized on first use).
+  /// When the last compare-and-swap loop's store on each shared word
+  /// landed (by CTA and word; direct-mapped, sized on first use).
   std::vector<std::pair<uint64_t, double>> WordFree;
 };
 
@@ -120,6 +129,9 @@ struct WarpState {
   uint32_t Smsp = 0, Cta = 0, BarId = 0;
   uint64_t Age = 0;
   uint64_t StartAt = 0, BranchUntil = 0, FenceUntil = 0, BarUntil = 0;
+  /// In a compare-and-swap loop (a shared atomic sm_90 has no instruction
+  /// for) until then: its rounds issue, the warp's next instruction waits.
+  uint64_t LoopUntil = 0;
   /// The code line of its next instruction and the cycle that line is in
   /// its sub-partition's L0 instruction cache (SmSim::fetchNext).
   uint64_t FetchLine = Never, FetchUntil = 0;

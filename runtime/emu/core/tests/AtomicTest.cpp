@@ -6,6 +6,8 @@
 // vector form are not emitted by clang 22, so they are checked here.)
 #include "TestUtil.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstring>
 
 using namespace emutest;
@@ -63,6 +65,76 @@ TEST(Atomics, AddF32FlushesSubnormalsOnGlobalMemoryOnly) {
   EXPECT_EQ(Out[6], 0x00400000u) << "atom.shared.add.f32 keeps subnormals";
   EXPECT_EQ(Out[7], 0x00400000u) << "so does a generic address of shared";
   EXPECT_EQ(Out[8], 0x00c00000u) << "the old value is returned unflushed";
+}
+
+} // namespace
+
+// Which shared atomics the timing model charges as sm_90's compare-and-swap
+// loop (TimingSink.cpp, sharedAtomicLoops): 32 lanes on 32 words of one
+// bank, ten times. A loop lets one lane per bank store a round (32 rounds
+// of about 75 cycles); one ATOMS takes 32 passes of the pipe.
+
+namespace {
+
+uint64_t modeledSharedAtomic(const std::string &Op, const std::string &Val) {
+  const std::string Text = R"(
+.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry k() {
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  .reg .f32 %f<2>;
+  .reg .f64 %fd<2>;
+  .reg .pred %p<2>;
+  .shared .align 8 .b8 sh[4096];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd1, %r1, 128;
+  mov.u64 %rd2, sh;
+  add.u64 %rd2, %rd2, %rd1;
+  mov.u32 %r2, 0;
+L:
+  atom.shared.)" + Op + ", [%rd2], " +
+                           Val + R"(;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 10;
+  @%p1 bra L;
+  ret;
+}
+)";
+  std::string Err;
+  auto M = loadText(Text, &Err);
+  EXPECT_TRUE(M) << Err;
+  if (!M)
+    return 0;
+  setenv("WARPSCOPE_EMU_MODEL", "h100-sxm", 1);
+  const bool Ok = launch(*M, "k", {1, 1, 1}, {32, 1, 1}, Args(), &Err);
+  unsetenv("WARPSCOPE_EMU_MODEL");
+  EXPECT_TRUE(Ok) << Op << ": " << Err;
+  auto T = nlohmann::json::parse(M->groundTruthJson());
+  return T["launches"][0]["modeled"]["cycles"].get<uint64_t>();
+}
+
+TEST(Atomics, SharedAtomicsWithoutAnAtomsAreCompareAndSwapLoops) {
+  const uint64_t Native = modeledSharedAtomic("add.u32 %r3", "2");
+  ASSERT_GT(Native, 0u);
+  // 31 rounds more than one ATOMS's, each at least 70 cycles, ten times.
+  const uint64_t Loop = Native + 10 * 31 * 70;
+  const std::pair<const char *, const char *> Loops[] = {
+      {"add.f32 %f1", "0f3F800000"},
+      {"add.f64 %fd1", "0d3FF0000000000000"},
+      {"add.u64 %rd3", "1"},
+      {"min.s64 %rd3", "1"},
+      {"and.b64 %rd3", "1"}};
+  for (auto [Op, Val] : Loops)
+    EXPECT_GT(modeledSharedAtomic(Op, Val), Loop) << Op;
+  const std::pair<const char *, const char *> Natives[] = {
+      {"min.u32 %r3", "1"},
+      {"xor.b32 %r3", "1"},
+      {"exch.b64 %rd3", "1"},
+      {"cas.b32 %r3", "%r1, 1"}};
+  for (auto [Op, Val] : Natives)
+    EXPECT_LT(modeledSharedAtomic(Op, Val), Native + 1000) << Op;
 }
 
 } // namespace

@@ -144,6 +144,26 @@ void addSharedAtomic(WarpTrace &W, uint32_t Id, unsigned Lanes) {
   addMem(W, Id, M);
 }
 
+// A shared atomic whose lanes are on the given words: Words[k] by Lanes[k]
+// lanes, with the counts the core gives (MemCount.cpp: passes = the most
+// lanes on one bank, wavefronts = the most distinct words on one bank).
+void addSharedAtomicOn(WarpTrace &W, uint32_t Id,
+                       std::vector<std::pair<uint64_t, unsigned>> On) {
+  MemAccess M;
+  M.Counted = M.Shared = true;
+  unsigned Lanes[32] = {}, Words[32] = {};
+  M.AtomBegin = (uint32_t)W.Lines.size();
+  for (auto [Word, N] : On) {
+    Lanes[Word & 31] += N, ++Words[Word & 31];
+    M.SharedMaxSame = std::max<uint16_t>(M.SharedMaxSame, (uint16_t)N);
+    W.Lines.push_back(Word << 6 | (N - 1));
+  }
+  M.NSharedAtoms = (uint16_t)On.size();
+  M.SharedPasses = (uint16_t)*std::max_element(Lanes, Lanes + 32);
+  M.Wavefronts = *std::max_element(Words, Words + 32);
+  addMem(W, Id, M);
+}
+
 // A global load or store of one sector of line Line.
 void addGlobal(WarpTrace &W, uint32_t Id, uint64_t Line, uint32_t Sectors = 1) {
   MemAccess M;
@@ -454,26 +474,94 @@ TEST(TimingMechanism, AHitOnALineInFlightWaitsForItsFill) {
   EXPECT_GE(Cycles, C.DramLatency + 100 * C.Pipes[(int)Pipe::Fp32].Latency);
 }
 
+// sm_90's loop (kmeans_accumulate's SASS): LDS, FADD, ATOMS.CAST.SPIN,
+// ISETP, BRA, each waiting for the one before.
+double casRound(const Config &C) {
+  return 2 * C.SharedLatency + C.SharedAtomicCycles +
+         C.Pipes[(int)Pipe::Fp32].Latency + C.Pipes[(int)Pipe::Int].Latency +
+         C.Pipes[(int)Pipe::Branch].Latency;
+}
+
+// One lane on each of N words of one bank (5, 37, 69, ...).
+std::vector<std::pair<uint64_t, unsigned>> oneBank(unsigned N) {
+  std::vector<std::pair<uint64_t, unsigned>> On;
+  for (uint64_t K = 0; K < N; ++K)
+    On.push_back({5 + 32 * K, 1});
+  return On;
+}
+
 TEST(TimingMechanism, FloatSharedAddIsACompareAndSwapLoop) {
   Config C = config();
   C.SharedAtomicCycles = 3;
-  const double Round = C.SharedLatency + 3 + C.Pipes[(int)Pipe::Fp32].Latency +
-                       C.Pipes[(int)Pipe::Int].Latency +
-                       C.Pipes[(int)Pipe::Branch].Latency;
-  auto Run = [&](uint32_t Id, unsigned Lanes, unsigned Warps) {
-    std::vector<WarpTrace> Ws(Warps);
-    for (WarpTrace &W : Ws)
-      for (int K = 0; K < 10; ++K) {
-        addSharedAtomic(W, Id, Lanes);
-        add(W, UseExch);
-      }
-    return model(C, {cta(Ws)}, 32 * Warps).Cycles;
+  const double Round = casRound(C);
+  auto Run = [&](uint32_t Id, std::vector<std::pair<uint64_t, unsigned>> On) {
+    WarpTrace W;
+    for (int K = 0; K < 10; ++K) {
+      addSharedAtomicOn(W, Id, On);
+      add(W, UseExch);
+    }
+    return (double)model(C, {cta({W})}).Cycles;
   };
-  // A round per lane on the word, each a compare-and-swap round trip.
-  EXPECT_GE(Run(SharedFAdd, 8, 1), Run(SharedFAdd, 1, 1) + 10 * 7 * Round);
-  EXPECT_GT(Run(SharedFAdd, 8, 1), 2 * Run(SharedAtom, 8, 1));
-  // Four warps on the same word wait for each other's updates.
-  EXPECT_GE(Run(SharedFAdd, 8, 4), Run(SharedFAdd, 8, 1) + 10 * 8 * 2 * Round);
+  // .SPIN lets one lane per bank try its store a round: 8 lanes on 8 words
+  // of one bank take 8 rounds, on 8 banks one; 8 lanes on one word, 8.
+  const double OneBank = Run(SharedFAdd, oneBank(8));
+  const double EightBanks =
+      Run(SharedFAdd,
+          {{5, 1}, {6, 1}, {7, 1}, {8, 1}, {9, 1}, {10, 1}, {11, 1}, {12, 1}});
+  EXPECT_NEAR(OneBank - EightBanks, 10 * 7 * Round, 10 * 7 * 2);
+  EXPECT_NEAR(Run(SharedFAdd, {{5, 8}}) - EightBanks, 10 * 7 * Round,
+              10 * 7 * 2);
+  // A native ATOMS (integer add) is no loop: its passes, one latency.
+  EXPECT_GT(Run(SharedFAdd, {{5, 8}}), 2 * Run(SharedAtom, {{5, 8}}));
+}
+
+TEST(TimingMechanism, ACompareAndSwapLoopHoldsItsWarpAndThePipe) {
+  Config C = config();
+  C.SharedAtomicCycles = 3;
+  const double Round = casRound(C);
+  // The loop is control flow: the FMAs after it wait for its 8 rounds,
+  // though they do not read its result (each loop on its own words); the
+  // next loop issues after the last FMA issued.
+  WarpTrace W;
+  for (uint64_t K = 0; K < 10; ++K) {
+    addSharedAtomicOn(W, SharedFAdd, {{64 * K + 5, 8}});
+    add(W, Fma, 20);
+  }
+  const double Fp32 = C.Pipes[(int)Pipe::Fp32].Latency;
+  EXPECT_GE((double)model(C, {cta({W})}).Cycles, 10 * (8 * Round + 19 * Fp32));
+  // Each round's LDS reads the words with a lane still to store (8 words
+  // of one bank: 8 + 7 + ... + 1 wavefronts) and its ATOMS takes a pass.
+  SharedSide Side;
+  MemorySide Mem;
+  Mem.init(C, 1, 0, Side);
+  WarpTrace V;
+  addSharedAtomicOn(V, SharedFAdd, oneBank(8));
+  static const std::vector<StaticInst> T = table();
+  const uint64_t Done =
+      Mem.access(T[SharedFAdd], V.Mems[0], V.Lines.data(), 1000, 0);
+  EXPECT_EQ(Done, 1000 + (uint64_t)(8 * Round));
+  EXPECT_DOUBLE_EQ(Mem.SharedFree, 1000 + 36 + 8 * 3);
+}
+
+TEST(TimingMechanism, AnotherWarpsStoreOnTheWordFailsTheLane) {
+  // Four warps of a CTA, one lane each on one word: a lane whose LDS read
+  // the word before another warp's store landed fails and retries a round
+  // later, so the warps' stores take a round each; on four words, none
+  // waits.
+  Config C = config();
+  C.SharedAtomicCycles = 3;
+  const double Round = casRound(C);
+  auto Run = [&](bool SameWord) {
+    std::vector<WarpTrace> Ws(4);
+    for (uint64_t K = 0; K < 4; ++K)
+      for (int J = 0; J < 10; ++J) {
+        addSharedAtomicOn(Ws[K], SharedFAdd, {{SameWord ? 5 : 5 + K, 1}});
+        add(Ws[K], UseExch);
+      }
+    return (double)model(C, {cta(Ws)}, 128).Cycles;
+  };
+  EXPECT_LE(Run(false), 10 * (Round + 20) + 100);
+  EXPECT_GE(Run(true), Run(false) + 10 * 3 * Round - 100);
 }
 
 TEST(TimingMechanism, CacheSetsAreHashed) {
