@@ -154,13 +154,13 @@ bool slotRead(const Function &F, uint32_t Slot) {
 
 // Which shared-memory atomics sm_90 does in one ATOMS and which ptxas
 // builds as a compare-and-swap loop (LDS, the operation, ATOMS.CAST.SPIN,
-// repeated until the store succeeds), by operation and operand type. ATOMS
-// has ADD, MIN, MAX, AND, OR, XOR on 32-bit integers, INC and DEC on u32,
-// EXCH and CAS on 32 and 64 bits, and no floating-point operation (NVIDIA's
-// SASS description of ATOMS, docs/timing-model.md "Shared atomics"); a
+// repeated until the store succeeds), by operation and operand type: a
 // float add on shared memory is the loop in sm_90 SASS (kmeans_accumulate,
-// test/fixtures/gpu/h200/sass/kmeans). Other widths (16-bit, 128-bit) are
-// not known and are charged as one ATOMS.
+// test/fixtures/gpu/h200/sass/kmeans), 32-bit integer operations and
+// inc/dec are ATOMS (hist_shared's ATOMS.POPC.INC); 64-bit integer add,
+// min, max, and, or, xor are taken to loop like the floats (an assumption:
+// no sm_90 SASS of one was read; docs/timing-model.md "Atomics"). Others
+// (16-bit, 128-bit) are not known and are charged as one ATOMS.
 struct SharedAtomicForm {
   bool Int32, Int64, Float; ///< one ATOMS for operands of this type
 };

@@ -143,38 +143,40 @@ double MemorySide::casLoop(const MemAccess &M, const uint64_t *Lines, double S0,
                            uint64_t Cta) {
   // sm_90's loop (kmeans_accumulate's SASS): LDS, FADD, ATOMS.CAST.SPIN,
   // ISETP, BRA back to the LDS, each waiting for the one before, so a round
-  // is two shared-memory round trips and three ALU latencies. .SPIN fails
-  // every lane of a bank but one before it tries its store, so a warp
-  // stores at most one lane per bank a round: its rounds are the most lanes
-  // on one bank (SharedPasses), a pass of the pipe each. A lane's store
-  // lands Land into its round; it fails when another warp's store on its
-  // word landed after its LDS: the lane succeeds in the first round of its
-  // warp that starts after the word's last store.
+  // is two shared-memory round trips and three ALU latencies. Of a warp's
+  // lanes on one word one stores a round (lanes grouped by address, as a
+  // public NVIDIA patent describes; not measured on sm_90), so its rounds
+  // are the most lanes on one word; each round's LDS and ATOMS touch the
+  // words with a lane still to store, a wavefront per such word on the
+  // busiest bank. A lane's store lands Land into its round; it fails when
+  // another warp's store on its word landed after its LDS: the lane
+  // succeeds in the first round of its warp that starts after the word's
+  // last store.
   const double Pass = C->SharedAtomicCycles;
   const double Land =
       C->SharedLatency + C->Pipes[(int)Pipe::Fp32].Latency + Pass;
   const double Round = Land + C->SharedLatency +
                        C->Pipes[(int)Pipe::Int].Latency +
                        C->Pipes[(int)Pipe::Branch].Latency;
-  double Rounds = std::max<uint16_t>(1, M.SharedPasses);
+  double Rounds = std::max<uint16_t>(1, M.SharedMaxSame);
   double LdsWavefronts = Rounds * std::max(1u, M.Wavefronts);
   if (M.NSharedAtoms) {
     if (WordFree.empty())
       WordFree.assign(size_t(1) << AtomicSlotBits, {0, 0.0});
     Rounds = casRounds(M, Lines, S0, Round, Land, Cta, LdsWavefronts);
   }
-  SharedFree = S0 + LdsWavefronts + Rounds * Pass;
-  return S0 + Rounds * Round;
+  // A round's bank conflicts serialize its LDS and its ATOMS.
+  SharedFree = S0 + LdsWavefronts * (1 + Pass);
+  return S0 + Rounds * Round + (LdsWavefronts - Rounds) * (1 + Pass);
 }
 
 double MemorySide::casRounds(const MemAccess &M, const uint64_t *Lines,
                              double S0, double Round, double Land, uint64_t Cta,
                              double &LdsWavefronts) {
-  // Per bank, its lanes take this warp's rounds one after another (the
-  // words in the order listed); per word, a lane's round starts after the
-  // word's last store (another warp's, or this warp's round before).
-  uint32_t BankNext[32] = {}; // per bank: its next free round of this warp
-  uint32_t Ends[32];          // per word: the round after its last lane's
+  // Per word, its lanes take this warp's rounds one after another, and a
+  // lane's round starts after the word's last store (another warp's, or
+  // this warp's round before).
+  uint32_t Ends[32]; // per word: the round after its last lane's
   uint8_t Banks[32];
   const uint32_t N = std::min<uint32_t>(M.NSharedAtoms, 32);
   uint32_t Rounds = 1;
@@ -186,14 +188,13 @@ double MemorySide::casRounds(const MemAccess &M, const uint64_t *Lines,
     if (Slot.first != Key)
       Slot = {Key, 0.0};
     const uint8_t Bank = Word & 31;
-    uint32_t R = BankNext[Bank];
+    uint32_t R = 0;
     for (uint64_t Lane = 0; Lane <= (Packed & 63); ++Lane) {
       if (S0 + R * Round < Slot.second && Round > 0)
         R = (uint32_t)std::ceil((Slot.second - S0) / Round);
       Slot.second = S0 + R * Round + Land;
       ++R;
     }
-    BankNext[Bank] = R;
     Ends[K] = R, Banks[K] = Bank;
     Rounds = std::max(Rounds, R);
   }

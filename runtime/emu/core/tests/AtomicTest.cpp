@@ -70,9 +70,9 @@ TEST(Atomics, AddF32FlushesSubnormalsOnGlobalMemoryOnly) {
 } // namespace
 
 // Which shared atomics the timing model charges as sm_90's compare-and-swap
-// loop (TimingSink.cpp, sharedAtomicLoops): 32 lanes on 32 words of one
-// bank, ten times. A loop lets one lane per bank store a round (32 rounds
-// of about 75 cycles); one ATOMS takes 32 passes of the pipe.
+// loop (TimingSink.cpp, sharedAtomicLoops): 32 lanes on one word, ten
+// times. A loop lets one lane of a word store a round (32 rounds of about
+// 75 cycles); one ATOMS takes 32 passes of the pipe.
 
 namespace {
 
@@ -89,7 +89,7 @@ uint64_t modeledSharedAtomic(const std::string &Op, const std::string &Val) {
   .reg .pred %p<2>;
   .shared .align 8 .b8 sh[4096];
   mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd1, %r1, 128;
+  mul.wide.u32 %rd1, %r1, 0;
   mov.u64 %rd2, sh;
   add.u64 %rd2, %rd2, %rd1;
   mov.u32 %r2, 0;

@@ -502,13 +502,14 @@ TEST(TimingMechanism, FloatSharedAddIsACompareAndSwapLoop) {
     }
     return (double)model(C, {cta({W})}).Cycles;
   };
-  // .SPIN lets one lane per bank try its store a round: 8 lanes on 8 words
-  // of one bank take 8 rounds, on 8 banks one; 8 lanes on one word, 8.
+  // Of the lanes on one word one stores a round: 8 lanes on one word take
+  // 8 rounds; on 8 words of one bank one round whose LDS and ATOMS each
+  // take 8 wavefronts; on 8 banks one round of one wavefront.
   const double OneBank = Run(SharedFAdd, oneBank(8));
   const double EightBanks =
       Run(SharedFAdd,
           {{5, 1}, {6, 1}, {7, 1}, {8, 1}, {9, 1}, {10, 1}, {11, 1}, {12, 1}});
-  EXPECT_NEAR(OneBank - EightBanks, 10 * 7 * Round, 10 * 7 * 2);
+  EXPECT_NEAR(OneBank - EightBanks, 10 * 7 * (1 + C.SharedAtomicCycles), 20);
   EXPECT_NEAR(Run(SharedFAdd, {{5, 8}}) - EightBanks, 10 * 7 * Round,
               10 * 7 * 2);
   // A native ATOMS (integer add) is no loop: its passes, one latency.
@@ -529,8 +530,8 @@ TEST(TimingMechanism, ACompareAndSwapLoopHoldsItsWarpAndThePipe) {
   }
   const double Fp32 = C.Pipes[(int)Pipe::Fp32].Latency;
   EXPECT_GE((double)model(C, {cta({W})}).Cycles, 10 * (8 * Round + 19 * Fp32));
-  // Each round's LDS reads the words with a lane still to store (8 words
-  // of one bank: 8 + 7 + ... + 1 wavefronts) and its ATOMS takes a pass.
+  // A round's LDS and ATOMS touch the words with a lane still to store (8
+  // words of one bank: 8 wavefronts each, in one round), serialized.
   SharedSide Side;
   MemorySide Mem;
   Mem.init(C, 1, 0, Side);
@@ -539,8 +540,8 @@ TEST(TimingMechanism, ACompareAndSwapLoopHoldsItsWarpAndThePipe) {
   static const std::vector<StaticInst> T = table();
   const uint64_t Done =
       Mem.access(T[SharedFAdd], V.Mems[0], V.Lines.data(), 1000, 0);
-  EXPECT_EQ(Done, 1000 + (uint64_t)(8 * Round));
-  EXPECT_DOUBLE_EQ(Mem.SharedFree, 1000 + 36 + 8 * 3);
+  EXPECT_EQ(Done, 1000 + (uint64_t)(Round + 7 * (1 + 3)));
+  EXPECT_DOUBLE_EQ(Mem.SharedFree, 1000 + 8 * (1 + 3));
 }
 
 TEST(TimingMechanism, AnotherWarpsStoreOnTheWordFailsTheLane) {
