@@ -224,6 +224,24 @@ __global__ void sharedIncrement(int *out, int reps) {
   out[threadIdx.x] = word;
 }
 
+// A float add on shared memory, its result unused: sm_90 has no ATOMS for
+// it, so ptxas loops LDS; FADD; ATOMS.CAST.SPIN; ISETP; BRA until the
+// store succeeds. One warp, `reps` adds; lane l on word (l * stride) mod
+// 1024: stride 0, all on one word; stride 32, 32 words of bank 0. How a
+// round picks its storing lanes (one per word or one per bank) is what
+// the two tell apart (docs/gpu-runbook.md).
+__global__ void sharedFloatAdd(int *out, int stride, int reps) {
+  __shared__ float s[1024];
+  for (int k = threadIdx.x; k < 1024; k += 32)
+    s[k] = 0.0f;
+  __syncwarp();
+  float *w = &s[(threadIdx.x * stride) & 1023];
+  for (int r = 0; r < reps; ++r)
+    atomicAdd(w, 1.0f);
+  __syncwarp();
+  out[threadIdx.x] = (int)*w;
+}
+
 // nw_tile_diag's staging loop: 8 lanes copy `n` ints, 256 apart, from
 // global to shared memory, each iteration's 32 bytes on a line of its own
 // (from DRAM). ptxas unrolls it by 4 and issues 4 loads before their
@@ -347,6 +365,11 @@ int main() {
   stagingKept<<<1, 8>>>(table + 3 * 256 * 256, o, 256 * 128);
   stagingStrided<<<1, 8>>>(table + 4 * 256 * 256, o, 256 * 64, 256);
   stagingStrided<<<1, 8>>>(table + 5 * 256 * 256, o, 256 * 128, 256);
+  // Shared compare-and-swap loops: lanes on one word, on one bank's words.
+  for (int stride : {0, 32}) {
+    sharedFloatAdd<<<1, 32>>>(o, stride, 100);
+    sharedFloatAdd<<<1, 32>>>(o, stride, 200);
+  }
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("%s\n", e == cudaSuccess ? "done" : cudaGetErrorString(e));
   return e == cudaSuccess ? 0 : 1;

@@ -46,7 +46,8 @@ import ncu_csv  # Nsight Compute's CSV, its one reader
 EMPTY = 33  # the empty kernel: the launch's fixed cost
 FENCES = 40  # casLoop x2, addLoop x2, storeFence none, gl, sys x2 each
 THIRD = 50  # sharedIncrement, staging, stagingKept, stagingStrided x2 each
-LAUNCHES = 58
+CAS = 58  # sharedFloatAdd on one word x2, on 32 words of one bank x2
+LAUNCHES = 62
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -252,6 +253,20 @@ def main():
     strided = (cyc[g + 7] - cyc[g + 6]) / 64
     row("loop with an unknown step: loads in flight",
         1 / max(1e-9, 1 - (kept - strided) / c["dram_latency"]), 1, "loads")
+    # A shared float add is a compare-and-swap loop whose round is LDS,
+    # FADD, ATOMS, ISETP, BRA in a dependent chain. The model stores one
+    # lane per word a round, serializing a round's words of one bank (a
+    # wavefront each for its LDS and its ATOMS): 32 lanes on one word take
+    # 32 rounds; on 32 words of one bank, one round of 32 wavefronts. One
+    # lane per bank a round would take 32 there too: the GPU tells.
+    rnd = (2 * c["shared_latency"] + c.get("shared_atomic_cycles", 1) +
+           c["fp32_latency"] + c["int_latency"] + c["branch_latency"])
+    h = CAS
+    row("shared float add (CAS loop), 32 lanes on one word: rounds",
+        (cyc[h + 1] - cyc[h]) / 100 / rnd, 32, "rounds")
+    row("shared float add (CAS loop), 32 words of one bank: rounds",
+        (cyc[h + 3] - cyc[h + 2]) / 100 / rnd,
+        1 + 31 * (1 + c.get("shared_atomic_cycles", 1)) / rnd, "rounds")
     print("| figure (%s) | derived from %s cycles | configured | unit | error |"
           % (a.config, where))
     print("|---|---:|---:|---|---:|")
