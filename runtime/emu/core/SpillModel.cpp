@@ -1,6 +1,7 @@
 //===- SpillModel.cpp - Where ptxas's register spills run -----------------===//
 
 #include "SpillModel.h"
+#include "Exec.h"
 
 #include <algorithm>
 
@@ -350,6 +351,39 @@ void SpillCode::record(timing::WarpTrace &W, uint32_t Pc, bool Before,
     W.Ops.push_back({Id0 + J, (uint32_t)W.Mems.size()});
     W.Mems.push_back(A);
   }
+}
+
+std::unique_ptr<SpillCode> launchSpills(ModuleImpl &M, const Function &K,
+                                        const LaunchParams &P, uint32_t NWarps,
+                                        LaunchRecord &Rec,
+                                        std::vector<timing::StaticInst> &Table,
+                                        uint32_t &Registers) {
+  if (!P.SpillCap)
+    return nullptr;
+  auto Key = std::make_pair(K.Index, P.SpillCap);
+  auto It = M.SpillPlans.find(Key);
+  if (It == M.SpillPlans.end())
+    It = M.SpillPlans.emplace(Key, planSpills(K, P.SpillCap)).first;
+  const SpillPlan &Plan = It->second;
+  Rec.Spills = {P.SpillCap,
+                Plan.Need,
+                Plan.storeBytes(),
+                Plan.loadBytes(),
+                P.PtxasSpillStoreBytes,
+                P.PtxasSpillLoadBytes};
+  if (P.SpillCapChanged) // a what-if's cap: the registers it needs
+    Registers = std::max(Registers, std::min(P.SpillCap, Plan.Need));
+  if (!Plan.any())
+    return nullptr;
+  auto S = std::make_unique<SpillCode>();
+  S->Plan = Plan;
+  S->Function = K.Index;
+  S->FuncBase = M.Code->FuncBase[K.Index];
+  S->Base = (uint32_t)M.Code->Table.size();
+  S->NWarps = NWarps;
+  Table = M.Code->Table;
+  S->extend(Table);
+  return S;
 }
 
 } // namespace warpscope::emu::core

@@ -19,9 +19,11 @@
 #define WARPSCOPE_EMU_CORE_SPILLMODEL_H
 
 #include "Ptx.h"
+#include "warpscope/Emu/Emulator.h"
 #include "warpscope/Emu/TimingModel.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace warpscope::emu::core {
@@ -87,6 +89,18 @@ struct SpillCode {
     const auto &B = Before ? Plan.LoadBegin : Plan.StoreBegin;
     return B[Pc + 1] > B[Pc];
   }
+  /// Stalls (sized like the launch's table) with the spill ops' entries
+  /// folded into their instructions; Stalls itself where S is null.
+  template <class Counts>
+  static const std::vector<Counts> &folded(const SpillCode *S,
+                                           const std::vector<Counts> &Stalls) {
+    if (!S)
+      return Stalls;
+    static thread_local std::vector<Counts> Folded;
+    Folded = Stalls;
+    S->fold(Folded);
+    return Folded;
+  }
   /// Folds the spill ops' entries of Stalls into their instructions and
   /// drops them (Stalls then sized like the module's table).
   template <class Counts> void fold(std::vector<Counts> &Stalls) const {
@@ -108,6 +122,19 @@ struct SpillCode {
     Stalls.resize(Base);
   }
 };
+
+class ModuleImpl;
+struct LaunchRecord;
+
+/// The spill code of a launch of kernel K (null where ptxas did not spill
+/// or the model places none), with Table the module's table and the spill
+/// ops after it, and Registers raised to what the kernel needs under a
+/// what-if's cap; Rec gets the figures (LaunchRecord::Spills).
+std::unique_ptr<SpillCode> launchSpills(ModuleImpl &M, const Function &K,
+                                        const LaunchParams &P, uint32_t NWarps,
+                                        LaunchRecord &Rec,
+                                        std::vector<timing::StaticInst> &Table,
+                                        uint32_t &Registers);
 
 } // namespace warpscope::emu::core
 

@@ -563,50 +563,6 @@ void readModelSettings(ModuleImpl &M, support::SettingsReader &R) {
                          .value_or(9);
 }
 
-namespace {
-
-// The launch's spill code (SpillModel.h), or null where ptxas did not spill
-// or the model places none; the plan is the module's, per kernel and cap.
-std::unique_ptr<SpillCode> spillCode(ModuleImpl &M, const Function &K,
-                                     const LaunchParams &P, uint32_t NWarps,
-                                     LaunchRecord &Rec) {
-  if (!P.SpillCap)
-    return nullptr;
-  auto Key = std::make_pair(K.Index, P.SpillCap);
-  auto It = M.SpillPlans.find(Key);
-  if (It == M.SpillPlans.end())
-    It = M.SpillPlans.emplace(Key, planSpills(K, P.SpillCap)).first;
-  const SpillPlan &Plan = It->second;
-  Rec.Spills = {P.SpillCap,
-                Plan.Need,
-                Plan.storeBytes(),
-                Plan.loadBytes(),
-                P.PtxasSpillStoreBytes,
-                P.PtxasSpillLoadBytes};
-  if (!Plan.any())
-    return nullptr;
-  auto S = std::make_unique<SpillCode>();
-  S->Plan = Plan;
-  S->Function = K.Index;
-  S->FuncBase = M.Code->FuncBase[K.Index];
-  S->Base = (uint32_t)M.Code->Table.size();
-  S->NWarps = NWarps;
-  return S;
-}
-
-template <class Counts>
-const std::vector<Counts> &foldSpills(const SpillCode *S,
-                                      const std::vector<Counts> &Stalls) {
-  if (!S)
-    return Stalls;
-  static thread_local std::vector<Counts> Folded;
-  Folded = Stalls;
-  S->fold(Folded);
-  return Folded;
-}
-
-} // namespace
-
 void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
                 uint32_t RegistersPerThread, LaunchRecord &Rec) {
   if (!M.Code || M.Code->ProbesModeled != M.ModelProbes)
@@ -626,15 +582,9 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
           : (uint64_t)K.Shared.StaticBytes + P.DynamicSharedBytes;
   const uint32_t NWarps = (uint32_t)((Threads + 31) / 32);
   // Where ptxas spilled: its spill code, after the module's instructions.
-  std::unique_ptr<SpillCode> Spill = spillCode(M, K, P, NWarps, Rec);
   std::vector<StaticInst> WithSpills;
-  if (Spill) {
-    WithSpills = M.Code->Table;
-    Spill->extend(WithSpills);
-    if (P.SpillCapChanged) // a what-if's cap: the registers it needs
-      Shape.RegistersPerThread = std::max(
-          Shape.RegistersPerThread, std::min(P.SpillCap, Spill->Plan.Need));
-  }
+  std::unique_ptr<SpillCode> Spill =
+      launchSpills(M, K, P, NWarps, Rec, WithSpills, Shape.RegistersPerThread);
   timing::LaunchModel Model(*M.Model, Spill ? WithSpills : M.Code->Table,
                             M.Code->NumSlots, Shape, M.SamplePeriod, M.ModelSms,
                             M.ModeledLaunches++, M.ExactStalls);
@@ -658,9 +608,11 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
   if (!M.SamplePeriod && !M.ExactStalls)
     return;
   if (M.ExactStalls)
-    timing::addStalls(M.Exact, foldSpills(Spill.get(), Model.stallCycles()));
+    timing::addStalls(M.Exact,
+                      SpillCode::folded(Spill.get(), Model.stallCycles()));
   if (M.SamplePeriod) {
-    timing::addStalls(M.Samples, foldSpills(Spill.get(), Model.samples()));
+    timing::addStalls(M.Samples,
+                      SpillCode::folded(Spill.get(), Model.samples()));
     M.SampledPeriod = M.SamplePeriod;
   }
   M.SampledConfig = M.Model->Name;

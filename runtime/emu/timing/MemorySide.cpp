@@ -242,8 +242,6 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     return (uint64_t)std::ceil(Done);
   }
   const bool Store = SI.K == Kind::Store;
-  if (Store && SI.Sp == Space::Local)
-    return localStore(M, Lines, L0, Done);
   uint32_t L1Miss = 0, L2Miss = 0;
   // A line whose fill is on its way (another load missed it) is no hit
   // before the data arrives: the load waits for that fill (the miss's
@@ -289,20 +287,6 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
   double D0 = std::max(A0, DramFree);
   DramFree = D0 + DramSectors * 32 / DramShare;
   return Filled(std::max(Done, D0 + C->DramLatency));
-}
-
-// Local memory (a thread's spills and stack arrays) is cached in L1 write-
-// back: a store allocates its lines there and leaves the SM only when they
-// are evicted (not modeled), so a spilled value's reload hits in L1 unless
-// the resident warps' spill areas outgrow it (docs/timing-model.md,
-// "Register spills").
-uint64_t MemorySide::localStore(const MemAccess &M, const uint64_t *Lines,
-                                double L0, double Done) {
-  const uint64_t At = (uint64_t)std::ceil(std::max(Done, L0 + C->L1Latency));
-  for (uint32_t K = 0; K < M.NLines; ++K)
-    if (!L1.access(Lines[M.LineBegin + K], true) && L1.fill())
-      *L1.fill() = At;
-  return At;
 }
 
 } // namespace warpscope::emu::timing

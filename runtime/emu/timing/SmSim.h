@@ -100,9 +100,6 @@ private:
   /// The cycle a shared-memory access's data is back, issued at Start.
   double sharedAccess(const StaticInst &SI, const MemAccess &M,
                       const uint64_t *Lines, double Start, uint64_t Cta);
-  /// A local-memory store: L1 is write-back for local memory.
-  uint64_t localStore(const MemAccess &M, const uint64_t *Lines, double L0,
-                      double Done);
 
   const Config *C = nullptr;
   LineCache L1;
