@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../GroundTruth.h"
+#include "../ProfileModel.h"
 #include "GpaCommon.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <optional>
@@ -36,7 +37,43 @@ template <typename Fn> void eachEdge(const KernelView &V, Fn F) {
 
 std::string fmtSamples(double N) { return formatNumber(N, 1); }
 
-void registerIncrease(const Inputs &, const KernelView &V, Match &M) {
+/// Where ptxas reports spills: the change is the register cap (re-simulated
+/// as WhatIf::MaxRegisters, 255: none). The timing model's spill reloads
+/// have no PTX instruction (docs/timing-model.md, "Register spills"): on
+/// modeled samples, the memory dependency stalls at an instruction that no
+/// kept edge from a load explains are its waits for reloaded registers.
+void spilledRegisters(const Inputs &In, const KernelView &V, Match &M) {
+  const warpscope::MachineResources *R =
+      V.Profile && V.Profile->Resources ? &*V.Profile->Resources : nullptr;
+  if (!R || !R->Known || !R->Registers ||
+      (!R->SpillStoreBytes.value_or(0) && !R->SpillLoadBytes.value_or(0)))
+    return;
+  M.Change.Kernel = V.Kernel;
+  M.Change.MaxRegisters = 255;
+  M.Evidence = formatv("ptxas: {0} registers, {1} B spill stores, {2} B "
+                       "spill loads",
+                       R->Registers, R->SpillStoreBytes.value_or(0),
+                       R->SpillLoadBytes.value_or(0))
+                   .str();
+  if (In.SampleSource != "model")
+    return;
+  for (const FunctionBlame *B : V.Parts) {
+    std::vector<bool> FromLoad(B->Code->Instrs.size(), false);
+    for (const BlameEdge &E : B->Edges)
+      if (!*E.PrunedBy && E.Kind == StallKind::MemoryDep && E.Samples > 0)
+        FromLoad[E.Use] = true;
+    for (unsigned I = 0; I < B->Code->Instrs.size(); ++I) {
+      const double N = B->Stalls[I].of(StallKind::MemoryDep);
+      if (N <= 0 || FromLoad[I])
+        continue;
+      M.M += N;
+      M.Hotspots.push_back(instrHotspot(
+          *B, I, N, "waits for reloaded spilled registers (modeled)"));
+    }
+  }
+}
+
+void registerIncrease(const Inputs &In, const KernelView &V, Match &M) {
   eachEdge(V, [&](const FunctionBlame &B, const BlameEdge &E) {
     if (E.Class != DepClass::LocalMemory)
       return;
@@ -52,6 +89,7 @@ void registerIncrease(const Inputs &, const KernelView &V, Match &M) {
           B, I, N, "local memory throttling at '" + In.Opcode + "'"));
     }
   });
+  spilledRegisters(In, V, M);
   M.Hints = {"Local memory here is register spills or a local array: raise "
              "the register limit (__launch_bounds__ with fewer threads, "
              "-maxrregcount) or index arrays with compile-time constants so "

@@ -153,6 +153,11 @@ static std::string describeChange(const emu::WhatIf &W) {
     Parts.push_back(formatv("{0} registers/thread", W.Registers));
   if (W.Shared >= 0)
     Parts.push_back(formatv("{0} B shared/block", W.Shared));
+  if (W.MaxRegisters)
+    Parts.push_back(
+        W.MaxRegisters >= 255
+            ? std::string("no register cap")
+            : formatv("a cap of {0} registers/thread", W.MaxRegisters).str());
   return join(Parts, ", ");
 }
 

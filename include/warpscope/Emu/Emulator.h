@@ -65,6 +65,15 @@ struct LaunchParams {
   /// Shared memory per block the timing model places blocks by, when not
   /// the kernel's own (a what-if, WhatIf.h); -1: the kernel's.
   int64_t ModelSharedBytes = -1;
+  /// When ptxas spilled (`ptxas -v`: bytes of spill stores and loads, not
+  /// where): the register cap the timing model places the spill code for
+  /// (docs/timing-model.md, "Register spills"); 0: no spill code. A what-if
+  /// (WhatIf.h, maxregs) may raise it, then RegistersPerThread is what the
+  /// kernel needs under it.
+  uint32_t SpillCap = 0;
+  uint64_t PtxasSpillStoreBytes = 0, PtxasSpillLoadBytes = 0;
+  /// The cap is a what-if's, not ptxas's.
+  bool SpillCapChanged = false;
 };
 
 /// The modeled samples at one PTX instruction (pcsamples-*.json, schema

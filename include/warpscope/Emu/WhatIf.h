@@ -8,6 +8,10 @@
 //   registers=N  the timing model places blocks as if each thread had N
 //                registers (the functional run is unchanged)
 //   shared=N     ... and as if each block had N bytes of shared memory
+//   maxregs=N    a kernel ptxas spilled is compiled under a register cap
+//                of N: the timing model's spill code (docs/timing-model.md,
+//                "Register spills") is placed for N, and blocks are placed
+//                by the registers it needs under N (255: no cap)
 // grid and block change what the kernel computes unless its work is a
 // grid-stride loop: the advisor asks for them only there. This header is
 // the format's one writer (formatWhatIf) and one reader (parseWhatIf).
@@ -25,12 +29,15 @@ namespace warpscope::emu {
 inline constexpr const char *WhatIfVariable = "WARPSCOPE_EMU_WHATIF";
 
 struct WhatIf {
-  std::string Kernel;     ///< mangled
-  uint32_t Grid = 0;      ///< 0: unchanged
-  uint32_t Block = 0;     ///< 0: unchanged
-  uint32_t Registers = 0; ///< 0: unchanged
-  int64_t Shared = -1;    ///< bytes per block; -1: unchanged
-  bool any() const { return Grid || Block || Registers || Shared >= 0; }
+  std::string Kernel;        ///< mangled
+  uint32_t Grid = 0;         ///< 0: unchanged
+  uint32_t Block = 0;        ///< 0: unchanged
+  uint32_t Registers = 0;    ///< 0: unchanged
+  int64_t Shared = -1;       ///< bytes per block; -1: unchanged
+  uint32_t MaxRegisters = 0; ///< 0: unchanged
+  bool any() const {
+    return Grid || Block || Registers || Shared >= 0 || MaxRegisters;
+  }
 };
 
 inline std::string formatWhatIf(const WhatIf &W) {
@@ -48,6 +55,8 @@ inline std::string formatWhatIf(const WhatIf &W) {
     Add("registers", W.Registers);
   if (W.Shared >= 0)
     Add("shared", uint64_t(W.Shared));
+  if (W.MaxRegisters)
+    Add("maxregs", W.MaxRegisters);
   return S;
 }
 
@@ -84,9 +93,12 @@ inline bool parseWhatIf(const std::string &Text, WhatIf &Out,
       Out.Registers = uint32_t(V);
     else if (Key == "shared")
       Out.Shared = int64_t(V);
+    else if (Key == "maxregs" && V)
+      Out.MaxRegisters = uint32_t(V);
     else {
       Error = "has '" + Item +
-              "': the keys are grid, block, registers (each > 0) and shared";
+              "': the keys are grid, block, registers, maxregs (each > 0) "
+              "and shared";
       return false;
     }
     Pos = End + 1;

@@ -4,6 +4,7 @@
 
 #include "Ptx.h"
 #include "Racecheck.h"
+#include "SpillModel.h"
 #include "warpscope/Emu/Emulator.h"
 #include "warpscope/Emu/TimingModel.h"
 
@@ -32,6 +33,13 @@ struct LaunchRecord {
   /// The end of the highest shared byte the blocks touched (an offset into
   /// a block's window), and the window's layout (warpscope::SharedTouched).
   uint32_t SharedTouched = 0, StaticShared = 0, DynamicOffset = 0;
+  /// Where ptxas spilled: the cap the model placed spill code for, the
+  /// registers the kernel needs without spilling, the static bytes of the
+  /// placed spill stores and loads, and ptxas's (all 0: no spills).
+  struct SpillFigures {
+    uint32_t Cap = 0, Need = 0;
+    uint64_t Stores = 0, Loads = 0, PtxasStores = 0, PtxasLoads = 0;
+  } Spills{};
 };
 
 std::string srcLoc(const ParsedModule &PM, const Inst &I);
@@ -176,6 +184,8 @@ public:
   unsigned ModelSms = 8;           ///< WARPSCOPE_EMU_MODEL_SMS
   bool ModelProbes = false;        ///< WARPSCOPE_EMU_MODEL_PROBES
   std::unique_ptr<ModelCode> Code; ///< built at the first modeled launch
+  /// Spill code by (Function::Index, register cap): SpillModel.h.
+  std::map<std::pair<uint32_t, uint32_t>, SpillPlan> SpillPlans;
   std::vector<timing::StallCounts> Samples; ///< by ModelCode table index
   /// WARPSCOPE_EMU_STALL_CYCLES: the exact stall cycles too, by the same
   /// index (empty: not taken).

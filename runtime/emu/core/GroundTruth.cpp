@@ -187,6 +187,14 @@ std::string ModuleImpl::groundTruthJson() const {
                           {"scaled", L.Time.Scaled}};
       if (!L.Probes.empty())
         J["modeled"]["probes"] = L.Probes;
+      if (L.Spills.Cap) // docs/timing-model.md, "Register spills"
+        J["modeled"]["spills"] =
+            Json{{"register_cap", L.Spills.Cap},
+                 {"registers_needed", L.Spills.Need},
+                 {"store_bytes", L.Spills.Stores},
+                 {"load_bytes", L.Spills.Loads},
+                 {"ptxas_store_bytes", L.Spills.PtxasStores},
+                 {"ptxas_load_bytes", L.Spills.PtxasLoads}};
     }
     if (L.Interrupted) // counts of the part that ran (docs/emulator.md)
       J["interrupted"] = Json{{"blocks_finished", L.BlocksFinished},

@@ -234,6 +234,13 @@ void Parser::placeInlinedCode() {
   }
 }
 
+// A declared register's width, for the spill model's pressure.
+void Parser::noteSlotBits(uint32_t Slot, Ty Tp) {
+  if (F->SlotBits.size() <= Slot)
+    F->SlotBits.resize(Slot + 1, 0);
+  F->SlotBits[Slot] = Tp == Ty::Pred ? 1 : (uint8_t)(tySize(Tp) * 8);
+}
+
 // After .reg: [.align N] [.v2/.v4] .type names, %r<N> ranges.
 void Parser::parseRegDecl() {
   Ty Tp = Ty::None;
@@ -258,12 +265,14 @@ void Parser::parseRegDecl() {
       for (int64_t K = 0; K < Cnt; ++K) {
         if (Tp == Ty::Pred)
           PredSlots.insert(F->NumSlots);
+        noteSlotBits(F->NumSlots, Tp);
         Scopes.back().Regs[N + std::to_string(K)] = F->NumSlots++;
       }
       F->NumDeclaredRegs += (uint32_t)Cnt;
     } else {
       if (Tp == Ty::Pred)
         PredSlots.insert(F->NumSlots);
+      noteSlotBits(F->NumSlots, Tp);
       Scopes.back().Regs[N] = F->NumSlots++;
       F->NumDeclaredRegs++;
       if (N.rfind(InstrumentationRegisterPrefix, 0) == 0 && Scopes.size() > 2)

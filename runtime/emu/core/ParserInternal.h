@@ -159,6 +159,7 @@ private:
   void parseBody();
   void parseStatement();
   void parseRegDecl();
+  void noteSlotBits(uint32_t Slot, Ty Tp);
   void parseParamDecl();
   void parseLabel();
   void parseLoc();

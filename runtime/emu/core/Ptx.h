@@ -384,6 +384,10 @@ struct Function : InstCounters {
   std::vector<bool> Instrumentation; // inside a WarpScope probe's scope
   uint32_t NumSlots = FirstRegSlot;
   uint32_t NumDeclaredRegs = 0; // .reg names declared (all scopes)
+  /// Per slot: the declared register's width in bits (1 for .pred), 0 for
+  /// slots that are no declared register (constants, specials): the spill
+  /// model's register pressure (SpillModel.h).
+  std::vector<uint8_t> SlotBits;
   std::vector<SlotInit> Inits;
   uint32_t LocalBytes = 0, LocalAlign = 8;
   uint32_t ParamBytes = 0; // per lane

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
+#include "SpillModel.h"
 #include "warpscope/ABI/PtxOpcodes.h"
 #include "warpscope/Support/Settings.h"
 
@@ -313,10 +314,16 @@ StaticInst describe(const Function &F, const Inst &I, const Inst *Prev,
   }
 }
 
-class TimingSink final : public TraceSink {
+// Spills: the launch places spill code (SpillModel.h); a separate
+// instantiation, so that kernels without it pay nothing for it.
+template <bool Spills> class TimingSink final : public TraceSink {
 public:
-  TimingSink(timing::LaunchModel &M, const ModelCode &Code, uint32_t NWarps)
-      : M(M), Code(Code), NWarps(NWarps) {}
+  TimingSink(timing::LaunchModel &M, const ModelCode &Code, uint32_t NWarps,
+             const SpillCode *Spill = nullptr)
+      : M(M), Code(Code), NWarps(NWarps), Spill(Spill) {
+    if constexpr (Spills)
+      Due.assign(NWarps, {NoTarget, 0});
+  }
   bool beginCta(uint64_t Cta) override {
     if (!M.wanted(Cta))
       return false;
@@ -325,10 +332,25 @@ public:
     Cur.Warps.resize(NWarps);
     return true;
   }
-  void endCta() override { M.submit(std::move(Cur)); }
+  void endCta() override {
+    if constexpr (Spills)
+      for (uint32_t W = 0; W < NWarps; ++W)
+        storesDue(W);
+    M.submit(std::move(Cur));
+  }
   void instruction(uint32_t Warp, const Function &F, uint32_t Pc, uint32_t,
                    uint32_t Exec) override {
     timing::WarpTrace &W = Cur.Warps[Warp];
+    if constexpr (Spills) {
+      storesDue(Warp);
+      if (F.Index == Spill->Function &&
+          Code.Roles[Code.FuncBase[F.Index] + Pc] != ModelCode::Free) {
+        if (Spill->at(Pc, true))
+          Spill->record(W, Pc, true, Cur.Cta, Warp, Exec);
+        if (Spill->at(Pc, false))
+          Due[Warp] = {Pc, Exec};
+      }
+    }
     uint32_t Id = Code.FuncBase[F.Index] + Pc;
     timing::TraceOp Op{Id, timing::NoMem};
     // One test on the common path (an ALU instruction): Op is 0.
@@ -369,9 +391,21 @@ public:
   }
 
 private:
+  // The spill stores after a warp's last instruction: recorded before its
+  // next one, once the last one's memory() has come.
+  void storesDue(uint32_t Warp) {
+    auto &[Pc, Exec] = Due[Warp];
+    if (Pc == NoTarget)
+      return;
+    Spill->record(Cur.Warps[Warp], Pc, false, Cur.Cta, Warp, Exec);
+    Pc = NoTarget;
+  }
+
   timing::LaunchModel &M;
   const ModelCode &Code;
   uint32_t NWarps;
+  const SpillCode *Spill;
+  std::vector<std::pair<uint32_t, uint32_t>> Due; ///< per warp: Pc, Exec
   timing::CtaTrace Cur;
   timing::WarpTrace *Last = nullptr;
 };
@@ -584,13 +618,22 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
       P.ModelSharedBytes >= 0
           ? (uint64_t)P.ModelSharedBytes
           : (uint64_t)K.Shared.StaticBytes + P.DynamicSharedBytes;
-  timing::LaunchModel Model(*M.Model, M.Code->Table, M.Code->NumSlots, Shape,
-                            M.SamplePeriod, M.ModelSms, M.ModeledLaunches++,
-                            M.ExactStalls);
   const uint32_t NWarps = (uint32_t)((Threads + 31) / 32);
-  std::vector<std::unique_ptr<TimingSink>> Sinks;
+  // Where ptxas spilled: its spill code, after the module's instructions.
+  std::vector<StaticInst> WithSpills;
+  std::unique_ptr<SpillCode> Spill =
+      launchSpills(M, K, P, NWarps, Rec, WithSpills, Shape.RegistersPerThread);
+  timing::LaunchModel Model(*M.Model, Spill ? WithSpills : M.Code->Table,
+                            M.Code->NumSlots, Shape, M.SamplePeriod, M.ModelSms,
+                            M.ModeledLaunches++, M.ExactStalls);
+  std::vector<std::unique_ptr<TraceSink>> Sinks;
   for (unsigned W = 0; W < std::max(1u, M.Threads); ++W) {
-    Sinks.push_back(std::make_unique<TimingSink>(Model, *M.Code, NWarps));
+    if (Spill)
+      Sinks.push_back(std::make_unique<TimingSink<true>>(Model, *M.Code, NWarps,
+                                                         Spill.get()));
+    else
+      Sinks.push_back(
+          std::make_unique<TimingSink<false>>(Model, *M.Code, NWarps));
     M.TraceSinks.push_back(Sinks.back().get());
   }
   struct Restore { // the sinks die with this launch
@@ -603,9 +646,11 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
   if (!M.SamplePeriod && !M.ExactStalls)
     return;
   if (M.ExactStalls)
-    timing::addStalls(M.Exact, Model.stallCycles());
+    timing::addStalls(M.Exact,
+                      SpillCode::folded(Spill.get(), Model.stallCycles()));
   if (M.SamplePeriod) {
-    timing::addStalls(M.Samples, Model.samples());
+    timing::addStalls(M.Samples,
+                      SpillCode::folded(Spill.get(), Model.samples()));
     M.SampledPeriod = M.SamplePeriod;
   }
   M.SampledConfig = M.Model->Name;

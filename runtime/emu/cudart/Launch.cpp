@@ -124,8 +124,19 @@ cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
            .text("WARPSCOPE_EMU_MODEL")
            .empty()) {
     std::string Why;
-    if (const PtxasKernel *R = cudart::machineResources(*F, Why))
+    if (const PtxasKernel *R = cudart::machineResources(*F, Why)) {
       LP.RegistersPerThread = R->Registers;
+      // Spill code is placed where ptxas spilled, under the cap it had.
+      if (R->SpillStoreBytes || R->SpillLoadBytes) {
+        LP.SpillCap = R->Registers;
+        LP.PtxasSpillStoreBytes = R->SpillStoreBytes;
+        LP.PtxasSpillLoadBytes = R->SpillLoadBytes;
+        if (What.MaxRegisters > R->Registers) {
+          LP.SpillCap = What.MaxRegisters;
+          LP.SpillCapChanged = true;
+        }
+      }
+    }
     if (What.Registers)
       LP.RegistersPerThread = What.Registers;
     LP.ModelSharedBytes = What.Shared;

@@ -51,6 +51,60 @@ TEST(RegisterIncrease, SilentOnGlobalDependency) {
   EXPECT_TRUE(K.run("register_increase").empty());
 }
 
+// The timing model's spill reloads (docs/timing-model.md, "Register
+// spills") have no PTX instruction: the mul waits on the long scoreboard
+// for a register an add wrote, which only a reload explains.
+const char *SpilledUse = R"(.version 8.6
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 k_p0)
+{
+.reg .f32 %f<4>;
+.reg .b64 %rd<4>;
+ld.param.u64 %rd1, [k_p0];
+ld.global.f32 %f1, [%rd1];
+add.f32 %f2, %f1, %f1;
+mul.f32 %f3, %f2, %f2;
+ret;
+}
+)";
+
+void spills(Kernel &K, uint64_t Bytes) {
+  MachineResources R;
+  R.Source = "ptxas";
+  R.Known = true;
+  R.Registers = 32;
+  R.SpillStoreBytes = R.SpillLoadBytes = Bytes;
+  K.Profile.Functions[0].Resources = R;
+  K.In.SampleSource = "model";
+}
+
+TEST(RegisterIncrease, ModeledSpillReloadsAskForNoCap) {
+  Kernel K(SpilledUse);
+  background(K);
+  spills(K, 280);
+  K.stall(K.at("mul.f32"), "long_scoreboard", 20);
+  std::vector<Advice> A = K.run("register_increase");
+  EXPECT_DOUBLE_EQ(only(A), 1.25);
+  ASSERT_FALSE(A.empty());
+  EXPECT_EQ(A[0].Change.Kernel, "k");
+  EXPECT_EQ(A[0].Change.MaxRegisters, 255u);
+  EXPECT_NE(A[0].Estimator.find("280 B spill stores"), std::string::npos)
+      << A[0].Estimator;
+}
+TEST(RegisterIncrease, SilentWithoutSpillsOrOnLoadWaits) {
+  Kernel K(SpilledUse);
+  background(K);
+  spills(K, 0);
+  K.stall(K.at("mul.f32"), "long_scoreboard", 20);
+  EXPECT_TRUE(K.run("register_increase").empty()); // ptxas spilled nothing
+  Kernel L(SpilledUse);
+  background(L);
+  spills(L, 280);
+  L.stall(L.at("add.f32"), "long_scoreboard", 20); // the global load's
+  EXPECT_TRUE(L.run("register_increase").empty());
+}
+
 // The timing model runs div.rn.f32 as a chain of fixed-latency
 // instructions: its reader waits (`wait`).
 TEST(StrengthReduction, FiresOnDivisionResult) {

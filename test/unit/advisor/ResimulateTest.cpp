@@ -102,9 +102,17 @@ TEST(WhatIf, FormatAndParseAgree) {
   ASSERT_TRUE(emu::parseWhatIf(emu::formatWhatIf(W), Back, Error)) << Error;
   EXPECT_EQ(emu::formatWhatIf(Back),
             "_Z4axpyPKfPfi:grid=512,block=256,registers=32,shared=0");
-  for (const char *Bad : {"", "k", "k:", "k:grid", "k:grid=-1", "k:grid=0",
-                          "k:warps=4", "k:grid=4x", "k:grid=99999999999"})
+  for (const char *Bad :
+       {"", "k", "k:", "k:grid", "k:grid=-1", "k:grid=0", "k:warps=4",
+        "k:grid=4x", "k:grid=99999999999", "k:maxregs=0"})
     EXPECT_FALSE(emu::parseWhatIf(Bad, Back, Error)) << Bad;
+  // register_increase's change: the kernel compiled without a cap.
+  emu::WhatIf NoCap;
+  NoCap.Kernel = "_Z3mixPKfPfi";
+  NoCap.MaxRegisters = 255;
+  ASSERT_TRUE(emu::parseWhatIf(emu::formatWhatIf(NoCap), Back, Error)) << Error;
+  EXPECT_EQ(emu::formatWhatIf(Back), "_Z3mixPKfPfi:maxregs=255");
+  EXPECT_EQ(Back.MaxRegisters, 255u);
 }
 
 } // namespace
