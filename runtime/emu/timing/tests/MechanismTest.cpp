@@ -482,7 +482,8 @@ TEST(TimingMechanism, CachesFillSectorsNotLines) {
   EXPECT_GE(Run(32, 2), 2 * Dram);
   EXPECT_LT(Run(64, 2), 2 * Dram);
   EXPECT_GE(Run(64, 2), Dram + L2);
-  // A whole line (mask 0: all four sectors) is one fill, as before.
+  // The whole line (0xf) after sector 0: its three missing sectors are
+  // one more fill, no dearer than one other sector's.
   EXPECT_LT(Run(32, 0xf), Run(32, 4) + 1);
 }
 
