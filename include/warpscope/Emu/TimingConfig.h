@@ -63,6 +63,10 @@ struct Config {
   /// issues a block's loads whose addresses are ready ahead of the uses
   /// (1: the PTX order).
   double BlockLoads = 1;
+  /// Bytes the L2 fetches from DRAM for a load's missing sector: the
+  /// aligned 32 (the sector alone), 64 (its pair) or 128 (the whole line)
+  /// bytes around it (CU_LIMIT_MAX_L2_FETCH_GRANULARITY's range).
+  double L2FetchBytes = 32;
   double MaxWarpsPerSm = 64, MaxBlocksPerSm = 32, RegistersPerSm = 65536;
   double SharedPerSm = 233472, SharedPerBlock = 232448;
   double L1Bytes = 262144, L2Bytes = 52428800;

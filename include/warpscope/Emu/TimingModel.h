@@ -109,10 +109,12 @@ struct StaticInst {
 /// What one execution of a memory instruction touched (from the core's
 /// exact counts, runtime/emu/core/MemCount.cpp).
 struct MemAccess {
-  uint32_t Sectors = 0;               ///< global + local 32-byte sectors
-  uint32_t Wavefronts = 0;            ///< shared bank wavefronts
-  uint32_t Atomics = 0;               ///< distinct atomic addresses
-  uint32_t LineBegin = 0, NLines = 0; ///< 128-byte lines in WarpTrace::Lines
+  uint32_t Sectors = 0;    ///< global + local 32-byte sectors
+  uint32_t Wavefronts = 0; ///< shared bank wavefronts
+  uint32_t Atomics = 0;    ///< distinct atomic addresses
+  /// 128-byte lines in WarpTrace::Lines, each with the 32-byte sectors the
+  /// lanes touch in it: line | sectors << SectorShift (sectorsOf).
+  uint32_t LineBegin = 0, NLines = 0;
   /// An atomic's distinct global addresses, then its distinct shared 32-bit
   /// words, each packed with its lanes as (key << 6) | (lanes - 1), in
   /// WarpTrace::Lines after its lines: NAtoms global from AtomBegin, then
@@ -126,6 +128,17 @@ struct MemAccess {
   bool Counted = false; ///< the core counted it (else: estimated)
   bool Off = false;     ///< no lane's guard held
 };
+
+/// A line entry of WarpTrace::Lines: its line number below SectorShift, the
+/// mask of its four 32-byte sectors touched above (0: all four).
+constexpr unsigned SectorShift = 60;
+inline uint64_t lineOf(uint64_t Entry) {
+  return Entry & ((uint64_t(1) << SectorShift) - 1);
+}
+inline unsigned sectorsOf(uint64_t Entry) {
+  const unsigned M = (unsigned)(Entry >> SectorShift);
+  return M ? M : 0xfu;
+}
 
 struct TraceOp {
   uint32_t Id;  ///< index into the launch's StaticInst table

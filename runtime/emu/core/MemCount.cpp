@@ -414,22 +414,47 @@ void Launcher::countMemTraced(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     const unsigned Size =
         tySize(I.T) * (I.Op == OpLd || I.Op == OpSt || Atomic ? I.Vec : 1);
     const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
+    // Each line with the 32-byte sectors the lanes touch in it (the
+    // caches fill sectors, not lines: timing::sectorsOf).
+    constexpr uint64_t LineBits = (uint64_t(1) << timing::SectorShift) - 1;
     bool Ascending = true;
+    auto Add = [&](uint64_t L, uint64_t Mask) {
+      Mask <<= timing::SectorShift;
+      if (N && (Lines[N - 1] & LineBits) == L) {
+        Lines[N - 1] |= Mask;
+        return;
+      }
+      Ascending &= N == 0 || (Lines[N - 1] & LineBits) < L;
+      Lines[N++] = L | Mask;
+    };
     for (uint32_t R = EM; R && N + 2 <= 64; R &= R - 1) {
       uint64_t Ad = A[__builtin_ctz(R)] + (uint64_t)I.Off;
       if (I.Space == SpGeneric && Ad - ShLo < SharedSize)
         continue;
-      for (uint64_t L = Ad >> 7; L <= (Ad + std::max(Size, 1u) - 1) >> 7; ++L)
-        if (N == 0 || Lines[N - 1] != L) {
-          Ascending &= N == 0 || Lines[N - 1] < L;
-          Lines[N++] = L;
-        }
+      const uint64_t End = Ad + std::max(Size, 1u) - 1;
+      if (Ad >> 5 == End >> 5) { // one sector, as usual
+        Add(Ad >> 7, 1u << ((Ad >> 5) & 3));
+        continue;
+      }
+      for (uint64_t L = Ad >> 7; L <= End >> 7; ++L) {
+        const unsigned First = L == Ad >> 7 ? (Ad >> 5) & 3 : 0;
+        const unsigned Last = L == End >> 7 ? (End >> 5) & 3 : 3;
+        Add(L, (2u << Last) - (1u << First));
+      }
     }
     // Lanes usually come in ascending order: then the lines are distinct
-    // and sorted already.
+    // and sorted already; else sort by line and merge their sectors.
     if (!Ascending) {
-      std::sort(Lines, Lines + N);
-      N = (unsigned)(std::unique(Lines, Lines + N) - Lines);
+      std::sort(Lines, Lines + N, [&](uint64_t X, uint64_t Y) {
+        return (X & LineBits) < (Y & LineBits);
+      });
+      unsigned Out = 0;
+      for (unsigned K = 0; K < N; ++K)
+        if (Out && (Lines[Out - 1] & LineBits) == (Lines[K] & LineBits))
+          Lines[Out - 1] |= Lines[K];
+        else
+          Lines[Out++] = Lines[K];
+      N = Out;
     }
   }
   TraceSink::AtomicLanes AL;

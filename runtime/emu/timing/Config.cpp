@@ -54,6 +54,7 @@ const Field Fields[] = {
     O("shared_atomic_cycles", SharedAtomicCycles),
     O("unrolled_loads", UnrolledLoads),
     O("block_loads", BlockLoads),
+    O("l2_fetch_bytes", L2FetchBytes),
     F("max_warps_per_sm", MaxWarpsPerSm),
     F("max_blocks_per_sm", MaxBlocksPerSm),
     F("registers_per_sm", RegistersPerSm),
@@ -173,6 +174,7 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
   C.IcachePrefetchLines = 0;
   C.IcacheLineBytes = 128;
   C.BlockLoads = NAN;
+  C.L2FetchBytes = 32; // the sector alone
   for (const Field &Fd : Fields) {
     auto It = Doc.find(Fd.Key);
     if (It == Doc.end() && Fd.Optional)
@@ -184,6 +186,10 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
     const json &V =
         It->is_object() && It->contains("value") ? (*It)["value"] : *It;
     double D = V.is_number() ? V.get<double>() : NAN;
+    if (Fd.Member == &Config::L2FetchBytes && D != 32 && D != 64 && D != 128) {
+      Error = What + ": \"l2_fetch_bytes\" is not 32, 64 or 128";
+      return false;
+    }
     if (!std::isfinite(D) || D < 0 || (mustBePositive(Fd) && D <= 0) ||
         (Fd.Member == &Config::SubPartitions && D > 8)) {
       Error = What + ": \"" + std::string(Fd.Key) + "\" is not a " +

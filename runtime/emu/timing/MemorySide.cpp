@@ -4,13 +4,15 @@
 // cycle; an access waits for it, occupies it for its bytes over the level's
 // bytes per cycle, and completes a latency later. Global and local accesses
 // use the exact 32-byte sector count of the instruction (MemCount.cpp) and
-// its 128-byte lines: lines found in L1 cost L1 latency (or wait for their
-// fill, when it is still on its way); the sectors of
-// missing lines go to L2 (tags shared by the simulated SMs, Model.cpp;
+// its 128-byte lines with the sectors touched in each: sectors found in L1
+// cost L1 latency (or wait for their fill, when it is still on its way);
+// the missing ones go to L2 (tags shared by the simulated SMs, Model.cpp;
 // bandwidth: this SM's share), and those missing there to this SM's share
-// of DRAM bandwidth. Stores write through L1 (no allocation) to L2. Atomics are
-// performed at L2, one address after another. Shared accesses take one cycle
-// per bank wavefront (bank conflicts replay) in the SM's shared-memory pipe.
+// of DRAM bandwidth, with the rest of the L2's fetch granule. Both caches
+// fill sectors, not lines. Stores write through L1 (no allocation) to L2.
+// Atomics are performed at L2, one address after another. Shared accesses take
+// one cycle per bank wavefront (bank conflicts replay) in the SM's
+// shared-memory pipe.
 //
 //===----------------------------------------------------------------------===//
 #include "SmSim.h"
@@ -36,7 +38,7 @@ void LineCache::init(uint64_t Bytes, unsigned W) {
   Now = 0;
   if (!Sets)
     return;
-  MapBytes = (size_t)Sets * W * 3 * sizeof(uint64_t);
+  MapBytes = (size_t)Sets * W * 6 * sizeof(uint64_t);
   void *P = mmap(nullptr, MapBytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (P == MAP_FAILED) {
@@ -45,7 +47,7 @@ void LineCache::init(uint64_t Bytes, unsigned W) {
   }
   Tags = (uint64_t *)P;
   Stamps = Tags + (size_t)Sets * W;
-  Fills = Stamps + (size_t)Sets * W;
+  Fills = Stamps + (size_t)Sets * W; // four per way
 }
 
 namespace {
@@ -60,6 +62,12 @@ uint64_t setOf(uint64_t Line, uint64_t Sets) {
   return (Line - Row * Sets + ((Row * 0x9E3779B97F4A7C15ull) >> 32)) % Sets;
 }
 
+// The sectors of a 4-bit mask (__builtin_popcount is a library call
+// without the popcnt instruction).
+unsigned sectorCount(unsigned Mask) {
+  return (0x4332322132212110ull >> (Mask * 4)) & 15;
+}
+
 // Direct-mapped tables of atomic addresses (AtomicOwners, AtomicFree).
 constexpr unsigned AtomicSlotBits = 12;
 size_t atomicSlot(uint64_t Addr) {
@@ -67,29 +75,34 @@ size_t atomicSlot(uint64_t Addr) {
 }
 } // namespace
 
-bool LineCache::access(uint64_t Line, bool Allocate) {
+bool LineCache::access(uint64_t Entry, bool Allocate) {
   Fill = nullptr;
+  Missing = sectorsOf(Entry);
   if (!Sets)
     return false;
+  const uint64_t Line = lineOf(Entry);
   const uint64_t Tag = Line + 1;
   const uint64_t Set = setOf(Line, Sets);
   uint64_t *T = &Tags[Set * Ways];
   uint64_t *S = &Stamps[Set * Ways];
   unsigned Victim = 0;
   for (unsigned K = 0; K < Ways; ++K) {
-    if (T[K] == Tag) {
+    if (lineOf(T[K]) == Tag) {
       S[K] = ++Now;
-      Fill = &Fills[Set * Ways + K];
-      return true;
+      Fill = &Fills[(Set * Ways + K) * 4];
+      Missing &= ~(unsigned)(T[K] >> SectorShift);
+      if (Allocate)
+        T[K] |= (uint64_t)Missing << SectorShift;
+      return Missing == 0;
     }
     if (S[K] < S[Victim])
       Victim = K;
   }
   if (Allocate) {
-    T[Victim] = Tag;
+    T[Victim] = Tag | (uint64_t)Missing << SectorShift;
     S[Victim] = ++Now;
-    Fill = &Fills[Set * Ways + Victim];
-    *Fill = 0;
+    Fill = &Fills[(Set * Ways + Victim) * 4];
+    std::fill(Fill, Fill + 4, 0);
   }
   return false;
 }
@@ -254,6 +267,14 @@ double MemorySide::atomicUnits(const StaticInst &SI, const MemAccess &M,
   return Done;
 }
 
+unsigned MemorySide::fetched(unsigned Sectors) const {
+  if (C->L2FetchBytes >= 128)
+    return 0xfu;
+  if (C->L2FetchBytes >= 64) // the aligned pair of each
+    return Sectors | (Sectors & 5u) << 1 | (Sectors & 10u) >> 1;
+  return Sectors;
+}
+
 uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
                             const uint64_t *Lines, uint64_t T, uint64_t Cta) {
   const double Start = (double)T;
@@ -293,41 +314,65 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     return (uint64_t)std::ceil(Done);
   }
   const bool Store = SI.K == Kind::Store;
-  uint32_t L1Miss = 0, L2Miss = 0;
-  // A line whose fill is on its way (another load missed it) is no hit
-  // before the data arrives: the load waits for that fill (the miss's
-  // entry merges it) rather than the L1's latency.
-  uint64_t *Filling[64];
+  // By sector: a line's sectors found in L1 cost its latency (or wait for
+  // their fill, when it is still on its way: the miss's entry merges the
+  // request); the others go to L2 and, missing there, to DRAM.
+  uint32_t Asked = 0, L1Miss = 0, L2Miss = 0;
+  bool ToDram = false;
+  struct Pending {
+    uint64_t *Fill;
+    unsigned Sectors;
+  } Filling[64];
   uint32_t NFilling = 0;
   for (uint32_t K = 0; K < M.NLines; ++K) {
-    uint64_t Line = Lines[M.LineBegin + K];
-    if (!Store && L1.access(Line, true)) {
-      Done = std::max(Done, (double)*L1.fill());
-      continue;
+    const uint64_t Entry = Lines[M.LineBegin + K];
+    const unsigned Want = sectorsOf(Entry);
+    Asked += sectorCount(Want);
+    unsigned Miss = Want;
+    if (!Store) {
+      L1.access(Entry, true);
+      Miss = L1.missing();
+      for (unsigned B = Want & ~Miss; B; B &= B - 1)
+        Done = std::max(Done, (double)L1.fill()[__builtin_ctz(B)]);
+      if (!Miss)
+        continue;
+      if (L1.fill() && NFilling < 64)
+        Filling[NFilling++] = {L1.fill(), Miss};
     }
-    if (L1.fill() && NFilling < 64)
-      Filling[NFilling++] = L1.fill();
-    ++L1Miss;
-    L2Miss += !Shared->L2.access(Line, true);
+    L1Miss += sectorCount(Miss);
+    Shared->L2.access(lineOf(Entry) | (uint64_t)Miss << SectorShift, true);
+    const unsigned Dram = Shared->L2.missing();
+    L2Miss += sectorCount(Dram);
+    ToDram |= Dram != 0;
+    // A load's sectors missing in L2 come from DRAM with the rest of their
+    // fetch granule (L2FetchBytes), which the L2 then holds.
+    if (Dram && !Store && fetched(Dram) != Dram) {
+      Shared->L2.access(lineOf(Entry) | (uint64_t)fetched(Dram) << SectorShift,
+                        true);
+      L2Miss += sectorCount(Shared->L2.missing());
+    }
   }
   auto Filled = [&](double At) {
     const uint64_t Cycle = (uint64_t)std::ceil(At);
     for (uint32_t K = 0; K < NFilling; ++K)
-      *Filling[K] = Cycle;
+      for (unsigned B = Filling[K].Sectors; B; B &= B - 1)
+        Filling[K].Fill[__builtin_ctz(B)] = Cycle;
     return Cycle;
   };
-  const double NLines = std::max(1u, M.NLines);
   if (!Store && L1Miss == 0)
     return (uint64_t)std::ceil(std::max(Done, L0 + C->L1Latency));
-  double MissSectors = std::ceil(Sectors * L1Miss / NLines);
+  // The instruction's exact sectors in the proportions of the sectors
+  // asked for (the same numbers for a trace's lines).
+  const double Share = Sectors / std::max(1u, Asked);
+  double MissSectors = std::ceil(Share * L1Miss);
   if (Store && !M.NLines)
     MissSectors = Sectors;
   double A0 = std::max(L0, L2Free);
   L2Free = A0 + MissSectors * 32 / L2Share;
-  if (L2Miss == 0 || Store) {
+  if (!ToDram || Store) {
     if (L2Miss) { // write-back of the new lines, later: bandwidth only
       double D0 = std::max(A0, DramFree);
-      DramFree = D0 + std::ceil(Sectors * L2Miss / NLines) * 32 / DramShare;
+      DramFree = D0 + std::ceil(Share * L2Miss) * 32 / DramShare;
     }
     uint64_t At = Filled(std::max(Done, A0 + C->L2Latency));
     if (Store)

@@ -19,17 +19,23 @@ namespace warpscope::emu::timing {
 
 constexpr uint64_t Never = std::numeric_limits<uint64_t>::max();
 
-/// A set-associative cache of 128-byte lines with LRU replacement (tags
-/// only: the model needs hits, not data), sets indexed by a hash of the
-/// line (MemorySide.cpp).
+/// A set-associative cache of 128-byte lines of four 32-byte sectors with
+/// LRU replacement (tags only: the model needs hits, not data), sets
+/// indexed by a hash of the line (MemorySide.cpp). As NVIDIA's L1 and L2, a
+/// miss allocates the line but fills only the sectors asked for: another
+/// sector of the line is a miss of its own.
 class LineCache {
 public:
   void init(uint64_t Bytes, unsigned Ways);
-  /// True on a hit; a miss allocates the line when Allocate.
-  bool access(uint64_t Line, bool Allocate);
-  /// The cycle the line that access() hit or allocated has its data (0:
-  /// long since), which the caller sets for a miss; null when it did
-  /// neither.
+  /// True when every sector of the line entry (lineOf / sectorsOf) is in
+  /// the cache; a miss allocates the line (when absent) and marks the
+  /// sectors asked for present, when Allocate.
+  bool access(uint64_t Entry, bool Allocate);
+  /// The sectors the last access() did not find (0 on a hit).
+  unsigned missing() const { return Missing; }
+  /// The cycle each sector of the line that access() hit or allocated has
+  /// its data (0: long since), which the caller sets for the sectors it
+  /// fetches; null when it did neither.
   uint64_t *fill() const { return Fill; }
 
 public:
@@ -39,15 +45,16 @@ public:
   ~LineCache();
 
 private:
-  // Tags hold line + 1 (0: empty) in anonymous memory mapped per launch, so
-  // that its lazily zeroed pages are an empty cache and a launch pays only
-  // for the sets it touches (an L2 slice is megabytes of tags; malloc would
-  // clear them all).
+  // Tags hold line + 1 (0: empty) with the present sectors above
+  // SectorShift, in anonymous memory mapped per launch, so that its lazily
+  // zeroed pages are an empty cache and a launch pays only for the sets it
+  // touches (an L2 slice is megabytes of tags; malloc would clear them
+  // all). Fills: four per way.
   uint64_t *Tags = nullptr, *Stamps = nullptr, *Fills = nullptr;
   uint64_t *Fill = nullptr;
   size_t MapBytes = 0;
   uint64_t Sets = 0, Now = 0;
-  unsigned Ways = 1;
+  unsigned Ways = 1, Missing = 0;
 };
 
 /// Which CTAs update each global atomic address (a direct-mapped table of
@@ -94,6 +101,9 @@ public:
   uint64_t Accepted = 0, LastWrite = 0;
 
 private:
+  /// The sectors of a line the L2 fetches from DRAM for a load missing
+  /// Sectors: those with the rest of their fetch granule.
+  unsigned fetched(unsigned Sectors) const;
   /// The cycle a global atomic's last update is done (A0: it reaches L2).
   double atomicUnits(const StaticInst &SI, const MemAccess &M,
                      const uint64_t *Lines, double A0, uint64_t Cta);

@@ -5,7 +5,8 @@
 // atomics (within a warp and across SMs; ATOM against RED), shared atomics
 // (lanes on one word, the compare-and-swap loop, merged increments), hashed
 // cache sets, stores that drain without holding the warp, and issue 34's
-// third pass: unrolled loops' loads in flight and hits on a line in flight.
+// third pass: unrolled loops' loads in flight and hits on a line in flight;
+// the fifth: caches that fill 32-byte sectors, the L2's fetch granule.
 //
 //===----------------------------------------------------------------------===//
 #include "SmSim.h"
@@ -472,6 +473,57 @@ TEST(TimingMechanism, AHitOnALineInFlightWaitsForItsFill) {
   add(B, Fma, 100);
   const uint64_t Cycles = model(C, {cta({A, B})}, 64).Cycles;
   EXPECT_GE(Cycles, C.DramLatency + 100 * C.Pipes[(int)Pipe::Fp32].Latency);
+}
+
+TEST(TimingMechanism, CachesFillSectorsNotLines) {
+  // A load of sector 0 of line 77, its use, then a load of sector S of the
+  // same line and its use. The L1 and the L2 fill the sectors asked for, so
+  // another sector of the line goes to DRAM again (the L2 fetched 32 bytes)
+  // or finds the L2's fetch granule (64 bytes: sector 1, not sector 2).
+  auto Run = [](double Fetch, unsigned Second) {
+    Config C = config();
+    C.L2FetchBytes = Fetch;
+    WarpTrace W;
+    addGlobal(W, GlobalLoad, 77 | uint64_t(1) << SectorShift);
+    add(W, UseLoad);
+    addGlobal(W, GlobalLoad, 77 | uint64_t(Second) << SectorShift);
+    add(W, UseLoad);
+    return (double)model(C, {cta({W})}).Cycles;
+  };
+  const Config C = config();
+  const double Dram = C.DramLatency, L2 = C.L2Latency, L1 = C.L1Latency;
+  // The same sector again: an L1 hit.
+  EXPECT_LT(Run(32, 1), Dram + L2);
+  EXPECT_GE(Run(32, 1), Dram + L1);
+  // Sector 2 (mask 4): a miss in both caches, whatever the granule.
+  EXPECT_GE(Run(32, 4), 2 * Dram);
+  EXPECT_GE(Run(64, 4), 2 * Dram);
+  // Sector 1 (mask 2): DRAM again with 32-byte fetches, an L2 hit with 64.
+  EXPECT_GE(Run(32, 2), 2 * Dram);
+  EXPECT_LT(Run(64, 2), 2 * Dram);
+  EXPECT_GE(Run(64, 2), Dram + L2);
+  // The whole line (0xf) after sector 0: its three missing sectors are
+  // one more fill, no dearer than one other sector's.
+  EXPECT_LT(Run(32, 0xf), Run(32, 4) + 1);
+}
+
+TEST(TimingMechanism, AStoreLeavesTheFillsOfEarlierLoadsAlone) {
+  // A load of line 77, its use, a store to line 99, the load of line 77
+  // again, its use and 200 FMAs: the reload hits in L1 at once. (A store
+  // touches no L1 line: it must not set the fill of the line an earlier
+  // load left, which would hold the reload until the store is in L2.)
+  Config C = config();
+  WarpTrace W;
+  addGlobal(W, GlobalLoad, 77);
+  add(W, UseLoad);
+  addGlobal(W, GlobalStore, 99);
+  addGlobal(W, GlobalLoad, 77);
+  add(W, UseLoad);
+  add(W, Fma, 200);
+  const double Fma4 = 200 * C.Pipes[(int)Pipe::Fp32].Latency;
+  const double Cycles = (double)model(C, {cta({W})}).Cycles;
+  EXPECT_GE(Cycles, C.DramLatency + Fma4);
+  EXPECT_LT(Cycles, C.DramLatency + Fma4 + C.L2Latency / 2);
 }
 
 // sm_90's loop (kmeans_accumulate's SASS): LDS, FADD, ATOMS.CAST.SPIN,
