@@ -226,7 +226,14 @@ void SmSim::skipVanishing(WarpState &W, uint64_t T) {
   }
 }
 
-uint64_t SmSim::loadData(WarpState &W, const MemAccess &M, uint64_t T) {
+uint64_t SmSim::access(const WarpState &W, size_t P, uint64_t At) {
+  static const MemAccess None;
+  const TraceOp &Op = W.T->Ops[P];
+  const MemAccess &M = Op.Mem != NoMem ? W.T->Mems[Op.Mem] : None;
+  return Mem.access(Table[Op.Id], M, W.T->Lines.data(), At, Ctas[W.Cta].T.Cta);
+}
+
+uint64_t SmSim::loadData(WarpState &W, uint64_t T) {
   const StaticInst &SI = Table[W.T->Ops[W.Pos].Id];
   // Each load of a block moves the window of its block's loads in flight
   // on, whether it was sent ahead itself or not.
@@ -252,8 +259,7 @@ uint64_t SmSim::loadData(WarpState &W, const MemAccess &M, uint64_t T) {
         Unrolled();
       return Done;
     }
-  const uint64_t Done =
-      Mem.access(SI, M, W.T->Lines.data(), T, Ctas[W.Cta].T.Cta);
+  const uint64_t Done = access(W, W.Pos, T);
   Block();
   Unrolled();
   return Done;
@@ -322,14 +328,8 @@ void SmSim::blockAhead(WarpState &W, uint64_t T) {
     const bool Global = SI.K == Kind::Load && SI.Sp == Space::Global;
     const bool Candidate = Global && SI.Expand && !Waits;
     All &= !Global || Candidate;
-    if (Candidate && !sentAhead(W, P)) {
-      static const MemAccess None;
-      const MemAccess &M = Ops[P].Mem != NoMem ? W.T->Mems[Ops[P].Mem] : None;
-      W.Ahead.push_back({P,
-                         Mem.access(SI, M, W.T->Lines.data(), T + Sent + 1,
-                                    Ctas[W.Cta].T.Cta),
-                         true});
-    }
+    if (Candidate && !sentAhead(W, P))
+      W.Ahead.push_back({P, access(W, P, T + Sent + 1), true});
     if (Candidate && ++Sent == Want)
       return;
     if (SI.endsBlock() || SI.keepsLoadsAfter()) {
@@ -376,13 +376,9 @@ void SmSim::loadAhead(WarpState &W, uint64_t T) {
         return;
       Body = P - Last;
       Last = P;
-      static const MemAccess None;
-      const MemAccess &M = Ops[P].Mem != NoMem ? W.T->Mems[Ops[P].Mem] : None;
       const uint64_t At = T + ++Sent;
       if (!sentAhead(W, P))
-        W.Ahead.push_back(
-            {P, Mem.access(SI, M, W.T->Lines.data(), At, Ctas[W.Cta].T.Cta),
-             false});
+        W.Ahead.push_back({P, access(W, P, At), false});
       if (Sent == Want)
         return;
     }
@@ -436,11 +432,7 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
   case Kind::Store:
   case Kind::Atomic: {
     Occupy(Pipe::Mem);
-    static const MemAccess None;
-    const MemAccess &M = Op.Mem != NoMem ? W.T->Mems[Op.Mem] : None;
-    uint64_t Done = SI.K == Kind::Load ? loadData(W, M, T)
-                                       : Mem.access(SI, M, W.T->Lines.data(), T,
-                                                    Ctas[W.Cta].T.Cta);
+    uint64_t Done = SI.K == Kind::Load ? loadData(W, T) : access(W, W.Pos, T);
     // A store writes no register (sust lists the values it reads as D);
     // the warp may exit once its data left the SM, a fence waits for L2.
     if (SI.K == Kind::Store) {

@@ -244,7 +244,9 @@ private:
   /// The cycle the data of W's load at W.Pos, issued at T, is back: sent
   /// ahead before, or sent now, with the next executions of an unrolled
   /// load.
-  uint64_t loadData(WarpState &W, const MemAccess &M, uint64_t T);
+  /// Trace op P's memory access of warp W, sent to the memory side at At.
+  uint64_t access(const WarpState &W, size_t P, uint64_t At);
+  uint64_t loadData(WarpState &W, uint64_t T);
   /// Sends the next executions of W's unrolled load at W.Pos to memory.
   void loadAhead(WarpState &W, uint64_t T);
   /// Sends the later global loads of the basic block of W's load at W.Pos
