@@ -254,11 +254,27 @@ std::string countsFor(const Database &DB, const std::vector<uint64_t> &C,
       }
       for (size_t I = 0; I < F.Blocks.size(); ++I) {
         BlockCounts &B = F.Blocks[I];
-        if (BlockKnown[I] || !BranchKnown[B.DerivedBranch])
+        if (BlockKnown[I])
           continue;
         const BranchCounts &Br = F.Branches[B.DerivedBranch];
-        B.ThreadExecutions = Br.SuccessorThreads[B.DerivedSuccessor];
-        B.WarpExecutions = Br.arrivals(B.DerivedSuccessor);
+        if (B.EnteredFrom >= 0) {
+          // A loop header: the lanes its preheader sends in (one group per
+          // execution there) and those its latch sends back, from the back
+          // edge's own words (the latch may be the header, whose branch
+          // takes its visits from it).
+          if (!BlockKnown[B.EnteredFrom])
+            continue;
+          const BlockCounts &Pre = F.Blocks[B.EnteredFrom];
+          B.ThreadExecutions =
+              Pre.ThreadExecutions + C[Br.Counter + BranchFirstSuccessor];
+          B.WarpExecutions =
+              Pre.WarpExecutions + C[Br.Counter + BranchSuccessor0Arrivals];
+        } else if (BranchKnown[B.DerivedBranch]) {
+          B.ThreadExecutions = Br.SuccessorThreads[B.DerivedSuccessor];
+          B.WarpExecutions = Br.arrivals(B.DerivedSuccessor);
+        } else {
+          continue;
+        }
         BlockKnown[I] = 1;
         --Pending;
       }
