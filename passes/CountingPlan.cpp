@@ -317,14 +317,15 @@ static bool onlyCaseOf(SwitchInst &SI, const BasicBlock *S) {
 
 /// The preheader of loop header H for counting H from it and its latch's
 /// branch: H's only ways in are the edge from its preheader (whose only
-/// successor H is, outside the loop) and successor 0 of its latch's two-way
-/// branch, whose other side leaves the loop. Then every group of lanes that
-/// runs the preheader runs H next, as one group, and so does every group
-/// the latch sends back; H post-dominates no branch in between (the latch
-/// may leave, and the preheader post-dominates whatever comes before), so
-/// no two such groups run H together. Null when H is not such a header.
+/// successor H is, outside the loop) and successor Back of its latch's
+/// two-way branch, whose other side leaves the loop. Then every group of
+/// lanes that runs the preheader runs H next, as one group, and so does
+/// every group the latch sends back; H post-dominates no branch in between
+/// (the latch may leave, and the preheader post-dominates whatever comes
+/// before), so no two such groups run H together. Null when H is not such
+/// a header.
 static BasicBlock *preheaderOf(BasicBlock &H, const LoopInfo &LI,
-                               BasicBlock *&Latch) {
+                               BasicBlock *&Latch, unsigned &Back) {
   const Loop *L = LI.getLoopFor(&H);
   if (!L || L->getHeader() != &H || pred_size(&H) != 2)
     return nullptr;
@@ -333,21 +334,25 @@ static BasicBlock *preheaderOf(BasicBlock &H, const LoopInfo &LI,
   if (!Pre || !Latch || Pre->getTerminator()->getNumSuccessors() != 1)
     return nullptr;
   auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
-  if (!Br || !Br->isConditional() || Br->getSuccessor(0) != &H ||
-      L->contains(Br->getSuccessor(1)))
+  if (!Br || !Br->isConditional())
+    return nullptr;
+  Back = Br->getSuccessor(0) == &H ? 0 : 1;
+  if (Br->getSuccessor(Back) != &H || L->contains(Br->getSuccessor(1 - Back)))
     return nullptr;
   return Pre;
 }
 
 /// Loop headers counted from their preheader and their latch's branch
 /// (preheaderOf), where the latch calls nothing and has its own counts. A
-/// latch of its own then has its branch's probe count the latch block too:
-/// that probe guards a loop counting in lane-local registers without a trip
-/// count bound as the header's did, and one probe per iteration counts both
-/// blocks. A header that is its own latch has its branch's probe count
-/// neither its visits nor its threads (only its divergent visits and the
-/// back edge's threads and arrivals): only in loops with a trip count bound,
-/// which need no guard (its probe would have been the only one).
+/// latch of its own (the back edge either of its branch's sides) then has its
+/// branch's probe count the latch block too: that probe guards a loop counting
+/// in lane-local registers without a trip count bound as the header's did, and
+/// one probe per iteration counts both blocks. A header that is its own latch
+/// has its branch's probe count neither its visits nor its threads (only its
+/// divergent visits and the back edge's threads and arrivals): only with the
+/// back edge its successor 0 (whose counts do not need the visits) and in loops
+/// with a trip count bound, which need no guard (its probe would have been the
+/// only one).
 static void deriveLoopHeaders(PlannedFunction &P, FunctionRecord &Rec,
                               const BlockIndex &BlockIds,
                               const BlockIndex &BranchIdOf, LoopInfo &LI,
@@ -357,15 +362,18 @@ static void deriveLoopHeaders(PlannedFunction &P, FunctionRecord &Rec,
     ByTerm[Br.Terminator] = &Br;
   for (PlannedBlock &Blk : P.Blocks) {
     BasicBlock *Latch = nullptr;
+    unsigned Back = 0;
     BasicBlock *Pre = Blk.How == BlockCounting::OwnProbe
-                          ? preheaderOf(*Blk.BB, LI, Latch)
+                          ? preheaderOf(*Blk.BB, LI, Latch, Back)
                           : nullptr;
     if (!Pre || hasCalls(*Latch) ||
         P.Blocks[BlockIds.lookup(Latch)].How != BlockCounting::OwnProbe)
       continue;
+    // Successor 1's threads and arrivals come from the branch's visits and
+    // active threads: not from a header that takes them from the branch.
     bool Split, Fits16;
-    if (Latch == Blk.BB &&
-        !boundedForLanes(*LI.getLoopFor(Latch), SE, Split, Fits16))
+    if (Latch == Blk.BB && (Back != 0 || !boundedForLanes(*LI.getLoopFor(Latch),
+                                                          SE, Split, Fits16)))
       continue;
     PlannedBranch *Br = ByTerm.lookup(Latch->getTerminator());
     if (!Br)
@@ -379,7 +387,7 @@ static void deriveLoopHeaders(PlannedFunction &P, FunctionRecord &Rec,
     Blk.How = BlockCounting::Derived;
     Br->FeedsDerivedBlock = true;
     Rec.Blocks[Id].DerivedBranch = BranchIdOf.lookup(Latch);
-    Rec.Blocks[Id].DerivedSuccessor = 0;
+    Rec.Blocks[Id].DerivedSuccessor = Back;
     Rec.Blocks[Id].EnteredFrom = int(BlockIds.lookup(Pre));
   }
 }

@@ -522,15 +522,18 @@ std::string referenceError(const ProgramDatabase &DB) {
     return Br.Probed && B.DerivedSuccessor < N &&
            (N == 2 || (N > 2 && Br.CountsArrivals));
   };
-  // A loop header adds successor 0 of a two-way branch to the counts of
-  // another block of the function, one with counts of its own.
+  // A loop header adds a side of a two-way branch to the counts of another
+  // block of the function, one with counts of its own; successor 1 (whose
+  // counts need the branch's visits) only of another block's branch.
   auto CanEnter = [](const FunctionRecord &F, const BlockRecord &B) {
     if (B.EnteredFrom == -1)
       return true;
     return B.DerivedBranch >= 0 && B.EnteredFrom >= 0 &&
            size_t(B.EnteredFrom) < F.Blocks.size() &&
-           unsigned(B.EnteredFrom) != B.Id && B.DerivedSuccessor == 0 &&
+           unsigned(B.EnteredFrom) != B.Id &&
            F.Branches[B.DerivedBranch].Successors.size() == 2 &&
+           (B.DerivedSuccessor == 0 ||
+            F.Branches[B.DerivedBranch].Block != B.Id) &&
            F.Blocks[B.EnteredFrom].SameCountsAs < 0;
   };
   for (const FunctionRecord &F : DB.Functions)

@@ -307,12 +307,19 @@ TEST(ProgramDatabase, KeepsDerivedLoopHeaders) {
   EXPECT_EQ(Out->Functions[0].Blocks[1].EnteredFrom, 2);
   EXPECT_EQ(Out->Functions[0].Blocks[0].EnteredFrom, -1);
   EXPECT_EQ(Out->Functions[0].Blocks[2].EnteredFrom, -1);
+  // Over successor 1 of another block's branch (the branch's visits give
+  // its counts).
+  ProgramDatabase Second = headerDatabase();
+  Second.Functions[0].Blocks[1].DerivedSuccessor = 1;
+  Out = ProgramDatabase::fromJson(Second.toJson());
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_EQ(Out->Functions[0].Blocks[1].DerivedSuccessor, 1u);
 }
 
 TEST(ProgramDatabase, RejectsHeadersThatCannotBeDerived) {
   // Entered from itself, from no block, from a block without counts of its
-  // own, from a negative id, over successor 1, from a switch; a cycle of
-  // two headers entered from each other.
+  // own, from a negative id, over successor 1 of its own branch, from a
+  // switch; a cycle of two headers entered from each other.
   for (int Case = 0; Case < 7; ++Case) {
     ProgramDatabase In = headerDatabase();
     FunctionRecord &F = In.Functions[0];
@@ -329,6 +336,7 @@ TEST(ProgramDatabase, RejectsHeadersThatCannotBeDerived) {
       break;
     case 4:
       H.DerivedSuccessor = 1;
+      F.Branches[0].Block = 1;
       break;
     case 5:
       F.Branches[0].Kind = BranchKind::Switch;

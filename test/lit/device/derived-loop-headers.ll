@@ -5,9 +5,10 @@
 ; (derived_from with entered_from: the preheader's counts plus the back
 ; edge's threads and visits sending a lane back). The latch's probe counts
 ; the arrivals at the back edge for it. A header that is its own latch, in a
-; loop with a trip count bound, is derived the same way. Where any of that
-; fails the header keeps its probe: its own latch in a loop without a bound,
-; a latch that calls, a back edge on successor 1, a header entered from a
+; loop with a trip count bound, is derived the same way; a back edge on the
+; latch's successor 1 too, where the latch is another block. Where any of
+; that fails the header keeps its probe: its own latch in a loop without a
+; bound or over successor 1, a latch that calls, a header entered from a
 ; branch, the option off.
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-branch-through-probe=0 -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
@@ -146,6 +147,35 @@ done:
   ret void
 }
 
+; A bounded one-block loop whose back edge is its branch's successor 1:
+; that side's counts need the branch's visits, which would be the header's,
+; so the header keeps its probe.
+; CHECK-LABEL: define ptx_kernel void @self_loop_second(
+; CHECK: head:
+; CHECK-NOT: asm
+; CHECK: asm sideeffect "// ws:block {{[0-9]+}} ws:branch {{[0-9]+}} (promoted)
+; DB-LABEL: function self_loop_second kind=kernel
+; DB: block id=2 {{.*}} header=true promoted{{$}}
+define ptx_kernel void @self_loop_second(ptr addrspace(1) %out, i32 %n) #0 {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %in = icmp ult i32 %tid, 20
+  br i1 %in, label %pre, label %done
+pre:
+  store i32 0, ptr addrspace(1) %out
+  br label %head
+head:
+  %i = phi i32 [ 0, %pre ], [ %next, %head ]
+  %next = add nuw nsw i32 %i, 1
+  %x = xor i32 %next, %tid
+  %stop = icmp eq i32 %x, 7
+  %full = icmp uge i32 %next, 100
+  %out.c = or i1 %stop, %full
+  br i1 %out.c, label %done, label %head
+done:
+  ret void
+}
+
 ; The latch calls (it may end lanes or come back with another mask): the
 ; header keeps its probe.
 ; CHECK-LABEL: define ptx_kernel void @latch_calls(
@@ -176,14 +206,15 @@ done:
   ret void
 }
 
-; The back edge is the latch's successor 1: its arrivals are not counted
-; on their own, so the header keeps its probe.
+; The back edge is the latch's successor 1: derived all the same, over
+; successor 1 (the latch's probe counts the latch's visits, its divergent
+; visits and the arrivals at successor 0, which give successor 1's).
 ; CHECK-LABEL: define ptx_kernel void @back_edge_second(
 ; CHECK: head:
 ; CHECK-NOT: asm
-; CHECK: asm sideeffect "// ws:block {{[0-9]+}} (promoted)
+; CHECK: call void asm sideeffect "// ws:block {{[0-9]+}} (derived)
 ; DB-LABEL: function back_edge_second kind=kernel
-; DB: block id=2 {{.*}} header=true promoted{{$}}
+; DB: block id=2 {{.*}} header=true derived=branch2.succ1 entered-from=block1{{$}}
 define ptx_kernel void @back_edge_second(ptr addrspace(1) %out, i32 %n) #0 {
 entry:
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()

@@ -2,7 +2,8 @@
 // (derived-headers.test): escape-time loops (mandelbrot's shape: a uniform
 // trip test at the header, a divergent escape test at the latch), alone,
 // inside an outer loop that lanes leave at different rows, entered by only
-// some lanes of each warp; and a bounded one-block loop, its own latch.
+// some lanes of each warp; a loop whose back edge is its latch's successor
+// 1; and a bounded one-block loop, its own latch.
 // Lanes of each warp leave after different numbers of iterations
 // everywhere.
 #include <cstdio>
@@ -63,6 +64,21 @@ __global__ void self_loop(const int *in, int *out, int n) {
   out[t] = acc + k;
 }
 
+__global__ void count_up(const int *in, int *out, int n, int max_iter) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n)
+    return;
+  unsigned acc = in[t];
+  int it = 0;
+  while (it < max_iter) { // the back edge is the latch's successor 1
+    acc = acc * 5 + it;
+    ++it;
+    if ((acc & 15) == 3)
+      break;
+  }
+  out[t] = acc + it;
+}
+
 int main() {
   const int n = 200;
   float *cx;
@@ -88,6 +104,10 @@ int main() {
   for (int i = 0; i < n; ++i)
     sum += out[i];
   self_loop<<<(n + 63) / 64, 64>>>(in, out, n);
+  cudaDeviceSynchronize();
+  for (int i = 0; i < n; ++i)
+    sum += out[i];
+  count_up<<<(n + 63) / 64, 64>>>(in, out, n, 50);
   cudaDeviceSynchronize();
   for (int i = 0; i < n; ++i)
     sum += out[i];
