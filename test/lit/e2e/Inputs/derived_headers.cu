@@ -91,26 +91,22 @@ int main() {
     in[i] = (i * 2654435761u) >> 7;
   }
   long sum = 0;
-  escape<<<(n + 63) / 64, 64>>>(cx, out, n, 60);
-  cudaDeviceSynchronize();
-  for (int i = 0; i < n; ++i)
-    sum += out[i];
-  nested<<<(n + 63) / 64, 64>>>(cx, out, n, 9, 30);
-  cudaDeviceSynchronize();
-  for (int i = 0; i < n; ++i)
-    sum += out[i];
-  some_lanes<<<(n + 63) / 64, 64>>>(cx, out, n, 40);
-  cudaDeviceSynchronize();
-  for (int i = 0; i < n; ++i)
-    sum += out[i];
-  self_loop<<<(n + 63) / 64, 64>>>(in, out, n);
-  cudaDeviceSynchronize();
-  for (int i = 0; i < n; ++i)
-    sum += out[i];
-  count_up<<<(n + 63) / 64, 64>>>(in, out, n, 50);
-  cudaDeviceSynchronize();
-  for (int i = 0; i < n; ++i)
-    sum += out[i];
+  auto collect = [&] { // each kernel's output into one checksum
+    cudaDeviceSynchronize();
+    for (int i = 0; i < n; ++i)
+      sum += out[i];
+  };
+  const int grid = (n + 63) / 64;
+  escape<<<grid, 64>>>(cx, out, n, 60);
+  collect();
+  nested<<<grid, 64>>>(cx, out, n, 9, 30);
+  collect();
+  some_lanes<<<grid, 64>>>(cx, out, n, 40);
+  collect();
+  self_loop<<<grid, 64>>>(in, out, n);
+  collect();
+  count_up<<<grid, 64>>>(in, out, n, 50);
+  collect();
   printf("sum %ld\n", sum);
   return 0;
 }
