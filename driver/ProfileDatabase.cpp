@@ -254,11 +254,32 @@ std::string countsFor(const Database &DB, const std::vector<uint64_t> &C,
       }
       for (size_t I = 0; I < F.Blocks.size(); ++I) {
         BlockCounts &B = F.Blocks[I];
-        if (BlockKnown[I] || !BranchKnown[B.DerivedBranch])
+        if (BlockKnown[I])
           continue;
         const BranchCounts &Br = F.Branches[B.DerivedBranch];
-        B.ThreadExecutions = Br.SuccessorThreads[B.DerivedSuccessor];
-        B.WarpExecutions = Br.arrivals(B.DerivedSuccessor);
+        if (B.EnteredFrom >= 0) {
+          // A loop header: the lanes its preheader sends in (one group per
+          // execution there) and those its latch sends back; over successor
+          // 0 from the back edge's own words (the latch may be the header,
+          // whose branch takes its visits from it), over successor 1 from
+          // the branch's counts.
+          bool Own = B.DerivedSuccessor == 0;
+          if (!BlockKnown[B.EnteredFrom] ||
+              (!Own && !BranchKnown[B.DerivedBranch]))
+            continue;
+          const BlockCounts &Pre = F.Blocks[B.EnteredFrom];
+          B.ThreadExecutions =
+              Pre.ThreadExecutions + (Own ? C[Br.Counter + BranchFirstSuccessor]
+                                          : Br.SuccessorThreads[1]);
+          B.WarpExecutions =
+              Pre.WarpExecutions +
+              (Own ? C[Br.Counter + BranchSuccessor0Arrivals] : Br.arrivals(1));
+        } else if (BranchKnown[B.DerivedBranch]) {
+          B.ThreadExecutions = Br.SuccessorThreads[B.DerivedSuccessor];
+          B.WarpExecutions = Br.arrivals(B.DerivedSuccessor);
+        } else {
+          continue;
+        }
         BlockKnown[I] = 1;
         --Pending;
       }

@@ -21,6 +21,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/UniformityAnalysis.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Dominators.h"
@@ -42,6 +43,8 @@ STATISTIC(NumMergedBlocks, "Blocks counted by their branch's probe");
 STATISTIC(NumDerivedBlocks, "Blocks derived from a branch record");
 STATISTIC(NumBranchesOfDerivedBlocks,
           "Branches whose visits are their derived block's counts");
+STATISTIC(NumDerivedHeaders,
+          "Loop headers derived from their preheader and latch branch");
 STATISTIC(NumEquivalentBlocks,
           "Blocks taking the counts of a block that runs exactly when they do");
 
@@ -312,6 +315,83 @@ static bool onlyCaseOf(SwitchInst &SI, const BasicBlock *S) {
          }) == 1;
 }
 
+/// The preheader of loop header H for counting H from it and its latch's
+/// branch: H's only ways in are the edge from its preheader (whose only
+/// successor H is, outside the loop) and successor Back of its latch's
+/// two-way branch, whose other side leaves the loop. Then every group of
+/// lanes that runs the preheader runs H next, as one group, and so does
+/// every group the latch sends back; H post-dominates no branch in between
+/// (the latch may leave, and the preheader post-dominates whatever comes
+/// before), so no two such groups run H together. Null when H is not such
+/// a header.
+static BasicBlock *preheaderOf(BasicBlock &H, const LoopInfo &LI,
+                               BasicBlock *&Latch, unsigned &Back) {
+  const Loop *L = LI.getLoopFor(&H);
+  if (!L || L->getHeader() != &H || pred_size(&H) != 2)
+    return nullptr;
+  BasicBlock *Pre = L->getLoopPreheader();
+  Latch = L->getLoopLatch();
+  if (!Pre || !Latch || Pre->getTerminator()->getNumSuccessors() != 1)
+    return nullptr;
+  auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
+  if (!Br || !Br->isConditional())
+    return nullptr;
+  Back = Br->getSuccessor(0) == &H ? 0 : 1;
+  if (Br->getSuccessor(Back) != &H || L->contains(Br->getSuccessor(1 - Back)))
+    return nullptr;
+  return Pre;
+}
+
+/// Loop headers counted from their preheader and their latch's branch
+/// (preheaderOf), where the latch calls nothing and has its own counts. A
+/// latch of its own (the back edge either of its branch's sides) then has its
+/// branch's probe count the latch block too: that probe guards a loop counting
+/// in lane-local registers without a trip count bound as the header's did, and
+/// one probe per iteration counts both blocks. A header that is its own latch
+/// has its branch's probe count neither its visits nor its threads (only its
+/// divergent visits and the back edge's threads and arrivals): only with the
+/// back edge its successor 0 (whose counts do not need the visits) and in loops
+/// with a trip count bound, which need no guard (its probe would have been the
+/// only one).
+static void deriveLoopHeaders(PlannedFunction &P, FunctionRecord &Rec,
+                              const BlockIndex &BlockIds,
+                              const BlockIndex &BranchIdOf, LoopInfo &LI,
+                              ScalarEvolution &SE) {
+  DenseMap<const Instruction *, PlannedBranch *> ByTerm;
+  for (PlannedBranch &Br : P.Branches)
+    ByTerm[Br.Terminator] = &Br;
+  for (PlannedBlock &Blk : P.Blocks) {
+    BasicBlock *Latch = nullptr;
+    unsigned Back = 0;
+    BasicBlock *Pre = Blk.How == BlockCounting::OwnProbe
+                          ? preheaderOf(*Blk.BB, LI, Latch, Back)
+                          : nullptr;
+    if (!Pre || hasCalls(*Latch) ||
+        P.Blocks[BlockIds.lookup(Latch)].How != BlockCounting::OwnProbe)
+      continue;
+    // Successor 1's threads and arrivals come from the branch's visits and
+    // active threads: not from a header that takes them from the branch.
+    bool Split, Fits16;
+    if (Latch == Blk.BB && (Back != 0 || !boundedForLanes(*LI.getLoopFor(Latch),
+                                                          SE, Split, Fits16)))
+      continue;
+    PlannedBranch *Br = ByTerm.lookup(Latch->getTerminator());
+    if (!Br)
+      continue;
+    LLVM_DEBUG(dbgs() << "warpscope: " << P.F->getName() << ": loop header "
+                      << Blk.BB->getName() << " derived: entered from "
+                      << Pre->getName() << ", back from " << Latch->getName()
+                      << "\n");
+    ++NumDerivedHeaders;
+    unsigned Id = BlockIds.lookup(Blk.BB);
+    Blk.How = BlockCounting::Derived;
+    Br->FeedsDerivedBlock = true;
+    Rec.Blocks[Id].DerivedBranch = BranchIdOf.lookup(Latch);
+    Rec.Blocks[Id].DerivedSuccessor = Back;
+    Rec.Blocks[Id].EnteredFrom = int(BlockIds.lookup(Pre));
+  }
+}
+
 /// Cheaper counting where it stays exact: a block whose only way in is one
 /// side of a probed two-way branch, or one case value of a probed switch,
 /// takes its counts from that branch's record (threads to that side, warp
@@ -359,6 +439,10 @@ void ModuleInstrumenter::decideCounting(PlannedFunction &P, FunctionRecord &Rec,
       Rec.Blocks[Id].DerivedSuccessor = K;
     }
   }
+  auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
+  if (Opts.DeriveLoopHeaders)
+    deriveLoopHeaders(P, Rec, BlockIds, BranchIdOf, LI,
+                      FAM.getResult<ScalarEvolutionAnalysis>(*P.F));
   // A branch's visits and active threads are its block's warp and thread
   // executions when no call in the block may end lanes or come back with
   // another mask: its probe counts the block too, or, when the block is
@@ -387,7 +471,6 @@ void ModuleInstrumenter::decideCounting(PlannedFunction &P, FunctionRecord &Rec,
   }
   if (!Opts.DeriveEquivalentBlocks)
     return;
-  auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
   auto MayDiverge = [&](const BasicBlock *BB) {
     auto It = BranchIdOf.find(BB);
     return It != BranchIdOf.end() && !Rec.Branches[It->second].Uniform;
@@ -422,4 +505,9 @@ void ModuleInstrumenter::decideCounting(PlannedFunction &P, FunctionRecord &Rec,
     Rec.Blocks[Id].SameCountsAs =
         Via.SameCountsAs >= 0 ? Via.SameCountsAs : int(Via.Id);
   }
+  // A header's preheader that took another block's counts: the header
+  // names that block (the driver derives headers before equivalences).
+  for (BlockRecord &B : Rec.Blocks)
+    if (B.EnteredFrom >= 0 && Rec.Blocks[B.EnteredFrom].SameCountsAs >= 0)
+      B.EnteredFrom = Rec.Blocks[B.EnteredFrom].SameCountsAs;
 }

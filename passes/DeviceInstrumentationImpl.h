@@ -33,6 +33,7 @@ class Instruction;
 class IntrinsicInst;
 class Loop;
 class Module;
+class ScalarEvolution;
 class Value;
 } // namespace llvm
 
@@ -97,6 +98,12 @@ struct PlannedFunction {
   /// (Probes.h).
   llvm::DenseMap<const llvm::Loop *, LaneLoop> LaneLoops;
 };
+
+/// Whether L's header runs at most 2^32 - 1 times per entry (SCEV), so its
+/// probes may count in lane-local 32-bit registers without a guard; Split:
+/// 32 lanes' sums may reach 2^32; Fits16: at most 65535 (LoopPromotion.cpp).
+bool boundedForLanes(llvm::Loop &L, llvm::ScalarEvolution &SE, bool &Split,
+                     bool &Fits16);
 
 /// Intrinsics that end the lanes running them (trap or exit).
 bool endsLanes(const llvm::IntrinsicInst &II);

@@ -168,8 +168,8 @@ static bool likelyFewIterations(Loop &L, ScalarEvolution &SE) {
 /// runs once per iteration at most). Split: 32 lanes' sums may reach 2^32.
 /// Fits16: a lane's register stays at most 65535 per entry (the header runs
 /// at most that often), so two such counts share one register.
-static bool boundedForLanes(Loop &L, ScalarEvolution &SE, bool &Split,
-                            bool &Fits16) {
+bool warpscope::device::boundedForLanes(Loop &L, ScalarEvolution &SE,
+                                        bool &Split, bool &Fits16) {
   std::optional<uint64_t> Max;
   if (const auto *C =
           dyn_cast<SCEVConstant>(SE.getConstantMaxBackedgeTakenCount(&L));

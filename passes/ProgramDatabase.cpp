@@ -83,11 +83,15 @@ json::Value ProgramDatabase::toJson() const {
         Stacks.push_back(std::move(Frames));
       }
       O["inline_stacks"] = std::move(Stacks);
-      O["derived_from"] =
-          B.DerivedBranch < 0
-              ? json::Value(nullptr)
-              : json::Value(json::Object{{"branch", B.DerivedBranch},
-                                         {"successor", B.DerivedSuccessor}});
+      if (B.DerivedBranch < 0) {
+        O["derived_from"] = nullptr;
+      } else {
+        json::Object D{{"branch", B.DerivedBranch},
+                       {"successor", B.DerivedSuccessor}};
+        if (B.EnteredFrom >= 0)
+          D["entered_from"] = B.EnteredFrom;
+        O["derived_from"] = std::move(D);
+      }
       O["same_counts_as"] =
           B.SameCountsAs < 0
               ? json::Value(nullptr)
@@ -337,6 +341,9 @@ BlockRecord readBlock(Reader &R, const json::Object &BO) {
   if (const json::Value *D = BO.get("derived_from"); D && D->getAsObject()) {
     B.DerivedBranch = R.num(*D->getAsObject(), "branch");
     B.DerivedSuccessor = R.num(*D->getAsObject(), "successor");
+    // Absent before schema 4 and for blocks with one way in.
+    if (std::optional<int64_t> E = D->getAsObject()->getInteger("entered_from"))
+      B.EnteredFrom = *E < 0 ? -2 : int(std::min<int64_t>(*E, INT32_MAX));
   } else if (!D || !D->getAsNull()) {
     R.Error = R.Error.empty() ? "program database: field "
                                 "'derived_from' is missing or not "
@@ -477,6 +484,10 @@ std::optional<unsigned> derivationCycle(const FunctionRecord &F) {
   // The block whose counts give I's branch its visits, and so on.
   auto Next = [&](size_t I) -> std::optional<size_t> {
     const BlockRecord &B = F.Blocks[I];
+    // A loop header needs its preheader's counts (and only the latch
+    // branch's own words, never the latch block's).
+    if (B.EnteredFrom >= 0)
+      return size_t(B.EnteredFrom);
     if (B.DerivedBranch < 0 || !F.Branches[B.DerivedBranch].SharesBlockCounts)
       return std::nullopt;
     return F.Branches[B.DerivedBranch].Block;
@@ -511,9 +522,23 @@ std::string referenceError(const ProgramDatabase &DB) {
     return Br.Probed && B.DerivedSuccessor < N &&
            (N == 2 || (N > 2 && Br.CountsArrivals));
   };
+  // A loop header adds a side of a two-way branch to the counts of another
+  // block of the function, one with counts of its own; successor 1 (whose
+  // counts need the branch's visits) only of another block's branch.
+  auto CanEnter = [](const FunctionRecord &F, const BlockRecord &B) {
+    if (B.EnteredFrom == -1)
+      return true;
+    return B.DerivedBranch >= 0 && B.EnteredFrom >= 0 &&
+           size_t(B.EnteredFrom) < F.Blocks.size() &&
+           unsigned(B.EnteredFrom) != B.Id &&
+           F.Branches[B.DerivedBranch].Successors.size() == 2 &&
+           (B.DerivedSuccessor == 0 ||
+            F.Branches[B.DerivedBranch].Block != B.Id) &&
+           F.Blocks[B.EnteredFrom].SameCountsAs < 0;
+  };
   for (const FunctionRecord &F : DB.Functions)
     for (const BlockRecord &B : F.Blocks)
-      if (B.DerivedBranch >= 0 && !CanDerive(F, B))
+      if ((B.DerivedBranch >= 0 && !CanDerive(F, B)) || !CanEnter(F, B))
         return "program database: block " + std::to_string(B.Id) + " of " +
                F.Name + " is derived from a branch that cannot give its counts";
   for (const FunctionRecord &F : DB.Functions)
@@ -548,7 +573,8 @@ Expected<ProgramDatabase> ProgramDatabase::fromJson(const json::Value &V) {
     return createStringError(R.Error);
   std::string Schema = R.str(*Top, "schema");
   if (R.Error.empty() && Schema != DatabaseSchema &&
-      Schema != DatabaseSchemaV2 && Schema != DatabaseSchemaV1)
+      Schema != DatabaseSchemaV3 && Schema != DatabaseSchemaV2 &&
+      Schema != DatabaseSchemaV1)
     return createStringError("program database has schema '" + Schema +
                              "', expected '" + DatabaseSchema + "'");
   DB.ModuleId = R.str(*Top, "module_id");

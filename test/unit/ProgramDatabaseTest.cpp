@@ -177,7 +177,7 @@ TEST(ProgramDatabase, PlainPtxRoundTripsAndIsOptional) {
 
 TEST(ProgramDatabase, SchemaAndVersionAreWritten) {
   json::Value V = sampleDatabase().toJson();
-  EXPECT_EQ(V.getAsObject()->getString("schema"), "warpscope-db/3");
+  EXPECT_EQ(V.getAsObject()->getString("schema"), "warpscope-db/4");
   EXPECT_EQ(V.getAsObject()->getInteger("abi_version"), 3);
   EXPECT_EQ(V.getAsObject()->getString("counters_symbol"),
             "__warpscope_counters_0123456789abcdef");
@@ -284,6 +284,83 @@ TEST(ProgramDatabase, RejectsEquivalenceWithoutCounts) {
     ASSERT_FALSE(bool(Out)) << Bad;
     EXPECT_NE(toString(Out.takeError()).find("cannot give them"),
               std::string::npos);
+  }
+}
+
+/// Block 1 a loop header: entered from block 0 (a third block here), back
+/// over successor 0 of the two-way branch 0.
+static ProgramDatabase headerDatabase() {
+  ProgramDatabase In = sampleDatabase();
+  BranchRecord &Br = In.Functions[0].Branches[0];
+  Br.Kind = BranchKind::Conditional;
+  Br.Successors = {1, 2};
+  In.Functions[0].Blocks.push_back(block(2, "", {}, 0, false, 7));
+  In.Functions[0].Blocks[1].DerivedBranch = 0;
+  In.Functions[0].Blocks[1].EnteredFrom = 2;
+  return In;
+}
+
+TEST(ProgramDatabase, KeepsDerivedLoopHeaders) {
+  Expected<ProgramDatabase> Out =
+      ProgramDatabase::fromJson(headerDatabase().toJson());
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_EQ(Out->Functions[0].Blocks[1].EnteredFrom, 2);
+  EXPECT_EQ(Out->Functions[0].Blocks[0].EnteredFrom, -1);
+  EXPECT_EQ(Out->Functions[0].Blocks[2].EnteredFrom, -1);
+  // Over successor 1 of another block's branch (the branch's visits give
+  // its counts).
+  ProgramDatabase Second = headerDatabase();
+  Second.Functions[0].Blocks[1].DerivedSuccessor = 1;
+  Out = ProgramDatabase::fromJson(Second.toJson());
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_EQ(Out->Functions[0].Blocks[1].DerivedSuccessor, 1u);
+}
+
+TEST(ProgramDatabase, RejectsHeadersThatCannotBeDerived) {
+  // Entered from itself, from no block, from a block without counts of its
+  // own, from a negative id, over successor 1 of its own branch, from a
+  // switch; a cycle of two headers entered from each other.
+  for (int Case = 0; Case < 7; ++Case) {
+    ProgramDatabase In = headerDatabase();
+    FunctionRecord &F = In.Functions[0];
+    BlockRecord &H = F.Blocks[1];
+    switch (Case) {
+    case 0:
+      H.EnteredFrom = 1;
+      break;
+    case 1:
+      H.EnteredFrom = 9;
+      break;
+    case 2:
+      F.Blocks[2].SameCountsAs = 0;
+      break;
+    case 4:
+      H.DerivedSuccessor = 1;
+      F.Branches[0].Block = 1;
+      break;
+    case 5:
+      F.Branches[0].Kind = BranchKind::Switch;
+      F.Branches[0].Successors = {1, 2, 0};
+      F.Branches[0].CountsArrivals = true;
+      break;
+    case 6:
+      F.Blocks[2].DerivedBranch = 0;
+      F.Blocks[2].EnteredFrom = 1;
+      break;
+    }
+    json::Value V = In.toJson();
+    if (Case == 3) {
+      json::Object &Fn =
+          *(*V.getAsObject()->getArray("functions"))[0].getAsObject();
+      json::Object &B = *(*Fn.getArray("blocks"))[1].getAsObject();
+      (*B.getObject("derived_from"))["entered_from"] = -5;
+    }
+    Expected<ProgramDatabase> Out = ProgramDatabase::fromJson(V);
+    ASSERT_FALSE(bool(Out)) << Case;
+    std::string Error = toString(Out.takeError());
+    EXPECT_NE(Error.find(Case == 6 ? "a cycle" : "cannot give its counts"),
+              std::string::npos)
+        << Case << ": " << Error;
   }
 }
 

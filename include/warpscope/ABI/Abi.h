@@ -36,9 +36,12 @@ constexpr uint64_t MaxCounterArrayBytes = 4 << 20;
 /// Version 3 added branches that share the counts of a derived block (their
 /// probe writes neither the block's words nor their visits and active
 /// threads): a reader of version 2 would show them as never visited.
-/// Readers still accept versions 1 and 2, which have no such blocks or
-/// branches.
-constexpr const char *DatabaseSchema = "warpscope-db/3";
+/// Version 4 added loop headers derived from their preheader and their
+/// latch's branch record (`derived_from.entered_from`): a reader of version 3
+/// would count only the back edge's visits. Readers still accept versions 1
+/// to 3, which have no such blocks or branches.
+constexpr const char *DatabaseSchema = "warpscope-db/4";
+constexpr const char *DatabaseSchemaV3 = "warpscope-db/3";
 constexpr const char *DatabaseSchemaV2 = "warpscope-db/2";
 constexpr const char *DatabaseSchemaV1 = "warpscope-db/1";
 

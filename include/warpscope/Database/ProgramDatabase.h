@@ -45,6 +45,13 @@ struct BlockRecord {
   /// DerivedSuccessor of branch DerivedBranch (its only way in).
   int DerivedBranch = -1;
   unsigned DerivedSuccessor = 0;
+  /// Set (with DerivedBranch) on a loop header whose other way in is block
+  /// EnteredFrom, its preheader (whose only successor it is): its counts
+  /// are that block's plus successor DerivedSuccessor of its latch's
+  /// two-way branch DerivedBranch (threads that took the back edge, visits
+  /// sending a lane back); successor 1 only when the latch is another
+  /// block.
+  int EnteredFrom = -1;
   /// Set when the block has no probe and runs exactly when block
   /// SameCountsAs (a dominator it post-dominates) runs: its counts are that
   /// block's. AssumesReconvergence: only if lanes that split between the two

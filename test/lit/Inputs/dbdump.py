@@ -27,6 +27,8 @@ for f in db["functions"]:
             b["id"], b["counter"], os.path.basename(b["file"]), b["line"],
             b["column"], b["loop_depth"], str(b["loop_header"]).lower(),
             " derived=branch%d.succ%d" % (d["branch"], d["successor"]) if d else "") +
+              (" entered-from=block%d" % d["entered_from"]
+               if d and "entered_from" in d else "") +
               (" same-as=block%d" % b["same_counts_as"]["block"]
                if b.get("same_counts_as") else "") +
               (" assumes-reconvergence"

@@ -34,7 +34,7 @@ exit:
   ret void
 }
 
-; DB: module id=[[ID:[0-9a-f]+]] counters=6 symbol=__warpscope_counters_[[ID]] schema=warpscope-db/3
+; DB: module id=[[ID:[0-9a-f]+]] counters=6 symbol=__warpscope_counters_[[ID]] schema=warpscope-db/4
 ; DB-NEXT: function blocks kind=kernel demangled=blocks line=0
 ; DB-NEXT: block id=0 counter=0 loc=:0:0 depth=0 header=false
 ; DB-NEXT: block id=1 counter=2 loc=:0:0 depth=1 header=true

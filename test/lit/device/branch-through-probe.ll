@@ -7,9 +7,10 @@
 ; still leaves for successor 0 when the compare holds. Other branches keep
 ; their condition.
 ; (-warpscope-pack-lane-counters=0: 16-bit fields are lane-packed-counters.ll's.)
-; RUN: %opt-ws -passes=warpscope-device -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=0 -S %s | FileCheck %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -S %s | FileCheck --check-prefix=PROMOTED %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=0 -warpscope-branch-through-probe=0 -S %s | FileCheck --check-prefix=OFF %s
+; (-warpscope-derive-loop-headers=0: loop headers counted from their preheader are derived-loop-headers.ll's.)
+; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=0 -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -S %s | FileCheck --check-prefix=PROMOTED %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=0 -warpscope-branch-through-probe=0 -S %s | FileCheck --check-prefix=OFF %s
 
 target triple = "nvptx64-nvidia-cuda"
 

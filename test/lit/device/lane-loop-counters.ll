@@ -13,10 +13,11 @@
 ; target without redux.sync (before sm_80) and -warpscope-lane-loop-counters=0
 ; keep the 64-bit registers.
 ; (-warpscope-pack-lane-counters=0: 16-bit fields are lane-packed-counters.ll's.)
-; RUN: %opt-ws -passes=warpscope-device -warpscope-pack-lane-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-db-out=%t.json -S %s | FileCheck %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-pack-lane-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-lane-loop-counters=0 -warpscope-db-out=%t.off.json -S %s | FileCheck --check-prefix=OFF %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-pack-lane-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-guarded-lane-counters=0 -warpscope-db-out=%t.ng.json -S %s | FileCheck --check-prefix=NOGUARD %s
-; RUN: sed 's/"target-cpu"="sm_90"/"target-cpu"="sm_70"/' %s | %opt-ws -passes=warpscope-device -warpscope-pack-lane-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-db-out=%t.70.json -S | FileCheck --check-prefix=OFF %s
+; (-warpscope-derive-loop-headers=0: loop headers counted from their preheader are derived-loop-headers.ll's.)
+; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-pack-lane-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-pack-lane-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-lane-loop-counters=0 -warpscope-db-out=%t.off.json -S %s | FileCheck --check-prefix=OFF %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-pack-lane-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-guarded-lane-counters=0 -warpscope-db-out=%t.ng.json -S %s | FileCheck --check-prefix=NOGUARD %s
+; RUN: sed 's/"target-cpu"="sm_90"/"target-cpu"="sm_70"/' %s | %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-pack-lane-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-db-out=%t.70.json -S | FileCheck --check-prefix=OFF %s
 
 target triple = "nvptx64-nvidia-cuda"
 

@@ -6,8 +6,9 @@
 ; before its warp sum or its leader's atomic, and zeroes each register after
 ; its second field. A loop that may run 65536 times keeps one register per
 ; count; one without a bound packs with a guard that spills before 65535.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-db-out=%t.json -S %s | FileCheck %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-pack-lane-counters=0 -warpscope-db-out=%t.off.json -S %s | FileCheck --check-prefix=OFF %s
+; (-warpscope-derive-loop-headers=0: loop headers counted from their preheader are derived-loop-headers.ll's.)
+; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-pack-lane-counters=0 -warpscope-db-out=%t.off.json -S %s | FileCheck --check-prefix=OFF %s
 
 target triple = "nvptx64-nvidia-cuda"
 

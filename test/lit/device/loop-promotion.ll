@@ -5,15 +5,16 @@
 ; ("ws:flush", after the exit's own probe) every lane that led somewhere
 ; (the OR of each probe's first register is non-zero) adds its registers to
 ; the counters and zeroes them. The probe keeps its marker scope.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-lane-loop-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-db-out=%t.json -S %s | FileCheck %s
+; (-warpscope-derive-loop-headers=0: loop headers counted from their preheader are derived-loop-headers.ll's.)
+; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-lane-loop-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-lane-loop-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-promote-loop-counters=false -warpscope-db-out=%t.off.json -S %s | FileCheck --check-prefix=OFF %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-lane-loop-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-promote-loop-counters=false -warpscope-db-out=%t.off.json -S %s | FileCheck --check-prefix=OFF %s
 ; RUN: %dbdump %t.off.json | FileCheck --check-prefix=DBOFF %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-lane-loop-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-promote-block-probes -warpscope-promote-skip-short-loops=false -warpscope-db-out=%t.all.json -S %s | FileCheck --check-prefix=ALL %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-lane-loop-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-branch-through-probe=0 -warpscope-promote-block-probes -warpscope-promote-skip-short-loops=false -warpscope-db-out=%t.all.json -S %s | FileCheck --check-prefix=ALL %s
 ; Histograms' edge arrivals (on by default; off above to keep the checks short)
 ; add a fifth register to a promoted two-way probe: +1 when any lane goes to
 ; successor 0, flushed to the branch record's arrivals word.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-lane-loop-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-branch-through-probe=0 -S %s | FileCheck --check-prefix=EDGE %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-lane-loop-counters=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-branch-through-probe=0 -S %s | FileCheck --check-prefix=EDGE %s
 
 target triple = "nvptx64-nvidia-cuda"
 
