@@ -47,25 +47,7 @@ void computeReconvergence(Function &F) {
   std::vector<std::vector<uint32_t>> Succ(NB + 1), Pred(NB + 1);
   for (uint32_t B = 0; B < NB; ++B) {
     uint32_t End = (B + 1 < NB ? Start[B + 1] : N) - 1;
-    const Inst &I = F.Code[End];
-    auto Add = [&](uint32_t To) { Succ[B].push_back(To); };
-    bool Guarded = I.Guard >= 0;
-    if (I.Op == OpBra) {
-      Add(BlockOf[std::min(I.Target, N)]);
-      if (Guarded)
-        Add(BlockOf[End + 1]);
-    } else if (I.Op == OpBrx) {
-      for (uint32_t T : F.BrxTables[I.Target])
-        Add(BlockOf[std::min(T, N)]);
-      if (Guarded)
-        Add(BlockOf[End + 1]);
-    } else if (I.Op == OpRet || I.Op == OpExit || I.Op == OpTrap) {
-      Add(Exit);
-      if (Guarded)
-        Add(BlockOf[End + 1]);
-    } else {
-      Add(BlockOf[End + 1]);
-    }
+    eachSuccessor(F, End, [&](uint32_t To) { Succ[B].push_back(BlockOf[To]); });
     std::sort(Succ[B].begin(), Succ[B].end());
     Succ[B].erase(std::unique(Succ[B].begin(), Succ[B].end()), Succ[B].end());
     for (uint32_t S : Succ[B])

@@ -16,6 +16,7 @@
 
 #include "warpscope/Emu/MemoryCounts.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -475,6 +476,31 @@ parsePtx(const std::string &Text, const std::string &Name, std::string &Error);
 
 /// Post-dominator analysis: fills Inst::Ipdom for branches.
 void computeReconvergence(Function &F);
+
+/// Calls Succ with each instruction control may reach after instruction K
+/// of F: a branch's target (brx: each of its table's), and K + 1 unless K
+/// always transfers control (an unguarded bra, brx, ret, exit or trap).
+/// F.Code.size() stands for leaving the function (ret, exit, trap, a
+/// target past the end, falling off the end). The one rule of both the
+/// reconvergence CFG (Cfg.cpp) and the spill model's liveness.
+template <class Fn> void eachSuccessor(const Function &F, uint32_t K, Fn Succ) {
+  const uint32_t N = (uint32_t)F.Code.size();
+  const Inst &I = F.Code[K];
+  if (I.Op == OpBra) {
+    Succ(std::min(I.Target, N));
+  } else if (I.Op == OpBrx) {
+    if (I.Target < F.BrxTables.size())
+      for (uint32_t T : F.BrxTables[I.Target])
+        Succ(std::min(T, N));
+  } else if (I.Op == OpRet || I.Op == OpExit || I.Op == OpTrap) {
+    Succ(N);
+  } else {
+    Succ(K + 1);
+    return;
+  }
+  if (I.Guard >= 0)
+    Succ(K + 1);
+}
 
 } // namespace warpscope::emu::core
 

@@ -40,25 +40,12 @@ template <class Fn> void eachDef(const Function &F, const Inst &I, Fn Def) {
       Def(I.D[K]);
 }
 
+// The instructions control may reach after K within the function.
 template <class Fn> void eachSucc(const Function &F, uint32_t K, Fn Succ) {
-  const uint32_t N = (uint32_t)F.Code.size();
-  const Inst &I = F.Code[K];
-  const bool Falls = I.Guard >= 0;
-  if (I.Op == OpBra) {
-    if (I.Target < N)
-      Succ(I.Target);
-  } else if (I.Op == OpBrx) {
-    if (I.Target < F.BrxTables.size())
-      for (uint32_t T : F.BrxTables[I.Target])
-        if (T < N)
-          Succ(T);
-  } else if (I.Op != OpRet && I.Op != OpExit && I.Op != OpTrap) {
-    if (K + 1 < N)
-      Succ(K + 1);
-    return;
-  }
-  if (Falls && K + 1 < N)
-    Succ(K + 1);
+  eachSuccessor(F, K, [&](uint32_t S) {
+    if (S < F.Code.size())
+      Succ(S);
+  });
 }
 
 /// Live registers before each instruction (backward dataflow to a fixed
