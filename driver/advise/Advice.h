@@ -125,6 +125,9 @@ struct Advice {
   /// The change as a launch or machine parameter, where it is one: what
   /// `advise --what-if` re-simulates (WhatIf.h; Kernel empty: none).
   emu::WhatIf Change;
+  /// The resource whose exact work capped a formula estimate
+  /// (ResourceBound.h: "issue", "L1", "shared memory", "L2"); empty: none.
+  std::string BoundBy;
   std::vector<std::string> Hints; ///< what to change, concretely
   std::vector<Hotspot> Hotspots;  ///< most important first
 };

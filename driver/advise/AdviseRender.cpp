@@ -3,6 +3,7 @@
 #include "AdviseRender.h"
 #include "../Html.h"
 #include "../SourceText.h"
+#include "ResourceBound.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -160,6 +161,7 @@ AdviceReport runAdvisor(const LoadedInputs &L,
   if (WhatIf)
     resimulate(L.In, *WhatIf, All, R.Notes);
   dropUnestimated(All, R.Notes);
+  boundByResources(L.In, All);
   withLaunchCost(L.In, All);
   Regex Filter(KernelRegex);
   std::map<std::string, unsigned> PerKernel;
@@ -367,6 +369,8 @@ json::Value renderAdviceJson(const AdviceReport &R) {
                                              : json::Value(A.EstimatedSpeedup)},
         {"estimate_kind", estimateKindName(A.Kind)},
         {"estimator", A.Estimator},
+        {"bounded_by",
+         A.BoundBy.empty() ? json::Value(nullptr) : json::Value(A.BoundBy)},
         {"hints", strings(A.Hints)},
         {"also_found_by", std::move(Also)},
         {"hotspots", std::move(Hot)}});

@@ -23,8 +23,10 @@ std::optional<MachineConfig> machineConfig(const std::string &Name) {
   std::string Error;
   if (!emu::timing::loadConfig(Name, C, Error))
     return std::nullopt;
-  return MachineConfig{C.Name, C.Sms, C.SubPartitions, C.dramBytesPerCycle(),
-                       C.L1Bytes};
+  return MachineConfig{C.Name,           C.Sms,
+                       C.SubPartitions,  C.dramBytesPerCycle(),
+                       C.L1Bytes,        C.L1BytesPerCycle,
+                       C.L2BytesPerCycle};
 #else
   (void)Name;
   return std::nullopt;

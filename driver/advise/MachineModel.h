@@ -30,6 +30,9 @@ struct MachineConfig {
   /// An SM's unified L1/shared memory, bytes: the L1 is what the
   /// shared-memory carveout leaves of it (Occupancy.h); 0: unknown.
   double UnifiedL1Bytes = 0;
+  /// Per modeled cycle: an SM's L1 (global and local sectors) and the
+  /// whole chip's L2; 0: unknown.
+  double L1BytesPerCycle = 0, L2BytesPerCycle = 0;
 };
 /// The built-in configuration Name ("h100-sxm", ...); nullopt when the name
 /// is not built in (a `--model-config FILE` run) or the emulator is not

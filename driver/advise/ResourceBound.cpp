@@ -1,0 +1,218 @@
+//===- ResourceBound.cpp - Formula estimates bounded by exact counts ------===//
+
+#include "ResourceBound.h"
+#include "../GroundTruth.h"
+#include "MachineModel.h"
+#include "warpscope/ABI/PtxOpcodes.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace warpscope::advise {
+
+const char *resourceName(Resource R) {
+  switch (R) {
+  case Resource::Issue:
+    return "issue";
+  case Resource::L1:
+    return "L1";
+  case Resource::Shared:
+    return "shared memory";
+  case Resource::L2:
+    return "L2";
+  case Resource::Count:
+    break;
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr unsigned bit(Resource R) { return 1u << unsigned(R); }
+constexpr unsigned Issue = bit(Resource::Issue), L1 = bit(Resource::L1),
+                   Shared = bit(Resource::Shared), L2 = bit(Resource::L2);
+constexpr unsigned AllResources = Issue | L1 | Shared | L2;
+
+/// The one table: what each optimizer's change may reduce. Latency hiding
+/// (code reordering, loop unrolling, asynchronous copies, branch
+/// elimination) moves no byte; the changes that remove instructions
+/// (unrolling's loop overhead, a branch, a call's parameter moves, a
+/// cheaper operation) reduce issue only; memory-transaction changes reduce
+/// sectors (and so L1 and L2 work), bank-conflict changes wavefronts. Where
+/// a change could plausibly reduce a resource it is listed, so that no cap
+/// binds on work the change may remove. Launch-shape changes (occupancy,
+/// block and thread counts) move work between SMs, which the floors per SM
+/// assume fixed: never capped here (re-simulated, or the parallelism
+/// estimator's own DRAM bound).
+struct Reducible {
+  const char *Optimizer;
+  unsigned Resources;
+};
+constexpr Reducible Table[] = {
+    {"code_reordering", 0},
+    {"warp_balance", Issue},
+    {"function_split", Issue},
+    {"async_memory_copy", Issue},
+    {"branch_elimination", Issue},
+    {"loop_unrolling", Issue},
+    {"strength_reduction", Issue},
+    {"fast_math", Issue},
+    {"function_inlining", Issue | L1 | L2},
+    {"shared_memory_transaction_reduction", Issue | Shared},
+    {"shared_memory_access_adjustment", Issue | Shared},
+    {"bank_conflicts", Issue | Shared},
+    {"uncoalesced_access", Issue | L1 | L2},
+    {"global_memory_access_adjustment", Issue | L1 | L2},
+    {"global_memory_transaction_reduction", Issue | L1 | L2},
+    {"indirect_memory_access_reduction", Issue | L1 | L2},
+    {"register_increase", Issue | L1 | L2},
+    {"divergence", Issue | L1 | Shared | L2},
+    {"occupancy_limiter", AllResources},
+    {"block_increase", AllResources},
+    {"thread_increase", AllResources},
+};
+
+/// Whether the timing model issues a warp instruction for Opcode: not for
+/// the opcode table's free ones, `nop` and `bar.warp.sync` (no SASS), and
+/// not counted for branches (the unconditional half of a PTX branch pair
+/// is free), so the count is at most what the model issues.
+bool issues(StringRef Opcode) {
+  const PtxOpcodeInfo &Info = ptxOpcodeOf(std::string_view(Opcode));
+  return Info.Unit != PtxUnit::Free && Info.Unit != PtxUnit::Branch &&
+         !Opcode.starts_with("nop") && !Opcode.starts_with("bar.warp");
+}
+
+struct Work {
+  double WarpInstructions = 0, Sectors = 0, Wavefronts = 0, L2Sectors = 0;
+};
+
+Work kernelWork(const TruthFunction &F) {
+  Work W;
+  for (const TruthInstruction &I : F.Insts) {
+    if (I.Instrumentation)
+      continue;
+    if (issues(I.Opcode))
+      W.WarpInstructions += double(I.Warp);
+    const MemoryCounts &M = I.Mem;
+    W.Sectors += double(M.GlobalSectors + M.LocalSectors);
+    W.Wavefronts += double(M.SharedWavefronts);
+    // Stores write through to L2; an atomic is done there, one transfer
+    // per distinct address of the warp. Loads may hit in L1: none counted.
+    StringRef Kind = memoryAccessKind(I.Opcode);
+    if (Kind == "store")
+      W.L2Sectors += double(M.GlobalSectors + M.LocalSectors);
+    else if (Kind == "atomic")
+      W.L2Sectors += double(M.AtomicAddresses);
+  }
+  return W;
+}
+
+} // namespace
+
+unsigned reducibleResources(const std::string &Optimizer) {
+  for (const Reducible &R : Table)
+    if (Optimizer == R.Optimizer)
+      return R.Resources;
+  return AllResources;
+}
+
+std::vector<ResourceFloor> resourceFloors(const Inputs &In,
+                                          const std::string &Kernel) {
+  std::vector<ResourceFloor> Out;
+  auto M = In.ModeledTime.find(Kernel);
+  if (M == In.ModeledTime.end() || !In.GroundTruth || !(M->second.Cycles > 0))
+    return Out;
+  std::optional<MachineConfig> C = machineConfig(M->second.Config);
+  auto F = In.GroundTruth->Functions.find(Kernel);
+  if (!C || F == In.GroundTruth->Functions.end())
+    return Out;
+  // The most SMs any launch of the kernel used: the work summed over the
+  // launches, spread over that many SMs, is at most what each launch's
+  // busiest SM had, so every floor is at most the modeled time.
+  double Sms = 0;
+  for (const TruthLaunch &L : In.GroundTruth->Launches)
+    if (L.Kernel == Kernel && L.Modeled)
+      Sms = std::max(
+          Sms, std::min(C->Sms, double(L.Grid[0] * L.Grid[1] * L.Grid[2])));
+  if (!(Sms > 0))
+    return Out;
+  const Work W = kernelWork(F->second);
+  auto Add = [&](Resource R, double Cycles, std::string What) {
+    if (Cycles > 0)
+      Out.push_back({R, Cycles, std::move(What)});
+  };
+  Add(Resource::Issue, W.WarpInstructions / (C->Schedulers * Sms),
+      formatv("{0} warp instructions at one per scheduler per cycle, {1} "
+              "schedulers on each of {2} SMs",
+              formatNumber(W.WarpInstructions, 0), formatNumber(C->Schedulers),
+              formatNumber(Sms))
+          .str());
+  if (C->L1BytesPerCycle > 0)
+    Add(Resource::L1, 32 * W.Sectors / C->L1BytesPerCycle / Sms,
+        formatv("{0} global and local sectors at {1} B per cycle per SM, "
+                "{2} SMs",
+                formatNumber(W.Sectors, 0), formatNumber(C->L1BytesPerCycle),
+                formatNumber(Sms))
+            .str());
+  // The shared pipe serves one wavefront per cycle (the timing model's).
+  Add(Resource::Shared, W.Wavefronts / Sms,
+      formatv("{0} shared-memory wavefronts at one per cycle per SM, {1} SMs",
+              formatNumber(W.Wavefronts, 0), formatNumber(Sms))
+          .str());
+  if (C->L2BytesPerCycle > 0)
+    Add(Resource::L2, 32 * W.L2Sectors / C->L2BytesPerCycle,
+        formatv("{0} sectors stores and atomics send to L2 at {1} B per "
+                "cycle for the chip",
+                formatNumber(W.L2Sectors, 0), formatNumber(C->L2BytesPerCycle))
+            .str());
+  return Out;
+}
+
+std::optional<ResourceFloor>
+bindingFloor(const std::vector<ResourceFloor> &Floors,
+             const std::string &Optimizer) {
+  const unsigned Reduced = reducibleResources(Optimizer);
+  std::optional<ResourceFloor> Best;
+  for (const ResourceFloor &F : Floors)
+    if (!(Reduced & bit(F.R)) && (!Best || F.Cycles > Best->Cycles))
+      Best = F;
+  return Best;
+}
+
+void boundByResources(const Inputs &In, std::vector<Advice> &All) {
+  std::map<std::string, std::vector<ResourceFloor>> Floors;
+  for (Advice &A : All) {
+    if (A.Kind != EstimateKind::Formula || !(A.EstimatedSpeedup > 1))
+      continue;
+    auto M = In.ModeledTime.find(A.Kernel);
+    if (M == In.ModeledTime.end() || !(M->second.Cycles > 0))
+      continue;
+    if (!Floors.count(A.Kernel))
+      Floors[A.Kernel] = resourceFloors(In, A.Kernel);
+    std::optional<ResourceFloor> F =
+        bindingFloor(Floors[A.Kernel], A.Optimizer);
+    const double T = M->second.Cycles;
+    // A floor at or above the modeled time is no floor of this run (a
+    // model that issues or moves less than the counts say): no cap.
+    if (!F || !(F->Cycles > 0) || F->Cycles >= T)
+      continue;
+    const double Bound = T / F->Cycles;
+    if (A.EstimatedSpeedup <= Bound)
+      continue;
+    A.Estimator +=
+        formatv("; capped at {0}x (the formula said {1}x): {2}"
+                "-bound, {3}% of the modeled {4} cycles are "
+                "needed for its {5}, which this change does not "
+                "reduce (exact counts, {6})",
+                formatNumber(Bound, 2), formatNumber(A.EstimatedSpeedup, 2),
+                resourceName(F->R),
+                formatNumber(100 * std::min(1.0, F->Cycles / T), 0),
+                formatNumber(T, 0), F->Work, M->second.Config)
+            .str();
+    A.EstimatedSpeedup = Bound;
+    A.BoundBy = resourceName(F->R);
+  }
+}
+
+} // namespace warpscope::advise
