@@ -162,7 +162,7 @@ std::vector<ResourceFloor> resourceFloors(const Inputs &In,
           .str());
   if (C->L2BytesPerCycle > 0)
     Add(Resource::L2, 32 * W.L2Sectors / C->L2BytesPerCycle,
-        formatv("{0} sectors stores and atomics send to L2 at {1} B per "
+        formatv("{0} sectors that stores and atomics send to L2 at {1} B per "
                 "cycle for the chip",
                 formatNumber(W.L2Sectors, 0), formatNumber(C->L2BytesPerCycle))
             .str());
