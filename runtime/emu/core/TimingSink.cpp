@@ -295,6 +295,17 @@ StaticInst describe(const Function &F, const Inst &I, const Inst *Prev,
   case PtxUnit::Branch:
     S.K = Kind::Branch;
     S.P = Pipe::Branch;
+    // What ptxas makes of them (test/fixtures/gpu/h200/sass/interp): an
+    // indexed branch scales the index, loads the target from a jump table
+    // in the constant bank and branches (IMAD.SHL, LDC, SHF, BRX); a call
+    // moves the return address into a register first (MOV, CALL.REL), a
+    // device function's return sets its high half (MOV, RET.REL).
+    if (I.Op == OpBrx) {
+      S.JumpTable = true;
+      S.Expand = 4;
+    } else if (I.Op == OpCall || (I.Op == OpRet && !F.IsKernel)) {
+      S.Expand = 2;
+    }
     // `@p bra A; bra.uni B` is one SASS branch (ptxas inverts the
     // condition): the unconditional half costs nothing.
     if (I.Op == OpBra && I.Guard < 0 && Prev && Prev->Op == OpBra &&
@@ -330,6 +341,7 @@ public:
     Cur = timing::CtaTrace();
     Cur.Cta = Cta;
     Cur.Warps.resize(NWarps);
+    LastActive.assign(NWarps, 0);
     return true;
   }
   void endCta() override {
@@ -338,11 +350,24 @@ public:
         storesDue(W);
     M.submit(std::move(Cur));
   }
-  void instruction(uint32_t Warp, const Function &F, uint32_t Pc, uint32_t,
-                   uint32_t Exec) override {
+  void instruction(uint32_t Warp, const Function &F, uint32_t Pc,
+                   uint32_t Active, uint32_t Exec) override {
     timing::WarpTrace &W = Cur.Warps[Warp];
-    if constexpr (Spills) {
+    uint32_t Id = Code.FuncBase[F.Index] + Pc;
+    if (Code.Roles[Id] == ModelCode::Free) {
+      Last = nullptr; // its memory() is not the model's either
+      return;
+    }
+    if constexpr (Spills)
       storesDue(Warp);
+    // The warp goes on with lanes that were not on the path before while
+    // lanes of that path wait: it resumes another divergent path (a
+    // reconvergence's BSYNC switching to the lanes waiting elsewhere).
+    const uint32_t Before = LastActive[Warp];
+    if ((Active & ~Before) && (Before & ~Active))
+      W.Resumes.push_back((uint32_t)W.Ops.size());
+    LastActive[Warp] = Active;
+    if constexpr (Spills) {
       if (F.Index == Spill->Function &&
           Code.Roles[Code.FuncBase[F.Index] + Pc] != ModelCode::Free) {
         if (Spill->at(Pc, true))
@@ -351,14 +376,9 @@ public:
           Due[Warp] = {Pc, Exec};
       }
     }
-    uint32_t Id = Code.FuncBase[F.Index] + Pc;
     timing::TraceOp Op{Id, timing::NoMem};
     // One test on the common path (an ALU instruction): Op is 0.
-    if (const uint8_t Role = Code.Roles[Id]) {
-      if (Role == ModelCode::Free) {
-        Last = nullptr; // its memory() is not the model's either
-        return;
-      }
+    if (Code.Roles[Id] == ModelCode::Memory) {
       timing::MemAccess A;
       A.Off = Exec == 0;
       Op.Mem = (uint32_t)W.Mems.size();
@@ -406,6 +426,7 @@ private:
   uint32_t NWarps;
   const SpillCode *Spill;
   std::vector<std::pair<uint32_t, uint32_t>> Due; ///< per warp: Pc, Exec
+  std::vector<uint32_t> LastActive; ///< per warp: the lanes of its last op
   timing::CtaTrace Cur;
   timing::WarpTrace *Last = nullptr;
 };
