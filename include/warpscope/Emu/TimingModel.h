@@ -241,6 +241,9 @@ public:
   ~LaunchModel();
   /// Whether CTA Cta runs on a simulated SM (its trace is wanted).
   bool wanted(uint64_t Cta) const { return SimIndex[Cta % ActiveSms] >= 0; }
+  /// Whether the traces need WarpTrace::Resumes (a switch between divergent
+  /// paths costs something in this configuration).
+  bool wantsResumes() const { return C.DivergenceSwitchCycles > 0; }
   void submit(CtaTrace &&T);
   /// After every wanted CTA was submitted: runs the SMs to the end.
   ModeledTime finish();

@@ -325,9 +325,11 @@ StaticInst describe(const Function &F, const Inst &I, const Inst *Prev,
   }
 }
 
-// Spills: the launch places spill code (SpillModel.h); a separate
-// instantiation, so that kernels without it pay nothing for it.
-template <bool Spills> class TimingSink final : public TraceSink {
+// Spills: the launch places spill code (SpillModel.h); Paths: the model
+// wants the points where a warp resumes a divergent path
+// (LaunchModel::wantsResumes). Separate instantiations, so that launches
+// without them pay nothing for them.
+template <bool Spills, bool Paths> class TimingSink final : public TraceSink {
 public:
   TimingSink(timing::LaunchModel &M, const ModelCode &Code, uint32_t NWarps,
              const SpillCode *Spill = nullptr)
@@ -353,21 +355,8 @@ public:
   void instruction(uint32_t Warp, const Function &F, uint32_t Pc,
                    uint32_t Active, uint32_t Exec) override {
     timing::WarpTrace &W = Cur.Warps[Warp];
-    uint32_t Id = Code.FuncBase[F.Index] + Pc;
-    if (Code.Roles[Id] == ModelCode::Free) {
-      Last = nullptr; // its memory() is not the model's either
-      return;
-    }
-    if constexpr (Spills)
-      storesDue(Warp);
-    // The warp goes on with lanes that were not on the path before while
-    // lanes of that path wait: it resumes another divergent path (a
-    // reconvergence's BSYNC switching to the lanes waiting elsewhere).
-    const uint32_t Before = LastActive[Warp];
-    if ((Active & ~Before) && (Before & ~Active))
-      W.Resumes.push_back((uint32_t)W.Ops.size());
-    LastActive[Warp] = Active;
     if constexpr (Spills) {
+      storesDue(Warp);
       if (F.Index == Spill->Function &&
           Code.Roles[Code.FuncBase[F.Index] + Pc] != ModelCode::Free) {
         if (Spill->at(Pc, true))
@@ -376,14 +365,21 @@ public:
           Due[Warp] = {Pc, Exec};
       }
     }
+    uint32_t Id = Code.FuncBase[F.Index] + Pc;
     timing::TraceOp Op{Id, timing::NoMem};
     // One test on the common path (an ALU instruction): Op is 0.
-    if (Code.Roles[Id] == ModelCode::Memory) {
+    if (const uint8_t Role = Code.Roles[Id]) {
+      if (Role == ModelCode::Free) {
+        Last = nullptr; // its memory() is not the model's either
+        return;
+      }
       timing::MemAccess A;
       A.Off = Exec == 0;
       Op.Mem = (uint32_t)W.Mems.size();
       W.Mems.push_back(A);
     }
+    if constexpr (Paths)
+      notePath(W, Warp, Active);
     W.Ops.push_back(Op);
     Last = &W;
   }
@@ -411,6 +407,15 @@ public:
   }
 
 private:
+  // The warp goes on with lanes that were not on the path before while
+  // lanes of that path wait: it resumes another divergent path (a
+  // reconvergence's BSYNC switching to the lanes waiting elsewhere).
+  void notePath(timing::WarpTrace &W, uint32_t Warp, uint32_t Active) {
+    const uint32_t Before = LastActive[Warp];
+    if ((Active & ~Before) && (Before & ~Active))
+      W.Resumes.push_back((uint32_t)W.Ops.size());
+    LastActive[Warp] = Active;
+  }
   // The spill stores after a warp's last instruction: recorded before its
   // next one, once the last one's memory() has come.
   void storesDue(uint32_t Warp) {
@@ -430,6 +435,19 @@ private:
   timing::CtaTrace Cur;
   timing::WarpTrace *Last = nullptr;
 };
+
+std::unique_ptr<TraceSink> makeSink(timing::LaunchModel &M,
+                                    const ModelCode &Code, uint32_t NWarps,
+                                    const SpillCode *Spill) {
+  const bool Paths = M.wantsResumes();
+  if (Spill && Paths)
+    return std::make_unique<TimingSink<true, true>>(M, Code, NWarps, Spill);
+  if (Spill)
+    return std::make_unique<TimingSink<true, false>>(M, Code, NWarps, Spill);
+  if (Paths)
+    return std::make_unique<TimingSink<false, true>>(M, Code, NWarps);
+  return std::make_unique<TimingSink<false, false>>(M, Code, NWarps);
+}
 
 bool isConstant(const Function &F, uint32_t Slot) {
   for (const SlotInit &I : F.Inits)
@@ -649,12 +667,7 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
                             M.ModeledLaunches++, M.ExactStalls);
   std::vector<std::unique_ptr<TraceSink>> Sinks;
   for (unsigned W = 0; W < std::max(1u, M.Threads); ++W) {
-    if (Spill)
-      Sinks.push_back(std::make_unique<TimingSink<true>>(Model, *M.Code, NWarps,
-                                                         Spill.get()));
-    else
-      Sinks.push_back(
-          std::make_unique<TimingSink<false>>(Model, *M.Code, NWarps));
+    Sinks.push_back(makeSink(Model, *M.Code, NWarps, Spill.get()));
     M.TraceSinks.push_back(Sinks.back().get());
   }
   struct Restore { // the sinks die with this launch
