@@ -181,7 +181,8 @@ bool SmSim::ready(const WarpState &W, uint64_t T, ModelStall &Why,
       RegWhy = W.RegKind[SI.Src[K]];
     }
   // A jump table's entry (LDC, issued once the index is ready): a
-  // variable-latency result, as Nsight Compute counts a BRX's wait.
+  // variable-latency MIO result (interp's measured short_scoreboard, where
+  // its loop has no other MIO operation).
   if (SI.JumpTable && SI.NSrc) {
     const uint64_t Entry = W.RegReady[SI.Src[0]] +
                            (uint64_t)C.Pipes[(int)Pipe::Int].Latency +
