@@ -67,6 +67,12 @@ struct Config {
   /// aligned 32 (the sector alone), 64 (its pair) or 128 (the whole line)
   /// bytes around it (CU_LIMIT_MAX_L2_FETCH_GRANULARITY's range).
   double L2FetchBytes = 32;
+  /// Cycles a divergent warp takes to resume another of its paths, beyond
+  /// a branch: where the lanes of one path reach their reconvergence point
+  /// (SASS BSYNC) and the warp goes on with lanes waiting at another PC
+  /// (0: a path switch costs nothing; docs/timing-model.md "Divergence,
+  /// calls and indirect branches").
+  double DivergenceSwitchCycles = 0;
   double MaxWarpsPerSm = 64, MaxBlocksPerSm = 32, RegistersPerSm = 65536;
   double SharedPerSm = 233472, SharedPerBlock = 232448;
   double L1Bytes = 262144, L2Bytes = 52428800;
@@ -91,6 +97,9 @@ struct Config {
   }
   /// A time in ns as cycles of the chosen clock.
   double cycles(double Ns) const { return Ns * ClockMhz / 1e3; }
+  /// A load from the constant bank (ld.const, a jump table's LDC): the
+  /// model has no constant cache; it costs an L1 hit.
+  double constLatency() const { return L1Latency; }
 };
 
 /// Chooses the clock cycles convert at: "boost" (the default), "base" or a

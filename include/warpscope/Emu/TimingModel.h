@@ -88,6 +88,12 @@ struct StaticInst {
   /// a block's independent loads before their uses, so the model sends the
   /// later ones ahead with it (Config::BlockLoads).
   bool Hoists = false;
+  /// An indirect branch through a jump table (brx.idx): its SASS scales the
+  /// index (IMAD.SHL), loads the target from the constant bank (LDC) and
+  /// branches (BRX); ptxas issues the LDC as soon as the index is ready, so
+  /// the branch waits for the table entry (short scoreboard) until the
+  /// index's ready cycle plus an integer op and a constant load.
+  bool JumpTable = false;
   uint8_t NDst = 0, NSrc = 0;
   uint32_t Dst[4] = {}, Src[8] = {};          ///< register slots
   uint32_t BarrierId = 0, BarrierThreads = 0; ///< 0 threads: the whole CTA
@@ -148,6 +154,10 @@ constexpr uint32_t NoMem = 0xffffffffu;
 
 struct WarpTrace {
   std::vector<TraceOp> Ops;
+  /// Positions in Ops, ascending, where the warp resumes another of its
+  /// divergent paths: its active lanes neither include nor are included in
+  /// those of the op before (Config::DivergenceSwitchCycles).
+  std::vector<uint32_t> Resumes;
   std::vector<MemAccess> Mems;
   std::vector<uint64_t> Lines;
 };
@@ -231,6 +241,9 @@ public:
   ~LaunchModel();
   /// Whether CTA Cta runs on a simulated SM (its trace is wanted).
   bool wanted(uint64_t Cta) const { return SimIndex[Cta % ActiveSms] >= 0; }
+  /// Whether the traces need WarpTrace::Resumes (a switch between divergent
+  /// paths costs something in this configuration).
+  bool wantsResumes() const { return C.DivergenceSwitchCycles > 0; }
   void submit(CtaTrace &&T);
   /// After every wanted CTA was submitted: runs the SMs to the end.
   ModeledTime finish();

@@ -295,6 +295,17 @@ StaticInst describe(const Function &F, const Inst &I, const Inst *Prev,
   case PtxUnit::Branch:
     S.K = Kind::Branch;
     S.P = Pipe::Branch;
+    // What ptxas makes of them (test/fixtures/gpu/h200/sass/interp): an
+    // indexed branch scales the index, loads the target from a jump table
+    // in the constant bank and branches (IMAD.SHL, LDC, SHF, BRX); a call
+    // moves the return address into a register first (MOV, CALL.REL), a
+    // device function's return sets its high half (MOV, RET.REL).
+    if (I.Op == OpBrx) {
+      S.JumpTable = true;
+      S.Expand = 4;
+    } else if (I.Op == OpCall || (I.Op == OpRet && !F.IsKernel)) {
+      S.Expand = 2;
+    }
     // `@p bra A; bra.uni B` is one SASS branch (ptxas inverts the
     // condition): the unconditional half costs nothing.
     if (I.Op == OpBra && I.Guard < 0 && Prev && Prev->Op == OpBra &&
@@ -314,9 +325,11 @@ StaticInst describe(const Function &F, const Inst &I, const Inst *Prev,
   }
 }
 
-// Spills: the launch places spill code (SpillModel.h); a separate
-// instantiation, so that kernels without it pay nothing for it.
-template <bool Spills> class TimingSink final : public TraceSink {
+// Spills: the launch places spill code (SpillModel.h); Paths: the model
+// wants the points where a warp resumes a divergent path
+// (LaunchModel::wantsResumes). Separate instantiations, so that launches
+// without them pay nothing for them.
+template <bool Spills, bool Paths> class TimingSink final : public TraceSink {
 public:
   TimingSink(timing::LaunchModel &M, const ModelCode &Code, uint32_t NWarps,
              const SpillCode *Spill = nullptr)
@@ -330,6 +343,7 @@ public:
     Cur = timing::CtaTrace();
     Cur.Cta = Cta;
     Cur.Warps.resize(NWarps);
+    LastActive.assign(NWarps, 0);
     return true;
   }
   void endCta() override {
@@ -338,8 +352,8 @@ public:
         storesDue(W);
     M.submit(std::move(Cur));
   }
-  void instruction(uint32_t Warp, const Function &F, uint32_t Pc, uint32_t,
-                   uint32_t Exec) override {
+  void instruction(uint32_t Warp, const Function &F, uint32_t Pc,
+                   uint32_t Active, uint32_t Exec) override {
     timing::WarpTrace &W = Cur.Warps[Warp];
     if constexpr (Spills) {
       storesDue(Warp);
@@ -364,6 +378,8 @@ public:
       Op.Mem = (uint32_t)W.Mems.size();
       W.Mems.push_back(A);
     }
+    if constexpr (Paths)
+      notePath(W, Warp, Active);
     W.Ops.push_back(Op);
     Last = &W;
   }
@@ -391,6 +407,15 @@ public:
   }
 
 private:
+  // The warp goes on with lanes that were not on the path before while
+  // lanes of that path wait: it resumes another divergent path (a
+  // reconvergence's BSYNC switching to the lanes waiting elsewhere).
+  void notePath(timing::WarpTrace &W, uint32_t Warp, uint32_t Active) {
+    const uint32_t Before = LastActive[Warp];
+    if ((Active & ~Before) && (Before & ~Active))
+      W.Resumes.push_back((uint32_t)W.Ops.size());
+    LastActive[Warp] = Active;
+  }
   // The spill stores after a warp's last instruction: recorded before its
   // next one, once the last one's memory() has come.
   void storesDue(uint32_t Warp) {
@@ -406,9 +431,23 @@ private:
   uint32_t NWarps;
   const SpillCode *Spill;
   std::vector<std::pair<uint32_t, uint32_t>> Due; ///< per warp: Pc, Exec
+  std::vector<uint32_t> LastActive; ///< per warp: the lanes of its last op
   timing::CtaTrace Cur;
   timing::WarpTrace *Last = nullptr;
 };
+
+std::unique_ptr<TraceSink> makeSink(timing::LaunchModel &M,
+                                    const ModelCode &Code, uint32_t NWarps,
+                                    const SpillCode *Spill) {
+  const bool Paths = M.wantsResumes();
+  if (Spill && Paths)
+    return std::make_unique<TimingSink<true, true>>(M, Code, NWarps, Spill);
+  if (Spill)
+    return std::make_unique<TimingSink<true, false>>(M, Code, NWarps, Spill);
+  if (Paths)
+    return std::make_unique<TimingSink<false, true>>(M, Code, NWarps);
+  return std::make_unique<TimingSink<false, false>>(M, Code, NWarps);
+}
 
 bool isConstant(const Function &F, uint32_t Slot) {
   for (const SlotInit &I : F.Inits)
@@ -628,12 +667,7 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
                             M.ModeledLaunches++, M.ExactStalls);
   std::vector<std::unique_ptr<TraceSink>> Sinks;
   for (unsigned W = 0; W < std::max(1u, M.Threads); ++W) {
-    if (Spill)
-      Sinks.push_back(std::make_unique<TimingSink<true>>(Model, *M.Code, NWarps,
-                                                         Spill.get()));
-    else
-      Sinks.push_back(
-          std::make_unique<TimingSink<false>>(Model, *M.Code, NWarps));
+    Sinks.push_back(makeSink(Model, *M.Code, NWarps, Spill.get()));
     M.TraceSinks.push_back(Sinks.back().get());
   }
   struct Restore { // the sinks die with this launch

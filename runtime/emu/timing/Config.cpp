@@ -55,6 +55,7 @@ const Field Fields[] = {
     O("unrolled_loads", UnrolledLoads),
     O("block_loads", BlockLoads),
     O("l2_fetch_bytes", L2FetchBytes),
+    O("divergence_switch_cycles", DivergenceSwitchCycles),
     F("max_warps_per_sm", MaxWarpsPerSm),
     F("max_blocks_per_sm", MaxBlocksPerSm),
     F("registers_per_sm", RegistersPerSm),
@@ -174,7 +175,8 @@ bool parseConfig(const std::string &Text, const std::string &What, Config &Out,
   C.IcachePrefetchLines = 0;
   C.IcacheLineBytes = 128;
   C.BlockLoads = NAN;
-  C.L2FetchBytes = 32; // the sector alone
+  C.L2FetchBytes = 32;          // the sector alone
+  C.DivergenceSwitchCycles = 0; // a path switch costs nothing
   for (const Field &Fd : Fields) {
     auto It = Doc.find(Fd.Key);
     if (It == Doc.end() && Fd.Optional)

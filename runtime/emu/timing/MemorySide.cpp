@@ -288,7 +288,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     case Space::Shared:
       return T + (uint64_t)C->SharedLatency + 3;
     case Space::Const:
-      return T + (uint64_t)C->L1Latency;
+      return T + (uint64_t)C->constLatency();
     default:
       return T + (uint64_t)C->L2Latency;
     }

@@ -110,6 +110,7 @@ void SmSim::launch(CtaTrace &&T) {
     W.RegKind.assign(NumSlots, (uint8_t)ModelStall::Wait);
     W.Ahead.clear();
     W.WalkEnd = 0;
+    W.NextResume = 0;
     skipVanishing(W, Now);
     if (W.Pos == WT.Ops.size()) { // nothing that issues
       FreeWarps.push_back(Index);
@@ -179,6 +180,18 @@ bool SmSim::ready(const WarpState &W, uint64_t T, ModelStall &Why,
       Reg = W.RegReady[SI.Src[K]];
       RegWhy = W.RegKind[SI.Src[K]];
     }
+  // A jump table's entry (LDC, issued once the index is ready): a
+  // variable-latency MIO result (interp's measured short_scoreboard, where
+  // its loop has no other MIO operation).
+  if (SI.JumpTable && SI.NSrc) {
+    const uint64_t Entry = W.RegReady[SI.Src[0]] +
+                           (uint64_t)C.Pipes[(int)Pipe::Int].Latency +
+                           (uint64_t)C.constLatency();
+    if (Entry > Reg) {
+      Reg = Entry;
+      RegWhy = (uint8_t)ModelStall::ShortScoreboard;
+    }
+  }
   // Write after write: fixed-latency results retire in order; only a
   // pending variable-latency result (scoreboarded) holds a new writer.
   for (unsigned K = 0; K < SI.NDst; ++K)
@@ -214,6 +227,17 @@ bool SmSim::ready(const WarpState &W, uint64_t T, ModelStall &Why,
     }
   }
   return true;
+}
+
+void SmSim::resumePath(WarpState &W, uint64_t T) {
+  const std::vector<uint32_t> &R = W.T->Resumes;
+  if (C.DivergenceSwitchCycles <= 0 || W.NextResume >= R.size() ||
+      R[W.NextResume] > W.Pos)
+    return;
+  while (W.NextResume < R.size() && R[W.NextResume] <= W.Pos)
+    ++W.NextResume;
+  W.BranchUntil =
+      std::max(W.BranchUntil, T + (uint64_t)C.DivergenceSwitchCycles);
 }
 
 void SmSim::skipVanishing(WarpState &W, uint64_t T) {
@@ -462,6 +486,7 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
     }
     ++W.Pos;
     skipVanishing(W, T);
+    resumePath(W, T + 1);
     fetchNext(W, T + 1);
     if (W.Pos == W.T->Ops.size())
       startDraining(W);
@@ -474,6 +499,7 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
   }
   ++W.Pos;
   skipVanishing(W, T + 1);
+  resumePath(W, std::max(T + 1, W.BranchUntil));
   fetchNext(W, T + 1);
   if (W.Pos == W.T->Ops.size())
     startDraining(W);

@@ -167,6 +167,8 @@ struct WarpState {
   /// SmSim::blockAhead: a walk from before this trace position sent every
   /// global load up to it, the end of its block (0: none did).
   size_t WalkEnd = 0;
+  /// The next of T->Resumes still ahead of it.
+  size_t NextResume = 0;
   uint32_t currentId() const {
     return T->Ops[Pos < T->Ops.size() ? Pos : T->Ops.size() - 1].Id;
   }
@@ -231,6 +233,9 @@ private:
              uint64_t &Until) const;
   void issue(WarpState &W, Smsp &S, uint64_t T);
   void skipVanishing(WarpState &W, uint64_t T);
+  /// W moved on at T: when its next op resumes another divergent path
+  /// (WarpTrace::Resumes), it waits Config::DivergenceSwitchCycles more.
+  void resumePath(WarpState &W, uint64_t T);
   /// W's next instruction is on a new code line: fetch it (InstFetch).
   void fetchNext(WarpState &W, uint64_t T) {
     if (!Fetch.on() || W.Pos >= W.T->Ops.size())
