@@ -335,7 +335,8 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
         emitReplicaBase(&*P.F->getEntryBlock().getFirstInsertionPt(), Array);
   for (const PlannedLoopEntry &E : P.LoopEntries)
     emitLoopEntryProbe(E.Terminator, Counters, E.Counter,
-                       E.Terminator->getCondition(), UseElect);
+                       E.Terminator->getCondition(),
+                       UseElect && !Opts.SyncFreeProbes);
   // A branch that takes its condition from its probe: as given to the
   // probe, negated where ConditionNegated (then the successors swap, so the
   // branch still goes to successor 0 when the original condition holds).
@@ -347,8 +348,13 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
     if (Pr.Spec.ConditionNegated)
       BI->swapSuccessors();
   };
-  for (const PlannedProbe &Pr : Probes) {
+  for (PlannedProbe &Pr : Probes) {
     if (!Pr.L) {
+      // In memory: sync-free where it is a block's or a two-way branch's.
+      if (Opts.SyncFreeProbes && Pr.Spec.NumSuccessors <= 2) {
+        Pr.Spec.SyncFree = true;
+        Pr.Spec.UseElect = false;
+      }
       Rewire(Pr, emitProbe(Pr.At, Counters, Pr.Spec));
       continue;
     }

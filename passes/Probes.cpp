@@ -21,7 +21,7 @@ std::pair<std::string, std::string> markerNames(const ProbeSpec &S) {
 /// The marker first (tools find our instructions by it; the comment is for
 /// people reading -S output, since PTX loses comments in a fatbin), then the
 /// scoped registers and the leader election.
-std::string probePrologue(const ProbeSpec &S) {
+std::string probePrologue(const ProbeSpec &S, bool Elect = true) {
   auto [Register, Comment] = markerNames(S);
   std::string Text =
       formatv("// {0}\n\t{{\n"
@@ -36,7 +36,7 @@ std::string probePrologue(const ProbeSpec &S) {
                                                "\t.reg .pred %wst;\n"
                                              : "")
           .str();
-  return Text + electLeader(S.UseElect);
+  return Elect ? Text + electLeader(S.UseElect) : Text;
 }
 
 /// The base address of the replica a probe adds to: the array's symbol, so
@@ -309,6 +309,72 @@ static std::string leaderRegionBody(const ProbeSpec &S, const CounterArray &C,
          "ws_done:\n";
 }
 
+/// A block or two-way branch probe without warp-synchronous instructions
+/// (-warpscope-sync-free-probes): ptxas compiles a function with any
+/// elect/vote/redux/match/shfl .sync in divergent code into many more
+/// registers (lu_step 26 -> 54, 28 without them). The group's leader (the
+/// highest lane of the active mask, found with bfind) adds the block's and
+/// the visits' counts; then the lanes going to successor 0 branch into a
+/// region where their own active mask is the ballot the voting probe takes,
+/// and their leader adds its popc, 1 arrival, and 1 divergent visit when it
+/// is not the whole group's mask. Lanes of one group take the branch
+/// together (a group splits only at a branch), so the counts are the
+/// voting probe's.
+static std::string syncFreeBody(const ProbeSpec &S, const CounterArray &C,
+                                StringRef Cond, StringRef BaseOperand) {
+  assert(!S.UseElect && "the leader is found with bfind, %wsl is the lane");
+  auto Add = [&](std::string &To, uint64_t Byte, StringRef Mask) {
+    if (Mask.empty())
+      To += formatv("\tred.global.add.u64 {0}, 1;\n", at(C, Byte)).str();
+    else
+      To += formatv("\tpopc.b32 %wsn, {0};\n"
+                    "\tcvt.u64.u32 %wsc, %wsn;\n"
+                    "\tred.global.add.u64 {1}, %wsc;\n",
+                    Mask, at(C, Byte))
+                .str();
+  };
+  // The group's leader: the block's counts, or the visits.
+  std::string Lead;
+  if (S.BlockWord) {
+    uint64_t Block = 8 * *S.BlockWord;
+    Add(Lead, Block + 8 * BlockWarpExecutions, "");
+    Add(Lead, Block + 8 * BlockThreadExecutions, "%wsm");
+  }
+  if (S.countsVisits()) {
+    uint64_t Rec = 8 * *S.BranchWord;
+    Add(Lead, Rec + 8 * BranchVisits, "");
+    Add(Lead, Rec + 8 * BranchActiveThreads, "%wsm");
+  }
+  // The election only where the group's leader adds something (the lane
+  // number is needed by successor 0's leader in any case).
+  std::string Text = "\tmov.u32 %wsl, %laneid;\n" + replicaBase(C, BaseOperand);
+  if (!Lead.empty())
+    Text += "\tbfind.u32 %wsn, %wsm;\n"
+            "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n"
+            "\t@!%wsp bra ws_led;\n" +
+            Lead + "ws_led:\n";
+  if (!S.BranchWord)
+    return Text;
+  // The lanes going to successor 0 (the others skip the rest) and their
+  // leader.
+  uint64_t Rec = 8 * *S.BranchWord;
+  Text += formatv("\t@{0}{1} bra ws_done;\n"
+                  "\tactivemask.b32 %wsb;\n"
+                  "\tbfind.u32 %wsn, %wsb;\n"
+                  "\tsetp.eq.u32 %wsp, %wsl, %wsn;\n"
+                  "\t@!%wsp bra ws_done;\n"
+                  "\tsetp.ne.u32 %wsd, %wsb, %wsm;\n",
+                  S.ConditionNegated ? "" : "!", Cond)
+              .str();
+  if (S.CountArrivals)
+    Add(Text, Rec + 8 * BranchSuccessor0Arrivals, "");
+  Text += formatv("\t@%wsd red.global.add.u64 {0}, 1;\n",
+                  at(C, Rec + 8 * BranchDivergent))
+              .str();
+  Add(Text, Rec + 8 * BranchFirstSuccessor, "%wsb");
+  return Text + "ws_done:\n";
+}
+
 Value *warpscope::emitProbe(Instruction *InsertBefore,
                             const CounterArray &Counters, const ProbeSpec &S) {
   bool Pass = S.PassCondition && S.BranchWord && S.NumSuccessors == 2;
@@ -316,9 +382,12 @@ Value *warpscope::emitProbe(Instruction *InsertBefore,
     // Operands: the passed-through condition, the condition, the base.
     std::string BaseOperand =
         "$" + std::to_string(unsigned(Pass) + unsigned(bool(S.BranchWord)));
+    StringRef Cond = Pass ? "$1" : "$0";
     std::string Text =
-        probePrologue(S) +
-        leaderRegionBody(S, Counters, Pass ? "$1" : "$0", BaseOperand) + "\t}";
+        probePrologue(S, !S.SyncFree) +
+        (S.SyncFree ? syncFreeBody(S, Counters, Cond, BaseOperand)
+                    : leaderRegionBody(S, Counters, Cond, BaseOperand)) +
+        "\t}";
     SmallVector<Value *, 2> Args;
     if (S.BranchWord)
       Args.push_back(S.SuccessorIndex);

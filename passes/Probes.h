@@ -81,6 +81,11 @@ struct ProbeSpec {
   /// Elect the leader with elect.sync (sm_90+, PTX 8.0+) instead of
   /// laneid/bfind/setp.
   bool UseElect = false;
+  /// A probe in memory (a block, a two-way branch) with no warp-synchronous
+  /// instruction: the leader found with bfind (UseElect off), successor 0's
+  /// lanes counted from their own active mask instead of a ballot
+  /// (-warpscope-sync-free-probes).
+  bool SyncFree = false;
 };
 
 /// Where probes add: the module's counter array and its replicas

@@ -1,6 +1,6 @@
 // Compiled with the flags users get from `warpscope config --cflags`: the
-// PTX has a warp-vote probe at each thread-dependent branch and none at a
-// blockIdx-only branch; the database ties each branch to its source line.
+// PTX has a probe at each thread-dependent branch (no vote in memory, one in
+// loop registers), none at a blockIdx-only one; the database has their lines.
 // RUN: %clang-cuda --cuda-device-only -S -O2 $(%warpscope config --cflags) -mllvm -warpscope-db-out=%t.json %s -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
@@ -11,8 +11,8 @@ __global__ void thread_dependent(int *a, int n) {
 }
 // CHECK-LABEL: .entry _Z16thread_dependentPii(
 // CHECK: ws:branch
-// CHECK: vote.sync.ballot.b32
-// CHECK: bra
+// CHECK-NOT: .sync
+// CHECK: @{{!?}}%p{{[0-9]+}} bra ws_done;{{[[:space:]]+}}activemask.b32 %wsb;
 
 __global__ void block_only(int *a, int n) {
   if (blockIdx.x == 0) // same for the whole block

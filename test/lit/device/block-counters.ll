@@ -2,7 +2,7 @@
 ; two words apart and the counter array covers them all.
 ; (Loop counter promotion off: loop-promotion.ll tests that form; blocks
 ; taking a dominator's counts off: equivalent-blocks.ll tests those.)
-; RUN: %opt-ws -passes=warpscope-device -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=false -warpscope-derive-equivalent-blocks=false -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=false -warpscope-derive-equivalent-blocks=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"

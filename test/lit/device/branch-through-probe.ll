@@ -8,9 +8,9 @@
 ; their condition.
 ; (-warpscope-pack-lane-counters=0: 16-bit fields are lane-packed-counters.ll's.)
 ; (-warpscope-derive-loop-headers=0: loop headers counted from their preheader are derived-loop-headers.ll's.)
-; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=0 -S %s | FileCheck %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -S %s | FileCheck --check-prefix=PROMOTED %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=0 -warpscope-branch-through-probe=0 -S %s | FileCheck --check-prefix=OFF %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-derive-loop-headers=0 -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=0 -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-derive-loop-headers=0 -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -S %s | FileCheck --check-prefix=PROMOTED %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-derive-loop-headers=0 -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-promote-loop-counters=0 -warpscope-branch-through-probe=0 -S %s | FileCheck --check-prefix=OFF %s
 
 target triple = "nvptx64-nvidia-cuda"
 

@@ -7,7 +7,7 @@
 ;   different iterations reconverge there and run it once together;
 ; - and a block that calls keeps its own probe at its start.
 ; (-warpscope-derive-loop-headers=0: loop headers counted from their preheader are derived-loop-headers.ll's.)
-; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-loop-headers=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-derive-loop-headers=0 -warpscope-reduce-loops-first=0 -warpscope-counter-replicas=1 -warpscope-edge-arrivals=0 -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
 
 target triple = "nvptx64-nvidia-cuda"

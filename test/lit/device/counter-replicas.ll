@@ -4,12 +4,12 @@
 ; the function's entry ("ws:replica", -warpscope-replica-per-warp, default)
 ; and handed to every probe, or read by each probe itself (REPL). One copy
 ; keeps addressing the array by its symbol. The database records the layout.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-replica-per-warp=0 -warpscope-db-out=%tr.json -S %s | FileCheck %s --check-prefix=REPL
-; RUN: %opt-ws -passes=warpscope-device -warpscope-db-out=%t.json -S %s | FileCheck %s --check-prefix=DEF
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-replica-per-warp=0 -warpscope-db-out=%tr.json -S %s | FileCheck %s --check-prefix=REPL
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-db-out=%t.json -S %s | FileCheck %s --check-prefix=DEF
 ; RUN: %dbdump %t.json | FileCheck %s --check-prefix=DEFDB
-; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=4 -warpscope-db-out=%t4.json -S %s | FileCheck %s --check-prefix=FOUR
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-counter-replicas=4 -warpscope-db-out=%t4.json -S %s | FileCheck %s --check-prefix=FOUR
 ; RUN: %dbdump %t4.json | FileCheck %s --check-prefix=FOURDB
-; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t1.json -S %s | FileCheck %s --check-prefix=ONE
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-counter-replicas=1 -warpscope-db-out=%t1.json -S %s | FileCheck %s --check-prefix=ONE
 ; RUN: %dbdump %t1.json | FileCheck %s --check-prefix=ONEDB
 ; RUN: not %opt-ws -passes=warpscope-device -warpscope-counter-replicas=3 -warpscope-db-out=%t3.json -S %s 2>&1 | FileCheck %s --check-prefix=BAD
 ; RUN: not %opt-ws -passes=warpscope-device -warpscope-counter-replicas=2048 -warpscope-db-out=%t3.json -S %s 2>&1 | FileCheck %s --check-prefix=BAD2048
@@ -17,7 +17,7 @@
 ; A module whose copies would exceed 4 MiB gets fewer: 1100 blocks of two
 ; words each (stride 2208 words) fit 128 copies, not 256.
 ; RUN: %python %S/Inputs/many-blocks.py 1100 > %t.big.ll
-; RUN: %opt-ws -passes=warpscope-device -warpscope-derive-equivalent-blocks=false -warpscope-cheaper-counting=false -warpscope-db-out=%tbig.json -S %t.big.ll | FileCheck %s --check-prefix=BIG
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-derive-equivalent-blocks=false -warpscope-cheaper-counting=false -warpscope-db-out=%tbig.json -S %t.big.ll | FileCheck %s --check-prefix=BIG
 ; RUN: %dbdump %tbig.json | FileCheck %s --check-prefix=BIGDB
 
 target triple = "nvptx64-nvidia-cuda"

@@ -9,9 +9,9 @@
 ; every lane that led, as visits were). A block that calls something keeps
 ; its branch counting its own visits.
 ; (-warpscope-pack-lane-counters=0: 16-bit fields are lane-packed-counters.ll's.)
-; RUN: %opt-ws -passes=warpscope-device -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-branch-through-probe=0 -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-branch-through-probe=0 -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump --cfg %t.json | FileCheck --check-prefix=DB %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-branch-through-probe=0 -warpscope-lane-loop-counters=0 -S %s | FileCheck --check-prefix=WIDE %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-pack-lane-counters=0 -warpscope-counter-replicas=1 -warpscope-branch-through-probe=0 -warpscope-lane-loop-counters=0 -S %s | FileCheck --check-prefix=WIDE %s
 
 target triple = "nvptx64-nvidia-cuda"
 

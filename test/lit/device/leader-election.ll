@@ -1,6 +1,6 @@
 ; Probes elect their leader with elect.sync where the target has it (sm_90+,
 ; PTX ISA 8.0+) and with laneid/bfind/setp elsewhere.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-sync-free-probes=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 
 target triple = "nvptx64-nvidia-cuda"
 

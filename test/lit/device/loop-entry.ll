@@ -6,9 +6,9 @@
 ; generator puts on that edge gets exact counts. A guard with a dedicated
 ; preheader or exit needs none. Every block records its successors, and the
 ; post-dominator where a divergent branch's lanes meet is marked.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump --cfg %t.json | FileCheck --check-prefix=DB %s
-; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-count-loop-entries=0 -S %s | FileCheck --check-prefix=OFF %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-counter-replicas=1 -warpscope-count-loop-entries=0 -S %s | FileCheck --check-prefix=OFF %s
 
 target triple = "nvptx64-nvidia-cuda"
 

@@ -10,7 +10,7 @@
 ; ending in a probed branch without a call gives that branch its visits and
 ; active threads: the branch's probe counts neither (nor the block). A
 ; switch with no derived case block counts no arrivals.
-; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -S %s | FileCheck %s
+; RUN: %opt-ws -passes=warpscope-device -warpscope-sync-free-probes=false -warpscope-counter-replicas=1 -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump --cfg %t.json | FileCheck --check-prefix=DB %s
 
 target triple = "nvptx64-nvidia-cuda"
