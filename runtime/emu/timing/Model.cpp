@@ -55,7 +55,7 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
       sharedCarveout(L, uint64_t(BlocksPerSm) * sharedPerBlock(L, K));
   SimIndex.assign(ActiveSms, -1);
   Shared = std::make_unique<SharedSide>();
-  Shared->L2.init((uint64_t)(C.L2Bytes * SimSms / (double)ActiveSms), 16);
+  Shared->L2.init((uint64_t)C.L2Bytes, SimSms, ActiveSms);
   for (uint32_t K = 0; K < SimSms; ++K) {
     uint64_t S = (uint64_t)K * ActiveSms / SimSms;
     SimIndex[S] = (int32_t)K;
@@ -63,7 +63,7 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
         Shape.Ctas / ActiveSms + (S < Shape.Ctas % ActiveSms ? 1 : 0);
     Sms.push_back(std::make_unique<SmSim>(C, Table, NumSlots, ActiveSms,
                                           BlocksPerSm, Expected, Carveout,
-                                          SamplePeriod, *Shared));
+                                          SamplePeriod, *Shared, K));
     Sms.back()->seedSampling(SampleSeed * SimSms + K, ExactStalls);
   }
   NextCta = wanted(0) ? 0 : nextWanted(0);
