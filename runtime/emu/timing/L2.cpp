@@ -18,7 +18,11 @@
 //   of it missing when a simulated SM asks for it is fetched from DRAM by
 //   that SM only K / S of the time: the GPU fetches it once, and of its S
 //   readers the first is a simulated one K / S of the time (a hash of line
-//   and sector decides, the same in every run).
+//   and sector decides, the same in every run). The unsimulated SMs read
+//   it too, S / K times as often as the simulated ones: the lines that
+//   came since its last touch (seen, and the others' own) are S / K times
+//   as many as since the GPU's last touch of it; its depth in the LRU
+//   order is K / S of them.
 //
 // The unsimulated SMs' lines only come, never hit: an SM's own lines that
 // it reuses are in the cache for the simulated SMs only, so the cache holds
@@ -49,7 +53,7 @@ void SharedL2::init(uint64_t Bytes, uint64_t SimSms, uint64_t ActiveSms) {
   Tags.init(Bytes, 16);
   const uint64_t Sets = Bytes / 128 / 16;
   if (Sim < Active && Sets)
-    Tags.ageBy(&Others, 1.0 / ((double)Sim * Sets));
+    Tags.ageBy(&Others, 1.0 / ((double)Sim * Sets), (double)Sim / Active);
 }
 
 unsigned SharedL2::fetchedHere(uint64_t Line, unsigned Sectors) const {
@@ -83,6 +87,7 @@ bool SharedL2::access(uint64_t Entry, uint32_t Sm) {
     if (Tags.found())
       Others -= std::min(Others, Theirs);
   }
+  Tags.fill()[2] = 1; // read by the unsimulated SMs too
   Missing = fetchedHere(lineOf(Entry), Missing);
   return !Missing;
 }

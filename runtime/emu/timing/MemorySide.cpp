@@ -81,9 +81,10 @@ bool LineCache::gone(const uint64_t *T, const uint64_t *S, unsigned K) const {
   unsigned After = 0;
   for (unsigned J = 0; J < Ways; ++J)
     After += T[J] && S[J] > S[K];
-  const uint64_t Then = Fills[(size_t)(S - Stamps + K) * 4 + 1];
-  const uint64_t Since = *Clock > Then ? *Clock - Then : 0;
-  return After + PerSet * (double)Since >= Ways;
+  const uint64_t *Words = &Fills[(size_t)(S - Stamps + K) * 4];
+  const uint64_t Since = *Clock > Words[1] ? *Clock - Words[1] : 0;
+  const double Depth = After + PerSet * (double)Since;
+  return (Words[2] ? Depth * Unseen : Depth) >= Ways;
 }
 
 bool LineCache::access(uint64_t Entry, bool Allocate) {

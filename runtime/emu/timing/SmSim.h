@@ -32,11 +32,15 @@ public:
   /// sectors asked for present, when Allocate.
   bool access(uint64_t Entry, bool Allocate);
   /// Lines the cache does not hold take room in it too (SharedL2): a way's
-  /// line is gone once the lines touched after it in its set plus PerSet
-  /// lines per tick of *Clock since its last touch fill the set's ways.
-  void ageBy(const uint64_t *Clock, double PerSet) {
+  /// line is gone once its depth, the lines touched after it in its set
+  /// plus PerSet lines per tick of *Clock since its last touch, fills the
+  /// set's ways. A way whose third word of fill() is set is touched
+  /// unseen as well, 1 / Unseen times as often as seen: its depth is
+  /// Unseen times that.
+  void ageBy(const uint64_t *Clock, double PerSet, double Unseen) {
     this->Clock = Clock;
     this->PerSet = PerSet;
+    this->Unseen = Unseen;
   }
   /// The sectors the last access() did not find (0 on a hit).
   unsigned missing() const { return Missing; }
@@ -68,7 +72,7 @@ private:
   uint64_t *Tags = nullptr, *Stamps = nullptr, *Fills = nullptr;
   uint64_t *Fill = nullptr;
   const uint64_t *Clock = nullptr;
-  double PerSet = 0;
+  double PerSet = 0, Unseen = 1;
   size_t MapBytes = 0;
   uint64_t Sets = 0, Now = 0;
   unsigned Ways = 1, Missing = 0;

@@ -2,8 +2,8 @@
 //
 // With 8 of a launch's SMs simulated, the L2 must behave as the whole
 // GPU's (L2.cpp): the result of 8 SMs against the same launch with every
-// SM simulated. A small GPU keeps the test fast: 32 SMs, a 1 MB L2, one
-// CTA resident per SM (its shared memory), 8 waves.
+// SM simulated. A small GPU keeps the test fast: 32 SMs, an L2 of 1 MB or
+// 256 KB, one CTA resident per SM (its shared memory).
 //
 //===----------------------------------------------------------------------===//
 #include "warpscope/Emu/TimingModel.h"
@@ -17,11 +17,11 @@ namespace {
 
 enum : uint32_t { Load, Use, NumInsts }; // r6 = ld.global; r7 = r6 + ...
 
-Config gpu() {
+Config gpu(double L2Bytes) {
   Config C; // H100-like defaults
   C.Name = "test";
   C.Sms = 32;
-  C.L2Bytes = 1 << 20;
+  C.L2Bytes = L2Bytes;
   return C;
 }
 
@@ -43,9 +43,10 @@ uint64_t hashed(uint64_t X) {
   return X ^ X >> 29;
 }
 
-// 256 CTAs of one warp, CTA K's trace made by Make(K); modeled cycles with
-// at most MaxSms simulated.
-template <typename F> uint64_t run(unsigned MaxSms, F Make) {
+// Ctas CTAs of one warp, CTA K's trace made by Make(K); modeled cycles
+// with at most MaxSms simulated.
+template <typename F>
+uint64_t run(unsigned MaxSms, double L2Bytes, uint64_t Ctas, F Make) {
   static const std::vector<StaticInst> T = [] {
     std::vector<StaticInst> T(NumInsts);
     T[Load].K = Kind::Load;
@@ -56,10 +57,10 @@ template <typename F> uint64_t run(unsigned MaxSms, F Make) {
     return T;
   }();
   LaunchShape S;
-  S.Ctas = 256;
+  S.Ctas = Ctas;
   S.ThreadsPerCta = 32;
   S.SharedPerCta = 150 * 1024;
-  LaunchModel M(gpu(), T, 16, S, 0, MaxSms);
+  LaunchModel M(gpu(L2Bytes), T, 16, S, 0, MaxSms);
   for (uint64_t K = 0; K < S.Ctas; ++K)
     if (M.wanted(K)) {
       CtaTrace C;
@@ -86,23 +87,26 @@ TEST(TimingL2Share, AVectorEveryCtaReadsKeepsTheWholeL2) {
       load(W, (1 << 20) + hashed(Cta << 16 | J) % 4096, true);
     return W;
   };
-  const double All = (double)run(1024, Vector), Eight = (double)run(8, Vector);
+  const double All = (double)run(1024, 1 << 20, 256, Vector);
+  const double Eight = (double)run(8, 1 << 20, 256, Vector);
   EXPECT_NEAR(Eight / All, 1.0, 0.15) << Eight << " " << All;
 }
 
 TEST(TimingL2Share, EverySmsOwnLinesTakeTheirRoom) {
-  // Every CTA streams 512 lines of its own (64 KB), then reads a 128 KB
-  // table every CTA reads, line by line. On the GPU, 32 SMs' streams (2 MB)
-  // come between two reads of a table line: the 1 MB L2 has lost it. The 8
-  // simulated SMs' streams alone (512 KB) would leave it there.
+  // Every CTA streams 4096 lines of its own (512 KB), then reads a 32 KB
+  // table every CTA reads, line by line; 64 CTAs, a 256 KB L2. With every
+  // SM simulated (CTAs one after another) a CTA's stream comes between two
+  // reads of a table line and the L2 has lost it. 8 SMs see a quarter of
+  // the streams; the other SMs' own lines must age the L2 as well.
   auto Stream = [](uint64_t Cta) {
     WarpTrace W;
-    for (uint64_t J = 0; J < 512; ++J)
-      load(W, (4 << 20) + Cta * 512 + J, false);
-    for (uint64_t J = 0; J < 1024; ++J)
+    for (uint64_t J = 0; J < 4096; ++J)
+      load(W, (4 << 20) + Cta * 4096 + J, false);
+    for (uint64_t J = 0; J < 256; ++J)
       load(W, (2 << 20) + J, true);
     return W;
   };
-  const double All = (double)run(1024, Stream), Eight = (double)run(8, Stream);
+  const double All = (double)run(1024, 256 << 10, 64, Stream);
+  const double Eight = (double)run(8, 256 << 10, 64, Stream);
   EXPECT_NEAR(Eight / All, 1.0, 0.05) << Eight << " " << All;
 }
