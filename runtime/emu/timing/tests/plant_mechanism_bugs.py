@@ -133,7 +133,7 @@ BUGS = [
      "AVectorEveryCtaReadsKeepsTheWholeL2"),
     (T + "L2.cpp", "Tags.ageBy(&Others, 1.0 / ((double)Sim * Sets),",
      "Tags.ageBy(&Others, 0.0 / ((double)Sim * Sets),", "EverySmsOwnLinesTakeTheirRoom"),
-    (T + "L2.cpp", "(double)Sim / Active);", "1.0);", "EverySmsOwnLinesTakeTheirRoom"),
+    (T + "L2.cpp", "(double)Sim / Active);", "1.0);", "AGridWideLineIsReadByTheSmsBetween"),
     (T + "L2.cpp", "    Owner = Mine;\n    Others += Theirs;", "    Owner = Mine;",
      "EverySmsOwnLinesTakeTheirRoom"),
 ]
