@@ -11,8 +11,9 @@
 // (same share of the work, same share of L2 and DRAM bandwidth);
 // docs/timing-model.md gives the method and its error.
 //
-// The simulated SMs share one L2 (tags only) of their share of its capacity
-// (K / S of it), so that data many CTAs read misses once, not once per SM.
+// The simulated SMs share one L2 (tags only) of its whole capacity, so that
+// data many CTAs read misses once, not once per SM; with K < S it accounts
+// for the unsimulated SMs' lines as well (L2.cpp).
 // Traces are handed to the SMs in CTA index order, whatever order the
 // workers finish them in: the L2 sees the SMs' accesses in that order (not
 // strictly in modeled time across SMs: docs/timing-model.md), the same in
