@@ -24,11 +24,10 @@
 //   as many as since the GPU's last touch of it; its depth in the LRU
 //   order is K / S of them.
 //
-// The unsimulated SMs' lines only come, never hit: an SM's own lines that
-// it reuses are in the cache for the simulated SMs only, so the cache holds
-// a reused working set S / K times too large before it thrashes, unless
-// misses (which age it) start first. With every SM simulated (K = S), a
-// plain cache.
+// The unsimulated SMs' lines only come, never hit: the lines each SM
+// reuses are in the cache for the simulated SMs only, so it holds K / S of
+// the GPU's reused working set until misses (which age it) start. With
+// every SM simulated (K = S), a plain cache.
 //
 //===----------------------------------------------------------------------===//
 #include "SmSim.h"

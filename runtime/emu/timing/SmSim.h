@@ -52,7 +52,8 @@ public:
   /// Four words of the way the last access() hit or allocated, null when
   /// it did neither: the L1 keeps the cycle each sector has its data (0:
   /// long since), which the caller sets for the sectors it fetches; the
-  /// L2 (SharedL2) which simulated SM brought the line in, and when.
+  /// L2 (SharedL2) which simulated SM brought the line in, *Clock at its
+  /// last touch (ageBy) and whether it is touched unseen.
   uint64_t *fill() const { return Fill; }
 
 public:
