@@ -9,7 +9,7 @@ launch's fixed cost (launch_cycles, the same in both runs) is left out: the
 comparison is of what the SMs do. Prints a markdown table
 (docs/timing-model.md, "Large grids").
 
-usage: timing_scaling.py [--build DIR] [--size small|large] [--only A,B]
+usage: timing_scaling.py [--build DIR] [--size "small"|"large 1"|N] [--only A,B]
 """
 import argparse
 import os
@@ -28,7 +28,7 @@ def modeled(build, exe, size, sms):
     env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(build, "lib", "emu"),
                WARPSCOPE_OUT=out, WARPSCOPE_QUIET="1",
                WARPSCOPE_EMU_MODEL="h100-sxm", WARPSCOPE_EMU_MODEL_SMS=str(sms))
-    r = subprocess.run([exe, size], env=env, capture_output=True, text=True)
+    r = subprocess.run([exe] + size.split(), env=env, capture_output=True, text=True)
     if r.returncode or "PASS" not in r.stdout:
         raise RuntimeError("%s failed: %s%s" % (exe, r.stdout[-300:], r.stderr[-300:]))
     launches = []

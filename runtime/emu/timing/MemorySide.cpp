@@ -75,8 +75,21 @@ size_t atomicSlot(uint64_t Addr) {
 }
 } // namespace
 
+bool LineCache::gone(const uint64_t *T, const uint64_t *S, unsigned K) const {
+  // Its depth in the set's LRU order: the lines touched after it here,
+  // and the lines of others that came since (PerSet a tick, by their mean).
+  unsigned After = 0;
+  for (unsigned J = 0; J < Ways; ++J)
+    After += T[J] && S[J] > S[K];
+  const uint64_t *Words = &Fills[(size_t)(S - Stamps + K) * 4];
+  const uint64_t Since = *Clock > Words[1] ? *Clock - Words[1] : 0;
+  const double Depth = After + PerSet * (double)Since;
+  return (Words[2] ? Depth * Unseen : Depth) >= Ways;
+}
+
 bool LineCache::access(uint64_t Entry, bool Allocate) {
   Fill = nullptr;
+  Found = Aged = false;
   Missing = sectorsOf(Entry);
   if (!Sets)
     return false;
@@ -88,11 +101,19 @@ bool LineCache::access(uint64_t Entry, bool Allocate) {
   unsigned Victim = 0;
   for (unsigned K = 0; K < Ways; ++K) {
     if (lineOf(T[K]) == Tag) {
+      if (Clock && gone(T, S, K)) { // as absent; its way is the one to fill
+        Aged = true;
+        Victim = K;
+        break;
+      }
+      Found = true;
       S[K] = ++Now;
       Fill = &Fills[(Set * Ways + K) * 4];
       Missing &= ~(unsigned)(T[K] >> SectorShift);
       if (Allocate)
         T[K] |= (uint64_t)Missing << SectorShift;
+      if (Clock)
+        Fill[1] = *Clock;
       return Missing == 0;
     }
     if (S[K] < S[Victim])
@@ -102,7 +123,10 @@ bool LineCache::access(uint64_t Entry, bool Allocate) {
     T[Victim] = Tag | (uint64_t)Missing << SectorShift;
     S[Victim] = ++Now;
     Fill = &Fills[(Set * Ways + Victim) * 4];
-    std::fill(Fill, Fill + 4, 0);
+    // An aged-out line's first word stays: its owner (SharedL2) still is.
+    std::fill(Fill + (Aged ? 1 : 0), Fill + 4, 0);
+    if (Clock)
+      Fill[1] = *Clock;
   }
   return false;
 }
@@ -120,8 +144,10 @@ bool AtomicOwners::shared(uint64_t Addr, uint64_t Cta) {
 }
 
 void MemorySide::init(const Config &Cfg, uint64_t NActive,
-                      uint64_t SharedCarveout, SharedSide &S) {
+                      uint64_t SharedCarveout, SharedSide &S,
+                      uint32_t SmIndex) {
   C = &Cfg;
+  Sm = SmIndex;
   // The shared-memory carveout comes out of the L1's capacity.
   double Cap = std::max(0.0, Cfg.L1Bytes - (double)SharedCarveout);
   L1.init((uint64_t)Cap, 4);
@@ -307,7 +333,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     double N = std::max(1u, M.Atomics);
     L2Free = A0 + N * 32 / L2Share;
     for (uint32_t K = 0; K < M.NLines; ++K)
-      Shared->L2.access(Lines[M.LineBegin + K], true);
+      Shared->L2.access(Lines[M.LineBegin + K], Sm);
     Done = std::max({Done, A0 + C->AtomicLatency + N - 1,
                      atomicUnits(SI, M, Lines, A0, Cta)});
     LastWrite = std::max(LastWrite, (uint64_t)std::ceil(Done));
@@ -340,7 +366,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
         Filling[NFilling++] = {L1.fill(), Miss};
     }
     L1Miss += sectorCount(Miss);
-    Shared->L2.access(lineOf(Entry) | (uint64_t)Miss << SectorShift, true);
+    Shared->L2.access(lineOf(Entry) | (uint64_t)Miss << SectorShift, Sm);
     const unsigned Dram = Shared->L2.missing();
     L2Miss += sectorCount(Dram);
     ToDram |= Dram != 0;
@@ -348,7 +374,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     // fetch granule (L2FetchBytes), which the L2 then holds.
     if (Dram && !Store && fetched(Dram) != Dram) {
       Shared->L2.access(lineOf(Entry) | (uint64_t)fetched(Dram) << SectorShift,
-                        true);
+                        Sm);
       L2Miss += sectorCount(Shared->L2.missing());
     }
   }

@@ -11,8 +11,9 @@
 // (same share of the work, same share of L2 and DRAM bandwidth);
 // docs/timing-model.md gives the method and its error.
 //
-// The simulated SMs share one L2 (tags only) of their share of its capacity
-// (K / S of it), so that data many CTAs read misses once, not once per SM.
+// The simulated SMs share one L2 (tags only) of its whole capacity, so that
+// data many CTAs read misses once, not once per SM; with K < S it accounts
+// for the unsimulated SMs' lines as well (L2.cpp).
 // Traces are handed to the SMs in CTA index order, whatever order the
 // workers finish them in: the L2 sees the SMs' accesses in that order (not
 // strictly in modeled time across SMs: docs/timing-model.md), the same in
@@ -55,7 +56,7 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
       sharedCarveout(L, uint64_t(BlocksPerSm) * sharedPerBlock(L, K));
   SimIndex.assign(ActiveSms, -1);
   Shared = std::make_unique<SharedSide>();
-  Shared->L2.init((uint64_t)(C.L2Bytes * SimSms / (double)ActiveSms), 16);
+  Shared->L2.init((uint64_t)C.L2Bytes, SimSms, ActiveSms);
   for (uint32_t K = 0; K < SimSms; ++K) {
     uint64_t S = (uint64_t)K * ActiveSms / SimSms;
     SimIndex[S] = (int32_t)K;
@@ -63,7 +64,7 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
         Shape.Ctas / ActiveSms + (S < Shape.Ctas % ActiveSms ? 1 : 0);
     Sms.push_back(std::make_unique<SmSim>(C, Table, NumSlots, ActiveSms,
                                           BlocksPerSm, Expected, Carveout,
-                                          SamplePeriod, *Shared));
+                                          SamplePeriod, *Shared, K));
     Sms.back()->seedSampling(SampleSeed * SimSms + K, ExactStalls);
   }
   NextCta = wanted(0) ? 0 : nextWanted(0);

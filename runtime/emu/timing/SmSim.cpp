@@ -36,13 +36,13 @@ uint64_t ceilCycle(double D) { return (uint64_t)std::ceil(D); }
 SmSim::SmSim(const Config &C, const std::vector<StaticInst> &Table,
              uint32_t NumSlots, uint64_t ActiveSms, uint32_t BlocksPerSm,
              uint64_t Expected, uint64_t SharedCarveout, unsigned SamplePeriod,
-             SharedSide &Shared)
+             SharedSide &Shared, uint32_t SmIndex)
     : C(C), Table(Table), NumSlots(NumSlots), BlocksPerSm(BlocksPerSm),
       Expected(Expected), SamplePeriod(SamplePeriod) {
   Ctas.resize(BlocksPerSm);
   Mark.assign(NumSlots, 0);
   Smsps.resize((size_t)C.SubPartitions);
-  Mem.init(C, ActiveSms, SharedCarveout, Shared);
+  Mem.init(C, ActiveSms, SharedCarveout, Shared, SmIndex);
   Fetch.init(C);
   if (SamplePeriod)
     Samples.resize(Table.size());

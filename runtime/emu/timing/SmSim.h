@@ -31,11 +31,29 @@ public:
   /// the cache; a miss allocates the line (when absent) and marks the
   /// sectors asked for present, when Allocate.
   bool access(uint64_t Entry, bool Allocate);
+  /// Lines the cache does not hold take room in it too (SharedL2): a way's
+  /// line is gone once its depth, the lines touched after it in its set
+  /// plus PerSet lines per tick of *Clock since its last touch, fills the
+  /// set's ways. A way whose third word of fill() is set is touched
+  /// unseen as well, 1 / Unseen times as often as seen: its depth is
+  /// Unseen times that.
+  void ageBy(const uint64_t *Clock, double PerSet, double Unseen) {
+    this->Clock = Clock;
+    this->PerSet = PerSet;
+    this->Unseen = Unseen;
+  }
   /// The sectors the last access() did not find (0 on a hit).
   unsigned missing() const { return Missing; }
-  /// The cycle each sector of the line that access() hit or allocated has
-  /// its data (0: long since), which the caller sets for the sectors it
-  /// fetches; null when it did neither.
+  /// Whether the last access() found the line's tag (live).
+  bool found() const { return Found; }
+  /// Whether it found the tag of a line aged out (ageBy), then taken as
+  /// absent (its way is filled anew, the first word of fill() kept).
+  bool aged() const { return Aged; }
+  /// Four words of the way the last access() hit or allocated, null when
+  /// it did neither: the L1 keeps the cycle each sector has its data (0:
+  /// long since), which the caller sets for the sectors it fetches; the
+  /// L2 (SharedL2) which simulated SM brought the line in, *Clock at its
+  /// last touch (ageBy) and whether it is touched unseen.
   uint64_t *fill() const { return Fill; }
 
 public:
@@ -45,6 +63,8 @@ public:
   ~LineCache();
 
 private:
+  /// Whether way K of the set at T, S is aged out (ageBy).
+  bool gone(const uint64_t *T, const uint64_t *S, unsigned K) const;
   // Tags hold line + 1 (0: empty) with the present sectors above
   // SectorShift, in anonymous memory mapped per launch, so that its lazily
   // zeroed pages are an empty cache and a launch pays only for the sets it
@@ -52,9 +72,37 @@ private:
   // all). Fills: four per way.
   uint64_t *Tags = nullptr, *Stamps = nullptr, *Fills = nullptr;
   uint64_t *Fill = nullptr;
+  const uint64_t *Clock = nullptr;
+  double PerSet = 0, Unseen = 1;
   size_t MapBytes = 0;
   uint64_t Sets = 0, Now = 0;
   unsigned Ways = 1, Missing = 0;
+  bool Found = false, Aged = false;
+};
+
+/// The L2's tags as the simulated SMs see them (L2.cpp): one cache of the
+/// L2's capacity. With K of S SMs simulated, a line only one simulated SM
+/// touches stands for S / K alike (one on each unsimulated SM between),
+/// whose room it takes as well; a line several touch is one line of the
+/// whole grid, fetched from DRAM by a simulated SM K / S of the time.
+class SharedL2 {
+public:
+  void init(uint64_t Bytes, uint64_t SimSms, uint64_t ActiveSms);
+  /// LineCache::access with allocation, by simulated SM Sm.
+  bool access(uint64_t Entry, uint32_t Sm);
+  /// The sectors the last access() must fetch from DRAM.
+  unsigned missing() const { return Missing; }
+
+private:
+  /// Of a grid-wide line's missing sectors, those no unsimulated SM
+  /// fetched first.
+  unsigned fetchedHere(uint64_t Line, unsigned Sectors) const;
+  LineCache Tags;
+  /// The unsimulated SMs' own lines allocated so far, in K-ths of a line:
+  /// the clock the cache ages by.
+  uint64_t Others = 0;
+  uint64_t Sim = 1, Active = 1;
+  unsigned Missing = 0;
 };
 
 /// Which CTAs update each global atomic address (a direct-mapped table of
@@ -78,7 +126,7 @@ private:
 /// What the simulated SMs share, used only under the launch's lock: the
 /// L2's tags (one cache for the whole GPU) and the atomic addresses' owners.
 struct SharedSide {
-  LineCache L2;
+  SharedL2 L2;
   AtomicOwners Owners;
 };
 
@@ -88,7 +136,7 @@ struct SharedSide {
 class MemorySide {
 public:
   void init(const Config &C, uint64_t ActiveSms, uint64_t SharedCarveout,
-            SharedSide &Shared);
+            SharedSide &Shared, uint32_t SmIndex = 0);
   /// The cycle the access's data is back (loads, atomics) or written
   /// (stores), issued at T by a warp of CTA Cta.
   uint64_t access(const StaticInst &SI, const MemAccess &M,
@@ -125,6 +173,7 @@ private:
   SharedSide *Shared = nullptr;
   double L2Free = 0, DramFree = 0, L2Share = 1, DramShare = 1;
   double ActiveSms = 1;
+  uint32_t Sm = 0; ///< which simulated SM (SharedL2)
   /// When each atomic address is next free in this SM's share of its atomic
   /// unit (direct-mapped like AtomicOwners; sized on first use).
   std::vector<std::pair<uint64_t, double>> AtomicFree;
@@ -179,7 +228,7 @@ public:
   SmSim(const Config &C, const std::vector<StaticInst> &Table,
         uint32_t NumSlots, uint64_t ActiveSms, uint32_t BlocksPerSm,
         uint64_t Expected, uint64_t SharedCarveout, unsigned SamplePeriod,
-        SharedSide &Shared);
+        SharedSide &Shared, uint32_t SmIndex);
   /// Takes the trace of this SM's Seq-th CTA and runs as far as it can
   /// (the caller holds the launch's lock: the L2 is shared).
   void submit(uint64_t Seq, CtaTrace &&T);

@@ -142,6 +142,19 @@ BUGS = [
     ("runtime/emu/core/TimingSink.cpp", "if ((Active & ~Before) && (Before & ~Active))",
      "if (Active != Before)", "ModeledDivergence.AUniformBranchHasNoSwitch",
      "warpscope-modeled-samples-tests"),
+    # The representative SMs' L2 (L2.cpp, L2ShareTest.cpp).
+    (T + "L2.cpp", "  Tags.init(Bytes, 16);", "  Tags.init(Bytes * Sim / Active, 16);",
+     "AVectorEveryCtaReadsKeepsTheWholeL2"),
+    (T + "L2.cpp", "  if (Owner != GridWide) { // a second SM's: grid-wide from now on",
+     "  if (false) {",
+     "AVectorEveryCtaReadsKeepsTheWholeL2"),
+    (T + "L2.cpp", "  Missing = fetchedHere(lineOf(Entry), Missing);", "",
+     "AVectorEveryCtaReadsKeepsTheWholeL2"),
+    (T + "L2.cpp", "Tags.ageBy(&Others, 1.0 / ((double)Sim * Sets),",
+     "Tags.ageBy(&Others, 0.0 / ((double)Sim * Sets),", "EverySmsOwnLinesTakeTheirRoom"),
+    (T + "L2.cpp", "(double)Sim / Active);", "1.0);", "AGridWideLineIsReadByTheSmsBetween"),
+    (T + "L2.cpp", "    Owner = Mine;\n    Others += Theirs;", "    Owner = Mine;",
+     "EverySmsOwnLinesTakeTheirRoom"),
 ]
 
 
@@ -171,7 +184,7 @@ def main():
                 continue
             r = subprocess.run([os.path.join(a.build, "bin", target),
                                 "--gtest_filter=" + (test if "." in test
-                                                     else "TimingMechanism." + test)],
+                                                     else "*." + test)],
                                capture_output=True, text=True)
             missed += r.returncode == 0
             print("%-28s %-48s -> %s" % (os.path.basename(f), test,

@@ -1,0 +1,147 @@
+//===- L2ShareTest.cpp - The L2 of the representative SMs -----------------===//
+//
+// With 8 of a launch's SMs simulated, the L2 must behave as the whole
+// GPU's (L2.cpp): the result of 8 SMs against the same launch with every
+// SM simulated. A small GPU keeps the test fast: 32 SMs, an L2 of 1 or
+// 2 MB, one CTA resident per SM (its shared memory).
+//
+//===----------------------------------------------------------------------===//
+#include "SmSim.h"
+#include "warpscope/Emu/TimingModel.h"
+
+#include <gtest/gtest.h>
+
+using namespace warpscope;
+using namespace warpscope::emu::timing;
+
+namespace {
+
+enum : uint32_t { Load, Use, NumInsts }; // r6 = ld.global; r7 = r6 + ...
+
+Config gpu(double L2Bytes) {
+  Config C; // H100-like defaults
+  C.Name = "test";
+  C.Sms = 32;
+  C.L2Bytes = L2Bytes;
+  return C;
+}
+
+// A load of the whole of line Line, its value used at once when Wait.
+void load(WarpTrace &W, uint64_t Line, bool Wait, unsigned Sectors = 0xf) {
+  MemAccess M;
+  M.Counted = M.Global = true;
+  M.Sectors = __builtin_popcount(Sectors);
+  M.LineBegin = (uint32_t)W.Lines.size(), M.NLines = 1;
+  W.Lines.push_back(Line | uint64_t(Sectors) << SectorShift);
+  W.Ops.push_back({Load, (uint32_t)W.Mems.size()});
+  W.Mems.push_back(M);
+  if (Wait)
+    W.Ops.push_back({Use, NoMem});
+}
+
+uint64_t hashed(uint64_t X) {
+  X = (X ^ X >> 31) * 0x9E3779B97F4A7C15ull;
+  return X ^ X >> 29;
+}
+
+// Ctas CTAs of one warp, CTA K's trace made by Make(K); modeled cycles
+// with at most MaxSms simulated.
+template <typename F>
+uint64_t run(unsigned MaxSms, double L2Bytes, uint64_t Ctas, F Make) {
+  static const std::vector<StaticInst> T = [] {
+    std::vector<StaticInst> T(NumInsts);
+    T[Load].K = Kind::Load;
+    T[Load].NDst = 1, T[Load].Dst[0] = 6;
+    T[Use].P = Pipe::Fp32;
+    T[Use].NDst = 1, T[Use].Dst[0] = 7;
+    T[Use].NSrc = 1, T[Use].Src[0] = 6;
+    return T;
+  }();
+  LaunchShape S;
+  S.Ctas = Ctas;
+  S.ThreadsPerCta = 32;
+  S.SharedPerCta = 150 * 1024;
+  LaunchModel M(gpu(L2Bytes), T, 16, S, 0, MaxSms);
+  for (uint64_t K = 0; K < S.Ctas; ++K)
+    if (M.wanted(K)) {
+      CtaTrace C;
+      C.Cta = K;
+      C.Warps.push_back(Make(K));
+      M.submit(std::move(C));
+    }
+  return M.finish().Cycles;
+}
+
+// The modeled cycles with 8 SMs simulated over those with every SM.
+template <typename F>
+double eightOverAll(double L2Bytes, uint64_t Ctas, F Make) {
+  const double All = (double)run(1024, L2Bytes, Ctas, Make);
+  return (double)run(8, L2Bytes, Ctas, Make) / All;
+}
+
+} // namespace
+
+TEST(TimingL2Share, AVectorEveryCtaReadsKeepsTheWholeL2) {
+  // Every CTA reads 256 sectors of one 512 KB vector at random, each
+  // waiting for the one before: larger than 8/32 of the L2, smaller than
+  // the L2. On the GPU (every SM simulated) it stays in L2, each sector
+  // fetched once; in a quarter of the L2 a third of the reads would go to
+  // DRAM (37% slower), as would the 8 SMs' first reads of each sector
+  // without the unsimulated readers (26%). Left: a line's first touch by a
+  // simulated SM is its own until a second one touches it, so the 8 SMs
+  // pay DRAM for sectors an unsimulated SM may have fetched (8% here).
+  auto Vector = [](uint64_t Cta) {
+    WarpTrace W;
+    for (uint64_t J = 0; J < 256; ++J)
+      load(W, (1 << 20) + hashed(Cta << 16 | J) % 4096, true,
+           1u << hashed(Cta << 20 | J) % 4);
+    return W;
+  };
+  EXPECT_NEAR(eightOverAll(1 << 20, 256, Vector), 1.0, 0.10);
+}
+
+TEST(TimingL2Share, EverySmsOwnLinesTakeTheirRoom) {
+  // Two waves on 32 SMs, a 2 MB L2. CTA K reads 1024 lines (128 KB, more
+  // than the L1) of its own, each waiting for the one before; CTA K + 32,
+  // on the same SM, reads them again. Between the two, the other 31 SMs
+  // read theirs (4 MB): the L2 has lost them, on the GPU as with every SM
+  // simulated. The 8 simulated SMs' lines alone (1 MB) would leave them
+  // there: the unsimulated SMs' own lines must age the L2 as well.
+  auto Own = [](uint64_t Cta) {
+    WarpTrace W;
+    for (uint64_t J = 0; J < 1024; ++J)
+      load(W, (4 << 20) + Cta % 32 * 1024 + J, true);
+    return W;
+  };
+  EXPECT_NEAR(eightOverAll(2 << 20, 64, Own), 1.0, 0.05);
+}
+
+TEST(TimingL2Share, AGridWideLineIsReadByTheSmsBetween) {
+  // The L2 alone, fed the accesses of the simulated SMs' CTAs in CTA
+  // order as the launch feeds it: 32 SMs, a 2 MB L2 (16384 lines), two
+  // waves. Every CTA reads a 32 KB table (256 lines), then streams 6000
+  // lines of its own. With every SM simulated, one CTA's stream comes
+  // between two reads of a table line: it stays. Between two of 8 SMs'
+  // reads come four SMs' streams (3 MB, the unsimulated ones' included),
+  // but the SMs between read the table too: it must stay as well.
+  auto TableHits = [](uint64_t Sims) {
+    SharedL2 L2;
+    L2.init(2 << 20, Sims, 32);
+    double Hits = 0, Reads = 0;
+    for (uint64_t Cta = 0; Cta < 64; ++Cta) {
+      const uint64_t Sm = Cta % 32;
+      if (Sm % (32 / Sims))
+        continue; // not simulated
+      for (uint64_t J = 0; J < 256; ++J, Reads += Cta >= 32)
+        Hits += L2.access(((2 << 20) + J) | uint64_t(0xf) << SectorShift,
+                          Sm / (32 / Sims)) &&
+                Cta >= 32;
+      for (uint64_t J = 0; J < 6000; ++J)
+        L2.access(((4 << 20) + Cta * 6000 + J) | uint64_t(0xf) << SectorShift,
+                  Sm / (32 / Sims));
+    }
+    return Hits / Reads;
+  };
+  EXPECT_GE(TableHits(32), 0.99);
+  EXPECT_NEAR(TableHits(8), TableHits(32), 0.05);
+}
