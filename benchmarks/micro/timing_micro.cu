@@ -36,8 +36,8 @@ __global__ void dfmaChain(double *out, int n) {
 // FP32 throughput: 32 warps on one SM, each running 8 independent FMA chains
 // unrolled 8 times (64 FMAs per iteration against 3 loop instructions).
 __global__ void fmaThroughput(float *out, int n) {
-  float a = threadIdx.x, b = a + 1, c = a + 2, d = a + 3, e = a + 4,
-        f = a + 5, g = a + 6, h = a + 7;
+  float a = threadIdx.x, b = a + 1, c = a + 2, d = a + 3, e = a + 4, f = a + 5,
+        g = a + 6, h = a + 7;
 #pragma unroll 1
   for (int i = 0; i < n; ++i) {
 #pragma unroll
@@ -276,6 +276,45 @@ __global__ void stagingStrided(const int *in, int *out, int n, int step) {
   out[threadIdx.x] = s[threadIdx.x];
 }
 
+// Divergent paths through a jump table (interp's vm_alu: brx.idx): in
+// iteration r lane l runs case (l + r) mod k of 8, so a warp's lanes take
+// k paths every iteration; k = 1 is the uniform baseline. What a GPU
+// charges per extra path (re-issued BRX, the paths' switches, the
+// reconvergence) is what the model's divergence_switch_cycles would have
+// to match (docs/gpu-runbook.md).
+__global__ void switchPaths(int *out, int k, int reps) {
+  unsigned v = threadIdx.x;
+  for (int r = 0; r < reps; ++r) {
+    switch ((threadIdx.x + r) & (k - 1)) {
+    case 0:
+      v = v * 3u + 1u;
+      break;
+    case 1:
+      v ^= v >> 3;
+      break;
+    case 2:
+      v += 0x9e37u;
+      break;
+    case 3:
+      v = (v << 5) | (v >> 27);
+      break;
+    case 4:
+      v *= 0x85ebu;
+      break;
+    case 5:
+      v -= v >> 7;
+      break;
+    case 6:
+      v ^= 0x5bd1u;
+      break;
+    default:
+      v += v << 2;
+      break;
+    }
+  }
+  out[threadIdx.x] = (int)v;
+}
+
 // A ring of `lines` pointers, one per 128-byte line, visited in order.
 static void **ring(long lines) {
   void **d;
@@ -369,6 +408,11 @@ int main() {
   for (int stride : {0, 32}) {
     sharedFloatAdd<<<1, 32>>>(o, stride, 100);
     sharedFloatAdd<<<1, 32>>>(o, stride, 200);
+  }
+  // Divergent paths through a jump table: 1, 2, 4 and 8 paths a warp.
+  for (int k : {1, 2, 4, 8}) {
+    switchPaths<<<1, 32>>>(o, k, 100);
+    switchPaths<<<1, 32>>>(o, k, 200);
   }
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("%s\n", e == cudaSuccess ? "done" : cudaGetErrorString(e));

@@ -47,7 +47,8 @@ EMPTY = 33  # the empty kernel: the launch's fixed cost
 FENCES = 40  # casLoop x2, addLoop x2, storeFence none, gl, sys x2 each
 THIRD = 50  # sharedIncrement, staging, stagingKept, stagingStrided x2 each
 CAS = 58  # sharedFloatAdd on one word x2, on 32 words of one bank x2
-LAUNCHES = 62
+SWITCH = 62  # switchPaths with 1, 2, 4, 8 paths, x2 each
+LAUNCHES = 70
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -276,6 +277,12 @@ def main():
         bad += abs(err) > 0.10
     print("\nshared-memory loop, cycles per iteration by conflict degree: " +
           ", ".join("%d-way %.1f" % (k, v) for k, v in shared.items()))
+    # No configured figure to hold it to (divergence_switch_cycles is 0 in
+    # every configuration): the GPU's figures are what would set one.
+    paths = {k: (cyc[SWITCH + 2 * i + 1] - cyc[SWITCH + 2 * i]) / 100
+             for i, k in enumerate([1, 2, 4, 8])}
+    print("\ndivergent switch (brx.idx), cycles per iteration by paths: " +
+          ", ".join("%d %.1f" % (k, v) for k, v in paths.items()))
     if a.measured:
         print("\nclock: %.0f MHz (measured cycles per ns); error = configured "
               "against measured" % clock)
