@@ -196,6 +196,23 @@ bool warpscope::device::boundedForLanes(Loop &L, ScalarEvolution &SE,
   return true;
 }
 
+/// How many probes would count in L's registers if it were promoted: its
+/// two-way branches and (lane-local, lane-block-probes, or
+/// promote-block-probes) its blocks with their own probe, whose innermost
+/// loop is L. Each keeps one to four registers live through the whole loop
+/// (and across its calls), which ptxas must hold on top of the loop's own.
+static unsigned promotedProbes(const PlannedFunction &P, const Loop &L,
+                               const LoopInfo &LI, bool Blocks) {
+  unsigned N = 0;
+  for (const PlannedBranch &Br : P.Branches)
+    N += Br.Successors.size() == 2 &&
+         LI.getLoopFor(Br.Terminator->getParent()) == &L;
+  if (Blocks)
+    for (const PlannedBlock &B : P.Blocks)
+      N += B.How == BlockCounting::OwnProbe && LI.getLoopFor(B.BB) == &L;
+  return N;
+}
+
 /// Loop counter promotion: probes of blocks and two-way branches whose
 /// innermost loop is promotable count in per-lane registers; the loop's
 /// exits add them to the counters. Exact however lanes are scheduled: the
@@ -228,6 +245,14 @@ void ModuleInstrumenter::decidePromotion(PlannedFunction &P,
       if (Ok && Opts.SkipShortLoops && likelyFewIterations(*L, SE)) {
         LLVM_DEBUG(dbgs() << "warpscope:   not promoted: likely few "
                              "iterations per lane\n");
+        Ok = false;
+      }
+      if (Ok && Opts.PromoteMaxProbes &&
+          promotedProbes(P, *L, LI,
+                         (Lanes && Opts.LaneBlockProbes) ||
+                             Opts.PromoteBlockProbes) > Opts.PromoteMaxProbes) {
+        LLVM_DEBUG(dbgs() << "warpscope:   not promoted: more than "
+                          << Opts.PromoteMaxProbes << " probes\n");
         Ok = false;
       }
       LLVM_DEBUG(if (Ok) dbgs() << "warpscope:   promotable\n");
