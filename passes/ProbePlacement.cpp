@@ -349,6 +349,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
       BI->swapSuccessors();
   };
   for (PlannedProbe &Pr : Probes) {
+    Pr.Spec.UnpredicatedTemps = Opts.UnpredicatedProbeTemps;
     if (!Pr.L) {
       // In memory: sync-free where it is a block's or a two-way branch's.
       if (Opts.SyncFreeProbes && Pr.Spec.NumSuccessors <= 2) {

@@ -75,12 +75,18 @@ std::string replicaBase(const CounterArray &C, StringRef Operand = "") {
 }
 
 /// Leader adds popc(Mask) to the counter at Addr (all three instructions
-/// the leader's alone).
-std::string addPopcount(StringRef Mask, StringRef Addr) {
-  return formatv("\t@%wsp popc.b32 %wsn, {0};\n"
-                 "\t@%wsp cvt.u64.u32 %wsc, %wsn;\n"
-                 "\t@%wsp red.global.add.u64 {1}, %wsc;\n",
-                 Mask, Addr)
+/// the leader's alone, or with S.UnpredicatedTemps only the atomic: a
+/// predicated definition keeps the register's old value live where the
+/// predicate is false, and ptxas then holds the probe's temporaries through
+/// the whole probe: interp's two switch probes cost it 9 of its 42
+/// registers).
+std::string addPopcount(const ProbeSpec &S, StringRef Mask, StringRef Addr,
+                        StringRef Pred = "%wsp") {
+  std::string G = S.UnpredicatedTemps ? "" : ("@" + Pred + " ").str();
+  return formatv("\t{0}popc.b32 %wsn, {1};\n"
+                 "\t{0}cvt.u64.u32 %wsc, %wsn;\n"
+                 "\t@{2} red.global.add.u64 {3}, %wsc;\n",
+                 G, Mask, Pred, Addr)
       .str();
 }
 
@@ -115,23 +121,28 @@ std::string switchCounts(const ProbeSpec &S, const CounterArray &C,
                           Group, at(C, Rec + 8 * BranchDivergent))
                       .str();
   T += Lead;
-  T += formatv("\t@%wsq mov.u64 %wsr, {0};\n"
-               "\t@%wsq mad.wide.u32 %wsr, {1}, 8, %wsr;\n",
-               base(C), Succ)
-           .str();
+  if (S.UnpredicatedTemps) // every lane's Succ is a successor index
+    T += formatv("\tmov.u64 %wsr, {0};\n"
+                 "\tmad.wide.u32 %wsr, {1}, 8, %wsr;\n",
+                 base(C), Succ)
+             .str();
+  else
+    T += formatv("\t@%wsq mov.u64 %wsr, {0};\n"
+                 "\t@%wsq mad.wide.u32 %wsr, {1}, 8, %wsr;\n",
+                 base(C), Succ)
+             .str();
   if (S.CountArrivals)
     T += formatv("\t@%wsq red.global.add.u64 [%wsr+{0}], 1;\n",
                  Rec + 8 * switchArrivalsWord(N))
              .str();
   T += formatv("\tsetp.eq.and.u32 %wsa, {0}, %wsm, %wsq;\n"
                "\t@%wsa red.global.add.u64 [%wsr+{1}], 1;\n"
-               "\tsetp.lt.and.u32 %wsq, {2}, {3}, %wsq;\n"
-               "\t@%wsq popc.b32 %wsn, {0};\n"
-               "\t@%wsq cvt.u64.u32 %wsc, %wsn;\n"
-               "\t@%wsq red.global.add.u64 [%wsr+{4}], %wsc;\n",
-               Group, Rec + 8 * switchUniformVisitsWord(N), Succ, N - 1,
-               Rec + 8 * BranchFirstSuccessor)
+               "\tsetp.lt.and.u32 %wsq, {2}, {3}, %wsq;\n",
+               Group, Rec + 8 * switchUniformVisitsWord(N), Succ, N - 1)
            .str();
+  T += addPopcount(S, Group,
+                   formatv("[%wsr+{0}]", Rec + 8 * BranchFirstSuccessor).str(),
+                   "%wsq");
   return T;
 }
 
@@ -157,7 +168,7 @@ std::string branchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
       T += formatv("\t@%wsa red.global.add.u64 {0}, 1;\n",
                    Word(BranchSuccessor0Arrivals));
     T += formatv("\t@%wsd red.global.add.u64 {0}, 1;\n", Word(BranchDivergent));
-    T += addPopcount("%wsb", Word(BranchFirstSuccessor));
+    T += addPopcount(S, "%wsb", Word(BranchFirstSuccessor));
   } else {
     // A switch: Group is each lane's successor group (match.any of its
     // successor index Succ), the lowest (chain) or highest (value) lane of
@@ -209,7 +220,7 @@ std::string branchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
     T += switchCounts(S, C, Rec, Group, Succ, Lead);
   }
   if (!Shared)
-    T += addPopcount("%wsm", Word(BranchActiveThreads));
+    T += addPopcount(S, "%wsm", Word(BranchActiveThreads));
   return T;
 }
 
@@ -411,7 +422,7 @@ Value *warpscope::emitProbe(Instruction *InsertBefore,
     Text += formatv("\t@%wsp red.global.add.u64 {0}, 1;\n",
                     at(Counters, Block + 8 * BlockWarpExecutions));
     Text +=
-        addPopcount("%wsm", at(Counters, Block + 8 * BlockThreadExecutions));
+        addPopcount(S, "%wsm", at(Counters, Block + 8 * BlockThreadExecutions));
   }
   if (S.BranchWord) {
     Constraints = S.NumSuccessors == 2 ? "b" : "r";

@@ -86,6 +86,10 @@ struct ProbeSpec {
   /// lanes counted from their own active mask instead of a ballot
   /// (-warpscope-sync-free-probes).
   bool SyncFree = false;
+  /// The leader's temporaries (popc, its 64-bit copy, a switch's successor
+  /// address) computed by every lane, only the atomics predicated
+  /// (-warpscope-unpredicated-probe-temps).
+  bool UnpredicatedTemps = false;
 };
 
 /// Where probes add: the module's counter array and its replicas

@@ -42,7 +42,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; DEF-NOT: red.global.add.u64 [__warpscope_counters
 ; DEF-LABEL: define ptx_kernel void @switchy(
 ; DEF: %[[SBASE:[0-9]+]] = call i64 asm sideeffect "// ws:replica
-; DEF: mov.u64 %wsg, $1;{{.*}}mov.u64 %wsr, %wsg;\0A\09@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;{{.*}}", "r,l"(i32 %{{.*}}, i64 %[[SBASE]])
+; DEF: mov.u64 %wsg, $1;{{.*}}mov.u64 %wsr, %wsg;\0A\09mad.wide.u32 %wsr, %wsi, 8, %wsr;{{.*}}", "r,l"(i32 %{{.*}}, i64 %[[SBASE]])
 ; REPL-LABEL: define ptx_kernel void @branchy(
 ; REPL-NOT: ws:replica
 ; REPL: call void asm sideeffect "// ws:block 0 ws:branch {{[0-9]+}}\0A{{.*}}@!%wsp bra ws_done;\0A\09.reg .b32 %wsk;\0A\09.reg .b64 %wsg;\0A\09mov.u32 %wsk, %clock;\0A\09and.b32 %wsk, %wsk, 255;\0A\09mov.u64 %wsg, __warpscope_counters_{{[0-9a-f]+}};\0A\09mad.wide.u32 %wsg, %wsk, 256, %wsg;\0A\09red.global.add.u64 [%wsg+0], 1;{{.*}}", "b"(i1
@@ -53,7 +53,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; ONE: @!%wsp bra ws_done;\0A\09red.global.add.u64 [[[CTR1]]+0], 1;
 ; ONE-LABEL: define ptx_kernel void @switchy(
 ; ONE-NOT: %wsg
-; ONE: @%wsq mov.u64 %wsr, [[CTR1]];
+; ONE: mov.u64 %wsr, [[CTR1]];
 define ptx_kernel void @branchy(ptr addrspace(1) %out) {
 entry:
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()

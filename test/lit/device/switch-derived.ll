@@ -21,7 +21,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; threads of successors 0 to 2, uniform visits (words 6-9: byte 64),
 ; arrivals (words 10-13: byte 96).
 ; CHECK-LABEL: define ptx_kernel void @all_cases(
-; CHECK: call void asm sideeffect "// ws:block 0 ws:branch 2\0A{{.*}}match.any.sync.b32 %wsx, %wsi, %wsm;{{.*}}@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09@%wsq red.global.add.u64 [%wsr+96], 1;\0A\09setp.eq.and.u32 %wsa, %wsx, %wsm, %wsq;\0A\09@%wsa red.global.add.u64 [%wsr+64], 1;{{.*}}", "r"(i32 %lane)
+; CHECK: call void asm sideeffect "// ws:block 0 ws:branch 2\0A{{.*}}match.any.sync.b32 %wsx, %wsi, %wsm;{{.*}}mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09@%wsq red.global.add.u64 [%wsr+96], 1;\0A\09setp.eq.and.u32 %wsa, %wsx, %wsm, %wsq;\0A\09@%wsa red.global.add.u64 [%wsr+64], 1;{{.*}}", "r"(i32 %lane)
 ; CHECK-NEXT: switch i32 %lane
 ; CHECK: one:
 ; CHECK-NEXT: call void asm sideeffect "// ws:block 16 (derived)\0A\09{\0A\09.reg .b32 %ws_block_16;\0A\09mov.u32 %ws_block_16, 0;\0A\09}", ""()
@@ -102,7 +102,7 @@ join:
 
 ; No case block has the switch as its only way in: no arrivals counted.
 ; CHECK-LABEL: define ptx_kernel void @no_cases(
-; CHECK: call void asm sideeffect "// ws:block {{[0-9]+}} ws:branch {{[0-9]+}}\0A{{.*}}@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09setp.eq.and.u32 %wsa, %wsb, %wsm, %wsq;{{.*}}", "r"(i32 %lane)
+; CHECK: call void asm sideeffect "// ws:block {{[0-9]+}} ws:branch {{[0-9]+}}\0A{{.*}}mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09setp.eq.and.u32 %wsa, %wsb, %wsm, %wsq;{{.*}}", "r"(i32 %lane)
 ; CHECK-NOT: (derived)
 ; CHECK: ret void
 define ptx_kernel void @no_cases(ptr addrspace(1) %out, i32 %n) {

@@ -12,12 +12,20 @@
 ; values by one range check (@dense).
 ; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-cheaper-counting=false -warpscope-db-out=%t.json -S %s | FileCheck %s
 ; RUN: %dbdump %t.json | FileCheck --check-prefix=DB %s
+; Every lane computes the leaders' temporaries (the successor's address, its
+; group's popc and its 64-bit copy) and only the atomics are predicated
+; (-warpscope-unpredicated-probe-temps, default on): a predicated definition
+; keeps the old value live and ptxas holds the probe's temporaries longer
+; (interp 42 -> 33 registers). Off, every one of them is the leader's.
+; RUN: %opt-ws -passes=warpscope-device -warpscope-counter-replicas=1 -warpscope-cheaper-counting=false -warpscope-unpredicated-probe-temps=0 -warpscope-db-out=%t.p.json -S %s | FileCheck --check-prefix=PRED %s
+; PRED-LABEL: define ptx_kernel void @sw(
+; PRED: call void asm sideeffect "// ws:branch 2\0A{{.*}}\0A\09@%wsq mov.u64 %wsr, __warpscope_counters_{{[0-9a-f]+}};\0A\09@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;{{.*}}\0A\09@%wsq popc.b32 %wsn, %wsb;\0A\09@%wsq cvt.u64.u32 %wsc, %wsn;\0A\09@%wsq red.global.add.u64 [%wsr+40], %wsc;\0A\09@%wsp popc.b32 %wsn, %wsm;\0A\09@%wsp cvt.u64.u32 %wsc, %wsn;\0A\09@%wsp red.global.add.u64
 
 target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK-LABEL: define ptx_kernel void @sw(
 ; CHECK-NOT: ws.succ
-; CHECK: call void asm sideeffect "// ws:branch 2\0A{{.*}}[__warpscope_counters_[[ID:[0-9a-f]+]]+16], 1;\0A\09mov.u32 %wsi, 0;\0A\09setp.eq.u32 %wst, $0, 0;\0A\09selp.u32 %wsi, 1, %wsi, %wst;\0A\09setp.eq.u32 %wst, $0, 1;\0A\09selp.u32 %wsi, 2, %wsi, %wst;\0A\09setp.eq.u32 %wst, $0, 2;\0A\09selp.u32 %wsi, 1, %wsi, %wst;\0A\09match.any.sync.b32 %wsb, %wsi, %wsm;\0A\09setp.ne.and.u32 %wsd, %wsb, %wsm, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_[[ID]]+24], 1;\0A\09mov.u32 %wsl, %lanemask_lt;\0A\09and.b32 %wsl, %wsl, %wsb;\0A\09setp.eq.u32 %wsq, %wsl, 0;\0A\09@%wsq mov.u64 %wsr, __warpscope_counters_[[ID]];\0A\09@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09setp.eq.and.u32 %wsa, %wsb, %wsm, %wsq;\0A\09@%wsa red.global.add.u64 [%wsr+56], 1;\0A\09setp.lt.and.u32 %wsq, %wsi, 2, %wsq;\0A\09@%wsq popc.b32 %wsn, %wsb;\0A\09@%wsq cvt.u64.u32 %wsc, %wsn;\0A\09@%wsq red.global.add.u64 [%wsr+40], %wsc;\0A\09{{.*}}[__warpscope_counters_[[ID]]+32], %wsc;\0A\09}", "r"(i32 %lane)
+; CHECK: call void asm sideeffect "// ws:branch 2\0A{{.*}}[__warpscope_counters_[[ID:[0-9a-f]+]]+16], 1;\0A\09mov.u32 %wsi, 0;\0A\09setp.eq.u32 %wst, $0, 0;\0A\09selp.u32 %wsi, 1, %wsi, %wst;\0A\09setp.eq.u32 %wst, $0, 1;\0A\09selp.u32 %wsi, 2, %wsi, %wst;\0A\09setp.eq.u32 %wst, $0, 2;\0A\09selp.u32 %wsi, 1, %wsi, %wst;\0A\09match.any.sync.b32 %wsb, %wsi, %wsm;\0A\09setp.ne.and.u32 %wsd, %wsb, %wsm, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_[[ID]]+24], 1;\0A\09mov.u32 %wsl, %lanemask_lt;\0A\09and.b32 %wsl, %wsl, %wsb;\0A\09setp.eq.u32 %wsq, %wsl, 0;\0A\09mov.u64 %wsr, __warpscope_counters_[[ID]];\0A\09mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09setp.eq.and.u32 %wsa, %wsb, %wsm, %wsq;\0A\09@%wsa red.global.add.u64 [%wsr+56], 1;\0A\09setp.lt.and.u32 %wsq, %wsi, 2, %wsq;\0A\09popc.b32 %wsn, %wsb;\0A\09cvt.u64.u32 %wsc, %wsn;\0A\09@%wsq red.global.add.u64 [%wsr+40], %wsc;\0A\09{{.*}}[__warpscope_counters_[[ID]]+32], %wsc;\0A\09}", "r"(i32 %lane)
 ; CHECK-NEXT: switch i32 %lane
 define ptx_kernel void @sw(ptr addrspace(1) %out) {
 entry:
@@ -94,7 +102,7 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; table).
 ; CHECK-LABEL: define ptx_kernel void @dispatch(
 ; CHECK-NOT: ws.succ
-; CHECK: call void asm sideeffect "// ws:branch {{[0-9]+}}\0A{{.*}}.reg .b32 %wsi, %wsx;\0A\09.reg .pred %wst;\0A\09activemask.b32 %wsm;{{.*}}match.any.sync.b32 %wsb, $0, %wsm;\0A\09bfind.u32 %wsl, %wsb;\0A\09mov.u32 %wsn, %laneid;\0A\09setp.eq.u32 %wsq, %wsl, %wsn;\0A\09@%wsq mov.u32 %wsi, 0;\0A\09@%wsq setp.eq.u32 %wst, $0, 3;\0A\09@%wsq selp.u32 %wsi, 1, %wsi, %wst;\0A\09@%wsq setp.eq.u32 %wst, $0, 5;\0A\09@%wsq selp.u32 %wsi, 2, %wsi, %wst;\0A\09@%wsq setp.eq.u32 %wst, $0, 9;\0A\09@%wsq selp.u32 %wsi, 1, %wsi, %wst;\0A\09shfl.sync.idx.b32 %wsi, %wsi, %wsl, 31, %wsm;\0A\09match.any.sync.b32 %wsx, %wsi, %wsm;\0A\09setp.ne.and.u32 %wsd, %wsx, %wsm, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+{{[0-9]+}}], 1;\0A\09bfind.u32 %wsl, %wsx;\0A\09setp.eq.u32 %wsq, %wsl, %wsn;\0A\09@%wsq mov.u64 %wsr, __warpscope_counters_{{[0-9a-f]+}};\0A\09@%wsq mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09setp.eq.and.u32 %wsa, %wsx, %wsm, %wsq;\0A\09@%wsa red.global.add.u64 [%wsr+{{[0-9]+}}], 1;\0A\09setp.lt.and.u32 %wsq, %wsi, 2, %wsq;\0A\09@%wsq popc.b32 %wsn, %wsx;{{.*}}", "r"(i32 %v)
+; CHECK: call void asm sideeffect "// ws:branch {{[0-9]+}}\0A{{.*}}.reg .b32 %wsi, %wsx;\0A\09.reg .pred %wst;\0A\09activemask.b32 %wsm;{{.*}}match.any.sync.b32 %wsb, $0, %wsm;\0A\09bfind.u32 %wsl, %wsb;\0A\09mov.u32 %wsn, %laneid;\0A\09setp.eq.u32 %wsq, %wsl, %wsn;\0A\09@%wsq mov.u32 %wsi, 0;\0A\09@%wsq setp.eq.u32 %wst, $0, 3;\0A\09@%wsq selp.u32 %wsi, 1, %wsi, %wst;\0A\09@%wsq setp.eq.u32 %wst, $0, 5;\0A\09@%wsq selp.u32 %wsi, 2, %wsi, %wst;\0A\09@%wsq setp.eq.u32 %wst, $0, 9;\0A\09@%wsq selp.u32 %wsi, 1, %wsi, %wst;\0A\09shfl.sync.idx.b32 %wsi, %wsi, %wsl, 31, %wsm;\0A\09match.any.sync.b32 %wsx, %wsi, %wsm;\0A\09setp.ne.and.u32 %wsd, %wsx, %wsm, %wsp;\0A\09@%wsd red.global.add.u64 [__warpscope_counters_{{[0-9a-f]+}}+{{[0-9]+}}], 1;\0A\09bfind.u32 %wsl, %wsx;\0A\09setp.eq.u32 %wsq, %wsl, %wsn;\0A\09mov.u64 %wsr, __warpscope_counters_{{[0-9a-f]+}};\0A\09mad.wide.u32 %wsr, %wsi, 8, %wsr;\0A\09setp.eq.and.u32 %wsa, %wsx, %wsm, %wsq;\0A\09@%wsa red.global.add.u64 [%wsr+{{[0-9]+}}], 1;\0A\09setp.lt.and.u32 %wsq, %wsi, 2, %wsq;\0A\09popc.b32 %wsn, %wsx;{{.*}}", "r"(i32 %v)
 ; CHECK-NEXT: switch i32 %v
 define ptx_kernel void @dispatch(ptr addrspace(1) %out) {
 entry:
