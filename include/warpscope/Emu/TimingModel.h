@@ -239,8 +239,9 @@ public:
               unsigned SamplePeriod, unsigned MaxSms = 8,
               uint64_t SampleSeed = 0, bool ExactStalls = false);
   ~LaunchModel();
-  /// Whether CTA Cta runs on a simulated SM (its trace is wanted).
-  bool wanted(uint64_t Cta) const { return SimIndex[Cta % ActiveSms] >= 0; }
+  /// Whether CTA Cta's trace is wanted: it runs on a simulated SM, or on
+  /// the SM before one, whose CTAs' lines the L2 sees too (L2.cpp).
+  bool wanted(uint64_t Cta) const { return SimIndex[Cta % ActiveSms] != -1; }
   /// Whether the traces need WarpTrace::Resumes (a switch between divergent
   /// paths costs something in this configuration).
   bool wantsResumes() const { return C.DivergenceSwitchCycles > 0; }
@@ -265,7 +266,8 @@ private:
   std::mutex Mu;
   std::map<uint64_t, CtaTrace> Waiting; ///< arrived before their turn
   std::unique_ptr<SharedSide> Shared;   ///< the L2 and atomic owners
-  /// Per SM used: its index among the simulated ones, or -1.
+  /// Per SM used: its index K among the simulated ones, -2 - K when it is
+  /// the one before simulated SM K (its CTAs' lines are fed), or -1.
   std::vector<int32_t> SimIndex;
   std::vector<std::unique_ptr<SmSim>> Sms;
   std::vector<StallCounts> Samples;

@@ -2,13 +2,13 @@
 //
 // With WARPSCOPE_EMU_MODEL set (`warpscope run --emulate` sets it), each
 // launch runs with one TimingSink per worker: it records the warp
-// instructions of the CTAs the model wants (those of the simulated SMs,
-// timing::LaunchModel::wanted) with their exact memory counts and lines, and
-// submits each CTA's trace when it ends. Other CTAs run untraced, at full
-// speed. describe() is where PTX meets the model: each instruction's pipe,
-// registers, and how many SASS instructions it stands for
-// (docs/timing-model.md, "PTX is not SASS"). A probe's instructions stay out
-// of the trace unless WARPSCOPE_EMU_MODEL_PROBES is set, so that modeled
+// instructions of the CTAs the model wants (those of the simulated SMs and
+// of the SMs before them, timing::LaunchModel::wanted) with their exact
+// memory counts and lines, and submits each CTA's trace when it ends. Other
+// CTAs run untraced, at full speed. describe() is where PTX meets the model:
+// each instruction's pipe, registers, and how many SASS instructions it stands
+// for (docs/timing-model.md, "PTX is not SASS"). A probe's instructions stay
+// out of the trace unless WARPSCOPE_EMU_MODEL_PROBES is set, so that modeled
 // time and samples of an instrumented run describe the user's program
 // (docs/timing-model.md, "Probes").
 //

@@ -12,6 +12,15 @@
 // - A line one simulated SM touches alone is its own, and each unsimulated
 //   SM allocates one like it: its allocation ages the cache by (S - K) / K
 //   lines more, spread over the sets by their mean (LineCache::ageBy).
+// - Neighbouring CTAs share lines (a stencil's halo, a row segment's last
+//   fetch granule): CTA c - 1 runs beside CTA c, on an unsimulated SM. So
+//   with S >= 2K the lines of each simulated CTA's left neighbour are fed
+//   to the tags too (untimed, just before c: LaunchModel::wanted), under
+//   the simulated SM's name: c finds what it shares with c - 1, as on the
+//   GPU, and fetches what it shares with c + 1, as CTA c does on the GPU
+//   when the L2 sees CTAs in index order. Seen are then 2K of the S SMs:
+//   a new line ages the cache by (S - 2K) / 2K lines more, and a grid-wide
+//   line is read unseen S / 2K times as often as seen (below: S / K).
 // - A line a second simulated SM touches is grid-wide: the lines its first
 //   allocation counted for the others are taken back (the clock goes back;
 //   lines touched since get them back too, a slight error), and a sector
@@ -45,14 +54,16 @@ uint64_t mix(uint64_t X) {
 }
 } // namespace
 
-void SharedL2::init(uint64_t Bytes, uint64_t SimSms, uint64_t ActiveSms) {
+void SharedL2::init(uint64_t Bytes, uint64_t SimSms, uint64_t ActiveSms,
+                    bool Neighbours) {
   Sim = std::max<uint64_t>(1, SimSms);
   Active = std::max(Sim, ActiveSms);
+  Seen = Neighbours && 2 * Sim <= Active ? 2 * Sim : Sim;
   Others = 0;
   Tags.init(Bytes, 16);
   const uint64_t Sets = Bytes / 128 / 16;
   if (Sim < Active && Sets)
-    Tags.ageBy(&Others, 1.0 / ((double)Sim * Sets), (double)Sim / Active);
+    Tags.ageBy(&Others, 1.0 / ((double)Seen * Sets), (double)Seen / Active);
 }
 
 unsigned SharedL2::fetchedHere(uint64_t Line, unsigned Sectors) const {
@@ -71,7 +82,7 @@ bool SharedL2::access(uint64_t Entry, uint32_t Sm) {
   if (Sim == Active || !Tags.fill())
     return !Missing;
   uint64_t &Owner = Tags.fill()[0];
-  const uint64_t Mine = Sm + 1, Theirs = Active - Sim;
+  const uint64_t Mine = Sm + 1, Theirs = Active - Seen;
   if (!Tags.found() && !Tags.aged()) { // new: this SM's own, and theirs
     Owner = Mine;
     Others += Theirs;

@@ -13,7 +13,8 @@
 //
 // The simulated SMs share one L2 (tags only) of its whole capacity, so that
 // data many CTAs read misses once, not once per SM; with K < S it accounts
-// for the unsimulated SMs' lines as well (L2.cpp).
+// for the unsimulated SMs' lines as well (L2.cpp), and sees the lines of
+// each simulated CTA's left neighbour (traced, not timed), which it shares.
 // Traces are handed to the SMs in CTA index order, whatever order the
 // workers finish them in: the L2 sees the SMs' accesses in that order (not
 // strictly in modeled time across SMs: docs/timing-model.md), the same in
@@ -56,10 +57,15 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
       sharedCarveout(L, uint64_t(BlocksPerSm) * sharedPerBlock(L, K));
   SimIndex.assign(ActiveSms, -1);
   Shared = std::make_unique<SharedSide>();
-  Shared->L2.init((uint64_t)C.L2Bytes, SimSms, ActiveSms);
+  // With every other SM or fewer simulated, the SM before each simulated
+  // one is never simulated: its CTAs' lines are fed to the L2 (L2.cpp).
+  const bool Neighbours = 2 * (uint64_t)SimSms <= ActiveSms;
+  Shared->L2.init((uint64_t)C.L2Bytes, SimSms, ActiveSms, Neighbours);
   for (uint32_t K = 0; K < SimSms; ++K) {
     uint64_t S = (uint64_t)K * ActiveSms / SimSms;
     SimIndex[S] = (int32_t)K;
+    if (Neighbours)
+      SimIndex[(S + ActiveSms - 1) % ActiveSms] = -2 - (int32_t)K;
     uint64_t Expected =
         Shape.Ctas / ActiveSms + (S < Shape.Ctas % ActiveSms ? 1 : 0);
     Sms.push_back(std::make_unique<SmSim>(C, Table, NumSlots, ActiveSms,
@@ -96,7 +102,11 @@ void LaunchModel::handOver() {
     CtaTrace T = std::move(Waiting.begin()->second);
     Waiting.erase(Waiting.begin());
     uint64_t Cta = T.Cta;
-    Sms[SimIndex[Cta % ActiveSms]]->submit(Cta / ActiveSms, std::move(T));
+    const int32_t K = SimIndex[Cta % ActiveSms];
+    if (K >= 0)
+      Sms[K]->submit(Cta / ActiveSms, std::move(T));
+    else
+      Sms[-2 - K]->feed(T);
     NextCta = nextWanted(Cta);
   }
 }

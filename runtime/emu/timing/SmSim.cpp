@@ -53,6 +53,13 @@ void SmSim::submit(uint64_t Seq, CtaTrace &&T) {
   run(false);
 }
 
+void SmSim::feed(const CtaTrace &T) {
+  for (const WarpTrace &W : T.Warps)
+    for (const TraceOp &Op : W.Ops)
+      if (Op.Mem != NoMem)
+        Mem.feed(Table[Op.Id], W.Mems[Op.Mem], W.Lines.data());
+}
+
 void SmSim::finish() { run(true); }
 
 void SmSim::run(bool Final) {

@@ -87,8 +87,12 @@ private:
 /// whole grid, fetched from DRAM by a simulated SM K / S of the time.
 class SharedL2 {
 public:
-  void init(uint64_t Bytes, uint64_t SimSms, uint64_t ActiveSms);
-  /// LineCache::access with allocation, by simulated SM Sm.
+  /// Neighbours: each simulated CTA's left neighbour's lines are fed too
+  /// (LaunchModel::wanted), so they stand for the unseen lines no more.
+  void init(uint64_t Bytes, uint64_t SimSms, uint64_t ActiveSms,
+            bool Neighbours = false);
+  /// LineCache::access with allocation, by simulated SM Sm (or by the left
+  /// neighbour of its next CTA).
   bool access(uint64_t Entry, uint32_t Sm);
   /// The sectors the last access() must fetch from DRAM.
   unsigned missing() const { return Missing; }
@@ -101,7 +105,9 @@ private:
   /// The unsimulated SMs' own lines allocated so far, in K-ths of a line:
   /// the clock the cache ages by.
   uint64_t Others = 0;
-  uint64_t Sim = 1, Active = 1;
+  /// The SMs whose lines are seen: the simulated ones, and as many
+  /// neighbours when they are fed.
+  uint64_t Sim = 1, Active = 1, Seen = 1;
   unsigned Missing = 0;
 };
 
@@ -141,6 +147,9 @@ public:
   /// (stores), issued at T by a warp of CTA Cta.
   uint64_t access(const StaticInst &SI, const MemAccess &M,
                   const uint64_t *Lines, uint64_t T, uint64_t Cta);
+  /// The access's global lines into the L2's tags, untimed: a neighbour
+  /// CTA's, run on an unsimulated SM (L2.cpp).
+  void feed(const StaticInst &SI, const MemAccess &M, const uint64_t *Lines);
   /// The backlog that throttles issue (lg_throttle / mio_throttle).
   double L1Free = 0, SharedFree = 0;
   /// The cycle the last access's data left the SM (a store's: the warp need
@@ -232,6 +241,9 @@ public:
   /// Takes the trace of this SM's Seq-th CTA and runs as far as it can
   /// (the caller holds the launch's lock: the L2 is shared).
   void submit(uint64_t Seq, CtaTrace &&T);
+  /// Feeds the global lines of T, the left neighbour of this SM's next CTA
+  /// (on an unsimulated SM), to the L2's tags in warp order, untimed.
+  void feed(const CtaTrace &T);
   /// Runs to the end once every CTA was submitted.
   void finish();
   /// The cycle its last CTA ended and its last write completed.

@@ -150,11 +150,17 @@ BUGS = [
      "AVectorEveryCtaReadsKeepsTheWholeL2"),
     (T + "L2.cpp", "  Missing = fetchedHere(lineOf(Entry), Missing);", "",
      "AVectorEveryCtaReadsKeepsTheWholeL2"),
-    (T + "L2.cpp", "Tags.ageBy(&Others, 1.0 / ((double)Sim * Sets),",
-     "Tags.ageBy(&Others, 0.0 / ((double)Sim * Sets),", "EverySmsOwnLinesTakeTheirRoom"),
-    (T + "L2.cpp", "(double)Sim / Active);", "1.0);", "AGridWideLineIsReadByTheSmsBetween"),
+    (T + "L2.cpp", "Tags.ageBy(&Others, 1.0 / ((double)Seen * Sets),",
+     "Tags.ageBy(&Others, 0.0 / ((double)Seen * Sets),", "EverySmsOwnLinesTakeTheirRoom"),
+    (T + "L2.cpp", "(double)Seen / Active);", "1.0);", "AGridWideLineIsReadByTheSmsBetween"),
     (T + "L2.cpp", "    Owner = Mine;\n    Others += Theirs;", "    Owner = Mine;",
      "EverySmsOwnLinesTakeTheirRoom"),
+    (T + "Model.cpp", "const bool Neighbours = 2 * (uint64_t)SimSms <= ActiveSms;",
+     "const bool Neighbours = false;", "NeighbouringCtasShareTheirHalo"),
+    (T + "Model.cpp", "      Sms[-2 - K]->feed(T);", "      (void)T;",
+     "NeighbouringCtasShareTheirHalo"),
+    (T + "MemorySide.cpp", "    Shared->L2.access(Entry, Sm);\n    const unsigned Dram",
+     "    const unsigned Dram", "NeighbouringCtasShareTheirHalo"),
 ]
 
 
