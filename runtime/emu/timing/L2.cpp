@@ -12,15 +12,6 @@
 // - A line one simulated SM touches alone is its own, and each unsimulated
 //   SM allocates one like it: its allocation ages the cache by (S - K) / K
 //   lines more, spread over the sets by their mean (LineCache::ageBy).
-// - Neighbouring CTAs share lines (a stencil's halo, a row segment's last
-//   fetch granule): CTA c - 1 runs beside CTA c, on an unsimulated SM. So
-//   with S >= 2K the lines of each simulated CTA's left neighbour are fed
-//   to the tags too (untimed, just before c: LaunchModel::wanted), under
-//   the simulated SM's name: c finds what it shares with c - 1, as on the
-//   GPU, and fetches what it shares with c + 1, as CTA c does on the GPU
-//   when the L2 sees CTAs in index order. Seen are then 2K of the S SMs:
-//   a new line ages the cache by (S - 2K) / 2K lines more, and a grid-wide
-//   line is read unseen S / 2K times as often as seen (below: S / K).
 // - A line a second simulated SM touches is grid-wide: the lines its first
 //   allocation counted for the others are taken back (the clock goes back;
 //   lines touched since get them back too, a slight error), and a sector
@@ -33,6 +24,17 @@
 //   as many as since the GPU's last touch of it; its depth in the LRU
 //   order is K / S of them.
 //
+// Neighbouring CTAs share lines (a stencil's halo, a row segment's last
+// 64-byte fetch granule), and CTA c's index neighbour c - 1 runs on an
+// unsimulated SM. With 2K <= S the SM before each simulated one has its
+// CTAs traced too (LaunchModel::wanted), not timed: the line entries CTA
+// c - 1 brought in (a load's with its fetch granule) are the "near" lines
+// of the simulated SM's next CTA, c. A sector c misses that is near is not
+// fetched: c - 1 did, as on the GPU when the L2 sees CTAs in index order
+// (c then fetches what it shares with c + 1). Near lines are private to
+// that SM and do not enter the tags: c - 1's other lines are accounted for
+// as the unsimulated SMs' (above); in the tags they would count twice.
+//
 // The unsimulated SMs' lines only come, never hit: the lines each SM
 // reuses are in the cache for the simulated SMs only, so it holds K / S of
 // the GPU's reused working set until misses (which age it) start. With
@@ -40,6 +42,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SmSim.h"
+
+#include <algorithm>
 
 namespace warpscope::emu::timing {
 
@@ -54,16 +58,15 @@ uint64_t mix(uint64_t X) {
 }
 } // namespace
 
-void SharedL2::init(uint64_t Bytes, uint64_t SimSms, uint64_t ActiveSms,
-                    bool Neighbours) {
+void SharedL2::init(uint64_t Bytes, uint64_t SimSms, uint64_t ActiveSms) {
   Sim = std::max<uint64_t>(1, SimSms);
   Active = std::max(Sim, ActiveSms);
-  Seen = Neighbours && 2 * Sim <= Active ? 2 * Sim : Sim;
   Others = 0;
   Tags.init(Bytes, 16);
+  Near.assign(Sim, {});
   const uint64_t Sets = Bytes / 128 / 16;
   if (Sim < Active && Sets)
-    Tags.ageBy(&Others, 1.0 / ((double)Seen * Sets), (double)Seen / Active);
+    Tags.ageBy(&Others, 1.0 / ((double)Sim * Sets), (double)Sim / Active);
 }
 
 unsigned SharedL2::fetchedHere(uint64_t Line, unsigned Sectors) const {
@@ -76,13 +79,33 @@ unsigned SharedL2::fetchedHere(uint64_t Line, unsigned Sectors) const {
   return Here;
 }
 
+void SharedL2::setNear(uint32_t Sm, std::vector<uint64_t> &&Entries) {
+  std::sort(Entries.begin(), Entries.end(),
+            [](uint64_t A, uint64_t B) { return lineOf(A) < lineOf(B); });
+  Near[Sm] = std::move(Entries);
+}
+
+unsigned SharedL2::nearSectors(uint32_t Sm, uint64_t Line) const {
+  const std::vector<uint64_t> &N = Near[Sm];
+  unsigned Sectors = 0;
+  // Sorted by line: a line's entries (any sectors) are adjacent.
+  auto I =
+      std::lower_bound(N.begin(), N.end(), Line,
+                       [](uint64_t E, uint64_t L) { return lineOf(E) < L; });
+  for (; I != N.end() && lineOf(*I) == Line; ++I)
+    Sectors |= sectorsOf(*I);
+  return Sectors;
+}
+
 bool SharedL2::access(uint64_t Entry, uint32_t Sm) {
   Tags.access(Entry, true);
   Missing = Tags.missing();
+  if (Missing && !Near[Sm].empty())
+    Missing &= ~nearSectors(Sm, lineOf(Entry));
   if (Sim == Active || !Tags.fill())
     return !Missing;
   uint64_t &Owner = Tags.fill()[0];
-  const uint64_t Mine = Sm + 1, Theirs = Active - Seen;
+  const uint64_t Mine = Sm + 1, Theirs = Active - Sim;
   if (!Tags.found() && !Tags.aged()) { // new: this SM's own, and theirs
     Owner = Mine;
     Others += Theirs;

@@ -293,20 +293,17 @@ double MemorySide::atomicUnits(const StaticInst &SI, const MemAccess &M,
   return Done;
 }
 
-void MemorySide::feed(const StaticInst &SI, const MemAccess &M,
-                      const uint64_t *Lines) {
+void MemorySide::nearLines(const StaticInst &SI, const MemAccess &M,
+                           const uint64_t *Lines,
+                           std::vector<uint64_t> &Out) const {
   if (!M.Global)
     return;
-  // As access() asks the L2 for them: a load's missing sectors come with
-  // the rest of their fetch granule.
   const bool Load = SI.K != Kind::Store && SI.K != Kind::Atomic;
   for (uint32_t K = 0; K < M.NLines; ++K) {
     const uint64_t Entry = Lines[M.LineBegin + K];
-    Shared->L2.access(Entry, Sm);
-    const unsigned Dram = Shared->L2.missing();
-    if (Load && Dram && fetched(Dram) != Dram)
-      Shared->L2.access(lineOf(Entry) | (uint64_t)fetched(Dram) << SectorShift,
-                        Sm);
+    const unsigned Sectors =
+        Load ? fetched(sectorsOf(Entry)) : sectorsOf(Entry);
+    Out.push_back(lineOf(Entry) | (uint64_t)Sectors << SectorShift);
   }
 }
 

@@ -60,7 +60,7 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
   // With every other SM or fewer simulated, the SM before each simulated
   // one is never simulated: its CTAs' lines are fed to the L2 (L2.cpp).
   const bool Neighbours = 2 * (uint64_t)SimSms <= ActiveSms;
-  Shared->L2.init((uint64_t)C.L2Bytes, SimSms, ActiveSms, Neighbours);
+  Shared->L2.init((uint64_t)C.L2Bytes, SimSms, ActiveSms);
   for (uint32_t K = 0; K < SimSms; ++K) {
     uint64_t S = (uint64_t)K * ActiveSms / SimSms;
     SimIndex[S] = (int32_t)K;

@@ -54,10 +54,12 @@ void SmSim::submit(uint64_t Seq, CtaTrace &&T) {
 }
 
 void SmSim::feed(const CtaTrace &T) {
+  std::vector<uint64_t> Entries;
   for (const WarpTrace &W : T.Warps)
     for (const TraceOp &Op : W.Ops)
       if (Op.Mem != NoMem)
-        Mem.feed(Table[Op.Id], W.Mems[Op.Mem], W.Lines.data());
+        Mem.nearLines(Table[Op.Id], W.Mems[Op.Mem], W.Lines.data(), Entries);
+  Mem.setNear(std::move(Entries));
 }
 
 void SmSim::finish() { run(true); }

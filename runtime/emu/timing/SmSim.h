@@ -87,27 +87,29 @@ private:
 /// whole grid, fetched from DRAM by a simulated SM K / S of the time.
 class SharedL2 {
 public:
-  /// Neighbours: each simulated CTA's left neighbour's lines are fed too
-  /// (LaunchModel::wanted), so they stand for the unseen lines no more.
-  void init(uint64_t Bytes, uint64_t SimSms, uint64_t ActiveSms,
-            bool Neighbours = false);
-  /// LineCache::access with allocation, by simulated SM Sm (or by the left
-  /// neighbour of its next CTA).
+  void init(uint64_t Bytes, uint64_t SimSms, uint64_t ActiveSms);
+  /// LineCache::access with allocation, by simulated SM Sm: the sectors
+  /// its neighbour brought in (near) are not missing.
   bool access(uint64_t Entry, uint32_t Sm);
   /// The sectors the last access() must fetch from DRAM.
   unsigned missing() const { return Missing; }
+  /// The lines (entries) the CTA before simulated SM Sm's next one
+  /// brought in: they replace the last CTA's (L2.cpp). Sorted here.
+  void setNear(uint32_t Sm, std::vector<uint64_t> &&Entries);
 
 private:
   /// Of a grid-wide line's missing sectors, those no unsimulated SM
   /// fetched first.
   unsigned fetchedHere(uint64_t Line, unsigned Sectors) const;
+  /// The sectors of Line in simulated SM Sm's neighbour's entries.
+  unsigned nearSectors(uint32_t Sm, uint64_t Line) const;
   LineCache Tags;
   /// The unsimulated SMs' own lines allocated so far, in K-ths of a line:
   /// the clock the cache ages by.
   uint64_t Others = 0;
-  /// The SMs whose lines are seen: the simulated ones, and as many
-  /// neighbours when they are fed.
-  uint64_t Sim = 1, Active = 1, Seen = 1;
+  uint64_t Sim = 1, Active = 1;
+  /// Per simulated SM: its neighbour's last CTA's line entries, sorted.
+  std::vector<std::vector<uint64_t>> Near;
   unsigned Missing = 0;
 };
 
@@ -147,9 +149,15 @@ public:
   /// (stores), issued at T by a warp of CTA Cta.
   uint64_t access(const StaticInst &SI, const MemAccess &M,
                   const uint64_t *Lines, uint64_t T, uint64_t Cta);
-  /// The access's global lines into the L2's tags, untimed: a neighbour
-  /// CTA's, run on an unsimulated SM (L2.cpp).
-  void feed(const StaticInst &SI, const MemAccess &M, const uint64_t *Lines);
+  /// Appends the access's global line entries to Out, the sectors a load
+  /// brings with their fetch granule: a neighbour CTA's, run on an
+  /// unsimulated SM and not timed (L2.cpp).
+  void nearLines(const StaticInst &SI, const MemAccess &M,
+                 const uint64_t *Lines, std::vector<uint64_t> &Out) const;
+  /// Hands them to the L2 as this SM's neighbour's (SharedL2::setNear).
+  void setNear(std::vector<uint64_t> &&Entries) {
+    Shared->L2.setNear(Sm, std::move(Entries));
+  }
   /// The backlog that throttles issue (lg_throttle / mio_throttle).
   double L1Free = 0, SharedFree = 0;
   /// The cycle the last access's data left the SM (a store's: the warp need
@@ -241,8 +249,8 @@ public:
   /// Takes the trace of this SM's Seq-th CTA and runs as far as it can
   /// (the caller holds the launch's lock: the L2 is shared).
   void submit(uint64_t Seq, CtaTrace &&T);
-  /// Feeds the global lines of T, the left neighbour of this SM's next CTA
-  /// (on an unsimulated SM), to the L2's tags in warp order, untimed.
+  /// Gives the L2 the global lines of T, the left neighbour of this SM's
+  /// next CTA (on an unsimulated SM), as what it brought in.
   void feed(const CtaTrace &T);
   /// Runs to the end once every CTA was submitted.
   void finish();
