@@ -173,6 +173,8 @@ struct LaunchShape {
   uint32_t ThreadsPerCta = 32;
   uint32_t RegistersPerThread = 0; ///< 0: unknown (not a limit)
   uint64_t SharedPerCta = 0;       ///< static + dynamic bytes
+  /// gridDim.x: CTA c - GridX is the one above c (0: not known).
+  uint64_t GridX = 0;
 };
 
 /// The modeled time of one launch (ground truth `launches[].modeled`).
@@ -240,7 +242,8 @@ public:
               uint64_t SampleSeed = 0, bool ExactStalls = false);
   ~LaunchModel();
   /// Whether CTA Cta's trace is wanted: it runs on a simulated SM, or on
-  /// the SM before one, whose CTAs' lines the L2 sees too (L2.cpp).
+  /// the SM of a simulated CTA's neighbour (c - 1, c - gridDim.x), whose
+  /// lines the L2 sees too (L2.cpp).
   bool wanted(uint64_t Cta) const { return SimIndex[Cta % ActiveSms] != -1; }
   /// Whether the traces need WarpTrace::Resumes (a switch between divergent
   /// paths costs something in this configuration).
@@ -266,9 +269,12 @@ private:
   std::mutex Mu;
   std::map<uint64_t, CtaTrace> Waiting; ///< arrived before their turn
   std::unique_ptr<SharedSide> Shared;   ///< the L2 and atomic owners
-  /// Per SM used: its index K among the simulated ones, -2 - K when it is
-  /// the one before simulated SM K (its CTAs' lines are fed), or -1.
+  /// Per SM used: its index K among the simulated ones, -2 - K when it
+  /// runs CTA c - 1 of simulated SM K's CTA c, -2 - (K + K-count) when it
+  /// runs c - gridDim.x (their lines are fed, L2.cpp), or -1.
   std::vector<int32_t> SimIndex;
+  /// Per simulated SM: the next fed CTA starts its next CTA's near lines.
+  std::vector<bool> Fresh;
   std::vector<std::unique_ptr<SmSim>> Sms;
   std::vector<StallCounts> Samples;
   std::vector<StallCycles> Exact;

@@ -649,6 +649,7 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
   const uint64_t Threads = (uint64_t)P.Block.X * P.Block.Y * P.Block.Z;
   timing::LaunchShape Shape;
   Shape.Ctas = (uint64_t)P.Grid.X * P.Grid.Y * P.Grid.Z;
+  Shape.GridX = P.Grid.X;
   Shape.ThreadsPerCta = (uint32_t)Threads;
   Shape.RegistersPerThread = RegistersPerThread;
   // A what-if's shared memory per block (WhatIf.h) places the blocks; the

@@ -25,13 +25,15 @@
 //   order is K / S of them.
 //
 // Neighbouring CTAs share lines (a stencil's halo, a row segment's last
-// 64-byte fetch granule), and CTA c's index neighbour c - 1 runs on an
-// unsimulated SM. With 2K <= S the SM before each simulated one has its
-// CTAs traced too (LaunchModel::wanted), not timed: the line entries CTA
-// c - 1 brought in (a load's with its fetch granule) are the "near" lines
-// of the simulated SM's next CTA, c. A sector c misses that is near is not
-// fetched: c - 1 did, as on the GPU when the L2 sees CTAs in index order
-// (c then fetches what it shares with c + 1). Near lines are private to
+// 64-byte fetch granule), and CTA c's neighbours c - 1 and, in a 2D grid,
+// c - gridDim.x run on unsimulated SMs. Those SMs (where no other role has
+// them) have their CTAs traced too (LaunchModel::wanted), not timed: the
+// line entries they brought in (a load's with its fetch granule) are the
+// "near" lines of the simulated SM's next CTA, c (kept while as many CTAs
+// as are resident came after it). A sector c misses that
+// is near is not fetched: its neighbour did, as on the GPU when the L2
+// sees CTAs in index order (c then fetches what it shares with c + 1 and
+// c + gridDim.x). Near lines are private to
 // that SM and do not enter the tags: c - 1's other lines are accounted for
 // as the unsimulated SMs' (above); in the tags they would count twice.
 //
@@ -44,6 +46,7 @@
 #include "SmSim.h"
 
 #include <algorithm>
+#include <deque>
 
 namespace warpscope::emu::timing {
 
@@ -79,21 +82,28 @@ unsigned SharedL2::fetchedHere(uint64_t Line, unsigned Sectors) const {
   return Here;
 }
 
-void SharedL2::setNear(uint32_t Sm, std::vector<uint64_t> &&Entries) {
-  std::sort(Entries.begin(), Entries.end(),
+void SharedL2::setNear(uint32_t Sm, std::vector<uint64_t> &&Entries, bool Fresh,
+                       unsigned Keep) {
+  std::deque<std::vector<uint64_t>> &G = Near[Sm];
+  if (Fresh || G.empty())
+    G.emplace_back();
+  while (G.size() > std::max(1u, Keep))
+    G.pop_front();
+  std::vector<uint64_t> &N = G.back();
+  N.insert(N.end(), Entries.begin(), Entries.end());
+  std::sort(N.begin(), N.end(),
             [](uint64_t A, uint64_t B) { return lineOf(A) < lineOf(B); });
-  Near[Sm] = std::move(Entries);
 }
 
 unsigned SharedL2::nearSectors(uint32_t Sm, uint64_t Line) const {
-  const std::vector<uint64_t> &N = Near[Sm];
   unsigned Sectors = 0;
-  // Sorted by line: a line's entries (any sectors) are adjacent.
-  auto I =
-      std::lower_bound(N.begin(), N.end(), Line,
-                       [](uint64_t E, uint64_t L) { return lineOf(E) < L; });
-  for (; I != N.end() && lineOf(*I) == Line; ++I)
-    Sectors |= sectorsOf(*I);
+  // Each group sorted by line: a line's entries (any sectors) are adjacent.
+  for (const std::vector<uint64_t> &N : Near[Sm])
+    for (auto I = std::lower_bound(
+             N.begin(), N.end(), Line,
+             [](uint64_t E, uint64_t L) { return lineOf(E) < L; });
+         I != N.end() && lineOf(*I) == Line; ++I)
+      Sectors |= sectorsOf(*I);
   return Sectors;
 }
 

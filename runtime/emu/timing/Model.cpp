@@ -57,15 +57,10 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
       sharedCarveout(L, uint64_t(BlocksPerSm) * sharedPerBlock(L, K));
   SimIndex.assign(ActiveSms, -1);
   Shared = std::make_unique<SharedSide>();
-  // With every other SM or fewer simulated, the SM before each simulated
-  // one is never simulated: its CTAs' lines are fed to the L2 (L2.cpp).
-  const bool Neighbours = 2 * (uint64_t)SimSms <= ActiveSms;
   Shared->L2.init((uint64_t)C.L2Bytes, SimSms, ActiveSms);
   for (uint32_t K = 0; K < SimSms; ++K) {
     uint64_t S = (uint64_t)K * ActiveSms / SimSms;
     SimIndex[S] = (int32_t)K;
-    if (Neighbours)
-      SimIndex[(S + ActiveSms - 1) % ActiveSms] = -2 - (int32_t)K;
     uint64_t Expected =
         Shape.Ctas / ActiveSms + (S < Shape.Ctas % ActiveSms ? 1 : 0);
     Sms.push_back(std::make_unique<SmSim>(C, Table, NumSlots, ActiveSms,
@@ -73,6 +68,21 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
                                           SamplePeriod, *Shared, K));
     Sms.back()->seedSampling(SampleSeed * SimSms + K, ExactStalls);
   }
+  // The SMs of each simulated CTA's index neighbour c - 1 and, in a 2D
+  // grid, of the CTA above it, c - gridDim.x, where no other role has them:
+  // their CTAs' lines are the simulated SM's near lines (L2.cpp).
+  auto Role = [&](uint64_t S, uint64_t Back) {
+    const uint64_t N = (S + ActiveSms - Back % ActiveSms) % ActiveSms;
+    return SimIndex[N] == -1 ? &SimIndex[N] : nullptr;
+  };
+  for (uint32_t K = 0; K < SimSms; ++K) {
+    const uint64_t S = (uint64_t)K * ActiveSms / SimSms;
+    if (Role(S, 1))
+      *Role(S, 1) = -2 - (int32_t)K;
+    if (Shape.GridX > 1 && Role(S, Shape.GridX))
+      *Role(S, Shape.GridX) = -2 - (int32_t)(SimSms + K);
+  }
+  Fresh.assign(SimSms, true);
   NextCta = wanted(0) ? 0 : nextWanted(0);
   if (SamplePeriod)
     Samples.resize(Table.size());
@@ -103,10 +113,14 @@ void LaunchModel::handOver() {
     Waiting.erase(Waiting.begin());
     uint64_t Cta = T.Cta;
     const int32_t K = SimIndex[Cta % ActiveSms];
-    if (K >= 0)
+    if (K >= 0) {
+      Fresh[K] = true; // the near lines from now on are its next CTA's
       Sms[K]->submit(Cta / ActiveSms, std::move(T));
-    else
-      Sms[-2 - K]->feed(T);
+    } else {
+      const uint32_t N = (uint32_t)(-2 - K);
+      Sms[N % SimSms]->feed(T, Fresh[N % SimSms]);
+      Fresh[N % SimSms] = false;
+    }
     NextCta = nextWanted(Cta);
   }
 }

@@ -53,13 +53,13 @@ void SmSim::submit(uint64_t Seq, CtaTrace &&T) {
   run(false);
 }
 
-void SmSim::feed(const CtaTrace &T) {
+void SmSim::feed(const CtaTrace &T, bool Fresh) {
   std::vector<uint64_t> Entries;
   for (const WarpTrace &W : T.Warps)
     for (const TraceOp &Op : W.Ops)
       if (Op.Mem != NoMem)
         Mem.nearLines(Table[Op.Id], W.Mems[Op.Mem], W.Lines.data(), Entries);
-  Mem.setNear(std::move(Entries));
+  Mem.setNear(std::move(Entries), Fresh, BlocksPerSm);
 }
 
 void SmSim::finish() { run(true); }

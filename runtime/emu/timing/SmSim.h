@@ -93,9 +93,11 @@ public:
   bool access(uint64_t Entry, uint32_t Sm);
   /// The sectors the last access() must fetch from DRAM.
   unsigned missing() const { return Missing; }
-  /// The lines (entries) the CTA before simulated SM Sm's next one
-  /// brought in: they replace the last CTA's (L2.cpp). Sorted here.
-  void setNear(uint32_t Sm, std::vector<uint64_t> &&Entries);
+  /// The lines (entries) a neighbour of simulated SM Sm's next CTA
+  /// brought in (L2.cpp): a new group when Fresh, Keep groups kept (as
+  /// many as the SM's resident CTAs).
+  void setNear(uint32_t Sm, std::vector<uint64_t> &&Entries, bool Fresh,
+               unsigned Keep);
 
 private:
   /// Of a grid-wide line's missing sectors, those no unsimulated SM
@@ -108,8 +110,9 @@ private:
   /// the clock the cache ages by.
   uint64_t Others = 0;
   uint64_t Sim = 1, Active = 1;
-  /// Per simulated SM: its neighbour's last CTA's line entries, sorted.
-  std::vector<std::vector<uint64_t>> Near;
+  /// Per simulated SM, per CTA of its last: its neighbours' line entries,
+  /// sorted by line.
+  std::vector<std::deque<std::vector<uint64_t>>> Near;
   unsigned Missing = 0;
 };
 
@@ -155,8 +158,8 @@ public:
   void nearLines(const StaticInst &SI, const MemAccess &M,
                  const uint64_t *Lines, std::vector<uint64_t> &Out) const;
   /// Hands them to the L2 as this SM's neighbour's (SharedL2::setNear).
-  void setNear(std::vector<uint64_t> &&Entries) {
-    Shared->L2.setNear(Sm, std::move(Entries));
+  void setNear(std::vector<uint64_t> &&Entries, bool Fresh, unsigned Keep) {
+    Shared->L2.setNear(Sm, std::move(Entries), Fresh, Keep);
   }
   /// The backlog that throttles issue (lg_throttle / mio_throttle).
   double L1Free = 0, SharedFree = 0;
@@ -249,9 +252,10 @@ public:
   /// Takes the trace of this SM's Seq-th CTA and runs as far as it can
   /// (the caller holds the launch's lock: the L2 is shared).
   void submit(uint64_t Seq, CtaTrace &&T);
-  /// Gives the L2 the global lines of T, the left neighbour of this SM's
-  /// next CTA (on an unsimulated SM), as what it brought in.
-  void feed(const CtaTrace &T);
+  /// Gives the L2 the global lines of T, a neighbour of this SM's next CTA
+  /// (on an unsimulated SM), as what it brought in: in place of the near
+  /// lines so far when Fresh, else added to them.
+  void feed(const CtaTrace &T, bool Fresh);
   /// Runs to the end once every CTA was submitted.
   void finish();
   /// The cycle its last CTA ended and its last write completed.

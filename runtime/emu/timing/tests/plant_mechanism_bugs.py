@@ -155,14 +155,15 @@ BUGS = [
     (T + "L2.cpp", "(double)Sim / Active);", "1.0);", "AGridWideLineIsReadByTheSmsBetween"),
     (T + "L2.cpp", "    Owner = Mine;\n    Others += Theirs;", "    Owner = Mine;",
      "EverySmsOwnLinesTakeTheirRoom"),
-    (T + "Model.cpp", "const bool Neighbours = 2 * (uint64_t)SimSms <= ActiveSms;",
-     "const bool Neighbours = false;", "NeighbouringCtasShareTheirHalo"),
-    (T + "Model.cpp", "      Sms[-2 - K]->feed(T);", "      (void)T;",
+    (T + "Model.cpp", "    if (Role(S, 1))", "    if (false)", "NeighbouringCtasShareTheirHalo"),
+    (T + "Model.cpp", "    if (Shape.GridX > 1 && Role(S, Shape.GridX))", "    if (false)",
+     "NeighbouringRowsOfA2dGridShareTheirHalo"),
+    (T + "Model.cpp", "      Sms[N % SimSms]->feed(T, Fresh[N % SimSms]);", "      (void)T;",
      "NeighbouringCtasShareTheirHalo"),
     (T + "L2.cpp", "    Missing &= ~nearSectors(Sm, lineOf(Entry));", "",
      "NeighbouringCtasShareTheirHalo"),
     (T + "MemorySide.cpp", "Load ? fetched(sectorsOf(Entry)) : sectorsOf(Entry)",
-     "sectorsOf(Entry) & 1", "NeighbouringCtasShareTheirHalo"),
+     "Load ? sectorsOf(Entry) & 1 : sectorsOf(Entry)", "NeighbouringCtasShareTheirHalo"),
 ]
 
 
