@@ -29,11 +29,16 @@
 // c - gridDim.x run on unsimulated SMs. Those SMs (where no other role has
 // them) have their CTAs traced too (LaunchModel::wanted), not timed: the
 // line entries they brought in (a load's with its fetch granule) are the
-// "near" lines of the simulated SM's next CTA, c (kept while as many CTAs
-// as are resident came after it). A sector c misses that
+// "near" lines of the simulated SM's next CTA, c, until its next CTA's
+// come (SmSim::feed keeps one CTA's: keeping one per resident CTA, as an
+// SM starts them together, halves hotspot's error at 2048 but takes spmv
+// at 32768 from +1.0% to -17.7%: docs/results/2026-11-28-timing-model-
+// halo.md). A sector c misses that
 // is near is not fetched: its neighbour did, as on the GPU when the L2
 // sees CTAs in index order (c then fetches what it shares with c + 1 and
-// c + gridDim.x). Near lines are private to
+// c + gridDim.x). Only a line not grid-wide: a grid-wide line's readers
+// on unsimulated SMs, neighbours included, are accounted for already
+// (below), and would count twice. Near lines are private to
 // that SM and do not enter the tags: c - 1's other lines are accounted for
 // as the unsimulated SMs' (above); in the tags they would count twice.
 //
@@ -110,12 +115,14 @@ unsigned SharedL2::nearSectors(uint32_t Sm, uint64_t Line) const {
 bool SharedL2::access(uint64_t Entry, uint32_t Sm) {
   Tags.access(Entry, true);
   Missing = Tags.missing();
-  if (Missing && !Near[Sm].empty())
-    Missing &= ~nearSectors(Sm, lineOf(Entry));
   if (Sim == Active || !Tags.fill())
     return !Missing;
   uint64_t &Owner = Tags.fill()[0];
   const uint64_t Mine = Sm + 1, Theirs = Active - Sim;
+  // Not (yet) grid-wide: what a neighbour brought in is not missing.
+  if (Missing && !Near[Sm].empty() &&
+      ((!Tags.found() && !Tags.aged()) || Owner == Mine))
+    Missing &= ~nearSectors(Sm, lineOf(Entry));
   if (!Tags.found() && !Tags.aged()) { // new: this SM's own, and theirs
     Owner = Mine;
     Others += Theirs;

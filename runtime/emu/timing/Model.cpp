@@ -79,7 +79,7 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
     const uint64_t S = (uint64_t)K * ActiveSms / SimSms;
     if (Role(S, 1))
       *Role(S, 1) = -2 - (int32_t)K;
-    if (Shape.GridX > 1 && Role(S, Shape.GridX))
+    if (Shape.GridX > 1 && Shape.GridX < Shape.Ctas && Role(S, Shape.GridX))
       *Role(S, Shape.GridX) = -2 - (int32_t)(SimSms + K);
   }
   Fresh.assign(SimSms, true);

@@ -59,7 +59,7 @@ void SmSim::feed(const CtaTrace &T, bool Fresh) {
     for (const TraceOp &Op : W.Ops)
       if (Op.Mem != NoMem)
         Mem.nearLines(Table[Op.Id], W.Mems[Op.Mem], W.Lines.data(), Entries);
-  Mem.setNear(std::move(Entries), Fresh, BlocksPerSm);
+  Mem.setNear(std::move(Entries), Fresh, 1);
 }
 
 void SmSim::finish() { run(true); }

@@ -94,8 +94,8 @@ public:
   /// The sectors the last access() must fetch from DRAM.
   unsigned missing() const { return Missing; }
   /// The lines (entries) a neighbour of simulated SM Sm's next CTA
-  /// brought in (L2.cpp): a new group when Fresh, Keep groups kept (as
-  /// many as the SM's resident CTAs).
+  /// brought in (L2.cpp): a new group when Fresh, the last Keep groups
+  /// kept.
   void setNear(uint32_t Sm, std::vector<uint64_t> &&Entries, bool Fresh,
                unsigned Keep);
 

@@ -47,7 +47,8 @@ uint64_t hashed(uint64_t X) {
 // Ctas CTAs of one warp, CTA K's trace made by Make(K); modeled cycles
 // with at most MaxSms simulated.
 template <typename F>
-uint64_t run(unsigned MaxSms, double L2Bytes, uint64_t Ctas, F Make) {
+uint64_t run(unsigned MaxSms, double L2Bytes, uint64_t Ctas, F Make,
+             uint64_t GridX = 0) {
   static const std::vector<StaticInst> T = [] {
     std::vector<StaticInst> T(NumInsts);
     T[Load].K = Kind::Load;
@@ -61,6 +62,7 @@ uint64_t run(unsigned MaxSms, double L2Bytes, uint64_t Ctas, F Make) {
   S.Ctas = Ctas;
   S.ThreadsPerCta = 32;
   S.SharedPerCta = 150 * 1024;
+  S.GridX = GridX;
   LaunchModel M(gpu(L2Bytes), T, 16, S, 0, MaxSms);
   for (uint64_t K = 0; K < S.Ctas; ++K)
     if (M.wanted(K)) {
@@ -74,9 +76,9 @@ uint64_t run(unsigned MaxSms, double L2Bytes, uint64_t Ctas, F Make) {
 
 // The modeled cycles with 8 SMs simulated over those with every SM.
 template <typename F>
-double eightOverAll(double L2Bytes, uint64_t Ctas, F Make) {
-  const double All = (double)run(1024, L2Bytes, Ctas, Make);
-  return (double)run(8, L2Bytes, Ctas, Make) / All;
+double eightOverAll(double L2Bytes, uint64_t Ctas, F Make, uint64_t GridX = 0) {
+  const double All = (double)run(1024, L2Bytes, Ctas, Make, GridX);
+  return (double)run(8, L2Bytes, Ctas, Make, GridX) / All;
 }
 
 } // namespace
@@ -130,6 +132,23 @@ TEST(TimingL2Share, NeighbouringCtasShareTheirHalo) {
     return W;
   };
   EXPECT_NEAR(eightOverAll(2 << 20, 128, Stencil), 1.0, 0.05);
+}
+
+TEST(TimingL2Share, NeighbouringRowsOfA2dGridShareTheirHalo) {
+  // A 2D grid 6 CTAs wide: CTA K reads its 16 lines and the last 4 of the
+  // CTA above it, K - 6 (a halo row), each waiting for the one before. On
+  // the GPU CTA K - 6 fetched them; it runs on an unsimulated SM (neither
+  // simulated nor K - 1's): unless its lines are near, the 8 SMs miss 20
+  // lines where the GPU misses 16.
+  auto Rows = [](uint64_t Cta) {
+    WarpTrace W;
+    for (uint64_t J = 0; J < 4; ++J)
+      load(W, (4 << 20) + (Cta + 100 - 6) * 16 + 12 + J, true);
+    for (uint64_t J = 0; J < 16; ++J)
+      load(W, (4 << 20) + (Cta + 100) * 16 + J, true);
+    return W;
+  };
+  EXPECT_NEAR(eightOverAll(2 << 20, 128, Rows, 6), 1.0, 0.05);
 }
 
 TEST(TimingL2Share, AGridWideLineIsReadByTheSmsBetween) {
