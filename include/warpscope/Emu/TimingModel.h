@@ -245,6 +245,9 @@ public:
   /// the SM of a simulated CTA's neighbour (c - 1, c - gridDim.x), whose
   /// lines the L2 sees too (L2.cpp).
   bool wanted(uint64_t Cta) const { return SimIndex[Cta % ActiveSms] != -1; }
+  /// Whether only CTA Cta's memory instructions are wanted: it runs on a
+  /// neighbour's SM, and only its lines are used (SmSim::feed).
+  bool linesOnly(uint64_t Cta) const { return SimIndex[Cta % ActiveSms] < -1; }
   /// Whether the traces need WarpTrace::Resumes (a switch between divergent
   /// paths costs something in this configuration).
   bool wantsResumes() const { return C.DivergenceSwitchCycles > 0; }

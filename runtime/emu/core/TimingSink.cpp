@@ -343,6 +343,7 @@ public:
     Cur = timing::CtaTrace();
     Cur.Cta = Cta;
     Cur.Warps.resize(NWarps);
+    LinesOnly = M.linesOnly(Cta);
     LastActive.assign(NWarps, 0);
     return true;
   }
@@ -377,6 +378,9 @@ public:
       A.Off = Exec == 0;
       Op.Mem = (uint32_t)W.Mems.size();
       W.Mems.push_back(A);
+    } else if (LinesOnly) {
+      Last = nullptr; // a neighbour's CTA: only its lines are used
+      return;
     }
     if constexpr (Paths)
       notePath(W, Warp, Active);
@@ -434,6 +438,7 @@ private:
   std::vector<uint32_t> LastActive; ///< per warp: the lanes of its last op
   timing::CtaTrace Cur;
   timing::WarpTrace *Last = nullptr;
+  bool LinesOnly = false; ///< Cur is a neighbour's (LaunchModel::linesOnly)
 };
 
 std::unique_ptr<TraceSink> makeSink(timing::LaunchModel &M,

@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace warpscope;
 using namespace warpscope::emu::timing;
 
@@ -44,20 +46,23 @@ uint64_t hashed(uint64_t X) {
   return X ^ X >> 29;
 }
 
+// Load and Use (the trace's instructions).
+std::vector<StaticInst> insts() {
+  std::vector<StaticInst> T(NumInsts);
+  T[Load].K = Kind::Load;
+  T[Load].NDst = 1, T[Load].Dst[0] = 6;
+  T[Use].P = Pipe::Fp32;
+  T[Use].NDst = 1, T[Use].Dst[0] = 7;
+  T[Use].NSrc = 1, T[Use].Src[0] = 6;
+  return T;
+}
+
 // Ctas CTAs of one warp, CTA K's trace made by Make(K); modeled cycles
 // with at most MaxSms simulated.
 template <typename F>
 uint64_t run(unsigned MaxSms, double L2Bytes, uint64_t Ctas, F Make,
              uint64_t GridX = 0) {
-  static const std::vector<StaticInst> T = [] {
-    std::vector<StaticInst> T(NumInsts);
-    T[Load].K = Kind::Load;
-    T[Load].NDst = 1, T[Load].Dst[0] = 6;
-    T[Use].P = Pipe::Fp32;
-    T[Use].NDst = 1, T[Use].Dst[0] = 7;
-    T[Use].NSrc = 1, T[Use].Src[0] = 6;
-    return T;
-  }();
+  static const std::vector<StaticInst> T = insts();
   LaunchShape S;
   S.Ctas = Ctas;
   S.ThreadsPerCta = 32;
@@ -69,6 +74,14 @@ uint64_t run(unsigned MaxSms, double L2Bytes, uint64_t Ctas, F Make,
       CtaTrace C;
       C.Cta = K;
       C.Warps.push_back(Make(K));
+      // A neighbour's CTA as TimingSink traces it: its memory ops only.
+      if (M.linesOnly(K)) {
+        std::vector<TraceOp> &Ops = C.Warps[0].Ops;
+        Ops.erase(
+            std::remove_if(Ops.begin(), Ops.end(),
+                           [](const TraceOp &Op) { return Op.Mem == NoMem; }),
+            Ops.end());
+      }
       M.submit(std::move(C));
     }
   return M.finish().Cycles;
@@ -149,6 +162,31 @@ TEST(TimingL2Share, NeighbouringRowsOfA2dGridShareTheirHalo) {
     return W;
   };
   EXPECT_NEAR(eightOverAll(2 << 20, 128, Rows, 6), 1.0, 0.05);
+}
+
+TEST(TimingL2Share, OnlyTheNeighboursSmsAreTracedForTheirLines) {
+  // 32 SMs, 8 simulated (SMs 0, 4, ..., 28): the SMs before them (31, 3,
+  // ...) and, 6 CTAs wide, those 6 before them run neighbours whose lines
+  // alone are wanted; the simulated SMs' CTAs are traced in full.
+  const std::vector<StaticInst> T = insts();
+  LaunchShape S;
+  S.Ctas = 128;
+  S.ThreadsPerCta = 32;
+  S.SharedPerCta = 150 * 1024;
+  auto Count = [&](unsigned MaxSms, uint64_t GridX) {
+    S.GridX = GridX;
+    LaunchModel M(gpu(2 << 20), T, 16, S, 0, MaxSms);
+    std::pair<unsigned, unsigned> Full{0, 0}; // full traces, lines only
+    for (uint64_t K = 0; K < 32; ++K) {
+      Full.first += M.wanted(K) && !M.linesOnly(K);
+      Full.second += M.linesOnly(K);
+      EXPECT_TRUE(!M.linesOnly(K) || M.wanted(K)) << K;
+    }
+    return Full;
+  };
+  EXPECT_EQ(Count(8, 0), std::make_pair(8u, 8u));
+  EXPECT_EQ(Count(8, 6), std::make_pair(8u, 16u));
+  EXPECT_EQ(Count(1024, 6), std::make_pair(32u, 0u));
 }
 
 TEST(TimingL2Share, AGridWideLineIsReadByTheSmsBetween) {
