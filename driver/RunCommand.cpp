@@ -77,6 +77,14 @@ static cl::opt<std::string> ModelClock(
              "convert at: boost (default: a user's run), base (the clock "
              "Nsight Compute locks to) or MHz (WARPSCOPE_EMU_MODEL_CLOCK)"),
     cl::value_desc("boost|base|MHz"), cl::sub(warpscope::RunSub));
+static cl::opt<std::string> ModelSms(
+    "model-sms",
+    cl::desc("Timing model on the emulator: how many of a launch's SMs are "
+             "simulated: 8 (default; they represent the others: "
+             "docs/timing-model.md, \"Large grids\"), a number up to 1024, "
+             "or all (slower; exact where the representative SMs are not, "
+             "e.g. a stencil's halo; WARPSCOPE_EMU_MODEL_SMS)"),
+    cl::value_desc("N|all"), cl::sub(warpscope::RunSub));
 static cl::opt<bool> ModelProbes(
     "model-probes",
     cl::desc("Timing model on the emulator: charge the probes' own "
@@ -263,6 +271,29 @@ static std::string programProblem(const std::string &Name, int &Status) {
   return "";
 }
 
+/// The simulated SMs' count the emulator gets (WARPSCOPE_EMU_MODEL_SMS):
+/// all is more than any GPU has.
+static std::string modelSms() {
+  return ModelSms == "all" ? "1024" : ModelSms.getValue();
+}
+
+/// --model-sms (or WARPSCOPE_EMU_MODEL_SMS), checked before anything runs:
+/// the emulator would only say so at the first launch.
+static std::string modelSmsProblem() {
+  std::string What = "--model-sms", Value = modelSms();
+  if (!ModelSms.getNumOccurrences()) {
+    const char *Env = std::getenv("WARPSCOPE_EMU_MODEL_SMS");
+    if (!Env)
+      return "";
+    What = "WARPSCOPE_EMU_MODEL_SMS", Value = Env;
+  }
+  unsigned N = 0;
+  if (StringRef(Value).getAsInteger(10, N) || N < 1 || N > 1024)
+    return What + ": '" + Value +
+           "' is not a number of SMs from 1 to 1024 (or all, for --model-sms)";
+  return "";
+}
+
 /// The timing model's configuration, checked before anything runs: the
 /// emulator would only say so at the first launch and run without it.
 static std::string modelConfigProblem() {
@@ -292,7 +323,7 @@ static std::string modelConfigProblem() {
   if (!warpscope::emu::timing::selectClock(C, Clock, Why))
     return What + ": " + Why;
 #endif
-  return "";
+  return modelSmsProblem();
 }
 
 /// The emulator's settings for a profile run; "" or the one-line problem.
@@ -324,6 +355,8 @@ static std::string useEmulator() {
     setenv("WARPSCOPE_EMU_MODEL", "h100-sxm", 0);
   if (ModelProbes)
     setenv("WARPSCOPE_EMU_MODEL_PROBES", "1", 1);
+  if (ModelSms.getNumOccurrences())
+    setenv("WARPSCOPE_EMU_MODEL_SMS", modelSms().c_str(), 1);
   if (ModelClock.getNumOccurrences())
     setenv("WARPSCOPE_EMU_MODEL_CLOCK", ModelClock.c_str(), 1);
   return "";
@@ -549,6 +582,9 @@ int warpscope::runRun() {
   if (ModelClock.getNumOccurrences() && !UseEmulator)
     return Error("--model-clock needs the emulator (--emulate); on a GPU "
                  "the time is measured");
+  if (ModelSms.getNumOccurrences() && !UseEmulator)
+    return Error("--model-sms needs the emulator (--emulate); on a GPU every "
+                 "SM runs");
   if (ModelProbes && !UseEmulator)
     return Error("--model-probes needs the emulator (--emulate); on a GPU "
                  "the probes' time is measured with the program's");

@@ -84,6 +84,7 @@ WhatIfRunner programRunner(RunDirectory &Run, const Inputs &In) {
   if (Dash != Cmd.end())
     Program.assign(Dash + 1, Cmd.end());
   std::string Clock = recordedOption(Cmd, "--model-clock");
+  std::string Sms = recordedOption(Cmd, "--model-sms");
   bool Probes = In.SampleProbes == "modeled" ||
                 std::find(Cmd.begin(), Dash, "--model-probes") != Dash;
   std::string Exe = sys::fs::getMainExecutable("warpscope", &Anchor);
@@ -110,6 +111,8 @@ WhatIfRunner programRunner(RunDirectory &Run, const Inputs &In) {
         Exe, "run", "--emulate", "--force", "--model-config", M->second.Config};
     if (!Clock.empty())
       Args.insert(Args.end(), {"--model-clock", Clock});
+    if (!Sms.empty())
+      Args.insert(Args.end(), {"--model-sms", Sms});
     if (Probes)
       Args.push_back("--model-probes");
     Args.insert(Args.end(), {"-o", std::string(Tmp), "--"});

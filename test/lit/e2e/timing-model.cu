@@ -17,6 +17,11 @@
 // RUN: rm -rf %t.inst.out
 // RUN: %warpscope run --emulate -o %t.inst.out -- %t.inst | FileCheck --check-prefix=OUT %s
 // RUN: %warpscope features %t.inst.out | FileCheck --check-prefix=FEAT %s
+// --model-sms all simulates every SM the launch uses: nothing scaled.
+// RUN: rm -rf %t.all
+// RUN: %warpscope run --emulate --model-sms all -o %t.all -- %t.exe | FileCheck --check-prefix=OUT %s
+// RUN: %warpscope report %t.all | FileCheck --check-prefix=ALL %s
+// ALL: scale(float*) grid (1000,1,1) block (128,1,1): {{[0-9]+}} modeled cycles, {{[0-9.]+}} modeled us, 132 SM(s) simulated{{$}}
 // RUN: rm -rf %t.t4
 // RUN: %warpscope run --emulate --model-config t4 -o %t.t4 -- %t.exe | FileCheck --check-prefix=OUT %s
 // RUN: %python %S/Inputs/check_modeled.py %t.t4 t4 | FileCheck --check-prefix=T4 %s
