@@ -268,6 +268,7 @@ private:
 
   const Config &C;
   uint64_t ActiveSms = 1, Ctas = 1, NextCta = 0;
+  uint64_t GridX = 0; ///< gridDim.x (LaunchShape::GridX)
   uint32_t SimSms = 1, BlocksPerSm = 1;
   std::mutex Mu;
   std::map<uint64_t, CtaTrace> Waiting; ///< arrived before their turn
@@ -276,8 +277,6 @@ private:
   /// runs CTA c - 1 of simulated SM K's CTA c, -2 - (K + K-count) when it
   /// runs c - gridDim.x (their lines are fed, L2.cpp), or -1.
   std::vector<int32_t> SimIndex;
-  /// Per simulated SM: the next fed CTA starts its next CTA's near lines.
-  std::vector<bool> Fresh;
   std::vector<std::unique_ptr<SmSim>> Sms;
   std::vector<StallCounts> Samples;
   std::vector<StallCycles> Exact;

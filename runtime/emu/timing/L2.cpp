@@ -29,12 +29,11 @@
 // c - gridDim.x run on unsimulated SMs. Those SMs (where no other role has
 // them) have their CTAs traced too (LaunchModel::wanted), not timed: the
 // line entries they brought in (a load's with its fetch granule) are the
-// "near" lines of the simulated SM's next CTA, c, until its next CTA's
-// come (SmSim::feed keeps one CTA's: keeping one per resident CTA, as an
-// SM starts them together, halves hotspot's error at 2048 but takes spmv
-// at 32768 from +1.0% to -17.7%: docs/results/2026-11-28-timing-model-
-// halo.md). A sector c misses that
-// is near is not fetched: its neighbour did, as on the GPU when the L2
+// "near" lines of the simulated CTA c they neighbour, kept while c runs
+// (an SM runs several CTAs at once, each with its own neighbours; near
+// lines of the SM's latest CTA only left hotspot at 2048 +49.7% against
+// every SM: docs/results/2026-11-28-timing-model-halo.md). A sector c
+// misses that is near is not fetched: its neighbour did, as on the GPU when the L2
 // sees CTAs in index order (c then fetches what it shares with c + 1 and
 // c + gridDim.x). Only a line not grid-wide: a grid-wide line's readers
 // on unsimulated SMs, neighbours included, are accounted for already
@@ -51,7 +50,6 @@
 #include "SmSim.h"
 
 #include <algorithm>
-#include <deque>
 
 namespace warpscope::emu::timing {
 
@@ -87,32 +85,30 @@ unsigned SharedL2::fetchedHere(uint64_t Line, unsigned Sectors) const {
   return Here;
 }
 
-void SharedL2::setNear(uint32_t Sm, std::vector<uint64_t> &&Entries, bool Fresh,
-                       unsigned Keep) {
-  std::deque<std::vector<uint64_t>> &G = Near[Sm];
-  if (Fresh || G.empty())
-    G.emplace_back();
-  while (G.size() > std::max(1u, Keep))
-    G.pop_front();
-  std::vector<uint64_t> &N = G.back();
+void SharedL2::setNear(uint32_t Sm, uint64_t Cta,
+                       std::vector<uint64_t> &&Entries) {
+  std::vector<uint64_t> &N = Near[Sm][Cta];
   N.insert(N.end(), Entries.begin(), Entries.end());
   std::sort(N.begin(), N.end(),
             [](uint64_t A, uint64_t B) { return lineOf(A) < lineOf(B); });
 }
 
-unsigned SharedL2::nearSectors(uint32_t Sm, uint64_t Line) const {
+unsigned SharedL2::nearSectors(uint32_t Sm, uint64_t Cta, uint64_t Line) const {
+  auto G = Near[Sm].find(Cta);
+  if (G == Near[Sm].end())
+    return 0;
+  const std::vector<uint64_t> &N = G->second;
   unsigned Sectors = 0;
-  // Each group sorted by line: a line's entries (any sectors) are adjacent.
-  for (const std::vector<uint64_t> &N : Near[Sm])
-    for (auto I = std::lower_bound(
-             N.begin(), N.end(), Line,
-             [](uint64_t E, uint64_t L) { return lineOf(E) < L; });
-         I != N.end() && lineOf(*I) == Line; ++I)
-      Sectors |= sectorsOf(*I);
+  // Sorted by line: a line's entries (any sectors) are adjacent.
+  for (auto I = std::lower_bound(
+           N.begin(), N.end(), Line,
+           [](uint64_t E, uint64_t L) { return lineOf(E) < L; });
+       I != N.end() && lineOf(*I) == Line; ++I)
+    Sectors |= sectorsOf(*I);
   return Sectors;
 }
 
-bool SharedL2::access(uint64_t Entry, uint32_t Sm) {
+bool SharedL2::access(uint64_t Entry, uint32_t Sm, uint64_t Cta) {
   Tags.access(Entry, true);
   Missing = Tags.missing();
   if (Sim == Active || !Tags.fill())
@@ -122,7 +118,7 @@ bool SharedL2::access(uint64_t Entry, uint32_t Sm) {
   // Not (yet) grid-wide: what a neighbour brought in is not missing.
   if (Missing && !Near[Sm].empty() &&
       ((!Tags.found() && !Tags.aged()) || Owner == Mine))
-    Missing &= ~nearSectors(Sm, lineOf(Entry));
+    Missing &= ~nearSectors(Sm, Cta, lineOf(Entry));
   if (!Tags.found() && !Tags.aged()) { // new: this SM's own, and theirs
     Owner = Mine;
     Others += Theirs;

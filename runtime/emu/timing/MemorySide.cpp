@@ -347,7 +347,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     double N = std::max(1u, M.Atomics);
     L2Free = A0 + N * 32 / L2Share;
     for (uint32_t K = 0; K < M.NLines; ++K)
-      Shared->L2.access(Lines[M.LineBegin + K], Sm);
+      Shared->L2.access(Lines[M.LineBegin + K], Sm, Cta);
     Done = std::max({Done, A0 + C->AtomicLatency + N - 1,
                      atomicUnits(SI, M, Lines, A0, Cta)});
     LastWrite = std::max(LastWrite, (uint64_t)std::ceil(Done));
@@ -380,7 +380,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
         Filling[NFilling++] = {L1.fill(), Miss};
     }
     L1Miss += sectorCount(Miss);
-    Shared->L2.access(lineOf(Entry) | (uint64_t)Miss << SectorShift, Sm);
+    Shared->L2.access(lineOf(Entry) | (uint64_t)Miss << SectorShift, Sm, Cta);
     const unsigned Dram = Shared->L2.missing();
     L2Miss += sectorCount(Dram);
     ToDram |= Dram != 0;
@@ -388,7 +388,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     // fetch granule (L2FetchBytes), which the L2 then holds.
     if (Dram && !Store && fetched(Dram) != Dram) {
       Shared->L2.access(lineOf(Entry) | (uint64_t)fetched(Dram) << SectorShift,
-                        Sm);
+                        Sm, Cta);
       L2Miss += sectorCount(Shared->L2.missing());
     }
   }

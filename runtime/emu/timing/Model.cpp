@@ -34,7 +34,7 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
                          uint32_t NumSlots, const LaunchShape &Shape,
                          unsigned SamplePeriod, unsigned MaxSms,
                          uint64_t SampleSeed, bool ExactStalls)
-    : C(C), Ctas(Shape.Ctas) {
+    : C(C), Ctas(Shape.Ctas), GridX(Shape.GridX) {
   ActiveSms =
       std::max<uint64_t>(1, std::min<uint64_t>((uint64_t)C.Sms, Shape.Ctas));
   SimSms = (uint32_t)std::min<uint64_t>(ActiveSms, std::max(1u, MaxSms));
@@ -82,7 +82,6 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
     if (Shape.GridX > 1 && Shape.GridX < Shape.Ctas && Role(S, Shape.GridX))
       *Role(S, Shape.GridX) = -2 - (int32_t)(SimSms + K);
   }
-  Fresh.assign(SimSms, true);
   NextCta = wanted(0) ? 0 : nextWanted(0);
   if (SamplePeriod)
     Samples.resize(Table.size());
@@ -114,12 +113,12 @@ void LaunchModel::handOver() {
     uint64_t Cta = T.Cta;
     const int32_t K = SimIndex[Cta % ActiveSms];
     if (K >= 0) {
-      Fresh[K] = true; // the near lines from now on are its next CTA's
       Sms[K]->submit(Cta / ActiveSms, std::move(T));
-    } else {
+    } else { // a neighbour: c - 1 or c - gridDim.x of the CTA c it feeds
       const uint32_t N = (uint32_t)(-2 - K);
-      Sms[N % SimSms]->feed(T, Fresh[N % SimSms]);
-      Fresh[N % SimSms] = false;
+      const uint64_t For = Cta + (N < SimSms ? 1 : GridX);
+      if (For < Ctas)
+        Sms[N % SimSms]->feed(T, For);
     }
     NextCta = nextWanted(Cta);
   }

@@ -53,13 +53,13 @@ void SmSim::submit(uint64_t Seq, CtaTrace &&T) {
   run(false);
 }
 
-void SmSim::feed(const CtaTrace &T, bool Fresh) {
+void SmSim::feed(const CtaTrace &T, uint64_t For) {
   std::vector<uint64_t> Entries;
   for (const WarpTrace &W : T.Warps)
     for (const TraceOp &Op : W.Ops)
       if (Op.Mem != NoMem)
         Mem.nearLines(Table[Op.Id], W.Mems[Op.Mem], W.Lines.data(), Entries);
-  Mem.setNear(std::move(Entries), Fresh, 1);
+  Mem.setNear(For, std::move(Entries));
 }
 
 void SmSim::finish() { run(true); }
@@ -556,6 +556,7 @@ void SmSim::retire(uint32_t WI, uint64_t T) {
   Cta &K = Ctas[W.Cta];
   FreeWarps.push_back(WI);
   if (--K.Live == 0) {
+    Mem.dropNear(K.T.Cta);
     K.InUse = false;
     K.T = CtaTrace(); // its trace is no longer needed
     --Resident;

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <map>
 
 namespace warpscope::emu::timing {
 
@@ -88,31 +89,31 @@ private:
 class SharedL2 {
 public:
   void init(uint64_t Bytes, uint64_t SimSms, uint64_t ActiveSms);
-  /// LineCache::access with allocation, by simulated SM Sm: the sectors
-  /// its neighbour brought in (near) are not missing.
-  bool access(uint64_t Entry, uint32_t Sm);
+  /// LineCache::access with allocation, by simulated SM Sm's CTA Cta: the
+  /// sectors its neighbours brought in (near) are not missing.
+  bool access(uint64_t Entry, uint32_t Sm, uint64_t Cta);
   /// The sectors the last access() must fetch from DRAM.
   unsigned missing() const { return Missing; }
-  /// The lines (entries) a neighbour of simulated SM Sm's next CTA
-  /// brought in (L2.cpp): a new group when Fresh, the last Keep groups
-  /// kept.
-  void setNear(uint32_t Sm, std::vector<uint64_t> &&Entries, bool Fresh,
-               unsigned Keep);
+  /// Adds the lines (entries) a neighbour of simulated SM Sm's CTA Cta
+  /// brought in (L2.cpp) to Cta's near lines.
+  void setNear(uint32_t Sm, uint64_t Cta, std::vector<uint64_t> &&Entries);
+  /// Forgets CTA Cta's near lines (it ended).
+  void dropNear(uint32_t Sm, uint64_t Cta) { Near[Sm].erase(Cta); }
 
 private:
   /// Of a grid-wide line's missing sectors, those no unsimulated SM
   /// fetched first.
   unsigned fetchedHere(uint64_t Line, unsigned Sectors) const;
   /// The sectors of Line in simulated SM Sm's neighbour's entries.
-  unsigned nearSectors(uint32_t Sm, uint64_t Line) const;
+  unsigned nearSectors(uint32_t Sm, uint64_t Cta, uint64_t Line) const;
   LineCache Tags;
   /// The unsimulated SMs' own lines allocated so far, in K-ths of a line:
   /// the clock the cache ages by.
   uint64_t Others = 0;
   uint64_t Sim = 1, Active = 1;
-  /// Per simulated SM, per CTA of its last: its neighbours' line entries,
-  /// sorted by line.
-  std::vector<std::deque<std::vector<uint64_t>>> Near;
+  /// Per simulated SM, per CTA of its not yet ended: its neighbours' line
+  /// entries, sorted by line.
+  std::vector<std::map<uint64_t, std::vector<uint64_t>>> Near;
   unsigned Missing = 0;
 };
 
@@ -158,9 +159,10 @@ public:
   void nearLines(const StaticInst &SI, const MemAccess &M,
                  const uint64_t *Lines, std::vector<uint64_t> &Out) const;
   /// Hands them to the L2 as this SM's neighbour's (SharedL2::setNear).
-  void setNear(std::vector<uint64_t> &&Entries, bool Fresh, unsigned Keep) {
-    Shared->L2.setNear(Sm, std::move(Entries), Fresh, Keep);
+  void setNear(uint64_t Cta, std::vector<uint64_t> &&Entries) {
+    Shared->L2.setNear(Sm, Cta, std::move(Entries));
   }
+  void dropNear(uint64_t Cta) { Shared->L2.dropNear(Sm, Cta); }
   /// The backlog that throttles issue (lg_throttle / mio_throttle).
   double L1Free = 0, SharedFree = 0;
   /// The cycle the last access's data left the SM (a store's: the warp need
@@ -252,10 +254,9 @@ public:
   /// Takes the trace of this SM's Seq-th CTA and runs as far as it can
   /// (the caller holds the launch's lock: the L2 is shared).
   void submit(uint64_t Seq, CtaTrace &&T);
-  /// Gives the L2 the global lines of T, a neighbour of this SM's next CTA
-  /// (on an unsimulated SM), as what it brought in: in place of the near
-  /// lines so far when Fresh, else added to them.
-  void feed(const CtaTrace &T, bool Fresh);
+  /// Gives the L2 the global lines of T, a neighbour of this SM's CTA For
+  /// (on an unsimulated SM), as what it brought in for that CTA.
+  void feed(const CtaTrace &T, uint64_t For);
   /// Runs to the end once every CTA was submitted.
   void finish();
   /// The cycle its last CTA ended and its last write completed.

@@ -61,12 +61,12 @@ std::vector<StaticInst> insts() {
 // with at most MaxSms simulated.
 template <typename F>
 uint64_t run(unsigned MaxSms, double L2Bytes, uint64_t Ctas, F Make,
-             uint64_t GridX = 0) {
+             uint64_t GridX = 0, uint64_t SharedPerCta = 150 * 1024) {
   static const std::vector<StaticInst> T = insts();
   LaunchShape S;
   S.Ctas = Ctas;
   S.ThreadsPerCta = 32;
-  S.SharedPerCta = 150 * 1024;
+  S.SharedPerCta = SharedPerCta;
   S.GridX = GridX;
   LaunchModel M(gpu(L2Bytes), T, 16, S, 0, MaxSms);
   for (uint64_t K = 0; K < S.Ctas; ++K)
@@ -89,9 +89,11 @@ uint64_t run(unsigned MaxSms, double L2Bytes, uint64_t Ctas, F Make,
 
 // The modeled cycles with 8 SMs simulated over those with every SM.
 template <typename F>
-double eightOverAll(double L2Bytes, uint64_t Ctas, F Make, uint64_t GridX = 0) {
-  const double All = (double)run(1024, L2Bytes, Ctas, Make, GridX);
-  return (double)run(8, L2Bytes, Ctas, Make, GridX) / All;
+double eightOverAll(double L2Bytes, uint64_t Ctas, F Make, uint64_t GridX = 0,
+                    uint64_t SharedPerCta = 150 * 1024) {
+  const double All =
+      (double)run(1024, L2Bytes, Ctas, Make, GridX, SharedPerCta);
+  return (double)run(8, L2Bytes, Ctas, Make, GridX, SharedPerCta) / All;
 }
 
 } // namespace
@@ -145,6 +147,25 @@ TEST(TimingL2Share, NeighbouringCtasShareTheirHalo) {
     return W;
   };
   EXPECT_NEAR(eightOverAll(2 << 20, 128, Stencil), 1.0, 0.05);
+}
+
+TEST(TimingL2Share, EachCtaFindsItsOwnNeighboursLinesNear) {
+  // An SM runs several CTAs at once (a stencil at a large size), each
+  // with its own neighbour on the SM before it: a CTA's near lines are
+  // its own neighbour's while it runs, not the SM's latest CTA's. The L2
+  // alone: 32 SMs, 8 simulated; simulated SM 0 runs CTAs 0 and 32
+  // together, fed the lines of CTAs 31 and 63 (on SM 31).
+  SharedL2 L2;
+  L2.init(2 << 20, 8, 32);
+  const uint64_t All = uint64_t(0xf) << SectorShift, L = 1 << 20;
+  L2.setNear(0, 32, {L | All, (L + 3) | All, (L + 4) | All});
+  L2.setNear(0, 0, {(L + 1) | All});
+  EXPECT_FALSE(L2.access(L | All, 0, 0)); // CTA 63's line, not 31's
+  EXPECT_EQ(L2.missing(), 0xfu);
+  EXPECT_TRUE(L2.access((L + 1) | All, 0, 0)); // its own neighbour's
+  EXPECT_TRUE(L2.access((L + 3) | All, 0, 32));
+  L2.dropNear(0, 32); // CTA 32 ended
+  EXPECT_FALSE(L2.access((L + 4) | All, 0, 32));
 }
 
 TEST(TimingL2Share, NeighbouringRowsOfA2dGridShareTheirHalo) {
@@ -207,11 +228,11 @@ TEST(TimingL2Share, AGridWideLineIsReadByTheSmsBetween) {
         continue; // not simulated
       for (uint64_t J = 0; J < 256; ++J, Reads += Cta >= 32)
         Hits += L2.access(((2 << 20) + J) | uint64_t(0xf) << SectorShift,
-                          Sm / (32 / Sims)) &&
+                          Sm / (32 / Sims), Cta) &&
                 Cta >= 32;
       for (uint64_t J = 0; J < 6000; ++J)
         L2.access(((4 << 20) + Cta * 6000 + J) | uint64_t(0xf) << SectorShift,
-                  Sm / (32 / Sims));
+                  Sm / (32 / Sims), Cta);
     }
     return Hits / Reads;
   };

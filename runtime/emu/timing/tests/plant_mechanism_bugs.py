@@ -159,10 +159,18 @@ BUGS = [
     (T + "Model.cpp", "Shape.GridX < Shape.Ctas && Role(S, Shape.GridX))",
      "Shape.GridX < Shape.Ctas && false)",
      "NeighbouringRowsOfA2dGridShareTheirHalo"),
-    (T + "Model.cpp", "      Sms[N % SimSms]->feed(T, Fresh[N % SimSms]);", "      (void)T;",
+    (T + "Model.cpp", "        Sms[N % SimSms]->feed(T, For);", "        (void)T;",
      "NeighbouringCtasShareTheirHalo"),
-    (T + "L2.cpp", "    Missing &= ~nearSectors(Sm, lineOf(Entry));", "",
+    (T + "L2.cpp", "    Missing &= ~nearSectors(Sm, Cta, lineOf(Entry));", "    (void)Cta;",
      "NeighbouringCtasShareTheirHalo"),
+    # Near lines of the SM's latest CTA only (the first design), or kept
+    # after their CTA ended.
+    (T + "L2.cpp", "  auto G = Near[Sm].find(Cta);",
+     "  auto G = Cta == ~0ull || Near[Sm].empty() ? Near[Sm].find(Cta)\n"
+     "                                              : std::prev(Near[Sm].end());",
+     "EachCtaFindsItsOwnNeighboursLinesNear"),
+    (T + "SmSim.h", "  void dropNear(uint32_t Sm, uint64_t Cta) { Near[Sm].erase(Cta); }",
+     "  void dropNear(uint32_t, uint64_t) {}", "EachCtaFindsItsOwnNeighboursLinesNear"),
     (T + "MemorySide.cpp", "Load ? fetched(sectorsOf(Entry)) : sectorsOf(Entry)",
      "Load ? sectorsOf(Entry) & 1 : sectorsOf(Entry)", "NeighbouringCtasShareTheirHalo"),
 ]
