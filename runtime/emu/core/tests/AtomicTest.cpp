@@ -6,7 +6,6 @@
 // vector form are not emitted by clang 22, so they are checked here.)
 #include "TestUtil.h"
 
-
 #include <cstring>
 
 using namespace emutest;
