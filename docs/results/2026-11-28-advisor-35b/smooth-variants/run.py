@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Builds each given variant as benchmarks/advisor/evaluate.py builds a plain
-pair program (clang++-22, -O2, `warpscope config --cflags --no-instrument`),
-runs it under `warpscope run --emulate`, and prints its checksum, the
-modeled cycles of kernel smooth and the speedup over the first one given.
+"""smooth (benchmarks/advisor/pairs/occupancy_limiter) with advice applied
+by hand: each VARIANT.patch here is a change to the pair's before.cu. Builds
+before.cu, after.cu and each patched before.cu as
+benchmarks/advisor/evaluate.py builds a plain pair program (clang++-22, -O2,
+`warpscope config --cflags --no-instrument`), runs it under `warpscope run
+--emulate`, and prints its checksum, the modeled cycles of kernel smooth and
+the speedup over before.cu.
 
-  run.py --build BUILD --work DIR before.cu VARIANT.cu ...
-(before.cu: benchmarks/advisor/pairs/occupancy_limiter/before.cu)."""
+  run.py --build BUILD --work DIR [VARIANT.patch ...]   (default: all)"""
 import argparse
+import glob
 import os
 import re
 import subprocess
@@ -22,24 +25,33 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("sources", nargs="+")
+    ap.add_argument("patches", nargs="*")
     a = ap.parse_args()
     ws = os.path.join(os.path.abspath(a.build), "bin", "warpscope")
     os.makedirs(a.work, exist_ok=True)
+    pair = os.path.join(ROOT, "benchmarks", "advisor", "pairs",
+                        "occupancy_limiter")
+    sources = [os.path.join(pair, "before.cu"), os.path.join(pair, "after.cu")]
+    for patch in a.patches or sorted(glob.glob(os.path.join(HERE, "*.patch"))):
+        name = os.path.splitext(os.path.basename(patch))[0]
+        src = os.path.join(os.path.abspath(a.work), name + ".cu")
+        subprocess.run(["patch", "-s", "-o", src, sources[0], patch],
+                       check=True)
+        sources.append(src)
 
     def cfg(*flags):
         return subprocess.run([ws, "config"] + list(flags), check=True,
                               capture_output=True, text=True).stdout.split()
 
     base = None
-    for src in a.sources:
+    for src in sources:
         name = os.path.splitext(os.path.basename(src))[0]
         exe = os.path.abspath(os.path.join(a.work, name))
         r = subprocess.run(["clang++-22", "-x", "cuda", "--cuda-gpu-arch=sm_90",
                             "-Wno-unknown-cuda-version", "-O2",
                             "-gline-tables-only"] +
                            cfg("--cflags", "--no-instrument") +
-                           [src] + cfg("--ldflags") + ["-o", exe],
+                           ["-I", pair, src] + cfg("--ldflags") + ["-o", exe],
                            capture_output=True, text=True)
         if r.returncode:
             sys.exit("cannot build %s: %s" % (src, r.stderr[-600:]))
