@@ -74,13 +74,13 @@ constexpr Reducible Table[] = {
 };
 
 /// Whether the timing model issues a warp instruction for Opcode: not for
-/// the opcode table's free ones, `nop` and `bar.warp.sync` (no SASS), and
-/// not counted for branches (the unconditional half of a PTX branch pair
-/// is free), so the count is at most what the model issues.
+/// the unit it charges as free (ptxUnitOf: the opcode table's free rows and
+/// free forms, such as bar.warp.sync), and not counted for branches (the
+/// unconditional half of a PTX branch pair is free), so the count is at
+/// most what the model issues.
 bool issues(StringRef Opcode) {
-  const PtxOpcodeInfo &Info = ptxOpcodeOf(std::string_view(Opcode));
-  return Info.Unit != PtxUnit::Free && Info.Unit != PtxUnit::Branch &&
-         !Opcode.starts_with("nop") && !Opcode.starts_with("bar.warp");
+  const PtxUnit Unit = ptxUnitOf(std::string_view(Opcode));
+  return Unit != PtxUnit::Free && Unit != PtxUnit::Branch;
 }
 
 struct Work {

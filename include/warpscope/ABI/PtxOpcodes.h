@@ -1,9 +1,11 @@
 //===- PtxOpcodes.h - The PTX opcode table (PtxOpcodes.def) ---------------===//
 //
 // One row per PTX base name: its instruction-mix class, the unit it executes
-// on and its floating-point operations. The histograms, the advisor and the
-// timing model read these rows and refine them only by modifiers, so an
-// opcode's class is written once (PtxOpcodes.def).
+// on and its floating-point operations; and the free forms, which run no
+// SASS although their row's unit is not Free (bar.warp.sync). The
+// histograms, the advisor and the timing model read these rows and refine
+// them only by modifiers, so an opcode's class is written once
+// (PtxOpcodes.def).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WARPSCOPE_ABI_PTXOPCODES_H
@@ -37,7 +39,7 @@ enum class PtxMix : uint8_t {
 /// pipe or memory path, and the advisor's latency class.
 enum class PtxUnit : uint8_t {
   Alu,       ///< fixed latency; the pipe follows the type (int, fp32, fp64)
-  Free,      ///< no SASS the model counts (hints, nanosleep)
+  Free,      ///< no SASS the model counts (hints, nanosleep, free forms)
   Sfu,       ///< one MUFU instruction
   Root,      ///< rcp/sqrt/rsqrt: MUFU when .approx and not .f64, else a chain
   Divide,    ///< a chain of dependent instructions (div, rem)
@@ -100,6 +102,45 @@ inline PtxOpcode lookupPtxOpcode(std::string_view Base) {
 /// The row of a whole opcode ("ld.global.f32" -> Ld).
 inline const PtxOpcodeInfo &ptxOpcodeOf(std::string_view Opcode) {
   return ptxOpcodeInfo(lookupPtxOpcode(ptxBaseName(Opcode)));
+}
+
+/// A form of a row that runs no SASS the timing model counts, named by one
+/// of its modifiers (PtxOpcodes.def, WARPSCOPE_PTX_FREE_FORM).
+struct PtxFreeForm {
+  std::string_view Spelling;
+  std::string_view Modifier;
+};
+
+inline constexpr PtxFreeForm PtxFreeForms[] = {
+#define WARPSCOPE_PTX_FREE_FORM(Spelling, Modifier) {Spelling, Modifier},
+#include "warpscope/ABI/PtxOpcodes.def"
+};
+
+/// Whether Modifier is one of Opcode's '.'-separated modifiers ("warp" of
+/// "bar.warp.sync"; not the base name).
+inline bool ptxHasModifier(std::string_view Opcode, std::string_view Modifier) {
+  size_t Start = Opcode.find('.');
+  while (Start != std::string_view::npos) {
+    size_t End = Opcode.find('.', Start + 1);
+    if (Opcode.substr(Start + 1, End == std::string_view::npos
+                                     ? std::string_view::npos
+                                     : End - Start - 1) == Modifier)
+      return true;
+    Start = End;
+  }
+  return false;
+}
+
+/// The unit a whole opcode executes on: its row's, or Free for a free form
+/// (bar.warp.sync, cp.async.commit_group, ...). The timing model charges by
+/// it and the advisor's issue floor counts by it, so both agree on which
+/// instructions issue.
+inline PtxUnit ptxUnitOf(std::string_view Opcode) {
+  const std::string_view Base = ptxBaseName(Opcode);
+  for (const PtxFreeForm &Form : PtxFreeForms)
+    if (Form.Spelling == Base && ptxHasModifier(Opcode, Form.Modifier))
+      return PtxUnit::Free;
+  return ptxOpcodeInfo(lookupPtxOpcode(Base)).Unit;
 }
 
 } // namespace warpscope

@@ -223,7 +223,7 @@ void describeMemory(const Function &F, const Inst &I, PtxUnit Unit,
     S.MergesLanes = I.Space == SpShared && I.Sub == AtAdd && !tyFloat(I.T) &&
                     !S.Returns && I.NS > 0 && constantSlot(F, I.S[0]) == 1;
     return;
-  case PtxUnit::AsyncCopy: // its commit and wait forms are OpNop: free
+  case PtxUnit::AsyncCopy: // its commit and wait forms are free forms
     S.K = Kind::Load;
     return;
   case PtxUnit::Texture:
@@ -242,8 +242,9 @@ void describeMemory(const Function &F, const Inst &I, PtxUnit Unit,
 }
 
 // Prev: the instruction the model sees before I in the code (null at the
-// function's start), which skips free probe instructions. Unit: the opcode
-// table's (warpscope/ABI/PtxOpcodes.def) for I's PTX opcode.
+// function's start), which skips free probe instructions. Unit: ptxUnitOf()
+// of I's PTX opcode (the opcode table, warpscope/ABI/PtxOpcodes.def, whose
+// free forms, bar.warp.sync and cp.async's commit and wait, are Free).
 StaticInst describe(const Function &F, const Inst &I, const Inst *Prev,
                     PtxUnit Unit) {
   StaticInst S;
@@ -258,11 +259,8 @@ StaticInst describe(const Function &F, const Inst &I, const Inst *Prev,
     Src(I.S[K]);
   if (I.Guard >= 0)
     Src((uint32_t)I.Guard);
-  // Forms that run no SASS (bar.warp.sync once converged, the commit and
-  // wait of cp.async) and wmma's multiply (the tensor pipe) refine the unit.
-  if (I.Op == OpNop || I.Op == OpWarpSync)
-    Unit = PtxUnit::Free;
-  else if (I.Op == OpMma)
+  // wmma's multiply (the tensor pipe) refines the unit.
+  if (I.Op == OpMma)
     Unit = PtxUnit::Tensor;
   else if (I.Op == OpUnsupported)
     Unit = PtxUnit::Alu; // the run stops before it issues
@@ -577,8 +575,7 @@ std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM,
     const Inst *Prev = nullptr;
     for (size_t K = 0; K < F->Code.size(); ++K) {
       const Inst &I = F->Code[K];
-      C->Table.push_back(
-          describe(*F, I, Prev, ptxOpcodeOf(F->Opcodes[K]).Unit));
+      C->Table.push_back(describe(*F, I, Prev, ptxUnitOf(F->Opcodes[K])));
       C->Table.back().Code = Code;
       const bool Probe = F->Instrumentation[K];
       C->HasProbes |= Probe;

@@ -52,6 +52,11 @@ struct Case {
     // floor.
     add("bra.uni", 4 * 132 * 8000);
     add("add.s64", 4 * 132 * 8000).Instrumentation = true;
+    // Nor the forms the timing model charges nothing for (ptxUnitOf's
+    // free forms, PtxOpcodes.def).
+    add("bar.warp.sync", 4 * 132 * 8000);
+    add("cp.async.wait_group", 4 * 132 * 8000);
+    add("prefetch.global.L2", 4 * 132 * 8000);
     return *this;
   }
   Advice run(const char *Optimizer, double Estimate,

@@ -6,8 +6,6 @@
 // vector form are not emitted by clang 22, so they are checked here.)
 #include "TestUtil.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstring>
 
 using namespace emutest;
@@ -102,17 +100,7 @@ L:
   ret;
 }
 )";
-  std::string Err;
-  auto M = loadText(Text, &Err);
-  EXPECT_TRUE(M) << Err;
-  if (!M)
-    return 0;
-  setenv("WARPSCOPE_EMU_MODEL", "h100-sxm", 1);
-  const bool Ok = launch(*M, "k", {1, 1, 1}, {32, 1, 1}, Args(), &Err);
-  unsetenv("WARPSCOPE_EMU_MODEL");
-  EXPECT_TRUE(Ok) << Op << ": " << Err;
-  auto T = nlohmann::json::parse(M->groundTruthJson());
-  return T["launches"][0]["modeled"]["cycles"].get<uint64_t>();
+  return modeledCycles(Text, Op);
 }
 
 TEST(Atomics, SharedAtomicsWithoutAnAtomsAreCompareAndSwapLoops) {

@@ -44,6 +44,31 @@ TEST(OpcodeTable, RowsAreConsistent) {
   EXPECT_EQ(ptxOpcodeOf("nosuch.b32").Unit, PtxUnit::Alu);
 }
 
+// A free form (PtxOpcodes.def) refines a row that is not free by one of
+// its modifiers; ptxUnitOf() makes exactly those forms Free.
+TEST(OpcodeTable, FreeFormsRefineRowsByAModifier) {
+  for (const PtxFreeForm &F : PtxFreeForms) {
+    PtxOpcode Row = lookupPtxOpcode(F.Spelling);
+    ASSERT_NE(Row, PtxOpcode::Unknown) << F.Spelling << " has no row";
+    EXPECT_NE(ptxOpcodeInfo(Row).Unit, PtxUnit::Free)
+        << F.Spelling << " is free already: its form says nothing";
+    EXPECT_EQ(F.Modifier.find('.'), std::string_view::npos) << F.Modifier;
+  }
+  EXPECT_EQ(ptxUnitOf("bar.warp.sync"), PtxUnit::Free);
+  EXPECT_EQ(ptxUnitOf("cp.async.commit_group"), PtxUnit::Free);
+  EXPECT_EQ(ptxUnitOf("cp.async.wait_group"), PtxUnit::Free);
+  EXPECT_EQ(ptxUnitOf("prefetch.global.L2"), PtxUnit::Free);
+  // The rows' other forms keep their unit; a modifier is a whole part.
+  EXPECT_EQ(ptxUnitOf("bar.sync"), PtxUnit::Barrier);
+  EXPECT_EQ(ptxUnitOf("barrier.cta.sync.aligned"), PtxUnit::Barrier);
+  EXPECT_EQ(ptxUnitOf("cp.async.ca.shared.global"), PtxUnit::AsyncCopy);
+  EXPECT_EQ(ptxUnitOf("bar.warpx.sync"), PtxUnit::Barrier);
+  EXPECT_EQ(ptxUnitOf("warp.sync"), PtxUnit::Alu);
+  EXPECT_EQ(ptxUnitOf("add.f32"), PtxUnit::Alu);
+  EXPECT_FALSE(ptxHasModifier("bar", "bar"));
+  EXPECT_TRUE(ptxHasModifier("bar.warp", "warp"));
+}
+
 // Decoded operations the timing model treats as memory accesses.
 bool memoryOp(uint16_t Op) {
   switch (Op) {
@@ -108,7 +133,9 @@ const char *Supplement = R"(
   cvt.rna.tf32.f32 %r5, %f1;
   cp.async.ca.shared.global [%r6], [%rd1], 4;
   cp.async.commit_group;
+  cp.async.wait_group 0;
   cp.async.wait_all;
+  prefetch.global.L2 [%rd1];
   ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r9}, [%r8];
   wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {%r11, %r12, %r13, %r14, %r15, %r16, %r17, %r18}, [%r10], 16;
   wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd1], {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, 16;
@@ -160,6 +187,11 @@ TEST(OpcodeTable, EveryDecodedOpcodeHasARow) {
         PtxOpcode Row = lookupPtxOpcode(ptxBaseName(Opc));
         ASSERT_NE(Row, PtxOpcode::Unknown)
             << "'" << Opc << "' decodes but has no row in PtxOpcodes.def";
+        // The decoder runs nothing for exactly the forms the timing model
+        // charges nothing for (ptxUnitOf's Free: the free rows and forms).
+        EXPECT_EQ(I.Op == OpNop || I.Op == OpWarpSync,
+                  ptxUnitOf(Opc) == PtxUnit::Free)
+            << "'" << Opc << "': the decoder and the free forms disagree";
         // cp.async's commit and wait forms decode to no operation, wmma's
         // multiply to OpMma; otherwise the unit names memory exactly when
         // the operation accesses it.

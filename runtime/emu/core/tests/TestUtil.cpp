@@ -1,4 +1,5 @@
 #include "TestUtil.h"
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <sstream>
@@ -52,6 +53,22 @@ bool launch(Module &M, const std::string &K, Dim3 G, Dim3 B, const Args &A,
 
 std::string firstKernel(Module &M) {
   return M.kernels().empty() ? "" : M.kernels()[0].Name;
+}
+
+uint64_t modeledCycles(const std::string &Text, const std::string &What) {
+  std::string Err;
+  auto M = loadText(Text, &Err);
+  EXPECT_TRUE(M) << What << ": " << Err;
+  if (!M)
+    return 0;
+  setenv("WARPSCOPE_EMU_MODEL", "h100-sxm", 1);
+  const bool Ok = launch(*M, "k", {1, 1, 1}, {32, 1, 1}, Args(), &Err);
+  unsetenv("WARPSCOPE_EMU_MODEL");
+  EXPECT_TRUE(Ok) << What << ": " << Err;
+  if (!Ok)
+    return 0;
+  auto T = nlohmann::json::parse(M->groundTruthJson());
+  return T["launches"][0]["modeled"]["cycles"].get<uint64_t>();
 }
 
 static std::string field(const std::string &Obj, const std::string &Key) {

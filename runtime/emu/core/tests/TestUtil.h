@@ -31,6 +31,10 @@ bool launch(Module &M, const std::string &K, Dim3 G, Dim3 B, const Args &A,
             std::string *Err = nullptr, uint32_t Dyn = 0, bool Checked = false,
             LaunchFault *Fault = nullptr);
 std::string firstKernel(Module &M);
+// The h100-sxm timing model's cycles of kernel "k" of Text, launched once
+// as one block of 32 threads without arguments; 0 (and a test failure,
+// naming What) where it does not load or run.
+uint64_t modeledCycles(const std::string &Text, const std::string &What);
 
 // Very small JSON helpers for ground-truth checks.
 struct InstTruth {

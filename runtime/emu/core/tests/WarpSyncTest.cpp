@@ -135,4 +135,41 @@ TEST(WarpSync, ExitedMembersDoNotHoldIt) {
     EXPECT_EQ(Out[L], L < 16 ? L : 0xffu) << "lane " << L;
 }
 
+// The h100-sxm model's cycles of a converged loop of ten dependent adds,
+// with Extra in its body.
+uint64_t modeledLoop(const std::string &Extra) {
+  const std::string Text = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k() {
+  .reg .b32 %r<4>;
+  .reg .pred %p<2>;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, 0;
+L:
+)" + Extra + R"(
+  add.u32 %r1, %r1, 3;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 10;
+  @%p1 bra L;
+  ret;
+}
+)";
+  return modeledCycles(Text, Extra);
+}
+
+// The opcode table's free forms (ptxUnitOf: bar.warp.sync, cp.async's
+// commit and wait) cost a converged warp nothing: no issue slot, no code
+// space. The advisor's issue floor leaves them out for the same reason.
+TEST(WarpSync, FreeFormsCostTheModelNothing) {
+  const uint64_t Plain = modeledLoop("");
+  ASSERT_GT(Plain, 0u);
+  EXPECT_EQ(modeledLoop("  bar.warp.sync -1;"), Plain);
+  EXPECT_EQ(modeledLoop("  cp.async.commit_group;\n  cp.async.wait_group 0;\n"
+                        "  cp.async.wait_all;"),
+            Plain);
+  // A form that is not free costs: the test can tell.
+  EXPECT_GT(modeledLoop("  add.u32 %r3, %r2, 7;"), Plain);
+}
+
 } // namespace
