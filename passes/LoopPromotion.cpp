@@ -15,6 +15,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -213,6 +214,82 @@ static unsigned promotedProbes(const PlannedFunction &P, const Loop &L,
   return N;
 }
 
+/// 32-bit registers a value takes (a predicate none).
+static unsigned registersOf(const Value *V, const DataLayout &DL) {
+  Type *T = V->getType();
+  if (T->isVoidTy() || T->isLabelTy() || T->isMetadataTy() ||
+      T->isIntegerTy(1) || !T->isSized())
+    return 0;
+  return (DL.getTypeSizeInBits(T).getKnownMinValue() + 31) / 32;
+}
+
+/// An estimate of the registers L's own code holds at once: the most 32-bit
+/// units of SSA values (instructions and arguments) live at any point of
+/// its blocks, by liveness over the function's IR as it reaches the plugin.
+/// ptxas schedules and allocates differently; the estimate only tells loops
+/// that hold many values through an iteration from those that hold few.
+static unsigned loopPressure(const Loop &L, Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  auto Tracked = [](const Value *V) {
+    return isa<Instruction>(V) || isa<Argument>(V);
+  };
+  // Live-in sets by backward dataflow; a phi's operand is live at the end
+  // of its incoming block only.
+  DenseMap<const BasicBlock *, SmallPtrSet<const Value *, 32>> LiveIn;
+  auto LiveOut = [&](const BasicBlock &BB) {
+    SmallPtrSet<const Value *, 32> Live;
+    for (const BasicBlock *S : successors(&BB)) {
+      for (const Value *V : LiveIn[S])
+        Live.insert(V);
+      for (const PHINode &Phi : S->phis()) {
+        Live.erase(&Phi);
+        if (const Value *In = Phi.getIncomingValueForBlock(&BB);
+            In && Tracked(In))
+          Live.insert(In);
+      }
+    }
+    return Live;
+  };
+  auto Step = [&](const Instruction &I, SmallPtrSet<const Value *, 32> &Live) {
+    Live.erase(&I);
+    if (!isa<PHINode>(I))
+      for (const Value *Op : I.operands())
+        if (Tracked(Op))
+          Live.insert(Op);
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const BasicBlock &BB : reverse(F)) {
+      SmallPtrSet<const Value *, 32> Live = LiveOut(BB);
+      for (const Instruction &I : reverse(BB))
+        Step(I, Live);
+      // Phis are defined at the block's start: live in only through uses.
+      for (const PHINode &Phi : BB.phis())
+        Live.insert(&Phi);
+      if (Live.size() != LiveIn[&BB].size()) {
+        LiveIn[&BB] = std::move(Live);
+        Changed = true;
+      }
+    }
+  }
+  unsigned Most = 0;
+  auto Units = [&](const SmallPtrSet<const Value *, 32> &Live) {
+    unsigned N = 0;
+    for (const Value *V : Live)
+      N += registersOf(V, DL);
+    return N;
+  };
+  for (const BasicBlock *BB : L.blocks()) {
+    SmallPtrSet<const Value *, 32> Live = LiveOut(*BB);
+    Most = std::max(Most, Units(Live));
+    for (const Instruction &I : reverse(*BB)) {
+      Step(I, Live);
+      Most = std::max(Most, Units(Live));
+    }
+  }
+  return Most;
+}
+
 /// Loop counter promotion: probes of blocks and two-way branches whose
 /// innermost loop is promotable count in per-lane registers; the loop's
 /// exits add them to the counters. Exact however lanes are scheduled: the
@@ -254,6 +331,15 @@ void ModuleInstrumenter::decidePromotion(PlannedFunction &P,
         LLVM_DEBUG(dbgs() << "warpscope:   not promoted: more than "
                           << Opts.PromoteMaxProbes << " probes\n");
         Ok = false;
+      }
+      if (Ok && Opts.PromoteMaxPressure) {
+        unsigned Pressure = loopPressure(*L, *P.F);
+        LLVM_DEBUG(dbgs() << "warpscope:   pressure " << Pressure << "\n");
+        if (Pressure > Opts.PromoteMaxPressure) {
+          LLVM_DEBUG(dbgs() << "warpscope:   not promoted: pressure over "
+                            << Opts.PromoteMaxPressure << "\n");
+          Ok = false;
+        }
       }
       LLVM_DEBUG(if (Ok) dbgs() << "warpscope:   promotable\n");
       It->second = Ok;

@@ -9,11 +9,14 @@
 
 #include "DeviceInstrumentationImpl.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
@@ -291,6 +294,59 @@ static void collectLoopWords(const PlannedFunction &P,
     }
 }
 
+/// The probe points outside every loop that a call of a function may
+/// precede. ptxas allocates a caller's registers live across a call besides
+/// the callee's own, so the function's replica address, kept live from the
+/// entry to such a probe, costs its registers in every function the call
+/// reaches. Such a probe runs at most once per invocation, like the entry's
+/// pick: it picks its replica itself at the same cost, and any replica keeps
+/// the counts exact.
+static SmallPtrSet<Instruction *, 8>
+probesAfterCalls(Function &F, ArrayRef<Instruction *> Points,
+                 const LoopInfo &LI, const DominatorTree &DT) {
+  SmallVector<Instruction *, 8> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I);
+        CB && !CB->isInlineAsm() &&
+        !(CB->getCalledFunction() && CB->getCalledFunction()->isIntrinsic()))
+      Calls.push_back(CB);
+  SmallPtrSet<Instruction *, 8> After;
+  for (Instruction *At : Points)
+    if (!LI.getLoopFor(At->getParent()) && any_of(Calls, [&](Instruction *C) {
+          return isPotentiallyReachable(C, At, nullptr, &DT, &LI);
+        }))
+      After.insert(At);
+  return After;
+}
+
+/// The counters the function's probes in memory add to: with replicas per
+/// warp, the replica picked at the entry (where some probe takes it), its
+/// offset with replica-offset. AfterCalls: the probe points that pick their
+/// own (replica-after-calls).
+static CounterArray functionReplica(const PlannedFunction &P,
+                                    ArrayRef<PlannedProbe> Probes,
+                                    const CounterArray &Array,
+                                    const DeviceInstrumentationOptions &Opts,
+                                    const LoopInfo &LI, const DominatorTree &DT,
+                                    SmallPtrSet<Instruction *, 8> &AfterCalls) {
+  CounterArray Counters = Array;
+  Counters.BaseIsOffset = Opts.ReplicaOffset;
+  if (Array.Replicas <= 1 || !Opts.ReplicaPerWarp)
+    return Counters;
+  SmallVector<Instruction *, 32> Points;
+  for (const PlannedLoopEntry &E : P.LoopEntries)
+    Points.push_back(E.Terminator);
+  for (const PlannedProbe &Pr : Probes)
+    if (!Pr.L)
+      Points.push_back(Pr.At);
+  if (Opts.ReplicaAfterCalls)
+    AfterCalls = probesAfterCalls(*P.F, Points, LI, DT);
+  if (any_of(Points, [&](Instruction *At) { return !AfterCalls.contains(At); }))
+    Counters.Base =
+        emitReplicaBase(&*P.F->getEntryBlock().getFirstInsertionPt(), Counters);
+  return Counters;
+}
+
 void ModuleInstrumenter::instrument(const PlannedFunction &P) {
   bool UseElect = targetHasElect(*P.F);
   auto &LI = FAM.getResult<LoopAnalysis>(*P.F);
@@ -326,15 +382,18 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
   SmallVector<AllocaInst *, 16> Wide, Lane;
   makeSlots(P, Loops, false, Wide);
   makeSlots(P, Loops, true, Lane);
-  // The replica the probes in memory add to: picked once at the entry.
-  CounterArray Counters = Array;
-  if (Array.Replicas > 1 && Opts.ReplicaPerWarp &&
-      (!P.LoopEntries.empty() ||
-       any_of(Probes, [](const PlannedProbe &Pr) { return !Pr.L; })))
-    Counters.Base =
-        emitReplicaBase(&*P.F->getEntryBlock().getFirstInsertionPt(), Array);
+  // The replica the probes in memory add to: picked once at the entry, or
+  // by each probe after a call outside loops itself.
+  SmallPtrSet<Instruction *, 8> AfterCalls;
+  CounterArray Counters =
+      functionReplica(P, Probes, Array, Opts, LI,
+                      FAM.getResult<DominatorTreeAnalysis>(*P.F), AfterCalls);
+  CounterArray OwnReplica = Array;
+  auto CountersAt = [&](Instruction *At) -> const CounterArray & {
+    return AfterCalls.contains(At) ? OwnReplica : Counters;
+  };
   for (const PlannedLoopEntry &E : P.LoopEntries)
-    emitLoopEntryProbe(E.Terminator, Counters, E.Counter,
+    emitLoopEntryProbe(E.Terminator, CountersAt(E.Terminator), E.Counter,
                        E.Terminator->getCondition(),
                        UseElect && !Opts.SyncFreeProbes);
   // A branch that takes its condition from its probe: as given to the
@@ -356,7 +415,7 @@ void ModuleInstrumenter::instrument(const PlannedFunction &P) {
         Pr.Spec.SyncFree = true;
         Pr.Spec.UseElect = false;
       }
-      Rewire(Pr, emitProbe(Pr.At, Counters, Pr.Spec));
+      Rewire(Pr, emitProbe(Pr.At, CountersAt(Pr.At), Pr.Spec));
       continue;
     }
     ++NumPromotedProbes;

@@ -59,7 +59,13 @@ std::string at(const CounterArray &C, uint64_t Byte) {
 std::string replicaBase(const CounterArray &C, StringRef Operand = "") {
   if (C.Replicas <= 1)
     return "";
-  if (C.Base) // the function's: the operand the probe is given
+  if (C.Base && C.BaseIsOffset) // the function's offset: add the array's
+    return formatv("\t.reg .b64 %wsg;\n"
+                   "\tmov.u64 %wsg, {1};\n"
+                   "\tmad.wide.u32 %wsg, {0}, 1, %wsg;\n",
+                   Operand, C.Symbol)
+        .str();
+  if (C.Base) // the function's address: the operand the probe is given
     return formatv("\t.reg .b64 %wsg;\n"
                    "\tmov.u64 %wsg, {0};\n",
                    Operand)
@@ -72,6 +78,11 @@ std::string replicaBase(const CounterArray &C, StringRef Operand = "") {
                  "\tmad.wide.u32 %wsg, %wsk, {2}, %wsg;\n",
                  C.Replicas - 1, C.Symbol, C.ReplicaBytes)
       .str();
+}
+
+/// The inline asm constraint of the function's replica operand.
+StringRef baseConstraint(const CounterArray &C) {
+  return C.BaseIsOffset ? "r" : "l";
 }
 
 /// Leader adds popc(Mask) to the counter at Addr (all three instructions
@@ -407,7 +418,8 @@ Value *warpscope::emitProbe(Instruction *InsertBefore,
     std::string Constraints = Pass ? "=b,0" : S.BranchWord ? "b" : "";
     if (Counters.Base) {
       Args.push_back(Counters.Base);
-      Constraints += Constraints.empty() ? "l" : ",l";
+      Constraints +=
+          (Constraints.empty() ? "" : ",") + baseConstraint(Counters).str();
     }
     SmallVector<Value *, 1> Results;
     emitProbeAsm(InsertBefore, Text, Constraints, Args, 0, &Results, Pass);
@@ -435,7 +447,7 @@ Value *warpscope::emitProbe(Instruction *InsertBefore,
     Constraints = "=b,0";
   if (Counters.Base) {
     Args.push_back(Counters.Base);
-    Constraints += ",l";
+    Constraints += ("," + baseConstraint(Counters)).str();
   }
   Text += "\t}";
   SmallVector<Value *, 1> Results;
@@ -449,13 +461,21 @@ Value *warpscope::emitReplicaBase(Instruction *InsertBefore,
                              "\t.reg .b32 %ws_replica;\n"
                              "\t.reg .b32 %wsk;\n"
                              "\tmov.u32 %wsk, %clock;\n"
-                             "\tand.b32 %wsk, %wsk, {0};\n"
-                             "\tmov.u64 $0, {1};\n"
-                             "\tmad.wide.u32 $0, %wsk, {2}, $0;\n\t}",
-                             C.Replicas - 1, C.Symbol, C.ReplicaBytes)
+                             "\tand.b32 %wsk, %wsk, {0};\n",
+                             C.Replicas - 1)
                          .str();
+  // The replicas span at most MaxCounterArrayBytes (layOutCounters): the
+  // offset fits 32 bits.
+  Text +=
+      C.BaseIsOffset
+          ? formatv("\tmul.lo.u32 $0, %wsk, {0};\n\t}", C.ReplicaBytes).str()
+          : formatv("\tmov.u64 $0, {0};\n"
+                    "\tmad.wide.u32 $0, %wsk, {1}, $0;\n\t}",
+                    C.Symbol, C.ReplicaBytes)
+                .str();
   SmallVector<Value *, 1> Results;
-  emitProbeAsm(InsertBefore, Text, "=l", {}, 1, &Results);
+  emitProbeAsm(InsertBefore, Text, C.BaseIsOffset ? "=r" : "=l", {}, 1,
+               &Results, false, C.BaseIsOffset ? 32 : 64);
   return Results[0];
 }
 
@@ -484,7 +504,8 @@ void warpscope::emitLoopEntryProbe(Instruction *InsertBefore,
                   at(Counters, 8 * (Word + LoopEntrySuccessor0Threads)))
               .str();
   if (Counters.Base)
-    emitProbeAsm(InsertBefore, Text, "b,l", {Cond, Counters.Base});
+    emitProbeAsm(InsertBefore, Text, ("b," + baseConstraint(Counters)).str(),
+                 {Cond, Counters.Base});
   else
     emitProbeAsm(InsertBefore, Text, "b", {Cond});
 }

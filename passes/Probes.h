@@ -100,16 +100,21 @@ struct CounterArray {
   std::string Symbol;
   unsigned Replicas = 1;     ///< a power of two
   uint64_t ReplicaBytes = 0; ///< distance between replicas
-  /// With replicas: the replica this function's probes add to (an i64
-  /// address from emitReplicaBase at the function's entry); null: each
-  /// probe picks its replica itself.
+  /// With replicas: the replica this function's probes add to (from
+  /// emitReplicaBase at the function's entry); null: each probe picks its
+  /// replica itself.
   llvm::Value *Base = nullptr;
+  /// Base is the replica's i32 byte offset in the array, from which each
+  /// probe forms the address, instead of the i64 address: one register live
+  /// between the probes instead of two (-warpscope-replica-offset).
+  bool BaseIsOffset = false;
 };
 
 /// The address of the replica the probes of one function invocation add to
-/// (the array + (%clock at the entry mod replicas) * replica size), in a
-/// scope named %ws_replica at InsertBefore: computed once per warp instead
-/// of in every probe. Any choice keeps the counts exact.
+/// (the array + (%clock at the entry mod replicas) * replica size; with
+/// Counters.BaseIsOffset its i32 offset from the array), in a scope named
+/// %ws_replica at InsertBefore: computed once per warp instead of in every
+/// probe. Any choice keeps the counts exact.
 llvm::Value *emitReplicaBase(llvm::Instruction *InsertBefore,
                              const CounterArray &Counters);
 
