@@ -33,13 +33,14 @@
 // (an SM runs several CTAs at once, each with its own neighbours; near
 // lines of the SM's latest CTA only left hotspot at 2048 +49.7% against
 // every SM: docs/results/2026-11-28-timing-model-halo.md). A sector c
-// misses that is near is not fetched: its neighbour did, as on the GPU when the L2
-// sees CTAs in index order (c then fetches what it shares with c + 1 and
-// c + gridDim.x). Only a line not grid-wide: a grid-wide line's readers
-// on unsimulated SMs, neighbours included, are accounted for already
-// (below), and would count twice. Near lines are private to
-// that SM and do not enter the tags: c - 1's other lines are accounted for
-// as the unsimulated SMs' (above); in the tags they would count twice.
+// misses that is near is not fetched: its neighbour did, as on the GPU
+// when the L2 sees CTAs in index order (c then fetches what it shares
+// with c + 1 and c + gridDim.x). Only a line not grid-wide: a grid-wide
+// line's readers on unsimulated SMs, neighbours included, are accounted
+// for already (below), and would count twice. Near lines are private to
+// that CTA and do not enter the tags: c - 1's other lines are accounted
+// for as the unsimulated SMs' (above);
+// in the tags they would count twice.
 //
 // The unsimulated SMs' lines only come, never hit: the lines each SM
 // reuses are in the cache for the simulated SMs only, so it holds K / S of
