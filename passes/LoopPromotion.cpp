@@ -22,6 +22,8 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Support/Debug.h"
 
+#include <optional>
+
 using namespace llvm;
 using namespace warpscope;
 using namespace warpscope::device;
@@ -223,68 +225,84 @@ static unsigned registersOf(const Value *V, const DataLayout &DL) {
   return (DL.getTypeSizeInBits(T).getKnownMinValue() + 31) / 32;
 }
 
-/// An estimate of the registers L's own code holds at once: the most 32-bit
-/// units of SSA values (instructions and arguments) live at any point of
-/// its blocks, by liveness over the function's IR as it reaches the plugin.
-/// ptxas schedules and allocates differently; the estimate only tells loops
-/// that hold many values through an iteration from those that hold few.
-static unsigned loopPressure(const Loop &L, Function &F) {
-  const DataLayout &DL = F.getDataLayout();
-  auto Tracked = [](const Value *V) {
-    return isa<Instruction>(V) || isa<Argument>(V);
-  };
-  // Live-in sets by backward dataflow; a phi's operand is live at the end
-  // of its incoming block only.
-  DenseMap<const BasicBlock *, SmallPtrSet<const Value *, 32>> LiveIn;
-  auto LiveOut = [&](const BasicBlock &BB) {
-    SmallPtrSet<const Value *, 32> Live;
+namespace {
+/// The SSA values (instructions and arguments) live into each block of a
+/// function, by backward dataflow over its IR as it reaches the plugin; a
+/// phi's operand is live at the end of its incoming block only. Computed
+/// once per function for all its loops' pressure (loopPressure).
+class Liveness {
+public:
+  using Set = SmallPtrSet<const Value *, 32>;
+  explicit Liveness(Function &F) {
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const BasicBlock &BB : reverse(F)) {
+        Set Live = liveOut(BB);
+        for (const Instruction &I : reverse(BB))
+          step(I, Live);
+        // Phis are defined at the block's start: live in only through uses.
+        for (const PHINode &Phi : BB.phis())
+          Live.insert(&Phi);
+        // The sets only grow from empty: a change is a change of size.
+        if (Live.size() != LiveIn[&BB].size()) {
+          LiveIn[&BB] = std::move(Live);
+          Changed = true;
+        }
+      }
+    }
+  }
+  Set liveOut(const BasicBlock &BB) const {
+    Set Live;
     for (const BasicBlock *S : successors(&BB)) {
-      for (const Value *V : LiveIn[S])
-        Live.insert(V);
+      if (auto It = LiveIn.find(S); It != LiveIn.end())
+        for (const Value *V : It->second)
+          Live.insert(V);
       for (const PHINode &Phi : S->phis()) {
         Live.erase(&Phi);
         if (const Value *In = Phi.getIncomingValueForBlock(&BB);
-            In && Tracked(In))
+            In && tracked(In))
           Live.insert(In);
       }
     }
     return Live;
-  };
-  auto Step = [&](const Instruction &I, SmallPtrSet<const Value *, 32> &Live) {
+  }
+  /// Live before I, given Live after it.
+  static void step(const Instruction &I, Set &Live) {
     Live.erase(&I);
     if (!isa<PHINode>(I))
       for (const Value *Op : I.operands())
-        if (Tracked(Op))
+        if (tracked(Op))
           Live.insert(Op);
-  };
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (const BasicBlock &BB : reverse(F)) {
-      SmallPtrSet<const Value *, 32> Live = LiveOut(BB);
-      for (const Instruction &I : reverse(BB))
-        Step(I, Live);
-      // Phis are defined at the block's start: live in only through uses.
-      for (const PHINode &Phi : BB.phis())
-        Live.insert(&Phi);
-      if (Live.size() != LiveIn[&BB].size()) {
-        LiveIn[&BB] = std::move(Live);
-        Changed = true;
-      }
-    }
   }
+
+private:
+  static bool tracked(const Value *V) {
+    return isa<Instruction>(V) || isa<Argument>(V);
+  }
+  DenseMap<const BasicBlock *, Set> LiveIn;
+};
+} // namespace
+
+/// An estimate of the registers L's own code holds at once: the most 32-bit
+/// units of SSA values live at any point of its blocks (Live: its
+/// function's). ptxas schedules and allocates differently; the estimate
+/// only tells loops that hold many values through an iteration from those
+/// that hold few.
+static unsigned loopPressure(const Loop &L, const Liveness &Live,
+                             const DataLayout &DL) {
   unsigned Most = 0;
-  auto Units = [&](const SmallPtrSet<const Value *, 32> &Live) {
+  auto Units = [&](const Liveness::Set &Values) {
     unsigned N = 0;
-    for (const Value *V : Live)
+    for (const Value *V : Values)
       N += registersOf(V, DL);
     return N;
   };
   for (const BasicBlock *BB : L.blocks()) {
-    SmallPtrSet<const Value *, 32> Live = LiveOut(*BB);
-    Most = std::max(Most, Units(Live));
+    Liveness::Set Values = Live.liveOut(*BB);
+    Most = std::max(Most, Units(Values));
     for (const Instruction &I : reverse(*BB)) {
-      Step(I, Live);
-      Most = std::max(Most, Units(Live));
+      Liveness::step(I, Values);
+      Most = std::max(Most, Units(Values));
     }
   }
   return Most;
@@ -310,6 +328,7 @@ void ModuleInstrumenter::decidePromotion(PlannedFunction &P,
   ReversePostOrderTraversal<Function *> RPOT(P.F);
   bool Lanes = Opts.LaneLoopCounters && targetHasRedux(*P.F) &&
                !containsIrreducibleCFG<const BasicBlock *>(RPOT, LI);
+  std::optional<Liveness> Live; // for the first loop whose pressure counts
   auto LoopOf = [&](const BasicBlock *BB) -> Loop * {
     Loop *L = LI.getLoopFor(BB);
     if (!L)
@@ -333,7 +352,9 @@ void ModuleInstrumenter::decidePromotion(PlannedFunction &P,
         Ok = false;
       }
       if (Ok && Opts.PromoteMaxPressure) {
-        unsigned Pressure = loopPressure(*L, *P.F);
+        if (!Live)
+          Live.emplace(*P.F);
+        unsigned Pressure = loopPressure(*L, *Live, P.F->getDataLayout());
         LLVM_DEBUG(dbgs() << "warpscope:   pressure " << Pressure << "\n");
         if (Pressure > Opts.PromoteMaxPressure) {
           LLVM_DEBUG(dbgs() << "warpscope:   not promoted: pressure over "
