@@ -38,9 +38,9 @@
 // with c + 1 and c + gridDim.x). Only a line not grid-wide: a grid-wide
 // line's readers on unsimulated SMs, neighbours included, are accounted
 // for already (below), and would count twice. Near lines are private to
-// that CTA and do not enter the tags: c - 1's other lines are accounted
-// for as the unsimulated SMs' (above);
-// in the tags they would count twice.
+// that CTA and do not enter the tags: the neighbours' other lines are
+// accounted for as the unsimulated SMs' (above); in the tags they would
+// count twice.
 //
 // The unsimulated SMs' lines only come, never hit: the lines each SM
 // reuses are in the cache for the simulated SMs only, so it holds K / S of

@@ -14,7 +14,8 @@
 // The simulated SMs share one L2 (tags only) of its whole capacity, so that
 // data many CTAs read misses once, not once per SM; with K < S it accounts
 // for the unsimulated SMs' lines as well (L2.cpp), and sees the lines of
-// each simulated CTA's left neighbour (traced, not timed), which it shares.
+// each simulated CTA's neighbours c - 1 and c - gridDim.x (traced for their
+// lines, not timed), which it shares.
 // Traces are handed to the SMs in CTA index order, whatever order the
 // workers finish them in: the L2 sees the SMs' accesses in that order (not
 // strictly in modeled time across SMs: docs/timing-model.md), the same in
@@ -77,10 +78,11 @@ LaunchModel::LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
   };
   for (uint32_t K = 0; K < SimSms; ++K) {
     const uint64_t S = (uint64_t)K * ActiveSms / SimSms;
-    if (Role(S, 1))
-      *Role(S, 1) = -2 - (int32_t)K;
-    if (Shape.GridX > 1 && Shape.GridX < Shape.Ctas && Role(S, Shape.GridX))
-      *Role(S, Shape.GridX) = -2 - (int32_t)(SimSms + K);
+    if (int32_t *Left = Role(S, 1))
+      *Left = -2 - (int32_t)K;
+    if (Shape.GridX > 1 && Shape.GridX < Shape.Ctas)
+      if (int32_t *Up = Role(S, Shape.GridX))
+        *Up = -2 - (int32_t)(SimSms + K);
   }
   NextCta = wanted(0) ? 0 : nextWanted(0);
   if (SamplePeriod)

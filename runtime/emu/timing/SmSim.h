@@ -104,7 +104,7 @@ private:
   /// Of a grid-wide line's missing sectors, those no unsimulated SM
   /// fetched first.
   unsigned fetchedHere(uint64_t Line, unsigned Sectors) const;
-  /// The sectors of Line in simulated SM Sm's neighbour's entries.
+  /// The sectors of Line among CTA Cta's near entries (its neighbours').
   unsigned nearSectors(uint32_t Sm, uint64_t Cta, uint64_t Line) const;
   LineCache Tags;
   /// The unsimulated SMs' own lines allocated so far, in K-ths of a line:
