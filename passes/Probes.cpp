@@ -132,16 +132,12 @@ std::string switchCounts(const ProbeSpec &S, const CounterArray &C,
                           Group, at(C, Rec + 8 * BranchDivergent))
                       .str();
   T += Lead;
-  if (S.UnpredicatedTemps) // every lane's Succ is a successor index
-    T += formatv("\tmov.u64 %wsr, {0};\n"
-                 "\tmad.wide.u32 %wsr, {1}, 8, %wsr;\n",
-                 base(C), Succ)
-             .str();
-  else
-    T += formatv("\t@%wsq mov.u64 %wsr, {0};\n"
-                 "\t@%wsq mad.wide.u32 %wsr, {1}, 8, %wsr;\n",
-                 base(C), Succ)
-             .str();
+  // Unpredicated, every lane's Succ is a successor index.
+  const StringRef G = S.UnpredicatedTemps ? "" : "@%wsq ";
+  T += formatv("\t{0}mov.u64 %wsr, {1};\n"
+               "\t{0}mad.wide.u32 %wsr, {2}, 8, %wsr;\n",
+               G, base(C), Succ)
+           .str();
   if (S.CountArrivals)
     T += formatv("\t@%wsq red.global.add.u64 [%wsr+{0}], 1;\n",
                  Rec + 8 * switchArrivalsWord(N))
