@@ -274,7 +274,8 @@ static std::string programProblem(const std::string &Name, int &Status) {
 /// The simulated SMs' count the emulator gets (WARPSCOPE_EMU_MODEL_SMS):
 /// all is more than any GPU has.
 static std::string modelSms() {
-  return ModelSms == "all" ? "1024" : ModelSms.getValue();
+  using warpscope::emu::timing::MaxModelSms;
+  return ModelSms == "all" ? std::to_string(MaxModelSms) : ModelSms.getValue();
 }
 
 /// --model-sms (or WARPSCOPE_EMU_MODEL_SMS), checked before anything runs:
@@ -287,10 +288,11 @@ static std::string modelSmsProblem() {
       return "";
     What = "WARPSCOPE_EMU_MODEL_SMS", Value = Env;
   }
+  using warpscope::emu::timing::MaxModelSms;
   unsigned N = 0;
-  if (StringRef(Value).getAsInteger(10, N) || N < 1 || N > 1024)
-    return What + ": '" + Value +
-           "' is not a number of SMs from 1 to 1024 (or all, for --model-sms)";
+  if (StringRef(Value).getAsInteger(10, N) || N < 1 || N > MaxModelSms)
+    return What + ": '" + Value + "' is not a number of SMs from 1 to " +
+           std::to_string(MaxModelSms) + " (or all, for --model-sms)";
   return "";
 }
 

@@ -102,6 +102,11 @@ struct Config {
   double constLatency() const { return L1Latency; }
 };
 
+/// How many of a launch's SMs the model simulates at most: by default, and
+/// the most WARPSCOPE_EMU_MODEL_SMS (`warpscope run --model-sms`) accepts,
+/// more than any GPU has (`--model-sms all`: every SM the launch uses).
+constexpr unsigned DefaultModelSms = 8, MaxModelSms = 1024;
+
 /// Chooses the clock cycles convert at: "boost" (the default), "base" or a
 /// number of MHz. False with a one-line Error on anything else.
 bool selectClock(Config &C, const std::string &Which, std::string &Error);

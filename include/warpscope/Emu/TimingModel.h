@@ -238,7 +238,7 @@ public:
   /// many SMs are simulated. ExactStalls: also count stallCycles().
   LaunchModel(const Config &C, const std::vector<StaticInst> &Table,
               uint32_t NumSlots, const LaunchShape &Shape,
-              unsigned SamplePeriod, unsigned MaxSms = 8,
+              unsigned SamplePeriod, unsigned MaxSms = DefaultModelSms,
               uint64_t SampleSeed = 0, bool ExactStalls = false);
   ~LaunchModel();
   /// Whether CTA Cta's trace is wanted: it runs on a simulated SM, or on

@@ -181,8 +181,8 @@ public:
   std::string ModelSetting, ModelClock; ///< WARPSCOPE_EMU_MODEL(_CLOCK)
   std::optional<timing::Config> Model;  ///< loaded for ModelSetting
   unsigned SamplePeriod = 0;
-  unsigned ModelSms = 8;           ///< WARPSCOPE_EMU_MODEL_SMS
-  bool ModelProbes = false;        ///< WARPSCOPE_EMU_MODEL_PROBES
+  unsigned ModelSms = timing::DefaultModelSms; ///< WARPSCOPE_EMU_MODEL_SMS
+  bool ModelProbes = false;                    ///< WARPSCOPE_EMU_MODEL_PROBES
   std::unique_ptr<ModelCode> Code; ///< built at the first modeled launch
   /// Spill code by (Function::Index, register cap): SpillModel.h.
   std::map<std::pair<uint32_t, uint32_t>, SpillPlan> SpillPlans;

@@ -628,8 +628,10 @@ void readModelSettings(ModuleImpl &M, support::SettingsReader &R) {
   }
   // How many SMs a launch simulates at most (docs/timing-model.md, "Large
   // grids"); more is slower and, on uneven grids, closer.
-  M.ModelSms =
-      (unsigned)R.integer("WARPSCOPE_EMU_MODEL_SMS", 1, 1024, "8").value_or(8);
+  M.ModelSms = (unsigned)R
+                   .integer("WARPSCOPE_EMU_MODEL_SMS", 1, timing::MaxModelSms,
+                            std::to_string(timing::DefaultModelSms).c_str())
+                   .value_or(timing::DefaultModelSms);
   // Probe instructions are free (left out of the trace) unless this is set:
   // the probe-overhead tools need their modeled cost.
   M.ModelProbes = R.flag("WARPSCOPE_EMU_MODEL_PROBES", false);
