@@ -263,6 +263,10 @@ public:
 private:
   /// Hands the waiting traces over in index order, as far as they go.
   void handOver();
+  /// Runs the simulated SMs in steps of modeled time: none goes more than
+  /// a window past the one furthest behind (the traces they have allow),
+  /// so that the shared L2 sees their accesses nearly in modeled-time order.
+  void pace(bool Final);
   /// The first wanted CTA after Cta (Ctas when none).
   uint64_t nextWanted(uint64_t Cta) const;
 

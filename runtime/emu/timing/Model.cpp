@@ -123,6 +123,44 @@ void LaunchModel::handOver() {
         Sms[N % SimSms]->feed(T, For);
     }
     NextCta = nextWanted(Cta);
+    // After each CTA, whatever order the workers delivered them in: the
+    // pacing, and so the L2's order, is the same in every run.
+    pace(false);
+  }
+}
+
+namespace {
+// The pacing window: accesses of two SMs reach the L2 out of modeled-time
+// order by at most this many cycles (well under an L2 hit's latency).
+constexpr uint64_t PaceWindow = 64;
+// Traces an SM may hold before it runs ahead of the window (an SM behind
+// the others in CTAs on an uneven grid): memory stays bounded.
+constexpr size_t MaxQueued = 8;
+} // namespace
+
+void LaunchModel::pace(bool Final) {
+  for (;;) {
+    uint64_t Least = Never;
+    for (auto &S : Sms)
+      if (!S->done() && !(Final && S->idle()))
+        Least = std::min(Least, S->now());
+    if (Least == Never)
+      return;
+    const uint64_t Limit = Least + PaceWindow;
+    bool Moved = false;
+    for (auto &S : Sms) {
+      if (S->done() || (Final && S->idle()) || (!Final && S->starved()))
+        continue;
+      const uint64_t To = !Final && S->queued() > MaxQueued ? Never : Limit;
+      if (S->now() >= To)
+        continue;
+      const uint64_t Was = S->now();
+      const size_t Queued = S->queued();
+      S->runTo(To, Final);
+      Moved |= S->now() != Was || S->queued() != Queued;
+    }
+    if (!Moved)
+      return;
   }
 }
 
@@ -133,6 +171,7 @@ ModeledTime LaunchModel::finish() {
     NextCta = Waiting.begin()->first;
     handOver();
   }
+  pace(true);
   ModeledTime R;
   R.Config = C.Name;
   R.Fingerprint = fingerprint(C);

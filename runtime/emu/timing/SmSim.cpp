@@ -62,7 +62,10 @@ void SmSim::feed(const CtaTrace &T, uint64_t For) {
   Mem.setNear(For, std::move(Entries));
 }
 
-void SmSim::finish() { run(true); }
+void SmSim::finish() {
+  Limit = Never;
+  run(true);
+}
 
 void SmSim::run(bool Final) {
   for (;;) {
@@ -80,6 +83,8 @@ void SmSim::run(bool Final) {
       return;
     if (Resident == 0)
       return; // Final, and a gap in the sequence: nothing more to run
+    if (Now >= Limit)
+      return; // the launch holds it back for the other SMs (pace)
     step();
   }
 }

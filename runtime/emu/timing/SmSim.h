@@ -259,6 +259,27 @@ public:
   void feed(const CtaTrace &T, uint64_t For);
   /// Runs to the end once every CTA was submitted.
   void finish();
+  /// Runs no further than cycle Limit (Never: as far as it can) until it is
+  /// called again: the launch keeps its SMs near one another in modeled
+  /// time (LaunchModel::pace), so that the L2 sees their accesses nearly in
+  /// the order the GPU would.
+  void runTo(uint64_t Limit, bool Final) {
+    this->Limit = Limit;
+    run(Final);
+  }
+  /// The cycle it has reached.
+  uint64_t now() const { return Now; }
+  /// Whether it waits for a CTA's trace that has not been submitted yet.
+  bool starved() const {
+    return Resident < BlocksPerSm && Launched < Expected &&
+           (Pending.empty() || Pending.begin()->first != NextSeq);
+  }
+  /// Whether every CTA it expects has run.
+  bool done() const { return Resident == 0 && Launched >= Expected; }
+  /// Traces submitted and not yet started.
+  size_t queued() const { return Pending.size(); }
+  /// Whether it has nothing to run now (no resident CTA, no trace).
+  bool idle() const { return Resident == 0 && Pending.empty(); }
   /// The cycle its last CTA ended and its last write completed.
   uint64_t endCycle() const { return std::max(End, Mem.LastWrite); }
   std::vector<StallCounts> Samples; ///< by StaticInst index
@@ -366,6 +387,8 @@ private:
   InstFetch Fetch;
   uint32_t Resident = 0;
   uint64_t Now = 0, End = 0, NextAge = 0, NextWarpSlot = 0;
+  /// How far run() may go (runTo); 0 until the launch paces it.
+  uint64_t Limit = 0;
 };
 
 } // namespace warpscope::emu::timing

@@ -239,3 +239,24 @@ TEST(TimingL2Share, AGridWideLineIsReadByTheSmsBetween) {
   EXPECT_GE(TableHits(32), 0.99);
   EXPECT_NEAR(TableHits(8), TableHits(32), 0.05);
 }
+
+TEST(TimingL2Share, AnSmFindsALineAnotherFetchedEarlierInModeledTime) {
+  // CTA 0 reads four lines of its own, each waited for, then line X; CTA 1
+  // reads X at once. On the GPU CTA 1's SM fetches X long before CTA 0
+  // wants it, and CTA 0 finds it in L2. The SMs are simulated in steps of
+  // modeled time (LaunchModel::pace): simulated one after another, SM 0
+  // would find X cold and pay the DRAM latency a fifth time.
+  const uint64_t X = 1 << 20;
+  auto Late = [&](uint64_t Cta) {
+    WarpTrace W;
+    if (Cta == 0)
+      for (uint64_t J = 1; J <= 4; ++J)
+        load(W, (2 << 20) + J, true);
+    load(W, X, true);
+    return W;
+  };
+  const Config C = gpu(1 << 20);
+  const uint64_t Cycles = run(1024, 1 << 20, 2, Late);
+  EXPECT_GE(Cycles, 4 * C.DramLatency + C.L2Latency);
+  EXPECT_LT(Cycles, 4 * C.DramLatency + C.L2Latency + 100);
+}

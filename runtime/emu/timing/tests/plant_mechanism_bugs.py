@@ -17,6 +17,11 @@ T = "runtime/emu/timing/"
 H = "include/warpscope/Emu/TimingConfig.h"
 M = "include/warpscope/Emu/TimingModel.h"
 BUGS = [
+    # SMs paced in modeled time (Model.cpp pace, SmSim.h, L2ShareTest.cpp).
+    (T + "Model.cpp", "const uint64_t Limit = Least + PaceWindow;",
+     "const uint64_t Limit = Never;", "AnSmFindsALineAnotherFetchedEarlierInModeledTime"),
+    (T + "SmSim.h", "uint64_t Limit = 0;", "uint64_t Limit = Never;",
+     "AnSmFindsALineAnotherFetchedEarlierInModeledTime"),
     # Instruction fetch (InstFetch.cpp, InstFetchTest.cpp).
     (T + "SmSim.cpp", "if (Fetch.on() && !Fetch.warmed())", "if (false)",
      "CodeThatFitsTheWarmLinesIsUnchanged"),
