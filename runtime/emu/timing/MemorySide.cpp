@@ -364,6 +364,10 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     unsigned Sectors;
   } Filling[64];
   uint32_t NFilling = 0;
+  // Loads' L2 lines: due from a fetch on its way (a hit waits for it), or
+  // fetched by this access (due when it is back).
+  uint64_t Due = 0, *Fetching[64];
+  uint32_t NFetching = 0;
   for (uint32_t K = 0; K < M.NLines; ++K) {
     const uint64_t Entry = Lines[M.LineBegin + K];
     const unsigned Want = sectorsOf(Entry);
@@ -384,6 +388,12 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     const unsigned Dram = Shared->L2.missing();
     L2Miss += sectorCount(Dram);
     ToDram |= Dram != 0;
+    if (uint64_t *D = Store ? nullptr : Shared->L2.due()) {
+      if (!Dram)
+        Due = std::max(Due, *D);
+      else if (NFetching < 64)
+        Fetching[NFetching++] = D;
+    }
     // A load's sectors missing in L2 come from DRAM with the rest of their
     // fetch granule (L2FetchBytes), which the L2 then holds.
     if (Dram && !Store && fetched(Dram) != Dram) {
@@ -414,7 +424,11 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
       double D0 = std::max(A0, DramFree);
       DramFree = D0 + std::ceil(Share * L2Miss) * 32 / DramShare;
     }
-    uint64_t At = Filled(std::max(Done, A0 + C->L2Latency));
+    // A line on its way from DRAM: wait for it, never longer than a fetch
+    // of its own would take.
+    const double Hit =
+        std::max(A0 + C->L2Latency, std::min((double)Due, A0 + C->DramLatency));
+    uint64_t At = Filled(std::max(Done, Hit));
     if (Store)
       LastWrite = std::max(LastWrite, At);
     return At;
@@ -422,7 +436,10 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
   double DramSectors = std::ceil(MissSectors * L2Miss / std::max(1u, L1Miss));
   double D0 = std::max(A0, DramFree);
   DramFree = D0 + DramSectors * 32 / DramShare;
-  return Filled(std::max(Done, D0 + C->DramLatency));
+  const uint64_t Back = Filled(std::max(Done, D0 + C->DramLatency));
+  for (uint32_t K = 0; K < NFetching; ++K)
+    *Fetching[K] = std::max(*Fetching[K], Back);
+  return Back;
 }
 
 } // namespace warpscope::emu::timing

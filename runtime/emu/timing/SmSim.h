@@ -94,6 +94,11 @@ public:
   bool access(uint64_t Entry, uint32_t Sm, uint64_t Cta);
   /// The sectors the last access() must fetch from DRAM.
   unsigned missing() const { return Missing; }
+  /// The cycle the last access()'s line is due from its latest DRAM fetch
+  /// (0: long since; with the SMs paced, a fetch of another SM at about the
+  /// same modeled time): a load that finds it meanwhile waits for it, as
+  /// the L2 holds a request to a line on its way. Null when it has none.
+  uint64_t *due() const { return Tags.fill() ? &Tags.fill()[3] : nullptr; }
   /// Adds the lines (entries) a neighbour of simulated SM Sm's CTA Cta
   /// brought in (L2.cpp) to Cta's near lines.
   void setNear(uint32_t Sm, uint64_t Cta, std::vector<uint64_t> &&Entries);

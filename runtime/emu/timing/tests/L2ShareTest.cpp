@@ -260,3 +260,23 @@ TEST(TimingL2Share, AnSmFindsALineAnotherFetchedEarlierInModeledTime) {
   EXPECT_GE(Cycles, 4 * C.DramLatency + C.L2Latency);
   EXPECT_LT(Cycles, 4 * C.DramLatency + C.L2Latency + 100);
 }
+
+TEST(TimingL2Share, ALoadOfALineOnItsWayFromDramWaitsForIt) {
+  // Both CTAs read line X at once; CTA 1 then reads three lines of its
+  // own, each waited for. On the GPU the L2 holds CTA 1's request for X
+  // until the other SM's fetch of it is back: four DRAM latencies in a
+  // row, not an L2 hit and three.
+  const uint64_t X = 1 << 20;
+  auto Merge = [&](uint64_t Cta) {
+    WarpTrace W;
+    load(W, X, true);
+    if (Cta == 1)
+      for (uint64_t J = 1; J <= 3; ++J)
+        load(W, (2 << 20) + J, true);
+    return W;
+  };
+  const Config C = gpu(1 << 20);
+  const uint64_t Cycles = run(1024, 1 << 20, 2, Merge);
+  EXPECT_GE(Cycles, 4 * C.DramLatency);
+  EXPECT_LT(Cycles, 4 * C.DramLatency + 100);
+}

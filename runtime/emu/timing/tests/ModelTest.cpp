@@ -155,19 +155,20 @@ TEST(TimingModel, BankConflictsCostCycles) {
 
 TEST(TimingModel, SimulatedSmsShareTheL2) {
   // Two CTAs on two SMs. CTA 0 loads line 7 (a miss in L1 and L2: DRAM).
-  // CTA 1 loads line 7 or line 9, then runs a long chain, so that its SM
-  // ends last. Line 7 is in the L2 CTA 0 brought it to (the SMs share it),
-  // line 9 is not: the launch differs by exactly DRAM less L2 latency. The
-  // traces are submitted last CTA first; the L2 must still see CTA 0 first.
+  // CTA 1 runs a long chain, so that its SM ends last and CTA 0's fetch is
+  // back, then loads line 7 or line 9. Line 7 is in the L2 CTA 0 brought
+  // it to (the SMs share it), line 9 is not: the launch differs by exactly
+  // DRAM less L2 latency. The traces are submitted last CTA first; the L2
+  // must still see CTA 0 first.
   Config C = oneSm();
   C.Sms = 2;
   auto Run = [&](uint64_t Line) {
     WarpTrace First, Second;
     addGlobal(First, 7);
     add(First, UseLoad);
+    add(Second, FmaChain, 200);
     addGlobal(Second, Line);
     add(Second, UseLoad);
-    add(Second, FmaChain, 200);
     return model(C, {cta({First}), cta({Second})}, 32).Time.Cycles;
   };
   uint64_t Hit = Run(7), Miss = Run(9);

@@ -18,6 +18,10 @@ H = "include/warpscope/Emu/TimingConfig.h"
 M = "include/warpscope/Emu/TimingModel.h"
 BUGS = [
     # SMs paced in modeled time (Model.cpp pace, SmSim.h, L2ShareTest.cpp).
+    (T + "MemorySide.cpp", "Due = std::max(Due, *D);", "Due = 0;",
+     "ALoadOfALineOnItsWayFromDramWaitsForIt"),
+    (T + "MemorySide.cpp", "*Fetching[K] = std::max(*Fetching[K], Back);", "*Fetching[K] = 0;",
+     "ALoadOfALineOnItsWayFromDramWaitsForIt"),
     (T + "Model.cpp", "const uint64_t Limit = Least + PaceWindow;",
      "const uint64_t Limit = Never;", "AnSmFindsALineAnotherFetchedEarlierInModeledTime"),
     (T + "SmSim.h", "uint64_t Limit = 0;", "uint64_t Limit = Never;",
