@@ -360,6 +360,10 @@ bool interruptGraceOver();
 /// WARPSCOPE_EMU_PC_SAMPLING / WARPSCOPE_SAMPLING_PERIOD; a bad
 /// configuration is one line and the run goes on without the model.
 void readModelSettings(ModuleImpl &M, support::SettingsReader &R);
+/// The timing model's view of PM's code (ModelCode.cpp): a StaticInst per
+/// instruction, probes' instructions free unless ProbesModeled.
+std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM,
+                                          bool ProbesModeled);
 /// runGrid with the model's sinks; fills Rec's modeled time.
 void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
                 uint32_t RegistersPerThread, LaunchRecord &Rec);
