@@ -186,9 +186,10 @@ bool sharedAtomicLoops(uint8_t Sub, Ty T) {
   return false;
 }
 
-// Memory instructions: the kind of access and its space.
-void describeMemory(const Function &F, const Inst &I, PtxUnit Unit,
-                    StaticInst &S, uint32_t &AddrSrc) {
+// Memory instructions: the kind of access and its space. Opcode: I's PTX
+// opcode.
+void describeMemory(const Function &F, const Inst &I, std::string_view Opcode,
+                    PtxUnit Unit, StaticInst &S, uint32_t &AddrSrc) {
   AddrSrc = I.Addr;
   switch (Unit) {
   case PtxUnit::Load:
@@ -215,8 +216,9 @@ void describeMemory(const Function &F, const Inst &I, PtxUnit Unit,
     S.MergesLanes = I.Space == SpShared && I.Sub == AtAdd && !tyFloat(I.T) &&
                     !S.Returns && I.NS > 0 && constantSlot(F, I.S[0]) == 1;
     return;
-  case PtxUnit::AsyncCopy: // its commit and wait forms are free forms
-    S.K = Kind::Load;
+  case PtxUnit::AsyncCopy: // its lines: MemCount.cpp, cpAsyncTraced
+    S.K = Kind::AsyncCopy;
+    S.BypassL1 = ptxHasModifier(Opcode, "cg");
     return;
   case PtxUnit::Texture:
     if (I.Op == OpSust) {
@@ -234,11 +236,13 @@ void describeMemory(const Function &F, const Inst &I, PtxUnit Unit,
 }
 
 // Prev: the instruction the model sees before I in the code (null at the
-// function's start), which skips free probe instructions. Unit: ptxUnitOf()
-// of I's PTX opcode (the opcode table, warpscope/ABI/PtxOpcodes.def, whose
-// free forms, bar.warp.sync and cp.async's commit and wait, are Free).
+// function's start), which skips free probe instructions. Opcode: I's PTX
+// opcode, whose unit is ptxUnitOf()'s (the opcode table,
+// warpscope/ABI/PtxOpcodes.def, whose forms refine a row: bar.warp.sync is
+// Free, cp.async's commit and wait are AsyncGroup).
 StaticInst describe(const Function &F, const Inst &I, const Inst *Prev,
-                    PtxUnit Unit) {
+                    std::string_view Opcode) {
+  PtxUnit Unit = ptxUnitOf(Opcode);
   StaticInst S;
   auto Src = [&](uint32_t Slot) {
     if (Slot >= FirstRegSlot && S.NSrc < 8)
@@ -264,10 +268,16 @@ StaticInst describe(const Function &F, const Inst &I, const Inst *Prev,
   case PtxUnit::Texture:
   case PtxUnit::Matrix: {
     uint32_t AddrSrc;
-    describeMemory(F, I, Unit, S, AddrSrc);
+    describeMemory(F, I, Opcode, Unit, S, AddrSrc);
     Src(AddrSrc);
     return S;
   }
+  case PtxUnit::AsyncGroup:
+    S.K = I.Sub == AsyncCommit ? Kind::AsyncCommit : Kind::AsyncWait;
+    S.AsyncAll = I.Sub == AsyncWaitAll;
+    S.AsyncKeep =
+        I.Sub == AsyncWaitGroup ? (uint8_t)std::min<int64_t>(I.Off, 255) : 0;
+    return S;
   case PtxUnit::Shuffle:
     // Through the MIO like a shared access: short scoreboard.
     S.K = Kind::Load;
@@ -440,7 +450,7 @@ std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM,
     const Inst *Prev = nullptr;
     for (size_t K = 0; K < F->Code.size(); ++K) {
       const Inst &I = F->Code[K];
-      C->Table.push_back(describe(*F, I, Prev, ptxUnitOf(F->Opcodes[K])));
+      C->Table.push_back(describe(*F, I, Prev, F->Opcodes[K]));
       C->Table.back().Code = Code;
       const bool Probe = F->Instrumentation[K];
       C->HasProbes |= Probe;
@@ -452,7 +462,7 @@ std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM,
       Prev = &I;
       Kind Kd = C->Table.back().K;
       C->Roles.push_back(Kd == Kind::Load || Kd == Kind::Store ||
-                                 Kd == Kind::Atomic
+                                 Kd == Kind::Atomic || Kd == Kind::AsyncCopy
                              ? ModelCode::Memory
                              : ModelCode::Op);
     }
