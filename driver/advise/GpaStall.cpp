@@ -98,7 +98,7 @@ void registerIncrease(const Inputs &In, const KernelView &V, Match &M) {
 
 /// The instruction a kernel's warps start at in the timing model: its first
 /// one after the parameter reads, which SASS folds into operands (the
-/// model's vanishing instructions, runtime/emu/core/TimingSink.cpp).
+/// model's vanishing instructions, runtime/emu/core/ModelCode.cpp).
 unsigned modelEntry(const Function &F) {
   unsigned I = 0;
   while (I < F.Instrs.size() &&

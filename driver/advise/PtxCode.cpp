@@ -77,6 +77,7 @@ void classifyPtx(Instr &I) {
     Mem(ptxSpace(Op), Base == "atom", true);
     I.Atomic = true;
     return;
+  case PtxUnit::AsyncGroup:
   case PtxUnit::AsyncCopy:
     if (Op.starts_with("cp.async.wait"))
       I.Class = OpClass::Sync;

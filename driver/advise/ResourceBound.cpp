@@ -75,7 +75,8 @@ constexpr Reducible Table[] = {
 
 /// Whether the timing model issues a warp instruction for Opcode: not for
 /// the unit it charges as free (ptxUnitOf: the opcode table's free rows and
-/// free forms, such as bar.warp.sync), and not counted for branches (the
+/// free forms, such as bar.warp.sync; cp.async's commit and wait issue),
+/// and not counted for branches (the
 /// unconditional half of a PTX branch pair is free), so the count is at
 /// most what the model issues.
 bool issues(StringRef Opcode) {

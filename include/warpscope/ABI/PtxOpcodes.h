@@ -1,8 +1,8 @@
 //===- PtxOpcodes.h - The PTX opcode table (PtxOpcodes.def) ---------------===//
 //
 // One row per PTX base name: its instruction-mix class, the unit it executes
-// on and its floating-point operations; and the free forms, which run no
-// SASS although their row's unit is not Free (bar.warp.sync). The
+// on and its floating-point operations; and the forms that execute on
+// another unit than their row's (bar.warp.sync: none, Free). The
 // histograms, the advisor and the timing model read these rows and refine
 // them only by modifiers, so an opcode's class is written once
 // (PtxOpcodes.def).
@@ -48,14 +48,17 @@ enum class PtxUnit : uint8_t {
   Store,     ///< a memory write
   Atomic,    ///< a read-modify-write in memory
   AsyncCopy, ///< cp.async: a global read and a shared write
-  Texture,   ///< the texture path
-  Matrix,    ///< wmma: a load, a store or a tensor operation by modifier
-  Tensor,    ///< the tensor pipe
-  Shuffle,   ///< a warp exchange through the MIO (as a shared access)
-  Barrier,   ///< a CTA barrier
-  Fence,     ///< a memory fence
-  Branch,    ///< a branch, call or return
-  Exit       ///< the thread ends
+  /// cp.async.commit_group / wait_group / wait_all: a group of the warp's
+  /// copies closed, or waited for
+  AsyncGroup,
+  Texture, ///< the texture path
+  Matrix,  ///< wmma: a load, a store or a tensor operation by modifier
+  Tensor,  ///< the tensor pipe
+  Shuffle, ///< a warp exchange through the MIO (as a shared access)
+  Barrier, ///< a CTA barrier
+  Fence,   ///< a memory fence
+  Branch,  ///< a branch, call or return
+  Exit     ///< the thread ends
 };
 
 enum class PtxOpcode : uint8_t {
@@ -104,15 +107,17 @@ inline const PtxOpcodeInfo &ptxOpcodeOf(std::string_view Opcode) {
   return ptxOpcodeInfo(lookupPtxOpcode(ptxBaseName(Opcode)));
 }
 
-/// A form of a row that runs no SASS the timing model counts, named by one
-/// of its modifiers (PtxOpcodes.def, WARPSCOPE_PTX_FREE_FORM).
-struct PtxFreeForm {
+/// A form of a row that executes on another unit than the row's, named by
+/// one of its modifiers (PtxOpcodes.def, WARPSCOPE_PTX_FORM).
+struct PtxForm {
   std::string_view Spelling;
   std::string_view Modifier;
+  PtxUnit Unit;
 };
 
-inline constexpr PtxFreeForm PtxFreeForms[] = {
-#define WARPSCOPE_PTX_FREE_FORM(Spelling, Modifier) {Spelling, Modifier},
+inline constexpr PtxForm PtxForms[] = {
+#define WARPSCOPE_PTX_FORM(Spelling, Modifier, Unit)                           \
+  {Spelling, Modifier, PtxUnit::Unit},
 #include "warpscope/ABI/PtxOpcodes.def"
 };
 
@@ -131,15 +136,15 @@ inline bool ptxHasModifier(std::string_view Opcode, std::string_view Modifier) {
   return false;
 }
 
-/// The unit a whole opcode executes on: its row's, or Free for a free form
-/// (bar.warp.sync, cp.async.commit_group, ...). The timing model charges by
-/// it and the advisor's issue floor counts by it, so both agree on which
-/// instructions issue.
+/// The unit a whole opcode executes on: its form's (Free for bar.warp.sync,
+/// AsyncGroup for cp.async.commit_group, ...) or its row's. The timing model
+/// charges by it and the advisor's issue floor counts by it, so both agree
+/// on which instructions issue.
 inline PtxUnit ptxUnitOf(std::string_view Opcode) {
   const std::string_view Base = ptxBaseName(Opcode);
-  for (const PtxFreeForm &Form : PtxFreeForms)
+  for (const PtxForm &Form : PtxForms)
     if (Form.Spelling == Base && ptxHasModifier(Opcode, Form.Modifier))
-      return PtxUnit::Free;
+      return Form.Unit;
   return ptxOpcodeInfo(lookupPtxOpcode(Base)).Unit;
 }
 

@@ -31,15 +31,25 @@
 namespace warpscope::emu::timing {
 
 enum class Kind : uint8_t {
-  Alu,     ///< goes to Pipe, fixed or variable latency by pipe
-  Load,    ///< ld (MemOp says where), tex, ldmatrix, wmma.load
-  Store,   ///< st, wmma.store
-  Atomic,  ///< atom, red
+  Alu,    ///< goes to Pipe, fixed or variable latency by pipe
+  Load,   ///< ld (MemOp says where), tex, ldmatrix, wmma.load
+  Store,  ///< st, wmma.store
+  Atomic, ///< atom, red
+  /// cp.async (LDGSTS): a global read written to shared memory. No register
+  /// waits for it; its completion joins the warp's open group. (The memory
+  /// kinds, Load to AsyncCopy, are consecutive: SmSim::ready tests a range.)
+  AsyncCopy,
   Barrier, ///< bar.sync / barrier.sync / bar.red
   Arrive,  ///< bar.arrive
   Branch,  ///< bra, brx, call, ret
   Exit,    ///< exit (and ret of the kernel)
   Fence,   ///< membar / fence
+  /// cp.async.commit_group (LDGDEPBAR): closes the warp's open group.
+  AsyncCommit,
+  /// cp.async.wait_group N (DEPBAR.LE SB0, N) / wait_all: the warp's next
+  /// instruction waits until all but its N latest committed groups
+  /// (wait_all: every copy it issued) are done.
+  AsyncWait,
 };
 
 enum class Space : uint8_t { Global, Shared, Local, Const };
@@ -94,6 +104,13 @@ struct StaticInst {
   /// the branch waits for the table entry (short scoreboard) until the
   /// index's ready cycle plus an integer op and a constant load.
   bool JumpTable = false;
+  /// cp.async.cg: cached in L2 only, its lines bypass the L1.
+  bool BypassL1 = false;
+  /// AsyncWait: wait_all (the open group too, AsyncKeep 0), and the latest
+  /// committed groups it does not wait for (wait_group's N, at most 255:
+  /// one byte keeps the struct at 80 bytes, which the cycle loop indexes).
+  bool AsyncAll = false;
+  uint8_t AsyncKeep = 0;
   uint8_t NDst = 0, NSrc = 0;
   uint32_t Dst[4] = {}, Src[8] = {};          ///< register slots
   uint32_t BarrierId = 0, BarrierThreads = 0; ///< 0 threads: the whole CTA
@@ -144,6 +161,11 @@ inline uint64_t lineOf(uint64_t Entry) {
 inline unsigned sectorsOf(uint64_t Entry) {
   const unsigned M = (unsigned)(Entry >> SectorShift);
   return M ? M : 0xfu;
+}
+/// The sectors of a 4-bit mask (__builtin_popcount is a library call
+/// without the popcnt instruction).
+inline unsigned sectorCount(unsigned Mask) {
+  return (0x4332322132212110ull >> (Mask * 4)) & 15;
 }
 
 struct TraceOp {

@@ -194,10 +194,22 @@ bool InstDecoder::barrier() {
 
 // cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size
 // {, src-size | , ignore-src}: performed at issue (Memory.cpp,
-// execCpAsync); commit_group/wait_group/wait_all are then nops.
+// execCpAsync); commit_group/wait_group/wait_all then do nothing, but the
+// timing model keeps the groups (OpCpAsyncGroup).
 bool InstDecoder::asyncCopy() {
-  if (Md.has("commit_group") || Md.has("wait_group") || Md.has("wait_all")) {
-    I.Op = OpNop;
+  if (Md.has("commit_group") || Md.has("wait_all")) {
+    I.Op = OpCpAsyncGroup;
+    I.Sub = Md.has("wait_all") ? AsyncWaitAll : AsyncCommit;
+    return true;
+  }
+  if (Md.has("wait_group")) {
+    int64_t N = 0;
+    if (Ops.size() != 1 || Ops[0].Kind != RawOp::Num ||
+        !parseIntLit(Ops[0].Name, N) || N < 0)
+      fail("'" + Opc + "' expects a literal count of groups");
+    I.Op = OpCpAsyncGroup;
+    I.Sub = AsyncWaitGroup;
+    I.Off = N;
     return true;
   }
   if (Md.has("bulk") || Md.has("mbarrier") || spaceOf(Md) != SpShared ||

@@ -114,7 +114,7 @@ public:
   }
 };
 
-/// The timing model's view of a module's code (TimingSink.cpp): one
+/// The timing model's view of a module's code (ModelCode.cpp): one
 /// StaticInst per instruction of every function, function after function.
 struct ModelCode {
   /// What the trace does with an instruction: records it, records it with

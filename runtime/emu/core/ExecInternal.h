@@ -301,6 +301,13 @@ private:
   bool inShared(const Inst &I, const uint8_t *H) const;
   void atomAddVecF32(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   void execCpAsync(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
+  /// The bytes a cp.async lane reads from global memory, its src-size (or
+  /// none, by the ignore-src predicate) up to cp-size; the rest is zeroed.
+  static unsigned cpAsyncBytes(const Inst &I, uint64_t SrcSize) {
+    if (I.Bool) // ignore-src predicate
+      return ((SrcSize & 1) != 0) != ((I.Flags & FNegC) != 0) ? 0 : I.Sub;
+    return (unsigned)std::min<uint64_t>((uint32_t)SrcSize, I.Sub);
+  }
   /// A matrix operation's element at address A (bounds checked as ld/st).
   uint8_t *elemAddr(Warp &W, Frame &Fr, const Inst &I, uint8_t Space,
                     uint64_t A, int L, unsigned Size);
@@ -315,6 +322,7 @@ private:
   void countMemUntraced(Warp &W, Frame &Fr, const Inst &I, uint32_t EM);
   [[gnu::noinline]] void countMemTraced(Warp &W, Frame &Fr, const Inst &I,
                                         uint32_t EM);
+  [[gnu::noinline]] void cpAsyncTraced(Frame &Fr, const Inst &I, uint32_t EM);
   void atomicLanes(const Frame &Fr, const Inst &I, uint32_t EM, uint64_t *G,
                    uint64_t *S, TraceSink::AtomicLanes &Out);
   // Racecheck.cpp
@@ -360,6 +368,10 @@ bool interruptGraceOver();
 /// WARPSCOPE_EMU_PC_SAMPLING / WARPSCOPE_SAMPLING_PERIOD; a bad
 /// configuration is one line and the run goes on without the model.
 void readModelSettings(ModuleImpl &M, support::SettingsReader &R);
+/// The timing model's view of PM's code (ModelCode.cpp): a StaticInst per
+/// instruction, probes' instructions free unless ProbesModeled.
+std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM,
+                                          bool ProbesModeled);
 /// runGrid with the model's sinks; fills Rec's modeled time.
 void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
                 uint32_t RegistersPerThread, LaunchRecord &Rec);

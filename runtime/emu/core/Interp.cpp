@@ -110,6 +110,7 @@ void Launcher::exec(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   };
   switch (I.Op) {
   case OpNop:
+  case OpCpAsyncGroup: // the copy was done at issue (execCpAsync)
     return;
   case OpFence:
     std::atomic_thread_fence(std::memory_order_seq_cst);

@@ -395,6 +395,62 @@ void Launcher::atomicLanes(const Frame &Fr, const Inst &I, uint32_t EM,
   Out.Shared = S;
 }
 
+namespace {
+
+// The distinct 128-byte lines of the lanes' accesses, each with the 32-byte
+// sectors the lanes touch in it (the caches fill sectors, not lines:
+// timing::sectorsOf), sorted by line, into Lines (64): their number.
+// Access(L, Ad, Size) gives lane L's address and bytes, false to skip it.
+template <class LaneAccess>
+[[gnu::always_inline]] inline unsigned laneLines(uint32_t EM, LaneAccess Access,
+                                                 uint64_t *Lines) {
+  constexpr uint64_t LineBits = (uint64_t(1) << timing::SectorShift) - 1;
+  unsigned N = 0;
+  bool Ascending = true;
+  auto Add = [&](uint64_t L, uint64_t Mask) {
+    Mask <<= timing::SectorShift;
+    if (N && (Lines[N - 1] & LineBits) == L) {
+      Lines[N - 1] |= Mask;
+      return;
+    }
+    Ascending &= N == 0 || (Lines[N - 1] & LineBits) < L;
+    Lines[N++] = L | Mask;
+  };
+  for (uint32_t R = EM; R && N + 2 <= 64; R &= R - 1) {
+    uint64_t Ad;
+    unsigned Size;
+    if (!Access(__builtin_ctz(R), Ad, Size))
+      continue;
+    const uint64_t End = Ad + std::max(Size, 1u) - 1;
+    if (Ad >> 5 == End >> 5) { // one sector, as usual
+      Add(Ad >> 7, 1u << ((Ad >> 5) & 3));
+      continue;
+    }
+    for (uint64_t L = Ad >> 7; L <= End >> 7; ++L) {
+      const unsigned First = L == Ad >> 7 ? (Ad >> 5) & 3 : 0;
+      const unsigned Last = L == End >> 7 ? (End >> 5) & 3 : 3;
+      Add(L, (2u << Last) - (1u << First));
+    }
+  }
+  // Lanes usually come in ascending order: then the lines are distinct
+  // and sorted already; else sort by line and merge their sectors.
+  if (!Ascending) {
+    std::sort(Lines, Lines + N, [&](uint64_t X, uint64_t Y) {
+      return (X & LineBits) < (Y & LineBits);
+    });
+    unsigned Out = 0;
+    for (unsigned K = 0; K < N; ++K)
+      if (Out && (Lines[Out - 1] & LineBits) == (Lines[K] & LineBits))
+        Lines[Out - 1] |= Lines[K];
+      else
+        Lines[Out++] = Lines[K];
+    N = Out;
+  }
+  return N;
+}
+
+} // namespace
+
 // For the timing model: the counts this execution added and the distinct
 // 128-byte lines of its global and local lanes (shared lanes have none).
 void Launcher::countMemTraced(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
@@ -414,54 +470,51 @@ void Launcher::countMemTraced(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
     const unsigned Size =
         tySize(I.T) * (I.Op == OpLd || I.Op == OpSt || Atomic ? I.Vec : 1);
     const uint64_t ShLo = (uint64_t)(uintptr_t)Shared;
-    // Each line with the 32-byte sectors the lanes touch in it (the
-    // caches fill sectors, not lines: timing::sectorsOf).
-    constexpr uint64_t LineBits = (uint64_t(1) << timing::SectorShift) - 1;
-    bool Ascending = true;
-    auto Add = [&](uint64_t L, uint64_t Mask) {
-      Mask <<= timing::SectorShift;
-      if (N && (Lines[N - 1] & LineBits) == L) {
-        Lines[N - 1] |= Mask;
-        return;
-      }
-      Ascending &= N == 0 || (Lines[N - 1] & LineBits) < L;
-      Lines[N++] = L | Mask;
-    };
-    for (uint32_t R = EM; R && N + 2 <= 64; R &= R - 1) {
-      uint64_t Ad = A[__builtin_ctz(R)] + (uint64_t)I.Off;
-      if (I.Space == SpGeneric && Ad - ShLo < SharedSize)
-        continue;
-      const uint64_t End = Ad + std::max(Size, 1u) - 1;
-      if (Ad >> 5 == End >> 5) { // one sector, as usual
-        Add(Ad >> 7, 1u << ((Ad >> 5) & 3));
-        continue;
-      }
-      for (uint64_t L = Ad >> 7; L <= End >> 7; ++L) {
-        const unsigned First = L == Ad >> 7 ? (Ad >> 5) & 3 : 0;
-        const unsigned Last = L == End >> 7 ? (End >> 5) & 3 : 3;
-        Add(L, (2u << Last) - (1u << First));
-      }
-    }
-    // Lanes usually come in ascending order: then the lines are distinct
-    // and sorted already; else sort by line and merge their sectors.
-    if (!Ascending) {
-      std::sort(Lines, Lines + N, [&](uint64_t X, uint64_t Y) {
-        return (X & LineBits) < (Y & LineBits);
-      });
-      unsigned Out = 0;
-      for (unsigned K = 0; K < N; ++K)
-        if (Out && (Lines[Out - 1] & LineBits) == (Lines[K] & LineBits))
-          Lines[Out - 1] |= Lines[K];
-        else
-          Lines[Out++] = Lines[K];
-      N = Out;
-    }
+    const bool Generic = I.Space == SpGeneric;
+    N = laneLines(
+        EM,
+        [&](int L, uint64_t &Ad, unsigned &Bytes) {
+          Ad = A[L] + (uint64_t)I.Off;
+          Bytes = Size;
+          return !(Generic && Ad - ShLo < SharedSize);
+        },
+        Lines);
   }
   TraceSink::AtomicLanes AL;
   uint64_t G[32], S[32];
   if (I.Op == OpAtom || I.Op == OpRed)
     atomicLanes(Fr, I, EM, G, S, AL);
   Trace->memory(D, Lines, N, AL);
+}
+
+// For the timing model only (the exact counts leave cp.async out): the
+// lines a cp.async reads, as a global load of each lane's src-size bytes
+// (none when it zero-fills) would touch them, and its write to shared
+// memory as one wavefront per 128 bytes the warp writes (a conflict-free
+// store's; the destination's banks are not looked at).
+void Launcher::cpAsyncTraced(Frame &Fr, const Inst &I, uint32_t EM) {
+  if (!EM)
+    return;
+  const uint64_t *R = Fr.Regs.data();
+  const uint64_t *Src = R + (size_t)I.S[0] * 32;
+  const uint64_t *SrcSize = R + (size_t)I.S[1] * 32;
+  const uint64_t *SrcOff = R + (size_t)I.S[2] * 32;
+  uint64_t Lines[64];
+  const unsigned N = laneLines(
+      EM,
+      [&](int L, uint64_t &Ad, unsigned &Bytes) {
+        Ad = Src[L] + SrcOff[L];
+        Bytes = cpAsyncBytes(I, SrcSize[L]);
+        return Bytes != 0;
+      },
+      Lines);
+  MemCounts D;
+  for (unsigned K = 0; K < N; ++K)
+    D.GlobalSectors += timing::sectorCount(timing::sectorsOf(Lines[K]));
+  D.GlobalRequests = N != 0;
+  D.SharedRequests = 1;
+  D.SharedWavefronts = ((unsigned)__builtin_popcount(EM) * I.Sub + 127) / 128;
+  Trace->memory(D, Lines, N, TraceSink::AtomicLanes());
 }
 
 } // namespace warpscope::emu::core

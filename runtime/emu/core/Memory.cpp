@@ -606,14 +606,12 @@ void Launcher::execCpAsync(Warp &W, Frame &Fr, const Inst &I, uint32_t EM) {
   const unsigned Size = I.Sub;
   if (__builtin_expect(Race, 0)) // the destination is written at issue
     raceAccess(W, Fr, I, EM, SpShared, Size, RaceWrite);
+  if (__builtin_expect(Tracing, 0)) // its lines, for the timing model
+    cpAsyncTraced(Fr, I, EM);
   for (int L = 0; L < 32; ++L) {
     if (!((EM >> L) & 1))
       continue;
-    unsigned N;
-    if (I.Bool) // ignore-src predicate
-      N = ((SrcSize[L] & 1) != 0) != ((I.Flags & FNegC) != 0) ? 0 : Size;
-    else
-      N = (unsigned)std::min<uint64_t>((uint32_t)SrcSize[L], Size);
+    const unsigned N = cpAsyncBytes(I, SrcSize[L]);
     uint8_t *D = addr(W, Fr, I, SpShared, Dst[L] + (uint64_t)I.Off, L, Size);
     uint8_t Buf[16] = {};
     if (N)

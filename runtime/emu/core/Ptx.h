@@ -148,6 +148,10 @@ enum Op : uint16_t {
   OpCvtTf32, // cvt.{rna,rn,rz}.tf32.f32 (Rnd)
   OpCpAsync, // Addr/Off: shared dst; S0: global src base; S2: src offset;
              // S1: src-size, or (Bool 1) the ignore-src predicate; Sub: cp-size
+  // cp.async.commit_group / wait_group N / wait_all (Sub: AsyncGroupForm;
+  // Off: N): nothing to do, the copy is done at issue; the timing model's
+  // groups (ModelCode.cpp).
+  OpCpAsyncGroup,
   // Warp matrix operations, collective over the warp (MatrixOps.cpp). Their
   // long operand lists live in Function::MatrixSlots from ArgBegin.
   OpMma,       // mma.sync: Sub = MatrixShape
@@ -274,6 +278,9 @@ constexpr uint32_t NoTarget = 0xffffffffu;
 /// A function's "address" (mov of a function symbol, vtable initializers):
 /// FunctionAddressBase + function index. Indirect calls map it back.
 constexpr uint64_t FunctionAddressBase = 0x1000;
+
+/// Inst::Sub of OpCpAsyncGroup.
+enum AsyncGroupForm : uint8_t { AsyncCommit, AsyncWaitGroup, AsyncWaitAll };
 
 struct Inst {
   uint16_t Op = OpNop;

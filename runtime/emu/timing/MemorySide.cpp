@@ -62,12 +62,6 @@ uint64_t setOf(uint64_t Line, uint64_t Sets) {
   return (Line - Row * Sets + ((Row * 0x9E3779B97F4A7C15ull) >> 32)) % Sets;
 }
 
-// The sectors of a 4-bit mask (__builtin_popcount is a library call
-// without the popcnt instruction).
-unsigned sectorCount(unsigned Mask) {
-  return (0x4332322132212110ull >> (Mask * 4)) & 15;
-}
-
 // Direct-mapped tables of atomic addresses (AtomicOwners, AtomicFree).
 constexpr unsigned AtomicSlotBits = 12;
 size_t atomicSlot(uint64_t Addr) {
@@ -322,8 +316,8 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
   if (M.Off)
     return T + 1; // guarded off: issues, touches nothing
   if (!M.Counted) {
-    // No exact counts for this instruction (cp.async, ldmatrix, wmma, tex,
-    // const): a typical cost of its space.
+    // No exact counts for this instruction (ldmatrix, wmma, tex, const): a
+    // typical cost of its space.
     switch (SI.Sp) {
     case Space::Shared:
       return T + (uint64_t)C->SharedLatency + 3;
@@ -373,7 +367,7 @@ uint64_t MemorySide::access(const StaticInst &SI, const MemAccess &M,
     const unsigned Want = sectorsOf(Entry);
     Asked += sectorCount(Want);
     unsigned Miss = Want;
-    if (!Store) {
+    if (!Store && !SI.BypassL1) {
       L1.access(Entry, true);
       Miss = L1.missing();
       for (unsigned B = Want & ~Miss; B; B &= B - 1)

@@ -29,6 +29,10 @@
 
 namespace warpscope::emu::timing {
 
+// The cycle loop indexes the table per warp and step: a new field goes in
+// the padding (host time; docs/results/*timing-model-speed*).
+static_assert(sizeof(StaticInst) == 80, "StaticInst grew");
+
 namespace {
 uint64_t ceilCycle(double D) { return (uint64_t)std::ceil(D); }
 } // namespace
@@ -108,6 +112,7 @@ void SmSim::launch(CtaTrace &&T) {
     } else {
       Index = (uint32_t)WarpPool.size();
       WarpPool.emplace_back();
+      Async.emplace_back();
     }
     WarpState &W = WarpPool[Index];
     W.T = &WT;
@@ -117,7 +122,7 @@ void SmSim::launch(CtaTrace &&T) {
     W.Age = NextAge++;
     W.StartAt = Now + (uint64_t)C.WarpStartCycles;
     W.BranchUntil = W.FenceUntil = W.BarUntil = W.StoresDone = W.Hint = 0;
-    W.LoopUntil = 0;
+    W.HoldUntil = 0;
     W.DrainUntil = 0;
     W.AtBar = W.Draining = W.Done = false;
     W.RegReady.assign(NumSlots, 0);
@@ -125,6 +130,8 @@ void SmSim::launch(CtaTrace &&T) {
     W.Ahead.clear();
     W.WalkEnd = 0;
     W.NextResume = 0;
+    Async[Index].Open = 0;
+    Async[Index].Committed.clear();
     skipVanishing(W, Now);
     if (W.Pos == WT.Ops.size()) { // nothing that issues
       FreeWarps.push_back(Index);
@@ -171,9 +178,9 @@ bool SmSim::ready(const WarpState &W, uint64_t T, ModelStall &Why,
     Until = W.BranchUntil;
     return false;
   }
-  if (T < W.LoopUntil) { // spinning in a compare-and-swap loop
-    Why = ModelStall::ShortScoreboard;
-    Until = W.LoopUntil;
+  if (T < W.HoldUntil) { // a compare-and-swap loop, a cp.async wait
+    Why = (ModelStall)W.HoldWhy;
+    Until = W.HoldUntil;
     return false;
   }
   if (T < W.FenceUntil) {
@@ -220,8 +227,7 @@ bool SmSim::ready(const WarpState &W, uint64_t T, ModelStall &Why,
     return false;
   }
   const Smsp &S = Smsps[W.Smsp];
-  const bool IsMem =
-      SI.K == Kind::Load || SI.K == Kind::Store || SI.K == Kind::Atomic;
+  const bool IsMem = SI.K >= Kind::Load && SI.K <= Kind::AsyncCopy;
   const bool Shared = IsMem && SI.Sp == Space::Shared;
   const Pipe P = IsMem ? Pipe::Mem : SI.P;
   if (S.PipeFree[(int)P] > (double)T) {
@@ -481,8 +487,10 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
     if (SI.K == Kind::Atomic)
       W.StoresDone = std::max(W.StoresDone, Done);
     // A compare-and-swap loop is a loop in SASS: the warp goes on after it.
-    if (SI.CasLoop)
-      W.LoopUntil = Done;
+    if (SI.CasLoop) {
+      W.HoldUntil = Done;
+      W.HoldWhy = (uint8_t)ModelStall::ShortScoreboard;
+    }
     bool Short = SI.Sp == Space::Shared || SI.Sp == Space::Const;
     Define(Done,
            Short ? ModelStall::ShortScoreboard : ModelStall::LongScoreboard);
@@ -510,6 +518,34 @@ void SmSim::issue(WarpState &W, Smsp &S, uint64_t T) {
   case Kind::Fence:
     W.FenceUntil = std::max(T + (uint64_t)C.FenceLatency, W.StoresDone);
     break;
+  case Kind::AsyncCopy: {
+    // The warp goes on; its open group is done when the copy is, and it
+    // exits only once the copy landed (drain), as after a store.
+    Occupy(Pipe::Mem);
+    const uint64_t Done = access(W, W.Pos, T);
+    AsyncGroups &G = asyncOf(W);
+    G.Open = std::max(G.Open, Done);
+    W.DrainUntil = std::max(W.DrainUntil, Done);
+    break;
+  }
+  case Kind::AsyncCommit: {
+    AsyncGroups &G = asyncOf(W);
+    G.Committed.push_back(G.Open);
+    G.Open = 0;
+    break;
+  }
+  case Kind::AsyncWait: { // DEPBAR: its groups' copies hold the scoreboard
+    AsyncGroups &G = asyncOf(W);
+    W.HoldUntil = std::max(W.HoldUntil, G.done(SI));
+    W.HoldWhy = (uint8_t)ModelStall::LongScoreboard;
+    if (SI.AsyncAll) {
+      G.Committed.clear();
+      G.Open = 0;
+    } else if (G.Committed.size() > SI.AsyncKeep) {
+      G.Committed.erase(G.Committed.begin(), G.Committed.end() - SI.AsyncKeep);
+    }
+    break;
+  }
   }
   ++W.Pos;
   skipVanishing(W, T + 1);

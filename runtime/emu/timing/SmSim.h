@@ -215,9 +215,11 @@ struct WarpState {
   uint32_t Smsp = 0, Cta = 0, BarId = 0;
   uint64_t Age = 0;
   uint64_t StartAt = 0, BranchUntil = 0, FenceUntil = 0, BarUntil = 0;
-  /// In a compare-and-swap loop (a shared atomic sm_90 has no instruction
-  /// for) until then: its rounds issue, the warp's next instruction waits.
-  uint64_t LoopUntil = 0;
+  /// Its next instruction waits until then, stalled as HoldWhy: in a
+  /// compare-and-swap loop (a shared atomic sm_90 has no instruction for)
+  /// its rounds issue (short_scoreboard); after a cp.async wait (DEPBAR)
+  /// the copies of its groups hold the scoreboard (long_scoreboard).
+  uint64_t HoldUntil = 0;
   /// The code line of its next instruction and the cycle that line is in
   /// its sub-partition's L0 instruction cache (SmSim::fetchNext).
   uint64_t FetchLine = Never, FetchUntil = 0;
@@ -229,6 +231,7 @@ struct WarpState {
   /// release, which resets it).
   uint64_t Hint = 0;
   bool AtBar = false, Draining = false, Done = false;
+  uint8_t HoldWhy = 0; ///< ModelStall, with HoldUntil
   std::vector<uint64_t> RegReady;
   std::vector<uint8_t> RegKind; ///< ModelStall of the pending producer
   /// Loads sent to memory ahead (SmSim::loadAhead, blockAhead): trace
@@ -247,6 +250,22 @@ struct WarpState {
   size_t NextResume = 0;
   uint32_t currentId() const {
     return T->Ops[Pos < T->Ops.size() ? Pos : T->Ops.size() - 1].Id;
+  }
+};
+
+/// A warp's cp.async groups (kept beside WarpState, which the cycle loop
+/// walks, by the same index): the cycle the copies of its open group are
+/// done, and those of each committed group not yet waited for, oldest
+/// first.
+struct AsyncGroups {
+  uint64_t Open = 0;
+  std::vector<uint64_t> Committed;
+  /// The cycle the groups an AsyncWait waits for are done.
+  uint64_t done(const StaticInst &SI) const {
+    uint64_t Done = SI.AsyncAll ? Open : 0;
+    for (size_t K = 0; K + SI.AsyncKeep < Committed.size(); ++K)
+      Done = std::max(Done, Committed[K]);
+    return Done;
   }
 };
 
@@ -386,6 +405,10 @@ private:
   std::map<uint64_t, CtaTrace> Pending;
   std::vector<Cta> Ctas;
   std::vector<WarpState> WarpPool;
+  std::vector<AsyncGroups> Async; ///< by WarpPool index
+  AsyncGroups &asyncOf(const WarpState &W) {
+    return Async[(size_t)(&W - WarpPool.data())];
+  }
   std::vector<uint32_t> FreeWarps;
   std::vector<Smsp> Smsps;
   MemorySide Mem;

@@ -55,7 +55,6 @@ struct Case {
     // Nor the forms the timing model charges nothing for (ptxUnitOf's
     // free forms, PtxOpcodes.def).
     add("bar.warp.sync", 4 * 132 * 8000);
-    add("cp.async.wait_group", 4 * 132 * 8000);
     add("prefetch.global.L2", 4 * 132 * 8000);
     return *this;
   }

@@ -68,7 +68,7 @@ TEST(Atomics, AddF32FlushesSubnormalsOnGlobalMemoryOnly) {
 } // namespace
 
 // Which shared atomics the timing model charges as sm_90's compare-and-swap
-// loop (TimingSink.cpp, sharedAtomicLoops): 32 lanes on one word, ten
+// loop (ModelCode.cpp, sharedAtomicLoops): 32 lanes on one word, ten
 // times. A loop lets one lane of a word store a round (32 rounds of about
 // 75 cycles); one ATOMS takes 32 passes of the pipe.
 

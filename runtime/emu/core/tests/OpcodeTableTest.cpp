@@ -44,19 +44,20 @@ TEST(OpcodeTable, RowsAreConsistent) {
   EXPECT_EQ(ptxOpcodeOf("nosuch.b32").Unit, PtxUnit::Alu);
 }
 
-// A free form (PtxOpcodes.def) refines a row that is not free by one of
-// its modifiers; ptxUnitOf() makes exactly those forms Free.
-TEST(OpcodeTable, FreeFormsRefineRowsByAModifier) {
-  for (const PtxFreeForm &F : PtxFreeForms) {
+// A form (PtxOpcodes.def) refines a row by one of its modifiers to another
+// unit; ptxUnitOf() gives exactly those forms their unit.
+TEST(OpcodeTable, FormsRefineRowsByAModifier) {
+  for (const PtxForm &F : PtxForms) {
     PtxOpcode Row = lookupPtxOpcode(F.Spelling);
     ASSERT_NE(Row, PtxOpcode::Unknown) << F.Spelling << " has no row";
-    EXPECT_NE(ptxOpcodeInfo(Row).Unit, PtxUnit::Free)
-        << F.Spelling << " is free already: its form says nothing";
+    EXPECT_NE(ptxOpcodeInfo(Row).Unit, F.Unit)
+        << F.Spelling << "." << F.Modifier << " is its row's unit already";
     EXPECT_EQ(F.Modifier.find('.'), std::string_view::npos) << F.Modifier;
   }
   EXPECT_EQ(ptxUnitOf("bar.warp.sync"), PtxUnit::Free);
-  EXPECT_EQ(ptxUnitOf("cp.async.commit_group"), PtxUnit::Free);
-  EXPECT_EQ(ptxUnitOf("cp.async.wait_group"), PtxUnit::Free);
+  EXPECT_EQ(ptxUnitOf("cp.async.commit_group"), PtxUnit::AsyncGroup);
+  EXPECT_EQ(ptxUnitOf("cp.async.wait_group"), PtxUnit::AsyncGroup);
+  EXPECT_EQ(ptxUnitOf("cp.async.wait_all"), PtxUnit::AsyncGroup);
   EXPECT_EQ(ptxUnitOf("prefetch.global.L2"), PtxUnit::Free);
   // The rows' other forms keep their unit; a modifier is a whole part.
   EXPECT_EQ(ptxUnitOf("bar.sync"), PtxUnit::Barrier);
@@ -192,12 +193,15 @@ TEST(OpcodeTable, EveryDecodedOpcodeHasARow) {
         EXPECT_EQ(I.Op == OpNop || I.Op == OpWarpSync,
                   ptxUnitOf(Opc) == PtxUnit::Free)
             << "'" << Opc << "': the decoder and the free forms disagree";
-        // cp.async's commit and wait forms decode to no operation, wmma's
-        // multiply to OpMma; otherwise the unit names memory exactly when
-        // the operation accesses it.
+        // The timing model sees cp.async's groups exactly where the table
+        // says they are.
+        EXPECT_EQ(I.Op == OpCpAsyncGroup, ptxUnitOf(Opc) == PtxUnit::AsyncGroup)
+            << "'" << Opc << "': the decoder and the forms disagree";
+        // wmma's multiply decodes to OpMma; otherwise the unit names memory
+        // exactly when the operation accesses it.
         if (I.Op == OpNop || I.Op == OpMma)
           continue;
-        EXPECT_EQ(memoryUnit(ptxOpcodeInfo(Row).Unit), memoryOp(I.Op))
+        EXPECT_EQ(memoryUnit(ptxUnitOf(Opc)), memoryOp(I.Op))
             << "'" << Opc << "': its row's unit and the decoded operation "
             << "disagree on memory";
       }
