@@ -229,7 +229,7 @@ emitLaneGuard(llvm::Instruction *InsertBefore, llvm::StringRef CountersSymbol,
               llvm::ArrayRef<LaneField> Fields, llvm::ArrayRef<uint64_t> Words,
               uint64_t Id, unsigned Guard, uint32_t Limit, bool Packed);
 
-/// The probes' inline asm call (Probes.cpp, also used by LaneCounters.cpp):
+/// The probes' inline asm call (ProbeAsm.cpp, used by every probe builder):
 /// convergent, with side effects; with NumResults > 0 it returns that many
 /// integers of ResultBits bits (a struct when more than one), and with
 /// PassCondition one i1 after them, split into Results.
