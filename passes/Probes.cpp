@@ -158,7 +158,8 @@ Value *warpscope::emitProbe(Instruction *InsertBefore,
     emitProbeAsm(InsertBefore, Text, Constraints, Args, 0, &Results, Pass);
     return Pass ? Results[0] : nullptr;
   }
-  return emitSwitchProbe(InsertBefore, Counters, S);
+  emitSwitchProbe(InsertBefore, Counters, S);
+  return nullptr;
 }
 
 Value *warpscope::emitReplicaBase(Instruction *InsertBefore,

@@ -61,9 +61,10 @@ llvm::StringRef baseConstraint(const CounterArray &C);
 std::string addPopcount(const ProbeSpec &S, llvm::StringRef Mask,
                         llvm::StringRef Addr, llvm::StringRef Pred = "%wsp");
 
-/// emitProbe for a switch (more than two successors; SwitchProbes.cpp).
-llvm::Value *emitSwitchProbe(llvm::Instruction *InsertBefore,
-                             const CounterArray &Counters, const ProbeSpec &S);
+/// emitProbe for a switch (more than two successors; SwitchProbes.cpp): it
+/// passes no condition through.
+void emitSwitchProbe(llvm::Instruction *InsertBefore,
+                     const CounterArray &Counters, const ProbeSpec &S);
 
 } // namespace warpscope::probes
 

@@ -10,6 +10,7 @@
 #include "ProbesImpl.h"
 #include "warpscope/ABI/Abi.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <cassert>
 
 using namespace llvm;
 using namespace warpscope;
@@ -69,79 +70,62 @@ std::string switchCounts(const ProbeSpec &S, const CounterArray &C,
   return T;
 }
 
-/// The branch part; Rec is the byte offset of the record in the array.
-/// Visits and active threads are left out when the block's counts are them.
-std::string branchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
+/// The switch's record; Rec is its byte offset in the array. Visits and
+/// active threads are left out when the block's counts are them.
+std::string switchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
                        StringRef Index) {
   std::string T;
   bool Shared = !S.countsVisits();
   auto Word = [&](unsigned K) { return at(C, Rec + 8 * K); };
   if (!Shared)
     T += formatv("\t@%wsp red.global.add.u64 {0}, 1;\n", Word(BranchVisits));
-  if (S.NumSuccessors == 2) {
-    // One ballot of "goes to successor 0" gives the verdict (divergent iff
-    // neither empty nor the whole mask), successor 0's threads, and whether
-    // any lane arrives at successor 0.
-    // %wsa: leader and some lane to successor 0; %wsd: that and not all.
-    T += formatv("\tvote.sync.ballot.b32 %wsb, {0}{1}, %wsm;\n"
-                 "\tsetp.ne.and.u32 %wsa, %wsb, 0, %wsp;\n"
-                 "\tsetp.ne.and.u32 %wsd, %wsb, %wsm, %wsa;\n",
-                 S.ConditionNegated ? "!" : "", Index);
-    if (S.CountArrivals)
-      T += formatv("\t@%wsa red.global.add.u64 {0}, 1;\n",
-                   Word(BranchSuccessor0Arrivals));
-    T += formatv("\t@%wsd red.global.add.u64 {0}, 1;\n", Word(BranchDivergent));
-    T += addPopcount(S, "%wsb", Word(BranchFirstSuccessor));
+  // Group is each lane's successor group (match.any of its successor index
+  // Succ), the lowest (chain) or highest (value) lane of each group leads it.
+  StringRef Group = "%wsb", Succ = Index;
+  std::string Lead = "\tmov.u32 %wsl, %lanemask_lt;\n"
+                     "\tand.b32 %wsl, %wsl, %wsb;\n"
+                     "\tsetp.eq.u32 %wsq, %wsl, 0;\n";
+  if (S.SwitchValue) {
+    // Lanes with the same value go the same way: the highest lane of each
+    // value's group (match.any) maps it to its successor (the case table,
+    // its instructions that lane's alone) and hands it to the group
+    // (shfl); then the lanes group by successor (several values may share
+    // one).
+    T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n"
+                 "\tbfind.u32 %wsl, %wsb;\n"
+                 "\tmov.u32 %wsn, %laneid;\n"
+                 "\tsetp.eq.u32 %wsq, %wsl, %wsn;\n"
+                 "\t@%wsq mov.u32 %wsi, {1};\n",
+                 Index, S.DefaultSuccessor)
+             .str();
+    T += caseTable(S, Index, "@%wsq ");
+    T += "\tshfl.sync.idx.b32 %wsi, %wsi, %wsl, 31, %wsm;\n"
+         "\tmatch.any.sync.b32 %wsx, %wsi, %wsm;\n";
+    Group = "%wsx";
+    Succ = "%wsi";
+    Lead = "\tbfind.u32 %wsl, %wsx;\n"
+           "\tsetp.eq.u32 %wsq, %wsl, %wsn;\n";
   } else {
-    // A switch: Group is each lane's successor group (match.any of its
-    // successor index Succ), the lowest (chain) or highest (value) lane of
-    // each group leads it.
-    StringRef Group = "%wsb", Succ = Index;
-    std::string Lead = "\tmov.u32 %wsl, %lanemask_lt;\n"
-                       "\tand.b32 %wsl, %wsl, %wsb;\n"
-                       "\tsetp.eq.u32 %wsq, %wsl, 0;\n";
-    if (S.SwitchValue) {
-      // Lanes with the same value go the same way: the highest lane of each
-      // value's group (match.any) maps it to its successor (the case table,
-      // its instructions that lane's alone) and hands it to the group
-      // (shfl); then the lanes group by successor (several values may share
-      // one).
-      T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n"
-                   "\tbfind.u32 %wsl, %wsb;\n"
-                   "\tmov.u32 %wsn, %laneid;\n"
-                   "\tsetp.eq.u32 %wsq, %wsl, %wsn;\n"
-                   "\t@%wsq mov.u32 %wsi, {1};\n",
-                   Index, S.DefaultSuccessor)
+    if (S.SwitchChain && S.AffineCount) {
+      // Every lane maps its value to its successor index: in the range of
+      // cases, AffineFirst + (value - AffineLo); else the default.
+      T += formatv("\tsub.u32 %wsi, {0}, {1};\n"
+                   "\tsetp.lt.u32 %wst, %wsi, {2};\n"
+                   "\tadd.u32 %wsi, %wsi, {3};\n"
+                   "\tselp.u32 %wsi, %wsi, {4}, %wst;\n",
+                   Index, S.AffineLo, S.AffineCount, S.AffineFirst,
+                   S.DefaultSuccessor)
                .str();
-      T += caseTable(S, Index, "@%wsq ");
-      T += "\tshfl.sync.idx.b32 %wsi, %wsi, %wsl, 31, %wsm;\n"
-           "\tmatch.any.sync.b32 %wsx, %wsi, %wsm;\n";
-      Group = "%wsx";
       Succ = "%wsi";
-      Lead = "\tbfind.u32 %wsl, %wsx;\n"
-             "\tsetp.eq.u32 %wsq, %wsl, %wsn;\n";
-    } else {
-      if (S.SwitchChain && S.AffineCount) {
-        // Every lane maps its value to its successor index: in the range of
-        // cases, AffineFirst + (value - AffineLo); else the default.
-        T += formatv("\tsub.u32 %wsi, {0}, {1};\n"
-                     "\tsetp.lt.u32 %wst, %wsi, {2};\n"
-                     "\tadd.u32 %wsi, %wsi, {3};\n"
-                     "\tselp.u32 %wsi, %wsi, {4}, %wst;\n",
-                     Index, S.AffineLo, S.AffineCount, S.AffineFirst,
-                     S.DefaultSuccessor)
-                 .str();
-        Succ = "%wsi";
-      } else if (S.SwitchChain) {
-        // Every lane maps its value to its successor index.
-        T += formatv("\tmov.u32 %wsi, {0};\n", S.DefaultSuccessor).str();
-        T += caseTable(S, Index, "");
-        Succ = "%wsi";
-      }
-      T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n", Succ).str();
+    } else if (S.SwitchChain) {
+      // Every lane maps its value to its successor index.
+      T += formatv("\tmov.u32 %wsi, {0};\n", S.DefaultSuccessor).str();
+      T += caseTable(S, Index, "");
+      Succ = "%wsi";
     }
-    T += switchCounts(S, C, Rec, Group, Succ, Lead);
+    T += formatv("\tmatch.any.sync.b32 %wsb, {0}, %wsm;\n", Succ).str();
   }
+  T += switchCounts(S, C, Rec, Group, Succ, Lead);
   if (!Shared)
     T += addPopcount(S, "%wsm", Word(BranchActiveThreads));
   return T;
@@ -149,14 +133,13 @@ std::string branchBody(const ProbeSpec &S, const CounterArray &C, uint64_t Rec,
 
 } // namespace
 
-Value *probes::emitSwitchProbe(Instruction *InsertBefore,
-                               const CounterArray &Counters,
-                               const ProbeSpec &S) {
-  bool Pass = S.PassCondition && S.BranchWord && S.NumSuccessors == 2;
+void probes::emitSwitchProbe(Instruction *InsertBefore,
+                             const CounterArray &Counters, const ProbeSpec &S) {
+  assert(S.BranchWord && S.NumSuccessors != 2 && "not a two-way branch");
   // A switch: its index is $0, the base $1.
   std::string Text = probePrologue(S) + replicaBase(Counters, "$1");
-  SmallVector<Value *, 2> Args;
-  std::string Constraints;
+  SmallVector<Value *, 2> Args = {S.SuccessorIndex};
+  std::string Constraints = "r";
   if (S.BlockWord) {
     uint64_t Block = 8 * *S.BlockWord;
     Text += formatv("\t@%wsp red.global.add.u64 {0}, 1;\n",
@@ -164,21 +147,11 @@ Value *probes::emitSwitchProbe(Instruction *InsertBefore,
     Text +=
         addPopcount(S, "%wsm", at(Counters, Block + 8 * BlockThreadExecutions));
   }
-  if (S.BranchWord) {
-    Constraints = S.NumSuccessors == 2 ? "b" : "r";
-    Args.push_back(S.SuccessorIndex);
-    Text += branchBody(S, Counters, 8 * *S.BranchWord, Pass ? "$1" : "$0");
-  }
-  // Passed through in the same register (the output is tied to the
-  // input): no instruction.
-  if (Pass)
-    Constraints = "=b,0";
+  Text += switchBody(S, Counters, 8 * *S.BranchWord, "$0");
   if (Counters.Base) {
     Args.push_back(Counters.Base);
     Constraints += ("," + baseConstraint(Counters)).str();
   }
   Text += "\t}";
-  SmallVector<Value *, 1> Results;
-  emitProbeAsm(InsertBefore, Text, Constraints, Args, 0, &Results, Pass);
-  return Pass ? Results[0] : nullptr;
+  emitProbeAsm(InsertBefore, Text, Constraints, Args);
 }
