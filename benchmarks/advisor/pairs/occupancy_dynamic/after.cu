@@ -1,5 +1,5 @@
 // Occupancy limiter: dynamic shared memory sized for the largest case keeps blocks off the SM.
-// after: 8 KB, what the block uses: 8 blocks (64 warps) per SM
+// after: 8 KB: 8 blocks (64 warps) per SM (the block touches 1 KB of it: the advice proposes 1 KB, which also leaves more of the SM to the L1)
 // The pair differs only in the line marked CHANGE (benchmarks/advisor/README.md).
 #include "../../pair.h"
 
