@@ -372,13 +372,14 @@ def evaluate(a):
 
 # ---------------------------------------------------------------- per launch
 
-def read_launches(d):
-    """{(kernel, grid, block): [modeled us]} of one run's ground truth."""
+def read_launches(d, figure=lambda m: m["microseconds"]):
+    """{(kernel, grid, block): [figure(modeled)]} of one run's ground truth
+    (by default the modeled microseconds)."""
     out = defaultdict(list)
     for _, l in wsrun.launches(d):
         if l.get("modeled"):
             key = (l["kernel"], tuple(l["grid"]), tuple(l["block"]))
-            out[key].append(l["modeled"]["microseconds"])
+            out[key].append(figure(l["modeled"]))
     return out
 
 

@@ -30,14 +30,13 @@ import json
 import os
 import statistics
 import sys
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import calibrate  # noqa: E402  (runs a program as the calibration does)
+from model_compare import theil_sen  # noqa: E402
 import compare_devices  # noqa: E402  (the dataset reader)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tools"))
-import wsrun  # noqa: E402  (the run directory's one reader)
 
 DEFAULT_CONFIG = os.path.join(os.path.dirname(os.path.dirname(HERE)), "runtime", "emu",
                               "timing", "configs", "h100-sxm.json")
@@ -58,13 +57,9 @@ def config_with(base, cycles, path):
 def modeled_cycles(d, kernel):
     """{(grid, block): mean modeled SM cycles without the fixed launch cost}
     of the kernel's launches in run directory d."""
-    by = defaultdict(list)
-    for _, l in wsrun.launches(d):
-        m = l.get("modeled")
-        if m and compare_devices.short(l["kernel"]) == kernel:
-            by[(tuple(l["grid"]), tuple(l["block"]))].append(
-                m["cycles"] - m.get("launch_cycles", 0))
-    return {k: statistics.mean(v) for k, v in by.items()}
+    by = calibrate.read_launches(d, lambda m: m["cycles"] - m.get("launch_cycles", 0))
+    return {(g, b): statistics.mean(v) for (k, g, b), v in by.items()
+            if compare_devices.short(k) == kernel}
 
 
 def measured(dataset, program, size_tag, kernel):
@@ -96,13 +91,6 @@ def least_squares(xs, ys):
     return slope, icpt, 1 - res / ss if ss else 1.0
 
 
-def theil_sen(xs, ys):
-    """Median of the pairwise slopes (pairs whose x differ by at least 1)."""
-    s = [(ys[j] - ys[i]) / (xs[j] - xs[i]) for i in range(len(xs))
-         for j in range(i + 1, len(xs)) if abs(xs[j] - xs[i]) >= 1]
-    return statistics.median(s) if s else float("nan")
-
-
 def fit(points, l0, l1):
     """[(key, b, a, y)] and the fits from {key: (m0, m1, measured)}."""
     rows = []
@@ -115,7 +103,9 @@ def fit(points, l0, l1):
             "latencies on their critical path: the kernel cannot separate the latency")
     xs = [r[1] for r in rows]
     ys = [r[3] - r[2] for r in rows]
-    return rows, least_squares(xs, ys), theil_sen(xs, ys)
+    # Pairs of configurations at least one latency apart: b comes from
+    # two runs' difference and repeats up to rounding.
+    return rows, least_squares(xs, ys), theil_sen(xs, ys, min_dx=1)[0]
 
 
 def main():

@@ -215,10 +215,12 @@ def spearman(xs, ys):
     return num / den if den else None
 
 
-def theil_sen(xs, ys):
-    """(slope, intercept) of the Theil-Sen line through the points."""
+def theil_sen(xs, ys, min_dx=0.0):
+    """(slope, intercept) of the Theil-Sen line through the points, over
+    the pairs whose x differ (by at least min_dx when it is given)."""
     sl = [(ys[j] - ys[i]) / (xs[j] - xs[i]) for i in range(len(xs))
-          for j in range(i + 1, len(xs)) if xs[j] != xs[i]]
+          for j in range(i + 1, len(xs))
+          if xs[j] != xs[i] and abs(xs[j] - xs[i]) >= min_dx]
     s = statistics.median(sl)
     return s, statistics.median(y - s * x for x, y in zip(xs, ys))
 
