@@ -10,6 +10,8 @@
 #include "../GroundTruth.h"
 #include "../ProfileModel.h"
 #include "GpaCommon.h"
+#include "ResourceBound.h"
+#include "warpscope/ABI/PtxOpcodes.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <optional>
 #include <set>
@@ -127,16 +129,41 @@ void functionSplit(const Inputs &In, const KernelView &V, Match &M) {
              "kernels, and avoid unrolling cold loops."};
 }
 
+/// Comparison, selection, minimum, maximum and sign operations: exact in
+/// one instruction. A math function made only of them (fmaxf, fabsf,
+/// copysignf, isnan) has no fast variant and no fast-math flag changes it;
+/// inside one that has (sinf's range reduction) they go with the rest.
+bool exactWithoutFastVariant(StringRef Op) {
+  if (Op.starts_with("FMNMX") || Op.starts_with("FSEL") ||
+      Op.starts_with("FSET"))
+    return true;
+  PtxOpcode Id = lookupPtxOpcode(ptxBaseName(Op));
+  return ptxOpcodeInfo(Id).Mix == PtxMix::CompareSelect ||
+         Id == PtxOpcode::Min || Id == PtxOpcode::Max || Id == PtxOpcode::Abs ||
+         Id == PtxOpcode::Neg || Id == PtxOpcode::Copysign;
+}
+
 void fastMath(const Inputs &Ins, const KernelView &V, Match &M) {
+  // Only floating point has fast variants (an integer max has none).
+  auto FloatMath = [&](const FunctionBlame &B, const Instr &In) {
+    StringRef Op(In.Opcode);
+    return (In.Class == OpClass::LongArith || Op.starts_with("F") ||
+            Op.starts_with("MUFU") || Op.contains(".f32") ||
+            Op.contains(".f64") || Op.contains(".approx")) &&
+           isMathCode(Ins, *B.Code, In);
+  };
+  // The lines (the call sites math code was put on) whose math code has an
+  // instruction a fast variant replaces.
+  std::set<std::tuple<const FunctionBlame *, std::string, unsigned>> Fast;
+  eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
+    const Instr &In = B.Code->Instrs[I];
+    if (FloatMath(B, In) && !exactWithoutFastVariant(In.Opcode))
+      Fast.insert({&B, In.File, In.Line});
+  });
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
     const Instr &In = B.Code->Instrs[I];
     double N = B.Stalls[I].Total;
-    // Only floating point has fast variants (an integer max has none).
-    StringRef Op(In.Opcode);
-    bool Float = In.Class == OpClass::LongArith || Op.starts_with("F") ||
-                 Op.starts_with("MUFU") || Op.contains(".f32") ||
-                 Op.contains(".f64") || Op.contains(".approx");
-    if (N > 0 && Float && isMathCode(Ins, *B.Code, In)) {
+    if (N > 0 && FloatMath(B, In) && Fast.count({&B, In.File, In.Line})) {
       M.M += N;
       M.Hotspots.push_back(
           instrHotspot(B, I, N, "CUDA math function code '" + In.Opcode + "'"));
@@ -211,21 +238,55 @@ int invariantStoreLoop(const Function &F, unsigned I) {
   return Nest.front();
 }
 
+/// The share of the kernel's modeled time the chip's L2 needs at least for
+/// the sectors that its stores to a loop-invariant address send there
+/// (exact counts, ResourceBound.h's L2 floor); 0 when unknown: no modeled
+/// time or ground truth, a listing that is not the ground truth's PTX, or a
+/// floor at or above the modeled time (no floor of this run).
+double invariantStoresL2Share(const Inputs &In, const KernelView &V) {
+  auto M = In.ModeledTime.find(V.Kernel);
+  if (!In.GroundTruth || M == In.ModeledTime.end() || !(M->second.Cycles > 0))
+    return 0;
+  double Sectors = 0;
+  for (const FunctionBlame *B : V.Parts) {
+    auto F = In.GroundTruth->Functions.find(B->Code->Name);
+    if (F == In.GroundTruth->Functions.end())
+      continue;
+    unsigned K = 0;
+    for (const TruthInstruction &T : F->second.Insts) {
+      if (T.Instrumentation)
+        continue;
+      if (K >= B->Code->Instrs.size() || T.Opcode != B->Code->Instrs[K].Opcode)
+        return 0;
+      const Instr &Ins = B->Code->Instrs[K];
+      if (globalAccess(Ins) && Ins.Store && !Ins.Load &&
+          invariantStoreLoop(*B->Code, K) >= 0)
+        Sectors += l2Sectors(T);
+      ++K;
+    }
+  }
+  double Share = l2Cycles(In, V.Kernel, Sectors) / M->second.Cycles;
+  return Share < 1 ? Share : 0;
+}
+
 /// Hybrid mode: stores to a loop-invariant address (each trip overwrites
 /// the last) are transactions a register removes. The memory system's
 /// queueing delays every global access, so the memory dependency stalls on
-/// global loads shrink by the share of the kernel's global accesses (exact
-/// warp executions) that those stores are. True when there are such
-/// stores, exact executions or not (their hint goes first).
-bool redundantStores(const KernelView &V, Match &M) {
+/// global loads shrink by the stores' share of the memory system: their
+/// share of the kernel's global accesses (exact warp executions), or, where
+/// larger, the share of the modeled time the L2 needs for their sectors
+/// (stores write through to L2 while loads may hit in L1, so by time the
+/// stores weigh more than by count). True when there are such stores,
+/// exact executions or not (their hint goes first).
+bool redundantStores(const Inputs &In, const KernelView &V, Match &M) {
   double Redundant = 0, Accesses = 0;
   bool Exact = true, Any = false;
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
-    const Instr &In = B.Code->Instrs[I];
-    if (!globalAccess(In))
+    const Instr &Ins = B.Code->Instrs[I];
+    if (!globalAccess(Ins))
       return;
     bool Invariant =
-        In.Store && !In.Load && invariantStoreLoop(*B.Code, I) >= 0;
+        Ins.Store && !Ins.Load && invariantStoreLoop(*B.Code, I) >= 0;
     Any |= Invariant;
     Exact &= B.Executed.size() == B.Code->Instrs.size();
     if (!Exact)
@@ -235,7 +296,20 @@ bool redundantStores(const KernelView &V, Match &M) {
   });
   if (!Exact || Redundant <= 0 || Accesses <= 0)
     return Any;
-  double Share = Redundant / Accesses;
+  const double ByCount = Redundant / Accesses;
+  const double ByTime = invariantStoresL2Share(In, V);
+  const double Share = std::max(ByCount, ByTime);
+  const std::string Why =
+      ByTime > ByCount
+          ? formatv("the L2 needs {0}% of the kernel's modeled time for the "
+                    "sectors of its stores to a loop-invariant address "
+                    "(exact counts)",
+                    formatNumber(100 * ByTime, 1))
+                .str()
+          : formatv("{0}% of the kernel's global accesses are stores to a "
+                    "loop-invariant address (exact warp executions)",
+                    formatNumber(100 * ByCount, 1))
+                .str();
   std::map<std::pair<const FunctionBlame *, unsigned>, double> OnLoad;
   eachEdge(V, [&](const FunctionBlame &B, const BlameEdge &E) {
     const Instr &Def = B.Code->Instrs[E.Def];
@@ -244,13 +318,11 @@ bool redundantStores(const KernelView &V, Match &M) {
   });
   for (auto &[Key, N] : OnLoad) {
     M.M += N * Share;
-    M.Hotspots.push_back(instrHotspot(
-        *Key.first, Key.second, N * Share,
-        formatv("{0} memory dependency stalls on this load; {1}% of the "
-                "kernel's global accesses are stores to a loop-invariant "
-                "address (exact warp executions)",
-                formatNumber(N, 1), formatNumber(100 * Share, 1))
-            .str()));
+    M.Hotspots.push_back(
+        instrHotspot(*Key.first, Key.second, N * Share,
+                     formatv("{0} memory dependency stalls on this load; {1}",
+                             formatNumber(N, 1), Why)
+                         .str()));
   }
   return true;
 }
@@ -293,7 +365,7 @@ void globalTransactions(const Inputs &In, const KernelView &V, Match &M) {
   M.Hints = {"The memory pipeline is saturated by global accesses: use wider "
              "(vector) loads, reuse data through shared memory or registers, "
              "and drop redundant loads."};
-  bool Invariant = redundantStores(V, M);
+  bool Invariant = redundantStores(In, V, M);
   if (Invariant)
     M.Hints.insert(M.Hints.begin(),
                    "A loop stores to the same address on every trip: "

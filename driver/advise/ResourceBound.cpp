@@ -98,18 +98,31 @@ Work kernelWork(const TruthFunction &F) {
     const MemoryCounts &M = I.Mem;
     W.Sectors += double(M.GlobalSectors + M.LocalSectors);
     W.Wavefronts += double(M.SharedWavefronts);
-    // Stores write through to L2; an atomic is done there, one transfer
-    // per distinct address of the warp. Loads may hit in L1: none counted.
-    StringRef Kind = memoryAccessKind(I.Opcode);
-    if (Kind == "store")
-      W.L2Sectors += double(M.GlobalSectors + M.LocalSectors);
-    else if (Kind == "atomic")
-      W.L2Sectors += double(M.AtomicAddresses);
+    W.L2Sectors += l2Sectors(I);
   }
   return W;
 }
 
 } // namespace
+
+double l2Sectors(const TruthInstruction &I) {
+  // Stores write through to L2; an atomic is done there, one transfer per
+  // distinct address of the warp. Loads may hit in L1: none counted.
+  StringRef Kind = memoryAccessKind(I.Opcode);
+  if (Kind == "store")
+    return double(I.Mem.GlobalSectors + I.Mem.LocalSectors);
+  if (Kind == "atomic")
+    return double(I.Mem.AtomicAddresses);
+  return 0;
+}
+
+double l2Cycles(const Inputs &In, const std::string &Kernel, double Sectors) {
+  auto M = In.ModeledTime.find(Kernel);
+  if (M == In.ModeledTime.end())
+    return 0;
+  std::optional<MachineConfig> C = machineConfig(M->second.Config);
+  return C && C->L2BytesPerCycle > 0 ? 32 * Sectors / C->L2BytesPerCycle : 0;
+}
 
 unsigned reducibleResources(const std::string &Optimizer) {
   for (const Reducible &R : Table)

@@ -21,12 +21,25 @@
 #include <string>
 #include <vector>
 
+namespace warpscope {
+struct TruthInstruction;
+} // namespace warpscope
+
 namespace warpscope::advise {
 
 /// The resources whose exact work bounds a kernel's modeled time.
 enum class Resource { Issue, L1, Shared, L2, Count };
 /// "issue", "L1", "shared memory", "L2", as the estimator line says it.
 const char *resourceName(Resource R);
+
+/// The sectors an access sends to the L2, the L2 floor's work: a store's
+/// (written through) and an atomic's distinct addresses (done there); a
+/// load may hit in L1 and counts none.
+double l2Sectors(const TruthInstruction &I);
+
+/// The cycles the chip's L2 needs for Sectors at the throughput of
+/// Kernel's timing-model configuration; 0 without one.
+double l2Cycles(const Inputs &In, const std::string &Kernel, double Sectors);
 
 /// The resources Optimizer's change may reduce the work of (a bit per
 /// Resource); every bit for an optimizer the table does not know, whose
