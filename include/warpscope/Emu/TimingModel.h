@@ -93,10 +93,11 @@ struct StaticInst {
   /// The first instruction of a basic block (a branch target): ptxas
   /// schedules within a block, so no load is issued ahead across it.
   bool Leader = false;
-  /// A global load after which its basic block holds another global load
-  /// that no store, atomic, barrier or fence keeps in place: ptxas issues
-  /// a block's independent loads before their uses, so the model sends the
-  /// later ones ahead with it (Config::BlockLoads).
+  /// A global or shared load after which its basic block holds another
+  /// such load that nothing keeps in place (keepsLoadsAfter,
+  /// keepsSharedLoadsAfter): ptxas issues a block's independent loads
+  /// before their uses, so the model sends the later ones ahead with it
+  /// (Config::BlockLoads).
   bool Hoists = false;
   /// An indirect branch through a jump table (brx.idx): its SASS scales the
   /// index (IMAD.SHL), loads the target from the constant bank (LDC) and
@@ -126,6 +127,14 @@ struct StaticInst {
   bool keepsLoadsAfter() const {
     return K == Kind::Barrier || K == Kind::Arrive || K == Kind::Fence ||
            ((K == Kind::Store || K == Kind::Atomic) && Sp != Space::Shared);
+  }
+  /// Whether ptxas keeps every later shared load after it: what keeps any
+  /// load, and any store, atomic or asynchronous copy (a shared one may
+  /// alias them; nw_tile_diag's SASS issues its step's four independent
+  /// LDS first, up to the STS).
+  bool keepsSharedLoadsAfter() const {
+    return keepsLoadsAfter() || K == Kind::Store || K == Kind::Atomic ||
+           K == Kind::AsyncCopy;
   }
 };
 

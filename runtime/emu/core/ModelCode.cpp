@@ -399,35 +399,40 @@ void markUnrolledLoads(const Function &F, StaticInst *Table, bool Probes) {
 }
 
 // Marks the first instruction of each basic block (StaticInst::Leader: a
-// branch's target) and the global loads after which their block holds
-// another global load with no store or atomic to memory other than shared,
-// barrier, fence, call or compare-and-swap loop between (StaticInst::
-// Hoists), which ptxas may issue before the first load's uses
-// (SmSim::blockAhead decides, per execution, from where the later load's
-// address comes).
+// branch's target) and the global and shared loads after which their block
+// holds another such load with nothing between that keeps it in place (a
+// barrier, fence, call or compare-and-swap loop; for a global load a store
+// or atomic to memory other than shared, for a shared load any store,
+// atomic or asynchronous copy: StaticInst::Hoists), which ptxas may issue
+// before the first load's uses (SmSim::blockAhead decides, per execution,
+// from where the later load's address comes).
 void markBlockLoads(const Function &F, StaticInst *Table, bool Probes) {
   const std::vector<Inst> &Code = F.Code;
   auto Skip = [&](uint32_t J) { return F.Instrumentation[J] && !Probes; };
   for (uint32_t J = 0; J < Code.size(); ++J)
     if (Code[J].Op == OpBra && Code[J].Target < Code.size() && !Skip(J))
       Table[Code[J].Target].Leader = true;
-  auto GlobalLoad = [&](uint32_t J) {
+  auto Load = [&](uint32_t J, timing::Space Sp) {
     const StaticInst &S = Table[J];
-    return S.K == Kind::Load && S.Sp == timing::Space::Global && S.Expand;
+    return S.K == Kind::Load && S.Sp == Sp && S.Expand;
   };
   for (uint32_t K = 0; K < Code.size(); ++K) {
-    if (!GlobalLoad(K) || Skip(K))
+    if ((!Load(K, timing::Space::Global) && !Load(K, timing::Space::Shared)) ||
+        Skip(K))
       continue;
+    bool SharedKept = false;
     for (uint32_t J = K + 1; J < Code.size() && !Table[J].Leader; ++J) {
       if (Skip(J))
         continue;
-      if (GlobalLoad(J)) {
+      if (Load(J, timing::Space::Global) ||
+          (!SharedKept && Load(J, timing::Space::Shared))) {
         Table[K].Hoists = true;
         break;
       }
       const StaticInst &O = Table[J];
       if (O.endsBlock() || O.keepsLoadsAfter())
         break;
+      SharedKept |= O.keepsSharedLoadsAfter();
     }
   }
 }
