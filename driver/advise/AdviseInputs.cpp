@@ -13,20 +13,30 @@ using namespace llvm;
 
 namespace warpscope::advise {
 
-std::vector<double> exactExecutions(const Function &F, const Truth &T) {
+std::vector<const TruthInstruction *> truthInstructions(const Function &F,
+                                                        const Truth &T) {
   auto It = T.Functions.find(F.Name);
   if (It == T.Functions.end())
     return {};
-  std::vector<double> Out;
+  std::vector<const TruthInstruction *> Out;
   for (const TruthInstruction &I : It->second.Insts) {
     if (I.Instrumentation)
       continue;
     if (Out.size() >= F.Instrs.size() ||
         I.Opcode != F.Instrs[Out.size()].Opcode)
       return {};
-    Out.push_back(double(I.Warp));
+    Out.push_back(&I);
   }
-  return Out.size() == F.Instrs.size() ? Out : std::vector<double>();
+  return Out.size() == F.Instrs.size()
+             ? Out
+             : std::vector<const TruthInstruction *>();
+}
+
+std::vector<double> exactExecutions(const Function &F, const Truth &T) {
+  std::vector<double> Out;
+  for (const TruthInstruction *I : truthInstructions(F, T))
+    Out.push_back(double(I->Warp));
+  return Out;
 }
 
 bool blameFunction(const Function &F, const std::vector<const SampledPc *> &Pcs,

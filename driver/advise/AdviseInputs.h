@@ -58,6 +58,10 @@ bool blameFunction(const Function &F, const std::vector<const SampledPc *> &Pcs,
 /// without the instrumentation's); empty when T has no such function or its
 /// opcodes differ from the listing's (another build).
 std::vector<double> exactExecutions(const Function &F, const Truth &T);
+/// The ground truth's instruction of each of F's listing instructions, in
+/// the listing's numbering (instrumentation left out); empty as above.
+std::vector<const TruthInstruction *> truthInstructions(const Function &F,
+                                                        const Truth &T);
 
 /// Each kernel's `launches[].modeled` summed (the timing model's figures,
 /// modeled, never measured), by mangled name: the advice's modeled time

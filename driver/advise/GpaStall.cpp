@@ -9,6 +9,7 @@
 
 #include "../GroundTruth.h"
 #include "../ProfileModel.h"
+#include "AdviseInputs.h"
 #include "GpaCommon.h"
 #include "ResourceBound.h"
 #include "warpscope/ABI/PtxOpcodes.h"
@@ -249,20 +250,17 @@ double invariantStoresL2Share(const Inputs &In, const KernelView &V) {
     return 0;
   double Sectors = 0;
   for (const FunctionBlame *B : V.Parts) {
-    auto F = In.GroundTruth->Functions.find(B->Code->Name);
-    if (F == In.GroundTruth->Functions.end())
+    if (!In.GroundTruth->Functions.count(B->Code->Name))
       continue;
-    unsigned K = 0;
-    for (const TruthInstruction &T : F->second.Insts) {
-      if (T.Instrumentation)
-        continue;
-      if (K >= B->Code->Instrs.size() || T.Opcode != B->Code->Instrs[K].Opcode)
-        return 0;
+    std::vector<const TruthInstruction *> T =
+        truthInstructions(*B->Code, *In.GroundTruth);
+    if (T.empty())
+      return 0;
+    for (unsigned K = 0; K < T.size(); ++K) {
       const Instr &Ins = B->Code->Instrs[K];
       if (globalAccess(Ins) && Ins.Store && !Ins.Load &&
           invariantStoreLoop(*B->Code, K) >= 0)
-        Sectors += l2Sectors(T);
-      ++K;
+        Sectors += l2Sectors(*T[K]);
     }
   }
   double Share = l2Cycles(In, V.Kernel, Sectors) / M->second.Cycles;

@@ -103,6 +103,11 @@ Work kernelWork(const TruthFunction &F) {
   return W;
 }
 
+/// The chip's L2 at C's throughput: cycles for Sectors of 32 bytes.
+double l2CyclesAt(const MachineConfig &C, double Sectors) {
+  return C.L2BytesPerCycle > 0 ? 32 * Sectors / C.L2BytesPerCycle : 0;
+}
+
 } // namespace
 
 double l2Sectors(const TruthInstruction &I) {
@@ -121,7 +126,7 @@ double l2Cycles(const Inputs &In, const std::string &Kernel, double Sectors) {
   if (M == In.ModeledTime.end())
     return 0;
   std::optional<MachineConfig> C = machineConfig(M->second.Config);
-  return C && C->L2BytesPerCycle > 0 ? 32 * Sectors / C->L2BytesPerCycle : 0;
+  return C ? l2CyclesAt(*C, Sectors) : 0;
 }
 
 unsigned reducibleResources(const std::string &Optimizer) {
@@ -175,7 +180,7 @@ std::vector<ResourceFloor> resourceFloors(const Inputs &In,
               formatNumber(W.Wavefronts, 0), formatNumber(Sms))
           .str());
   if (C->L2BytesPerCycle > 0)
-    Add(Resource::L2, 32 * W.L2Sectors / C->L2BytesPerCycle,
+    Add(Resource::L2, l2CyclesAt(*C, W.L2Sectors),
         formatv("{0} sectors that stores and atomics send to L2 at {1} B per "
                 "cycle for the chip",
                 formatNumber(W.L2Sectors, 0), formatNumber(C->L2BytesPerCycle))
