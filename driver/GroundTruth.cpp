@@ -94,6 +94,7 @@ Error addLaunches(const json::Array &Ls, Truth &Out,
       TM.Clock = MO->getString("clock").value_or("").str();
       TM.ClockMhz = MO->getNumber("clock_mhz").value_or(0);
       TM.LaunchCycles = MO->getInteger("launch_cycles").value_or(0);
+      TM.Instructions = MO->getInteger("instructions").value_or(0);
       TM.Fingerprint = MO->getString("fingerprint").value_or("").str();
       L.Modeled = TM;
     }

@@ -76,6 +76,9 @@ struct TruthModeled {
   double ClockMhz = 0;
   /// The launch's fixed cost within Cycles (0 in an older file).
   uint64_t LaunchCycles = 0;
+  /// The SASS warp instructions the model issued for the launch (ModeledTime
+  /// ::Instructions; 0 in an older file).
+  uint64_t Instructions = 0;
 };
 
 struct TruthLaunch {

@@ -328,7 +328,9 @@ def join_run(program, size, ncu_path, mdir, errors):
             sms_simulated=max(m.get("sms_simulated", 0) for m in ms),
             scaled=int(any(m.get("scaled") for m in ms)),
             _t=[l["_time_ns"] for l in ls], _c=[l["_cycles"] for l in ls],
-            _mc=[m["cycles"] for m in ms], _mu=[m["microseconds"] for m in ms]))
+            _mc=[m["cycles"] for m in ms], _mu=[m["microseconds"] for m in ms],
+            _mi=[m.get("instructions") for m in ms],
+            _ni=[ncu_csv.number(l["smsp__inst_executed.sum"]) for l in ls]))
 
     krow = []
     for kernel in nk:
@@ -349,6 +351,13 @@ def join_run(program, size, ncu_path, mdir, errors):
         r.update(measured_time_ns_sum="%d" % round(t), measured_cycles_sum="%d" % round(c),
                  modeled_cycles_sum="%d" % mc, modeled_us_sum="%.3f" % mu,
                  ratio_time="%.4f" % (mu * 1e3 / t), ratio_cycles="%.4f" % (mc / c))
+        # SASS warp instructions: measured against what the model charged
+        # (a profile from before the model wrote them has none).
+        mi = [i for x in rows for i in x["_mi"]]
+        ni = sum(sum(x["_ni"]) for x in rows)
+        known = mi and None not in mi
+        r.update(measured_inst="%d" % ni, modeled_inst="%d" % sum(mi) if known else "",
+                 ratio_inst="%.4f" % (sum(mi) / ni) if known and ni else "")
         # Stall mix: measured over the profiled launches (model_truth's
         # weighting), modeled over every sample of the function.
         w = [ncu_csv.number(l["smsp__inst_executed.sum"]) for l in ls]
@@ -519,6 +528,27 @@ def top1(r, prefix):
     return max(model_truth.STALLS, key=lambda s: float(r[prefix + s] or 0))
 
 
+def instructions_section(krows):
+    """Modeled SASS warp instructions (each PTX instruction's executions
+    times what the model charges it as) against ncu's inst_executed."""
+    rows = [r for r in krows if r["ratio_inst"]]
+    if not rows:
+        return ""
+    ratio = [float(r["ratio_inst"]) for r in rows]
+    o = ["\n### Per kernel: SASS warp instructions (modeled / measured `smsp__inst_executed.sum`)\n\n",
+         "%d kernels: geomean %.3f, median %.3f, range %.2f–%.2f, within ±10%%: %d.\n\n" % (
+             len(rows), math.exp(statistics.mean(math.log(x) for x in ratio)),
+             statistics.median(ratio), min(ratio), max(ratio),
+             sum(abs(x - 1) <= 0.10 for x in ratio)),
+         "| program | size | kernel | measured | modeled | modeled/measured |\n",
+         "|---|---|---|---:|---:|---:|\n"]
+    for r in rows:
+        o.append("| %s | %s | %s | %s | %s | %.3f |\n" % (
+            r["program"], r["size_tag"], short(r["kernel"]), r["measured_inst"],
+            r["modeled_inst"], float(r["ratio_inst"])))
+    return "".join(o)
+
+
 def markdown(crows, krows):
     o = []
     o.append("### Summary (per launch configuration, medians per launch)\n\n")
@@ -576,6 +606,7 @@ def markdown(crows, krows):
             int(r["measured_cycles_sum"]), int(r["modeled_cycles_sum"]),
             float(r["ratio_cycles"]),
             "%.2f" % (int(r["modeled_cycles_sum"]) / rest) if rest > 0 else "–"))
+    o.append(instructions_section(krows))
     o.append("\n### Per kernel: stall mix (top three reasons, share of warp-cycles; modeled: share of modeled samples)\n\n")
     tvs = [tv(r) for r in krows if tv(r) is not None]
     same = sum(1 for r in krows if tv(r) is not None and top1(r, "measured_") == top1(r, "modeled_"))

@@ -77,8 +77,8 @@ constexpr Reducible Table[] = {
 /// the unit it charges as free (ptxUnitOf: the opcode table's free rows and
 /// free forms, such as bar.warp.sync; cp.async's commit and wait issue),
 /// and not counted for branches (the
-/// unconditional half of a PTX branch pair is free), so the count is at
-/// most what the model issues.
+/// unconditional half of a PTX branch pair is free). Files whose launches
+/// carry the model's own count (resourceFloors) need none of it.
 bool issues(StringRef Opcode) {
   const PtxUnit Unit = ptxUnitOf(std::string_view(Opcode));
   return Unit != PtxUnit::Free && Unit != PtxUnit::Branch;
@@ -156,7 +156,19 @@ std::vector<ResourceFloor> resourceFloors(const Inputs &In,
           Sms, std::min(C->Sms, double(L.Grid[0] * L.Grid[1] * L.Grid[2])));
   if (!(Sms > 0))
     return Out;
-  const Work W = kernelWork(F->second);
+  Work W = kernelWork(F->second);
+  // What the model issued, where every launch says (its SASS-shaped count,
+  // which may be below one per PTX instruction: a multiply fused into an
+  // add): the floor stays at most the modeled time.
+  double Issued = 0;
+  bool AllIssued = true;
+  for (const TruthLaunch &L : In.GroundTruth->Launches)
+    if (L.Kernel == Kernel && L.Modeled) {
+      Issued += double(L.Modeled->Instructions);
+      AllIssued &= L.Modeled->Instructions > 0;
+    }
+  if (AllIssued && Issued > 0)
+    W.WarpInstructions = Issued;
   auto Add = [&](Resource R, double Cycles, std::string What) {
     if (Cycles > 0)
       Out.push_back({R, Cycles, std::move(What)});

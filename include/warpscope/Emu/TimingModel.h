@@ -115,6 +115,12 @@ struct StaticInst {
   uint8_t NDst = 0, NSrc = 0;
   uint32_t Dst[4] = {}, Src[8] = {};          ///< register slots
   uint32_t BarrierId = 0, BarrierThreads = 0; ///< 0 threads: the whole CTA
+  /// A global or shared load that issues: the loads ptxas may move ahead
+  /// within their basic block (Hoists; SmSim::blockAhead).
+  bool movableLoad() const {
+    return K == Kind::Load && Expand &&
+           (Sp == Space::Global || Sp == Space::Shared);
+  }
   /// Whether its SASS ends a basic block: a branch, an exit, or a
   /// compare-and-swap loop (kmeans_accumulate's SASS issues each global
   /// load between two ATOMS.CAST loops after the one before it).
@@ -223,6 +229,11 @@ struct ModeledTime {
   uint64_t LaunchCycles = 0;
   uint32_t SmsSimulated = 0;
   bool Scaled = false;
+  /// The SASS warp instructions the launch's PTX stands for, over every CTA
+  /// (each instruction's warp executions times StaticInst::Expand; spill
+  /// code not included): ncu's smsp__inst_executed.sum on the GPU. Filled
+  /// by the core, which has the exact counts.
+  uint64_t Instructions = 0;
 };
 
 /// Modeled PC samples per static instruction: per stall reason, all

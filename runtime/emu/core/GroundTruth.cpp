@@ -184,7 +184,8 @@ std::string ModuleImpl::groundTruthJson() const {
                           {"clock", L.Time.Clock},
                           {"launch_cycles", L.Time.LaunchCycles},
                           {"sms_simulated", L.Time.SmsSimulated},
-                          {"scaled", L.Time.Scaled}};
+                          {"scaled", L.Time.Scaled},
+                          {"instructions", L.Time.Instructions}};
       if (!L.Probes.empty())
         J["modeled"]["probes"] = L.Probes;
       if (L.Spills.Cap) // docs/timing-model.md, "Register spills"

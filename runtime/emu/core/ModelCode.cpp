@@ -3,13 +3,15 @@
 // describe() is where PTX meets the timing model: each instruction's pipe,
 // registers, memory path, and how many SASS instructions it stands for
 // (docs/timing-model.md, "PTX is not SASS"), from the opcode table's unit
-// (warpscope/ABI/PtxOpcodes.def) refined by the decoded operation. Then the
-// marks of the global loads ptxas issues ahead of their uses (StaticInst::
-// Unrolled, Leader, Hoists). TimingSink.cpp builds the table once per module
-// (describeModule) and feeds the model the traces.
+// (warpscope/ABI/PtxOpcodes.def) refined by the decoded operation; then
+// what ptxas makes of several instructions together (SassShape.cpp), the
+// marks of the loads ptxas issues ahead of their uses (StaticInst::
+// Unrolled, Leader, Hoists) and the code's layout. TimingSink.cpp builds the
+// table once per module (describeModule) and feeds the model the traces.
 //
 //===----------------------------------------------------------------------===//
 #include "ExecInternal.h"
+#include "SassShape.h"
 #include "warpscope/ABI/PtxOpcodes.h"
 
 #include <algorithm>
@@ -88,6 +90,18 @@ void describeArith(const Inst &I, PtxUnit Unit, StaticInst &S) {
       S.Expand = 2; // range reduction, then MUFU
     return;
   case PtxUnit::Convert:
+    if (I.T2 != Ty::None && !tyFloat(I.T) && !tyFloat(I.T2)) {
+      // Between integer types there is nothing to convert: dropping or
+      // zeroing the high word is register naming (RZ), a sign extension to
+      // 64 bits one SHF, a narrow or saturated result one integer op.
+      S.P = Pipe::Int;
+      const unsigned To = tySize(I.T), From = tySize(I.T2);
+      if ((I.Flags & FSat) || To < 4 || From < 4)
+        S.Expand = 1;
+      else
+        S.Expand = To > From && tySigned(I.T2) ? 1 : 0;
+      return;
+    }
     S.P = Pipe::Conv;
     return;
   case PtxUnit::Tensor:
@@ -325,13 +339,6 @@ StaticInst describe(const Function &F, const Inst &I, const Inst *Prev,
   }
 }
 
-bool isConstant(const Function &F, uint32_t Slot) {
-  for (const SlotInit &I : F.Inits)
-    if (I.Slot == Slot)
-      return I.Kind == InitValue;
-  return false;
-}
-
 // Whether ptxas unrolls the loop [Head, Back] (Back: its backward branch),
 // as the SASS in test/fixtures/gpu/h200/sass shows it doing: when the
 // backward branch is conditional and tests a setp whose operand is stepped
@@ -412,24 +419,18 @@ void markBlockLoads(const Function &F, StaticInst *Table, bool Probes) {
   for (uint32_t J = 0; J < Code.size(); ++J)
     if (Code[J].Op == OpBra && Code[J].Target < Code.size() && !Skip(J))
       Table[Code[J].Target].Leader = true;
-  auto Load = [&](uint32_t J, timing::Space Sp) {
-    const StaticInst &S = Table[J];
-    return S.K == Kind::Load && S.Sp == Sp && S.Expand;
-  };
   for (uint32_t K = 0; K < Code.size(); ++K) {
-    if ((!Load(K, timing::Space::Global) && !Load(K, timing::Space::Shared)) ||
-        Skip(K))
+    if (!Table[K].movableLoad() || Skip(K))
       continue;
     bool SharedKept = false;
     for (uint32_t J = K + 1; J < Code.size() && !Table[J].Leader; ++J) {
       if (Skip(J))
         continue;
-      if (Load(J, timing::Space::Global) ||
-          (!SharedKept && Load(J, timing::Space::Shared))) {
+      const StaticInst &O = Table[J];
+      if (O.movableLoad() && (O.Sp == timing::Space::Global || !SharedKept)) {
         Table[K].Hoists = true;
         break;
       }
-      const StaticInst &O = Table[J];
       if (O.endsBlock() || O.keepsLoadsAfter())
         break;
       SharedKept |= O.keepsSharedLoadsAfter();
@@ -449,21 +450,19 @@ std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM,
   // (sm_70 and later); free probes take no space.
   uint32_t Code = 0;
   for (const auto &F : PM.Functions) {
-    C->FuncBase.push_back((uint32_t)C->Table.size());
+    const uint32_t Base = (uint32_t)C->Table.size();
+    C->FuncBase.push_back(Base);
     C->NumSlots = std::max(C->NumSlots, F->NumSlots);
-    Code = (Code + 127) & ~127u;
     const Inst *Prev = nullptr;
     for (size_t K = 0; K < F->Code.size(); ++K) {
       const Inst &I = F->Code[K];
       C->Table.push_back(describe(*F, I, Prev, F->Opcodes[K]));
-      C->Table.back().Code = Code;
       const bool Probe = F->Instrumentation[K];
       C->HasProbes |= Probe;
       if (Probe && !ProbesModeled) {
         C->Roles.push_back(ModelCode::Free);
         continue;
       }
-      Code += 16u * C->Table.back().Expand;
       Prev = &I;
       Kind Kd = C->Table.back().K;
       C->Roles.push_back(Kd == Kind::Load || Kd == Kind::Store ||
@@ -471,8 +470,16 @@ std::unique_ptr<ModelCode> describeModule(const ParsedModule &PM,
                              ? ModelCode::Memory
                              : ModelCode::Op);
     }
-    markUnrolledLoads(*F, &C->Table[C->FuncBase.back()], ProbesModeled);
-    markBlockLoads(*F, &C->Table[C->FuncBase.back()], ProbesModeled);
+    StaticInst *Table = &C->Table[Base];
+    shapeAsSass(*F, Table, ProbesModeled);
+    markUnrolledLoads(*F, Table, ProbesModeled);
+    markBlockLoads(*F, Table, ProbesModeled);
+    Code = (Code + 127) & ~127u;
+    for (size_t K = 0; K < F->Code.size(); ++K) {
+      Table[K].Code = Code;
+      if (C->Roles[Base + K] != ModelCode::Free)
+        Code += 16u * Table[K].Expand;
+    }
   }
   return C;
 }

@@ -202,6 +202,22 @@ void readModelSettings(ModuleImpl &M, support::SettingsReader &R) {
                          .value_or(9);
 }
 
+// The SASS warp instructions the module's executions so far stand for:
+// each PTX instruction's warp executions times its expansion (a probe's
+// count only when probes are modeled).
+static uint64_t sassInstructions(const ModuleImpl &M) {
+  const ModelCode &C = *M.Code;
+  uint64_t N = 0;
+  for (size_t FI = 0; FI < M.PM->Functions.size(); ++FI) {
+    const Function &F = *M.PM->Functions[FI];
+    const uint32_t Base = C.FuncBase[FI];
+    for (size_t K = 0; K < F.WarpExec.size(); ++K)
+      if (C.Roles[Base + K] != ModelCode::Free)
+        N += F.WarpExec[K] * C.Table[Base + K].Expand;
+  }
+  return N;
+}
+
 void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
                 uint32_t RegistersPerThread, LaunchRecord &Rec) {
   if (!M.Code || M.Code->ProbesModeled != M.ModelProbes)
@@ -237,8 +253,10 @@ void runModeled(ModuleImpl &M, Function &K, const LaunchParams &P,
     ModuleImpl &M;
     ~Restore() { M.TraceSinks.clear(); }
   } R{M};
+  const uint64_t Before = sassInstructions(M);
   runGrid(M, K, P, Rec);
   Rec.Time = Model.finish();
+  Rec.Time.Instructions = sassInstructions(M) - Before;
   Rec.Modeled = true;
   if (!M.SamplePeriod && !M.ExactStalls)
     return;

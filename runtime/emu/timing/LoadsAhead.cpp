@@ -118,8 +118,7 @@ void SmSim::blockAhead(WarpState &W, uint64_t T) {
               ? (Mark[R] & 1) != 0
               : W.RegReady[R] > T && W.RegKind[R] != (uint8_t)ModelStall::Wait;
     }
-    const bool Load = SI.K == Kind::Load && SI.Expand &&
-                      (SI.Sp == Space::Global || SI.Sp == Space::Shared);
+    const bool Load = SI.movableLoad();
     const bool Candidate =
         Load && !Waits && (SI.Sp == Space::Global || !SharedKept);
     All &= !Load || Candidate;
@@ -132,8 +131,9 @@ void SmSim::blockAhead(WarpState &W, uint64_t T) {
       return;
     }
     SharedKept |= SI.keepsSharedLoadsAfter();
+    // (An instruction that vanishes passes its operands on.)
     const bool Taints =
-        SI.Expand && (SI.K == Kind::Load || SI.K == Kind::Atomic || Waits);
+        Waits || (SI.Expand && (SI.K == Kind::Load || SI.K == Kind::Atomic));
     for (unsigned K = 0; K < SI.NDst; ++K)
       Define(SI.Dst[K], Taints);
   }

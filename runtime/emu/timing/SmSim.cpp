@@ -264,8 +264,20 @@ void SmSim::skipVanishing(WarpState &W, uint64_t T) {
   const std::vector<TraceOp> &Ops = W.T->Ops;
   while (W.Pos < Ops.size() && Table[Ops[W.Pos].Id].Expand == 0) {
     const StaticInst &SI = Table[Ops[W.Pos].Id];
-    for (unsigned K = 0; K < SI.NDst; ++K)
-      W.RegReady[SI.Dst[K]] = T;
+    // Its results are its operands under another name (a kernel
+    // parameter's constant-bank word, a multiply fused into the add that
+    // reads it): ready when they are, for the reason they wait.
+    uint64_t Ready = T;
+    uint8_t Why = (uint8_t)ModelStall::Wait;
+    for (unsigned K = 0; K < SI.NSrc; ++K)
+      if (W.RegReady[SI.Src[K]] > Ready) {
+        Ready = W.RegReady[SI.Src[K]];
+        Why = W.RegKind[SI.Src[K]];
+      }
+    for (unsigned K = 0; K < SI.NDst; ++K) {
+      W.RegReady[SI.Dst[K]] = Ready;
+      W.RegKind[SI.Dst[K]] = Why;
+    }
     ++W.Pos;
   }
 }

@@ -90,6 +90,20 @@ TEST(ResourceBound, CapsLatencyHidingOnAnIssueBoundKernel) {
       << A.Estimator;
 }
 
+TEST(ResourceBound, TheModelsOwnInstructionCountIsTheIssueFloor) {
+  if (!configBuilt())
+    GTEST_SKIP() << "the timing model's configurations are not built";
+  // The launch says the model issued 6000 cycles' worth (a multiply fused
+  // into its add issues nothing): that, not one per PTX instruction.
+  Case C;
+  C.issueBound();
+  C.GroundTruth.Launches[0].Modeled->Instructions = 4 * 132 * 6000;
+  Advice A = C.run("code_reordering", 2.0);
+  EXPECT_NEAR(A.EstimatedSpeedup, 10000.0 / 6000, 1e-12);
+  EXPECT_NE(A.Estimator.find("3168000 warp instructions"), std::string::npos)
+      << A.Estimator;
+}
+
 TEST(ResourceBound, SilentWhereTheChangeReducesTheBindingResource) {
   if (!configBuilt())
     GTEST_SKIP() << "the timing model's configurations are not built";

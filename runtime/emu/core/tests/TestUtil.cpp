@@ -55,20 +55,30 @@ std::string firstKernel(Module &M) {
   return M.kernels().empty() ? "" : M.kernels()[0].Name;
 }
 
-uint64_t modeledCycles(const std::string &Text, const std::string &What) {
+// The "modeled" object of kernel k's one launch (modeledCycles).
+static nlohmann::json modeledLaunch(const std::string &Text,
+                                    const std::string &What) {
   std::string Err;
   auto M = loadText(Text, &Err);
   EXPECT_TRUE(M) << What << ": " << Err;
   if (!M)
-    return 0;
+    return nlohmann::json::object();
   setenv("WARPSCOPE_EMU_MODEL", "h100-sxm", 1);
   const bool Ok = launch(*M, "k", {1, 1, 1}, {32, 1, 1}, Args(), &Err);
   unsetenv("WARPSCOPE_EMU_MODEL");
   EXPECT_TRUE(Ok) << What << ": " << Err;
   if (!Ok)
-    return 0;
+    return nlohmann::json::object();
   auto T = nlohmann::json::parse(M->groundTruthJson());
-  return T["launches"][0]["modeled"]["cycles"].get<uint64_t>();
+  return T["launches"][0]["modeled"];
+}
+
+uint64_t modeledCycles(const std::string &Text, const std::string &What) {
+  return modeledLaunch(Text, What).value("cycles", uint64_t(0));
+}
+
+uint64_t modeledInstructions(const std::string &Text, const std::string &What) {
+  return modeledLaunch(Text, What).value("instructions", uint64_t(0));
 }
 
 static std::string field(const std::string &Obj, const std::string &Key) {

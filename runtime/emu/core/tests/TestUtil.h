@@ -35,6 +35,9 @@ std::string firstKernel(Module &M);
 // as one block of 32 threads without arguments; 0 (and a test failure,
 // naming What) where it does not load or run.
 uint64_t modeledCycles(const std::string &Text, const std::string &What);
+// The same launch's modeled SASS warp instructions (ModeledTime::
+// Instructions).
+uint64_t modeledInstructions(const std::string &Text, const std::string &What);
 
 // Very small JSON helpers for ground-truth checks.
 struct InstTruth {

@@ -67,6 +67,9 @@ for p, f, m in zip(pl, fr, mo):
     assert f[3]["cycles"] == p[3]["cycles"], \
         "%s: %d modeled cycles with free probes, %d plain" % (
             p[0], f[3]["cycles"], p[3]["cycles"])
+    assert f[3]["instructions"] == p[3]["instructions"], \
+        "%s: %d modeled SASS instructions with free probes, %d plain" % (
+            p[0], f[3]["instructions"], p[3]["instructions"])
 print("modeled cycles equal in %d launch(es)" % len(pl))
 
 pdoc, ps = samples(plain_dir)

@@ -14,7 +14,7 @@ import sys
 
 CLOCK_MHZ = {"h100-sxm": 1980, "a100": 1410, "t4": 1590}
 KEYS = {"config", "fingerprint", "cycles", "microseconds", "clock_mhz", "clock",
-        "launch_cycles", "sms_simulated", "scaled"}
+        "launch_cycles", "sms_simulated", "scaled", "instructions"}
 
 out, config = sys.argv[1], sys.argv[2]
 launches, executed = [], 0
@@ -44,6 +44,7 @@ for l in launches:
     assert abs(m["microseconds"] - m["cycles"] / CLOCK_MHZ[config]) < 1e-6, m
     assert m["clock"] == "boost" and m["clock_mhz"] == CLOCK_MHZ[config], m
     assert isinstance(m["launch_cycles"], int) and 0 < m["launch_cycles"] < m["cycles"], m
+    assert isinstance(m["instructions"], int) and m["instructions"] > 0, m
     cycles[l["kernel"]] = m["cycles"]
 conflicted = next(v for k, v in cycles.items() if "ILi32E" in k)
 padded = next(v for k, v in cycles.items() if "ILi33E" in k)
