@@ -14,6 +14,7 @@
 #include "ResourceBound.h"
 #include "warpscope/ABI/PtxOpcodes.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <map>
 #include <optional>
 #include <set>
 
@@ -111,13 +112,51 @@ unsigned modelEntry(const Function &F) {
   return I;
 }
 
+/// The source lines of V that fewer warps ran than entered the kernel (the
+/// rarely taken paths a split moves out), by the exact counts; none where
+/// the listing is not the ground truth's PTX.
+std::set<std::tuple<const FunctionBlame *, std::string, unsigned>>
+coldLines(const Inputs &In, const KernelView &V) {
+  std::set<std::tuple<const FunctionBlame *, std::string, unsigned>> Cold;
+  if (!In.GroundTruth)
+    return Cold;
+  std::vector<
+      std::pair<const FunctionBlame *, std::vector<const TruthInstruction *>>>
+      Parts;
+  uint64_t Entry = 0;
+  for (const FunctionBlame *B : V.Parts) {
+    Parts.push_back({B, truthInstructions(*B->Code, *In.GroundTruth)});
+    const auto &T = Parts.back().second;
+    if (B->Code->Kernel && modelEntry(*B->Code) < T.size())
+      Entry = T[modelEntry(*B->Code)]->Warp;
+  }
+  for (const auto &[B, T] : Parts) {
+    std::map<std::pair<std::string, unsigned>, uint64_t> Most;
+    for (unsigned K = 0; K < T.size(); ++K) {
+      const Instr &I = B->Code->Instrs[K];
+      uint64_t &N = Most[{I.File, I.Line}];
+      N = std::max(N, T[K]->Warp);
+    }
+    for (const auto &[Where, N] : Most)
+      if (Where.second && N < Entry)
+        Cold.insert({B, Where.first, Where.second});
+  }
+  return Cold;
+}
+
 void functionSplit(const Inputs &In, const KernelView &V, Match &M) {
   // The timing model's no_instructions samples are instruction cache
   // misses and, at the kernel's entry, warps starting (docs/timing-model.md,
-  // "Instruction fetch"), which no split removes.
+  // "Instruction fetch"), which no split removes; nor does it remove the
+  // misses of the rarely taken code it moves out, which is fetched where
+  // it runs after the split too (the advisor's split_loop).
   const bool Model = In.SampleSource == "model";
+  const auto Cold = coldLines(In, V);
   eachInstr(V, [&](const FunctionBlame &B, unsigned I) {
     if (Model && B.Code->Kernel && I == modelEntry(*B.Code))
+      return;
+    const Instr &Ins = B.Code->Instrs[I];
+    if (Cold.count({&B, Ins.File, Ins.Line}))
       return;
     double N = B.Stalls[I].of(StallKind::InstFetch);
     if (N > 0) {

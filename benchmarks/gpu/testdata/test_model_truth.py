@@ -174,6 +174,37 @@ class Join(unittest.TestCase):
                          [("30", "63"), ("30", "63")])
         self.assertTrue(all(r["complete"] == "0" for r in g))
 
+    def test_instructions_beside_inst_executed(self):
+        # Fixtures from before the model wrote its instruction count: the
+        # columns stay empty.
+        rc, krows, _, err = self.join(MODELED)
+        self.assertEqual((rc, err), (0, ""))
+        self.assertTrue(all(r["modeled_inst"] == r["ratio_inst"] == "" for r in krows))
+        # With 1000 per modeled launch: the paired launches' sum against
+        # ncu's inst_executed of the same launches, read with csv alone.
+        tmp = tempfile.mkdtemp(prefix="ws-inst-")
+        self.addCleanup(shutil.rmtree, tmp)
+        for d in ("hotspot-small", "reduction-small", "gaussian-small"):
+            shutil.copytree(os.path.join(MODELED, d), os.path.join(tmp, d))
+            shutil.copy(os.path.join(MODELED, d + ".out"), tmp)
+            for path in glob.glob(os.path.join(tmp, d, "emu-*.json")):
+                j = json.loads(text(path))
+                for l in j["launches"]:
+                    l["modeled"]["instructions"] = 1000
+                with open(path, "w") as f:
+                    json.dump(j, f)
+        rc, krows, _, err = self.join(tmp)
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(len(krows), 5)  # hotspot 1, reduction 2, gaussian 2
+        for r in krows:
+            ls = [l for l in raw_launches("%s-small" % r["program"])
+                  if l["Kernel Name"] == r["kernel"]]
+            measured = sum(val(l, "smsp__inst_executed.sum") for l in ls)
+            self.assertEqual(int(r["measured_inst"]), measured, r["kernel"])
+            self.assertEqual(int(r["modeled_inst"]), 1000 * int(r["paired"]), r["kernel"])
+            self.assertAlmostEqual(float(r["ratio_inst"]),
+                                   1000 * int(r["paired"]) / measured, places=4)
+
     def test_dropped_kernel_is_reported(self):
         tmp = tempfile.mkdtemp(prefix="ws-drop-")
         self.addCleanup(shutil.rmtree, tmp)

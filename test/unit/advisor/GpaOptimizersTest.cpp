@@ -208,6 +208,28 @@ TEST(FunctionSplit, SilentOnModeledWarpStarts) {
   K.In.SampleSource = "model";
   EXPECT_TRUE(K.run("function_split").empty());
 }
+// A line fewer warps ran than entered the kernel is rarely taken code: a
+// split moves it out, and its fetch misses are paid where it runs then too
+// (the advisor's split_loop). Entry: 32 warps; the loop's lines 320.
+TEST(FunctionSplit, SilentOnFetchStallsOfRarelyTakenCode) {
+  auto Make = [](uint64_t Line13) {
+    auto K = std::make_unique<Kernel>();
+    background(*K);
+    K->stall(K->at("add.s32"), "no_instructions", 20);
+    K->In.SampleSource = "model";
+    K->GroundTruth.Files = 1;
+    const Function &F = K->fn();
+    for (unsigned I = 0; I < F.Instrs.size(); ++I) {
+      TruthInstruction T;
+      T.Opcode = F.Instrs[I].Opcode;
+      T.Warp = F.Instrs[I].Line == 13 ? Line13 : I < 4 ? 32 : 320;
+      K->GroundTruth.Functions["k"].Insts.push_back(T);
+    }
+    return K;
+  };
+  EXPECT_DOUBLE_EQ(only(Make(320)->run("function_split")), 1.25);
+  EXPECT_TRUE(Make(4)->run("function_split").empty());
+}
 TEST(FunctionSplit, SilentWithoutFetchStalls) {
   Kernel K;
   background(K);
