@@ -148,25 +148,21 @@ std::vector<ResourceFloor> resourceFloors(const Inputs &In,
     return Out;
   // The most SMs any launch of the kernel used: the work summed over the
   // launches, spread over that many SMs, is at most what each launch's
-  // busiest SM had, so every floor is at most the modeled time.
-  double Sms = 0;
-  for (const TruthLaunch &L : In.GroundTruth->Launches)
-    if (L.Kernel == Kernel && L.Modeled)
-      Sms = std::max(
-          Sms, std::min(C->Sms, double(L.Grid[0] * L.Grid[1] * L.Grid[2])));
-  if (!(Sms > 0))
-    return Out;
-  Work W = kernelWork(F->second);
-  // What the model issued, where every launch says (its SASS-shaped count,
-  // which may be below one per PTX instruction: a multiply fused into an
-  // add): the floor stays at most the modeled time.
-  double Issued = 0;
+  // busiest SM had, so every floor is at most the modeled time. And what
+  // the model issued, where every launch says (its SASS-shaped count, which
+  // may be below one per PTX instruction: a multiply fused into an add).
+  double Sms = 0, Issued = 0;
   bool AllIssued = true;
   for (const TruthLaunch &L : In.GroundTruth->Launches)
     if (L.Kernel == Kernel && L.Modeled) {
+      Sms = std::max(
+          Sms, std::min(C->Sms, double(L.Grid[0] * L.Grid[1] * L.Grid[2])));
       Issued += double(L.Modeled->Instructions);
       AllIssued &= L.Modeled->Instructions > 0;
     }
+  if (!(Sms > 0))
+    return Out;
+  Work W = kernelWork(F->second);
   if (AllIssued && Issued > 0)
     W.WarpInstructions = Issued;
   auto Add = [&](Resource R, double Cycles, std::string What) {
