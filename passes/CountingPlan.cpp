@@ -12,6 +12,7 @@
 #include "CfgChecksum.h"
 #include "DeviceInstrumentationImpl.h"
 #include "DivergenceModel.h"
+#include "InlinedLines.h"
 #include "SourcePositions.h"
 #include "warpscope/ABI/Abi.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -120,12 +121,14 @@ void ModuleInstrumenter::plan(Function &F) {
 
   PlannedFunction P;
   P.F = &F;
+  // The places attributeInlinedLines gives the PTX's .loc afterwards.
+  LinePlacement Lines(F, Opts.InlinedLinesRule);
   unsigned Probed = 0, Uniform = 0;
   for (BasicBlock &BB : F) {
     BlockRecord B;
     B.Id = BlockIds[&BB];
     B.Name = BB.getName().str();
-    B.Loc = toSourceLocation(firstLocation(BB));
+    B.Loc = toSourceLocation(Lines.place(firstLocation(BB)));
     B.InlineStacks = inlineStacks(BB, Rec.Name, Symbols);
     B.LoopDepth = LI.getLoopDepth(&BB);
     B.LoopHeader = LI.isLoopHeader(&BB);
@@ -159,7 +162,7 @@ void ModuleInstrumenter::plan(Function &F) {
     R.Kind = IsSwitch ? BranchKind::Switch : BranchKind::Conditional;
     Value *Cond =
         IsSwitch ? cast<SwitchInst>(Term)->getCondition() : Br->getCondition();
-    R.Loc = branchLocation(*Term, Cond);
+    R.Loc = toSourceLocation(Lines.place(branchLocation(*Term, Cond)));
     if (Br)
       R.SourceTrueSuccessor = sourceTrueSuccessor(Sides, *Br, PDT);
     for (BasicBlock *S : Succ)

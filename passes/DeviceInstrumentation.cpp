@@ -102,8 +102,8 @@ bool ModuleInstrumenter::run() {
   for (size_t I = 0; I < Plans.size(); ++I) {
     const PlannedFunction &P = Plans[I];
     instrument(P);
-    // After the database took its positions (outermost call sites, and the
-    // inline stacks sample profiles need) and the plain build its PTX.
+    // After the database took its positions (the same LinePlacement, and
+    // the inline stacks sample profiles need) and the plain build its PTX.
     NumInlinedLines += attributeInlinedLines(*P.F, Opts.InlinedLinesRule,
                                              &DB.Functions[I].MathCallSites);
   }

@@ -14,19 +14,42 @@
 
 #include "PluginChoices.h"
 #include "warpscope/Database/ProgramDatabase.h"
+#include "llvm/ADT/DenseMap.h"
+#include <string>
 #include <vector>
 
 namespace llvm {
+class DIFile;
+class DILocation;
 class Function;
-}
+} // namespace llvm
 
 namespace warpscope {
 
-/// Gives each instruction of F whose debug location is in a file Rule picks
-/// (Toolkit: isToolkitHeader, warpscope/Support/MathHeaders.h)
-/// the location of the nearest call site, outward through its inlined-at
-/// chain, that is in a file Rule does not pick and has a line (none: the
-/// instruction keeps its own). Returns how many instructions changed. With
+/// Where Rule places F's code: an instruction's own location, or for code
+/// in a file Rule picks (Toolkit: isToolkitHeader,
+/// warpscope/Support/MathHeaders.h) the nearest call site, outward through
+/// its inlined-at chain, that is in a file Rule does not pick and has a
+/// line. The database's positions and the PTX's .loc both come from it, so
+/// a branch in an inlined helper of the user's is on the helper's line in
+/// every view.
+class LinePlacement {
+public:
+  LinePlacement(const llvm::Function &F, InlinedLines Rule);
+  /// DL's place: DL itself unless Rule picks its file and a call site
+  /// outside picked files exists (null stays null).
+  const llvm::DILocation *place(const llvm::DILocation *DL);
+  /// Whether Rule picks DL's file.
+  bool picks(const llvm::DILocation *DL);
+
+private:
+  InlinedLines Rule;
+  std::string Main;
+  llvm::DenseMap<const llvm::DIFile *, bool> Picked;
+};
+
+/// Gives each instruction of F its LinePlacement. Returns how many
+/// instructions changed. With
 /// MathSites, the call sites that received code of a CUDA math library
 /// header (isMathLibraryHeader) are added to it, sorted and unique.
 unsigned

@@ -38,8 +38,6 @@ SourceLocation warpscope::toSourceLocation(const DILocation *DL) {
   SourceLocation L;
   if (!DL || DL->getLine() == 0)
     return L;
-  while (const DILocation *Outer = DL->getInlinedAt())
-    DL = Outer;
   L.File = sourcePath(DL->getDirectory(), DL->getFilename());
   L.Line = DL->getLine();
   L.Column = DL->getColumn();
@@ -54,8 +52,8 @@ const DILocation *warpscope::firstLocation(const BasicBlock &BB) {
   return nullptr;
 }
 
-SourceLocation warpscope::branchLocation(const Instruction &Term,
-                                         const Value *Cond) {
+const DILocation *warpscope::branchLocation(const Instruction &Term,
+                                            const Value *Cond) {
   const DILocation *DL = nullptr;
   if (auto *CI = dyn_cast<Instruction>(Cond))
     DL = CI->getDebugLoc().get();
@@ -63,7 +61,7 @@ SourceLocation warpscope::branchLocation(const Instruction &Term,
     DL = Term.getDebugLoc().get();
   if (!DL || DL->getLine() == 0)
     DL = firstLocation(*Term.getParent());
-  return toSourceLocation(DL);
+  return DL && DL->getLine() ? DL : nullptr;
 }
 
 /// Where DL's code came from, outermost function first: for each level, the

@@ -31,16 +31,17 @@ std::string sourcePath(llvm::StringRef Directory, llvm::StringRef File);
 /// F's DISubprogram file and line (nothing without one).
 SourceLocation functionLocation(const llvm::Function &F);
 
-/// DL's outermost inlined-at location (nothing for null or line 0).
+/// DL's own file, line and column (nothing for null or line 0); where
+/// inlined code is placed is LinePlacement's (InlinedLines.h).
 SourceLocation toSourceLocation(const llvm::DILocation *DL);
 
 /// BB's first location with a line, or null.
 const llvm::DILocation *firstLocation(const llvm::BasicBlock &BB);
 
 /// Where a branch is: its condition's location, else its terminator's, else
-/// its block's first.
-SourceLocation branchLocation(const llvm::Instruction &Term,
-                              const llvm::Value *Cond);
+/// its block's first (null if none has a line).
+const llvm::DILocation *branchLocation(const llvm::Instruction &Term,
+                                       const llvm::Value *Cond);
 
 /// The distinct inline stacks of BB's located instructions, first located
 /// one first; the outermost frame is named Symbol, inlined frames by
