@@ -67,6 +67,12 @@ int warpscope::runConfig() {
     Words.push_back("--cuda-include-ptx=all");
     Words.push_back("-gline-tables-only");
     Words.push_back("--cuda-path=" + Cuda);
+    // CUDA 13 keeps CCCL (cuda/std, cub, thrust; cooperative_groups.h
+    // includes it) under include/cccl, which nvcc adds and clang does not.
+    if (sys::fs::is_directory(Cuda + "/include/cccl")) {
+      Words.push_back("-isystem");
+      Words.push_back(Cuda + "/include/cccl");
+    }
     Words.push_back("-Wno-unknown-cuda-version");
   }
   if (ShowLdFlags) {
