@@ -9,7 +9,9 @@
 //    of 128 bytes (all 32 lanes up to 4-byte accesses, half warps for 8,
 //    quarter warps for 16); a phase needs as many wavefronts as the largest
 //    number of distinct 32-bit words any one bank holds (one word read by
-//    many lanes is one access). Ideal: ceil(distinct bytes / 128);
+//    many lanes is one access); 8- and 16-byte loads whose lanes pair up on
+//    one address get phases of twice the lanes (countShared). Ideal:
+//    ceil(distinct bytes / 128), for such loads at least Size / 8;
 //  - atom/red: the distinct addresses of each execution;
 //  - global and shared lanes: the stride between neighbouring active lanes
 //    (StrideCounts, warpscope/Emu/MemoryCounts.h).
@@ -158,16 +160,38 @@ unsigned phaseWavefronts(const uint64_t *K, unsigned N, unsigned Size) {
   return Max;
 }
 
+// Whether every active lane L whose partner L ^ Step is active reads the
+// partner's address.
+bool lanesPaired(const uint64_t *Ad, uint32_t M, unsigned Step) {
+  for (uint32_t R = M; R; R &= R - 1) {
+    unsigned L = __builtin_ctz(R), P = L ^ Step;
+    if ((M >> P & 1) && Ad[P] != Ad[L])
+      return false;
+  }
+  return true;
+}
+
 // Shared: Ad holds every lane's offset. Returns the distinct addresses.
-unsigned countShared(const uint64_t *Ad, uint32_t M, unsigned Size,
+// Load: an ld (not st, atom or red). An 8- or 16-byte load whose lanes pair
+// up on one address (L and L ^ 1, or L and L ^ 2; a broadcast is both)
+// returns two lanes' registers per wavefront, so a phase holds twice the
+// lanes, and no such load needs fewer than Size / 8 wavefronts: a uniform
+// ld.shared.v4 is 2 on the H200 with no conflict counted
+// (docs/results/2026-11-27-h200-timing-model.md; NVIDIA's forum gives the
+// pair rule for Volta and Turing).
+unsigned countShared(const uint64_t *Ad, uint32_t M, unsigned Size, bool Load,
                      MemCounts &C) {
-  const unsigned PerPhase = Size <= 4 ? 32 : std::max(1u, 128 / Size);
+  unsigned PerPhase = Size <= 4 ? 32 : std::max(1u, 128 / Size);
+  if (Load && Size > 4 && PerPhase < 32 &&
+      (lanesPaired(Ad, M, 1) || lanesPaired(Ad, M, 2)))
+    PerPhase *= 2;
   const uint32_t PhaseMask =
       PerPhase >= 32 ? ~0u : (uint32_t)((1ull << PerPhase) - 1);
   uint64_t K[32];
   Gathered All = gather(Ad, M, Size, K, /*WantSectors=*/false);
   ++C.SharedRequests;
-  C.SharedIdealWavefronts += ceilDiv((uint64_t)All.Distinct * Size, 128);
+  uint64_t Ideal = ceilDiv((uint64_t)All.Distinct * Size, 128);
+  C.SharedIdealWavefronts += Load ? std::max<uint64_t>(Ideal, Size / 8) : Ideal;
   if (PerPhase >= 32) {
     C.SharedWavefronts += phaseWavefronts(K, All.N, Size);
     return All.Distinct;
@@ -334,7 +358,7 @@ void Launcher::countMemUntraced(Warp &W, Frame &Fr, const Inst &I,
       C.AtomicAddresses += D;
   }
   if (Sh) {
-    unsigned D = countShared(Ad, Sh, Size, C);
+    unsigned D = countShared(Ad, Sh, Size, I.Op == OpLd, C);
     if (Atomic)
       C.AtomicAddresses += D;
   }

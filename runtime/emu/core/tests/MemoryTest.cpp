@@ -110,6 +110,24 @@ const char *Ptx = R"(
   ret;
 }
 
+// Wide shared accesses whose lanes pair up: every lane on tile[0] (f64,
+// v4, and a v4 store), and lanes 2k, 2k+1 on float4 k.
+.visible .entry spair() {
+  .reg .b32 %r<4>;
+  .reg .f32 %f<5>;
+  .reg .f64 %fd<2>;
+  mov.u32 %r2, tile;
+  ld.shared.f64 %fd1, [%r2];
+  ld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r2];
+  st.shared.v4.f32 [%r2], {%f1, %f2, %f3, %f4};
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r1, %r1, 1;
+  shl.b32 %r1, %r1, 4;
+  add.u32 %r3, %r1, %r2;
+  ld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r3];
+  ret;
+}
+
 // Atomics: every lane on p[0], every lane on its own p[tid], shared tile[0].
 .visible .entry atom1(.param .u64 p) {
   .reg .b32 %r<4>;
@@ -308,6 +326,20 @@ TEST_F(MemoryEfficiency, SharedBroadcastAndWideAccesses) {
   Json G = inst("svec", "ld.f32");
   expectShared(G, 1, 1, 1);
   EXPECT_FALSE(G.contains("global_requests")) << G;
+}
+
+// Loads of 8 or 16 bytes whose lanes pair up on one address return two
+// lanes per wavefront: one double for all lanes is 1 wavefront (not 2 half
+// warps), one float4 for all 2 (the H200's count for nbody_accel), and no
+// conflict: ideal 1 and 2. A store of one float4 by all lanes keeps its 4
+// quarter-warp phases. Lanes 2k and 2k+1 on float4 k: 16 lanes per phase,
+// 128 bytes each, 2 wavefronts for 256 distinct bytes.
+TEST_F(MemoryEfficiency, PairedWideSharedLoadsPackTwoLanes) {
+  ASSERT_TRUE(launch(*M, "spair", {1, 1, 1}, {32, 1, 1}, Args()));
+  expectShared(inst("spair", "ld.shared.f64"), 1, 1, 1);
+  expectShared(inst("spair", "ld.shared.v4.f32", 0), 1, 2, 2);
+  expectShared(inst("spair", "st.shared.v4.f32"), 1, 4, 1);
+  expectShared(inst("spair", "ld.shared.v4.f32", 1), 1, 2, 2);
 }
 
 // All lanes on one address: 1 distinct address, 1 sector. Lanes on their
