@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SourcePositions.h"
+#include "warpscope/Support/SourcePath.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
@@ -18,11 +19,7 @@ using namespace llvm;
 using namespace warpscope;
 
 std::string warpscope::sourcePath(StringRef Directory, StringRef File) {
-  if (sys::path::is_absolute(File) || Directory.empty())
-    return File.str();
-  SmallString<256> Path = Directory;
-  sys::path::append(Path, File);
-  return std::string(Path);
+  return joinSourcePath(Directory, File);
 }
 
 SourceLocation warpscope::functionLocation(const Function &F) {

@@ -25,7 +25,7 @@ class Value;
 namespace warpscope {
 
 /// Directory and file name as one path (a file may be named relative to
-/// the compile directory).
+/// the compile directory): joinSourcePath (warpscope/Support/SourcePath.h).
 std::string sourcePath(llvm::StringRef Directory, llvm::StringRef File);
 
 /// F's DISubprogram file and line (nothing without one).

@@ -14,6 +14,7 @@
 #include "warpscope/PTX/PtxListing.h"
 #include "warpscope/Support/MathHeaders.h"
 #include "warpscope/Support/PtxLoc.h"
+#include "warpscope/Support/SourcePath.h"
 #include "llvm/ADT/StringRef.h"
 #include <cctype>
 
@@ -226,9 +227,9 @@ void readFileDirective(StringRef L, std::map<unsigned, std::string> &Files) {
     R = R.drop_front(B + 1);
   }
   if (Strs.size() == 1)
-    Files[N] = Strs[0];
+    Files[N] = joinSourcePath("", Strs[0]);
   else if (Strs.size() >= 2)
-    Files[N] = Strs[1].rfind('/', 0) == 0 ? Strs[1] : Strs[0] + "/" + Strs[1];
+    Files[N] = joinSourcePath(Strs[0], Strs[1]);
 }
 
 /// The `.loc` chain in force at each line of a PTX text (an index into

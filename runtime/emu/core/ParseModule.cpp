@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ParserInternal.h"
+#include "warpscope/Support/SourcePath.h"
 
 #include <cstring>
 
@@ -43,12 +44,10 @@ void Parser::topLevel() {
       ++P;
     }
     if (cur().K == TkStr) { // directory, file
-      std::string F2 = cur().Text;
+      Name = joinSourcePath(Name, cur().Text);
       ++P;
-      if (!F2.empty() && F2[0] != '/' && !Name.empty())
-        Name = Name + "/" + F2;
-      else
-        Name = F2;
+    } else {
+      Name = joinSourcePath("", Name);
     }
     M.Files[(uint32_t)Idx] = Name;
     while (isP(",")) {

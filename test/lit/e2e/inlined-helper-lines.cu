@@ -10,6 +10,8 @@
 // RUN: %warpscope report %t/run > %t/report.txt
 // RUN: FileCheck --check-prefix=MAP %s < %t/report.txt
 // RUN: %warpscope report %t/run --format json -o %t/r.json
+// The header, included as "./Inputs/...", has one name everywhere.
+// RUN: not grep -n '/\./' %t/report.txt %t/r.json
 // RUN: %python -c "import json,sys; \
 // RUN:   k=[k for k in json.load(open('%t/r.json'))['kernels'] if k['mangled'].startswith('_Z5twice')][0]; \
 // RUN:   print(sorted(set((b['file'].split('/')[-1], b['line']) for b in k['branches']))); \
@@ -22,9 +24,10 @@
 // MAP-DAG: helper_lines.cuh:6:{{[0-9]+}} {{.*}} while (v) { // HEADER-BRANCH
 // MAP: Memory view
 // MAP: Kernel twice(int*, int const*, int)
-// MAP: inlined-helper-lines.cu:[[#BRANCH+1]] atomic
+// MAP-DAG: /Inputs/helper_lines.cuh:14 load
+// MAP-DAG: inlined-helper-lines.cu:[[#BRANCH+1]] atomic
 // JSON: ('helper_lines.cuh', 6)
-#include "Inputs/helper_lines.cuh"
+#include "./Inputs/helper_lines.cuh"
 #include <cstdio>
 
 __device__ inline void addPositive(int *sum, int v) {
@@ -37,7 +40,7 @@ __global__ void twice(int *sum, const int *in, int n) {
   int t = threadIdx.x;
   if (t >= n)
     return;
-  addPositive(sum, in[t]);
+  addPositive(sum, loadAt(in, t));
   addPositive(sum, in[t] + bitCount(t));
 }
 // The lines of the JSON report name only these two files, no header of

@@ -66,7 +66,8 @@ protected:
 };
 
 void expectSide(const Json &S, unsigned Line, unsigned Warp) {
-  EXPECT_EQ(S["file"], "./racecheck.cu");
+  EXPECT_EQ(S["file"],
+            "racecheck.cu"); // the .file "./racecheck.cu", normalized
   EXPECT_EQ(S["line"], Line);
   EXPECT_EQ(S["warp"], Warp);
 }

@@ -9,3 +9,7 @@ __device__ __forceinline__ int bitCount(unsigned v) {
   }
   return c;
 }
+
+__device__ __forceinline__ int loadAt(const int *p, int i) {
+  return p[i]; // HEADER-LOAD
+}
