@@ -2,6 +2,7 @@
 
 #include "MemoryReport.h"
 #include "Html.h"
+#include "SourceText.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
@@ -86,14 +87,8 @@ std::string summary(const TruthMemory &C) {
   return S;
 }
 
-// Line 0 is DWARF's "no source line": code the compiler made (a merged
-// store, a spill) that it did not tie to one line.
 std::string where(const MemoryLine &L) {
-  if (L.File.empty())
-    return "(no line info)";
-  if (!L.Line)
-    return L.File + " (no line: compiler-made code)";
-  return formatv("{0}:{1}", L.File, L.Line).str();
+  return sourceLineLabel(L.File, L.Line);
 }
 
 // "load", or "store x3" for a row summing three PTX instructions.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 using namespace warpscope;
@@ -69,6 +70,9 @@ std::string dims(const uint64_t D[3]) {
 
 const char *Heading = "Modeled time (emulator timing model, not measured)";
 
+// Launch configurations the text report lists before it summarises.
+constexpr size_t MaxConfigurationRows = 20;
+
 } // namespace
 
 std::string warpscope::modeledProbesLabel(const std::string &Probes) {
@@ -89,13 +93,56 @@ void warpscope::renderModeledText(const ModeledTimeView &V, raw_ostream &OS) {
                   "modeled us{4}\n",
                   K.Name, K.Launches, K.Cycles, K.Microseconds,
                   K.Scaled ? " (scaled from a subset of SMs)" : "");
-  OS << "  per launch:\n";
-  for (const ModeledLaunch &L : V.Launches)
-    OS << formatv("    {0} grid {1} block {2}: {3} modeled cycles, {4:F2} "
-                  "modeled us, {5} SM(s) simulated{6}\n",
-                  L.Name, dims(L.Grid), dims(L.Block), L.Time.Cycles,
-                  L.Time.Microseconds, L.Time.SmsSimulated,
-                  L.Time.Scaled ? ", scaled" : "");
+  // A program that launches one configuration a thousand times gets one
+  // row for them, not a thousand (the JSON report keeps every launch).
+  struct Row {
+    const ModeledLaunch *First;
+    uint64_t Launches = 0, MinCycles = UINT64_MAX, MaxCycles = 0, Cycles = 0;
+    double Microseconds = 0;
+  };
+  std::vector<Row> Rows;
+  std::map<std::tuple<std::string, std::string, std::string, uint64_t, bool>,
+           size_t>
+      RowOf;
+  for (const ModeledLaunch &L : V.Launches) {
+    auto [It, New] = RowOf.try_emplace({L.Mangled, dims(L.Grid), dims(L.Block),
+                                        L.Time.SmsSimulated, L.Time.Scaled},
+                                       Rows.size());
+    if (New)
+      Rows.push_back({&L});
+    Row &R = Rows[It->second];
+    ++R.Launches;
+    R.MinCycles = std::min(R.MinCycles, L.Time.Cycles);
+    R.MaxCycles = std::max(R.MaxCycles, L.Time.Cycles);
+    R.Cycles += L.Time.Cycles;
+    R.Microseconds += L.Time.Microseconds;
+  }
+  OS << "  per launch configuration:\n";
+  const size_t Shown = std::min<size_t>(Rows.size(), MaxConfigurationRows);
+  for (size_t I = 0; I < Shown; ++I) {
+    const Row &R = Rows[I];
+    const ModeledLaunch &L = *R.First;
+    std::string Time;
+    if (R.Launches == 1)
+      Time = formatv("{0} modeled cycles, {1:F2} modeled us", R.Cycles,
+                     R.Microseconds);
+    else if (R.MinCycles == R.MaxCycles)
+      Time = formatv("{0} launches, {1} modeled cycles and {2:F2} modeled us "
+                     "each",
+                     R.Launches, R.MinCycles, R.Microseconds / R.Launches);
+    else
+      Time = formatv("{0} launches, {1} to {2} modeled cycles ({3} in all, "
+                     "{4:F2} modeled us)",
+                     R.Launches, R.MinCycles, R.MaxCycles, R.Cycles,
+                     R.Microseconds);
+    OS << formatv("    {0} grid {1} block {2}: {3}, {4} SM(s) simulated{5}\n",
+                  L.Name, dims(L.Grid), dims(L.Block), Time,
+                  L.Time.SmsSimulated, L.Time.Scaled ? ", scaled" : "");
+  }
+  if (Rows.size() > Shown)
+    OS << formatv("    ... and {0} more launch configurations (the JSON "
+                  "report lists every launch)\n",
+                  Rows.size() - Shown);
 }
 
 json::Value warpscope::renderModeledJson(const ModeledTimeView &V) {

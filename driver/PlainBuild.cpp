@@ -108,7 +108,11 @@ void warpscope::renderPlainText(const PlainComparison &C, bool Histogram,
                   C.Plain.Total.Thread, PlainLabel, C.Own, C.Ratio, C.Distance);
     break;
   }
-  if (C.Status == PlainComparison::Mapped) {
+  if (C.Status == PlainComparison::Mapped && C.Differences.empty()) {
+    // The PTX differs (e.g. in register names or block order) but every
+    // opcode ran as often.
+    OS << "; every opcode ran as often in both\n";
+  } else if (C.Status == PlainComparison::Mapped) {
     OS << "; most apart (plain -> instrumented):";
     for (size_t K = 0; K < C.Differences.size() && K < 3; ++K)
       OS << (K ? ", " : " ") << C.Differences[K].Opcode << " "

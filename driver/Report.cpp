@@ -253,7 +253,11 @@ void warpscope::renderText(const ProfileSet &Set,
                            unsigned Top, raw_ostream &OS, bool PlainHistogram) {
   OS << "WarpScope report for " << Set.Directory << "\n";
   OS << "  program: " << (Set.Program.empty() ? "?" : Set.Program)
-     << "\n  device:  " << (Set.Device.empty() ? "?" : Set.Device)
+     << "\n  device:  "
+     << (!Set.Device.empty() ? Set.Device
+         : Summaries.empty() ? "not recorded (the runtime names the device "
+                               "of the first kernel launch)"
+                             : "?")
      << "\n  mode:    " << Set.Mode << ", " << Set.ProfileFiles.size()
      << " process profile(s)\n";
   for (const std::string &W : Set.Warnings)

@@ -4,6 +4,7 @@
 #include "Html.h"
 #include "Report.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <set>
 
 using namespace llvm;
 using namespace warpscope;
@@ -76,18 +77,22 @@ void warpscope::renderResourcesText(const ProfileSet &Set,
                 "({3}), {4} B static shared/block\n",
                 resourceSourceName(R.Source), R.Registers, R.LocalBytes,
                 spills(R), R.StaticSharedBytes);
+  // Launches that differ only in their grid have the same occupancy: one
+  // line for them (the JSON report keeps one entry per launch group).
+  std::set<std::string> Shown;
   for (const LaunchOccupancy &O : launchOccupancy(Set, F)) {
     const LaunchGroup &L = *O.Launch;
-    OS << formatv("  occupancy (block {0}x{1}x{2}, {3} B dynamic shared): "
-                  "{4} blocks/SM, {5}/{6} warps/SM = {7} theoretical; "
-                  "limited by {8}",
-                  L.Block[0], L.Block[1], L.Block[2], L.SharedBytes,
-                  O.Result.BlocksPerSM, O.Result.WarpsPerSM,
-                  O.Result.MaxWarpsPerSM, formatPercent(O.Result.fraction()),
-                  limiterNames(O.Result.Limiters));
+    std::string Line = formatv(
+        "  occupancy (block {0}x{1}x{2}, {3} B dynamic shared): "
+        "{4} blocks/SM, {5}/{6} warps/SM = {7} theoretical; "
+        "limited by {8}",
+        L.Block[0], L.Block[1], L.Block[2], L.SharedBytes, O.Result.BlocksPerSM,
+        O.Result.WarpsPerSM, O.Result.MaxWarpsPerSM,
+        formatPercent(O.Result.fraction()), limiterNames(O.Result.Limiters));
     if (L.BlocksPerSM && *L.BlocksPerSM != O.Result.BlocksPerSM)
-      OS << formatv(" (the CUDA runtime says {0} blocks/SM)", *L.BlocksPerSM);
-    OS << "\n";
+      Line += formatv(" (the CUDA runtime says {0} blocks/SM)", *L.BlocksPerSM);
+    if (Shown.insert(Line).second)
+      OS << Line << "\n";
   }
 }
 

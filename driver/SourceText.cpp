@@ -76,3 +76,11 @@ std::string SourceText::line(const std::string &File, unsigned Line) {
     return "";
   return StringRef(Lines[Line - 1]).trim().str();
 }
+
+std::string warpscope::sourceLineLabel(const std::string &File, unsigned Line) {
+  if (File.empty())
+    return "(no line info)";
+  if (!Line)
+    return File + " (no line: compiler-made code)";
+  return File + ":" + std::to_string(Line);
+}

@@ -48,6 +48,11 @@ private:
   std::map<std::string, std::vector<std::string>> Files;
 };
 
+/// How a report names a source line: "FILE:LINE"; line 0 is DWARF's "no
+/// source line", code the compiler made (a merged store, a spill) and tied to
+/// no line: "FILE (no line: compiler-made code)"; no file: "(no line info)".
+std::string sourceLineLabel(const std::string &File, unsigned Line);
+
 } // namespace warpscope
 
 #endif // WARPSCOPE_DRIVER_SOURCETEXT_H

@@ -221,6 +221,29 @@ bool Validator::checkMix(const FunctionProfile &F,
   return true;
 }
 
+/// Why a plain build's counts may differ from the instrumented run's without
+/// a counting error: the two runs are separate processes.
+static std::string plainRunNote(const Truth &Instrumented, const Truth &Plain) {
+  std::map<std::string, std::pair<uint64_t, uint64_t>> Launches;
+  for (const TruthLaunch &L : Instrumented.Launches)
+    ++Launches[L.Kernel].first;
+  for (const TruthLaunch &L : Plain.Launches)
+    ++Launches[L.Kernel].second;
+  for (const auto &[Kernel, N] : Launches)
+    if (N.first != N.second)
+      return formatv("the plain run launched {0} {1} time(s), the "
+                     "instrumented run {2}: the two runs did different work "
+                     "(another input or a data-dependent launch count); "
+                     "run both with the same input",
+                     demangle(Kernel), N.second, N.first)
+          .str();
+  return "the plain build ran as a separate process: where a program's work "
+         "depends on thread timing (blocks racing for data, the order of "
+         "atomics) or on the clock or a random seed, two runs' counts differ "
+         "without a counting error; rerun both with WARPSCOPE_EMU_THREADS=1 "
+         "and the same input to tell";
+}
+
 } // namespace
 
 int warpscope::runValidate() {
@@ -307,6 +330,9 @@ int warpscope::runValidate() {
     outs() << formatv("validate --plain-truth: {0} functions' plain-build "
                       "histograms checked, {1} mismatches, {2} without one\n",
                       Plain, V.Mismatches - Before, NoMap);
+    if (V.Mismatches > Before)
+      WithColor::note(errs(), "warpscope validate")
+          << plainRunNote(T, P) << "\n";
   }
   return V.Mismatches ? 1 : 0;
 }

@@ -312,9 +312,9 @@ void renderAdviceText(const AdviceReport &R, raw_ostream &OS) {
       for (const std::string &H : A.Hints)
         OS << "    hint: " << H << "\n";
       for (const Hotspot &H : A.Hotspots) {
-        OS << "    hotspot: " << shortFile(H.File) << ":" << H.Line;
+        OS << "    hotspot: " << sourceLineLabel(shortFile(H.File), H.Line);
         if (H.DefLine)
-          OS << " <- " << shortFile(H.DefFile) << ":" << H.DefLine
+          OS << " <- " << sourceLineLabel(shortFile(H.DefFile), H.DefLine)
              << formatv(" (distance {0})", H.Distance);
         OS << formatv(": {0} {1}", formatNumber(H.Samples, 1),
                       hotspotUnit(R, H));
@@ -424,7 +424,7 @@ std::string renderAdviceHtml(const AdviceReport &R) {
           "given)</th>"
           "<th>evidence</th></tr></thead><tbody>\n";
     for (const Hotspot &H : A.Hotspots)
-      OS << "<tr><td>" << escapeHtml(shortFile(H.File)) << ":" << H.Line
+      OS << "<tr><td>" << escapeHtml(sourceLineLabel(shortFile(H.File), H.Line))
          << "</td><td><code>" << escapeHtml(StringRef(H.Source).trim())
          << "</code></td><td>"
          << (H.DefLine ? escapeHtml(shortFile(H.DefFile)) + ":" +

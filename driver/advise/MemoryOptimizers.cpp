@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../GroundTruth.h"
+#include "../SourceText.h"
 #include "ExactCommon.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -296,9 +297,9 @@ std::string coalescingPattern(const LineExcess &L) {
 std::vector<std::string> coalescingHints(const LineExcess &L) {
   std::vector<std::string> H = {
       formatv("Make neighbouring threads touch neighbouring addresses at "
-              "{0}:{1}: index the fastest-varying array dimension with "
+              "{0}: index the fastest-varying array dimension with "
               "threadIdx.x",
-              L.File, L.Line)};
+              sourceLineLabel(L.File, L.Line))};
   H.push_back("For an array of structures read field by field, store a "
               "structure of arrays instead");
   H.push_back("For a transpose or column walk, stage a tile through shared "
@@ -316,10 +317,10 @@ std::string bankPattern(const LineExcess &L) {
 }
 
 std::vector<std::string> bankHints(const LineExcess &L) {
-  return {formatv("Pad the shared array at {0}:{1} by one {2}-byte element "
+  return {formatv("Pad the shared array at {0} by one {1}-byte element "
                   "per row (e.g. __shared__ float tile[32][32 + 1]) so that "
                   "the lanes of a column fall in different banks",
-                  L.File, L.Line, std::min(L.Bytes, 4u)),
+                  sourceLineLabel(L.File, L.Line), std::min(L.Bytes, 4u)),
           "Or swizzle the index (column XOR row) where padding would waste "
           "too much shared memory"};
 }

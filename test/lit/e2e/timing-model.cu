@@ -45,8 +45,14 @@
 // CHECK: Modeled time (emulator timing model, not measured), configuration h100-sxm
 // CHECK-NEXT: per kernel:
 // CHECK: void transposeTile<32>(float const*, float*) : 1 launch(es), {{[0-9]+}} modeled cycles, {{[0-9.]+}} modeled us
-// CHECK: per launch:
+// One row per launch configuration, the first 20 of them: bump's four
+// launches of grid 1 are one row; its 22 grids make 25 configurations.
+// CHECK: per launch configuration:
 // CHECK: scale(float*) grid (1000,1,1) block (128,1,1): {{[0-9]+}} modeled cycles, {{[0-9.]+}} modeled us, 8 SM(s) simulated, scaled
+// CHECK-NEXT: bump(float*) grid (1,1,1) block (32,1,1): 4 launches, {{[0-9]+ modeled cycles and [0-9.]+ modeled us each|[0-9]+ to [0-9]+ modeled cycles}}
+// CHECK-NEXT: bump(float*) grid (2,1,1) block (32,1,1): {{[0-9]+}} modeled cycles,
+// CHECK: bump(float*) grid (17,1,1)
+// CHECK-NEXT: ... and 5 more launch configurations (the JSON report lists every launch)
 // JSON: "modeled_time": {
 // JSON: "config": "h100-sxm"
 // JSON: "modeled_cycles":
@@ -76,6 +82,8 @@ __global__ void scale(float *p) {
   p[i] = p[i] * 2.0f + 1.0f;
 }
 
+__global__ void bump(float *p) { p[blockIdx.x * 32 + threadIdx.x] += 1.0f; }
+
 int main() {
   float *in, *out, *p;
   cudaMalloc(&in, 1024 * sizeof(float));
@@ -86,6 +94,10 @@ int main() {
   transposeTile<32><<<1, dim3(32, 32)>>>(in, out);
   transposeTile<33><<<1, dim3(32, 32)>>>(in, out);
   scale<<<1000, 128>>>(p);
+  for (int Grid = 1; Grid <= 22; ++Grid)
+    bump<<<Grid, 32>>>(p);
+  for (int Again = 0; Again < 3; ++Again)
+    bump<<<1, 32>>>(p);
   cudaDeviceSynchronize();
   std::printf("done\n");
   return 0;
