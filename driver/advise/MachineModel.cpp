@@ -61,10 +61,10 @@ double roundsTime(const ParallelInputs &P, const LaunchShape &S,
 
 ParallelEstimate estimateParallelism(const ParallelInputs &P,
                                      const LaunchShape &Now,
-                                     const LaunchShape &New) {
+                                     const LaunchShape &New, double WorkRatio) {
   ParallelEstimate E;
   double TNow = roundsTime(P, Now, &E.RoundsNow);
-  double TNew = roundsTime(P, New, &E.RoundsNew);
+  double TNew = roundsTime(P, New, &E.RoundsNew) * WorkRatio;
   if (TNow <= 0 || TNew <= 0)
     return E;
   E.Issue = TNow / TNew;

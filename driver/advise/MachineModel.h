@@ -72,10 +72,14 @@ struct ParallelEstimate {
 /// warps) busy schedulers at issue rate I(W) (Eq. 9), W = warps / p.
 double roundsTime(const ParallelInputs &P, const LaunchShape &S,
                   double *Rounds = nullptr);
-/// Now -> New, the kernel's total work unchanged.
+/// Now -> New, the kernel's total work unchanged. WorkRatio: New's warp
+/// instructions over Now's for that work, below 1 where New packs the same
+/// threads into fewer, fuller warps (blocks of 16 threads leave half of
+/// each warp's lanes idle; blocks of 256 none).
 ParallelEstimate estimateParallelism(const ParallelInputs &P,
                                      const LaunchShape &Now,
-                                     const LaunchShape &New);
+                                     const LaunchShape &New,
+                                     double WorkRatio = 1);
 
 /// The machine, samples and modeled time for Kernel (mangled) from In.
 ParallelInputs parallelInputs(const Inputs &In, const std::string &Kernel);

@@ -162,6 +162,26 @@ TEST(ThreadIncrease, FiresWhenTheBlockLimitBinds) {
   std::vector<Advice> A = K.run("thread_increase");
   EXPECT_NEAR(only(A), Now / New, 1e-9);
 }
+TEST(ThreadIncrease, PacksHalfEmptyWarps) {
+  Kernel K;
+  K.active(20);
+  K.stall(K.at("add.f32", 0), "long_scoreboard", 80);
+  launch(K, 100000, 16); // a warp per block, half of its lanes idle
+  // As above, 32 resident blocks of 1 warp; the same threads in 6250 blocks
+  // of 256 (8 per SM): 48 blocks on the busiest SM in 6 rounds of 8. Those
+  // warps are full: half the warp instructions.
+  double Now =
+      (23 * 32 / (4 * issue(0.2, 8)) + 22 / (4 * issue(0.2, 5.5))) / 100000;
+  double New = 6 * 8 / (4 * issue(0.2, 16)) / 6250;
+  std::vector<Advice> A = K.run("thread_increase");
+  EXPECT_NEAR(only(A), Now / (New * 0.5), 1e-9);
+  ASSERT_FALSE(A.empty());
+  EXPECT_NE(A[0].Hotspots.at(0).Evidence.find(
+                "50% of each warp's lanes hold a thread, 100% with the bigger "
+                "blocks: 0.5x the warp instructions"),
+            std::string::npos)
+      << A[0].Hotspots.at(0).Evidence;
+}
 TEST(ThreadIncrease, FiresOnOneWarpPerSmWithAGridStrideLoop) {
   std::string Ptx = gridStridePtx();
   Kernel K(Ptx.c_str());
