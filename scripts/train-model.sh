@@ -7,6 +7,9 @@
 #
 #   scripts/train-model.sh [h100|h200] [RUNS_DIR] [MODEL]
 #
+# Needs the build's driver and its plain benchmarks (`make test` builds
+# them; alone: cmake --build build --target benchmarks).
+#
 # Steps (about 20 minutes of one core here, most of it the large runs:
 # gaussian 6.3 min, lu 1.5 min, hotspot 2 min):
 #   1. the emulated runs of the plain benchmarks at the dataset's sizes
@@ -45,6 +48,14 @@ h200)
 esac
 WS=build/bin/warpscope
 [ -x "$WS" ] || { echo "train-model.sh: build first (make demo)" >&2; exit 2; }
+# The plain benchmarks are built by the tests' target, not by `make build`:
+# without them every run fails and the model would have no modeled figures.
+for p in $(awk '!/^#/ && NF {print $1}' benchmarks/gpu/sizes.txt); do
+  [ -x "build/benchmarks/$p" ] || {
+    echo "train-model.sh: build/benchmarks/$p is missing; build the benchmarks first (cmake --build build --target benchmarks)" >&2
+    exit 2
+  }
+done
 LARGE="interp reduction kmeans histogram streams warp_reduce bfs pathfinder spmv backprop nw scan lu gaussian hotspot"
 INTERP="interp:its features leave out the work of the __noinline__ device functions interp_kernel calls (docs/results/2026-11-23-h100-dataset.md)"
 jobs=()
