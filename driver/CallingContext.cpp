@@ -53,12 +53,16 @@ std::vector<CallSite> allSites(const ProfileSet &Set) {
         Sites.push_back(S);
       }
     }
-  std::map<const FunctionProfile *, unsigned> Count;
+  std::map<const FunctionProfile *, unsigned> Count, Active;
   for (const CallSite &S : Sites)
-    if (S.Callee)
+    if (S.Callee) {
       ++Count[S.Callee];
-  for (CallSite &S : Sites)
+      Active[S.Callee] += S.WarpCalls > 0;
+    }
+  for (CallSite &S : Sites) {
     S.CalleeSites = S.Callee ? Count[S.Callee] : 0;
+    S.ActiveCalleeSites = S.Callee ? Active[S.Callee] : 0;
+  }
   return Sites;
 }
 
@@ -76,8 +80,11 @@ std::string inexact(const FunctionProfile &K,
     if (FromHere && S.CalleeName.empty())
       return S.Caller->Demangled + " makes an indirect call, whose callee "
                                    "is unknown";
-    // A function K reaches, called from outside: its counts are shared.
-    if (S.Callee && Reach.count(S.Callee) && !FromHere && S.Callee != &K)
+    // A function K reaches, called from outside: its counts are shared,
+    // unless that call site never ran (a kernel not launched, a branch not
+    // taken): then every count is from calls K's functions made.
+    if (S.Callee && Reach.count(S.Callee) && !FromHere && S.Callee != &K &&
+        S.WarpCalls > 0)
       return S.Callee->Demangled + " is also called from " +
              S.Caller->Demangled +
              ", and its counts do not say which calls "

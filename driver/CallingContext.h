@@ -32,6 +32,9 @@ struct CallSite {
   /// Call sites of the callee in the program: with one, all its own counts
   /// are this site's.
   unsigned CalleeSites = 0;
+  /// Those of them that made a call in this run: with one, all the
+  /// callee's counts are that site's too.
+  unsigned ActiveCalleeSites = 0;
 };
 
 struct CallingContext {

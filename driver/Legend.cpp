@@ -57,7 +57,7 @@ const std::vector<LegendEntry> &warpscope::reportLegend() {
       {"with callees", "a kernel's totals plus those of every device "
                        "function it reaches through calls; given only when "
                        "exact: no such function is also called from "
-                       "elsewhere and no call is indirect"},
+                       "elsewhere in this run and no call is indirect"},
       {"line executions", "source view: thread executions of the most "
                           "executed basic block that has code on the line "
                           "(each block counted once per line it covers)"},

@@ -107,6 +107,12 @@ void warpscope::renderCallsText(const FunctionSummary &S, raw_ostream &OS) {
                   Site.ThreadCalls,
                   Site.CalleeSites == 1
                       ? "; all the callee's counts are from this call site"
+                  : Site.WarpCalls && Site.ActiveCalleeSites == 1
+                      ? formatv("; all the callee's counts are from this "
+                                "call site (its {0} other call site(s) made "
+                                "no call)",
+                                Site.CalleeSites - 1)
+                            .str()
                   : Site.CalleeSites > 1
                       ? formatv("; the callee's counts are shared by {0} "
                                 "call sites and not split",
@@ -376,7 +382,8 @@ static json::Value siteJson(const CallSite &C) {
                       {"callee_instrumented", C.Callee != nullptr},
                       {"warp_calls", C.WarpCalls},
                       {"thread_calls", C.ThreadCalls},
-                      {"callee_call_sites", C.CalleeSites}};
+                      {"callee_call_sites", C.CalleeSites},
+                      {"callee_active_call_sites", C.ActiveCalleeSites}};
 }
 
 static json::Value callingContextJson(const CallingContext &C) {

@@ -30,6 +30,10 @@ __global__ void shareB(int *out) {
     out[i] = twice(i);
 }
 
+// Never launched: its call of steps() makes no call, so own()'s totals with
+// steps() stay exact.
+__global__ void never(int *out) { out[0] = steps(out[1]); }
+
 int main() {
   int *d;
   cudaMalloc(&d, 128 * sizeof(int));
