@@ -366,8 +366,7 @@ bool InstDecoder::warp() {
     setS(0, Ops[1], Ty::Pred);
     if (Ops[1].Not)
       I.Flags |= FNegC;
-    if (Ops.size() > 2)
-      setS(1, Ops[2], Ty::U32);
+    memberMask(Ops.size() > 2 ? &Ops[2] : nullptr);
     return true;
   }
   if (B == "activemask") {
@@ -406,8 +405,7 @@ bool InstDecoder::warp() {
       I.Flags |= FHasPredOut;
     }
     setS(0, Ops[1], I.T);
-    if (Ops.size() > 2)
-      setS(1, Ops[2], Ty::U32);
+    memberMask(Ops.size() > 2 ? &Ops[2] : nullptr);
     return true;
   }
   if (B == "redux") {
@@ -427,11 +425,23 @@ bool InstDecoder::warp() {
       fail("redux needs operands");
     setD(0, Ops[0]);
     setS(0, Ops[1], I.T);
-    if (Ops.size() > 2)
-      setS(1, Ops[2], Ty::U32);
+    memberMask(Ops.size() > 2 ? &Ops[2] : nullptr);
     return true;
   }
   return false;
+}
+
+// S[1]: a collective's membermask, all lanes for the forms without one
+// (vote without .sync).
+void InstDecoder::memberMask(const RawOp *Mask) {
+  if (Mask) {
+    setS(1, *Mask, Ty::U32);
+    return;
+  }
+  RawOp All;
+  All.Kind = RawOp::Num;
+  All.Name = "-1";
+  setS(1, All, Ty::U32);
 }
 
 } // namespace warpscope::emu::core::parser

@@ -240,6 +240,7 @@ private:
   bool barrier();
   bool call();
   bool warp();
+  void memberMask(const RawOp *Mask);
   // DecodeMatrix.cpp: mma, wmma, ldmatrix.
   bool matrix();
   void mma();

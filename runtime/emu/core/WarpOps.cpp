@@ -2,7 +2,10 @@
 //
 // shfl.sync, vote.sync, activemask, match.sync, redux.sync and elect.sync:
 // the instructions whose lanes read each other's values or the execution
-// mask. They see the lanes of the warp's current path that execute them.
+// mask. They see the lanes of the warp's current path that execute them;
+// vote, match and redux only those of each lane's membermask (S[1]): the
+// two halves of a cooperative_groups::tiled_partition<16> execute one
+// redux.sync with masks 0x0000ffff and 0xffff0000, two reductions.
 // Free functions (WarpOps.h): they need no launch state.
 //
 //===----------------------------------------------------------------------===//
@@ -61,48 +64,91 @@ static void shflLanes(const Inst &I, uint64_t *R, uint32_t EM) {
     }
 }
 
-// match.any/.all: lanes with equal values (Sub 1: .all, with predicate).
+// The lanes lane L's collective spans: those of its membermask that
+// execute the instruction.
+static uint32_t groupOf(const Inst &I, const uint64_t *R, uint32_t EM, int L) {
+  return EM & (uint32_t)R[(size_t)I.S[1] * 32 + L];
+}
+
+// Whether every executing lane's membermask holds all of them (the common
+// case, a full-warp constant): then one group, EM, and one result.
+static bool oneGroup(const Inst &I, const uint64_t *R, uint32_t EM) {
+  const uint64_t *Mk = R + (size_t)I.S[1] * 32;
+  uint32_t All = ~0u;
+  for (uint32_t X = EM; X; X &= X - 1)
+    All &= (uint32_t)Mk[__builtin_ctz(X)];
+  return (EM & ~All) == 0;
+}
+
+// match.any/.all: lanes of the group with equal values (Sub 1: .all, with
+// predicate).
 static void matchLanes(const Inst &I, uint64_t *R, uint32_t EM) {
   const uint64_t *A = R + (size_t)I.S[0] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
   unsigned S = tySize(I.T);
   uint64_t Msk = S >= 8 ? ~0ull : (1ull << (S * 8)) - 1;
   uint64_t Res[32];
-  bool AllEq = true;
-  int First = __builtin_ctz(EM);
+  bool AllEq[32];
   for (int L = 0; L < 32; ++L) {
     if (!((EM >> L) & 1))
       continue;
-    uint32_t M2 = 0;
+    uint32_t G = groupOf(I, R, EM, L), M2 = 0;
     for (int J = 0; J < 32; ++J)
-      if (((EM >> J) & 1) && (A[J] & Msk) == (A[L] & Msk))
+      if (((G >> J) & 1) && (A[J] & Msk) == (A[L] & Msk))
         M2 |= 1u << J;
     Res[L] = M2;
-    if ((A[L] & Msk) != (A[First] & Msk))
-      AllEq = false;
+    AllEq[L] = (M2 | (1u << L)) == (G | (1u << L));
   }
   for (int L = 0; L < 32; ++L) {
     if (!((EM >> L) & 1))
       continue;
     if (I.Sub == 1) {
-      D[L] = AllEq ? EM : 0;
+      D[L] = AllEq[L] ? groupOf(I, R, EM, L) : 0;
       if (I.Flags & FHasPredOut)
-        R[(size_t)I.D[1] * 32 + L] = AllEq;
+        R[(size_t)I.D[1] * 32 + L] = AllEq[L];
     } else {
       D[L] = Res[L];
     }
   }
 }
 
-// redux.sync: one reduction over the executing lanes, given to all of them.
+static uint64_t reduceGroup(const Inst &I, const uint64_t *R, uint32_t G);
+
+// redux.sync: one reduction over each group, given to its lanes.
 static void reduxLanes(const Inst &I, uint64_t *R, uint32_t EM) {
-  const uint64_t *A = R + (size_t)I.S[0] * 32;
   uint64_t *D = R + (size_t)I.D[0] * 32;
+  if (oneGroup(I, R, EM)) {
+    uint64_t Acc = reduceGroup(I, R, EM);
+    LANES(D[l] = Acc);
+    return;
+  }
+  uint32_t Done = 0;
+  for (int L = 0; L < 32; ++L) {
+    if (!((EM >> L) & 1) || ((Done >> L) & 1))
+      continue;
+    uint32_t G = groupOf(I, R, EM, L) | (1u << L);
+    // Lanes whose membermask gives this very group share the result.
+    uint32_t Same = 0;
+    for (int J = L; J < 32; ++J)
+      if (((EM >> J) & 1) && !((Done >> J) & 1) &&
+          (groupOf(I, R, EM, J) | (1u << J)) == G)
+        Same |= 1u << J;
+    uint64_t Acc = reduceGroup(I, R, G);
+    for (int J = L; J < 32; ++J)
+      if ((Same >> J) & 1)
+        D[J] = Acc;
+    Done |= Same;
+  }
+}
+
+// The reduction of I's source over the lanes of G.
+static uint64_t reduceGroup(const Inst &I, const uint64_t *R, uint32_t G) {
+  const uint64_t *A = R + (size_t)I.S[0] * 32;
   bool S = tySigned(I.T);
   uint64_t Acc = 0;
   bool FirstV = true;
   for (int L = 0; L < 32; ++L) {
-    if (!((EM >> L) & 1))
+    if (!((G >> L) & 1))
       continue;
     uint32_t V = (uint32_t)A[L];
     if (FirstV) {
@@ -133,7 +179,21 @@ static void reduxLanes(const Inst &I, uint64_t *R, uint32_t EM) {
       break;
     }
   }
-  LANES(D[l] = Acc);
+  return Acc;
+}
+
+// vote's result for a group G whose ballot is B.
+static uint64_t voteOf(uint8_t Sub, uint32_t B, uint32_t G) {
+  switch (Sub) {
+  case VoAll:
+    return B == G;
+  case VoAny:
+    return B != 0;
+  case VoUni:
+    return B == 0 || B == G;
+  default:
+    return B;
+  }
 }
 
 bool warpOps(const Inst &I, uint64_t *R, uint32_t EM, uint32_t Active) {
@@ -149,22 +209,16 @@ bool warpOps(const Inst &I, uint64_t *R, uint32_t EM, uint32_t Active) {
     for (int L = 0; L < 32; ++L)
       if ((EM >> L) & 1)
         Ballot |= (uint32_t)(((A[L] & 1) != 0) != Neg) << L;
-    uint64_t V;
-    switch (I.Sub) {
-    case VoAll:
-      V = Ballot == EM;
-      break;
-    case VoAny:
-      V = Ballot != 0;
-      break;
-    case VoUni:
-      V = Ballot == 0 || Ballot == EM;
-      break;
-    default:
-      V = Ballot;
-      break;
+    if (oneGroup(I, R, EM)) {
+      uint64_t V = voteOf(I.Sub, Ballot, EM);
+      LANES(D[l] = V);
+      return true;
     }
-    LANES(D[l] = V);
+    for (int L = 0; L < 32; ++L)
+      if ((EM >> L) & 1) {
+        uint32_t G = groupOf(I, R, EM, L) | (1u << L);
+        D[L] = voteOf(I.Sub, Ballot & G, G);
+      }
     return true;
   }
   case OpActivemask: {

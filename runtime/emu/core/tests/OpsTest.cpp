@@ -48,6 +48,9 @@ TEST(Ops, VoteBallotCountsOnlyExecutingLanes) {
   I.Flags = FNegC;
   I.S[0] = S0;
   I.D[0] = S1;
+  I.S[1] = S2; // the membermask: the whole warp
+  for (int L = 0; L < 32; ++L)
+    R.at(S2, L) = 0xffffffffu;
   const uint32_t EM = 0x00ff00f0u;
   ASSERT_TRUE(warpOps(I, R.data(), EM, 0xffffffffu));
   uint32_t Want = 0;
