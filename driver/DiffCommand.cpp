@@ -116,14 +116,15 @@ static cl::list<Threshold, bool, ThresholdParser> FailAbove(
         clEnumValN(int(DiffMetric::Time), "time",
                    "measured time per kernel (percent)")));
 static cl::opt<std::string>
-    RankList("rank",
-             cl::desc("Compare only the profiles of these MPI ranks (in "
-                      "both directories), e.g. 0,3,8-15"),
-             cl::value_desc("list"), cl::init(""), cl::sub(DiffSub));
-static FormatOption Format("format", cl::desc("Output format"),
-                           formats{{OutputFormat::Text, "a table (default)"},
+    DiffRankList("rank",
+                 cl::desc("Compare only the profiles of these MPI ranks (in "
+                          "both directories), e.g. 0,3,8-15"),
+                 cl::value_desc("list"), cl::init(""), cl::sub(DiffSub));
+static FormatOption DiffFormat("format", cl::desc("Output format"),
+                               formats{
+                                   {OutputFormat::Text, "a table (default)"},
                                    {OutputFormat::Json, "one JSON object"}},
-                           cl::sub(DiffSub));
+                               cl::sub(DiffSub));
 
 namespace {
 
@@ -373,8 +374,8 @@ int warpscope::runDiff() {
   if (Dirs.size() != 2)
     return Fail("give two profile directories: warpscope diff BEFORE AFTER");
   RunDirectory RunA(Dirs[0]), RunB(Dirs[1]);
-  if (RankList.getNumOccurrences())
-    if (llvm::Error E = chooseRanks(RankList, {&RunA, &RunB}))
+  if (DiffRankList.getNumOccurrences())
+    if (llvm::Error E = chooseRanks(DiffRankList, {&RunA, &RunB}))
       return Fail(toString(std::move(E)));
   DiffThresholds T;
   for (const Threshold &Th : FailAbove)
@@ -397,7 +398,7 @@ int warpscope::runDiff() {
                 "' (" + sys::path::filename((*B)->Set->Program) +
                 ") have no kernel or device function in common; diff "
                 "compares two runs or builds of one program");
-  if (Format == OutputFormat::Json)
+  if (DiffFormat == OutputFormat::Json)
     outs() << formatv("{0:2}", renderDiffJson(R, T, **A, **B)) << "\n";
   else
     renderDiffText(R, T, outs());

@@ -33,16 +33,17 @@ using namespace warpscope;
 cl::SubCommand warpscope::FeaturesSub(
     "features", "Portable per-kernel features (GPU Mangrove or HyPA CSV)");
 
-static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
-                                cl::Required, cl::sub(FeaturesSub));
-static FormatOption
-    Format("format", cl::desc("Output format"),
-           formats{{OutputFormat::Csv, "WarpScope's features (default)"},
-                   {OutputFormat::Hypa, "HyPA's columns"},
-                   {OutputFormat::Mangrove, "GPU Mangrove's samples table"},
-                   {OutputFormat::MangroveGroups,
-                    "GPU Mangrove's per-group feature table"}},
-           cl::sub(FeaturesSub));
+static cl::opt<std::string> FeaturesDir(cl::Positional,
+                                        cl::desc("<profile dir>"), cl::Required,
+                                        cl::sub(FeaturesSub));
+static FormatOption FeaturesFormat(
+    "format", cl::desc("Output format"),
+    formats{{OutputFormat::Csv, "WarpScope's features (default)"},
+            {OutputFormat::Hypa, "HyPA's columns"},
+            {OutputFormat::Mangrove, "GPU Mangrove's samples table"},
+            {OutputFormat::MangroveGroups,
+             "GPU Mangrove's per-group feature table"}},
+    cl::sub(FeaturesSub));
 static cl::opt<std::string>
     Bench("bench", cl::desc("mangrove formats: the 'bench' column"),
           cl::init("warpscope"), cl::sub(FeaturesSub));
@@ -52,10 +53,10 @@ static cl::opt<std::string>
                  "program's name)"),
         cl::sub(FeaturesSub));
 static cl::opt<std::string>
-    Dataset("dataset", cl::desc("mangrove formats: the 'dataset' column"),
-            cl::init("default"), cl::sub(FeaturesSub));
+    DatasetColumn("dataset", cl::desc("mangrove formats: the 'dataset' column"),
+                  cl::init("default"), cl::sub(FeaturesSub));
 
-static cl::opt<std::string> PredictGpu(
+static cl::opt<std::string> FeaturesPredictGpu(
     "predict-gpu",
     cl::desc("csv: add each row's time predicted on this GPU by its shipped "
              "model (labelled a prediction, with the model's error)"),
@@ -122,11 +123,11 @@ int runMangrove(const ProfileSet &Set) {
       Rows.push_back(&F);
     }
   if (Rows.empty())
-    return Fail(Dir + ": no instrumented kernel was launched");
+    return Fail(FeaturesDir + ": no instrumented kernel was launched");
   std::string AppName = App;
   if (AppName.empty())
     AppName = sys::path::filename(Set.Program).str();
-  bool Groups = Format == OutputFormat::MangroveGroups;
+  bool Groups = FeaturesFormat == OutputFormat::MangroveGroups;
   std::string Text =
       Groups ? mangrove::groupsHeader() : mangrove::samplesHeader();
   uint64_t Lseq = 0;
@@ -150,7 +151,7 @@ int runMangrove(const ProfileSet &Set) {
     for (const auto &[Op, N] : M.ByOpcode)
       mangrove::addOpcode(L, Op, N.Thread);
     std::string B = csvField(Bench), A = csvField(AppName),
-                D = csvField(Dataset);
+                D = csvField(DatasetColumn);
     Text += Groups ? mangrove::groupsRow(B, A, D, Lseq++, L)
                    : mangrove::samplesRow(B, A, D, L);
   }
@@ -165,9 +166,9 @@ int warpscope::runFeatures() {
     WithColor::error(errs(), "warpscope features") << Msg << "\n";
     return 2;
   };
-  bool Mangrove = Format == OutputFormat::Mangrove ||
-                  Format == OutputFormat::MangroveGroups;
-  RunDirectory Run(Dir, /*KeepLaunches=*/Mangrove);
+  bool Mangrove = FeaturesFormat == OutputFormat::Mangrove ||
+                  FeaturesFormat == OutputFormat::MangroveGroups;
+  RunDirectory Run(FeaturesDir, /*KeepLaunches=*/Mangrove);
   Expected<const ProfileSet &> Set = Run.profiles();
   if (!Set)
     return Fail(toString(Set.takeError()));
@@ -184,17 +185,17 @@ int warpscope::runFeatures() {
     return Fail(toString(RS.takeError()));
   const std::vector<FeatureRow> &Rows = (*RS)->Rows;
   if (Rows.empty())
-    return Fail(Dir + ": no instrumented kernel was launched");
+    return Fail(FeaturesDir + ": no instrumented kernel was launched");
   for (const FeatureRow &R : Rows)
     if (!R.S.Mix.Available)
       return Fail(R.function().Demangled + ": " + R.S.Mix.Why);
-  bool Hypa = Format == OutputFormat::Hypa;
+  bool Hypa = FeaturesFormat == OutputFormat::Hypa;
   PredictionColumns PredictionColumns;
-  if (!PredictGpu.empty() || !PredictModel.empty()) {
-    if (Format != OutputFormat::Csv)
+  if (!FeaturesPredictGpu.empty() || !PredictModel.empty()) {
+    if (FeaturesFormat != OutputFormat::Csv)
       return Fail("--predict-gpu and --predict-model apply to --format csv");
     Expected<std::unique_ptr<ChosenModel>> C =
-        chooseModel(PredictGpu, PredictModel);
+        chooseModel(FeaturesPredictGpu, PredictModel);
     if (!C)
       return Fail(toString(C.takeError()));
     std::string Warning;
@@ -204,7 +205,7 @@ int warpscope::runFeatures() {
       return Fail(toString(P.takeError()));
     if (!Warning.empty())
       WithColor::warning(errs(), "warpscope features")
-          << Dir << ": " << Warning << "\n";
+          << FeaturesDir << ": " << Warning << "\n";
     PredictionColumns.Model = std::move(*C);
     PredictionColumns.Predictions = std::move(*P);
     for (size_t I = 0; I < Rows.size(); ++I)

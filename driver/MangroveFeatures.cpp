@@ -81,7 +81,7 @@ const std::vector<std::regex> &compiledRules() {
   return R;
 }
 
-std::string ratio(uint64_t N, uint64_t D) {
+std::string ratioField(uint64_t N, uint64_t D) {
   // As pandas divides: x/0 is inf, 0/0 is NaN.
   if (!D)
     return N ? "inf" : "nan";
@@ -195,7 +195,7 @@ std::string mangrove::samplesRow(StringRef Bench, StringRef App,
                  totalInst(L), G("float.special.32") + G("float.special.64"),
                  G("logic.32") + G("logic.16") + G("logic.64"), G("control"),
                  Arithmetic, G("bar.sync"), Global, Param, Shared,
-                 ratio(Arithmetic, Global + Param), Time)
+                 ratioField(Arithmetic, Global + Param), Time)
       .str();
 }
 

@@ -12,7 +12,7 @@
 using namespace llvm;
 using namespace warpscope;
 
-static Error fail(const Twine &File, const Twine &What) {
+static Error pcSamplingError(const Twine &File, const Twine &What) {
   return createStringError(inconvertibleErrorCode(),
                            File + ": " + What +
                                "; rerun `warpscope run --pc-sampling`");
@@ -21,8 +21,10 @@ static Error fail(const Twine &File, const Twine &What) {
 static Error loadOne(const std::string &Path, PcSampleSet &Set) {
   static const StringRef Schemas[] = {PcSamplingSchemaV3, PcSamplingSchemaV2,
                                       PcSamplingSchemaV1};
-  Expected<json::Object> Read = readSchemaObject(
-      Path, Schemas, [&](const Twine &What) { return fail(Path, What); });
+  Expected<json::Object> Read =
+      readSchemaObject(Path, Schemas, [&](const Twine &What) {
+        return pcSamplingError(Path, What);
+      });
   if (!Read)
     return Read.takeError();
   const json::Object *Top = &*Read;
@@ -36,11 +38,13 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
       V3 ? Top->getString("granularity").value_or("").str() : "sass";
   if ((Source != "cupti" && Source != "model") ||
       (Gran != "sass" && Gran != "ptx"))
-    return fail(Path, "source must be cupti or model and granularity sass "
-                      "or ptx");
+    return pcSamplingError(Path,
+                           "source must be cupti or model and granularity sass "
+                           "or ptx");
   if (!Set.Pcs.empty() && (Source != Set.Source || Gran != Set.Granularity))
-    return fail(Path, "mixes " + Source + "/" + Gran + " samples with " +
-                          Set.Source + "/" + Set.Granularity + " ones");
+    return pcSamplingError(Path, "mixes " + Source + "/" + Gran +
+                                     " samples with " + Set.Source + "/" +
+                                     Set.Granularity + " ones");
   Set.Source = Source;
   Set.Granularity = Gran;
   if (Source == PcSourceModel) {
@@ -49,17 +53,18 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
     std::string Probes = Top->getString("model_probes").value_or("").str();
     if (!Probes.empty() && Probes != "free" && Probes != "modeled" &&
         Probes != "mixed")
-      return fail(Path, "model_probes must be free, modeled or mixed");
+      return pcSamplingError(Path,
+                             "model_probes must be free, modeled or mixed");
     if (!Probes.empty())
       Set.ModelProbes = Set.ModelProbes.empty() || Set.ModelProbes == Probes
                             ? Probes
                             : "mixed";
     std::string Method = Top->getString("method").value_or("sampled").str();
     if (Method != "sampled" && Method != "exact")
-      return fail(Path, "method must be sampled or exact");
+      return pcSamplingError(Path, "method must be sampled or exact");
     if (!Set.Pcs.empty() && Method != Set.Method)
-      return fail(Path,
-                  "mixes " + Method + " counts with " + Set.Method + " ones");
+      return pcSamplingError(Path, "mixes " + Method + " counts with " +
+                                       Set.Method + " ones");
     Set.Method = Method;
   }
   bool Ptx = Gran == "ptx";
@@ -72,8 +77,9 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
   const json::Array *Pcs = Top->getArray("pcs");
   if (!Total || !Dropped || !NonUser || !Pcs || *Total < 0 || *Dropped < 0 ||
       *NonUser < 0)
-    return fail(Path, "lacks total_samples, dropped_samples or pcs, or "
-                      "non_user_samples is not a count");
+    return pcSamplingError(Path,
+                           "lacks total_samples, dropped_samples or pcs, or "
+                           "non_user_samples is not a count");
   Set.TotalSamples += uint64_t(*Total);
   Set.DroppedSamples += uint64_t(*Dropped);
   Set.NonUserSamples += uint64_t(*NonUser);
@@ -93,10 +99,11 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
     std::optional<int64_t> N = P ? P->getInteger("samples") : std::nullopt;
     const json::Object *Stalls = P ? P->getObject("stalls") : nullptr;
     if (!Crc || !Fn || !Off || !N || !Stalls || *Off < 0 || *N < 0)
-      return fail(Path, Ptx ? "a pcs[] entry lacks function, ptx_index, "
-                              "file, line, samples or stalls"
-                            : "a pcs[] entry lacks cubin_crc, function, "
-                              "pc_offset, samples or stalls");
+      return pcSamplingError(Path,
+                             Ptx ? "a pcs[] entry lacks function, ptx_index, "
+                                   "file, line, samples or stalls"
+                                 : "a pcs[] entry lacks cubin_crc, function, "
+                                   "pc_offset, samples or stalls");
     SampledPc S;
     S.Function = Fn->str();
     S.PcOffset = uint64_t(*Off);
@@ -112,27 +119,30 @@ static Error loadOne(const std::string &Path, PcSampleSet &Set) {
     for (const auto &[Name, Count] : *Stalls) {
       std::optional<int64_t> C = Count.getAsInteger();
       if (!C || *C < 0)
-        return fail(Path, "stall count '" + Name.str() + "' is not a count");
+        return pcSamplingError(Path, "stall count '" + Name.str() +
+                                         "' is not a count");
       S.Stalls.push_back({Name.str(), uint64_t(*C)});
       (isNotIssuedStall(StringRef(Name)) ? NotIssued : Base) += uint64_t(*C);
       Offered |= isNotIssuedStall(StringRef(Name));
     }
     if (S.Samples != (V1 ? Base + NotIssued : Base))
-      return fail(Path, "pc " + Twine(S.PcOffset) + " of " + S.Function +
-                            " has stall counts that do not add up to its "
-                            "samples; the file is damaged");
+      return pcSamplingError(Path,
+                             "pc " + Twine(S.PcOffset) + " of " + S.Function +
+                                 " has stall counts that do not add up to its "
+                                 "samples; the file is damaged");
     // Not-issued samples are a subset of the samples.
     if (NotIssued > Base)
-      return fail(Path, "pc " + Twine(S.PcOffset) + " of " + S.Function +
-                            " has more not-issued than stalled samples; the "
-                            "file is damaged");
+      return pcSamplingError(
+          Path, "pc " + Twine(S.PcOffset) + " of " + S.Function +
+                    " has more not-issued than stalled samples; the "
+                    "file is damaged");
     S.Samples = Base;
     if (const json::Object *Held = P->getObject("stall_cycles"))
       for (const auto &[Name, Cycles] : *Held) {
         std::optional<double> C = Cycles.getAsNumber();
         if (!C || *C < 0)
-          return fail(Path, "stall cycles '" + Name.str() +
-                                "' is not a number of cycles");
+          return pcSamplingError(Path, "stall cycles '" + Name.str() +
+                                           "' is not a number of cycles");
         S.StallCycles.push_back({Name.str(), *C});
       }
     Set.Pcs.push_back(std::move(S));

@@ -34,12 +34,12 @@ using namespace warpscope;
 cl::SubCommand warpscope::PgoSub(
     "pgo", "Turn a profile into feedback for a profile-guided rebuild");
 
-static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
-                                cl::Required, cl::sub(PgoSub));
-static cl::opt<std::string> OutFile("o", cl::desc("Output file"),
-                                    cl::value_desc("file"), cl::Required,
-                                    cl::sub(PgoSub));
-static FormatOption Format(
+static cl::opt<std::string> PgoDir(cl::Positional, cl::desc("<profile dir>"),
+                                   cl::Required, cl::sub(PgoSub));
+static cl::opt<std::string> PgoOutFile("o", cl::desc("Output file"),
+                                       cl::value_desc("file"), cl::Required,
+                                       cl::sub(PgoSub));
+static FormatOption PgoFormat(
     "format", cl::desc("Profile format"),
     formats{{OutputFormat::SampleText, "LLVM's sample profile, text (default)"},
             {OutputFormat::SampleBinary,
@@ -208,16 +208,16 @@ int warpscope::runPgo() {
     return 2;
   };
   bool Instr =
-      Format == OutputFormat::Instr || Format == OutputFormat::InstrText;
-  bool TextOnly =
-      Format == OutputFormat::SampleText || Format == OutputFormat::InstrText;
-  RunDirectory Run(Dir);
+      PgoFormat == OutputFormat::Instr || PgoFormat == OutputFormat::InstrText;
+  bool TextOnly = PgoFormat == OutputFormat::SampleText ||
+                  PgoFormat == OutputFormat::InstrText;
+  RunDirectory Run(PgoDir);
   Expected<const ProfileSet &> Set = Run.profiles();
   if (!Set)
     return Fail(toString(Set.takeError()));
   if (!Set->launches())
-    return Fail(Dir + ": the program launched no instrumented kernel; "
-                      "nothing to write");
+    return Fail(PgoDir + ": the program launched no instrumented kernel; "
+                         "nothing to write");
   std::string Text;
   raw_string_ostream OS(Text);
   unsigned Written = 0, Skipped = 0;
@@ -226,16 +226,16 @@ int warpscope::runPgo() {
     if (!N)
       return Fail(toString(N.takeError()));
     if (!*N)
-      return Fail(Dir + ": no instrumented device function ran");
+      return Fail(PgoDir + ": no instrumented device function ran");
     Written = *N;
   } else {
     Written = writeSampleText(*Set, OS, Skipped);
     if (!Written)
-      return Fail(Dir + ": no device function with line information ran; "
-                        "build with -gline-tables-only (warpscope config "
-                        "--cflags has it)");
+      return Fail(PgoDir + ": no device function with line information ran; "
+                           "build with -gline-tables-only (warpscope config "
+                           "--cflags has it)");
   }
-  std::string TextFile = OutFile;
+  std::string TextFile = PgoOutFile;
   SmallString<128> Temp;
   if (!TextOnly) {
     if (std::error_code EC =
@@ -257,22 +257,22 @@ int warpscope::runPgo() {
     if (!Profdata)
       Profdata = sys::findProgramByName("llvm-profdata-22");
     if (!Profdata)
-      return Fail(formatName(Format) +
+      return Fail(formatName(PgoFormat) +
                   " needs llvm-profdata (LLVM 22), which is not on "
                   "this machine; install llvm-22 (make setup does)");
     std::string Error;
     SmallVector<StringRef, 8> Args = {*Profdata, "merge"};
-    if (Format == OutputFormat::SampleBinary)
+    if (PgoFormat == OutputFormat::SampleBinary)
       Args.append({"--sample", "--binary"});
     else
       Args.append({"--instr"});
-    Args.append({TextFile, "-o", OutFile});
+    Args.append({TextFile, "-o", PgoOutFile});
     if (sys::ExecuteAndWait(*Profdata, Args, std::nullopt, {}, 0, 0, &Error))
-      return Fail("llvm-profdata could not write '" + OutFile + "'" +
+      return Fail("llvm-profdata could not write '" + PgoOutFile + "'" +
                   (Error.empty() ? "" : ": " + Error));
   }
   errs() << "warpscope pgo: " << Written << " function(s) written to "
-         << OutFile;
+         << PgoOutFile;
   if (Skipped)
     errs() << " (" << Skipped << " without debug info skipped)";
   errs() << "\n";

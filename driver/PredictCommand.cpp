@@ -25,8 +25,9 @@ cl::SubCommand warpscope::PredictSub(
     "predict", "Predict each kernel's time on a GPU from a profile (a "
                "trained model's prediction, labelled with its error)");
 
-static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
-                                cl::Required, cl::sub(PredictSub));
+static cl::opt<std::string> PredictDir(cl::Positional,
+                                       cl::desc("<profile dir>"), cl::Required,
+                                       cl::sub(PredictSub));
 static cl::opt<std::string>
     Gpu("gpu",
         cl::desc("A shipped model's GPU (default h100: data/models/"
@@ -37,12 +38,12 @@ static cl::opt<std::string> ModelFile("model",
                                                "wrote"),
                                       cl::value_desc("file"),
                                       cl::sub(PredictSub));
-static FormatOption
-    Format("format", cl::desc("Output format"),
-           formats{{OutputFormat::Text, "a table (default)"},
-                   {OutputFormat::Json, "one JSON object"},
-                   {OutputFormat::Csv, "one row per kernel configuration"}},
-           cl::sub(PredictSub));
+static FormatOption PredictFormat(
+    "format", cl::desc("Output format"),
+    formats{{OutputFormat::Text, "a table (default)"},
+            {OutputFormat::Json, "one JSON object"},
+            {OutputFormat::Csv, "one row per kernel configuration"}},
+    cl::sub(PredictSub));
 static cl::opt<bool>
     Timing("timing",
            cl::desc("Also time each row's prediction alone (text only)"),
@@ -139,7 +140,7 @@ json::Value renderPredictionJson(const ChosenModel &C,
     Out.push_back(std::move(O));
   }
   return json::Object{{"schema", "warpscope-prediction/1"},
-                      {"profile", Dir.getValue()},
+                      {"profile", PredictDir.getValue()},
                       {"model", modelLabelJson(C)},
                       {"predictions", std::move(Out)}};
 }
@@ -176,7 +177,7 @@ int warpscope::runPredict() {
   Expected<std::unique_ptr<ChosenModel>> C = chooseModel(Gpu, ModelFile);
   if (!C)
     return Fail(toString(C.takeError()));
-  RunDirectory Run(Dir);
+  RunDirectory Run(PredictDir);
   Expected<const ProfileSet &> Set = Run.profiles();
   if (!Set)
     return Fail(toString(Set.takeError()));
@@ -188,20 +189,20 @@ int warpscope::runPredict() {
     return Fail(toString(RS.takeError()));
   const std::vector<FeatureRow> &Rows = (*RS)->Rows;
   if (Rows.empty())
-    return Fail(Dir + ": no instrumented kernel was launched; predict "
-                      "needs a profile of an instrumented program");
+    return Fail(PredictDir + ": no instrumented kernel was launched; predict "
+                             "needs a profile of an instrumented program");
   std::string Warning;
   Expected<std::vector<RowPrediction>> P = predictRows((*C)->M, Rows, &Warning);
   if (!P)
     return Fail(toString(P.takeError()));
   if (!Warning.empty())
     WithColor::warning(errs(), "warpscope predict")
-        << Dir << ": " << Warning << "\n";
+        << PredictDir << ": " << Warning << "\n";
   if (none_of(*P, [](const RowPrediction &R) { return R.PerLaunch; }))
-    return Fail(Dir + ": no kernel can be predicted: " + P->front().Why);
-  if (Format == OutputFormat::Json) {
+    return Fail(PredictDir + ": no kernel can be predicted: " + P->front().Why);
+  if (PredictFormat == OutputFormat::Json) {
     outs() << formatv("{0:2}", renderPredictionJson(**C, Rows, *P)) << "\n";
-  } else if (Format == OutputFormat::Csv) {
+  } else if (PredictFormat == OutputFormat::Csv) {
     renderPredictionCsv(**C, Rows, *P, outs());
   } else {
     renderPredictionText(**C, Rows, *P, outs());

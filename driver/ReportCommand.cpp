@@ -32,25 +32,25 @@ cl::SubCommand warpscope::ReportSub(
     "report", "Report a profile directory: per-kernel metrics and the "
               "divergence map");
 
-static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
-                                cl::Required, cl::sub(ReportSub));
-static FormatOption
-    Format("format", cl::desc("Output format"),
-           formats{{OutputFormat::Text, "a table (default)"},
-                   {OutputFormat::Json, "one JSON object"},
-                   {OutputFormat::Csv,
-                    "a row per branch, block, kernel or rank (--csv-rows)"},
-                   {OutputFormat::Html, "a page with the source view"},
-                   {OutputFormat::Sarif, "a SARIF 2.1.0 log"}},
-           cl::sub(ReportSub));
+static cl::opt<std::string> ReportDir(cl::Positional, cl::desc("<profile dir>"),
+                                      cl::Required, cl::sub(ReportSub));
+static FormatOption ReportFormat(
+    "format", cl::desc("Output format"),
+    formats{{OutputFormat::Text, "a table (default)"},
+            {OutputFormat::Json, "one JSON object"},
+            {OutputFormat::Csv,
+             "a row per branch, block, kernel or rank (--csv-rows)"},
+            {OutputFormat::Html, "a page with the source view"},
+            {OutputFormat::Sarif, "a SARIF 2.1.0 log"}},
+    cl::sub(ReportSub));
 static cl::opt<std::string>
-    KernelFilter("kernel",
-                 cl::desc("Only functions whose mangled or "
-                          "demangled name matches this regex"),
-                 cl::init(""), cl::sub(ReportSub));
+    ReportKernelFilter("kernel",
+                       cl::desc("Only functions whose mangled or "
+                                "demangled name matches this regex"),
+                       cl::init(""), cl::sub(ReportSub));
 static cl::opt<unsigned>
-    Top("top", cl::desc("Branches shown per kernel in text (0 = all)"),
-        cl::init(10), cl::sub(ReportSub));
+    ReportTop("top", cl::desc("Branches shown per kernel in text (0 = all)"),
+              cl::init(10), cl::sub(ReportSub));
 static cl::opt<double> SarifThreshold(
     "sarif-min-rate",
     cl::desc("SARIF: report branches whose divergence rate is at least this "
@@ -62,17 +62,17 @@ static cl::opt<std::string>
                      "kernel and MPI rank"),
             cl::value_desc("branches|blocks|kernels|ranks"),
             cl::init("branches"), cl::sub(ReportSub));
-static cl::opt<std::string>
-    RankList("rank",
-             cl::desc("Only the profiles of these MPI ranks, e.g. 0,3,8-15 "
-                      "(and their processes' other files)"),
-             cl::value_desc("list"), cl::init(""), cl::sub(ReportSub));
+static cl::opt<std::string> ReportRankList(
+    "rank",
+    cl::desc("Only the profiles of these MPI ranks, e.g. 0,3,8-15 "
+             "(and their processes' other files)"),
+    cl::value_desc("list"), cl::init(""), cl::sub(ReportSub));
 static cl::opt<std::string> SourceRoot(
     "srcroot",
     cl::desc("SARIF: artifact URIs relative to this directory (uriBaseId "
              "SRCROOT), e.g. the repository's checkout"),
     cl::value_desc("dir"), cl::init(""), cl::sub(ReportSub));
-static cl::list<std::string> PathEquivalences(
+static cl::list<std::string> ReportPathEquivalences(
     "path-equivalence",
     cl::desc("Read the sources the build recorded under <from> from under "
              "<to> (as llvm-cov's), for a program built elsewhere; "
@@ -84,7 +84,7 @@ static cl::opt<bool> PlainHistogram(
              "opcode (the program compiled without the plugin, counts from "
              "the instrumented run; where its blocks map one to one)"),
     cl::init(false), cl::sub(ReportSub));
-static cl::opt<std::string> PredictGpu(
+static cl::opt<std::string> ReportPredictGpu(
     "predict-gpu",
     cl::desc("text, json: add each kernel's time predicted on this GPU by "
              "its shipped model (labelled a prediction, with its error)"),
@@ -94,9 +94,10 @@ static cl::opt<std::string>
                      cl::desc("text, json: as --predict-gpu, with a model "
                               "file"),
                      cl::value_desc("file"), cl::sub(ReportSub));
-static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
-                                    cl::value_desc("file"), cl::init("-"),
-                                    cl::sub(ReportSub));
+static cl::opt<std::string> ReportOutFile("o",
+                                          cl::desc("Write here, not stdout"),
+                                          cl::value_desc("file"), cl::init("-"),
+                                          cl::sub(ReportSub));
 
 /// A run of an uninstrumented program with --pc-sampling or --sass-metrics
 /// leaves the hardware's files and no profile, one under --emulate the
@@ -125,9 +126,9 @@ static std::string misusedCsvOrSarifOption() {
       CsvRows != "ranks")
     return "--csv-rows '" + CsvRows +
            "' is not one of branches, blocks, kernels, ranks";
-  if (CsvRows.getNumOccurrences() && Format != OutputFormat::Csv)
+  if (CsvRows.getNumOccurrences() && ReportFormat != OutputFormat::Csv)
     return "--csv-rows applies to --format csv only";
-  if (SourceRoot.getNumOccurrences() && Format != OutputFormat::Sarif)
+  if (SourceRoot.getNumOccurrences() && ReportFormat != OutputFormat::Sarif)
     return "--srcroot applies to --format sarif only";
   return "";
 }
@@ -248,13 +249,13 @@ static void renderReport(const ProfileSet &Set,
                          const std::vector<FunctionSummary> &S,
                          const Sections &X, const std::string &Root,
                          raw_ostream &OS) {
-  if (Format == OutputFormat::Text) {
-    renderText(Set, S, Top, OS, PlainHistogram);
+  if (ReportFormat == OutputFormat::Text) {
+    renderText(Set, S, ReportTop, OS, PlainHistogram);
     renderLeftOutText(Set.Left, bool(X.Memory), OS);
     if (X.Sass)
       renderSassSummaryText(*X.Sass, OS);
     if (X.Stalls)
-      renderStallText(*X.Stalls, Top, OS);
+      renderStallText(*X.Stalls, ReportTop, OS);
     if (X.Memory)
       renderMemoryText(*X.Memory, OS);
     if (X.Modeled)
@@ -267,7 +268,7 @@ static void renderReport(const ProfileSet &Set,
     }
     if (X.Cluster)
       renderClusterText(*X.Cluster, OS);
-  } else if (Format == OutputFormat::Json) {
+  } else if (ReportFormat == OutputFormat::Json) {
     json::Value Report = renderJson(Set, S);
     Report.getAsObject()->try_emplace("left_out", leftOutJson(Set.Left));
     if (X.Sass)
@@ -290,16 +291,16 @@ static void renderReport(const ProfileSet &Set,
     if (X.Cluster)
       Report.getAsObject()->try_emplace("ranks", renderClusterJson(*X.Cluster));
     OS << formatv("{0:2}", Report) << "\n";
-  } else if (Format == OutputFormat::Csv && CsvRows == "ranks") {
+  } else if (ReportFormat == OutputFormat::Csv && CsvRows == "ranks") {
     if (X.Cluster)
       renderClusterCsv(*X.Cluster, OS);
-  } else if (Format == OutputFormat::Csv && CsvRows == "kernels")
+  } else if (ReportFormat == OutputFormat::Csv && CsvRows == "kernels")
     renderCsvKernels(S, OS);
-  else if (Format == OutputFormat::Csv && CsvRows == "blocks")
+  else if (ReportFormat == OutputFormat::Csv && CsvRows == "blocks")
     renderCsvBlocks(S, OS);
-  else if (Format == OutputFormat::Csv)
+  else if (ReportFormat == OutputFormat::Csv)
     renderCsv(S, OS);
-  else if (Format == OutputFormat::Sarif)
+  else if (ReportFormat == OutputFormat::Sarif)
     renderSarifLog(Set, S, Root, X.Cluster, OS);
   else
     renderReportHtml(Set, S, X, OS);
@@ -342,13 +343,13 @@ static void renderReportHtml(const ProfileSet &Set,
 /// profile's kernel rows.
 static llvm::Error addPredictions(RunDirectory &Run, const ProfileSet &Set,
                                   Sections &X) {
-  if (PredictGpu.empty() && PredictModelFile.empty())
+  if (ReportPredictGpu.empty() && PredictModelFile.empty())
     return llvm::Error::success();
-  if (Format != OutputFormat::Text && Format != OutputFormat::Json)
+  if (ReportFormat != OutputFormat::Text && ReportFormat != OutputFormat::Json)
     return createStringError("--predict-gpu and --predict-model apply to "
                              "--format text and json");
   Expected<std::unique_ptr<ChosenModel>> C =
-      chooseModel(PredictGpu, PredictModelFile);
+      chooseModel(ReportPredictGpu, PredictModelFile);
   if (!C)
     return C.takeError();
   Expected<std::unique_ptr<FeatureRowSet>> RS =
@@ -362,7 +363,7 @@ static llvm::Error addPredictions(RunDirectory &Run, const ProfileSet &Set,
     return P.takeError();
   if (!Warning.empty())
     WithColor::warning(errs(), "warpscope report")
-        << Dir << ": " << Warning << "\n";
+        << ReportDir << ": " << Warning << "\n";
   X.Predictor = std::move(*C);
   X.PredictedRows = std::move(*RS);
   X.Predictions = std::move(*P);
@@ -379,11 +380,12 @@ int warpscope::runReport() {
     return Error("--sarif-min-rate " +
                  formatv("{0}", SarifThreshold.getValue()).str() +
                  " is not a fraction between 0 and 1");
-  if (SarifThreshold.getNumOccurrences() && Format != OutputFormat::Sarif)
+  if (SarifThreshold.getNumOccurrences() && ReportFormat != OutputFormat::Sarif)
     return Error("--sarif-min-rate applies to --format sarif only");
   if (std::string Bad = misusedCsvOrSarifOption(); !Bad.empty())
     return Error(Bad);
-  if (std::string Bad = applyPathEquivalences(PathEquivalences); !Bad.empty())
+  if (std::string Bad = applyPathEquivalences(ReportPathEquivalences);
+      !Bad.empty())
     return Error(Bad);
   std::string Root;
   if (!SourceRoot.empty()) {
@@ -392,14 +394,14 @@ int warpscope::runReport() {
       return Error(toString(R.takeError()));
     Root = *R;
   }
-  if (Top.getNumOccurrences() && Format != OutputFormat::Text)
+  if (ReportTop.getNumOccurrences() && ReportFormat != OutputFormat::Text)
     return Error("--top applies to --format text only; the other formats "
                  "list every branch");
   // Every file of the directory is read once, through Run: the advice
   // section and the predictions below share what the views read.
-  RunDirectory Run(Dir);
-  if (RankList.getNumOccurrences())
-    if (llvm::Error E = chooseRanks(RankList, {&Run}))
+  RunDirectory Run(ReportDir);
+  if (ReportRankList.getNumOccurrences())
+    if (llvm::Error E = chooseRanks(ReportRankList, {&Run}))
       return Error(toString(std::move(E)));
   std::optional<ProfileSet> HardwareOnly;
   if (hardwareOnly(Run))
@@ -409,12 +411,13 @@ int warpscope::runReport() {
                    : Run.profiles();
   if (!Set)
     return Error(toString(Set.takeError()));
-  Expected<std::vector<FunctionSummary>> S = summarize(*Set, KernelFilter);
+  Expected<std::vector<FunctionSummary>> S =
+      summarize(*Set, ReportKernelFilter);
   if (!S)
     return Error(toString(S.takeError()));
   // PC samples, when the run collected them, add the stall view.
   Expected<std::optional<StallView>> Stalls =
-      loadStallView(Run, *Set, KernelFilter);
+      loadStallView(Run, *Set, ReportKernelFilter);
   if (!Stalls)
     return Error(toString(Stalls.takeError()));
   // SASS metrics, when the run collected them, add the hardware's numbers
@@ -430,17 +433,18 @@ int warpscope::runReport() {
     return Error(toString(GroundTruth.takeError()));
   std::optional<MemoryView> Memory;
   if (GroundTruth->Files)
-    Memory = buildMemoryView(*GroundTruth, KernelFilter);
+    Memory = buildMemoryView(*GroundTruth, ReportKernelFilter);
   std::optional<ModeledTimeView> Modeled =
-      buildModeledTime(*GroundTruth, KernelFilter);
+      buildModeledTime(*GroundTruth, ReportKernelFilter);
   // PC samples, SASS metrics and the ground truth may name kernels the
   // profile does not.
-  if (S->empty() && !KernelFilter.empty() && !*Stalls && !*Sass &&
+  if (S->empty() && !ReportKernelFilter.empty() && !*Stalls && !*Sass &&
       (!Memory || Memory->Functions.empty())) {
     Expected<std::vector<FunctionSummary>> All = summarize(*Set, "");
     if (All && !All->empty())
-      return Error("--kernel '" + KernelFilter + "' matches none of the " +
-                   Twine(All->size()) + " functions that ran (such as " +
+      return Error("--kernel '" + ReportKernelFilter +
+                   "' matches none of the " + Twine(All->size()) +
+                   " functions that ran (such as " +
                    All->front().Function->Demangled + ")");
     if (!All)
       consumeError(All.takeError());
@@ -455,16 +459,17 @@ int warpscope::runReport() {
       WithColor::warning(errs(), "warpscope report")
           << "no advice: " << toString(L.takeError()) << "\n";
     else if ((*L)->In.has(advise::InputKind::Samples))
-      Advice = advise::runAdvisor(**L, advise::allOptimizers(), KernelFilter,
-                                  Format == OutputFormat::Json ? 0 : 5);
+      Advice =
+          advise::runAdvisor(**L, advise::allOptimizers(), ReportKernelFilter,
+                             ReportFormat == OutputFormat::Json ? 0 : 5);
   }
   std::optional<SassMetricsSummary> SassSummary;
   if (*Sass)
-    SassSummary = joinSassMetrics(*S, **Sass, KernelFilter);
+    SassSummary = joinSassMetrics(*S, **Sass, ReportKernelFilter);
   std::error_code EC;
-  raw_fd_ostream OS(OutFile, EC, sys::fs::OF_Text);
+  raw_fd_ostream OS(ReportOutFile, EC, sys::fs::OF_Text);
   if (EC)
-    return Error("cannot write '" + OutFile + "': " + EC.message());
+    return Error("cannot write '" + ReportOutFile + "': " + EC.message());
   Sections X{std::move(*Stalls),
              std::move(SassSummary),
              std::move(Memory),
@@ -474,13 +479,13 @@ int warpscope::runReport() {
              nullptr,
              {},
              nullptr,
-             clusterView(*Set, KernelFilter)};
-  if (Format == OutputFormat::Csv && CsvRows == "ranks" && !X.Cluster)
-    return Error("--csv-rows ranks: '" + Dir +
+             clusterView(*Set, ReportKernelFilter)};
+  if (ReportFormat == OutputFormat::Csv && CsvRows == "ranks" && !X.Cluster)
+    return Error("--csv-rows ranks: '" + ReportDir +
                  "' holds the profile of fewer than two MPI ranks");
   if (llvm::Error E = addPredictions(Run, *Set, X))
     return Error(toString(std::move(E)));
-  if (Format == OutputFormat::Html &&
+  if (ReportFormat == OutputFormat::Html &&
       X.Memory) // emulated: PTX beside the source
     X.Ptx = &*GroundTruth;
   renderReport(*Set, *S, X, Root, OS);

@@ -29,7 +29,7 @@ StringRef warpscope::sassCounterSuffix(SassCounter C) {
   llvm_unreachable("unknown SASS counter");
 }
 
-static Error fail(const Twine &File, const Twine &What) {
+static Error sassMetricsError(const Twine &File, const Twine &What) {
   return createStringError(inconvertibleErrorCode(),
                            File + ": " + What +
                                "; rerun `warpscope run --sass-metrics`");
@@ -55,8 +55,9 @@ pickMetric(const std::vector<std::string> &Collected, SassCounter C) {
 
 static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
   Expected<json::Object> Read =
-      readSchemaObject(Path, schema::SassMetrics,
-                       [&](const Twine &What) { return fail(Path, What); });
+      readSchemaObject(Path, schema::SassMetrics, [&](const Twine &What) {
+        return sassMetricsError(Path, What);
+      });
   if (!Read)
     return Read.takeError();
   const json::Object *Top = &*Read;
@@ -66,21 +67,22 @@ static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
                                   : std::nullopt;
   const json::Array *Pcs = Top->getArray("pcs");
   if (!CollectedV || !Dropped || !Pcs)
-    return fail(Path, "lacks collected_metrics, dropped_records or pcs");
+    return sassMetricsError(Path,
+                            "lacks collected_metrics, dropped_records or pcs");
   // Plain copies of checked optionals (GCC 12 misreads optionals as unset).
   const uint64_t DroppedRecords = *Dropped;
   std::vector<std::string> Collected;
   for (const json::Value &N : *CollectedV) {
     std::optional<StringRef> S = N.getAsString();
     if (!S)
-      return fail(Path, "collected_metrics[] holds a non-string");
+      return sassMetricsError(Path, "collected_metrics[] holds a non-string");
     Collected.push_back(S->str());
   }
   std::set<std::string> CollectedSet(Collected.begin(), Collected.end());
   if (const json::Value *Chip = Top->get("chip")) {
     std::optional<StringRef> S = Chip->getAsString();
     if (!S)
-      return fail(Path, "'chip' is not a string");
+      return sassMetricsError(Path, "'chip' is not a string");
     if (!S->empty() &&
         std::find(Set.Chips.begin(), Set.Chips.end(), *S) == Set.Chips.end())
       Set.Chips.push_back(S->str());
@@ -89,11 +91,11 @@ static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
   if (const json::Value *Errors = Top->get("errors")) {
     const json::Array *A = Errors->getAsArray();
     if (!A)
-      return fail(Path, "'errors' is not an array");
+      return sassMetricsError(Path, "'errors' is not an array");
     for (const json::Value &E : *A) {
       std::optional<StringRef> S = E.getAsString();
       if (!S)
-        return fail(Path, "errors[] holds a non-string");
+        return sassMetricsError(Path, "errors[] holds a non-string");
       Set.Warnings.push_back((Name + ": " + *S).str());
     }
   }
@@ -128,20 +130,23 @@ static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
     std::optional<uint64_t> Off = OffV ? OffV->getAsUINT64() : std::nullopt;
     const json::Object *Values = P ? P->getObject("metrics") : nullptr;
     if (!Crc || !Fn || Fn->empty() || !Off || !Values)
-      return fail(Path, "a pcs[] entry lacks cubin_crc, function, pc_offset "
-                        "or metrics");
+      return sassMetricsError(
+          Path, "a pcs[] entry lacks cubin_crc, function, pc_offset "
+                "or metrics");
     const uint64_t Offset = *Off;
     std::string Where = ("pc " + Twine(Offset) + " of " + *Fn).str();
     if (!Seen.insert({Crc->str(), Fn->str(), Offset}).second)
-      return fail(Path, Where + " appears twice; the file is damaged");
+      return sassMetricsError(Path,
+                              Where + " appears twice; the file is damaged");
     for (const auto &[MName, MValue] : *Values) {
       if (!CollectedSet.count(MName.str()))
-        return fail(Path, Where + " has metric '" + MName.str() +
-                              "', which collected_metrics does not list; the "
-                              "file is damaged");
+        return sassMetricsError(
+            Path, Where + " has metric '" + MName.str() +
+                      "', which collected_metrics does not list; the "
+                      "file is damaged");
       if (!MValue.getAsUINT64())
-        return fail(Path, "metric '" + MName.str() + "' at " + Where +
-                              " is not a count");
+        return sassMetricsError(Path, "metric '" + MName.str() + "' at " +
+                                          Where + " is not a count");
     }
     std::array<uint64_t, NumSassCounters> At{};
     for (unsigned C = 0; C < NumSassCounters; ++C)
@@ -150,8 +155,9 @@ static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
           At[C] = *X->getAsUINT64();
     if (SumParts) {
       if (At[Uniform] > UINT64_MAX - At[Divergent])
-        return fail(Path, Where + " has more branch targets than a count "
-                                  "holds; the file is damaged");
+        return sassMetricsError(Path,
+                                Where + " has more branch targets than a count "
+                                        "holds; the file is damaged");
       At[Targets] = At[Uniform] + At[Divergent];
     }
 
@@ -163,13 +169,15 @@ static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
     if (Has(SC::InstExecuted) && Has(SC::ThreadInstExecuted) &&
         Val(SC::InstExecuted) <= UINT64_MAX / 32 &&
         Val(SC::ThreadInstExecuted) > 32 * Val(SC::InstExecuted))
-      return fail(Path, Where + " has more thread-level than 32 x warp-level "
-                                "instructions; the file is damaged");
+      return sassMetricsError(
+          Path, Where + " has more thread-level than 32 x warp-level "
+                        "instructions; the file is damaged");
     for (SC Part : {SC::BranchTargetsUniform, SC::BranchTargetsDivergent})
       if (Has(SC::BranchTargets) && Has(Part) &&
           Val(Part) > Val(SC::BranchTargets))
-        return fail(Path, Where + " has more " + sassCounterSuffix(Part) +
-                              " than branch targets; the file is damaged");
+        return sassMetricsError(
+            Path, Where + " has more " + sassCounterSuffix(Part) +
+                      " than branch targets; the file is damaged");
 
     SassFunction &F = Set.Functions[Fn->str()];
     F.Function = Fn->str();
@@ -188,8 +196,9 @@ static Error loadOne(const std::string &Path, SassMetricsSet &Set) {
         Sum.Metric = *Metric[C];
       Sum.Derived |= SumParts && C == Targets;
       if (Sum.Value + At[C] < Sum.Value)
-        return fail(Path, "the sum of " + *Metric[C] + " over " + *Fn +
-                              " overflows; the file is damaged");
+        return sassMetricsError(Path, "the sum of " + *Metric[C] + " over " +
+                                          *Fn +
+                                          " overflows; the file is damaged");
       Sum.Value += At[C];
     }
   }

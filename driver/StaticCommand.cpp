@@ -37,10 +37,11 @@ static cl::opt<std::string> Input(cl::Positional,
 static cl::list<std::string> ClangArgs(cl::ConsumeAfter,
                                        cl::desc("<clang flags for a .cu>..."),
                                        cl::sub(StaticSub));
-static FormatOption Format("format", cl::desc("Output format"),
-                           formats{{OutputFormat::Text, "a table (default)"},
-                                   {OutputFormat::Json, "one JSON object"}},
-                           cl::sub(StaticSub));
+static FormatOption StaticFormat("format", cl::desc("Output format"),
+                                 formats{
+                                     {OutputFormat::Text, "a table (default)"},
+                                     {OutputFormat::Json, "one JSON object"}},
+                                 cl::sub(StaticSub));
 static cl::opt<std::string> Arch("arch", cl::desc("GPU for a .cu (sm_90)"),
                                  cl::init("sm_90"), cl::sub(StaticSub));
 static cl::opt<bool> Opcodes("opcodes",
@@ -131,7 +132,7 @@ int warpscope::runStatic() {
           ++ByClass[ptx::classify(I.Opcode).Class];
           ++Total;
         }
-    if (Format == OutputFormat::Text) {
+    if (StaticFormat == OutputFormat::Text) {
       outs() << formatv("{0} {1}: {2} PTX instructions in {3} blocks",
                         F.Kernel ? "kernel" : "device function",
                         demangle(F.Name), Total, F.Blocks.size());
@@ -172,7 +173,7 @@ int warpscope::runStatic() {
         {"classes", std::move(Cl)},
         {"opcodes", std::move(Op)}});
   }
-  if (Format == OutputFormat::Json)
+  if (StaticFormat == OutputFormat::Json)
     outs() << formatv("{0:2}", json::Value(json::Object{
                                    {"schema", "warpscope-static/1"},
                                    {"input", Input},

@@ -42,8 +42,9 @@ cl::SubCommand warpscope::ValidateSub(
     "validate", "Check every instrumentation count of an emulated run "
                 "against the emulator's ground truth");
 
-static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
-                                cl::Required, cl::sub(ValidateSub));
+static cl::opt<std::string> ValidateDir(cl::Positional,
+                                        cl::desc("<profile dir>"), cl::Required,
+                                        cl::sub(ValidateSub));
 static cl::opt<std::string> PlainTruth(
     "plain-truth",
     cl::desc("Also check each function's plain-build histogram against the "
@@ -251,7 +252,7 @@ int warpscope::runValidate() {
     WithColor::error(errs(), "warpscope validate") << Msg << "\n";
     return 2;
   };
-  RunDirectory Run(Dir);
+  RunDirectory Run(ValidateDir);
   Expected<const ProfileSet &> Set = Run.profiles();
   if (!Set)
     return Fail(toString(Set.takeError()));
@@ -260,20 +261,21 @@ int warpscope::runValidate() {
     return Fail(toString(Truths.takeError()));
   const Truth &T = *Truths;
   if (!Set->launches())
-    return Fail(Dir + ": the program launched no instrumented kernel; "
-                      "nothing to validate");
+    return Fail(ValidateDir + ": the program launched no instrumented kernel; "
+                              "nothing to validate");
   if (!T.Files && Set->EndedBySignal)
-    return Fail(Dir + ": the program ended by signal " +
+    return Fail(ValidateDir + ": the program ended by signal " +
                 Twine(Set->EndedBySignal) +
                 " before the emulator wrote its ground truth (it does at "
                 "exit); validate needs a run that exits normally");
   if (!T.Files)
-    return Fail(Dir + ": holds no emu-*.json ground truth; validate needs a "
-                      "run on the emulator (warpscope run --emulate)");
+    return Fail(ValidateDir +
+                ": holds no emu-*.json ground truth; validate needs a "
+                "run on the emulator (warpscope run --emulate)");
   if (!Set->Faults.empty()) {
     const KernelFault &K = Set->Faults.front();
     return Fail(
-        Dir + ": " +
+        ValidateDir + ": " +
         (K.Kernel.empty() ? "a kernel" : "kernel " + demangle(K.Kernel)) +
         " faulted (" + K.Error +
         "); counts that stop at a fault cannot be checked: fix the "
@@ -281,8 +283,8 @@ int warpscope::runValidate() {
   }
   for (const TruthLaunch &L : T.Launches)
     if (L.Interrupted && L.BlocksStopped)
-      return Fail(Dir + ": a signal stopped kernel " + demangle(L.Kernel) +
-                  " with " + Twine(L.BlocksStopped) +
+      return Fail(ValidateDir + ": a signal stopped kernel " +
+                  demangle(L.Kernel) + " with " + Twine(L.BlocksStopped) +
                   " block(s) part way, whose probes' counts are partial (a "
                   "loop's are added when it ends); validate a run that was "
                   "not interrupted, or one stopped between blocks");
@@ -290,13 +292,13 @@ int warpscope::runValidate() {
   for (const auto &[Kernel, N] : Set->Left.LaunchesLeftOut)
     LeftOut += N;
   if (LeftOut)
-    return Fail(Dir + ": the run left " + Twine(LeftOut) +
+    return Fail(ValidateDir + ": the run left " + Twine(LeftOut) +
                 " launch(es) out of the profile (" + Set->Left.Selection +
                 "), which the emulator's ground truth counts; validate a "
                 "run without --launch-skip/--launch-count");
   if (!Set->Complete)
-    return Fail(Dir + ": the profile is incomplete (" + Set->Warnings.front() +
-                ")");
+    return Fail(ValidateDir + ": the profile is incomplete (" +
+                Set->Warnings.front() + ")");
   Validator V;
   for (const FunctionProfile &F : Set->Functions)
     // Functions the emulator never loaded never ran.
@@ -307,7 +309,7 @@ int warpscope::runValidate() {
     if (auto It = T.Functions.find(F.Name); It != T.Functions.end())
       MixChecked += V.checkMix(F, It->second.Insts);
   if (!V.Checked)
-    return Fail(Dir + ": no instrumented function ran on the emulator");
+    return Fail(ValidateDir + ": no instrumented function ran on the emulator");
   outs() << formatv("validate: {0} counts checked ({1} functions with "
                     "instruction histograms), {2} mismatches, {3} partial\n",
                     V.Checked, MixChecked, V.Mismatches, V.Incomplete);

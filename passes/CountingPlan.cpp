@@ -514,3 +514,5 @@ void ModuleInstrumenter::decideCounting(PlannedFunction &P, FunctionRecord &Rec,
     if (B.EnteredFrom >= 0 && Rec.Blocks[B.EnteredFrom].SameCountsAs >= 0)
       B.EnteredFrom = Rec.Blocks[B.EnteredFrom].SameCountsAs;
 }
+
+#undef DEBUG_TYPE

@@ -232,3 +232,5 @@ PreservedAnalyses DeviceInstrumentationPass::run(Module &M,
   return Instrumenter.run() ? PreservedAnalyses::none()
                             : PreservedAnalyses::all();
 }
+
+#undef DEBUG_TYPE

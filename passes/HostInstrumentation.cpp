@@ -259,3 +259,5 @@ PreservedAnalyses HostInstrumentationPass::run(Module &M,
   return HostInstrumenter(M, Opts).run() ? PreservedAnalyses::none()
                                          : PreservedAnalyses::all();
 }
+
+#undef DEBUG_TYPE

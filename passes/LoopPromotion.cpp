@@ -443,3 +443,5 @@ void ModuleInstrumenter::guardUnboundedLoops(
     if (B.PromotedIn)
       Choose(B.PromotedIn, B.BB);
 }
+
+#undef DEBUG_TYPE

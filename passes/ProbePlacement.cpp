@@ -522,3 +522,5 @@ void ModuleInstrumenter::countPlaced(const PlannedFunction &P,
            << ore::NV("PromotedLoops", NumLoops);
   });
 }
+
+#undef DEBUG_TYPE

@@ -193,3 +193,5 @@ PreservedAnalyses ProfileUsePass::run(Module &M, ModuleAnalysisManager &AM) {
   }
   return PreservedAnalyses::none(); // the module flag at least
 }
+
+#undef DEBUG_TYPE

@@ -24,41 +24,42 @@ cl::SubCommand warpscope::AdviseSub(
     "advise", "What to change in each kernel, ranked by estimated speedup "
               "(GPA's blamer, optimizers and estimators, with exact counts)");
 
-static cl::opt<std::string> Dir(cl::Positional, cl::desc("<profile dir>"),
-                                cl::Required, cl::sub(AdviseSub));
+static cl::opt<std::string> AdviseDir(cl::Positional, cl::desc("<profile dir>"),
+                                      cl::Required, cl::sub(AdviseSub));
 static FormatOption
-    Format("format", cl::desc("Output format"),
-           formats{{OutputFormat::Text, "a list per kernel (default)"},
-                   {OutputFormat::Json, "one JSON object"},
-                   {OutputFormat::Html, "an HTML page"},
-                   {OutputFormat::Sarif, "a SARIF 2.1.0 log"}},
-           cl::sub(AdviseSub));
+    AdviseFormat("format", cl::desc("Output format"),
+                 formats{{OutputFormat::Text, "a list per kernel (default)"},
+                         {OutputFormat::Json, "one JSON object"},
+                         {OutputFormat::Html, "an HTML page"},
+                         {OutputFormat::Sarif, "a SARIF 2.1.0 log"}},
+                 cl::sub(AdviseSub));
 static cl::opt<std::string>
-    KernelFilter("kernel",
-                 cl::desc("Only kernels whose mangled or demangled name "
-                          "matches this regex"),
-                 cl::init(""), cl::sub(AdviseSub));
-static cl::opt<unsigned>
-    Top("top",
-        cl::desc("Advice kept per kernel (0 = all; default 5 for text and "
-                 "html, all for json and sarif)"),
-        cl::init(5), cl::sub(AdviseSub));
+    AdviseKernelFilter("kernel",
+                       cl::desc("Only kernels whose mangled or demangled name "
+                                "matches this regex"),
+                       cl::init(""), cl::sub(AdviseSub));
+static cl::opt<unsigned> AdviseTop(
+    "top",
+    cl::desc("Advice kept per kernel (0 = all; default 5 for text and "
+             "html, all for json and sarif)"),
+    cl::init(5), cl::sub(AdviseSub));
 // `report`'s option of the same name (one per subcommand: options are
 // registered as each file's statics are made).
-static cl::list<std::string> PathEquivalences(
+static cl::list<std::string> AdvisePathEquivalences(
     "path-equivalence",
     cl::desc("Read the sources the build recorded under <from> from under "
              "<to> (as llvm-cov's), for a program built elsewhere; "
              "repeatable, the first that holds a file wins"),
     cl::value_desc("from,to"), cl::sub(AdviseSub));
-static cl::opt<std::string> OutFile("o", cl::desc("Write here, not stdout"),
-                                    cl::value_desc("file"), cl::init("-"),
-                                    cl::sub(AdviseSub));
-static cl::opt<std::string>
-    RankList("rank",
-             cl::desc("Only the files of these MPI ranks' processes, e.g. "
-                      "0,3,8-15"),
-             cl::value_desc("list"), cl::init(""), cl::sub(AdviseSub));
+static cl::opt<std::string> AdviseOutFile("o",
+                                          cl::desc("Write here, not stdout"),
+                                          cl::value_desc("file"), cl::init("-"),
+                                          cl::sub(AdviseSub));
+static cl::opt<std::string> AdviseRankList(
+    "rank",
+    cl::desc("Only the files of these MPI ranks' processes, e.g. "
+             "0,3,8-15"),
+    cl::value_desc("list"), cl::init(""), cl::sub(AdviseSub));
 
 static cl::opt<bool> WhatIf(
     "what-if",
@@ -73,38 +74,40 @@ int warpscope::runAdvise() {
     WithColor::error(errs(), "warpscope advise") << Msg << "\n";
     return 2;
   };
-  if (std::string Bad = applyPathEquivalences(PathEquivalences); !Bad.empty())
+  if (std::string Bad = applyPathEquivalences(AdvisePathEquivalences);
+      !Bad.empty())
     return Error(Bad);
   std::string RegexError;
-  if (!KernelFilter.empty() && !Regex(KernelFilter).isValid(RegexError))
-    return Error("--kernel '" + KernelFilter +
+  if (!AdviseKernelFilter.empty() &&
+      !Regex(AdviseKernelFilter).isValid(RegexError))
+    return Error("--kernel '" + AdviseKernelFilter +
                  "' is not a valid regex: " + RegexError);
-  RunDirectory Run(Dir);
-  if (RankList.getNumOccurrences())
-    if (llvm::Error E = chooseRanks(RankList, {&Run}))
+  RunDirectory Run(AdviseDir);
+  if (AdviseRankList.getNumOccurrences())
+    if (llvm::Error E = chooseRanks(AdviseRankList, {&Run}))
       return Error(toString(std::move(E)));
   Expected<std::unique_ptr<LoadedInputs>> L = loadAdviseInputs(Run);
   if (!L)
     return Error(toString(L.takeError()));
-  unsigned Keep = Top;
-  if (!Top.getNumOccurrences() &&
-      (Format == OutputFormat::Json || Format == OutputFormat::Sarif))
+  unsigned Keep = AdviseTop;
+  if (!AdviseTop.getNumOccurrences() && (AdviseFormat == OutputFormat::Json ||
+                                         AdviseFormat == OutputFormat::Sarif))
     Keep = 0;
   std::vector<std::unique_ptr<Optimizer>> Opts = allOptimizers();
   std::optional<WhatIfRunner> Runner;
   if (WhatIf)
     Runner = programRunner(Run, (*L)->In);
-  AdviceReport R =
-      runAdvisor(**L, Opts, KernelFilter, Keep, Runner ? &*Runner : nullptr);
+  AdviceReport R = runAdvisor(**L, Opts, AdviseKernelFilter, Keep,
+                              Runner ? &*Runner : nullptr);
   std::error_code EC;
-  raw_fd_ostream OS(OutFile, EC, sys::fs::OF_Text);
+  raw_fd_ostream OS(AdviseOutFile, EC, sys::fs::OF_Text);
   if (EC)
-    return Error("cannot write '" + OutFile + "': " + EC.message());
-  if (Format == OutputFormat::Text)
+    return Error("cannot write '" + AdviseOutFile + "': " + EC.message());
+  if (AdviseFormat == OutputFormat::Text)
     renderAdviceText(R, OS);
-  else if (Format == OutputFormat::Json)
+  else if (AdviseFormat == OutputFormat::Json)
     OS << formatv("{0:2}", renderAdviceJson(R)) << "\n";
-  else if (Format == OutputFormat::Sarif)
+  else if (AdviseFormat == OutputFormat::Sarif)
     OS << formatv("{0:2}", renderAdviceSarif(R, Opts, WARPSCOPE_VERSION))
        << "\n";
   else

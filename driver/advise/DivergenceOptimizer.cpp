@@ -25,7 +25,6 @@ using namespace llvm;
 namespace warpscope::advise {
 namespace {
 
-constexpr size_t MaxHotspots = 10;
 /// PTX instructions per side up to which both sides are cheap enough to
 /// run unconditionally (predication / select).
 constexpr uint64_t SmallSide = 8;
@@ -347,7 +346,8 @@ void DivergenceOptimizer::runKernel(const Inputs &In, const FunctionProfile &F,
                    [](const DivergentBranch &X, const DivergentBranch &Y) {
                      return X.Saved > Y.Saved;
                    });
-  for (size_t I = 0; I < Divs.size() && A.Hotspots.size() < MaxHotspots; ++I) {
+  for (size_t I = 0; I < Divs.size() && A.Hotspots.size() < MaxExactHotspots;
+       ++I) {
     const DivergentBranch &D = Divs[I];
     if (!(D.Saved > 0))
       continue;

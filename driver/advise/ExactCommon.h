@@ -21,6 +21,9 @@ namespace warpscope::advise {
 /// under 2% is noise next to the others (docs/advisor-estimators.md).
 inline constexpr double MinExactSpeedup = 1.02;
 
+/// Hotspots an advice lists at most (the largest first).
+inline constexpr size_t MaxExactHotspots = 10;
+
 /// SMs of the emulated H100 (runtime/emu/cudart/RuntimeState.h SmCount,
 /// the H100 SXM's 132), for how many blocks a grid puts on each SM.
 inline constexpr unsigned H100SmCount = 132;

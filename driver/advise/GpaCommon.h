@@ -52,6 +52,10 @@ enum class EstimatorKind {
   Combined
 };
 
+/// What most rows need: PC samples and the instructions they fall on.
+inline const std::vector<InputKind> SamplesCode = {InputKind::Samples,
+                                                   InputKind::Instructions};
+
 /// A row of GPA's Table 2.
 struct GpaSpec {
   const char *Id, *Name, *Help;

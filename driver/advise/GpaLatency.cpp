@@ -18,9 +18,6 @@ using namespace llvm;
 namespace warpscope::advise {
 namespace {
 
-const std::vector<InputKind> SamplesCode = {InputKind::Samples,
-                                            InputKind::Instructions};
-
 bool latencyEdge(const BlameEdge &E) {
   return !*E.PrunedBy && E.Samples > 0 &&
          (E.Kind == StallKind::ExecDep || E.Class == DepClass::GlobalMemory ||

@@ -23,9 +23,6 @@ using namespace llvm;
 namespace warpscope::advise {
 namespace {
 
-const std::vector<InputKind> SamplesCode = {InputKind::Samples,
-                                            InputKind::Instructions};
-
 template <typename Fn> void eachInstr(const KernelView &V, Fn F) {
   for (const FunctionBlame *B : V.Parts)
     for (unsigned I = 0; I < B->Code->Instrs.size(); ++I)

@@ -24,7 +24,6 @@ namespace {
 
 /// A line is flagged when it needs at least this many times its ideal.
 constexpr double MinExcessRatio = 1.25;
-constexpr size_t MaxHotspots = 10;
 
 /// Bytes one lane accesses: the opcode's type width times its vector
 /// length (4 when the opcode names no width).
@@ -258,7 +257,7 @@ private:
       return;
     std::vector<std::string> Hints = K.Hints(Lines.front());
     A.Hints = Hints;
-    for (size_t I = 0; I < Lines.size() && I < MaxHotspots; ++I) {
+    for (size_t I = 0; I < Lines.size() && I < MaxExactHotspots; ++I) {
       const LineExcess &L = Lines[I];
       Hotspot H;
       H.Function = Name;

@@ -157,7 +157,7 @@ void registers(StringRef S, std::vector<std::string> &Out) {
   }
 }
 
-void setOperands(Function &F, Instr &I, StringRef Operands) {
+void setPtxOperands(Function &F, Instr &I, StringRef Operands) {
   StringRef Op(I.Opcode);
   bool NoDef = I.Class == OpClass::Branch || I.Class == OpClass::Sync ||
                (I.Store && !I.Load) || Op.starts_with("prefetch") ||
@@ -347,7 +347,7 @@ bool parsePtxCode(const std::string &Text, std::vector<Function> &Out,
         auto [Op, Operands] = L.split(' ');
         (void)Op;
         classifyPtx(I);
-        setOperands(F, I, Operands.trim());
+        setPtxOperands(F, I, Operands.trim());
         if (I.Guard >= 0)
           I.Uses.push_back(unsigned(I.Guard));
         placeInlined(I, framesAt(Src, Names, It.Line));

@@ -178,7 +178,7 @@ bool isPredicateOperand(StringRef Op) {
 /// Defines: nothing for stores, branches and barriers; otherwise the first
 /// operand, and a second one that is a predicate (ISETP's pair, IADD3's
 /// carry) or follows a predicate (ATOMG PT, R5, ...).
-void setOperands(Function &F, Instr &I, StringRef Operands) {
+void setSassOperands(Function &F, Instr &I, StringRef Operands) {
   std::vector<StringRef> Ops = splitOperands(Operands);
   bool NoDef = I.Class == OpClass::Branch || I.Class == OpClass::Sync ||
                (I.Store && !I.Load) || I.Opcode.rfind("BSSY", 0) == 0 ||
@@ -408,7 +408,7 @@ bool parseSassListing(const std::string &Text, std::vector<Function> &Out,
     auto [Op, Operands] = Body.split(' ');
     I.Opcode = Op.str();
     classifySass(I);
-    setOperands(*F, I, Operands.trim());
+    setSassOperands(*F, I, Operands.trim());
     if (I.Guard >= 0)
       I.Uses.push_back(unsigned(I.Guard));
     F->ByOffset[Offset] = unsigned(F->Instrs.size());

@@ -2,11 +2,13 @@
 
 #include "LaunchSelection.h"
 #include "Environment.h"
+#include "FakeEnvironment.h"
 #include <gtest/gtest.h>
 #include <map>
 #include <string>
 
 using namespace warpscope::rt;
+using namespace warpscope::rt::test;
 
 namespace {
 
@@ -78,41 +80,35 @@ TEST(LaunchSelection, KernelRegexOnMangledOrDemangledNames) {
   EXPECT_EQ(kernelRegexError("a|b"), "");
 }
 
-std::map<std::string, std::string> Vars;
-const char *lookup(const char *Name) {
-  auto It = Vars.find(Name);
-  return It == Vars.end() ? nullptr : It->second.c_str();
-}
-
 TEST(LaunchSelection, ReadFromTheEnvironment) {
-  Vars = {{"WARPSCOPE_LAUNCH_SKIP", "5"},
-          {"WARPSCOPE_LAUNCH_COUNT", "2"},
-          {"WARPSCOPE_LAUNCH_SCOPE", "per-kernel"}};
-  Settings S = readSettings(lookup);
+  FakeEnv = {{"WARPSCOPE_LAUNCH_SKIP", "5"},
+             {"WARPSCOPE_LAUNCH_COUNT", "2"},
+             {"WARPSCOPE_LAUNCH_SCOPE", "per-kernel"}};
+  Settings S = readSettings(fakeGetenv);
   EXPECT_EQ(S.Selection.Skip, 5u);
   EXPECT_EQ(S.Selection.Count, 2u);
   EXPECT_TRUE(S.Selection.PerKernel);
   EXPECT_TRUE(S.Selection.active());
   EXPECT_EQ(S.Warning, "");
-  Vars = {{"WARPSCOPE_LAUNCH_COUNT", "0"}};
-  S = readSettings(lookup);
+  FakeEnv = {{"WARPSCOPE_LAUNCH_COUNT", "0"}};
+  S = readSettings(fakeGetenv);
   EXPECT_FALSE(S.Selection.Count) << "0 is not a count: no limit";
   EXPECT_NE(S.Warning.find("WARPSCOPE_LAUNCH_COUNT='0'"), std::string::npos)
       << S.Warning;
-  Vars = {{"WARPSCOPE_LAUNCH_SKIP", "-1"}};
-  S = readSettings(lookup);
+  FakeEnv = {{"WARPSCOPE_LAUNCH_SKIP", "-1"}};
+  S = readSettings(fakeGetenv);
   EXPECT_EQ(S.Selection.Skip, 0u);
   EXPECT_NE(S.Warning.find("WARPSCOPE_LAUNCH_SKIP='-1'"), std::string::npos);
-  Vars = {{"WARPSCOPE_LAUNCH_KERNEL", "("}};
-  S = readSettings(lookup);
+  FakeEnv = {{"WARPSCOPE_LAUNCH_KERNEL", "("}};
+  S = readSettings(fakeGetenv);
   EXPECT_EQ(S.Selection.KernelRegex, "");
   EXPECT_FALSE(S.Selection.active());
   EXPECT_NE(S.Warning.find("WARPSCOPE_LAUNCH_KERNEL='(' is not a regular "
                            "expression"),
             std::string::npos)
       << S.Warning;
-  Vars = {{"WARPSCOPE_LAUNCH_SCOPE", "kernel"}};
-  S = readSettings(lookup);
+  FakeEnv = {{"WARPSCOPE_LAUNCH_SCOPE", "kernel"}};
+  S = readSettings(fakeGetenv);
   EXPECT_FALSE(S.Selection.PerKernel);
   EXPECT_NE(S.Warning.find("WARPSCOPE_LAUNCH_SCOPE='kernel'"),
             std::string::npos);

@@ -16,20 +16,21 @@ using namespace warpscope::rt;
 namespace {
 
 int Stub;
-uint64_t Shadow[3];
-const KernelEntry Kernels[] = {{&Stub, "_Z1kv"}};
+uint64_t ProfiledShadow[3];
+const KernelEntry ProfiledKernels[] = {{&Stub, "_Z1kv"}};
 const char Db[] = "{\"schema\":\"warpscope-db/1\"}";
-const ModuleDescriptor Desc = {AbiVersion,
-                               1,
-                               "0123456789abcdef",
-                               "__warpscope_counters_0123456789abcdef",
-                               3,
-                               Shadow,
-                               Db,
-                               sizeof(Db) - 1,
-                               Kernels,
-                               1,
-                               3};
+const ModuleDescriptor ProfiledModule = {
+    AbiVersion,
+    1,
+    "0123456789abcdef",
+    "__warpscope_counters_0123456789abcdef",
+    3,
+    ProfiledShadow,
+    Db,
+    sizeof(Db) - 1,
+    ProfiledKernels,
+    1,
+    3};
 
 std::string tempDir() {
   char Tmpl[] = "/tmp/wsprofXXXXXX";
@@ -45,7 +46,7 @@ std::string slurp(const std::string &Path) {
 
 TEST(Profile, AggregateJsonHasModulesAndGroupedLaunches) {
   Registry R;
-  R.addModule(&Desc);
+  R.addModule(&ProfiledModule);
   LaunchConfig C;
   C.Grid = {2, 1, 1};
   C.Block = {64, 1, 1};
@@ -68,7 +69,7 @@ TEST(Profile, AggregateJsonHasModulesAndGroupedLaunches) {
 
 TEST(Profile, KernelResourcesAskedOnceAndWritten) {
   Registry R;
-  R.addModule(&Desc);
+  R.addModule(&ProfiledModule);
   KernelRef K = R.findKernel(&Stub);
   OccupancyKey O{{K.Module, K.Name}, 64, 0};
   ResourceQuestions First = R.claimResourceQuestions(K, O);
@@ -122,7 +123,7 @@ TEST(Profile, KernelResourcesAskedOnceAndWritten) {
 
 TEST(Profile, UnknownKernelResourcesAreNull) {
   Registry R;
-  R.addModule(&Desc);
+  R.addModule(&ProfiledModule);
   KernelRef K = R.findKernel(&Stub);
   KernelAttributes A;
   A.Source = "cuda-runtime";
@@ -138,7 +139,7 @@ TEST(Profile, UnknownKernelResourcesAreNull) {
 
 TEST(Profile, PerLaunchGroupsInProfileRecordsInJsonLines) {
   Registry R;
-  R.addModule(&Desc);
+  R.addModule(&ProfiledModule);
   R.recordLaunch(R.findKernel(&Stub), {}, 0.25, {0, 7, 0}, "");
   R.recordLaunch(R.findKernel(&Stub), {}, 0.5, {1, 0, 0}, "");
   ProcessInfo P;
@@ -161,7 +162,7 @@ TEST(Profile, PerLaunchGroupsInProfileRecordsInJsonLines) {
 
 TEST(Profile, IncompleteModulesSaySo) {
   Registry R;
-  R.addModule(&Desc);
+  R.addModule(&ProfiledModule);
   R.setModuleError(0, "reading counters failed: x");
   nlohmann::json J = profileJson(R, ProcessInfo{});
   EXPECT_FALSE(J["modules"][0]["complete"].get<bool>());
@@ -171,7 +172,7 @@ TEST(Profile, IncompleteModulesSaySo) {
 TEST(Profile, WritesProfileAndDatabaseWithoutTempFiles) {
   std::string Dir = tempDir() + "/nested/out";
   Registry R;
-  R.addModule(&Desc);
+  R.addModule(&ProfiledModule);
   ProcessInfo P;
   P.Pid = 1234;
   std::string Error;

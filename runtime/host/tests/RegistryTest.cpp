@@ -3,6 +3,7 @@
 
 #include "Registry.h"
 #include "Environment.h"
+#include "FakeEnvironment.h"
 #include "warpscope/ABI/Files.h"
 #include "gtest/gtest.h"
 #include <map>
@@ -10,6 +11,7 @@
 
 using namespace warpscope;
 using namespace warpscope::rt;
+using namespace warpscope::rt::test;
 
 namespace {
 
@@ -94,22 +96,16 @@ TEST(Registry, ErrorsMarkModulesIncomplete) {
   EXPECT_EQ(R.modules()[0].Error, "reading counters failed: boom");
 }
 
-std::map<std::string, std::string> Env;
-const char *lookup(const char *Name) {
-  auto It = Env.find(Name);
-  return It == Env.end() ? nullptr : It->second.c_str();
-}
-
 TEST(Environment, DefaultsModesAndRanks) {
-  Env = {};
-  Settings S = readSettings(lookup);
+  FakeEnv = {};
+  Settings S = readSettings(fakeGetenv);
   EXPECT_EQ(S.CollectionMode, Mode::Aggregate);
   EXPECT_EQ(S.OutputDirectory, "warpscope-out");
   EXPECT_FALSE(S.Rank);
-  Env = {{"WARPSCOPE_MODE", "per-launch"},
-         {"WARPSCOPE_OUT", "/tmp/x"},
-         {"SLURM_PROCID", "7"}};
-  S = readSettings(lookup);
+  FakeEnv = {{"WARPSCOPE_MODE", "per-launch"},
+             {"WARPSCOPE_OUT", "/tmp/x"},
+             {"SLURM_PROCID", "7"}};
+  S = readSettings(fakeGetenv);
   EXPECT_EQ(S.CollectionMode, Mode::PerLaunch);
   EXPECT_EQ(S.OutputDirectory, "/tmp/x");
   EXPECT_EQ(S.Rank, 7);
@@ -118,26 +114,26 @@ TEST(Environment, DefaultsModesAndRanks) {
 }
 
 TEST(Environment, BadModeWarnsAndFallsBack) {
-  Env = {{"WARPSCOPE_MODE", "sometimes"}, {"OMPI_COMM_WORLD_RANK", "x1"}};
-  Settings S = readSettings(lookup);
+  FakeEnv = {{"WARPSCOPE_MODE", "sometimes"}, {"OMPI_COMM_WORLD_RANK", "x1"}};
+  Settings S = readSettings(fakeGetenv);
   EXPECT_EQ(S.CollectionMode, Mode::Aggregate);
   EXPECT_NE(S.Warning.find("'sometimes'"), std::string::npos);
   EXPECT_FALSE(S.Rank) << "a malformed rank is ignored";
 }
 
 TEST(Environment, RankVariablesInOrderAndWorldSize) {
-  Env = {{"PMI_RANK", "3"}, {"PMI_SIZE", "4"}, {"SLURM_PROCID", "9"}};
-  Settings S = readSettings(lookup);
+  FakeEnv = {{"PMI_RANK", "3"}, {"PMI_SIZE", "4"}, {"SLURM_PROCID", "9"}};
+  Settings S = readSettings(fakeGetenv);
   EXPECT_EQ(S.Rank, 3) << "Open MPI, PMIx, PMI, then Slurm";
   EXPECT_EQ(S.WorldSize, 4);
-  Env = {{"OMPI_COMM_WORLD_RANK", "12"}, {"PMI_RANK", "3"}};
-  S = readSettings(lookup);
+  FakeEnv = {{"OMPI_COMM_WORLD_RANK", "12"}, {"PMI_RANK", "3"}};
+  S = readSettings(fakeGetenv);
   EXPECT_EQ(S.Rank, 12);
   EXPECT_FALSE(S.WorldSize);
-  Env = {{"OMPI_COMM_WORLD_RANK", "2x"}, {"SLURM_PROCID", "5"}};
-  EXPECT_EQ(readSettings(lookup).Rank, 5) << "a malformed one is skipped";
-  Env = {{"SLURM_PROCID", "-1"}};
-  EXPECT_FALSE(readSettings(lookup).Rank);
+  FakeEnv = {{"OMPI_COMM_WORLD_RANK", "2x"}, {"SLURM_PROCID", "5"}};
+  EXPECT_EQ(readSettings(fakeGetenv).Rank, 5) << "a malformed one is skipped";
+  FakeEnv = {{"SLURM_PROCID", "-1"}};
+  EXPECT_FALSE(readSettings(fakeGetenv).Rank);
 }
 
 TEST(Environment, FileNamesGiveBackPidAndRank) {

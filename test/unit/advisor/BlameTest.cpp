@@ -12,8 +12,6 @@ using namespace warpscope::advise::test;
 
 namespace {
 
-const std::string Fixtures = WARPSCOPE_FIXTURES;
-
 std::string readFile(const std::string &P) {
   std::ifstream In(P);
   std::stringstream S;
@@ -28,7 +26,8 @@ TEST(SassListing, ParsesTheRealReductionListing) {
   std::vector<Function> Fns;
   std::string Error;
   ASSERT_TRUE(parseSassListing(
-      readFile(Fixtures + "/gpu/pcs-reduction/cubin-000000003b187f54.sass"),
+      readFile(WARPSCOPE_FIXTURES
+               "/gpu/pcs-reduction/cubin-000000003b187f54.sass"),
       Fns, Error))
       << Error;
   const Function *Max = nullptr;
@@ -78,7 +77,8 @@ TEST(SassListing, ControlBitsBecomeScoreboardRegisters) {
   std::vector<Function> Fns;
   std::string Error;
   ASSERT_TRUE(parseSassListing(
-      readFile(Fixtures + "/advisor/reduction-hex/cubin-000000003b187f54.sass"),
+      readFile(WARPSCOPE_FIXTURES
+               "/advisor/reduction-hex/cubin-000000003b187f54.sass"),
       Fns, Error))
       << Error;
   const Function &Max = Fns.at(0);
@@ -429,8 +429,8 @@ namespace {
 // Mutated listings give an error or a representation the blamer runs on;
 // never a crash or a hang.
 TEST(SassListing, MutatedListingsNeverCrash) {
-  std::string Text =
-      readFile(Fixtures + "/advisor/reduction-hex/cubin-000000003b187f54.sass");
+  std::string Text = readFile(
+      WARPSCOPE_FIXTURES "/advisor/reduction-hex/cubin-000000003b187f54.sass");
   const std::string Junk = "@!;,[]{}()%RPB.0123456789\n /*x`";
   uint64_t Seed = 12345;
   auto Next = [&]() {

@@ -19,15 +19,14 @@ using namespace warpscope;
 
 namespace {
 
-const std::string Fixtures = WARPSCOPE_FIXTURES;
-
 /// A fresh directory holding copies of the fixture files Files.
 std::string directoryWith(std::initializer_list<const char *> Files) {
   SmallString<128> Dir;
   EXPECT_FALSE(sys::fs::createUniqueDirectory("wsrundir", Dir));
   for (const char *F : Files)
-    EXPECT_FALSE(sys::fs::copy_file(Fixtures + "/advisor/" + F,
-                                    Dir + "/" + sys::path::filename(F)));
+    EXPECT_FALSE(
+        sys::fs::copy_file(std::string(WARPSCOPE_FIXTURES "/advisor/") + F,
+                           Dir + "/" + sys::path::filename(F)));
   return std::string(Dir);
 }
 

@@ -26,12 +26,13 @@ const char *Kernel = "_Z5chasePKiPii";
 /// reserving Static + Dynamic bytes of shared memory, whose launch touched
 /// Touched; Launched: the dynamic bytes the recorded launch had (another
 /// configuration when it differs from Dynamic).
-struct Case {
+struct ReservationCase {
   ProfileSet P;
   Truth T;
   Inputs In;
-  Case(uint64_t Static, uint64_t Dynamic, SharedTouched Touched,
-       uint32_t GridBlocks, std::optional<uint64_t> Launched = std::nullopt) {
+  ReservationCase(uint64_t Static, uint64_t Dynamic, SharedTouched Touched,
+                  uint32_t GridBlocks,
+                  std::optional<uint64_t> Launched = std::nullopt) {
     FunctionProfile F;
     F.Name = Kernel;
     F.Kernel = true;
@@ -79,7 +80,7 @@ TEST(SharedReservation, DynamicMemoryTheKernelDoesNotTouch) {
   // 1 KB touched. 61 KB per block (1 KB reserved by the system): 3 blocks
   // of the 228 KB, in a 196 KB carveout. Reserving 1 KB: 2 KB per block,
   // 8 blocks (the threads' limit) in a 16 KB carveout.
-  Case C(0, 60 * 1024, {0, 1024}, 8 * 132);
+  ReservationCase C(0, 60 * 1024, {0, 1024}, 8 * 132);
   std::vector<Advice> A = C.run();
   ASSERT_EQ(A.size(), 1u); // the limit's own lift reaches no more blocks
   EXPECT_EQ(A[0].Title, Reserve);
@@ -106,7 +107,7 @@ TEST(SharedReservation, DynamicMemoryTheKernelDoesNotTouch) {
 
 TEST(SharedReservation, StaticArraysLargerThanUsed) {
   // The pair occupancy_limiter: a 48 KB static buffer of which 8 KB is used.
-  Case C(48 * 1024, 0, {8192, 0}, 8 * 132);
+  ReservationCase C(48 * 1024, 0, {8192, 0}, 8 * 132);
   std::vector<Advice> A = C.run();
   ASSERT_EQ(A.size(), 1u);
   EXPECT_EQ(A[0].Title, Reserve);
@@ -126,7 +127,7 @@ TEST(SharedReservation, TheCarveoutAloneIsAReason) {
   // fit of 101 KB each take the 228 KB carveout; reserving the 4 KB
   // touched: 8 of 5 KB, the 64 KB carveout. Only re-simulation estimates
   // what the larger L1 gives.
-  Case C(0, 100 * 1024, {0, 4096}, 132);
+  ReservationCase C(0, 100 * 1024, {0, 4096}, 132);
   std::vector<Advice> A = C.run();
   ASSERT_EQ(A.size(), 1u);
   EXPECT_EQ(A[0].Title, Reserve);
@@ -141,9 +142,11 @@ TEST(SharedReservation, TheCarveoutAloneIsAReason) {
 TEST(SharedReservation, SilentWhenTheKernelUsesWhatItReserves) {
   // Every byte touched, or all but a few within the 128 B allocation unit.
   for (uint64_t Touched : {61440u, 61400u}) {
-    EXPECT_TRUE(Case(0, 61440, {0, Touched}, 132).run().empty()) << Touched;
+    EXPECT_TRUE(ReservationCase(0, 61440, {0, Touched}, 132).run().empty())
+        << Touched;
     // With more blocks than fit, the limit's own lift still speaks.
-    std::vector<Advice> A = Case(0, 61440, {0, Touched}, 8 * 132).run();
+    std::vector<Advice> A =
+        ReservationCase(0, 61440, {0, Touched}, 8 * 132).run();
     ASSERT_EQ(A.size(), 1u);
     EXPECT_EQ(A[0].Title, "Lift the occupancy limit");
   }
@@ -152,21 +155,23 @@ TEST(SharedReservation, SilentWhenTheKernelUsesWhatItReserves) {
 TEST(SharedReservation, SilentWhenNothingWouldChange) {
   // 40 KB reserved, 39.5 KB touched, one block per SM: 5 blocks fit either
   // way, and 5 x 41 KB or 5 x 40.5 KB both take the 228 KB carveout.
-  EXPECT_TRUE(Case(0, 40 * 1024, {0, 40448}, 132).run().empty());
+  EXPECT_TRUE(ReservationCase(0, 40 * 1024, {0, 40448}, 132).run().empty());
   // 38 KB touched would do: 5 x 39 KB fit in the 196 KB carveout.
-  EXPECT_EQ(Case(0, 40 * 1024, {0, 38 * 1024}, 132).run().size(), 1u);
+  EXPECT_EQ(ReservationCase(0, 40 * 1024, {0, 38 * 1024}, 132).run().size(),
+            1u);
 }
 
 TEST(SharedReservation, OnlyTheSameConfigurationsTouch) {
   // The recorded launch had 4 KB of dynamic memory, the profile's 60 KB:
   // what the other touched says nothing about this one.
-  std::vector<Advice> A = Case(0, 60 * 1024, {0, 1024}, 8 * 132, 4096).run();
+  std::vector<Advice> A =
+      ReservationCase(0, 60 * 1024, {0, 1024}, 8 * 132, 4096).run();
   ASSERT_EQ(A.size(), 1u);
   EXPECT_EQ(A[0].Title, "Lift the occupancy limit");
 }
 
 TEST(SharedReservation, TheEstimateIsReSimulated) {
-  Case C(0, 100 * 1024, {0, 4096}, 132);
+  ReservationCase C(0, 100 * 1024, {0, 4096}, 132);
   KernelModeledTime &M = C.In.ModeledTime[Kernel];
   M.Cycles = 14000;
   M.LaunchCycles = 1000;

@@ -10,13 +10,6 @@ using namespace emutest;
 
 namespace {
 
-std::string kernelNamed(Module &M, const std::string &Plain) {
-  for (auto &K : M.kernels())
-    if (K.Name.find(std::to_string(Plain.size()) + Plain) != std::string::npos)
-      return K.Name;
-  return "";
-}
-
 // A pointer far from any host mapping: dereferencing it would kill the
 // process with SIGSEGV.
 TEST(Addresses, UnmappedPointerFailsTheLaunch) {

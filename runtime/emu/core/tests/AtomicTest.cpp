@@ -12,7 +12,7 @@ using namespace emutest;
 
 namespace {
 
-const char *Ptx = R"(
+const char *AtomicPtx = R"(
 .version 9.0
 .target sm_90
 .address_size 64
@@ -49,7 +49,7 @@ const char *Ptx = R"(
 
 TEST(Atomics, AddF32FlushesSubnormalsOnGlobalMemoryOnly) {
   std::string Err;
-  auto M = loadText(Ptx, &Err);
+  auto M = loadText(AtomicPtx, &Err);
   ASSERT_TRUE(M) << Err;
   std::vector<uint32_t> Out(9, 0x00c00000u);
   Out[5] = 0;

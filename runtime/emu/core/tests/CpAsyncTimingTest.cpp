@@ -51,7 +51,7 @@ Modeled modeled(const std::string &Text, void *Buf, Dim3 Grid = {1, 1, 1},
 
 // Kernel k(src) with 4 KiB of shared memory (buf): %rd1 is src, %r1 the
 // thread's index; Body, then ret.
-std::string kernel(const std::string &Body) {
+std::string bufferKernel(const std::string &Body) {
   return R"(.version 8.0
 .target sm_90
 .address_size 64
@@ -74,7 +74,7 @@ std::string kernel(const std::string &Body) {
 // waits for. %rd3: this lane's 16 bytes at the buffer's start, %rd4: 64 KiB
 // further (another DRAM line), %r3: its 16 bytes of shared memory.
 std::string oneWarp(const std::string &Body) {
-  return kernel(R"(
+  return bufferKernel(R"(
   mul.wide.u32 %rd2, %r1, 16;
   add.s64 %rd3, %rd1, %rd2;
   add.s64 %rd4, %rd3, 65536;
@@ -82,7 +82,7 @@ std::string oneWarp(const std::string &Body) {
   mov.u32 %r3, buf;
   add.u32 %r3, %r3, %r2;
   add.u32 %r4, %r3, 512;)" +
-                Body + R"(
+                      Body + R"(
   mov.u32 %r5, 0;
   mov.u32 %r6, 0;
 L:
@@ -178,7 +178,7 @@ TEST(CpAsyncTiming, ACgCopyBypassesTheL1) {
 // 16 bytes a lane at a time, takes about its bytes over the DRAM bandwidth.
 TEST(CpAsyncTiming, CopiesAreBoundByDramBandwidth) {
   const timing::Config C = h100();
-  const std::string Text = kernel(R"(
+  const std::string Text = bufferKernel(R"(
   mov.u32 %r2, %ctaid.x;
   // This block's 64 KiB: 16 rounds of 256 lanes x 16 bytes.
   mul.wide.u32 %rd2, %r2, 65536;

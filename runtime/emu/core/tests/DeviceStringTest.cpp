@@ -13,7 +13,7 @@ using namespace emutest;
 
 namespace {
 
-const char *Ptx = R"(
+const char *DeviceStringPtx = R"(
 .version 8.0
 .target sm_90
 .address_size 64
@@ -89,9 +89,6 @@ const char *Ptx = R"(
 }
 )";
 
-std::string *Captured = nullptr;
-void captureSink(const char *T, size_t N) { Captured->append(T, N); }
-
 // Host memory registered as device memory for one test.
 struct Device {
   explicit Device(const std::string &Bytes) : B(Bytes.begin(), Bytes.end()) {
@@ -105,10 +102,9 @@ struct Device {
 struct DeviceStrings : ::testing::Test {
   void SetUp() override {
     std::string E;
-    M = loadText(Ptx, &E);
+    M = loadText(DeviceStringPtx, &E);
     ASSERT_TRUE(M) << E;
-    Captured = &Out;
-    setPrintfSink(captureSink);
+    capturePrintf(&Out);
   }
   void TearDown() override { setPrintfSink(nullptr); }
   bool run(const std::string &K, const Args &A, bool Checked = true) {

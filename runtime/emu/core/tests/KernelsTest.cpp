@@ -152,14 +152,14 @@ TEST_P(Kernels, LocalMemory) {
   }
 }
 
-struct Pair {
+struct CallsArg {
   int a;
   double b;
 };
 int fibH(int N) { return N < 2 ? N : fibH(N - 1) + fibH(N - 2); }
 
 TEST_P(Kernels, DeviceCalls) {
-  Pair P{3, 0.125};
+  CallsArg P{3, 0.125};
   std::vector<int> OI(64, -1);
   std::vector<double> OD(64, -1);
   launch(*M, mangled("calls"), {1, 1, 1}, {64, 1, 1},
@@ -251,13 +251,9 @@ TEST_P(Kernels, NestedDivergence) {
   }
 }
 
-std::string *Captured = nullptr;
-void captureSink(const char *T, size_t N) { Captured->append(T, N); }
-
 TEST_P(Kernels, Printf) {
   std::string Got;
-  Captured = &Got;
-  setPrintfSink(captureSink);
+  capturePrintf(&Got);
   launch(*M, mangled("hello"), {1, 1, 1}, {3, 1, 1}, Args().add(3));
   setPrintfSink(nullptr);
   EXPECT_EQ(Got, "hello 0 of 3: str  0.00 123456789ab A\n"

@@ -16,8 +16,6 @@ using namespace emutest;
 
 namespace {
 
-const char *Head = ".version 8.0\n.target sm_90\n.address_size 64\n";
-
 uint16_t toHalf(float F) {
   _Float16 H = (_Float16)F;
   uint16_t U;
@@ -45,7 +43,7 @@ std::string fragKernel(const std::string &Instr, unsigned ND, unsigned NA,
     return S + "}";
   };
   std::string S =
-      std::string(Head) +
+      std::string(PtxHeader) +
       ".visible .entry k(.param .u64 in, .param .u64 out) {\n"
       "  .reg .b32 %r<2>;\n  .reg .b64 %rd<6>;\n  .reg ." +
       Ty + " %x<" + std::to_string(NIn + ND) +
@@ -286,7 +284,7 @@ std::string wmmaKernel(const WmmaCase &W) {
   };
   unsigned A0 = 10, B0 = A0 + NAB, C0 = B0 + NAB, D0 = C0 + NC;
   std::string Sfx = std::string(".m16n16k16.");
-  std::string S = std::string(Head) +
+  std::string S = std::string(PtxHeader) +
                   ".visible .entry k(.param .u64 a, .param .u64 b, .param "
                   ".u64 c, .param .u64 d, .param .u32 ld) {\n"
                   "  .reg .b32 %r<50>;\n  .reg .b64 %rd<5>;\n"
@@ -387,7 +385,7 @@ TEST(Wmma, PackedStrideAndIntegers) {
   };
   std::string T = ".m8n32k16.s8";
   std::string S =
-      std::string(Head) +
+      std::string(PtxHeader) +
       ".visible .entry k(.param .u64 a, .param .u64 b, .param .u64 c, "
       ".param .u64 d) {\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<5>;\n"
       "  ld.param.u64 %rd1, [a];\n  ld.param.u64 %rd2, [b];\n"
@@ -448,7 +446,7 @@ TEST(Ldmatrix, X1X2X4AndTrans) {
         Regs += (J ? ", %r" : "%r") + std::to_string(10 + J);
       Regs += "}";
       std::string Text =
-          std::string(Head) +
+          std::string(PtxHeader) +
           ".visible .entry k(.param .u64 src, .param .u64 perm, .param .u64 "
           "out) {\n  .reg .b32 %r<20>;\n  .reg .b64 %rd<10>;\n"
           "  .shared .align 16 .b8 sh[512];\n"
@@ -505,7 +503,7 @@ float refTf32(float X) {
 }
 
 TEST(CvtTf32, RoundsToNearestTiesAway) {
-  auto M = loadText(std::string(Head) + R"(
+  auto M = loadText(std::string(PtxHeader) + R"(
 .visible .entry k(.param .u64 in, .param .u64 out) {
   .reg .b32 %r<3>;
   .reg .f32 %f<2>;
@@ -568,7 +566,7 @@ TEST(MatrixErrors, UnsupportedFormsFailWithTheirName) {
       "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%r5]",
       "cvt.rn.satfinite.tf32.f32 %r1, %r2"};
   for (const char *F : Forms) {
-    std::string Text = std::string(Head) +
+    std::string Text = std::string(PtxHeader) +
                        ".visible .entry k() {\n  .reg .b32 %r<20>;\n  .reg "
                        ".b64 %rd<2>;\n  " +
                        F + ";\n  ret;\n}\n";

@@ -13,7 +13,7 @@ using Json = nlohmann::json;
 
 namespace {
 
-const char *Ptx = R"(
+const char *MemoryPtx = R"(
 .version 8.0
 .target sm_90
 .address_size 64
@@ -197,7 +197,7 @@ struct MemoryEfficiency : ::testing::Test {
   void SetUp() override {
     setenv("WARPSCOPE_EMU_MEMORY", "1", 1); // off by default
     std::string Err;
-    M = loadText(Ptx, &Err);
+    M = loadText(MemoryPtx, &Err);
     ASSERT_TRUE(M) << Err;
     Buf = (float *)std::aligned_alloc(256, 64 * 1024);
     std::fill(Buf, Buf + 16 * 1024, 0.0f);
@@ -238,8 +238,6 @@ void expectShared(const Json &I, uint64_t Requests, uint64_t Wavefronts,
   EXPECT_EQ(I.value("shared_wavefronts", ~0ull), Wavefronts) << I;
   EXPECT_EQ(I.value("shared_ideal_wavefronts", ~0ull), Ideal) << I;
 }
-
-} // namespace
 
 // 32 lanes x 4 bytes contiguous: bytes 0..127, 4 sectors, ideal 4.
 TEST_F(MemoryEfficiency, Stride1IsFourSectors) {
@@ -456,3 +454,5 @@ TEST_F(MemoryEfficiency, OffByDefault) {
   EXPECT_EQ(I["warp_executions"], 1u);
   EXPECT_FALSE(I.contains("global_sectors")) << I;
 }
+
+} // namespace

@@ -9,7 +9,7 @@ using namespace emutest;
 
 namespace {
 
-const char *Ptx = R"(
+const char *MisalignedPtx = R"(
 .version 8.0
 .target sm_90
 .address_size 64
@@ -94,7 +94,7 @@ GEN:
 struct Misaligned : ::testing::Test {
   void SetUp() override {
     std::string Err;
-    M = loadText(Ptx, &Err);
+    M = loadText(MisalignedPtx, &Err);
     ASSERT_TRUE(M) << Err;
     Buf.assign(64, 0);
     registerAllocation(Buf.data(), Buf.size() * sizeof(uint32_t));

@@ -103,11 +103,9 @@ TEST(Parser, SourceLinesFromLoc) {
             std::string::npos);
 }
 
-const char *Header = ".version 8.0\n.target sm_90\n.address_size 64\n";
-
 std::string errorOf(const std::string &Body) {
   std::string Err;
-  auto M = loadText(std::string(Header) + Body, &Err);
+  auto M = loadText(std::string(PtxHeader) + Body, &Err);
   EXPECT_FALSE(M) << Body;
   return Err;
 }
@@ -164,7 +162,7 @@ TEST(Parser, OversizedVariablesAreAnError) {
   EXPECT_NE(E.find(".align 3000000000"), std::string::npos) << E;
   std::string Err;
   EXPECT_TRUE(
-      loadText(std::string(Header) + ".global .b8 fine[1048576];\n", &Err))
+      loadText(std::string(PtxHeader) + ".global .b8 fine[1048576];\n", &Err))
       << Err;
 }
 
@@ -215,17 +213,10 @@ TEST(Parser, AllCheckedInPtxLoads) {
 
 namespace {
 
-std::unique_ptr<Module> mustLoad(const std::string &Body) {
-  std::string Err;
-  auto M = loadText(std::string(Header) + Body, &Err);
-  EXPECT_TRUE(M) << Err;
-  return M;
-}
-
 // Well-formed but unimplemented instructions load (other kernels of the
 // module stay usable) and fail the launch that executes them.
 TEST(Errors, UnsupportedInstructionFailsWhenExecuted) {
-  auto M = mustLoad(
+  auto M = loadBody(
       ".file 1 \"/src/app.cu\"\n.visible .entry k(.param .u32 p)\n{\n\t.reg "
       ".b64 %rd<2>;\n"
       "\t.reg .b32 %r<2>;\n\t.reg .pred %q;\n\tld.param.u32 %r1, [p];\n"
@@ -254,7 +245,7 @@ TEST(Errors, UnsupportedInstructionFailsWhenExecuted) {
 }
 
 TEST(Errors, ParamAndLocalOutOfRange) {
-  auto M = mustLoad(".visible .entry k(.param .u32 p)\n{\n\t.reg .b32 "
+  auto M = loadBody(".visible .entry k(.param .u32 p)\n{\n\t.reg .b32 "
                     "%r<3>;\n\t.reg .b64 %rd<3>;\n"
                     "\t.local .align 4 .b8 depot[16];\n"
                     "\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r1, %r1, 2;\n"
@@ -277,7 +268,7 @@ TEST(Errors, ParamAndLocalOutOfRange) {
 }
 
 TEST(Errors, BadLaunchConfiguration) {
-  auto M = mustLoad(".visible .entry k() .maxntid 64, 1, 1\n{\n\tret;\n}\n");
+  auto M = loadBody(".visible .entry k() .maxntid 64, 1, 1\n{\n\tret;\n}\n");
   ASSERT_TRUE(M);
   std::string Err;
   EXPECT_FALSE(launch(*M, "k", {1, 1, 1}, {128, 1, 1}, Args(), &Err));
@@ -292,7 +283,7 @@ TEST(Errors, BadLaunchConfiguration) {
 
 namespace {
 TEST(Parser, ParamLayout) {
-  auto M = mustLoad(
+  auto M = loadBody(
       ".visible .entry k(.param .u32 a, .param .u64 .ptr .global .align 1 p, "
       ".param .align 4 .b8 s[12], .param .u16 h, .param .f64 d)\n{\n\t.reg "
       ".b64 %rd<2>;\n"

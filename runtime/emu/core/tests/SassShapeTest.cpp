@@ -13,7 +13,7 @@ namespace {
 // a shared one's in %rd7, then Body. Charged alone: mov %tid (1) plus the
 // kernel's entry (LDC R1, ULDC.64: 2), two movs of an address (2), the
 // cvta.to.global (0) and ret (1): 6.
-std::string kernel(const std::string &Body) {
+std::string shapeKernel(const std::string &Body) {
   return R"(.version 8.0
 .target sm_90
 .address_size 64
@@ -37,7 +37,7 @@ std::string kernel(const std::string &Body) {
 constexpr uint64_t Frame = 6;
 
 uint64_t count(const std::string &Body) {
-  return modeledInstructions(kernel(Body), Body);
+  return modeledInstructions(shapeKernel(Body), Body);
 }
 
 TEST(SassShape, AKernelsEntryIsTwoInstructions) { EXPECT_EQ(count(""), Frame); }
@@ -110,12 +110,12 @@ TEST(SassShape, AFusedMultiplyStillWaitsForItsOperand) {
   // load (the address waits for it through the vanished multiply) or the
   // lane.
   auto Chain = [](const char *Index) {
-    return kernel(std::string("  ld.global.u32 %r4, [%rd2+512];\n") +
-                  "  mul.wide.u32 %rd1, " + Index + ", 0;\n" +
-                  "  add.s64 %rd3, %rd2, %rd1;\n"
-                  "  ld.global.u32 %r2, [%rd3];\n"
-                  "  add.s32 %r5, %r2, %r4;\n"
-                  "  st.global.u32 [%rd2+1024], %r5;\n");
+    return shapeKernel(std::string("  ld.global.u32 %r4, [%rd2+512];\n") +
+                       "  mul.wide.u32 %rd1, " + Index + ", 0;\n" +
+                       "  add.s64 %rd3, %rd2, %rd1;\n"
+                       "  ld.global.u32 %r2, [%rd3];\n"
+                       "  add.s32 %r5, %r2, %r4;\n"
+                       "  st.global.u32 [%rd2+1024], %r5;\n");
   };
   const double Loaded = (double)modeledCycles(Chain("%r4"), "loaded");
   const double Lane = (double)modeledCycles(Chain("%r1"), "lane");

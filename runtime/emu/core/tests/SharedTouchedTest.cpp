@@ -19,7 +19,7 @@ namespace {
 // 1000 bytes of static variables, the dynamic array at 1008 (16-aligned).
 // Each kernel: thread 0 of block b touches byte offset off + b * step of
 // the window, one way each.
-const char *Ptx = R"(
+const char *SharedTouchedPtx = R"(
 .version 8.0
 .target sm_90
 .address_size 64
@@ -136,13 +136,13 @@ std::pair<uint64_t, uint64_t> touched(const Module &M) {
           L["shared_touched"]["dynamic"].get<uint64_t>()};
 }
 
-using Pair = std::pair<uint64_t, uint64_t>;
+using StaticDynamic = std::pair<uint64_t, uint64_t>;
 
 class SharedTouched : public ::testing::Test {
 protected:
   void SetUp() override {
     std::string Err;
-    M = loadText(Ptx, &Err);
+    M = loadText(SharedTouchedPtx, &Err);
     ASSERT_TRUE(M) << Err;
   }
   std::string kernel(const std::string &Plain) {
@@ -159,13 +159,13 @@ TEST_F(SharedTouched, StoresAndLoadsUpToTheHighestByte) {
   uint32_t Off = 400, Step = 0;
   ASSERT_TRUE(launch(*M, kernel("store"), {1, 1, 1}, {64, 1, 1},
                      Args().add(Off).add(Step)));
-  EXPECT_EQ(touched(*M), Pair(404, 0));
+  EXPECT_EQ(touched(*M), StaticDynamic(404, 0));
   // Reads count: a load alone at 996 touches up to 1000.
   uint32_t Out = 1;
   Off = 996;
   ASSERT_TRUE(launch(*M, kernel("load"), {1, 1, 1}, {32, 1, 1},
                      Args().add(Off).add(&Out)));
-  EXPECT_EQ(touched(*M), Pair(1000, 0));
+  EXPECT_EQ(touched(*M), StaticDynamic(1000, 0));
   EXPECT_EQ(Out, 0u);
 }
 
@@ -178,7 +178,7 @@ TEST_F(SharedTouched, TheMostOverTheBlocks) {
     ASSERT_TRUE(launch(*M, kernel("store"), {6, 1, 1}, {32, 1, 1},
                        Args().add(Off).add(Step)));
     unsetenv("WARPSCOPE_EMU_THREADS");
-    EXPECT_EQ(touched(*M), Pair(512, 0)) << Threads << " threads";
+    EXPECT_EQ(touched(*M), StaticDynamic(512, 0)) << Threads << " threads";
   }
 }
 
@@ -187,7 +187,7 @@ TEST_F(SharedTouched, GenericAddressesCheckedAndNot) {
   for (bool Checked : {true, false}) {
     ASSERT_TRUE(launch(*M, kernel("generic"), {2, 1, 1}, {32, 1, 1},
                        Args().add(Off), nullptr, 0, Checked));
-    EXPECT_EQ(touched(*M), Pair(644, 0)) << "checked " << Checked;
+    EXPECT_EQ(touched(*M), StaticDynamic(644, 0)) << "checked " << Checked;
   }
 }
 
@@ -197,29 +197,29 @@ TEST_F(SharedTouched, DynamicArrayCountsTheStaticWhole) {
   uint32_t Off = 99;
   ASSERT_TRUE(launch(*M, kernel("dynamic"), {1, 1, 1}, {32, 1, 1},
                      Args().add(Off), nullptr, /*Dyn=*/4096));
-  EXPECT_EQ(touched(*M), Pair(0, 100));
+  EXPECT_EQ(touched(*M), StaticDynamic(0, 100));
   // With st's 1000 bytes before it, the array is at 1008 (16-aligned): only
   // st's first word is touched, but st counts whole (one mark per launch).
   ASSERT_TRUE(launch(*M, kernel("both"), {1, 1, 1}, {32, 1, 1}, Args().add(Off),
                      nullptr, /*Dyn=*/4096));
-  EXPECT_EQ(touched(*M), Pair(1000, 100));
+  EXPECT_EQ(touched(*M), StaticDynamic(1000, 100));
   // Nothing of the array touched: the static part up to the highest byte.
   Off = 100;
   ASSERT_TRUE(launch(*M, kernel("generic"), {1, 1, 1}, {32, 1, 1},
                      Args().add(Off), nullptr, /*Dyn=*/4096));
-  EXPECT_EQ(touched(*M), Pair(104, 0));
+  EXPECT_EQ(touched(*M), StaticDynamic(104, 0));
 }
 
 TEST_F(SharedTouched, AtomicsAndCpAsync) {
   uint32_t Off = 200;
   ASSERT_TRUE(
       launch(*M, kernel("atomic"), {1, 1, 1}, {32, 1, 1}, Args().add(Off)));
-  EXPECT_EQ(touched(*M), Pair(204, 0));
+  EXPECT_EQ(touched(*M), StaticDynamic(204, 0));
   alignas(16) uint32_t Src[4] = {1, 2, 3, 4};
   Off = 304;
   ASSERT_TRUE(launch(*M, kernel("async"), {1, 1, 1}, {1, 1, 1},
                      Args().add(Off).add(&Src[0])));
-  EXPECT_EQ(touched(*M), Pair(320, 0));
+  EXPECT_EQ(touched(*M), StaticDynamic(320, 0));
 }
 
 TEST_F(SharedTouched, LaterBlocksStillSeeZeroedMemory) {
@@ -234,7 +234,7 @@ TEST_F(SharedTouched, LaterBlocksStillSeeZeroedMemory) {
   EXPECT_EQ(Out[0], 7u);
   EXPECT_EQ(Out[1], 0u);
   EXPECT_EQ(Out[2], 0u);
-  EXPECT_EQ(touched(*M), Pair(904, 0));
+  EXPECT_EQ(touched(*M), StaticDynamic(904, 0));
 }
 
 TEST_F(SharedTouched, OutOfRangeStillFails) {
@@ -258,7 +258,7 @@ namespace {
 /// kernel's own; WhatIf.h's shared=).
 uint64_t modeledStore(int64_t ModelShared) {
   std::string Err;
-  std::unique_ptr<Module> M = loadText(Ptx, &Err);
+  std::unique_ptr<Module> M = loadText(SharedTouchedPtx, &Err);
   EXPECT_TRUE(M) << Err;
   if (!M)
     return 0;

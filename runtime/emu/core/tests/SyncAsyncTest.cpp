@@ -13,15 +13,6 @@ using namespace emutest;
 
 namespace {
 
-const char *Head = ".version 8.0\n.target sm_90\n.address_size 64\n";
-
-std::unique_ptr<Module> mustLoad(const std::string &Body) {
-  std::string Err;
-  auto M = loadText(std::string(Head) + Body, &Err);
-  EXPECT_TRUE(M) << Err;
-  return M;
-}
-
 // Each thread contributes in[tid] != 0 to bar.red.popc/and/or (in both the
 // bar and the barrier{.aligned} spellings) and stores the three results.
 const char *RedKernel = R"(
@@ -56,7 +47,7 @@ struct RedCase {
 };
 
 TEST(BarrierRed, PopcAndOrOverTheBlock) {
-  auto M = mustLoad(RedKernel);
+  auto M = loadBody(RedKernel);
   ASSERT_TRUE(M);
   uint32_t Seed = 7;
   std::vector<RedCase> Cases;
@@ -99,7 +90,7 @@ TEST(BarrierRed, PopcAndOrOverTheBlock) {
 // warps 2-3 over barrier 2, each with 64 threads, so the two groups'
 // results differ.
 TEST(BarrierRed, NamedBarriersWithThreadCounts) {
-  auto M = mustLoad(R"(
+  auto M = loadBody(R"(
 .visible .entry k(.param .u64 in, .param .u64 out) {
   .reg .b32 %r<12>;
   .reg .b64 %rd<8>;
@@ -172,7 +163,7 @@ Consumer:
 }
 )";
     Body.replace(Body.find("ARRIVE"), 6, Spelling);
-    auto M = mustLoad(Body);
+    auto M = loadBody(Body);
     ASSERT_TRUE(M);
     std::vector<uint32_t> Out(64, 0);
     std::string Err;
@@ -251,7 +242,7 @@ TEST(CpAsync, CopiesZeroFillsAndIgnoresSource) {
     for (bool Pred : {false, true}) {
       SCOPED_TRACE(std::string(C.Cp) + " " + std::to_string(C.Size) +
                    (Pred ? ", ignore-src" : ", src-size"));
-      auto M = mustLoad(cpAsyncKernel(C.Cp, C.Size, Pred, C.Hint));
+      auto M = loadBody(cpAsyncKernel(C.Cp, C.Size, Pred, C.Hint));
       ASSERT_TRUE(M);
       std::vector<uint32_t> Sizes(32);
       for (uint32_t T = 0; T < 32; ++T)
@@ -272,7 +263,7 @@ TEST(CpAsync, CopiesZeroFillsAndIgnoresSource) {
 }
 
 TEST(CpAsync, UnsupportedFormsFailWithTheirName) {
-  auto M = mustLoad(R"(
+  auto M = loadBody(R"(
 .visible .entry k(.param .u64 p) {
   .reg .b64 %rd<2>;
   .reg .b32 %r<2>;
@@ -329,7 +320,7 @@ Done:
 )";
   setenv("WARPSCOPE_EMU_RACECHECK", "1", 1);
   for (uint32_t Sync : {0u, 1u}) {
-    auto M = mustLoad(Body);
+    auto M = loadBody(Body);
     ASSERT_TRUE(M);
     std::vector<uint32_t> Src(4, 7);
     testing::internal::CaptureStderr();
@@ -361,7 +352,7 @@ Done:
 // atom.global.add.v4.f32 / red.global.add.v2.f32: per element an atomic f32
 // add; the values are small integers, so every order gives the same sums.
 TEST(AtomVector, AddV4AndV2F32) {
-  auto M = mustLoad(R"(
+  auto M = loadBody(R"(
 .visible .entry k(.param .u64 acc, .param .u64 old) {
   .reg .b32 %r<4>;
   .reg .f32 %f<12>;

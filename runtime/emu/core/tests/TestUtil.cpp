@@ -55,6 +55,28 @@ std::string firstKernel(Module &M) {
   return M.kernels().empty() ? "" : M.kernels()[0].Name;
 }
 
+std::string kernelNamed(Module &M, const std::string &Plain) {
+  for (auto &K : M.kernels())
+    if (K.Name.find(std::to_string(Plain.size()) + Plain) != std::string::npos)
+      return K.Name;
+  ADD_FAILURE() << "no kernel " << Plain;
+  return "";
+}
+
+std::unique_ptr<Module> loadBody(const std::string &Body) {
+  std::string Err;
+  auto M = loadText(std::string(PtxHeader) + Body, &Err);
+  EXPECT_TRUE(M) << Err;
+  return M;
+}
+
+static std::string *CapturedPrintf = nullptr;
+void capturePrintf(std::string *Into) {
+  CapturedPrintf = Into;
+  setPrintfSink(
+      [](const char *Text, size_t Len) { CapturedPrintf->append(Text, Len); });
+}
+
 // The "modeled" object of kernel k's one launch (modeledCycles).
 static nlohmann::json modeledLaunch(const std::string &Text,
                                     const std::string &What) {

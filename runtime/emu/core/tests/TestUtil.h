@@ -31,6 +31,20 @@ bool launch(Module &M, const std::string &K, Dim3 G, Dim3 B, const Args &A,
             std::string *Err = nullptr, uint32_t Dyn = 0, bool Checked = false,
             LaunchFault *Fault = nullptr);
 std::string firstKernel(Module &M);
+// The kernel of M whose mangled name holds Plain (<length><name>); a test
+// failure and "" where there is none.
+std::string kernelNamed(Module &M, const std::string &Plain);
+
+// PTX's module header: version, target sm_90, 64-bit addresses.
+constexpr const char *PtxHeader =
+    ".version 8.0\n.target sm_90\n.address_size 64\n";
+// The module of PtxHeader and Body; a test failure (with the parser's
+// error) and null where it does not load.
+std::unique_ptr<Module> loadBody(const std::string &Body);
+
+// Device printf's output appended to *Into from now on, until
+// setPrintfSink(nullptr).
+void capturePrintf(std::string *Into);
 // The h100-sxm timing model's cycles of kernel "k" of Text, launched once
 // as one block of 32 threads without arguments; 0 (and a test failure,
 // naming What) where it does not load or run.
@@ -57,12 +71,7 @@ protected:
     ASSERT_TRUE(M);
   }
   std::string mangled(const std::string &Plain) {
-    for (auto &K : M->kernels())
-      if (K.Name.find(std::to_string(Plain.size()) + Plain) !=
-          std::string::npos)
-        return K.Name;
-    ADD_FAILURE() << "no kernel " << Plain;
-    return "";
+    return kernelNamed(*M, Plain);
   }
   std::unique_ptr<Module> M;
 };

@@ -13,14 +13,6 @@ using namespace emutest;
 
 namespace {
 
-std::string kernel(Module &M, const std::string &Plain) {
-  for (auto &K : M.kernels())
-    if (K.Name.find(std::to_string(Plain.size()) + Plain) != std::string::npos)
-      return K.Name;
-  ADD_FAILURE() << "no kernel " << Plain;
-  return "";
-}
-
 ImageDesc floatImage(float *Data, uint8_t Dims, uint64_t W, uint64_t H,
                      uint64_t D, uint8_t Channels = 1) {
   ImageDesc I;
@@ -63,7 +55,7 @@ TEST(Textures, Fetch3DPointAndLinear) {
     std::vector<float> Out(N, -1.0f);
     const float *CP = &C[0][0];
     float *OP = Out.data();
-    ASSERT_TRUE(launch(*M, kernel(*M, "fetch3D"), {1, 1, 1}, {32, 1, 1},
+    ASSERT_TRUE(launch(*M, kernelNamed(*M, "fetch3D"), {1, 1, 1}, {32, 1, 1},
                        Args().add(T).add(CP).add(OP).add(N), &Err))
         << Err;
     for (int K = 0; K < N; ++K) {
@@ -93,7 +85,7 @@ TEST(Textures, LevelFetchReadsLevelZero) {
   const float *CP = C;
   float *OP = Out;
   int N = 4;
-  ASSERT_TRUE(launch(*M, kernel(*M, "fetch2DLod"), {1, 1, 1}, {4, 1, 1},
+  ASSERT_TRUE(launch(*M, kernelNamed(*M, "fetch2DLod"), {1, 1, 1}, {4, 1, 1},
                      Args().add(T).add(CP).add(OP).add(N), &Err))
       << Err;
   for (int K = 0; K < 4; ++K)
@@ -112,7 +104,7 @@ TEST(Textures, Surface3DReadWrite) {
   uint64_t A = registerSurface(floatImage(Src.data(), 3, W, H, D, 2), Err);
   uint64_t B = registerSurface(floatImage(Dst.data(), 3, W, H, D, 2), Err);
   ASSERT_TRUE(A && B) << Err;
-  ASSERT_TRUE(launch(*M, kernel(*M, "surf3DCopy"), {1, 1, 1}, {W, H, D},
+  ASSERT_TRUE(launch(*M, kernelNamed(*M, "surf3DCopy"), {1, 1, 1}, {W, H, D},
                      Args().add(A).add(B), &Err))
       << Err;
   for (size_t K = 0; K < Src.size(); ++K)
@@ -220,7 +212,7 @@ TEST(Textures, MisusedHandlesFailTheLaunch) {
   std::string Err;
   auto Run = [&](uint64_t H) {
     Err.clear();
-    EXPECT_FALSE(launch(*M, kernel(*M, "fetch1D"), {1, 1, 1}, {2, 1, 1},
+    EXPECT_FALSE(launch(*M, kernelNamed(*M, "fetch1D"), {1, 1, 1}, {2, 1, 1},
                         Args().add(H).add(0.5f).add(OP), &Err));
     EXPECT_EQ(Err.find('\n'), std::string::npos) << Err;
   };

@@ -20,14 +20,6 @@ struct ThreadsEnv {
   ~ThreadsEnv() { unsetenv("WARPSCOPE_EMU_THREADS"); }
 };
 
-std::string kernelNamed(Module &M, const std::string &Plain) {
-  for (auto &K : M.kernels())
-    if (K.Name.find(std::to_string(Plain.size()) + Plain) != std::string::npos)
-      return K.Name;
-  ADD_FAILURE() << "no kernel " << Plain;
-  return "";
-}
-
 // Buffers at the same alignment in every run: the memory-efficiency counts
 // (32-byte sectors) depend on the addresses' offsets.
 template <class T> struct Aligned {
@@ -51,9 +43,6 @@ struct Outcome {
   std::string Truth, Printed;
 };
 
-std::string *Captured = nullptr;
-void captureSink(const char *T, size_t N) { Captured->append(T, N); }
-
 // Runs Scenario on a fresh module of File with N threads.
 using Scenario = std::function<void(Module &, Outcome &)>;
 Outcome runWith(int N, const char *File, const Scenario &S) {
@@ -64,8 +53,7 @@ Outcome runWith(int N, const char *File, const Scenario &S) {
     ADD_FAILURE() << "cannot load " << File;
     return O;
   }
-  Captured = &O.Printed;
-  setPrintfSink(captureSink);
+  capturePrintf(&O.Printed);
   S(*M, O);
   setPrintfSink(nullptr);
   O.Truth = M->groundTruthJson();

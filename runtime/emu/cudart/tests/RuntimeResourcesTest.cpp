@@ -9,7 +9,6 @@
 namespace {
 // Its own name: gtest refuses two fixtures named Runtime from two files.
 class RuntimeResources : public Runtime {};
-} // namespace
 
 TEST_F(RuntimeResources, FuncAttributesAndOccupancy) {
   registerModule(FakePtx);
@@ -103,3 +102,5 @@ TEST_F(RuntimeResources, AttributesAndOccupancyFromPtxas) {
   EXPECT_STREQ(R.Why, "ptxas did not report kernel kern_fail");
   ASSERT_EQ(system(("rm -rf " + Dir).c_str()), 0);
 }
+
+} // namespace

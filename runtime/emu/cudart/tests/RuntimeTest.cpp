@@ -1,6 +1,8 @@
 //===- RuntimeTest.cpp - the stand-in CUDA runtime over a fake core -------===//
 #include "RuntimeFixture.h"
 
+namespace {
+
 TEST_F(Runtime, RegisterAndLaunchPacksArguments) {
   registerModule(FakePtx);
   float *P = reinterpret_cast<float *>(0x1234560);
@@ -515,3 +517,5 @@ TEST_F(Runtime, ParamInfoAndStreamIds) {
   EXPECT_EQ(Dev, 0);
   EXPECT_EQ(cudaStreamDestroy(S1), cudaSuccess);
 }
+
+} // namespace

@@ -15,6 +15,10 @@
 using namespace warpscope;
 using namespace warpscope::emu::timing;
 
+// This file's instructions and helpers, apart from the other timing
+// tests' of the same names: the files are compiled together (a unity
+// build, cmake/WarpScopeUnity.cmake).
+namespace control_test {
 namespace {
 
 enum : uint32_t {
@@ -88,3 +92,5 @@ TEST(TimingControl, AJumpTableBranchWaitsForItsEntry) {
   EXPECT_EQ(model(C, table(true), ops(Early)),
             model(C, table(false), ops(Early)));
 }
+
+} // namespace control_test

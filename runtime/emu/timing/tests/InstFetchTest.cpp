@@ -15,6 +15,10 @@
 using namespace warpscope;
 using namespace warpscope::emu::timing;
 
+// This file's instructions and helpers, apart from the other timing
+// tests' of the same names: the files are compiled together (a unity
+// build, cmake/WarpScopeUnity.cmake).
+namespace inst_fetch_test {
 namespace {
 
 /// N independent FP32 instructions laid out one after another (16 bytes
@@ -152,3 +156,5 @@ TEST(TimingMechanism, CodeInTheL1StreamsWithoutWaiting) {
   EXPECT_GT(Two, 0u);
   EXPECT_LE(Twelve - Two, 10 * 2 * (uint64_t)C.IcacheL1Latency);
 }
+
+} // namespace inst_fetch_test

@@ -16,6 +16,10 @@
 using namespace warpscope;
 using namespace warpscope::emu::timing;
 
+// This file's instructions and helpers, apart from the other timing
+// tests' of the same names: the files are compiled together (a unity
+// build, cmake/WarpScopeUnity.cmake).
+namespace l2_share_test {
 namespace {
 
 enum : uint32_t { Load, Use, NumInsts }; // r6 = ld.global; r7 = r6 + ...
@@ -280,3 +284,5 @@ TEST(TimingL2Share, ALoadOfALineOnItsWayFromDramWaitsForIt) {
   EXPECT_GE(Cycles, 4 * C.DramLatency);
   EXPECT_LT(Cycles, 4 * C.DramLatency + 100);
 }
+
+} // namespace l2_share_test

@@ -17,6 +17,10 @@
 using namespace warpscope;
 using namespace warpscope::emu::timing;
 
+// This file's instructions and helpers, apart from the other timing
+// tests' of the same names: the files are compiled together (a unity
+// build, cmake/WarpScopeUnity.cmake).
+namespace mechanism_test {
 namespace {
 
 enum : uint32_t {
@@ -696,3 +700,5 @@ TEST(TimingMechanism, TheSharedMemoryCarveoutComesOutOfTheL1) {
   // of L1's (taking only the 6 x 33 KB from the L1 would leave 464 lines).
   EXPECT_GE(Run(33 * 1024), None + 300 * uint64_t(C.L2Latency - C.L1Latency));
 }
+
+} // namespace mechanism_test

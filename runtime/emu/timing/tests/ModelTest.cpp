@@ -6,6 +6,10 @@
 using namespace warpscope;
 using namespace warpscope::emu::timing;
 
+// This file's instructions and helpers, apart from the other timing
+// tests' of the same names: the files are compiled together (a unity
+// build, cmake/WarpScopeUnity.cmake).
+namespace model_test {
 namespace {
 
 // Static instructions used below, by index.
@@ -265,3 +269,5 @@ TEST(TimingModel, LargeGridsSimulateASubsetAndSayScaled) {
   EXPECT_FALSE(Small.Time.Scaled);
   EXPECT_EQ(Small.Time.SmsSimulated, 4u);
 }
+
+} // namespace model_test

@@ -16,6 +16,10 @@
 using namespace warpscope;
 using namespace warpscope::emu::timing;
 
+// This file's instructions and helpers, apart from the other timing
+// tests' of the same names: the files are compiled together (a unity
+// build, cmake/WarpScopeUnity.cmake).
+namespace sampling_test {
 namespace {
 
 enum : uint32_t { Chain, Free, LoadShared, UseShared, Barrier, Count };
@@ -150,3 +154,5 @@ TEST(TimingSampling, SampledSharesMatchExactStallCycles) {
   // The kernel's mix is varied enough to mean something.
   EXPECT_GE(Checked, 5u);
 }
+
+} // namespace sampling_test
