@@ -500,9 +500,15 @@ static int runProgram(std::vector<std::string> &Args, bool &Started) {
     return ExecError == ENOENT ? 127 : 126;
   }
   Started = true;
-  // Forward the exit code the way a shell would.
-  if (WIFEXITED(Status))
+  // Forward the exit code the way a shell would, and say whose it is: a
+  // program's 2 (NVIDIA's samples exit 2 when they waive a test) is not
+  // warpscope run's own 2 for a bad option.
+  if (WIFEXITED(Status)) {
+    if (WEXITSTATUS(Status))
+      errs() << "warpscope run: the program exited with status "
+             << WEXITSTATUS(Status) << "\n";
     return WEXITSTATUS(Status);
+  }
   if (WIFSIGNALED(Status)) {
     errs() << "warpscope run: program terminated by signal " << WTERMSIG(Status)
            << "\n";
