@@ -11,7 +11,6 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
-#include "llvm/Support/Path.h"
 #include <set>
 #include <string>
 

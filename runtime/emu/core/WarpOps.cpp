@@ -112,35 +112,6 @@ static void matchLanes(const Inst &I, uint64_t *R, uint32_t EM) {
   }
 }
 
-static uint64_t reduceGroup(const Inst &I, const uint64_t *R, uint32_t G);
-
-// redux.sync: one reduction over each group, given to its lanes.
-static void reduxLanes(const Inst &I, uint64_t *R, uint32_t EM) {
-  uint64_t *D = R + (size_t)I.D[0] * 32;
-  if (oneGroup(I, R, EM)) {
-    uint64_t Acc = reduceGroup(I, R, EM);
-    LANES(D[l] = Acc);
-    return;
-  }
-  uint32_t Done = 0;
-  for (int L = 0; L < 32; ++L) {
-    if (!((EM >> L) & 1) || ((Done >> L) & 1))
-      continue;
-    uint32_t G = groupOf(I, R, EM, L) | (1u << L);
-    // Lanes whose membermask gives this very group share the result.
-    uint32_t Same = 0;
-    for (int J = L; J < 32; ++J)
-      if (((EM >> J) & 1) && !((Done >> J) & 1) &&
-          (groupOf(I, R, EM, J) | (1u << J)) == G)
-        Same |= 1u << J;
-    uint64_t Acc = reduceGroup(I, R, G);
-    for (int J = L; J < 32; ++J)
-      if ((Same >> J) & 1)
-        D[J] = Acc;
-    Done |= Same;
-  }
-}
-
 // The reduction of I's source over the lanes of G.
 static uint64_t reduceGroup(const Inst &I, const uint64_t *R, uint32_t G) {
   const uint64_t *A = R + (size_t)I.S[0] * 32;
@@ -180,6 +151,22 @@ static uint64_t reduceGroup(const Inst &I, const uint64_t *R, uint32_t G) {
     }
   }
   return Acc;
+}
+
+// redux.sync: one reduction over each lane's group, given to that lane
+// (all results first: D may be the source register).
+static void reduxLanes(const Inst &I, uint64_t *R, uint32_t EM) {
+  uint64_t *D = R + (size_t)I.D[0] * 32;
+  if (oneGroup(I, R, EM)) {
+    uint64_t Acc = reduceGroup(I, R, EM);
+    LANES(D[l] = Acc);
+    return;
+  }
+  uint64_t Res[32];
+  for (int L = 0; L < 32; ++L)
+    if ((EM >> L) & 1)
+      Res[L] = reduceGroup(I, R, groupOf(I, R, EM, L) | (1u << L));
+  LANES(D[l] = Res[l]);
 }
 
 // vote's result for a group G whose ballot is B.
